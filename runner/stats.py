@@ -1,0 +1,185 @@
+"""stats.py -- the statistics behind every number the runner prints.
+
+Benchmark times are skewed and have outliers, so nothing here assumes a normal
+distribution, in the manner of benchstat:
+
+- median() and median_ci(): the median with a distribution-free confidence
+  interval built from order statistics.  The number of samples below the true
+  median is Binomial(n, 1/2), so [x(k), x(n+1-k)] covers it with probability
+  1 - 2 P(B <= k-1); we take the narrowest such interval that still reaches the
+  asked confidence.  Below 6 samples no interval reaches 95%.
+- paired_ratios() and ratio_ci(): a variant's time over its baseline's time,
+  taken round by round (both ran in the same round, so slow drift of the
+  machine cancels), then summarised by the median and its order-statistic CI.
+- mann_whitney(): the two-sided Mann-Whitney U test; exact for small samples
+  without ties, the normal approximation with tie and continuity corrections
+  otherwise.  A difference with p >= alpha is reported as `~`.
+- mad_outliers(): samples whose modified z-score (0.6745 |x - median| / MAD)
+  exceeds 3.5 (Iglewicz and Hoaglin).  They are counted, never dropped.
+"""
+import math
+
+ALPHA = 0.05
+CONFIDENCE = 0.95
+WIDE_CI = 0.05          # warn when the CI half-width exceeds 5% of the median
+OUTLIER_Z = 3.5
+
+
+def median(xs):
+    """The median of a non-empty sequence (mean of the two middle values when even)."""
+    s = sorted(xs)
+    n = len(s)
+    if n == 0:
+        raise ValueError("median of no samples")
+    mid = n // 2
+    return float(s[mid]) if n % 2 else (s[mid - 1] + s[mid]) / 2.0
+
+
+def _binom_cdf_half(k, n):
+    """P(B <= k) for B ~ Binomial(n, 1/2)."""
+    if k < 0:
+        return 0.0
+    return sum(math.comb(n, i) for i in range(0, min(k, n) + 1)) / 2.0 ** n
+
+
+def min_samples_for_ci(confidence=CONFIDENCE):
+    """The smallest n whose widest order-statistic interval reaches `confidence`."""
+    n = 1
+    while 1 - 2 * _binom_cdf_half(0, n) < confidence:
+        n += 1
+    return n
+
+
+def median_ci(xs, confidence=CONFIDENCE):
+    """Returns (low, high, achieved) for the median of xs, or None when n is too
+    small for any order-statistic interval to reach `confidence`.  `achieved` is
+    the interval's exact coverage, which is >= confidence."""
+    s = sorted(xs)
+    n = len(s)
+    best = None
+    # k is the 1-based rank of the lower bound; larger k gives a narrower interval.
+    for k in range(1, n // 2 + 1):
+        cover = 1 - 2 * _binom_cdf_half(k - 1, n)
+        if cover >= confidence:
+            best = (float(s[k - 1]), float(s[n - k]), cover)
+        else:
+            break
+    return best
+
+
+def paired_ratios(values, baseline):
+    """Per-round ratios value/baseline for the rounds both dicts {round: time} share
+    (rounds where the baseline time is 0 are skipped), in round order."""
+    out = []
+    for r in sorted(set(values) & set(baseline)):
+        if baseline[r] > 0:
+            out.append(values[r] / baseline[r])
+    return out
+
+
+def ratio_ci(ratios, confidence=CONFIDENCE):
+    """(median, low, high) of per-round ratios; low/high None when n is too small."""
+    if not ratios:
+        return None, None, None
+    ci = median_ci(ratios, confidence)
+    m = median(ratios)
+    return (m, ci[0], ci[1]) if ci else (m, None, None)
+
+
+def _exact_u_distribution(n1, n2):
+    """counts[u] = number of arrangements of n1 + n2 distinct values giving U = u."""
+    # f(i, j) over U values, built up by adding one element at a time:
+    # the largest element belongs to sample 1 (adds j to U) or to sample 2.
+    table = {(0, j): [1] for j in range(n2 + 1)}
+    for i in range(1, n1 + 1):
+        table[(i, 0)] = [1]
+        for j in range(1, n2 + 1):
+            a = table[(i - 1, j)]      # largest from sample 1: it beats all j of sample 2
+            b = table[(i, j - 1)]
+            size = i * j + 1
+            c = [0] * size
+            for u, cnt in enumerate(a):
+                c[u + j] += cnt
+            for u, cnt in enumerate(b):
+                c[u] += cnt
+            table[(i, j)] = c
+    return table[(n1, n2)]
+
+
+def mann_whitney(xs, ys):
+    """Two-sided Mann-Whitney U test of xs against ys.  Returns (U, p) where U is
+    the statistic of xs (pairs x > y count 1, ties 1/2).  p is exact when both
+    samples are small (n1 + n2 <= 40) and there are no ties, else the normal
+    approximation with tie and continuity corrections.  Empty input: (None, None)."""
+    n1, n2 = len(xs), len(ys)
+    if n1 == 0 or n2 == 0:
+        return None, None
+    pooled = sorted([(v, 0) for v in xs] + [(v, 1) for v in ys])
+    ranks = [0.0] * len(pooled)
+    tie_term = 0.0
+    i = 0
+    while i < len(pooled):
+        j = i
+        while j + 1 < len(pooled) and pooled[j + 1][0] == pooled[i][0]:
+            j += 1
+        avg = (i + j) / 2.0 + 1
+        for k in range(i, j + 1):
+            ranks[k] = avg
+        t = j - i + 1
+        tie_term += t ** 3 - t
+        i = j + 1
+    r1 = sum(r for r, (_, g) in zip(ranks, pooled) if g == 0)
+    u1 = r1 - n1 * (n1 + 1) / 2.0
+    mean = n1 * n2 / 2.0
+    if tie_term == 0 and n1 + n2 <= 40:
+        counts = _exact_u_distribution(n1, n2)
+        total = float(sum(counts))
+        lo = min(u1, n1 * n2 - u1)
+        tail = sum(counts[: int(lo) + 1]) / total
+        return u1, min(1.0, 2 * tail)
+    n = n1 + n2
+    var = n1 * n2 / 12.0 * ((n + 1) - tie_term / (n * (n - 1)))
+    if var <= 0:
+        return u1, 1.0           # every value equal: no evidence of a difference
+    z = (abs(u1 - mean) - 0.5) / math.sqrt(var)
+    z = max(z, 0.0)
+    p = math.erfc(z / math.sqrt(2))
+    return u1, min(1.0, p)
+
+
+def mad_outliers(xs, threshold=OUTLIER_Z):
+    """Indexes of samples whose modified z-score exceeds `threshold`.  With a MAD of
+    0 (more than half the samples equal) nothing is flagged."""
+    if len(xs) < 3:
+        return []
+    m = median(xs)
+    mad = median([abs(x - m) for x in xs])
+    if mad == 0:
+        return []
+    return [i for i, x in enumerate(xs) if 0.6745 * abs(x - m) / mad > threshold]
+
+
+def describe(xs, confidence=CONFIDENCE):
+    """Median, CI and warnings for one variant's times.  Returns a dict with
+    median, ci_low, ci_high (None when n is too small), confidence (the exact
+    coverage), outliers (count) and warnings (list of sentences)."""
+    warnings = []
+    if not xs:
+        return {"median": None, "ci_low": None, "ci_high": None, "confidence": None,
+                "outliers": 0, "warnings": ["no valid samples"]}
+    m = median(xs)
+    ci = median_ci(xs, confidence)
+    if ci is None:
+        warnings.append("n=%d is too small for a %d%% CI (needs %d)"
+                        % (len(xs), round(confidence * 100), min_samples_for_ci(confidence)))
+        lo = hi = cover = None
+    else:
+        lo, hi, cover = ci
+        if m > 0 and (hi - lo) / 2.0 > WIDE_CI * m:
+            warnings.append("wide CI: half-width %.1f%% of the median (over %d%%)"
+                            % (100.0 * (hi - lo) / 2.0 / m, round(WIDE_CI * 100)))
+    out = mad_outliers(xs)
+    if out:
+        warnings.append("%d outlier%s by MAD (kept)" % (len(out), "" if len(out) == 1 else "s"))
+    return {"median": m, "ci_low": lo, "ci_high": hi, "confidence": cover,
+            "outliers": len(out), "warnings": warnings}
