@@ -1,0 +1,3 @@
+module asyncstyles
+
+go 1.21
