@@ -1,0 +1,143 @@
+# asyncstyles -- what does an async style itself cost?
+#
+#   make compare   set up, build, run the default profile, print the table, draw charts
+#   make test      set up, build, run every test suite (cmocka, go test, bats, runner)
+#   make quick     a few-second run of the quick profile
+#   make deps      find or install the toolchain (run by compare and test)
+#   make all       build every C and Go program and the C unit tests
+#   make clean     remove build/ (results/ is never touched)
+#
+# Variables a user may set:
+#   CC, CFLAGS, LDFLAGS   compiler and extra flags, merged after the project's own
+#   OPT                   optimisation flags (default -O2 -g)
+#   BUILD                 out-of-tree build folder (default build)
+#   PROFILE               runner profile for compare (default "default")
+#   ARGS                  extra runner options, e.g. ARGS="--rounds 20 --filter c/"
+#   RUN                   a run folder, for `make plots`
+#   PYTHON, GO, NODE      override what `make deps` found
+#
+# GNU make 3.81 compatible (macOS ships it): no ::=, no $(file), no .ONESHELL.
+
+BUILD ?= build
+OPT ?= -O2 -g
+PROFILE ?= default
+ARGS ?=
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+UNAME_S := $(shell uname -s)
+
+# What `make deps` found; read when a recipe runs, after deps has run.
+DEPS_ENV = $(BUILD)/deps.env
+PYTHON ?= $(shell sed -n 's/^PYTHON=//p' $(DEPS_ENV) 2>/dev/null)
+GO ?= $(shell sed -n 's/^GO=//p' $(DEPS_ENV) 2>/dev/null)
+NODE ?= $(shell sed -n 's/^NODE=//p' $(DEPS_ENV) 2>/dev/null)
+
+# Recursive (=) on purpose: pkg-config is asked when a recipe runs, after deps.
+UV_CFLAGS = $(shell $(PKG_CONFIG) --cflags libuv 2>/dev/null)
+UV_LIBS = $(shell $(PKG_CONFIG) --libs libuv 2>/dev/null)
+CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+STD = -std=c11
+WARN = -Wall -Wextra
+ifeq ($(UNAME_S),Darwin)
+FEATURES = -D_DARWIN_C_SOURCE
+else
+FEATURES = -D_DEFAULT_SOURCE -D_GNU_SOURCE
+endif
+ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) -Ic/lib $(UV_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
+ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(OPT) $(LDFLAGS)
+LIBS = $(UV_LIBS) -lm
+
+# A workload is a folder of c/ (lib and tests excepted); its styles are its .c files.
+WORKLOADS := $(filter-out lib tests,$(patsubst c/%/,%,$(wildcard c/*/)))
+LIB_OBJ := $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/lib/*.c)) \
+           $(patsubst c/%.S,$(BUILD)/c/%.o,$(wildcard c/lib/*.S))
+LIBAB := $(BUILD)/c/libab.a
+C_BINS := $(foreach w,$(WORKLOADS),$(BUILD)/bin/c-$(w))
+C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
+GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
+GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
+
+.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner plots clean
+
+all: c go
+
+c: $(C_BINS) $(C_TESTS)
+
+go: $(GO_BINS)
+
+deps:
+	@sh scripts/deps.sh $(BUILD)
+
+# Listed first: GNU make 3.81 takes the first pattern rule that matches.
+$(BUILD)/c/tests/%.o: c/tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+
+$(BUILD)/c/%.o: c/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/c/%.o: c/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_ASFLAGS) -c $< -o $@
+
+$(LIBAB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJ)
+
+# One driver binary per workload, linked from every .c file of its folder.
+define WORKLOAD_template
+$(BUILD)/bin/c-$(1): $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/$(1)/*.c)) $(LIBAB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS)
+endef
+$(foreach w,$(WORKLOADS),$(eval $(call WORKLOAD_template,$(w))))
+
+$(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(LIBAB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
+
+# Go builds are cheap to repeat and go tracks its own dependencies.
+$(BUILD)/bin/go-%: FORCE
+	@mkdir -p $(dir $@)
+	cd go && $(GO) build -o $(CURDIR)/$@ ./cmd/$*
+
+FORCE:
+
+compare: deps
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) runner/run.py --profile $(PROFILE) $(ARGS)
+
+quick: deps
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) runner/run.py --profile quick $(ARGS)
+
+plots: deps
+	@test -n "$(RUN)" || { echo "make plots: say which run, e.g. make plots RUN=results/latest" >&2; exit 2; }
+	$(PYTHON) runner/run.py --render $(RUN)
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test-c test-go test-runner test-bats
+
+test-c: $(C_TESTS)
+	@sh scripts/run-ctests.sh $(C_TESTS)
+
+test-go:
+	cd go && $(GO) vet ./... && $(GO) test ./...
+
+test-runner:
+	$(PYTHON) -m unittest discover -s runner -p 'test_*.py'
+
+test-bats:
+	PYTHON=$(PYTHON) bats tests
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(LIB_OBJ:.o=.d) $(wildcard $(BUILD)/c/*/*.d)

@@ -1,0 +1,77 @@
+/*
+ * readfile.h -- readfile backends: read a whole small file, the way a runtime
+ * would, behind one interface (in the manner of redis' ae_*.c backends).
+ *
+ * A backend has an asynchronous form, driven by a libuv loop, and a blocking
+ * form for the `sync` style.  Every style runs on every backend, so the cost of
+ * a style and the cost of a backend can be told apart.
+ *
+ *   node4  what Node's fs.readFile does for a regular file: open, fstat, read,
+ *          close, each its own uv_fs_* request, so four threadpool round trips.
+ *          The blocking form makes the same four system calls on the caller's
+ *          thread.
+ *
+ * The caller owns the request memory (as with libuv): an ab_read_t is embedded
+ * in, or allocated by, the caller and recovered with container_of-style casts
+ * from the `data` pointer.  A request holds at most one read at a time and can
+ * be reused as soon as its callback has run.
+ */
+#ifndef AB_READFILE_H
+#define AB_READFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <uv.h>
+
+/* Files up to this size are read into the request itself; larger ones into a
+ * buffer the backend allocates, reuses for the next read of the same request,
+ * and frees in ab_read_cleanup(). */
+#define AB_READ_INLINE 64
+
+typedef struct ab_read_s ab_read_t;
+
+/* Called once per ab_read_start that returned 0.  nread >= 0 is the file's
+ * size and its bytes are at req->buf; nread < 0 is a libuv error code
+ * (uv_strerror(nread) says what failed, req->failed_op says where). */
+typedef void (*ab_read_cb)(ab_read_t *req, ssize_t nread);
+
+struct ab_read_s {
+  void *data;              /* the caller's; untouched by the backend */
+  const char *buf;         /* the bytes read (valid in the callback) */
+  const char *failed_op;   /* "open", "fstat", "read" or "close" on error */
+  /* private */
+  uv_fs_t fs;              /* the one uv_fs_* request in flight */
+  uv_buf_t iov;
+  uv_file fd;
+  ab_read_cb cb;
+  const char *path;
+  char *heap;              /* buffer for files larger than AB_READ_INLINE */
+  size_t heap_cap;
+  size_t size;             /* bytes expected (from fstat) */
+  size_t len;              /* bytes read so far */
+  ssize_t result;          /* what the callback will get */
+  char inline_buf[AB_READ_INLINE];
+};
+
+typedef struct ab_backend_s {
+  const char *name;
+  /* Starts reading `path` on `loop`; returns 0, or a libuv error code, in
+   * which case `cb` is never called. */
+  int (*start)(uv_loop_t *loop, ab_read_t *req, const char *path, ab_read_cb cb);
+  /* Reads `path` with blocking system calls on this thread; returns the size
+   * (bytes at req->buf) or a libuv error code. */
+  ssize_t (*read_sync)(ab_read_t *req, const char *path);
+} ab_backend_t;
+
+/* Looks a backend up by name; NULL when unknown. */
+const ab_backend_t *ab_backend_find(const char *name);
+
+/* The names of all backends, comma separated, for usage text. */
+const char *ab_backend_names(void);
+
+/* Frees what a finished request holds (a heap buffer).  Safe to call twice. */
+void ab_read_cleanup(ab_read_t *req);
+
+extern const ab_backend_t ab_backend_node4;
+
+#endif /* AB_READFILE_H */

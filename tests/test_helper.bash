@@ -1,0 +1,37 @@
+# test_helper.bash -- loaded by every .bats file: finds the project root, loads
+# bats-support and bats-assert, and offers a few helpers over the catalog.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="${ROOT}/build/bin"
+FIXTURE="${ROOT}/fixtures/text.txt"
+
+# PYTHON and BATS_LIB_PATH come from `make deps` (build/deps.env) unless set.
+if [ -f "${ROOT}/build/deps.env" ]; then
+  : "${PYTHON:=$(sed -n 's/^PYTHON=//p' "${ROOT}/build/deps.env")}"
+  : "${BATS_LIB_PATH:=$(sed -n 's/^BATS_LIB_PATH=//p' "${ROOT}/build/deps.env")}"
+fi
+: "${PYTHON:=python3}"
+export PYTHON
+for _d in ${BATS_LIB_PATH:-} /usr/lib/bats /usr/local/lib /opt/homebrew/lib; do
+  if [ -f "${_d}/bats-support/load.bash" ]; then
+    load "${_d}/bats-support/load.bash"
+    load "${_d}/bats-assert/load.bash"
+    break
+  fi
+done
+
+# catalog ARGS... -- the catalog CLI (runner/catalog.py).
+catalog() { "$PYTHON" "${ROOT}/runner/catalog.py" "$@"; }
+
+# variant_argv ID -- fills the array VARIANT_ARGV with the variant's command.
+variant_argv() {
+  VARIANT_ARGV=()
+  local line
+  while IFS= read -r line; do VARIANT_ARGV+=("$line"); done \
+    < <(catalog argv "$1" --bin "$BIN" --node "${NODE:-node}")
+}
+
+# check_result_line ID N LINE -- asserts LINE is the contract's JSON for a valid run.
+check_result_line() {
+  "$PYTHON" "${ROOT}/tests/check_result.py" "$1" "$2" "$3"
+}
