@@ -1,0 +1,103 @@
+"""export.py -- a run in the formats other tools read.
+
+- hyperfine.json: hyperfine's --export-json shape, {"results": [{"command",
+  "mean", "stddev", "median", "user", "system", "min", "max", "times",
+  "exit_codes"}]}, times in seconds.  hyperfine's own plot scripts
+  (plot_whisker.py, plot_histogram.py, ...) accept it.  "times" are the
+  programs' elapsed_ns (what the suite compares), user/system the mean CPU time
+  of the whole process from wait4.
+- bench.txt: Go benchmark format, one line per valid sample, e.g.
+  `BenchmarkReadfile/c/callback-parallel 1 93012345 ns/op`, under goos/goarch/
+  pkg/cpu headers, so that `benchstat old.txt new.txt` compares two runs or two
+  hosts.  One "op" is one whole run of N iterations; N is stated by an
+  `iterations: N` configuration line above the benchmarks it applies to.
+"""
+import json
+import math
+import os
+import platform
+
+import stats
+
+GOARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64",
+          "i686": "386", "armv7l": "arm"}
+
+
+def _by_variant(samples):
+    out = {}
+    for s in samples:
+        if s["status"] == "ok" and s["elapsed_ns"] is not None:
+            out.setdefault(s["variant"], []).append(s)
+    return out
+
+
+def hyperfine(samples, rows):
+    """The hyperfine-compatible dict, variants in the summary's order."""
+    groups = _by_variant(samples)
+    results = []
+    for r in rows:
+        runs = groups.get(r["variant"])
+        if not runs:
+            continue
+        times = [s["elapsed_ns"] / 1e9 for s in runs]
+        mean = sum(times) / len(times)
+        stddev = (math.sqrt(sum((t - mean) ** 2 for t in times) / (len(times) - 1))
+                  if len(times) > 1 else None)
+        results.append({
+            "command": r["variant"],
+            "mean": mean,
+            "stddev": stddev,
+            "median": stats.median(times),
+            "user": sum((s["user_us"] or 0) for s in runs) / len(runs) / 1e6,
+            "system": sum((s["sys_us"] or 0) for s in runs) / len(runs) / 1e6,
+            "min": min(times),
+            "max": max(times),
+            "times": times,
+            "exit_codes": [s["exit_code"] for s in runs],
+            "parameters": {"workload": r["workload"], "mode": r["mode"],
+                           "iterations": str(r["iterations"])},
+        })
+    return {"results": results}
+
+
+def bench_name(workload, variant):
+    """BenchmarkReadfile/c/callback-parallel: Go benchmark names have no spaces."""
+    return "Benchmark%s/%s" % (workload[:1].upper() + workload[1:], variant.replace(" ", "_"))
+
+
+def gobench(samples, rows, host):
+    """The Go benchmark format text (str)."""
+    machine = (host or {}).get("machine") or platform.machine()
+    kernel = ((host or {}).get("kernel") or platform.system()).split()[0].lower()
+    lines = ["goos: %s" % ("darwin" if kernel == "darwin" else kernel),
+             "goarch: %s" % GOARCH.get(machine, machine),
+             "pkg: asyncstyles"]
+    if host and host.get("cpu_model"):
+        lines.append("cpu: %s" % host["cpu_model"])
+    if host and host.get("slug"):
+        lines.append("host: %s" % host["slug"])
+    groups = _by_variant(samples)
+    iters = None
+    for r in rows:
+        runs = groups.get(r["variant"])
+        if not runs:
+            continue
+        if r["iterations"] != iters:
+            iters = r["iterations"]
+            lines.append("iterations: %s" % iters)
+        name = bench_name(r["workload"], r["variant"])
+        for s in runs:
+            extra = ""
+            if s["peak_rss_kb"] is not None:
+                extra = " %d peak-RSS-KiB" % s["peak_rss_kb"]
+            lines.append("%s 1 %d ns/op%s" % (name, s["elapsed_ns"], extra))
+    return "\n".join(lines) + "\n"
+
+
+def write(rundir_path, samples, rows, host):
+    """Writes hyperfine.json and bench.txt into the run folder."""
+    with open(os.path.join(rundir_path, "hyperfine.json"), "w", encoding="utf-8") as f:
+        json.dump(hyperfine(samples, rows), f, indent=2)
+        f.write("\n")
+    with open(os.path.join(rundir_path, "bench.txt"), "w", encoding="utf-8") as f:
+        f.write(gobench(samples, rows, host))

@@ -1,0 +1,149 @@
+"""report.py -- REPORT.md of a run folder: host and versions, the method, the tables
+with CIs and significance, the charts, warnings and failures, then the
+reproduction table of runner/reproduce.py when that module exists.
+"""
+import importlib.util
+import os
+
+import summary as sm
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _v(x):
+    return "-" if x in (None, "") else str(x)
+
+
+def host_section(host):
+    mem = host.get("memory_bytes")
+    rows = [("host", host.get("slug")),
+            ("CPU", "%s, %s cores" % (_v(host.get("cpu_model")), _v(host.get("cores")))),
+            ("memory", "%.1f GiB" % (mem / 2 ** 30) if mem else None),
+            ("OS / kernel", "%s / %s" % (_v(host.get("os")), _v(host.get("kernel")))),
+            ("CPU governor", host.get("governor") or "not readable"),
+            ("C compiler", host.get("compiler")),
+            ("libuv (C programs)", host.get("libuv")),
+            ("Go", host.get("go")),
+            ("Node.js (its libuv)", "%s (libuv %s)" % (host["node"], _v(host.get("node_libuv")))
+             if host.get("node") else "not found"),
+            ("UV_THREADPOOL_SIZE", host.get("uv_threadpool_size")),
+            ("Python (runner)", host.get("python")),
+            ("git commit", host.get("git_commit"))]
+    out = ["## Host and versions", "", "| | |", "|---|---|"]
+    out += ["| %s | %s |" % (k, _v(v)) for k, v in rows]
+    return out
+
+
+def method_section(run):
+    warm = run.get("warmup_rounds", 0)
+    seed = run.get("seed")
+    skipped = run.get("skipped") or []
+    out = ["## Method", "",
+           "- %s measured round%s after %s warm-up round%s (profile `%s`); every round runs "
+           "each selected variant once, as a fresh process, in an order shuffled per round "
+           "with `random.Random(%s)` (the orders are in `run.json`)."
+           % (_v(run.get("rounds")), "" if run.get("rounds") == 1 else "s", warm,
+              "" if warm == 1 else "s", _v(run.get("profile")), _v(seed)),
+           "- Each program runs `--iterations %s --file %s --warmup 0` (bounded variants also "
+           "`--concurrency K` from the catalog) under a timeout of %s s; its process group is "
+           "killed when the timeout passes."
+           % (_v(run.get("iterations")), _v(run.get("file")), _v(run.get("timeout_s"))),
+           "- A run counts only when it exits 0 and prints exactly one JSON line that meets the "
+           "contract with `ok == iterations`; otherwise it is recorded as invalid, failed, "
+           "timeout or crashed, and the suite goes on.",
+           "- Times are the programs' own `elapsed_ns` (the timed section: start-up and "
+           "self-checks of set-up excluded). CPU time and peak memory are the runner's "
+           "`wait4` rusage of the whole process.",
+           "- Statistics: median with a distribution-free 95% CI from order statistics; the "
+           "ratio to the C callback variant of the same mode is the median of per-round "
+           "ratios (runs paired within a round) with its order-statistic CI; a difference "
+           "with Mann-Whitney U p >= 0.05 is shown as `~`. Outliers (modified z-score over "
+           "3.5 by MAD) are counted, never dropped."]
+    if run.get("complete") is False:
+        out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
+                      "samples measured before the interruption.")
+    if skipped:
+        out.append("- Skipped: " + "; ".join(skipped))
+    return out
+
+
+def results_section(rows):
+    out = ["## Results", ""]
+    for workload in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["workload"] == workload]
+        out += ["### %s (N = %s)" % (workload, _v(wrows[0]["iterations"])), "",
+                "| variant | mode | n | median ms | 95% CI ms | vs C callback | p | "
+                "peak RSS KiB | user ms | sys ms | outliers |",
+                "|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|"]
+        for r in wrows:
+            total = sum(r["statuses"].values())
+            n = str(r["n"]) if r["n"] == total else "%d of %d" % (r["n"], total)
+            out.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
+                r["variant"], r["mode"], n, sm.fmt_ms(r["median_ms"]), sm.fmt_ci(r),
+                sm.fmt_ratio(r).replace("~", "\\~"),
+                "-" if r["p_value"] is None else "%.3g" % r["p_value"],
+                _v(r["peak_rss_kb"] and int(r["peak_rss_kb"])),
+                sm.fmt_ms(r["user_ms"]), sm.fmt_ms(r["sys_ms"]), r.get("outliers", 0)))
+        out += ["", "`~`: not significantly different from the baseline (Mann-Whitney U, "
+                "alpha 0.05). A ratio above 1 is slower than the baseline.", ""]
+    return out
+
+
+def charts_section(rundir, charts):
+    out = ["## Charts", ""]
+    if not charts:
+        return out + ["No charts were drawn (see the runner's output for why).", ""]
+    for title, rel in charts:
+        if os.path.exists(os.path.join(rundir, rel)):
+            out += ["### %s" % title, "", "![%s](%s)" % (title, rel), ""]
+    return out
+
+
+def warnings_section(rows, failures):
+    out = ["## Warnings", ""]
+    warned = [(r["variant"], w) for r in rows for w in r["warnings"]]
+    out += ["- `%s`: %s" % (v, w) for v, w in warned] or ["None."]
+    out += ["", "## Failures", ""]
+    if not failures:
+        out.append("None: every run met the contract.")
+    else:
+        out += ["| round | variant | status | exit | reason |", "|---|---|---|---:|---|"]
+        for f in failures:
+            out.append("| %s | `%s` | %s | %s | %s |" % (
+                _v(f.get("round")), f.get("variant"), f.get("status"), _v(f.get("exit_code")),
+                (f.get("reason") or "").replace("|", "\\|")))
+    return out + [""]
+
+
+def reproduce_section(summary):
+    """The Markdown of runner/reproduce.py, or nothing when it does not exist yet."""
+    path = os.path.join(HERE, "reproduce.py")
+    if not os.path.exists(path):
+        return []
+    spec = importlib.util.spec_from_file_location("reproduce", path)
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+        text = mod.markdown(summary)
+    except Exception as e:  # a broken reproduction table must not lose the report
+        return ["## Reproduction", "", "runner/reproduce.py failed: %s" % e, ""]
+    return [text.rstrip(), ""]
+
+
+def markdown(rundir, summary, charts, failures):
+    run, host, rows = summary["run"], summary["host"], summary["variants"]
+    workloads = ", ".join(sorted({r["workload"] for r in rows})) or "no samples"
+    title = "# %s on %s, %s" % (workloads, _v(host.get("slug")), _v(run.get("stamp")))
+    out = [title, ""]
+    if run.get("complete") is False:
+        out += ["> **Incomplete run**: interrupted before every round finished.", ""]
+    out += host_section(host) + [""] + method_section(run) + [""]
+    out += results_section(rows) + charts_section(rundir, charts)
+    out += warnings_section(rows, failures)
+    out += ["## Exports", "",
+            "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above.",
+            "- `hyperfine.json`: hyperfine's JSON export shape (times in seconds).",
+            "- `bench.txt`: Go benchmark format for `benchstat` (one op = one run of N iterations).",
+            ""]
+    out += reproduce_section(summary)
+    return "\n".join(out).rstrip() + "\n"
