@@ -1,6 +1,8 @@
 # test_helper.bash -- loaded by every .bats file: finds the project root, loads
 # bats-support and bats-assert, and offers a few helpers over the catalog.
 
+bats_require_minimum_version 1.5.0
+
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${ROOT}/build/bin"
 FIXTURE="${ROOT}/fixtures/text.txt"
@@ -34,4 +36,27 @@ variant_argv() {
 # check_result_line ID N LINE -- asserts LINE is the contract's JSON for a valid run.
 check_result_line() {
   "$PYTHON" "${ROOT}/tests/check_result.py" "$1" "$2" "$3"
+}
+
+# contract_ids -- every catalog variant a test should run: not the test-only
+# ones, and not Node's when node is absent.
+contract_ids() {
+  local id
+  for id in $(catalog ids); do
+    case " $(catalog field "$id" profiles) " in *selftest*) continue ;; esac
+    if [ "$(catalog field "$id" lang)" = node ] && ! command -v "${NODE:-node}" >/dev/null; then
+      continue
+    fi
+    echo "$id"
+  done
+}
+
+# run_variant ID N [flags...] -- runs one variant from the project root with
+# stdout in $output and stderr in $stderr.
+run_variant() {
+  local id=$1 n=$2
+  shift 2
+  variant_argv "$id"
+  cd "$ROOT" || return 1
+  run --separate-stderr "${VARIANT_ARGV[@]}" --iterations "$n" "$@"
 }
