@@ -1,0 +1,317 @@
+/*
+ * promise.h -- Promises/A+ promises in C, with a microtask queue, for one
+ * libuv loop thread.
+ *
+ * Features
+ *   - pending -> fulfilled | rejected, settled once; ab_promise_then() returns
+ *     a new (derived) promise; catch, finally, resolved/rejected helpers;
+ *     all, allSettled, race, any with JavaScript's semantics.
+ *   - Reactions never run synchronously: settling a promise queues one
+ *     microtask per reaction, in registration order, and the queue is drained
+ *     by ab_microtasks_drain().  The number of microtask "ticks" each step
+ *     takes follows ECMAScript (and so V8/Node): resolving with a promise or
+ *     a thenable takes a NewPromiseResolveThenableJob tick and then a reaction
+ *     tick; finally() composes then() exactly as the specification does.
+ *     Reaction order therefore matches what Node prints for the same program
+ *     (c/tests/ordering/ holds the snippets that check it).
+ *   - Resolution procedure (A+ 2.3): resolving a promise with itself rejects
+ *     it with AB_ETYPE; with another ab promise (type &ab_promise_type) adopts
+ *     its state; with a value whose type has thenable hooks adopts the
+ *     thenable (get_then once, call_then from a microtask, first call of the
+ *     resolver wins); anything else fulfils.
+ *   - Values are opaque pointers with an optional type (ab_type_t) that gives
+ *     them reference counting hooks.  A rejection reason is a code (an
+ *     ab_promise_err, a negative libuv error, or the caller's own), a static
+ *     message, and an optional typed payload (e.g. a foreign error object).
+ *   - Unhandled rejections: a promise rejected with no reaction, still
+ *     without one when the microtask queue has drained, is reported once (by
+ *     default one line on stderr, as Node warns; ab_promise_on_unhandled()
+ *     replaces the reporter).
+ *   - Cheap: promises come from a free list refilled in slabs; the reaction a
+ *     then() registers lives inside the derived promise it settles, and a
+ *     promise has one more inline reaction slot used by the first raw
+ *     reaction or combinator element registered on it; further raw reactions
+ *     come from a pooled free list.  No locks, no per-then allocation beyond
+ *     the derived promise.
+ *
+ * Ownership (reference counting)
+ *   - Every function returning ab_promise_t * returns a NEW reference that the
+ *     caller must give back with ab_promise_release() (then, catch, finally,
+ *     new, resolved, rejected, all, allSettled, race, any).  Ignoring a derived
+ *     promise is `ab_promise_release(ab_promise_then(...))`.
+ *   - Reactions, queued jobs and adoptions hold their own references, so a
+ *     caller may release a promise as soon as it no longer needs it.  A
+ *     pending promise whose last reference goes away can never settle: it is
+ *     freed with its reactions, which are dropped without being called.
+ *   - Typed values move: resolve/reject take over ONE reference of the value
+ *     or payload they are given (type->release is called when the promise is
+ *     freed; type->retain whenever the core copies the value into another
+ *     promise or a combinator list).  A value with a NULL type is borrowed:
+ *     the caller keeps it alive for as long as promises may hand it out.
+ *   - Accessors return borrowed values, valid while the promise is.
+ *   - The `arg` given with a reaction belongs to the caller; the core never
+ *     frees it.
+ *
+ * Running the queue with libuv
+ *   Node drains microtasks after every macrotask callback.  Code that owns a
+ *   libuv callback which may settle promises calls ab_microtasks_drain() at its
+ *   end (cheap when the queue is empty).  ab_promise_loop_attach() adds a
+ *   safety net: an unref'd uv_prepare (runs before the loop may block in poll)
+ *   and an unref'd uv_check (runs right after I/O callbacks), both draining;
+ *   being unref'd they never keep the loop alive.  ab_promise_loop_run() runs
+ *   the loop until neither it nor the queue has work; ab_promise_loop_detach()
+ *   closes the two handles (run the loop once more, e.g. via
+ *   ab_promise_loop_run(), before uv_loop_close() so it returns 0).
+ *
+ * Caveats
+ *   - One thread: all state (queue, pools) is per process and unlocked; use
+ *     promises only from the loop thread.
+ *   - ab_microtasks_drain() is not reentrant: called from inside a microtask it
+ *     returns 0 at once (the outer drain runs what was queued).
+ *   - A then() handler "returns" by settling `out` (resolve, reject, or resolve
+ *     with a promise to adopt it) before it returns; if it leaves `out`
+ *     unresolved, `out` is fulfilled with NULL (JavaScript's undefined).
+ */
+#ifndef AB_PROMISE_H
+#define AB_PROMISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct uv_loop_s;
+
+typedef struct ab_promise_s ab_promise_t;
+typedef struct ab_resolver_s ab_resolver_t;
+typedef struct ab_type_s ab_type_t;
+
+/* Errors and rejection codes of the core (libuv errors are negative too but
+ * stay above -4096; these never collide with them). */
+typedef enum ab_promise_err {
+  AB_PROMISE_OK = 0,
+  AB_ETYPE = -30001,      /* TypeError: a promise resolved with itself */
+  AB_EAGGREGATE = -30002, /* any(): every input rejected; payload is an ab_list_t */
+  AB_ENOMEM = -30003,     /* out of memory */
+  AB_EALREADY = -30004,   /* resolve/reject of an already resolved promise: ignored */
+  AB_ETHROWN = -30005     /* a foreign exception (the payload is the thrown value) */
+} ab_promise_err_t;
+
+/* Message for a code: the core's own, libuv's for negative libuv codes. */
+const char *ab_promise_strerror(int code);
+
+/* Short name for a code ("ETYPE", "ENOENT", ...); "E?" when unknown. */
+const char *ab_promise_errname(int code);
+
+typedef enum ab_promise_state {
+  AB_PENDING = 0,
+  AB_FULFILLED = 1,
+  AB_REJECTED = 2
+} ab_promise_state_t;
+
+/* A rejection reason: code, static message (may be NULL), optional payload. */
+typedef struct ab_reason_s {
+  int code;
+  const char *message;
+  void *ptr;
+  const ab_type_t *type;
+} ab_reason_t;
+
+/* What a typed value can do.  Every hook may be NULL. */
+struct ab_type_s {
+  const char *name;
+  void (*retain)(void *ptr);   /* one more reference */
+  void (*release)(void *ptr);  /* one reference less */
+  /* Thenable test, called once, synchronously, when a promise is resolved
+   * with a value of this type: returns 0 (not a thenable: fulfil with it),
+   * 1 (a thenable: *then is an owned handle to its then) or -1 (looking
+   * failed: *thrown is the rejection reason, its payload moves to the core). */
+  int (*get_then)(void *ptr, void **then, ab_reason_t *thrown);
+  /* Calls `then` on ptr from a microtask with a resolver; owns `then` and
+   * one reference of `resolver` (release it with ab_resolver_release()).  If
+   * the call throws, reject the resolver (ignored when already resolved). */
+  void (*call_then)(void *ptr, void *then, ab_resolver_t *resolver);
+};
+
+/* The type of values that are ab promises: resolving with one adopts it. */
+extern const ab_type_t ab_promise_type;
+
+/* One settled input of a combinator: state, then value (fulfilled) or the
+ * reason's code, message and payload (rejected) in code/message/ptr/type. */
+typedef struct ab_settled_s {
+  ab_promise_state_t state;
+  int code;
+  const char *message;
+  void *ptr;
+  const ab_type_t *type;
+} ab_settled_t;
+
+/* A combinator's result list (type &ab_list_type, reference counted). */
+typedef struct ab_list_s {
+  uint32_t refs;          /* private */
+  size_t n;
+  ab_settled_t items[];   /* in input order */
+} ab_list_t;
+
+/* The type of ab_list_t values (all, allSettled, any's aggregate payload). */
+extern const ab_type_t ab_list_type;
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+/* A new pending promise (one reference), NULL when out of memory. */
+ab_promise_t *ab_promise_new(void);
+
+/* Adds a reference; returns p. */
+ab_promise_t *ab_promise_retain(ab_promise_t *p);
+
+/* Drops a reference; the last one frees p (NULL is ignored). */
+void ab_promise_release(ab_promise_t *p);
+
+/* Resolves p with a value (A+ 2.3: adopts a promise or thenable, rejects with
+ * AB_ETYPE if it is p itself).  Takes over one reference of a typed value.
+ * Returns 0, or AB_EALREADY (p already resolved; the value is released). */
+int ab_promise_resolve(ab_promise_t *p, void *ptr, const ab_type_t *type);
+
+/* Resolves p with promise x (adopts it); x's reference stays the caller's. */
+int ab_promise_resolve_promise(ab_promise_t *p, ab_promise_t *x);
+
+/* Rejects p with a code and a static message (NULL: ab_promise_strerror). */
+int ab_promise_reject(ab_promise_t *p, int code, const char *message);
+
+/* Rejects p with a full reason; takes over the payload's reference. */
+int ab_promise_reject_reason(ab_promise_t *p, ab_reason_t reason);
+
+/* A promise fulfilled with a value (Promise.resolve): for a value of type
+ * &ab_promise_type that promise itself, retained; otherwise resolved as by
+ * ab_promise_resolve (so a thenable is adopted).  Takes over the value. */
+ab_promise_t *ab_promise_resolved(void *ptr, const ab_type_t *type);
+
+/* A promise rejected with a code and a static message (Promise.reject). */
+ab_promise_t *ab_promise_rejected(int code, const char *message);
+
+/* ---- state --------------------------------------------------------------- */
+
+/* AB_PENDING, AB_FULFILLED or AB_REJECTED. */
+ab_promise_state_t ab_promise_state(const ab_promise_t *p);
+
+/* True once resolve or reject was called on p (it may still be pending,
+ * following another promise or thenable). */
+int ab_promise_is_resolved(const ab_promise_t *p);
+
+/* The fulfilment value (borrowed); NULL unless fulfilled. */
+void *ab_promise_value(const ab_promise_t *p);
+
+/* The fulfilment value's type; NULL unless fulfilled with a typed value. */
+const ab_type_t *ab_promise_value_type(const ab_promise_t *p);
+
+/* The rejection reason (payload borrowed); code 0 unless rejected. */
+ab_reason_t ab_promise_reason(const ab_promise_t *p);
+
+/* The rejection code; 0 unless rejected. */
+int ab_promise_code(const ab_promise_t *p);
+
+/* The rejection message (never NULL when rejected); NULL unless rejected. */
+const char *ab_promise_message(const ab_promise_t *p);
+
+/* ---- reactions ----------------------------------------------------------- */
+
+/* A then() handler: `settled` is the promise that settled (read its value or
+ * reason), `out` the derived promise it settles (see Caveats). */
+typedef void (*ab_then_fn)(void *arg, ab_promise_t *settled, ab_promise_t *out);
+
+/* p.then(on_fulfilled, on_rejected): a NULL handler passes the value or the
+ * reason through.  Returns the derived promise (NULL: out of memory). */
+ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
+                              ab_then_fn on_rejected, void *arg);
+
+/* p.catch(on_rejected): then(p, NULL, on_rejected, arg). */
+ab_promise_t *ab_promise_catch(ab_promise_t *p, ab_then_fn on_rejected, void *arg);
+
+/* A finally() callback: returns NULL (JavaScript's undefined) or a promise
+ * (one reference, taken over) that is waited for; if that promise rejects,
+ * the finally() promise rejects with its reason. */
+typedef ab_promise_t *(*ab_finally_fn)(void *arg);
+
+/* p.finally(on_finally): settles like p once on_finally's result settled. */
+ab_promise_t *ab_promise_finally(ab_promise_t *p, ab_finally_fn on_finally, void *arg);
+
+/* A raw reaction: called from a microtask once p has settled. */
+typedef void (*ab_reaction_fn)(void *arg, ab_promise_t *settled);
+
+/* Registers a raw reaction on p without a derived promise (for coroutines:
+ * await).  Marks p handled.  Returns 0 or AB_ENOMEM. */
+int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg);
+
+/* ---- combinators (inputs stay the caller's; n may be 0) ------------------ */
+
+/* Fulfils with an ab_list_t of the values in input order; rejects with the
+ * first rejection.  Empty input: fulfilled (synchronously) with an empty list. */
+ab_promise_t *ab_promise_all(ab_promise_t *const *ps, size_t n);
+
+/* Fulfils, once all settled, with an ab_list_t of every outcome. */
+ab_promise_t *ab_promise_all_settled(ab_promise_t *const *ps, size_t n);
+
+/* Settles like the first input to settle.  Empty input: pending forever. */
+ab_promise_t *ab_promise_race(ab_promise_t *const *ps, size_t n);
+
+/* Fulfils with the first fulfilment; if every input rejects, rejects with
+ * AB_EAGGREGATE and an ab_list_t of the reasons (empty input: at once). */
+ab_promise_t *ab_promise_any(ab_promise_t *const *ps, size_t n);
+
+/* ---- thenable resolvers (for types with get_then/call_then) -------------- */
+
+/* Resolves the promise behind r (first call of r wins); takes the value. */
+int ab_resolver_resolve(ab_resolver_t *r, void *ptr, const ab_type_t *type);
+
+/* Rejects the promise behind r (first call of r wins); takes the payload. */
+int ab_resolver_reject(ab_resolver_t *r, ab_reason_t reason);
+
+/* Adds a reference to r; returns r. */
+ab_resolver_t *ab_resolver_retain(ab_resolver_t *r);
+
+/* Drops a reference to r. */
+void ab_resolver_release(ab_resolver_t *r);
+
+/* ---- the microtask queue ------------------------------------------------- */
+
+typedef void (*ab_microtask_fn)(void *arg);
+
+/* Queues fn(arg) to run at the next drain, after what is queued already.
+ * Returns 0 or AB_ENOMEM. */
+int ab_microtask_enqueue(ab_microtask_fn fn, void *arg);
+
+/* Runs microtasks until the queue is empty, then reports unhandled
+ * rejections.  Returns how many ran (0 when called from inside a drain). */
+size_t ab_microtasks_drain(void);
+
+/* How many microtasks are queued. */
+size_t ab_microtasks_pending(void);
+
+/* ---- libuv integration (promise_uv.c) ------------------------------------ */
+
+/* Starts the unref'd prepare+check safety net on loop; 0 or a libuv error. */
+int ab_promise_loop_attach(struct uv_loop_s *loop);
+
+/* Closes the safety net's handles (they finish at the next loop run). */
+void ab_promise_loop_detach(void);
+
+/* Runs loop and the queue until neither has work; returns uv_run's last. */
+int ab_promise_loop_run(struct uv_loop_s *loop);
+
+/* ---- unhandled rejections and diagnostics -------------------------------- */
+
+/* Called once per promise still rejected without a reaction after a drain. */
+typedef void (*ab_unhandled_fn)(void *arg, ab_promise_t *p);
+
+/* Replaces the unhandled-rejection reporter (NULL: the default, one line on
+ * stderr: "ab_promise: unhandled rejection: NAME: message"). */
+void ab_promise_on_unhandled(ab_unhandled_fn fn, void *arg);
+
+/* How many unhandled rejections have been reported so far. */
+size_t ab_promise_unhandled_count(void);
+
+/* Promises currently allocated (not yet freed): 0 when nothing leaks. */
+size_t ab_promise_live(void);
+
+/* Gives pooled memory back to the allocator (call at teardown). */
+void ab_promise_pool_trim(void);
+
+#endif /* AB_PROMISE_H */
