@@ -121,21 +121,24 @@ plots: deps
 	@test -n "$(RUN)" || { echo "make plots: say which run, e.g. make plots RUN=results/latest" >&2; exit 2; }
 	$(PYTHON) runner/run.py --render $(RUN)
 
+# Each suite is a target; run-tests.sh runs them all and prints the totals last.
+TEST_SUITES = test-c test-go test-runner test-bats
+
 test: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory test-c test-go test-runner test-bats
+	@BUILD=$(BUILD) sh scripts/run-tests.sh $(MAKE) $(TEST_SUITES)
 
 test-c: $(C_TESTS)
 	@sh scripts/run-ctests.sh $(C_TESTS)
 
 test-go:
-	cd go && $(GO) vet ./... && $(GO) test ./...
+	cd go && $(GO) vet ./... && $(GO) test -v -count=1 ./...
 
 test-runner:
-	$(PYTHON) -m unittest discover -s runner -p 'test_*.py'
+	$(PYTHON) -m unittest discover -s runner -p 'test_*.py' -v
 
 test-bats:
-	PYTHON=$(PYTHON) bats tests
+	PYTHON=$(PYTHON) NODE=$(NODE) bats --tap tests
 
 clean:
 	rm -rf $(BUILD)
