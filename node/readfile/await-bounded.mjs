@@ -1,0 +1,29 @@
+// await-bounded -- every read goes through a limiter (lib/limit.mjs) that
+// lets at most K run at once; an async function per read awaits its turn and
+// its data, and the run awaits them all.  This is how bounded concurrency is
+// usually written with async/await, a queued promise per read included.
+import fsp from 'node:fs/promises';
+import { main } from '../lib/contract.mjs';
+import { limiter } from '../lib/limit.mjs';
+
+export const variant = {
+  name: 'await-bounded', style: 'await', mode: 'bounded', backend: 'fs.promises.readFile',
+  async run(pass) {
+    const limit = limiter(pass.concurrency);
+    const readOne = async (i) => {
+      let data;
+      try {
+        data = await limit(() => fsp.readFile(pass.file, 'utf-8'));
+      } catch (err) {
+        pass.check(i, err);
+        return;
+      }
+      pass.check(i, null, data);
+    };
+    const reads = [];
+    for (let i = 0; i < pass.n; i++) reads.push(readOne(i));
+    await Promise.all(reads);
+  },
+};
+
+main(variant, import.meta.url);

@@ -1,0 +1,22 @@
+// await-parallel -- an async function starts N reads, awaits Promise.all
+// and verifies every result (seed 000's parallel async/await test).
+import fsp from 'node:fs/promises';
+import { main } from '../lib/contract.mjs';
+
+export const variant = {
+  name: 'await-parallel', style: 'await', mode: 'parallel', backend: 'fs.promises.readFile',
+  async run(pass) {
+    const reads = [];
+    for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file, 'utf-8'));
+    let all;
+    try {
+      all = await Promise.all(reads);
+    } catch (err) {
+      pass.check(null, err);
+      return;
+    }
+    for (let i = 0; i < all.length; i++) pass.check(i, null, all[i]);
+  },
+};
+
+main(variant, import.meta.url);

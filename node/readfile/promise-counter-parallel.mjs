@@ -1,0 +1,23 @@
+// promise-counter-parallel -- issues N reads, each with its own .then that
+// verifies and counts; the N-th reaction ends the run.  Seed 000 called this
+// "promises blocking", but every read is in flight at once: it is parallel.
+import fsp from 'node:fs/promises';
+import { main } from '../lib/contract.mjs';
+
+export const variant = {
+  name: 'promise-counter-parallel', style: 'promise', mode: 'parallel', backend: 'fs.promises.readFile',
+  run(pass, done) {
+    let completed = 0;
+    for (let i = 0; i < pass.n; i++) {
+      fsp.readFile(pass.file, 'utf-8').then(
+        (data) => {
+          pass.check(i, null, data);
+          if (++completed === pass.n) done();
+        },
+        (err) => pass.check(i, err),
+      );
+    }
+  },
+};
+
+main(variant, import.meta.url);

@@ -1,0 +1,19 @@
+// promise-parallel -- collects N fs.promises.readFile promises and verifies
+// the array Promise.all fulfils with, in one .then (seed 000's parallel
+// promise test).  A rejection does not say which read failed.
+import fsp from 'node:fs/promises';
+import { main } from '../lib/contract.mjs';
+
+export const variant = {
+  name: 'promise-parallel', style: 'promise', mode: 'parallel', backend: 'fs.promises.readFile',
+  run(pass) {
+    const reads = [];
+    for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file, 'utf-8'));
+    return Promise.all(reads).then(
+      (all) => { for (let i = 0; i < all.length; i++) pass.check(i, null, all[i]); },
+      (err) => pass.check(null, err),
+    );
+  },
+};
+
+main(variant, import.meta.url);

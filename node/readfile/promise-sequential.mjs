@@ -1,0 +1,24 @@
+// promise-sequential -- a recursive .then chain: the reaction to each read
+// issues the next, one in flight at a time (seed 000's update).  The chain is
+// not returned from the reaction, so no promise waits on its successor.
+import fsp from 'node:fs/promises';
+import { main } from '../lib/contract.mjs';
+
+export const variant = {
+  name: 'promise-sequential', style: 'promise', mode: 'sequential', backend: 'fs.promises.readFile',
+  run(pass, done) {
+    const step = (i) => {
+      fsp.readFile(pass.file, 'utf-8').then(
+        (data) => {
+          pass.check(i, null, data);
+          if (i + 1 === pass.n) done();
+          else step(i + 1);
+        },
+        (err) => pass.check(i, err),
+      );
+    };
+    step(0);
+  },
+};
+
+main(variant, import.meta.url);
