@@ -5,6 +5,7 @@
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test)
 #   make all       build every C and Go program and the C unit tests
+#   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make clean     remove build/ (results/ is never touched)
 #
 # Variables a user may set:
@@ -61,7 +62,7 @@ C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 
-.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner plots clean
+.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize plots clean
 
 all: c go
 
@@ -123,6 +124,9 @@ plots: deps
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
 TEST_SUITES = test-c test-go test-runner test-bats
+ifeq ($(UNAME_S),Linux)
+TEST_SUITES += test-sanitize
+endif
 
 test: deps
 	@$(MAKE) --no-print-directory all
@@ -139,6 +143,10 @@ test-runner:
 
 test-bats:
 	PYTHON=$(PYTHON) NODE=$(NODE) bats --tap tests
+
+# ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
+test-sanitize:
+	@sh scripts/sanitize.sh $(MAKE) $(PYTHON)
 
 clean:
 	rm -rf $(BUILD)
