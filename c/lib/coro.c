@@ -1,0 +1,205 @@
+/*
+ * coro.c -- stackful coroutines on pooled stacks (see coro.h).
+ */
+#include "coro.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AB__ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define AB__ASAN 1
+#endif
+#if defined(AB__ASAN)
+#include <sanitizer/common_interface_defs.h>
+#define AB__ASAN_START(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
+#define AB__ASAN_FINISH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
+#else
+#define AB__ASAN_START(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#define AB__ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#endif
+
+#if !defined(AB_CORO_UCONTEXT)
+void ab__coro_switch(void **save_sp, void *load_sp);
+void ab__coro_boot(void);
+#endif
+
+static _Thread_local ab_coro_t *ab__current;
+static _Thread_local ab_stack_pool_t ab__pool;
+static _Thread_local int ab__pool_ready;
+
+static void ab__die(const char *what) {
+  fprintf(stderr, "%s\n", what);
+  abort();
+}
+
+static ab_stack_pool_t *ab__default_pool(void) {
+  if (!ab__pool_ready) {
+    size_t size = AB_STACK_DEFAULT;
+    const char *env = getenv("AB_CORO_STACK_KIB");
+    if (env && *env) {
+      char *end;
+      unsigned long kib = strtoul(env, &end, 10);
+      if (*end == '\0' && kib > 0 && kib < (1ul << 22))
+        size = (size_t)kib * 1024;
+      else
+        fprintf(stderr, "AB_CORO_STACK_KIB=%s is not a size in KiB; using %u\n",
+                env, AB_STACK_DEFAULT / 1024);
+    }
+    ab_stack_pool_init(&ab__pool, size, SIZE_MAX);
+    ab__pool_ready = 1;
+    if (ab_stack_guard_install() != 0)
+      perror("ab_coro: cannot install the stack-overflow handler");
+  }
+  return &ab__pool;
+}
+
+const char *ab_coro_backend(void) {
+#if defined(AB_CORO_UCONTEXT)
+  return "ucontext";
+#elif defined(__x86_64__)
+  return "asm-x86_64";
+#else
+  return "asm-aarch64";
+#endif
+}
+
+ab_coro_t *ab_coro_current(void) { return ab__current; }
+
+size_t ab_coro_stack_size(void) { return ab__default_pool()->size; }
+
+void ab_coro_set_stack_size(size_t size) {
+  ab_stack_pool_t *pool = ab__default_pool();
+  size_t live = pool->nlive;
+  ab_stack_pool_drain(pool);
+  ab_stack_pool_init(pool, size, SIZE_MAX);
+  /* Stacks still in use come back to the new pool; only the size differs,
+   * and a stack's own header records its real extent. */
+  pool->nlive = live;
+}
+
+void ab_coro_pool_drain(void) { ab_stack_pool_drain(ab__default_pool()); }
+
+/* The first code a coroutine runs, on its own stack. */
+static void ab__coro_entry(ab_coro_t *co) {
+  AB__ASAN_FINISH(NULL, &co->caller_bottom, &co->caller_size);
+  co->fn(co->arg);
+  co->state = AB__CORO_DONE;
+  /* A null fake-stack pointer tells ASan this stack is finished. */
+  AB__ASAN_START(NULL, co->caller_bottom, co->caller_size);
+#if defined(AB_CORO_UCONTEXT)
+  setcontext(&co->caller_ctx);
+#else
+  ab__coro_switch(&co->sp, co->caller_sp);
+#endif
+  ab__die("ab_coro: a finished coroutine was resumed");
+}
+
+#if defined(AB_CORO_UCONTEXT)
+static void ab__coro_entry_uc(unsigned hi, unsigned lo) {
+  ab__coro_entry((ab_coro_t *)(((uintptr_t)hi << 16 << 16) | (uintptr_t)lo));
+}
+#endif
+
+ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
+  ab_stack_pool_t *pool = ab__default_pool();
+  ab_stack_t *stack = ab_stack_get(pool);
+  if (!stack)
+    return NULL;
+  /* The record sits at the top of its own stack, 16-byte aligned. */
+  uintptr_t top = ((uintptr_t)stack->hi - sizeof(ab_coro_t)) & ~(uintptr_t)15;
+  ab_coro_t *co = (ab_coro_t *)top;
+  co->data = NULL;
+  co->fn = fn;
+  co->arg = arg;
+  co->caller = NULL;
+  co->stack = stack;
+  co->pool = pool;
+  co->state = AB__CORO_READY;
+  co->asan_fake = NULL;
+  co->caller_bottom = NULL;
+  co->caller_size = 0;
+#if defined(AB_CORO_UCONTEXT)
+  if (getcontext(&co->ctx) != 0) {
+    ab_stack_put(pool, stack);
+    return NULL;
+  }
+  co->ctx.uc_stack.ss_sp = stack->lo;
+  co->ctx.uc_stack.ss_size = (size_t)((char *)top - stack->lo);
+  co->ctx.uc_link = NULL;
+  makecontext(&co->ctx, (void (*)(void))ab__coro_entry_uc, 2,
+              (unsigned)((uintptr_t)co >> 16 >> 16), (unsigned)(uintptr_t)co);
+#elif defined(__x86_64__)
+  /* The frame ab__coro_switch pops (see coro_switch_x86_64.S). */
+  uint64_t *f = (uint64_t *)top - 8;
+  uint32_t mxcsr;
+  uint16_t fpcw;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+  __asm__ volatile("fnstcw %0" : "=m"(fpcw));
+  f[0] = (uint64_t)mxcsr | ((uint64_t)fpcw << 32);
+  f[1] = 0;                               /* r15 */
+  f[2] = 0;                               /* r14 */
+  f[3] = (uint64_t)(uintptr_t)ab__coro_entry; /* r13 */
+  f[4] = (uint64_t)(uintptr_t)co;         /* r12 */
+  f[5] = 0;                               /* rbx */
+  f[6] = 0;                               /* rbp */
+  f[7] = (uint64_t)(uintptr_t)ab__coro_boot; /* return address */
+  co->sp = f;
+#else
+  /* The frame ab__coro_switch reloads (see coro_switch_aarch64.S). */
+  uint64_t *f = (uint64_t *)top - 20;
+  for (int i = 0; i < 20; i++)
+    f[i] = 0;
+  f[0] = (uint64_t)(uintptr_t)co;         /* x19 */
+  f[1] = (uint64_t)(uintptr_t)ab__coro_entry; /* x20 */
+  f[10] = 0;                              /* x29 */
+  f[11] = (uint64_t)(uintptr_t)ab__coro_boot; /* x30 */
+  co->sp = f;
+#endif
+  return co;
+}
+
+void ab_coro_resume(ab_coro_t *co) {
+  if (co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED)
+    ab__die(co->state == AB__CORO_DONE
+                ? "ab_coro_resume: the coroutine has finished"
+                : "ab_coro_resume: the coroutine is already running");
+  void *fake = NULL;
+  co->caller = ab__current;
+  co->state = AB__CORO_RUNNING;
+  ab__current = co;
+  AB__ASAN_START(&fake, co->stack->lo, (size_t)(co->stack->hi - co->stack->lo));
+#if defined(AB_CORO_UCONTEXT)
+  swapcontext(&co->caller_ctx, &co->ctx);
+#else
+  ab__coro_switch(&co->caller_sp, co->sp);
+#endif
+  AB__ASAN_FINISH(fake, NULL, NULL);
+  ab__current = co->caller;
+}
+
+void ab_coro_yield(void) {
+  ab_coro_t *co = ab__current;
+  if (!co)
+    ab__die("ab_coro_yield: not inside a coroutine");
+  co->state = AB__CORO_SUSPENDED;
+  AB__ASAN_START(&co->asan_fake, co->caller_bottom, co->caller_size);
+#if defined(AB_CORO_UCONTEXT)
+  swapcontext(&co->ctx, &co->caller_ctx);
+#else
+  ab__coro_switch(&co->sp, co->caller_sp);
+#endif
+  AB__ASAN_FINISH(co->asan_fake, &co->caller_bottom, &co->caller_size);
+}
+
+void ab_coro_destroy(ab_coro_t *co) {
+  if (co->state != AB__CORO_DONE && co->state != AB__CORO_READY)
+    ab__die("ab_coro_destroy: the coroutine is suspended or running");
+  ab_stack_put(co->pool, co->stack);
+}

@@ -1,0 +1,118 @@
+/*
+ * coro.h -- stackful asymmetric coroutines with a small assembly switch.
+ *
+ * A coroutine runs a function on a stack of its own.  ab_coro_resume() switches
+ * from the running context (the thread, or another coroutine: they nest) into
+ * a coroutine; ab_coro_yield() switches back to whoever resumed it; when the
+ * function returns the coroutine is done and control returns to the resumer.
+ *
+ * The switch (coro_switch_<arch>.S) saves only what the ABI makes
+ * callee-saved, on the stack being left, and keeps one pointer per context:
+ *
+ *   x86_64 SysV  rbx, rbp, r12-r15, rsp, plus the MXCSR control bits and the
+ *                x87 control word.  The ABI lists both as callee-saved, so a
+ *                coroutine that changes the rounding mode (fesetround) does not
+ *                change it for the others; costs stmxcsr/fnstcw/ldmxcsr/fldcw,
+ *                about 1-2 ns a switch.  A new coroutine starts with the
+ *                creator's values.  No xmm register is callee-saved.
+ *   AArch64      x19-x29, x30 (lr), sp, d8-d15 (the low halves of v8-v15, all
+ *                AAPCS64 requires).  x18 is never touched (the platform
+ *                register on Apple).  FPCR is left as thread-wide state, the
+ *                same choice Boost.Context makes: writing it can serialise.
+ *
+ * Elsewhere the build falls back to ucontext (swapcontext, ~100x slower as it
+ * makes a sigprocmask system call); define AB_CORO_UCONTEXT to force it.
+ * ab_coro_backend() names the one compiled in, for the result's runtime field.
+ *
+ * Stacks come from a per-thread pool (stack.h): mmap'd, lazily committed, with
+ * a guard page whose hit is reported as "coroutine stack overflow" and aborts.
+ * Default usable size 16 KiB; the environment variable AB_CORO_STACK_KIB or
+ * ab_coro_set_stack_size() changes it.  The coroutine's own record lives at
+ * the top of its stack, so creating one allocates nothing in steady state.
+ *
+ * AddressSanitizer: every switch is announced with
+ * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber when built
+ * with -fsanitize=address, so ASan knows which stack is current (no false
+ * stack-buffer-overflow reports, and fake stacks of detect_stack_use_after_return
+ * follow the fiber).
+ *
+ * Not thread-safe: coroutines, like a libuv loop, belong to one thread.
+ */
+#ifndef AB_CORO_H
+#define AB_CORO_H
+
+#include <stddef.h>
+
+#include "stack.h"
+
+#if !defined(AB_CORO_UCONTEXT) && !defined(__x86_64__) && !defined(__aarch64__)
+#define AB_CORO_UCONTEXT 1
+#endif
+#if defined(AB_CORO_UCONTEXT)
+#include <ucontext.h>
+#endif
+
+typedef void (*ab_coro_fn)(void *arg);
+
+typedef struct ab_coro_s ab_coro_t;
+
+struct ab_coro_s {
+  void *data;                  /* the user's; untouched by coro.c */
+  /* private */
+  ab_coro_fn fn;
+  void *arg;
+  ab_coro_t *caller;           /* who resumed it last; NULL = the thread */
+  ab_stack_t *stack;
+  ab_stack_pool_t *pool;
+  int state;                   /* AB__CORO_READY, _RUNNING, _SUSPENDED, _DONE */
+#if defined(AB_CORO_UCONTEXT)
+  ucontext_t ctx;
+  ucontext_t caller_ctx;
+#else
+  void *sp;                    /* saved stack pointer while not running */
+  void *caller_sp;             /* the resumer's, while running */
+#endif
+  void *asan_fake;             /* ASan bookkeeping (unused without ASan) */
+  const void *caller_bottom;
+  size_t caller_size;
+};
+
+enum { AB__CORO_READY, AB__CORO_RUNNING, AB__CORO_SUSPENDED, AB__CORO_DONE };
+
+/* Creates a coroutine that will run fn(arg) on a pooled stack of the current
+ * size.  It does not start until resumed.  Returns NULL when no stack could be
+ * mapped (errno set). */
+ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg);
+
+/* Switches into `co` (new or suspended) and returns when it yields or its
+ * function returns.  Resuming a running or done coroutine aborts with a
+ * message. */
+void ab_coro_resume(ab_coro_t *co);
+
+/* Suspends the running coroutine and switches back to its resumer.  Called
+ * outside any coroutine it prints "ab_coro_yield: not inside a coroutine"
+ * and aborts. */
+void ab_coro_yield(void);
+
+/* The running coroutine, or NULL on the thread's own stack. */
+ab_coro_t *ab_coro_current(void);
+
+/* True once the coroutine's function has returned. */
+static inline int ab_coro_done(const ab_coro_t *co) { return co->state == AB__CORO_DONE; }
+
+/* Returns the stack of a done or never-started coroutine to the pool; `co` is
+ * invalid afterwards (it lived on that stack). */
+void ab_coro_destroy(ab_coro_t *co);
+
+/* Stack bytes of coroutines created from now on (rounded up to pages, at
+ * least AB_STACK_MIN; a guard page comes on top).  Pooled stacks of the old size are unmapped. */
+void ab_coro_set_stack_size(size_t size);
+size_t ab_coro_stack_size(void);
+
+/* Unmaps this thread's pooled (free) stacks, e.g. before exit. */
+void ab_coro_pool_drain(void);
+
+/* "asm-x86_64", "asm-aarch64" or "ucontext". */
+const char *ab_coro_backend(void);
+
+#endif /* AB_CORO_H */
