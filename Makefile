@@ -5,6 +5,7 @@
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test)
 #   make all       build every C and Go program and the C unit tests
+#   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make clean     remove build/ (results/ is never touched)
 #
@@ -62,7 +63,7 @@ C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 
-.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize plots clean
+.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 plots clean
 
 all: c go
 
@@ -123,7 +124,7 @@ plots: deps
 	$(PYTHON) runner/run.py --render $(RUN)
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
-TEST_SUITES = test-c test-go test-runner test-bats
+TEST_SUITES = test-c test-aarch64 test-go test-runner test-bats
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 endif
@@ -143,6 +144,10 @@ test-runner:
 
 test-bats:
 	PYTHON=$(PYTHON) NODE=$(NODE) bats --tap tests
+
+# The coroutine tests cross-built for AArch64 under qemu-aarch64 (skips without the tools).
+test-aarch64:
+	@sh scripts/test-aarch64.sh $(BUILD)
 
 # ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
 test-sanitize:
