@@ -1,0 +1,968 @@
+/*
+ * promise.c -- the promise core: pools, the microtask queue, the resolution
+ * procedure, reactions, combinators and unhandled-rejection tracking.
+ *
+ * Layout.  A promise is ~96 bytes from a slab pool.  Its reactions form a
+ * singly linked list, pushed at the head while it is pending and reversed when
+ * it settles, so they are queued in registration order.  A reaction record is
+ * either inline in a promise (the `rx` slot) or from a pooled free list:
+ *   - then/catch/finally put theirs in the derived promise's slot (the derived
+ *     promise is always fresh, so the slot is free): no allocation beyond it;
+ *   - raw reactions and combinator elements use the slot of the promise they
+ *     wait on when it is free (the first such reaction), the pool otherwise;
+ *   - an adoption uses the adopting promise's slot when free.
+ * A queued job is three words: a function and two arguments (a reaction
+ * record and the promise that settled, which the job holds a reference to).
+ *
+ * Ticks follow ECMAScript: see promise.h.  Comments name the specification's
+ * steps where the code follows them.
+ */
+#include "promise.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define AB__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AB__ASAN 1
+#endif
+#endif
+#ifdef AB__ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
+
+/* ---- records ------------------------------------------------------------- */
+
+enum {
+  RX_THEN,     /* then/catch: settles target (the derived promise) */
+  RX_FINALLY,  /* finally: runs on_finally, target adopts the thunk promise */
+  RX_THUNK,    /* finally's valueThunk/thrower: target settles like arg */
+  RX_ADOPT,    /* resolve-with-promise: target settles like the source */
+  RX_RAW,      /* ab_promise_on_settle */
+  RX_ELEMENT   /* one input of a combinator */
+};
+
+enum {
+  F_RESOLVED = 1,  /* resolve/reject was called (or adoption began) */
+  F_HANDLED = 2,   /* a reaction was ever registered */
+  F_RX_BUSY = 4,   /* the inline record is in use */
+  F_LISTED = 8     /* in the unhandled-rejection list */
+};
+
+typedef struct ab__reaction_s reaction_t;
+struct ab__reaction_s {
+  reaction_t *next;
+  uint8_t kind;
+  uint8_t pooled;
+  uint32_t index;           /* RX_ELEMENT: input position */
+  union {
+    ab_then_fn then;        /* RX_THEN: on_fulfilled */
+    ab_finally_fn fin;      /* RX_FINALLY */
+    ab_reaction_fn raw;     /* RX_RAW */
+  } f;
+  ab_then_fn on_rejected;   /* RX_THEN */
+  void *arg;                /* handler arg; RX_THUNK: the original promise;
+                             * RX_ELEMENT: the combinator state */
+  ab_promise_t *target;     /* THEN/FINALLY/THUNK/ADOPT: promise to settle */
+};
+
+struct ab_promise_s {
+  uint32_t refs;
+  uint8_t state;
+  uint8_t flags;
+  int32_t code;             /* rejected: the reason's code */
+  void *ptr;                /* fulfilled: value; rejected: payload */
+  const ab_type_t *type;
+  const char *message;      /* rejected: the reason's message */
+  reaction_t *reactions;    /* pending: newest first */
+  reaction_t rx;            /* the inline record */
+};
+
+struct ab_resolver_s {
+  uint32_t refs;
+  uint8_t done;
+  ab_promise_t *p;
+  void *xptr;               /* the thenable, until its then was called */
+  const ab_type_t *xtype;
+  void *then;
+};
+
+typedef struct combo_s {
+  uint32_t refs;
+  uint8_t kind;             /* COMBO_* */
+  size_t remaining;
+  ab_promise_t *result;
+  ab_list_t *list;
+} combo_t;
+
+enum { COMBO_ALL, COMBO_ALL_SETTLED, COMBO_RACE, COMBO_ANY };
+
+#define owner_of(r) ((ab_promise_t *)((char *)(r) - offsetof(ab_promise_t, rx)))
+
+static void die_oom(void) {
+  fputs("ab_promise: out of memory\n", stderr);
+  abort();
+}
+
+/* ---- pools --------------------------------------------------------------- */
+
+typedef union slab_u {
+  union slab_u *next;
+  max_align_t align;
+} slab_t;
+
+typedef struct pool_s {
+  void *free;               /* free objects, linked through their first word */
+  slab_t *slabs;
+  size_t size;
+  size_t live;
+} pool_t;
+
+#define SLAB_OBJECTS 128
+
+static pool_t promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
+static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
+
+static void pool_grow(pool_t *pool) {
+  slab_t *s = malloc(sizeof(slab_t) + SLAB_OBJECTS * pool->size);
+  if (s == NULL) return;
+  s->next = pool->slabs;
+  pool->slabs = s;
+  char *base = (char *)(s + 1);
+  for (size_t i = SLAB_OBJECTS; i-- > 0;) {
+    void **obj = (void **)(base + i * pool->size);
+    *obj = pool->free;
+    pool->free = obj;
+    POISON((char *)obj + sizeof(void *), pool->size - sizeof(void *));
+  }
+}
+
+static inline void *pool_get(pool_t *pool) {
+  if (UNLIKELY(pool->free == NULL)) {
+    pool_grow(pool);
+    if (pool->free == NULL) return NULL;
+  }
+  void **obj = pool->free;
+  UNPOISON((char *)obj + sizeof(void *), pool->size - sizeof(void *));
+  pool->free = *obj;
+  pool->live++;
+  return obj;
+}
+
+static inline void pool_put(pool_t *pool, void *p) {
+  void **obj = p;
+  *obj = pool->free;
+  pool->free = obj;
+  pool->live--;
+  POISON((char *)obj + sizeof(void *), pool->size - sizeof(void *));
+}
+
+static void pool_trim(pool_t *pool) {
+  if (pool->live != 0) return;
+  while (pool->slabs) {
+    slab_t *s = pool->slabs;
+    pool->slabs = s->next;
+    UNPOISON(s + 1, SLAB_OBJECTS * pool->size);
+    free(s);
+  }
+  pool->free = NULL;
+}
+
+/* ---- the microtask queue ------------------------------------------------- */
+
+typedef void (*job_fn)(void *a, void *b);
+typedef struct job_s {
+  job_fn fn;
+  void *a;
+  union {
+    void *p;
+    ab_microtask_fn user;
+  } b;
+} job_t;
+
+static job_t *queue;
+static size_t queue_cap;    /* a power of two (or 0) */
+static size_t queue_head;   /* next job to run (free-running counter) */
+static size_t queue_tail;   /* next free slot (free-running counter) */
+static int draining;
+
+static int queue_grow(void) {
+  size_t cap = queue_cap ? queue_cap * 2 : 256;
+  job_t *q = malloc(cap * sizeof(job_t));
+  if (q == NULL) return AB_ENOMEM;
+  size_t n = queue_tail - queue_head;
+  for (size_t i = 0; i < n; i++) q[i] = queue[(queue_head + i) & (queue_cap - 1)];
+  free(queue);
+  queue = q;
+  queue_cap = cap;
+  queue_head = 0;
+  queue_tail = n;
+  return 0;
+}
+
+static inline job_t *queue_slot(void) {
+  if (UNLIKELY(queue_tail - queue_head == queue_cap) && queue_grow() != 0) return NULL;
+  return &queue[queue_tail++ & (queue_cap - 1)];
+}
+
+/* Internal jobs cannot report failure to anyone: running out of memory for
+ * the queue aborts. */
+static inline void enqueue(job_fn fn, void *a, void *b) {
+  job_t *j = queue_slot();
+  if (UNLIKELY(j == NULL)) die_oom();
+  j->fn = fn;
+  j->a = a;
+  j->b.p = b;
+}
+
+static void run_user_job(void *a, void *b) {
+  /* b carried the function: see ab_microtask_enqueue. */
+  job_t j;
+  j.b.p = b;
+  j.b.user(a);
+}
+
+int ab_microtask_enqueue(ab_microtask_fn fn, void *arg) {
+  job_t *j = queue_slot();
+  if (j == NULL) return AB_ENOMEM;
+  j->fn = run_user_job;
+  j->a = arg;
+  j->b.user = fn;
+  return 0;
+}
+
+size_t ab_microtasks_pending(void) { return queue_tail - queue_head; }
+
+/* ---- unhandled rejections ------------------------------------------------ */
+
+static ab_promise_t **unhandled;
+static size_t unhandled_n, unhandled_cap;
+static ab_unhandled_fn unhandled_fn;
+static void *unhandled_arg;
+static size_t unhandled_reported;
+
+static void track_unhandled(ab_promise_t *p) {
+  if (unhandled_n == unhandled_cap) {
+    size_t cap = unhandled_cap ? unhandled_cap * 2 : 16;
+    ab_promise_t **a = realloc(unhandled, cap * sizeof(*a));
+    if (a == NULL) die_oom();
+    unhandled = a;
+    unhandled_cap = cap;
+  }
+  p->refs++;
+  p->flags |= F_LISTED;
+  unhandled[unhandled_n++] = p;
+}
+
+static void report_default(void *arg, ab_promise_t *p) {
+  (void)arg;
+  fprintf(stderr, "ab_promise: unhandled rejection: %s: %s\n",
+          ab_promise_errname(p->code), p->message);
+}
+
+/* Reports what is still unhandled, once each; the list is emptied first so
+ * a reporter may create and reject promises of its own. */
+static void process_unhandled(void) {
+  size_t n = unhandled_n;
+  ab_promise_t **list = unhandled;
+  unhandled = NULL;
+  unhandled_n = unhandled_cap = 0;
+  for (size_t i = 0; i < n; i++) {
+    ab_promise_t *p = list[i];
+    p->flags &= (uint8_t)~F_LISTED;
+    if (!(p->flags & F_HANDLED)) {
+      unhandled_reported++;
+      (unhandled_fn ? unhandled_fn : report_default)(unhandled_arg, p);
+    }
+    ab_promise_release(p);
+  }
+  free(list);
+}
+
+void ab_promise_on_unhandled(ab_unhandled_fn fn, void *arg) {
+  unhandled_fn = fn;
+  unhandled_arg = arg;
+}
+
+size_t ab_promise_unhandled_count(void) { return unhandled_reported; }
+
+size_t ab_microtasks_drain(void) {
+  if (draining) return 0;
+  if (queue_head == queue_tail && unhandled_n == 0) return 0;
+  draining = 1;
+  size_t ran = 0;
+  for (;;) {
+    while (queue_head != queue_tail) {
+      job_t j = queue[queue_head & (queue_cap - 1)];
+      queue_head++;
+      j.fn(j.a, j.b.p);
+      ran++;
+    }
+    if (unhandled_n == 0) break;
+    process_unhandled();
+  }
+  draining = 0;
+  return ran;
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+static inline void value_retain(void *ptr, const ab_type_t *type) {
+  if (type && type->retain) type->retain(ptr);
+}
+
+static inline void value_release(void *ptr, const ab_type_t *type) {
+  if (type && type->release) type->release(ptr);
+}
+
+static void promise_type_retain(void *ptr) { ab_promise_retain(ptr); }
+static void promise_type_release(void *ptr) { ab_promise_release(ptr); }
+
+const ab_type_t ab_promise_type = {"promise", promise_type_retain,
+                                   promise_type_release, NULL, NULL};
+
+static void list_retain(void *ptr) { ((ab_list_t *)ptr)->refs++; }
+
+static void list_release(void *ptr) {
+  ab_list_t *l = ptr;
+  if (--l->refs != 0) return;
+  for (size_t i = 0; i < l->n; i++) value_release(l->items[i].ptr, l->items[i].type);
+  free(l);
+}
+
+const ab_type_t ab_list_type = {"list", list_retain, list_release, NULL, NULL};
+
+static ab_list_t *list_new(size_t n) {
+  ab_list_t *l = calloc(1, sizeof(ab_list_t) + n * sizeof(ab_settled_t));
+  if (l == NULL) return NULL;
+  l->refs = 1;
+  l->n = n;
+  return l;
+}
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+static inline ab_promise_t *promise_alloc(void) {
+  ab_promise_t *p = pool_get(&promise_pool);
+  if (UNLIKELY(p == NULL)) return NULL;
+  p->refs = 1;
+  p->state = AB_PENDING;
+  p->flags = 0;
+  p->code = 0;
+  p->ptr = NULL;
+  p->type = NULL;
+  p->message = NULL;
+  p->reactions = NULL;
+  return p;
+}
+
+ab_promise_t *ab_promise_new(void) { return promise_alloc(); }
+
+ab_promise_t *ab_promise_retain(ab_promise_t *p) {
+  p->refs++;
+  return p;
+}
+
+static inline reaction_t *record_in(ab_promise_t *owner) {
+  reaction_t *r;
+  if (!(owner->flags & F_RX_BUSY)) {
+    owner->flags |= F_RX_BUSY;
+    r = &owner->rx;
+    r->pooled = 0;
+  } else {
+    r = pool_get(&reaction_pool);
+    if (r == NULL) return NULL;
+    r->pooled = 1;
+  }
+  return r;
+}
+
+static inline void record_free(reaction_t *r) {
+  if (r->pooled)
+    pool_put(&reaction_pool, r);
+  else
+    owner_of(r)->flags &= (uint8_t)~F_RX_BUSY;
+}
+
+static void combo_release(combo_t *c);
+
+/* A reaction that will never run (its promise was freed while pending). */
+static void drop_reaction(reaction_t *r) {
+  switch (r->kind) {
+  case RX_THUNK:
+    ab_promise_release(r->arg);
+    /* fall through */
+  case RX_THEN:
+  case RX_FINALLY:
+  case RX_ADOPT: {
+    ab_promise_t *t = r->target;
+    record_free(r);
+    ab_promise_release(t);
+    break;
+  }
+  case RX_RAW:
+    record_free(r);
+    break;
+  case RX_ELEMENT: {
+    combo_t *c = r->arg;
+    record_free(r);
+    combo_release(c);
+    break;
+  }
+  }
+}
+
+void ab_promise_release(ab_promise_t *p) {
+  if (p == NULL || --p->refs != 0) return;
+  if (p->state == AB_PENDING) {
+    reaction_t *r = p->reactions;
+    p->reactions = NULL;
+    while (r) {
+      reaction_t *next = r->next;
+      drop_reaction(r);
+      r = next;
+    }
+  } else {
+    value_release(p->ptr, p->type);
+  }
+  pool_put(&promise_pool, p);
+}
+
+/* ---- settling ------------------------------------------------------------ */
+
+static void run_reaction(void *a, void *b);
+
+static void settle(ab_promise_t *p, ab_promise_state_t state, int code,
+                   const char *message, void *ptr, const ab_type_t *type) {
+  reaction_t *r = p->reactions, *rev = NULL;
+  p->reactions = NULL;
+  p->state = (uint8_t)state;
+  p->code = code;
+  p->message = message;
+  p->ptr = ptr;
+  p->type = type;
+  if (state == AB_REJECTED && !(p->flags & F_HANDLED)) track_unhandled(p);
+  while (r) {  /* newest first: reverse into registration order */
+    reaction_t *next = r->next;
+    r->next = rev;
+    rev = r;
+    r = next;
+  }
+  for (r = rev; r; r = r->next) {
+    p->refs++;
+    enqueue(run_reaction, r, p);
+  }
+}
+
+static inline void fulfil(ab_promise_t *p, void *ptr, const ab_type_t *type) {
+  settle(p, AB_FULFILLED, 0, NULL, ptr, type);
+}
+
+static void reject(ab_promise_t *p, ab_reason_t why) {
+  settle(p, AB_REJECTED, why.code,
+         why.message ? why.message : ab_promise_strerror(why.code), why.ptr,
+         why.type);
+}
+
+/* dst settles as src did (src is settled); values are copied with retain. */
+static void settle_like(ab_promise_t *dst, const ab_promise_t *src) {
+  value_retain(src->ptr, src->type);
+  settle(dst, src->state, src->code, src->message, src->ptr, src->type);
+}
+
+static void job_adopt(void *a, void *b);
+static void job_call_then(void *a, void *b);
+
+/* The promise resolve function's steps (ECMAScript 27.2.1.3.2, A+ 2.3) for a
+ * promise already marked resolved; takes over the value's reference. */
+static void resolve_value(ab_promise_t *p, void *ptr, const ab_type_t *type) {
+  if (type == &ab_promise_type) {
+    ab_promise_t *x = ptr;
+    if (UNLIKELY(x == p)) {
+      ab_promise_release(x);
+      reject(p, (ab_reason_t){AB_ETYPE, "Chaining cycle detected for promise",
+                              NULL, NULL});
+      return;
+    }
+    /* NewPromiseResolveThenableJob: one tick, then x.then(resolve, reject). */
+    p->refs++;
+    enqueue(job_adopt, p, x);
+    return;
+  }
+  if (type && type->get_then) {
+    void *then = NULL;
+    ab_reason_t thrown = {AB_ETHROWN, NULL, NULL, NULL};
+    int t = type->get_then(ptr, &then, &thrown);
+    if (t < 0) {
+      value_release(ptr, type);
+      reject(p, thrown);
+      return;
+    }
+    if (t > 0) {
+      ab_resolver_t *r = malloc(sizeof(*r));
+      if (r == NULL) die_oom();
+      r->refs = 1;
+      r->done = 0;
+      r->p = p;
+      p->refs++;
+      r->xptr = ptr;
+      r->xtype = type;
+      r->then = then;
+      enqueue(job_call_then, r, NULL);
+      return;
+    }
+  }
+  fulfil(p, ptr, type);
+}
+
+int ab_promise_resolve(ab_promise_t *p, void *ptr, const ab_type_t *type) {
+  if (p->flags & F_RESOLVED) {
+    value_release(ptr, type);
+    return AB_EALREADY;
+  }
+  p->flags |= F_RESOLVED;
+  resolve_value(p, ptr, type);
+  return 0;
+}
+
+int ab_promise_resolve_promise(ab_promise_t *p, ab_promise_t *x) {
+  x->refs++;
+  return ab_promise_resolve(p, x, &ab_promise_type);
+}
+
+int ab_promise_reject_reason(ab_promise_t *p, ab_reason_t reason) {
+  if (p->flags & F_RESOLVED) {
+    value_release(reason.ptr, reason.type);
+    return AB_EALREADY;
+  }
+  p->flags |= F_RESOLVED;
+  reject(p, reason);
+  return 0;
+}
+
+int ab_promise_reject(ab_promise_t *p, int code, const char *message) {
+  return ab_promise_reject_reason(p, (ab_reason_t){code, message, NULL, NULL});
+}
+
+ab_promise_t *ab_promise_resolved(void *ptr, const ab_type_t *type) {
+  if (type == &ab_promise_type) return ptr;  /* PromiseResolve: x itself */
+  ab_promise_t *p = promise_alloc();
+  if (p == NULL) {
+    value_release(ptr, type);
+    return NULL;
+  }
+  ab_promise_resolve(p, ptr, type);
+  return p;
+}
+
+ab_promise_t *ab_promise_rejected(int code, const char *message) {
+  ab_promise_t *p = promise_alloc();
+  if (p != NULL) ab_promise_reject(p, code, message);
+  return p;
+}
+
+/* ---- thenables ----------------------------------------------------------- */
+
+int ab_resolver_resolve(ab_resolver_t *r, void *ptr, const ab_type_t *type) {
+  if (r->done) {
+    value_release(ptr, type);
+    return AB_EALREADY;
+  }
+  r->done = 1;
+  resolve_value(r->p, ptr, type);
+  return 0;
+}
+
+int ab_resolver_reject(ab_resolver_t *r, ab_reason_t reason) {
+  if (r->done) {
+    value_release(reason.ptr, reason.type);
+    return AB_EALREADY;
+  }
+  r->done = 1;
+  reject(r->p, reason);
+  return 0;
+}
+
+ab_resolver_t *ab_resolver_retain(ab_resolver_t *r) {
+  r->refs++;
+  return r;
+}
+
+void ab_resolver_release(ab_resolver_t *r) {
+  if (--r->refs != 0) return;
+  ab_promise_release(r->p);
+  free(r);
+}
+
+/* NewPromiseResolveThenableJob for a foreign thenable. */
+static void job_call_then(void *a, void *b) {
+  (void)b;
+  ab_resolver_t *r = a;
+  void *x = r->xptr;
+  const ab_type_t *type = r->xtype;
+  r->xptr = NULL;
+  type->call_then(x, r->then, r);  /* takes the job's resolver reference */
+  value_release(x, type);
+}
+
+/* NewPromiseResolveThenableJob for an ab promise: p follows x. */
+static void job_adopt(void *a, void *b) {
+  ab_promise_t *p = a, *x = b;
+  reaction_t *r = record_in(p);
+  if (r == NULL) die_oom();
+  r->kind = RX_ADOPT;
+  r->target = p;  /* the job's reference of p moves to the record */
+  x->flags |= F_HANDLED;
+  if (x->state == AB_PENDING) {
+    r->next = x->reactions;
+    x->reactions = r;
+  } else {
+    x->refs++;
+    enqueue(run_reaction, r, x);
+  }
+  ab_promise_release(x);
+}
+
+/* ---- reactions ----------------------------------------------------------- */
+
+static inline void add_reaction(ab_promise_t *p, reaction_t *r) {
+  p->flags |= F_HANDLED;
+  if (p->state == AB_PENDING) {
+    r->next = p->reactions;
+    p->reactions = r;
+  } else {
+    p->refs++;
+    enqueue(run_reaction, r, p);
+  }
+}
+
+ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
+                              ab_then_fn on_rejected, void *arg) {
+  ab_promise_t *d = promise_alloc();
+  if (UNLIKELY(d == NULL)) return NULL;
+  d->refs = 2;  /* the caller's and the reaction's */
+  d->flags = F_RX_BUSY;
+  reaction_t *r = &d->rx;
+  r->kind = RX_THEN;
+  r->pooled = 0;
+  r->f.then = on_fulfilled;
+  r->on_rejected = on_rejected;
+  r->arg = arg;
+  r->target = d;
+  add_reaction(p, r);
+  return d;
+}
+
+ab_promise_t *ab_promise_catch(ab_promise_t *p, ab_then_fn on_rejected, void *arg) {
+  return ab_promise_then(p, NULL, on_rejected, arg);
+}
+
+ab_promise_t *ab_promise_finally(ab_promise_t *p, ab_finally_fn on_finally, void *arg) {
+  if (on_finally == NULL) return ab_promise_then(p, NULL, NULL, NULL);
+  ab_promise_t *d = promise_alloc();
+  if (d == NULL) return NULL;
+  d->refs = 2;
+  d->flags = F_RX_BUSY;
+  reaction_t *r = &d->rx;
+  r->kind = RX_FINALLY;
+  r->pooled = 0;
+  r->f.fin = on_finally;
+  r->arg = arg;
+  r->target = d;
+  add_reaction(p, r);
+  return d;
+}
+
+int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {
+  reaction_t *r = record_in(p);
+  if (r == NULL) return AB_ENOMEM;
+  r->kind = RX_RAW;
+  r->f.raw = fn;
+  r->arg = arg;
+  add_reaction(p, r);
+  return 0;
+}
+
+static void run_element(reaction_t *r, ab_promise_t *p);
+
+/* finally's then: on_finally's result (or undefined), then a thunk that
+ * passes p's outcome on (ECMAScript 27.2.5.3, thenFinally/catchFinally). */
+static void run_finally(reaction_t *r, ab_promise_t *p) {
+  ab_promise_t *d = r->target;
+  ab_finally_fn fn = r->f.fin;
+  void *arg = r->arg;
+  d->flags &= (uint8_t)~F_RX_BUSY;
+  ab_promise_t *result = fn(arg);
+  if (result == NULL) {  /* PromiseResolve(undefined): a fulfilled promise */
+    result = promise_alloc();
+    if (result == NULL) die_oom();
+    result->flags |= F_RESOLVED;
+    fulfil(result, NULL, NULL);
+  }
+  ab_promise_t *thunk = promise_alloc();
+  if (thunk == NULL) die_oom();
+  thunk->refs = 2;
+  thunk->flags = F_RX_BUSY;
+  reaction_t *t = &thunk->rx;
+  t->kind = RX_THUNK;
+  t->pooled = 0;
+  t->arg = p;
+  p->refs++;
+  t->target = thunk;
+  add_reaction(result, t);
+  ab_promise_release(result);
+  if (!(d->flags & F_RESOLVED)) {
+    d->flags |= F_RESOLVED;
+    resolve_value(d, thunk, &ab_promise_type);  /* takes thunk's caller ref */
+  } else {
+    ab_promise_release(thunk);
+  }
+  ab_promise_release(d);
+}
+
+/* A PromiseReactionJob: r's handler for p, which has settled. */
+static void run_reaction(void *a, void *b) {
+  reaction_t *r = a;
+  ab_promise_t *p = b;
+  switch (r->kind) {
+  case RX_THEN: {
+    ab_promise_t *d = r->target;
+    ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->on_rejected;
+    void *arg = r->arg;
+    d->flags &= (uint8_t)~F_RX_BUSY;
+    if (h) {
+      h(arg, p, d);
+      if (!(d->flags & F_RESOLVED)) {
+        d->flags |= F_RESOLVED;
+        fulfil(d, NULL, NULL);
+      }
+    } else if (!(d->flags & F_RESOLVED)) {
+      d->flags |= F_RESOLVED;
+      settle_like(d, p);
+    }
+    ab_promise_release(d);
+    break;
+  }
+  case RX_RAW: {
+    ab_reaction_fn fn = r->f.raw;
+    void *arg = r->arg;
+    record_free(r);
+    fn(arg, p);
+    break;
+  }
+  case RX_ADOPT: {
+    ab_promise_t *t = r->target;
+    record_free(r);
+    settle_like(t, p);
+    ab_promise_release(t);
+    break;
+  }
+  case RX_THUNK: {
+    ab_promise_t *d = r->target, *orig = r->arg;
+    d->flags &= (uint8_t)~F_RX_BUSY;
+    d->flags |= F_RESOLVED;
+    settle_like(d, p->state == AB_REJECTED ? p : orig);
+    ab_promise_release(orig);
+    ab_promise_release(d);
+    break;
+  }
+  case RX_FINALLY:
+    run_finally(r, p);
+    break;
+  case RX_ELEMENT:
+    run_element(r, p);
+    break;
+  }
+  ab_promise_release(p);
+}
+
+/* ---- combinators --------------------------------------------------------- */
+
+static void combo_release(combo_t *c) {
+  if (--c->refs != 0) return;
+  if (c->list) list_release(c->list);
+  ab_promise_release(c->result);
+  free(c);
+}
+
+static void run_element(reaction_t *r, ab_promise_t *p) {
+  combo_t *c = r->arg;
+  size_t i = r->index;
+  ab_promise_t *res = c->result;
+  record_free(r);
+  int fulfilled = p->state == AB_FULFILLED;
+  switch (c->kind) {
+  case COMBO_ALL:
+  case COMBO_ALL_SETTLED:
+  case COMBO_ANY:
+    if ((c->kind == COMBO_ALL && !fulfilled) || (c->kind == COMBO_ANY && fulfilled)) {
+      if (!(res->flags & F_RESOLVED)) {  /* first rejection (all) or fulfilment (any) */
+        res->flags |= F_RESOLVED;
+        settle_like(res, p);
+      }
+      break;
+    }
+    ab_settled_t *it = &c->list->items[i];
+    it->state = (ab_promise_state_t)p->state;
+    it->code = p->code;
+    it->message = p->message;
+    it->ptr = p->ptr;
+    it->type = p->type;
+    value_retain(p->ptr, p->type);
+    if (--c->remaining == 0 && !(res->flags & F_RESOLVED)) {
+      res->flags |= F_RESOLVED;
+      ab_list_t *l = c->list;
+      c->list = NULL;
+      if (c->kind == COMBO_ANY)
+        reject(res, (ab_reason_t){AB_EAGGREGATE, NULL, l, &ab_list_type});
+      else
+        fulfil(res, l, &ab_list_type);
+    }
+    break;
+  case COMBO_RACE:
+    if (!(res->flags & F_RESOLVED)) {
+      res->flags |= F_RESOLVED;
+      settle_like(res, p);
+    }
+    break;
+  }
+  combo_release(c);
+}
+
+static ab_promise_t *combinator(int kind, ab_promise_t *const *ps, size_t n) {
+  ab_promise_t *res = promise_alloc();
+  if (res == NULL) return NULL;
+  if (n == 0) {
+    res->flags |= F_RESOLVED;
+    if (kind == COMBO_RACE) return res;  /* forever pending */
+    ab_list_t *l = list_new(0);
+    if (l == NULL) die_oom();
+    if (kind == COMBO_ANY)
+      reject(res, (ab_reason_t){AB_EAGGREGATE, NULL, l, &ab_list_type});
+    else
+      fulfil(res, l, &ab_list_type);
+    return res;
+  }
+  combo_t *c = malloc(sizeof(*c));
+  if (c == NULL) die_oom();
+  c->refs = 1;
+  c->kind = (uint8_t)kind;
+  c->remaining = n;
+  c->result = res;
+  res->refs++;
+  c->list = NULL;
+  if (kind != COMBO_RACE && (c->list = list_new(n)) == NULL) die_oom();
+  for (size_t i = 0; i < n; i++) {
+    reaction_t *r = record_in(ps[i]);
+    if (r == NULL) die_oom();
+    r->kind = RX_ELEMENT;
+    r->index = (uint32_t)i;
+    r->arg = c;
+    c->refs++;
+    add_reaction(ps[i], r);
+  }
+  combo_release(c);
+  return res;
+}
+
+ab_promise_t *ab_promise_all(ab_promise_t *const *ps, size_t n) {
+  return combinator(COMBO_ALL, ps, n);
+}
+
+ab_promise_t *ab_promise_all_settled(ab_promise_t *const *ps, size_t n) {
+  return combinator(COMBO_ALL_SETTLED, ps, n);
+}
+
+ab_promise_t *ab_promise_race(ab_promise_t *const *ps, size_t n) {
+  return combinator(COMBO_RACE, ps, n);
+}
+
+ab_promise_t *ab_promise_any(ab_promise_t *const *ps, size_t n) {
+  return combinator(COMBO_ANY, ps, n);
+}
+
+/* ---- state --------------------------------------------------------------- */
+
+ab_promise_state_t ab_promise_state(const ab_promise_t *p) {
+  return (ab_promise_state_t)p->state;
+}
+
+int ab_promise_is_resolved(const ab_promise_t *p) { return (p->flags & F_RESOLVED) != 0; }
+
+void *ab_promise_value(const ab_promise_t *p) {
+  return p->state == AB_FULFILLED ? p->ptr : NULL;
+}
+
+const ab_type_t *ab_promise_value_type(const ab_promise_t *p) {
+  return p->state == AB_FULFILLED ? p->type : NULL;
+}
+
+ab_reason_t ab_promise_reason(const ab_promise_t *p) {
+  if (p->state != AB_REJECTED) return (ab_reason_t){0, NULL, NULL, NULL};
+  return (ab_reason_t){p->code, p->message, p->ptr, p->type};
+}
+
+int ab_promise_code(const ab_promise_t *p) {
+  return p->state == AB_REJECTED ? p->code : 0;
+}
+
+const char *ab_promise_message(const ab_promise_t *p) {
+  return p->state == AB_REJECTED ? p->message : NULL;
+}
+
+/* ---- errors and diagnostics ---------------------------------------------- */
+
+const char *ab_promise_strerror(int code) {
+  switch (code) {
+  case AB_PROMISE_OK: return "success";
+  case AB_ETYPE: return "TypeError: a promise was resolved with itself";
+  case AB_EAGGREGATE: return "All promises were rejected";
+  case AB_ENOMEM: return "out of memory";
+  case AB_EALREADY: return "promise already resolved";
+  case AB_ETHROWN: return "a foreign exception was thrown";
+  }
+  if (code < 0 && code > -4096) return uv_strerror(code);
+  return "unknown error";
+}
+
+const char *ab_promise_errname(int code) {
+  switch (code) {
+  case AB_PROMISE_OK: return "OK";
+  case AB_ETYPE: return "ETYPE";
+  case AB_EAGGREGATE: return "EAGGREGATE";
+  case AB_ENOMEM: return "ENOMEM";
+  case AB_EALREADY: return "EALREADY";
+  case AB_ETHROWN: return "ETHROWN";
+  }
+  if (code < 0 && code > -4096) return uv_err_name(code);
+  return "E?";
+}
+
+size_t ab_promise_live(void) { return promise_pool.live; }
+
+void ab_promise_pool_trim(void) {
+  pool_trim(&promise_pool);
+  pool_trim(&reaction_pool);
+  if (queue_head == queue_tail) {
+    free(queue);
+    queue = NULL;
+    queue_cap = queue_head = queue_tail = 0;
+  }
+}
