@@ -13,6 +13,10 @@ static const ab_variant_t variants[] = {
   {"callback-sequential",  "callback", "sequential", ab_readfile_callback, NULL, 0},
   {"callback-parallel",    "callback", "parallel",   ab_readfile_callback, NULL, 0},
   {"callback-bounded",     "callback", "bounded",    ab_readfile_callback, NULL, 0},
+  {"promise-sequential",   "promise",  "sequential", ab_readfile_promise_chain, NULL, 0},
+  {"promise-parallel",     "promise",  "parallel",   ab_readfile_promise_all, NULL, 0},
+  {"promise-counter-parallel", "promise", "parallel", ab_readfile_promise_counter, NULL, 0},
+  {"promise-bounded",      "promise",  "bounded",    ab_readfile_promise_chain, NULL, 0},
   /* Test only: stops the clock before its reads complete (seed 000's first
    * mistake), so the runner must report it invalid. */
   {"callback-nowait-parallel", "callback", "parallel", ab_readfile_callback_nowait, NULL, 1},

@@ -16,4 +16,9 @@ int ab_readfile_sync(ab_run_t *run);
 int ab_readfile_callback(ab_run_t *run);
 int ab_readfile_callback_nowait(ab_run_t *run);
 
+/* promise.c: c/lib/promise.h; sequential and bounded are chains of .then. */
+int ab_readfile_promise_chain(ab_run_t *run);
+int ab_readfile_promise_all(ab_run_t *run);
+int ab_readfile_promise_counter(ab_run_t *run);
+
 #endif /* AB_READFILE_STYLES_H */
