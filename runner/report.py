@@ -52,8 +52,11 @@ def method_section(run):
            "contract with `ok == iterations`; otherwise it is recorded as invalid, failed, "
            "timeout or crashed, and the suite goes on.",
            "- Times are the programs' own `elapsed_ns` (the timed section: start-up and "
-           "self-checks of set-up excluded). CPU time and peak memory are the runner's "
-           "`wait4` rusage of the whole process.",
+           "set-up excluded). CPU time, peak memory and `wall_ns` come from `wait4` on the "
+           "whole program process, forked from the small launcher `runner/launch.c` so that "
+           "the runner's own memory does not leak into the program's peak RSS%s."
+           % ("" if run.get("launcher", True) else
+              " (**not in this run**: no launcher, so peak RSS includes the runner's memory)"),
            "- Statistics: median with a distribution-free 95% CI from order statistics; the "
            "ratio to the C callback variant of the same mode is the median of per-round "
            "ratios (runs paired within a round) with its order-statistic CI; a difference "

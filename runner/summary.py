@@ -81,7 +81,7 @@ def summarize(samples, baselines):
         if bad:
             warnings.append("%d of %d runs not ok (%s)" % (bad, len(rows), ", ".join(
                 "%d %s" % (statuses[k], k) for k in STATUSES[1:] if statuses[k])))
-        warnings += d["warnings"]
+        warnings += [w for w in d["warnings"] if not (w == "no valid samples" and bad)]
         row = {"variant": vid, "workload": first["workload"], "lang": first["lang"],
                "style": first["style"], "mode": first["mode"], "backend": first["backend"],
                "iterations": first["iterations"], "concurrency": first["concurrency"],
@@ -109,7 +109,7 @@ def summarize(samples, baselines):
             row["rounds_paired"] = len(ratios)
             m, lo, hi = stats.ratio_ci(ratios)
             row["ratio"], row["ratio_ci_low"], row["ratio_ci_high"] = m, lo, hi
-            if ratios and lo is None:
+            if ratios and lo is None and vid != base:
                 warnings.append("ratio from %d paired rounds: too few for a 95%% CI" % len(ratios))
             if vid != base:
                 _, p = stats.mann_whitney([_ms(t) for t in ok_times[vid].values()],

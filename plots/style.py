@@ -1,0 +1,182 @@
+"""style.py -- what every chart of plots/ shares: one colour per style and one hatch
+per language across all charts, the run folder reader, the title and footnote,
+the mode grouping, and die() for bad input.  Not a chart itself.
+"""
+import csv
+import json
+import os
+import sys
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the chart scripts)
+
+# One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
+STYLE_COLORS = {
+    "sync": "#7f7f7f",
+    "callback": "#0072B2",
+    "promise": "#E69F00",
+    "promise-counter": "#F0C050",
+    "await": "#009E73",
+    "stackless": "#CC79A7",
+    "goroutine": "#56B4E9",
+    "nexttick": "#D55E00",
+    "trampoline": "#8C564B",
+}
+EXTRA_COLORS = ["#332288", "#117733", "#999933", "#882255", "#44AA99", "#AA4499"]
+# Languages are told apart by hatching and by the tick label.
+LANG_HATCH = {"c": "", "go": "//", "node": "..", "fake": "xx"}
+MODES = ("sequential", "parallel", "bounded")
+DPI = 110
+
+
+def die(prog, msg, code=2):
+    print("%s: %s" % (prog, msg), file=sys.stderr)
+    sys.exit(code)
+
+
+def style_color(style):
+    if style in STYLE_COLORS:
+        return STYLE_COLORS[style]
+    # A style added later still gets a stable colour: derived from its name.
+    return EXTRA_COLORS[sum(style.encode()) % len(EXTRA_COLORS)]
+
+
+def lang_hatch(lang):
+    return LANG_HATCH.get(lang, "\\\\")
+
+
+def load_summary(prog, rundir):
+    path = os.path.join(rundir, "summary.json")
+    if not os.path.isdir(rundir):
+        die(prog, "%s is not a run folder (expected results/<host>/<stamp>/)" % rundir)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError:
+        die(prog, "%s is missing: run `runner/run.py --render %s` first" % (path, rundir))
+    except ValueError as e:
+        die(prog, "%s is not valid JSON: %s" % (path, e))
+    if not isinstance(data, dict) or not isinstance(data.get("variants"), list):
+        die(prog, "%s has no \"variants\" list: not a summary of this suite" % path)
+    return data
+
+
+def load_samples(prog, rundir):
+    path = os.path.join(rundir, "samples.csv")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+    except OSError:
+        die(prog, "%s is missing: not a run folder" % path)
+
+
+def pick_workload(prog, rows, workload):
+    names = sorted({r["workload"] for r in rows})
+    if not names:
+        die(prog, "the run has no variants to draw")
+    if workload is None:
+        if len(names) > 1:
+            die(prog, "the run has workloads %s: choose one with --workload" % ", ".join(names))
+        workload = names[0]
+    if workload not in names:
+        die(prog, "no workload %r in this run (it has %s)" % (workload, ", ".join(names)))
+    return workload, [r for r in rows if r["workload"] == workload]
+
+
+def by_mode(rows):
+    """[(mode, rows of that mode)] in the fixed mode order, rows in summary order."""
+    order = list(MODES) + sorted({r["mode"] for r in rows} - set(MODES))
+    return [(m, [r for r in rows if r["mode"] == m]) for m in order
+            if any(r["mode"] == m for r in rows)]
+
+
+def positions(groups, gap=1.0):
+    """x positions of the bars with a gap between mode groups, and each group's span."""
+    xs, spans, x = [], [], 0.0
+    for _, rows in groups:
+        start = x
+        for _ in rows:
+            xs.append(x)
+            x += 1.0
+        spans.append((start, x - 1.0))
+        x += gap
+    return xs, spans
+
+
+def mode_separators(ax, spans, groups, label_y=1.0):
+    """Dashed lines between mode groups and the mode's name above each group."""
+    for i, ((s, e), (mode, rows)) in enumerate(zip(spans, groups)):
+        ax.text((s + e) / 2.0, label_y, mode, transform=ax.get_xaxis_transform(),
+                ha="center", va="bottom", fontsize=10, fontweight="bold")
+        if i:
+            prev_end = spans[i - 1][1]
+            ax.axvline((prev_end + s) / 2.0, color="#444444", linestyle="--", linewidth=0.8)
+
+
+def title(summary, what, workload):
+    run, host = summary.get("run", {}), summary.get("host", {})
+    n = next((r["iterations"] for r in summary["variants"] if r["workload"] == workload), None)
+    incomplete = " (INCOMPLETE RUN)" if run.get("complete") is False else ""
+    return "%s: %s, N = %s per run, host %s%s" % (
+        workload, what, "{:,}".format(n) if isinstance(n, int) else n,
+        host.get("slug", "?"), incomplete)
+
+
+def footnote(fig, summary, extra=""):
+    run, host = summary.get("run", {}), summary.get("host", {})
+    parts = []
+    if host.get("cpu_model"):
+        parts.append("%s, %s cores" % (host["cpu_model"], host.get("cores", "?")))
+    if host.get("os"):
+        parts.append(host["os"])
+    if host.get("libuv"):
+        parts.append("libuv %s" % host["libuv"])
+    if host.get("go"):
+        parts.append(host["go"].replace("go version ", ""))
+    if host.get("node"):
+        parts.append("node %s (libuv %s)" % (host["node"], host.get("node_libuv", "?")))
+    if host.get("compiler"):
+        parts.append(host["compiler"])
+    line2 = "%s rounds, shuffled order (seed %s), %s warm-up; run %s" % (
+        run.get("rounds", "?"), run.get("seed", "?"), run.get("warmup_rounds", "?"),
+        run.get("stamp", "?"))
+    text = "; ".join(parts) + "\n" + line2 + (("\n" + extra) if extra else "")
+    fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=7.5, color="#333333")
+
+
+def legend_handles(rows):
+    """Patches for every style and language present, for the legend."""
+    from matplotlib.patches import Patch
+    styles = []
+    langs = []
+    for r in rows:
+        if r["style"] not in styles:
+            styles.append(r["style"])
+        if r["lang"] not in langs:
+            langs.append(r["lang"])
+    hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
+    hs += [Patch(facecolor="white", edgecolor="black", hatch=lang_hatch(lang),
+                 label="lang: %s" % lang) for lang in langs]
+    return hs
+
+
+def common_args(parser):
+    parser.add_argument("rundir", help="a run folder, e.g. results/latest")
+    parser.add_argument("-o", "--output", help="PNG to write (default: RUNDIR/charts/<chart>.png)")
+    parser.add_argument("--workload", help="which workload (default: the only one)")
+
+
+def output_path(args, default_name):
+    out = args.output or os.path.join(args.rundir, "charts", default_name)
+    d = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(d):
+        die(os.path.basename(sys.argv[0]), "output folder %s does not exist" % d)
+    return out
+
+
+def label(r):
+    """Tick label: the variant id without the mode (the group says the mode)."""
+    vid = r["variant"]
+    suffix = "-" + r["mode"]
+    return vid[: -len(suffix)] if vid.endswith(suffix) else vid
