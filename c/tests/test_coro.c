@@ -19,36 +19,7 @@
 #include <unistd.h>
 
 #include "coro.h"
-
-/* ---- running misuse in a child: its stderr and how it ended ---------- */
-
-typedef struct child_s {
-  int status;
-  char err[1024];
-} child_t;
-
-static void run_in_child(void (*fn)(void), child_t *out) {
-  int fds[2];
-  assert_int_equal(pipe(fds), 0);
-  fflush(NULL);
-  pid_t pid = fork();
-  assert_true(pid >= 0);
-  if (pid == 0) {
-    dup2(fds[1], STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    fn();
-    _exit(0);
-  }
-  close(fds[1]);
-  size_t n = 0;
-  ssize_t r;
-  while ((r = read(fds[0], out->err + n, sizeof(out->err) - 1 - n)) > 0)
-    n += (size_t)r;
-  out->err[n] = '\0';
-  close(fds[0]);
-  assert_int_equal(waitpid(pid, &out->status, 0), pid);
-}
+#include "run_child.h"
 
 /* ---- basic resume / yield ------------------------------------------- */
 

@@ -1,0 +1,84 @@
+/*
+ * async.c -- ab_async / ab_await on stackful coroutines (see async.h).
+ */
+#include "async.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* What an async function's coroutine keeps: on its own stack, in the body. */
+typedef struct ab__async_s {
+  ab_async_fn fn;
+  void *arg;
+  ab_promise_t *promise;   /* the coroutine's own reference */
+  const char *message;     /* set by ab_async_fail() */
+} ab__async_t;
+
+static void ab__async_body(void *start) {
+  ab__async_t self = *(ab__async_t *)start;  /* the starter's copy dies soon */
+  ab_coro_current()->data = &self;
+  void *value = NULL;
+  int code = self.fn(self.arg, &value);
+  if (code == 0)
+    ab_promise_resolve(self.promise, value, NULL);
+  else
+    ab_promise_reject(self.promise, code, self.message);
+  ab_promise_release(self.promise);
+}
+
+/* Whoever resumed a coroutine hands its stack back once it has finished. */
+static void ab__async_step(ab_coro_t *co) {
+  ab_coro_resume(co);
+  if (ab_coro_done(co))
+    ab_coro_destroy(co);
+}
+
+ab_promise_t *ab_async(ab_async_fn fn, void *arg) {
+  ab_promise_t *p = ab_promise_new();
+  if (!p)
+    return NULL;
+  ab_coro_t *co = ab_coro_create(ab__async_body, NULL);
+  if (!co) {
+    ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
+    return p;
+  }
+  ab__async_t start = {fn, arg, ab_promise_retain(p), NULL};
+  co->arg = &start;
+  ab__async_step(co);
+  return p;
+}
+
+static ab_coro_t *ab__async_current(const char *who) {
+  ab_coro_t *co = ab_coro_current();
+  if (!co || co->fn != ab__async_body) {
+    fprintf(stderr, "%s: not inside an async function (start one with ab_async)\n", who);
+    abort();
+  }
+  return co;
+}
+
+static void ab__await_wake(void *arg, ab_promise_t *settled) {
+  (void)settled;
+  ab__async_step(arg);
+}
+
+int ab_await(ab_promise_t *p, void **value) {
+  ab_coro_t *co = ab__async_current("ab_await");
+  /* One reaction, even when p has settled already: resumption always comes
+   * from a microtask, one tick later, as in JavaScript. */
+  int rc = ab_promise_on_settle(p, ab__await_wake, co);
+  if (rc != 0)
+    return rc;
+  ab_coro_yield();
+  if (ab_promise_state(p) == AB_REJECTED) {
+    int code = ab_promise_code(p);
+    return code != 0 ? code : AB_ETHROWN;
+  }
+  *value = ab_promise_value(p);
+  return 0;
+}
+
+void ab_async_fail(const char *message) {
+  ab__async_t *self = ab__async_current("ab_async_fail")->data;
+  self->message = message;
+}

@@ -1,0 +1,60 @@
+/*
+ * async.h -- async functions and await on promises, with stackful coroutines.
+ *
+ *   ab_async(fn, arg)  runs fn in a new coroutine (coro.h) at once, up to its
+ *                      first await, the way a JavaScript async function starts
+ *                      synchronously, and returns a promise of its result.
+ *   ab_await(p, &v)    suspends the running coroutine until p settles, then
+ *                      resumes it from a microtask (promise.h) and returns
+ *                      0 with p's value, or p's rejection code.
+ *
+ * Timing follows ECMAScript: awaiting a promise registers one reaction on it
+ * (PerformPromiseThen), so the coroutine resumes one microtask tick after p
+ * settles; awaiting an already-settled promise still suspends and resumes on
+ * the next tick, never synchronously.  When fn returns, its promise is
+ * resolved then (its reactions run on later ticks, as for `return v` in JS).
+ *
+ * Errors become rejections: fn returns 0 to fulfil its promise with *value,
+ * or a nonzero code to reject it with that code (the message is
+ * ab_promise_strerror's, or the one given to ab_async_fail()).  Propagating
+ * an awaited rejection is `if ((rc = ab_await(p, &v)) != 0) return rc;`.
+ *
+ * Misuse: ab_await() outside an async function (on the thread's own stack,
+ * where there is nothing to suspend) is a programming error, like `await`
+ * outside an async function in JavaScript: it prints "ab_await: not inside an
+ * async function (start one with ab_async)" and aborts.
+ *
+ * A coroutine's stack is returned to the pool as soon as its function has
+ * returned.  Values are borrowed pointers (promises of untyped values): the
+ * caller keeps them alive as long as promises may hand them out.
+ */
+#ifndef AB_ASYNC_H
+#define AB_ASYNC_H
+
+#include "coro.h"
+#include "promise.h"
+
+/* An async function: returns 0 and sets *value to fulfil, or a nonzero code
+ * to reject.  *value is NULL on entry. */
+typedef int (*ab_async_fn)(void *arg, void **value);
+
+/* Runs fn(arg, &value) as an async function and returns its promise (a new
+ * reference).  When no stack can be mapped the promise is already rejected
+ * with AB_ENOMEM; NULL only when not even a promise could be allocated. */
+ab_promise_t *ab_async(ab_async_fn fn, void *arg);
+
+/* Awaits p (the caller keeps its reference): returns 0 with *value set to
+ * p's value (borrowed, valid while p is; value may be NULL), or p's nonzero
+ * rejection code (read the rest with ab_promise_reason(p)); AB_ENOMEM if no
+ * reaction could be registered.  Aborts outside an async function. */
+int ab_await(ab_promise_t *p, void **value);
+
+/* Sets the message the running async function's promise is rejected with if
+ * its function returns a nonzero code (a static string; default: the code's
+ * ab_promise_strerror).  Aborts outside an async function. */
+void ab_async_fail(const char *message);
+
+/* True when called from inside an async function (or any coroutine). */
+static inline int ab_in_async(void) { return ab_coro_current() != NULL; }
+
+#endif /* AB_ASYNC_H */

@@ -1,0 +1,369 @@
+/*
+ * test_async.c -- ab_async / ab_await: ordering against Node for the
+ * scenarios in c/tests/ordering/await-*.mjs, errors becoming rejections,
+ * awaiting a settled promise yielding once, 10,000 async functions suspended
+ * at once, and await outside an async function aborting.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <signal.h>
+#include <string.h>
+
+#include "async.h"
+#include "await_ordering.h"
+#include "run_child.h"
+
+static int one = 1, seven = 7;
+static char x_value[] = "x";
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static void then_trace(void *arg, ab_promise_t *settled, ab_promise_t *out) {
+  (void)settled;
+  (void)out;
+  trace(arg);
+}
+
+/* Promise.resolve().then(a).then(b).then(c) */
+static void then_chain(const char *a, const char *b, const char *c) {
+  ab_promise_t *p0 = ab_promise_resolved(NULL, NULL);
+  ab_promise_t *p1 = ab_promise_then(p0, then_trace, NULL, (void *)a);
+  ab_promise_t *p2 = ab_promise_then(p1, then_trace, NULL, (void *)b);
+  ab_promise_t *p3 = ab_promise_then(p2, then_trace, NULL, (void *)c);
+  ab_promise_release(p0);
+  ab_promise_release(p1);
+  ab_promise_release(p2);
+  ab_promise_release(p3);
+}
+
+/* `await null` */
+static void await_null(void) {
+  ab_promise_t *p = ab_promise_resolved(NULL, NULL);
+  void *v = &one;
+  assert_int_equal(ab_await(p, &v), 0);
+  assert_null(v);
+  ab_promise_release(p);
+}
+
+static size_t live_before;
+
+static int setup(void **state) {
+  (void)state;
+  trace_reset();
+  live_before = ab_promise_live();
+  return 0;
+}
+
+/* Every test leaves no promise behind and nothing queued. */
+static int teardown(void **state) {
+  (void)state;
+  ab_microtasks_drain();
+  assert_int_equal(ab_microtasks_pending(), 0);
+  assert_int_equal(ab_promise_live(), live_before);
+  return 0;
+}
+
+/* ---- ordering scenarios (snippets in c/tests/ordering/) --------------- */
+
+static int f_vs_then(void *arg, void **value) {
+  (void)arg;
+  (void)value;
+  trace("f1");
+  await_null();
+  trace("f2");
+  await_null();
+  trace("f3");
+  return 0;
+}
+
+static void test_await_vs_then(void **state) {
+  (void)state;
+  ab_promise_release(ab_async(f_vs_then, NULL));
+  then_chain("t1", "t2", "t3");
+  trace("sync");
+  ab_microtasks_drain();
+  assert_matches_node("await-vs-then.mjs", "f1 sync f2 t1 f3 t2 t3");
+}
+
+static int f_pending(void *arg, void **value) {
+  (void)value;
+  trace("f-start");
+  void *v = NULL;
+  assert_int_equal(ab_await(arg, &v), 0);
+  char label[32];
+  snprintf(label, sizeof(label), "f-got-%d", *(int *)v);
+  trace(label);
+  return 0;
+}
+
+static void then_trace_int(void *arg, ab_promise_t *settled, ab_promise_t *out) {
+  (void)out;
+  char label[32];
+  snprintf(label, sizeof(label), "%s%d", (const char *)arg, *(int *)ab_promise_value(settled));
+  trace(label);
+}
+
+static void test_await_pending(void **state) {
+  (void)state;
+  ab_promise_t *p = ab_promise_new();
+  ab_promise_release(ab_async(f_pending, p));
+  ab_promise_release(ab_promise_then(p, then_trace_int, NULL, "then-"));
+  ab_promise_resolve(p, &seven, NULL);
+  trace("resolved");
+  ab_microtasks_drain();
+  ab_promise_release(p);
+  assert_matches_node("await-pending.mjs", "f-start resolved f-got-7 then-7");
+}
+
+static int inner_plain(void *arg, void **value) {
+  (void)arg;
+  trace("inner");
+  *value = &one;
+  return 0;
+}
+
+static int outer_plain(void *arg, void **value) {
+  (void)arg;
+  (void)value;
+  ab_promise_t *q = ab_async(inner_plain, NULL);
+  void *v = NULL;
+  assert_int_equal(ab_await(q, &v), 0);
+  ab_promise_release(q);
+  char label[32];
+  snprintf(label, sizeof(label), "outer-%d", *(int *)v);
+  trace(label);
+  return 0;
+}
+
+static void test_await_async_result(void **state) {
+  (void)state;
+  ab_promise_release(ab_async(outer_plain, NULL));
+  then_chain("a", "b", "c");
+  ab_microtasks_drain();
+  assert_matches_node("await-async-result.mjs", "inner outer-1 a b c");
+}
+
+#define E1 (-7001)
+
+static int f_rethrow(void *arg, void **value) {
+  (void)arg;
+  (void)value;
+  ab_promise_t *r = ab_promise_rejected(E1, "E1");
+  int rc = ab_await(r, value);
+  assert_int_equal(rc, E1);
+  assert_string_equal(ab_promise_message(r), "E1");
+  ab_promise_release(r);
+  trace("caught");
+  ab_async_fail("E1 again");
+  return rc;
+}
+
+static void test_await_rejection(void **state) {
+  (void)state;
+  ab_promise_t *fp = ab_async(f_rethrow, NULL);
+  ab_promise_release(ab_promise_catch(fp, then_trace, "outer-catch"));
+  then_chain("t1", "t2", "t3");
+  ab_microtasks_drain();
+  assert_matches_node("await-rejection.mjs", "caught t1 outer-catch t2 t3");
+  /* the error became the async function's rejection, code and message */
+  assert_int_equal(ab_promise_state(fp), AB_REJECTED);
+  assert_int_equal(ab_promise_code(fp), E1);
+  assert_string_equal(ab_promise_message(fp), "E1 again");
+  ab_promise_release(fp);
+}
+
+static int f_loop(void *arg, void **value) {
+  (void)value;
+  for (int i = 0; i < 3; i++) {
+    char label[8];
+    snprintf(label, sizeof(label), "%s%d", (const char *)arg, i);
+    trace(label);
+    await_null();
+  }
+  return 0;
+}
+
+static void test_await_interleave(void **state) {
+  (void)state;
+  ab_promise_release(ab_async(f_loop, "a"));
+  ab_promise_release(ab_async(f_loop, "b"));
+  trace("sync");
+  ab_microtasks_drain();
+  assert_matches_node("await-interleave.mjs", "a0 b0 sync a1 b1 a2 b2");
+}
+
+static int f_adopt(void *arg, void **value) {
+  assert_int_equal(ab_await(arg, value), 0);
+  assert_ptr_equal(*value, &one);
+  trace("f");
+  return 0;
+}
+
+static void test_await_adopted(void **state) {
+  (void)state;
+  ab_promise_t *p = ab_promise_new();
+  ab_promise_release(ab_async(f_adopt, p));
+  ab_promise_t *x = ab_promise_resolved(&one, NULL);
+  ab_promise_resolve_promise(p, x);
+  ab_promise_release(x);
+  then_chain("t1", "t2", "t3");
+  ab_microtasks_drain();
+  ab_promise_release(p);
+  assert_matches_node("await-adopted.mjs", "t1 t2 f t3");
+}
+
+static int inner_awaits(void *arg, void **value) {
+  (void)arg;
+  trace("i1");
+  await_null();
+  trace("i2");
+  *value = x_value;
+  return 0;
+}
+
+static int outer_awaits(void *arg, void **value) {
+  (void)arg;
+  (void)value;
+  trace("o1");
+  ab_coro_t *self = ab_coro_current();
+  ab_promise_t *q = ab_async(inner_awaits, NULL); /* a coroutine inside one */
+  assert_ptr_equal(ab_coro_current(), self);
+  void *v = NULL;
+  assert_int_equal(ab_await(q, &v), 0);
+  ab_promise_release(q);
+  char label[16];
+  snprintf(label, sizeof(label), "o2-%s", (const char *)v);
+  trace(label);
+  return 0;
+}
+
+static void test_await_nested(void **state) {
+  (void)state;
+  ab_promise_release(ab_async(outer_awaits, NULL));
+  trace("sync");
+  then_chain("t1", "t2", "t3");
+  ab_microtasks_drain();
+  assert_matches_node("await-nested.mjs", "o1 i1 sync i2 t1 o2-x t2 t3");
+}
+
+/* ---- semantics -------------------------------------------------------- */
+
+static int step;
+
+static int f_settled(void *arg, void **value) {
+  (void)value;
+  step = 1;
+  assert_int_equal(ab_await(arg, value), 0);
+  step = 2;
+  return 0;
+}
+
+static void test_settled_promise_still_yields(void **state) {
+  (void)state;
+  ab_promise_t *p = ab_promise_resolved(&seven, NULL);
+  ab_promise_t *fp = ab_async(f_settled, p);
+  assert_int_equal(step, 1); /* suspended although p had settled */
+  assert_int_equal(ab_promise_state(fp), AB_PENDING);
+  assert_int_equal(ab_microtasks_drain(), 1); /* exactly one tick */
+  assert_int_equal(step, 2);
+  assert_int_equal(ab_promise_state(fp), AB_FULFILLED);
+  assert_ptr_equal(ab_promise_value(fp), &seven);
+  ab_promise_release(fp);
+  ab_promise_release(p);
+}
+
+static int f_sync_return(void *arg, void **value) {
+  *value = arg;
+  return 0;
+}
+
+static int f_sync_fail(void *arg, void **value) {
+  (void)arg;
+  (void)value;
+  return AB_ETYPE;
+}
+
+static void test_return_values_and_codes(void **state) {
+  (void)state;
+  ab_promise_t *ok = ab_async(f_sync_return, &seven);
+  assert_int_equal(ab_promise_state(ok), AB_FULFILLED);
+  assert_ptr_equal(ab_promise_value(ok), &seven);
+  ab_promise_t *bad = ab_async(f_sync_fail, NULL);
+  assert_int_equal(ab_promise_state(bad), AB_REJECTED);
+  assert_int_equal(ab_promise_code(bad), AB_ETYPE);
+  assert_string_equal(ab_promise_message(bad), ab_promise_strerror(AB_ETYPE));
+  ab_promise_release(ab_promise_catch(bad, NULL, NULL)); /* handled */
+  ab_promise_release(ok);
+  ab_promise_release(bad);
+}
+
+#define MANY 10000
+static long resumed;
+
+static int f_wait_gate(void *arg, void **value) {
+  ab_promise_t *gate = arg;
+  long mine = (long)(intptr_t)ab_coro_current(); /* lives on this stack */
+  assert_int_equal(ab_await(gate, value), 0);
+  assert_int_equal(mine, (long)(intptr_t)ab_coro_current());
+  resumed++;
+  return 0;
+}
+
+static void test_ten_thousand_suspended(void **state) {
+  (void)state;
+  ab_promise_t *gate = ab_promise_new();
+  ab_promise_t **ps = calloc(MANY, sizeof(*ps));
+  assert_non_null(ps);
+  resumed = 0;
+  for (int i = 0; i < MANY; i++)
+    ps[i] = ab_async(f_wait_gate, gate);
+  ab_microtasks_drain();
+  assert_int_equal(resumed, 0);
+  ab_promise_resolve(gate, &seven, NULL);
+  ab_microtasks_drain();
+  assert_int_equal(resumed, MANY);
+  for (int i = 0; i < MANY; i++) {
+    assert_int_equal(ab_promise_state(ps[i]), AB_FULFILLED);
+    assert_ptr_equal(ab_promise_value(ps[i]), &seven);
+    ab_promise_release(ps[i]);
+  }
+  free(ps);
+  ab_promise_release(gate);
+  ab_coro_pool_drain();
+}
+
+static void child_await_outside(void) {
+  ab_promise_t *p = ab_promise_resolved(NULL, NULL);
+  void *v;
+  ab_await(p, &v);
+}
+
+static void test_await_outside_aborts(void **state) {
+  (void)state;
+  child_t c;
+  run_in_child(child_await_outside, &c);
+  assert_true(WIFSIGNALED(c.status));
+  assert_int_equal(WTERMSIG(c.status), SIGABRT);
+  assert_non_null(strstr(c.err, "ab_await: not inside an async function"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_await_vs_then, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_pending, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_async_result, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_rejection, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_interleave, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_adopted, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_nested, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_settled_promise_still_yields, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_return_values_and_codes, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ten_thousand_suspended, setup, teardown),
+      cmocka_unit_test(test_await_outside_aborts),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
