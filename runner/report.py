@@ -118,7 +118,7 @@ def warnings_section(rows, failures):
     return out + [""]
 
 
-def reproduce_section(summary):
+def reproduce_section(summary, rundir=None):
     """The Markdown of runner/reproduce.py, or nothing when it does not exist yet."""
     path = os.path.join(HERE, "reproduce.py")
     if not os.path.exists(path):
@@ -127,7 +127,7 @@ def reproduce_section(summary):
     mod = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(mod)
-        text = mod.markdown(summary)
+        text = mod.markdown(summary, rundir)
     except Exception as e:  # a broken reproduction table must not lose the report
         return ["## Reproduction", "", "runner/reproduce.py failed: %s" % e, ""]
     return [text.rstrip(), ""]
@@ -148,5 +148,5 @@ def markdown(rundir, summary, charts, failures):
             "- `hyperfine.json`: hyperfine's JSON export shape (times in seconds).",
             "- `bench.txt`: Go benchmark format for `benchstat` (one op = one run of N iterations).",
             ""]
-    out += reproduce_section(summary)
+    out += reproduce_section(summary, rundir)
     return "\n".join(out).rstrip() + "\n"
