@@ -51,6 +51,9 @@ def main(argv):
                                              [r["ratio_ci_high"] - r["ratio"]]],
                         fmt="none", ecolor="black", capsize=4, linewidth=1.2)
         if base:
+            # 1.0 by definition: a bar of height 0 would vanish, so mark the line.
+            ax.plot([x - 0.375, x + 0.375], [1.0, 1.0], color=st.style_color(r["style"]),
+                    linewidth=5, solid_capstyle="butt")
             text = "baseline"
         else:
             text = ("~ " if r["significant"] is False else "") + "%.2fx" % r["ratio"]

@@ -558,6 +558,7 @@ def measure(args, cat, chosen, skipped, node):
 def render(rundir, out_root=None, quiet=False):
     """Summaries, exports, charts and REPORT.md from RUNDIR/samples.csv.  Returns
     (summary dict, True when every chart was drawn)."""
+    rundir = os.path.realpath(rundir)       # results/latest is a symlink
     samples_path = os.path.join(rundir, "samples.csv")
     if not os.path.isfile(samples_path):
         raise EnvError("%s has no samples.csv: not a run folder" % rundir)
@@ -638,7 +639,8 @@ def host_runs(out_root):
         if h in ("latest", "hosts") or os.path.islink(hdir) or not os.path.isdir(hdir):
             continue
         runs = sorted(d for d in os.listdir(hdir)
-                      if os.path.isfile(os.path.join(hdir, d, "summary.json")))
+                      if not os.path.islink(os.path.join(hdir, d))
+                      and os.path.isfile(os.path.join(hdir, d, "summary.json")))
         if runs:
             found[h] = [os.path.join(hdir, d) for d in runs]
     return found

@@ -1,0 +1,161 @@
+"""Unit tests of runner/summary.py and runner/export.py on hand-made samples."""
+import csv
+import json
+import os
+import re
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import export  # noqa: E402
+import summary as sm  # noqa: E402
+
+BASE = {"sequential": "c/callback-sequential", "parallel": "c/callback-parallel"}
+
+
+def sample(rnd, variant, ms, status="ok", mode="sequential", rss=1500):
+    lang, rest = variant.split("/")
+    return {"round": rnd, "order": 1, "variant": variant, "workload": "readfile",
+            "lang": lang, "style": rest.rsplit("-", 1)[0], "mode": mode, "backend": "node4",
+            "iterations": 100, "concurrency": 1, "status": status,
+            "exit_code": 0 if status in ("ok", "invalid") else 1,
+            "elapsed_ns": int(ms * 1e6) if status == "ok" else None,
+            "wall_ns": int(ms * 1e6) + 1000000, "user_us": 2000, "sys_us": 3000,
+            "peak_rss_kb": rss, "ok": 100 if status == "ok" else None,
+            "bytes": 1200 if status == "ok" else None}
+
+
+def two_variants():
+    """Six rounds; the promise variant takes exactly twice the baseline each round."""
+    base = [10, 11, 12, 10, 11, 13]
+    out = []
+    for r, b in enumerate(base, start=1):
+        out.append(sample(r, "c/callback-sequential", b))
+        out.append(sample(r, "c/promise-sequential", 2 * b))
+    out.append(sample(7, "c/promise-sequential", 0, status="failed"))
+    return out
+
+
+class SummarizeTest(unittest.TestCase):
+    def setUp(self):
+        self.rows = {r["variant"]: r for r in sm.summarize(two_variants(), BASE)}
+
+    def test_baseline_row_is_its_own_reference(self):
+        b = self.rows["c/callback-sequential"]
+        self.assertEqual(b["baseline"], "c/callback-sequential")
+        self.assertEqual(b["ratio"], 1.0)
+        self.assertIsNone(b["significant"])
+        self.assertEqual(b["median_ms"], 11.0)
+        # n = 6: the CI is [x1, x6] = [10, 13].
+        self.assertEqual((b["ci_low_ms"], b["ci_high_ms"]), (10.0, 13.0))
+
+    def test_paired_ratio_of_a_variant_twice_as_slow_is_two(self):
+        p = self.rows["c/promise-sequential"]
+        self.assertEqual(p["ratio"], 2.0)
+        self.assertEqual((p["ratio_ci_low"], p["ratio_ci_high"]), (2.0, 2.0))
+        self.assertEqual(p["rounds_paired"], 6)
+        # every promise time (20..26) is above every baseline time (10..13): U = 36.
+        # Ties (10,10 11,11 20,20 22,22) take the normal path: sum(t^3-t) = 24,
+        # var = 36/12 (13 - 24/132) = 38.45, z = (18 - 0.5)/6.201 = 2.822, p = 0.00477.
+        self.assertAlmostEqual(p["p_value"], 0.00477, places=5)
+        self.assertTrue(p["significant"])
+
+    def test_statuses_are_counted_and_failed_runs_warned_about(self):
+        p = self.rows["c/promise-sequential"]
+        self.assertEqual(p["n"], 6)
+        self.assertEqual(p["statuses"], {"ok": 6, "invalid": 0, "failed": 1, "timeout": 0,
+                                         "crashed": 0})
+        self.assertIn("1 of 7 runs not ok (1 failed)", p["warnings"])
+
+    def test_rows_follow_mode_order_with_the_baseline_first(self):
+        samples = two_variants() + [sample(1, "go/goroutine-parallel", 5, mode="parallel")]
+        ids = [r["variant"] for r in sm.summarize(samples, BASE)]
+        self.assertEqual(ids, ["c/callback-sequential", "c/promise-sequential",
+                               "go/goroutine-parallel"])
+
+    def test_a_mode_without_its_baseline_has_no_ratio(self):
+        rows = sm.summarize([sample(1, "go/goroutine-parallel", 5, mode="parallel")], BASE)
+        self.assertIsNone(rows[0]["ratio"])
+        self.assertIsNone(rows[0]["baseline"])
+        self.assertIn("baseline c/callback-parallel has no valid samples in this run: no ratio",
+                      rows[0]["warnings"])
+
+    def test_terminal_table_marks_no_significance_with_a_tilde(self):
+        rows = sm.summarize([sample(r, v, 10 + (r % 2)) for r in range(1, 7)
+                             for v in ("c/callback-sequential", "c/await-sequential")], BASE)
+        table = sm.terminal_table(rows)
+        self.assertRegex(table, r"c/await-sequential .* ~ 1\.00x \[1\.00, 1\.00\]")
+        self.assertIn("-- sequential", table)
+
+
+class SamplesFileTest(unittest.TestCase):
+    def test_header_other_than_the_design_columns_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            with open(path, "w") as f:
+                f.write("round,variant\n1,c/x\n")
+            with self.assertRaisesRegex(ValueError, "header"):
+                sm.read_samples(path)
+
+    def test_rows_round_trip_and_a_torn_last_line_is_skipped(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS)
+                w.writeheader()
+                w.writerow(sample(1, "c/callback-sequential", 10))
+                f.write("2,3,c/callback-seq")          # interrupted mid-line
+            rows = sm.read_samples(path)
+            self.assertEqual(len(rows), 1)
+            self.assertEqual(rows[0]["elapsed_ns"], 10000000)
+            self.assertEqual(rows[0]["exit_code"], 0)
+            self.assertEqual(rows[0]["status"], "ok")
+
+
+class ExportTest(unittest.TestCase):
+    def setUp(self):
+        self.samples = two_variants()
+        self.rows = sm.summarize(self.samples, BASE)
+
+    def test_hyperfine_json_has_the_fields_its_plot_scripts_read(self):
+        doc = json.loads(json.dumps(export.hyperfine(self.samples, self.rows)))
+        self.assertEqual([r["command"] for r in doc["results"]],
+                         ["c/callback-sequential", "c/promise-sequential"])
+        r = doc["results"][1]
+        for k in ("command", "mean", "stddev", "median", "user", "system", "min", "max",
+                  "times", "exit_codes"):
+            self.assertIn(k, r)
+        self.assertEqual(len(r["times"]), 6)             # the failed run is not a time
+        self.assertAlmostEqual(r["min"], 0.020)
+        self.assertAlmostEqual(r["max"], 0.026)
+        self.assertAlmostEqual(r["median"], 0.022)
+        self.assertAlmostEqual(r["mean"], sum([20, 22, 24, 20, 22, 26]) / 6 / 1000)
+        self.assertAlmostEqual(r["user"], 0.002)
+        self.assertAlmostEqual(r["system"], 0.003)
+
+    def test_go_benchmark_text_has_headers_and_one_line_per_sample(self):
+        host = {"machine": "x86_64", "kernel": "Linux 6.1", "cpu_model": "AMD EPYC",
+                "slug": "linux-x86_64-amd-epyc-2c"}
+        text = export.gobench(self.samples, self.rows, host)
+        lines = text.splitlines()
+        self.assertEqual(lines[:3], ["goos: linux", "goarch: amd64", "pkg: asyncstyles"])
+        bench = [line for line in lines if line.startswith("Benchmark")]
+        self.assertEqual(len(bench), 12)
+        pat = re.compile(r"^BenchmarkReadfile/c/[a-z]+-sequential 1 \d+ ns/op \d+ peak-RSS-KiB$")
+        for line in bench:
+            self.assertRegex(line, pat)
+        self.assertIn("BenchmarkReadfile/c/promise-sequential 1 26000000 ns/op 1500 peak-RSS-KiB",
+                      bench)
+        # Every non-benchmark line is a "key: value" configuration line.
+        for line in lines:
+            if not line.startswith("Benchmark"):
+                self.assertRegex(line, r"^[a-z][a-z-]*: \S")
+
+    def test_macos_arm_maps_to_go_names(self):
+        text = export.gobench([], [], {"machine": "arm64", "kernel": "Darwin 23.0"})
+        self.assertTrue(text.startswith("goos: darwin\ngoarch: arm64\n"))
+
+
+if __name__ == "__main__":
+    unittest.main()
