@@ -179,7 +179,7 @@ static void test_await_rejection(void **state) {
 static int f_loop(void *arg, void **value) {
   (void)value;
   for (int i = 0; i < 3; i++) {
-    char label[8];
+    char label[24];
     snprintf(label, sizeof(label), "%s%d", (const char *)arg, i);
     trace(label);
     await_null();

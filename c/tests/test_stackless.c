@@ -1,0 +1,343 @@
+/*
+ * test_stackless.c -- switch-based state machines (stackless.h) awaiting
+ * promises: the same Node ordering scenarios as test_async.c, rejections,
+ * early return, and 10,000 frames suspended at once.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include "await_ordering.h"
+#include "stackless.h"
+
+static int one = 1, seven = 7;
+static char x_value[] = "x";
+
+static void then_trace(void *arg, ab_promise_t *settled, ab_promise_t *out) {
+  (void)settled;
+  (void)out;
+  trace(arg);
+}
+
+static void then_chain(const char *a, const char *b, const char *c) {
+  ab_promise_t *p0 = ab_promise_resolved(NULL, NULL);
+  ab_promise_t *p1 = ab_promise_then(p0, then_trace, NULL, (void *)a);
+  ab_promise_t *p2 = ab_promise_then(p1, then_trace, NULL, (void *)b);
+  ab_promise_t *p3 = ab_promise_then(p2, then_trace, NULL, (void *)c);
+  ab_promise_release(p0);
+  ab_promise_release(p1);
+  ab_promise_release(p2);
+  ab_promise_release(p3);
+}
+
+/* A stackless async function with a result promise, like an async function:
+ * fulfilled with `value` when it ends with 0, rejected with the code. */
+typedef struct frame_s {
+  ab_pt_t pt;
+  ab_promise_t *result;  /* owned */
+  ab_promise_t *p;       /* the promise being awaited */
+  void *arg;
+  void *value;
+  int i;
+} frame_t;
+
+static void frame_done(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  if (pt->result == 0)
+    ab_promise_resolve(f->result, f->value, NULL);
+  else
+    ab_promise_reject(f->result, pt->result, NULL);
+}
+
+/* Starts step on frame f and returns a new reference to its result. */
+static ab_promise_t *frame_start(frame_t *f, ab_pt_step_fn step, void *arg) {
+  memset(f, 0, sizeof(*f));
+  f->result = ab_promise_new();
+  f->arg = arg;
+  ab_promise_t *r = ab_promise_retain(f->result);
+  ab_pt_start(&f->pt, step, frame_done);
+  return r;
+}
+
+static void frame_free(frame_t *f) { ab_promise_release(f->result); }
+
+static size_t live_before;
+
+static int setup(void **state) {
+  (void)state;
+  trace_reset();
+  live_before = ab_promise_live();
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  ab_microtasks_drain();
+  assert_int_equal(ab_microtasks_pending(), 0);
+  assert_int_equal(ab_promise_live(), live_before);
+  return 0;
+}
+
+/* ---- ordering scenarios (snippets in c/tests/ordering/) --------------- */
+
+static int f_vs_then(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  AB_PT_BEGIN(pt);
+  trace("f1");
+  f->p = ab_promise_resolved(NULL, NULL);
+  AB_PT_AWAIT(pt, f->p);
+  ab_promise_release(f->p);
+  trace("f2");
+  f->p = ab_promise_resolved(NULL, NULL);
+  AB_PT_AWAIT(pt, f->p);
+  ab_promise_release(f->p);
+  trace("f3");
+  AB_PT_END(pt);
+}
+
+static void test_await_vs_then(void **state) {
+  (void)state;
+  frame_t f;
+  ab_promise_release(frame_start(&f, f_vs_then, NULL));
+  then_chain("t1", "t2", "t3");
+  trace("sync");
+  ab_microtasks_drain();
+  frame_free(&f);
+  assert_matches_node("await-vs-then.mjs", "f1 sync f2 t1 f3 t2 t3");
+}
+
+static int f_pending(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  AB_PT_BEGIN(pt);
+  trace("f-start");
+  AB_PT_AWAIT(pt, (ab_promise_t *)f->arg);
+  assert_int_equal(pt->code, 0);
+  {
+    char label[32];
+    snprintf(label, sizeof(label), "f-got-%d", *(int *)pt->value);
+    trace(label);
+  }
+  AB_PT_END(pt);
+}
+
+static void then_trace_int(void *arg, ab_promise_t *settled, ab_promise_t *out) {
+  (void)out;
+  char label[32];
+  snprintf(label, sizeof(label), "%s%d", (const char *)arg, *(int *)ab_promise_value(settled));
+  trace(label);
+}
+
+static void test_await_pending(void **state) {
+  (void)state;
+  frame_t f;
+  ab_promise_t *p = ab_promise_new();
+  ab_promise_release(frame_start(&f, f_pending, p));
+  ab_promise_release(ab_promise_then(p, then_trace_int, NULL, "then-"));
+  ab_promise_resolve(p, &seven, NULL);
+  trace("resolved");
+  ab_microtasks_drain();
+  ab_promise_release(p);
+  frame_free(&f);
+  assert_matches_node("await-pending.mjs", "f-start resolved f-got-7 then-7");
+}
+
+#define E1 (-7001)
+
+static int f_rethrow(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  AB_PT_BEGIN(pt);
+  f->p = ab_promise_rejected(E1, "E1");
+  AB_PT_AWAIT(pt, f->p);
+  ab_promise_release(f->p);
+  if (pt->code != 0) {
+    trace("caught");
+    AB_PT_RETURN(pt, pt->code);
+  }
+  trace("not reached");
+  AB_PT_END(pt);
+}
+
+static void test_await_rejection(void **state) {
+  (void)state;
+  frame_t f;
+  ab_promise_t *fp = frame_start(&f, f_rethrow, NULL);
+  ab_promise_release(ab_promise_catch(fp, then_trace, "outer-catch"));
+  then_chain("t1", "t2", "t3");
+  ab_microtasks_drain();
+  assert_matches_node("await-rejection.mjs", "caught t1 outer-catch t2 t3");
+  assert_int_equal(ab_promise_state(fp), AB_REJECTED);
+  assert_int_equal(ab_promise_code(fp), E1);
+  ab_promise_release(fp);
+  frame_free(&f);
+}
+
+static int f_loop(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  AB_PT_BEGIN(pt);
+  for (f->i = 0; f->i < 3; f->i++) {
+    {
+      char label[24];
+      snprintf(label, sizeof(label), "%s%d", (const char *)f->arg, f->i);
+      trace(label);
+    }
+    f->p = ab_promise_resolved(NULL, NULL);
+    AB_PT_AWAIT(pt, f->p);
+    ab_promise_release(f->p);
+  }
+  AB_PT_END(pt);
+}
+
+static void test_await_interleave(void **state) {
+  (void)state;
+  frame_t a, b;
+  ab_promise_release(frame_start(&a, f_loop, "a"));
+  ab_promise_release(frame_start(&b, f_loop, "b"));
+  trace("sync");
+  ab_microtasks_drain();
+  frame_free(&a);
+  frame_free(&b);
+  assert_matches_node("await-interleave.mjs", "a0 b0 sync a1 b1 a2 b2");
+}
+
+static int f_adopt(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  AB_PT_BEGIN(pt);
+  AB_PT_AWAIT(pt, (ab_promise_t *)f->arg);
+  assert_ptr_equal(pt->value, &one);
+  trace("f");
+  AB_PT_END(pt);
+}
+
+static void test_await_adopted(void **state) {
+  (void)state;
+  frame_t f;
+  ab_promise_t *p = ab_promise_new();
+  ab_promise_release(frame_start(&f, f_adopt, p));
+  ab_promise_t *x = ab_promise_resolved(&one, NULL);
+  ab_promise_resolve_promise(p, x);
+  ab_promise_release(x);
+  then_chain("t1", "t2", "t3");
+  ab_microtasks_drain();
+  ab_promise_release(p);
+  frame_free(&f);
+  assert_matches_node("await-adopted.mjs", "t1 t2 f t3");
+}
+
+static int inner_awaits(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  AB_PT_BEGIN(pt);
+  trace("i1");
+  f->p = ab_promise_resolved(NULL, NULL);
+  AB_PT_AWAIT(pt, f->p);
+  ab_promise_release(f->p);
+  trace("i2");
+  f->value = x_value;
+  AB_PT_END(pt);
+}
+
+/* The outer frame keeps the inner frame inside itself. */
+typedef struct outer_s {
+  frame_t self;
+  frame_t inner;
+} outer_t;
+
+static int outer_awaits(ab_pt_t *pt) {
+  outer_t *o = AB_PT_FRAME(pt, outer_t, self.pt);
+  AB_PT_BEGIN(pt);
+  trace("o1");
+  o->self.p = frame_start(&o->inner, inner_awaits, NULL);
+  AB_PT_AWAIT(pt, o->self.p);
+  ab_promise_release(o->self.p);
+  frame_free(&o->inner);
+  {
+    char label[16];
+    snprintf(label, sizeof(label), "o2-%s", (const char *)pt->value);
+    trace(label);
+  }
+  AB_PT_END(pt);
+}
+
+static void test_await_nested(void **state) {
+  (void)state;
+  outer_t o;
+  ab_promise_release(frame_start(&o.self, outer_awaits, NULL));
+  trace("sync");
+  then_chain("t1", "t2", "t3");
+  ab_microtasks_drain();
+  frame_free(&o.self);
+  assert_matches_node("await-nested.mjs", "o1 i1 sync i2 t1 o2-x t2 t3");
+}
+
+/* ---- semantics -------------------------------------------------------- */
+
+static void test_settled_promise_still_yields(void **state) {
+  (void)state;
+  frame_t f;
+  ab_promise_t *p = ab_promise_resolved(&one, NULL);
+  ab_promise_t *fp = frame_start(&f, f_adopt, p);
+  assert_true(f.pt.line > 0); /* suspended at its await although p settled */
+  assert_int_equal(ab_promise_state(fp), AB_PENDING);
+  assert_string_equal(trace_buf, "");
+  assert_int_equal(ab_microtasks_drain(), 1); /* exactly one tick */
+  assert_string_equal(trace_buf, "f");
+  assert_int_equal(ab_promise_state(fp), AB_FULFILLED);
+  assert_int_equal(f.pt.line, -1);
+  /* stepping a finished frame does nothing */
+  assert_int_equal(f.pt.step(&f.pt), AB_PT_DONE);
+  assert_string_equal(trace_buf, "f");
+  ab_promise_release(p);
+  ab_promise_release(fp);
+  frame_free(&f);
+}
+
+#define MANY 10000
+static long resumed;
+
+static int f_gate(ab_pt_t *pt) {
+  frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
+  AB_PT_BEGIN(pt);
+  AB_PT_AWAIT(pt, (ab_promise_t *)f->arg);
+  resumed++;
+  f->value = pt->value;
+  AB_PT_END(pt);
+}
+
+static void test_ten_thousand_suspended(void **state) {
+  (void)state;
+  ab_promise_t *gate = ab_promise_new();
+  frame_t *fs = calloc(MANY, sizeof(*fs));
+  assert_non_null(fs);
+  resumed = 0;
+  for (int i = 0; i < MANY; i++)
+    ab_promise_release(frame_start(&fs[i], f_gate, gate));
+  ab_microtasks_drain();
+  assert_int_equal(resumed, 0);
+  ab_promise_resolve(gate, &seven, NULL);
+  ab_microtasks_drain();
+  assert_int_equal(resumed, MANY);
+  for (int i = 0; i < MANY; i++) {
+    assert_int_equal(ab_promise_state(fs[i].result), AB_FULFILLED);
+    assert_ptr_equal(ab_promise_value(fs[i].result), &seven);
+    frame_free(&fs[i]);
+  }
+  free(fs);
+  ab_promise_release(gate);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_await_vs_then, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_pending, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_rejection, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_interleave, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_adopted, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_await_nested, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_settled_promise_still_yields, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ten_thousand_suspended, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
