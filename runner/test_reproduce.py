@@ -1,0 +1,219 @@
+"""Tests of runner/reproduce.py on synthetic summaries and samples."""
+import csv
+import os
+import re
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reproduce  # noqa: E402
+import summary as summary_mod  # noqa: E402
+
+# Median ms per variant of the synthetic run: await is 3x callbacks in
+# parallel, 1.5x sequentially; Go is 20x faster than Node's callbacks.
+MEDIANS = {
+    "c/callback-sequential": 100.0, "c/callback-parallel": 50.0,
+    "c/await-sequential": 102.0, "c/await-parallel": 55.0,
+    "c/promise-sequential": 101.0, "c/promise-parallel": 52.0,
+    "c/promise-counter-parallel": 51.0,
+    "go/sync-sequential": 8.0,
+    "node/callback-sequential": 160.0, "node/callback-parallel": 60.0,
+    "node/await-sequential": 240.0, "node/await-parallel": 180.0,
+    "node/promise-sequential": 230.0, "node/promise-parallel": 170.0,
+    "node/promise-counter-parallel": 175.0,
+    "node/await-promisify-sequential": 200.0, "node/await-promisify-parallel": 90.0,
+    "node/callback-nodetest-sequential": 260.0, "node/callback-nodetest-parallel": 150.0,
+    "node/await-nodetest-sequential": 340.0, "node/await-nodetest-parallel": 300.0,
+    "node/promise-nodetest-sequential": 330.0, "node/promise-nodetest-parallel": 290.0,
+}
+CATALOG = {"variants": [{"id": v} for v in MEDIANS]}
+
+
+def row(vid, median, n=12, statuses=None):
+    lang, rest = vid.split("/")
+    mode = rest.rsplit("-", 1)[1]
+    return {"variant": vid, "workload": "readfile", "lang": lang, "style": rest.split("-")[0],
+            "mode": mode, "backend": "x", "iterations": 10000, "concurrency": 0, "n": n,
+            "statuses": statuses or {"ok": n, "invalid": 0, "failed": 0, "timeout": 0, "crashed": 0},
+            "median_ms": median if n else None,
+            "ci_low_ms": median * 0.98 if n else None, "ci_high_ms": median * 1.02 if n else None,
+            "baseline": None, "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None,
+            "significant": None, "peak_rss_kb": 1000, "user_ms": 1.0, "sys_ms": 1.0, "warnings": []}
+
+
+def make_summary(medians=MEDIANS, **run):
+    info = {"profile": "full", "iterations": 10000, "rounds": 12, "complete": True,
+            "variants": list(medians), "skipped": [], "filters": None}
+    info.update(run)
+    return {"run": info, "host": {"node": "v20.0.0", "go": "go version go1.21.0", "slug": "test-host"},
+            "variants": [row(v, m) for v, m in medians.items()]}
+
+
+def write_samples(folder, medians, rounds=12):
+    """samples.csv where each variant's time per round is its median times a
+    round factor shared by every variant (drift), so paired ratios are exact."""
+    path = os.path.join(folder, "samples.csv")
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(summary_mod.SAMPLE_COLUMNS)
+        for r in range(1, rounds + 1):
+            drift = 1.0 + 0.05 * (r % 4)
+            for order, (vid, ms) in enumerate(medians.items()):
+                rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
+                rec.update(round=r, order=order, variant=vid, workload="readfile",
+                           lang=vid.split("/")[0], style="s", mode="parallel", backend="x",
+                           iterations=10000, concurrency=0, status="ok", exit_code=0,
+                           elapsed_ns=int(ms * 1e6 * drift), wall_ns=int(ms * 1e6 * drift) + 1,
+                           user_us=1, sys_us=1, peak_rss_kb=1, ok=10000, bytes=120000)
+                w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])
+    return path
+
+
+def table_rows(md, header_start):
+    """The data rows (lists of cells) of the Markdown table whose header starts so."""
+    lines = md.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith(header_start))
+    out = []
+    for l in lines[start + 2:]:
+        if not l.startswith("|"):
+            break
+        out.append([c.strip() for c in l.strip("|").split("|")])
+    return out
+
+
+class ReproduceTest(unittest.TestCase):
+    def setUp(self):
+        patcher = mock.patch.object(reproduce.catalog_mod, "load", return_value=CATALOG)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_paired_ratios_with_confidence_intervals_from_samples(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_samples(d, MEDIANS)
+            md = reproduce.markdown(make_summary(), d)
+        claims = table_rows(md, "| # |")
+        self.assertEqual(len(claims), 7)
+        # Claim 1: await / callback parallel = 180 / 60 = 3.00, every round alike.
+        self.assertEqual(claims[0][5], "3.00x [3.00, 3.00]")
+        self.assertIn("direction holds, smaller", claims[0][7])
+        # Seed's method: 300 / 150.
+        self.assertEqual(claims[0][6], "2.00x [2.00, 2.00]")
+        # Claim 4: Node sequential callbacks / Go = 160 / 8.
+        self.assertEqual(claims[3][5], "20.00x [20.00, 20.00]")
+        self.assertIn("holds, larger here", claims[3][7])
+        # Claim 6: Go's absolute time with its CI.
+        self.assertEqual(claims[5][5], "8.0 ms [7.8, 8.2]")
+        self.assertIn("faster here", claims[5][7])
+        self.assertIn("round-paired", md)
+
+    def test_decomposition_divides_node_by_c_round_by_round(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_samples(d, MEDIANS)
+            md = reproduce.markdown(make_summary(), d)
+        dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
+        par = dec["await / callback, parallel"]
+        self.assertEqual(par[1], "3.00x [3.00, 3.00]")
+        self.assertEqual(par[2], "1.10x [1.10, 1.10]")            # 55 / 50
+        self.assertEqual(par[3], "2.73x [2.73, 2.73]")            # 3.00 / 1.10
+        self.assertEqual(par[4], "9%")                            # ln 1.1 / ln 3
+        go = dec["Node sequential callbacks / Go"]
+        self.assertEqual(go[2], "12.50x [12.50, 12.50]")          # 100 / 8
+        self.assertEqual(go[3], "1.60x [1.60, 1.60]")             # 160 / 100
+        split = {r[0]: r for r in table_rows(md, "| gap in Node |")}
+        self.assertEqual(split["await / callback, parallel"][2], "1.50x [1.50, 1.50]")  # 90 / 60
+        self.assertEqual(split["await / callback, parallel"][3], "2.00x [2.00, 2.00]")  # 180 / 90
+
+    def test_without_samples_the_ratio_of_medians_is_shown_without_a_ci(self):
+        md = reproduce.markdown(make_summary())
+        claims = table_rows(md, "| # |")
+        self.assertEqual(claims[1][5], "1.50x (ratio of medians, no CI: samples.csv not read)")
+        self.assertIn("no CI", claims[1][7])
+        self.assertIn("no run folder was given", md)
+
+    def test_missing_variants_are_explained_in_every_cell(self):
+        medians = dict(MEDIANS)
+        for vid in ("node/await-parallel", "c/await-sequential", "node/await-nodetest-parallel"):
+            del medians[vid]
+        summary = make_summary(medians)
+        summary["run"]["skipped"] = []
+        # A variant that ran but never validly, and one the catalog lacks.
+        summary["variants"].append(row("node/await-sequential", 0, n=0, statuses={
+            "ok": 0, "invalid": 0, "failed": 3, "timeout": 0, "crashed": 0}))
+        summary["variants"] = [r for r in summary["variants"]
+                               if not (r["variant"] == "node/await-sequential" and r["n"])]
+        catalog = {"variants": [{"id": v} for v in MEDIANS if v != "c/await-sequential"]}
+        with mock.patch.object(reproduce.catalog_mod, "load", return_value=catalog):
+            md = reproduce.markdown(summary)
+        claims = table_rows(md, "| # |")
+        self.assertEqual(claims[0][5], "not measured: `node/await-parallel` is not in this run (profile full)")
+        self.assertEqual(claims[0][6], "not measured: `node/await-nodetest-parallel` is not in this run (profile full)")
+        self.assertEqual(claims[0][7], "cannot tell: not measured")
+        self.assertEqual(claims[1][5], "not measured: `node/await-sequential` had no valid run (3 failed)")
+        dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
+        self.assertEqual(dec["await / callback, sequential"][2],
+                         "not measured: `c/await-sequential` is not in the catalog yet")
+
+    def test_node_missing_and_an_interrupted_run_are_named(self):
+        medians = {k: v for k, v in MEDIANS.items() if not k.startswith("node/")}
+        summary = make_summary(medians, complete=False,
+                               skipped=["16 Node variants (no node found: install Node.js or set NODE): "
+                                        + ", ".join(k for k in MEDIANS if k.startswith("node/"))])
+        summary["run"]["variants"].append("c/await-parallel")
+        summary["variants"] = [r for r in summary["variants"] if r["variant"] != "c/await-parallel"]
+        md = reproduce.markdown(summary)
+        self.assertIn("**incomplete**", md)
+        claims = table_rows(md, "| # |")
+        self.assertEqual(claims[0][5], "not measured: `node/await-parallel` was skipped: "
+                                       "16 Node variants (no node found")
+        dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
+        self.assertEqual(dec["await / callback, parallel"][2],
+                         "not measured: the run was interrupted before `c/await-parallel` ran")
+
+    def test_every_cell_has_a_number_or_a_reason(self):
+        for medians in (MEDIANS, {"go/sync-sequential": 8.0}):
+            md = reproduce.markdown(make_summary(medians))
+            # The measured columns of each table (the others are the claims' text).
+            for header, first in (("| # |", 5), ("| gap | in Node", 1), ("| gap in Node |", 1)):
+                for cells in table_rows(md, header):
+                    for cell in cells[first:]:
+                        self.assertTrue(re.search(r"\d|not measured|cannot tell|same", cell),
+                                        "empty-handed cell %r in %r" % (cell, cells))
+
+    def test_small_n_makes_absolute_claims_not_comparable(self):
+        summary = make_summary(iterations=500)
+        for r in summary["variants"]:
+            r["iterations"] = 500
+        md = reproduce.markdown(summary)
+        claims = table_rows(md, "| # |")
+        self.assertEqual(claims[5][7], "not comparable: this run read the file 500 times, "
+                                       "the claim is for 10,000")
+        self.assertIn("With N = 500 instead of 10,000", md)
+
+    def test_verdicts(self):
+        def r(v, lo, hi):
+            return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
+        self.assertIn("holds**: the CI includes 4.8x", reproduce.verdict_ratio(r(4.7, 4.5, 5.0), 4.8))
+        self.assertIn("reversed", reproduce.verdict_ratio(r(0.8, 0.7, 0.9), 4.8))
+        self.assertIn("does not hold here", reproduce.verdict_ratio(r(1.0, 0.9, 1.1), 4.8))
+        self.assertIn("direction holds, smaller", reproduce.verdict_ratio(r(2.0, 1.9, 2.1), 4.8))
+        self.assertIn("larger here", reproduce.verdict_ratio(r(9.0, 8.0, 10.0), 4.8))
+        self.assertIn("no CI", reproduce.verdict_ratio(
+            {"value": 2.0, "low": None, "high": None, "rounds": 3, "paired": True}, 4.8))
+
+    def test_log_share(self):
+        self.assertAlmostEqual(reproduce.log_share(2.0, 4.0), 50.0)
+        self.assertAlmostEqual(reproduce.log_share(1.0, 4.0), 0.0)
+        self.assertIsNone(reproduce.log_share(1.2, 1.0))
+
+    def test_too_few_paired_rounds_say_so(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_samples(d, MEDIANS, rounds=3)
+            md = reproduce.markdown(make_summary(), d)
+        claims = table_rows(md, "| # |")
+        self.assertRegex(claims[0][5], r"^3\.00x \(no CI: 3 paired rounds, \d+ needed\)$")
+
+
+if __name__ == "__main__":
+    unittest.main()
