@@ -281,7 +281,7 @@ def decomposition_table(run):
         if share is not None:
             share_text = "%.0f%%" % max(0.0, min(100.0, share))
         elif "missing" in node or "missing" in c:
-            share_text = "not measured (see the cells to the left)"
+            share_text = "not measured: %s" % (node.get("missing") or c.get("missing"))
         else:
             share_text = "no gap to share out: Node's ratio is %.2fx" % node["value"]
         out.append("| %s | %s | %s | %s | %s |" % (
