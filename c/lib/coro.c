@@ -60,15 +60,9 @@ static ab_stack_pool_t *ab__default_pool(void) {
   return &ab__pool;
 }
 
-const char *ab_coro_backend(void) {
-#if defined(AB_CORO_UCONTEXT)
-  return "ucontext";
-#elif defined(__x86_64__)
-  return "asm-x86_64";
-#else
-  return "asm-aarch64";
-#endif
-}
+const char *ab_coro_backend(void) { return AB_CORO_BACKEND_NAME; }
+
+size_t ab_coro_live(void) { return ab__default_pool()->nlive; }
 
 ab_coro_t *ab_coro_current(void) { return ab__current; }
 

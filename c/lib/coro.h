@@ -112,7 +112,19 @@ size_t ab_coro_stack_size(void);
 /* Unmaps this thread's pooled (free) stacks, e.g. before exit. */
 void ab_coro_pool_drain(void);
 
-/* "asm-x86_64", "asm-aarch64" or "ucontext". */
+/* Coroutines created and not yet destroyed on this thread. */
+size_t ab_coro_live(void);
+
+/* The switch compiled in, as a string literal for result lines. */
+#if defined(AB_CORO_UCONTEXT)
+#define AB_CORO_BACKEND_NAME "ucontext"
+#elif defined(__x86_64__)
+#define AB_CORO_BACKEND_NAME "asm-x86_64"
+#else
+#define AB_CORO_BACKEND_NAME "asm-aarch64"
+#endif
+
+/* AB_CORO_BACKEND_NAME: "asm-x86_64", "asm-aarch64" or "ucontext". */
 const char *ab_coro_backend(void);
 
 #endif /* AB_CORO_H */

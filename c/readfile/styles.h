@@ -21,4 +21,16 @@ int ab_readfile_promise_chain(ab_run_t *run);
 int ab_readfile_promise_all(ab_run_t *run);
 int ab_readfile_promise_counter(ab_run_t *run);
 
+/* await.c: async functions on stackful coroutines (async.h); sequential and
+ * bounded are K looping async functions, parallel one per read + Promise.all.
+ * stackless.c: the same with switch-based state machines (stackless.h). */
+int ab_readfile_await_loop(ab_run_t *run);
+int ab_readfile_await_all(ab_run_t *run);
+int ab_readfile_stackless_loop(ab_run_t *run);
+int ab_readfile_stackless_all(ab_run_t *run);
+
+/* The runtime note of the await variants: which coroutine switch was built. */
+#include "coro.h"
+#define AB_READFILE_CORO_RUNTIME ", coro " AB_CORO_BACKEND_NAME
+
 #endif /* AB_READFILE_STYLES_H */

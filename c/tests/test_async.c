@@ -64,6 +64,7 @@ static int teardown(void **state) {
   ab_microtasks_drain();
   assert_int_equal(ab_microtasks_pending(), 0);
   assert_int_equal(ab_promise_live(), live_before);
+  assert_int_equal(ab_coro_live(), 0); /* every finished coroutine gave its stack back */
   return 0;
 }
 
@@ -296,9 +297,11 @@ static void test_return_values_and_codes(void **state) {
   assert_int_equal(ab_promise_state(bad), AB_REJECTED);
   assert_int_equal(ab_promise_code(bad), AB_ETYPE);
   assert_string_equal(ab_promise_message(bad), ab_promise_strerror(AB_ETYPE));
-  ab_promise_release(ab_promise_catch(bad, NULL, NULL)); /* handled */
+  ab_promise_release(ab_promise_catch(bad, then_trace, "handled"));
   ab_promise_release(ok);
   ab_promise_release(bad);
+  ab_microtasks_drain();
+  assert_string_equal(trace_buf, "handled");
 }
 
 #define MANY 10000

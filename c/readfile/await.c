@@ -1,0 +1,245 @@
+/*
+ * await.c -- the await style: async functions on stackful coroutines
+ * (c/lib/async.h) awaiting one promise per read.
+ *
+ * A read is a promise: the completion callback fulfils it with the read (a
+ * borrowed aw_op_t: bytes at op->req.buf, length op->nread) or rejects it with
+ * the libuv error, then drains the microtask queue, as Node does after every
+ * macrotask.  An async function awaits that promise and verifies the bytes.
+ *
+ *   await-sequential  one async function: for (i...) { await read(i); check }
+ *                     (seed 000's "async blocking")
+ *   await-bounded     K async functions running that loop over a shared
+ *                     counter: at most K reads in flight, K coroutine stacks
+ *   await-parallel    one async function per read (await read(i); check), all
+ *                     started at once, then the driver awaits Promise.all of
+ *                     their promises: N coroutines suspended together, so N
+ *                     stacks (16 KiB each, lazily committed: about one resident
+ *                     page each) -- the memory price of stackful await
+ *
+ * The per-read records are allocated before the clock starts, as in the
+ * callback and promise styles; coroutine stacks come from the pool, which the
+ * warm-up pass fills.
+ */
+#include "styles.h"
+#include "async.h"
+
+#include <stdlib.h>
+
+typedef struct aw_state_s aw_state_t;
+
+typedef struct aw_op_s {
+  ab_read_t req;
+  ab_promise_t *p;        /* the promise this read settles, while in flight */
+  long i;                 /* iteration (parallel: fixed per op) */
+  ssize_t nread;
+  aw_state_t *st;
+} aw_op_t;
+
+struct aw_state_s {
+  ab_run_t *run;
+  aw_op_t *ops;
+  long nops;
+  long next;              /* next iteration to issue (sequential, bounded) */
+};
+
+static void on_read(ab_read_t *req, ssize_t nread) {
+  aw_op_t *op = req->data;
+  ab_promise_t *p = op->p;
+  op->p = NULL;
+  op->nread = nread;
+  if (nread < 0)
+    ab_promise_reject(p, (int)nread, req->failed_op);
+  else
+    ab_promise_resolve(p, op, NULL);
+  ab_promise_release(p);
+  ab_microtasks_drain();
+}
+
+/* `await read(i); check` on op.  Returns 0 when verified, -1 otherwise (the
+ * failure is recorded in the run). */
+static int await_read(aw_op_t *op, long i) {
+  ab_run_t *run = op->st->run;
+  ab_promise_t *p = ab_promise_new();
+  if (p == NULL) {
+    ab_run_fail(run, i, "out of memory for a promise");
+    return -1;
+  }
+  op->i = i;
+  op->p = ab_promise_retain(p);
+  int rc = run->backend->start(run->loop, &op->req, run->opts->file, on_read);
+  if (rc != 0) {
+    op->p = NULL;
+    ab_promise_release(p);
+    ab_promise_release(p);
+    ab_run_fail(run, i, "start failed: %s", uv_strerror(rc));
+    return -1;
+  }
+  void *value = NULL;
+  rc = ab_await(p, &value);
+  if (rc != 0) {
+    ab_run_fail(run, i, "%s failed: %s", ab_promise_message(p), ab_promise_strerror(rc));
+    ab_promise_release(p);
+    return -1;
+  }
+  ab_promise_release(p);
+  return ab_run_check(run, i, op->req.buf, op->nread);
+}
+
+static aw_state_t *state_new(ab_run_t *run, long nops) {
+  aw_state_t *st = calloc(1, sizeof(*st));
+  if (st == NULL)
+    return NULL;
+  st->run = run;
+  st->nops = nops;
+  st->ops = calloc((size_t)nops, sizeof(*st->ops));
+  if (st->ops == NULL) {
+    free(st);
+    return NULL;
+  }
+  for (long k = 0; k < nops; k++) {
+    st->ops[k].st = st;
+    st->ops[k].req.data = &st->ops[k];
+  }
+  return st;
+}
+
+static void state_free(aw_state_t *st) {
+  for (long k = 0; k < st->nops; k++)
+    ab_read_cleanup(&st->ops[k].req);
+  free(st->ops);
+  free(st);
+}
+
+static aw_state_t *start(ab_run_t *run, long nops) {
+  aw_state_t *st = state_new(run, nops);
+  if (st == NULL) {
+    ab_run_fail(run, 0, "out of memory for %ld read records", nops);
+    return NULL;
+  }
+  int rc = ab_promise_loop_attach(run->loop);
+  if (rc != 0) {
+    ab_run_fail(run, 0, "could not attach the microtask queue: %s", uv_strerror(rc));
+    state_free(st);
+    return NULL;
+  }
+  return st;
+}
+
+/* Runs the loop and the queue to the end, closes the safety net, and reports
+ * a promise or a coroutine that was never freed as a failure. */
+static int finish(ab_run_t *run, aw_state_t *st) {
+  ab_promise_loop_run(run->loop);
+  ab_promise_loop_detach();
+  ab_promise_loop_run(run->loop);
+  state_free(st);
+  if (!ab_run_failed(run) && ab_promise_live() != 0)
+    ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
+  if (!ab_run_failed(run) && ab_coro_live() != 0)
+    ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
+  ab_promise_pool_trim();
+  return ab_run_failed(run) ? -1 : 0;
+}
+
+/* Reports a rejected async function (out of memory for its stack). */
+static void async_failed(ab_run_t *run, ab_promise_t *p, long i) {
+  if (ab_promise_state(p) == AB_REJECTED)
+    ab_run_fail(run, i, "async function failed: %s", ab_promise_message(p));
+}
+
+/* ---- sequential and bounded: K async functions over a shared counter ------ */
+
+static int worker(void *arg, void **value) {
+  (void)value;
+  aw_op_t *op = arg;
+  aw_state_t *st = op->st;
+  while (st->next < st->run->n && !ab_run_failed(st->run))
+    if (await_read(op, st->next++) != 0)
+      return -1;
+  return 0;
+}
+
+int ab_readfile_await_loop(ab_run_t *run) {
+  aw_state_t *st = start(run, ab_run_slots(run));
+  if (st == NULL)
+    return -1;
+  ab_run_begin(run);
+  for (long k = 0; k < st->nops && !ab_run_failed(run); k++) {
+    ab_promise_t *p = ab_async(worker, &st->ops[k]);
+    if (p == NULL) {
+      ab_run_fail(run, st->next, "out of memory for a promise");
+      break;
+    }
+    async_failed(run, p, st->next);
+    ab_promise_release(p);
+  }
+  ab_microtasks_drain();
+  return finish(run, st);
+}
+
+/* ---- parallel: one async function per read, then Promise.all -------------- */
+
+static int read_one(void *arg, void **value) {
+  aw_op_t *op = arg;
+  *value = op;
+  return await_read(op, op->i) == 0 ? 0 : -1;
+}
+
+typedef struct aw_all_s {
+  aw_state_t *st;
+  ab_promise_t **ps;
+} aw_all_t;
+
+/* The driver itself is an async function: start all, await all. */
+static int all_reads(void *arg, void **value) {
+  (void)value;
+  aw_all_t *a = arg;
+  ab_run_t *run = a->st->run;
+  long k;
+  for (k = 0; k < a->st->nops; k++) {
+    a->st->ops[k].i = k;
+    if ((a->ps[k] = ab_async(read_one, &a->st->ops[k])) == NULL)
+      break;
+  }
+  int rc = 0;
+  if (k < a->st->nops) {
+    ab_run_fail(run, k, "out of memory for a promise");
+    rc = -1;
+  } else {
+    ab_promise_t *all = ab_promise_all(a->ps, (size_t)k);
+    void *list = NULL;
+    rc = all ? ab_await(all, &list) : AB_ENOMEM;
+    if (rc != 0 && !ab_run_failed(run))
+      ab_run_fail(run, run->n - 1, "Promise.all rejected: %s", ab_promise_strerror(rc));
+    ab_promise_release(all);
+  }
+  for (long j = 0; j < k; j++)
+    ab_promise_release(a->ps[j]);
+  return rc;
+}
+
+int ab_readfile_await_all(ab_run_t *run) {
+  aw_state_t *st = start(run, run->n);
+  if (st == NULL)
+    return -1;
+  aw_all_t a = {st, malloc((size_t)run->n * sizeof(ab_promise_t *))};
+  if (a.ps == NULL) {
+    ab_run_fail(run, 0, "out of memory for %ld promises", run->n);
+    ab_promise_loop_detach();
+    uv_run(run->loop, UV_RUN_DEFAULT);
+    state_free(st);
+    return -1;
+  }
+  ab_run_begin(run);
+  ab_promise_t *p = ab_async(all_reads, &a);
+  if (p == NULL) {
+    ab_run_fail(run, 0, "out of memory for a promise");
+  } else {
+    async_failed(run, p, 0);
+    ab_promise_release(p);
+  }
+  ab_microtasks_drain();
+  int rc = finish(run, st);
+  free(a.ps);
+  return rc;
+}
