@@ -5,6 +5,7 @@
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test)
 #   make all       build every C and Go program and the C unit tests
+#   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make clean     remove build/ (results/ is never touched)
@@ -54,20 +55,22 @@ ALL_LDFLAGS = $(OPT) $(LDFLAGS)
 LIBS = $(UV_LIBS) -lm
 
 # A workload is a folder of c/ (lib and tests excepted); its styles are its .c files.
-WORKLOADS := $(filter-out lib tests,$(patsubst c/%/,%,$(wildcard c/*/)))
+WORKLOADS := $(filter-out lib tests micro,$(patsubst c/%/,%,$(wildcard c/*/)))
 LIB_OBJ := $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/lib/*.c)) \
            $(patsubst c/%.S,$(BUILD)/c/%.o,$(wildcard c/lib/*.S))
 LIBAB := $(BUILD)/c/libab.a
 C_BINS := $(foreach w,$(WORKLOADS),$(BUILD)/bin/c-$(w))
 C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
+# Micro-benchmarks: each c/micro/*.c is a program of its own, build/bin/micro-*.
+MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 
-.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 plots clean
+.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 micro plots clean
 
 all: c go
 
-c: $(C_BINS) $(C_TESTS)
+c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
 go: $(GO_BINS)
 
@@ -103,6 +106,14 @@ $(foreach w,$(WORKLOADS),$(eval $(call WORKLOAD_template,$(w))))
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(LIBAB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
+
+$(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# Runs every micro-benchmark once (figures on stdout; never part of test).
+micro: $(MICRO_BINS)
+	@for b in $(MICRO_BINS); do $$b || exit 1; done
 
 # Go builds are cheap to repeat and go tracks its own dependencies.
 $(BUILD)/bin/go-%: FORCE

@@ -130,21 +130,30 @@ ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
   makecontext(&co->ctx, (void (*)(void))ab__coro_entry_uc, 2,
               (unsigned)((uintptr_t)co >> 16 >> 16), (unsigned)(uintptr_t)co);
 #elif defined(__x86_64__)
-  /* The frame ab__coro_switch pops (see coro_switch_x86_64.S). */
+  /* The frame ab__coro_switch pops (see coro_switch_x86_64.S); its return
+   * address sits 8 bytes below the 16-byte aligned top. */
+#if defined(AB_CORO_SAVE_FPENV)
   uint64_t *f = (uint64_t *)top - 8;
   uint32_t mxcsr;
   uint16_t fpcw;
   __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
   __asm__ volatile("fnstcw %0" : "=m"(fpcw));
-  f[0] = (uint64_t)mxcsr | ((uint64_t)fpcw << 32);
-  f[1] = 0;                               /* r15 */
-  f[2] = 0;                               /* r14 */
-  f[3] = (uint64_t)(uintptr_t)ab__coro_entry; /* r13 */
-  f[4] = (uint64_t)(uintptr_t)co;         /* r12 */
-  f[5] = 0;                               /* rbx */
-  f[6] = 0;                               /* rbp */
-  f[7] = (uint64_t)(uintptr_t)ab__coro_boot; /* return address */
+  *f++ = (uint64_t)mxcsr | ((uint64_t)fpcw << 32);
+#else
+  uint64_t *f = (uint64_t *)top - 7;
+#endif
+  f[0] = 0;                               /* r15 */
+  f[1] = 0;                               /* r14 */
+  f[2] = (uint64_t)(uintptr_t)ab__coro_entry; /* r13 */
+  f[3] = (uint64_t)(uintptr_t)co;         /* r12 */
+  f[4] = 0;                               /* rbx */
+  f[5] = 0;                               /* rbp */
+  f[6] = (uint64_t)(uintptr_t)ab__coro_boot; /* return address */
+#if defined(AB_CORO_SAVE_FPENV)
+  co->sp = f - 1;
+#else
   co->sp = f;
+#endif
 #else
   /* The frame ab__coro_switch reloads (see coro_switch_aarch64.S). */
   uint64_t *f = (uint64_t *)top - 20;

@@ -9,16 +9,22 @@
  * The switch (coro_switch_<arch>.S) saves only what the ABI makes
  * callee-saved, on the stack being left, and keeps one pointer per context:
  *
- *   x86_64 SysV  rbx, rbp, r12-r15, rsp, plus the MXCSR control bits and the
- *                x87 control word.  The ABI lists both as callee-saved, so a
- *                coroutine that changes the rounding mode (fesetround) does not
- *                change it for the others; costs stmxcsr/fnstcw/ldmxcsr/fldcw,
- *                about 1-2 ns a switch.  A new coroutine starts with the
- *                creator's values.  No xmm register is callee-saved.
+ *   x86_64 SysV  rbx, rbp, r12-r15, rsp.  No xmm register is callee-saved.
+ *                The ABI also calls the MXCSR control bits and the x87 control
+ *                word callee-saved; by default they are NOT switched but are
+ *                thread-wide state: a coroutine that changes the rounding mode
+ *                or exception masks (fesetround, feenableexcept) changes them
+ *                for every context of the thread, as if it had called a
+ *                function that did so.  Nothing in this suite touches them,
+ *                and saving them (stmxcsr + fnstcw) costs ~4 ns a switch on
+ *                AMD EPYC, about 40% of the whole switch.  Build with
+ *                -DAB_CORO_SAVE_FPENV (in CFLAGS) to switch them per
+ *                coroutine, ABI-strict; a new coroutine then starts with its
+ *                creator's values.
  *   AArch64      x19-x29, x30 (lr), sp, d8-d15 (the low halves of v8-v15, all
  *                AAPCS64 requires).  x18 is never touched (the platform
- *                register on Apple).  FPCR is left as thread-wide state, the
- *                same choice Boost.Context makes: writing it can serialise.
+ *                register on Apple).  FPCR is left as thread-wide state,
+ *                the same choice Boost.Context makes: writing it can serialise.
  *
  * Elsewhere the build falls back to ucontext (swapcontext, ~100x slower as it
  * makes a sigprocmask system call); define AB_CORO_UCONTEXT to force it.

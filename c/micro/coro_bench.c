@@ -1,0 +1,163 @@
+/*
+ * coro_bench.c -- what a coroutine switch and an await cost, in nanoseconds.
+ *
+ *   switch (raw)        ab__coro_switch alone, between the thread and a
+ *                       coroutine: the assembly and nothing else
+ *   switch (resume/yield)  ab_coro_resume + ab_coro_yield, halved: one way of
+ *                       the API, with its bookkeeping (current, state, ASan)
+ *   await settled (stackful)  ab_await of an already fulfilled promise inside
+ *                       an async function: register a reaction, yield, the
+ *                       drain runs the microtask, resume -- everything an
+ *                       await costs except the promise itself
+ *   await settled (stackless) the same await with a stackless.h frame
+ *   ab_async empty      start and finish an async function that returns at
+ *                       once: a stack from the pool, a promise, two switches
+ *                       (seed 004's "cost of async itself")
+ *
+ * Each figure is the median of ROUNDS timed rounds of N operations, after one
+ * untimed warm-up round (it fills the stack and promise pools).  Usage:
+ * micro-coro_bench [N] (default 1,000,000).  Timings, so never part of `make test`.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "async.h"
+#include "harness.h"
+#include "stackless.h"
+
+#define ROUNDS 7
+
+void ab__coro_switch(void **save_sp, void *load_sp);
+
+static long n_ops = 1000000;
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Runs fn ROUNDS + 1 times (the first untimed) and returns the median ns per
+ * operation, where one call of fn performs `per_call` operations. */
+static double median_ns(void (*fn)(void), double per_call) {
+  uint64_t t[ROUNDS];
+  fn();
+  for (int r = 0; r < ROUNDS; r++) {
+    uint64_t t0 = ab_now_ns();
+    fn();
+    t[r] = ab_now_ns() - t0;
+  }
+  qsort(t, ROUNDS, sizeof(t[0]), cmp_u64);
+  return (double)t[ROUNDS / 2] / per_call;
+}
+
+/* ---- raw switch --------------------------------------------------------- */
+
+static ab_coro_t *raw_co;
+
+static void raw_body(void *arg) {
+  (void)arg;
+  for (;;)
+    ab__coro_switch(&raw_co->sp, raw_co->caller_sp);
+}
+
+static void bench_raw(void) {
+  for (long i = 0; i < n_ops; i++)
+    ab__coro_switch(&raw_co->caller_sp, raw_co->sp);
+}
+
+/* ---- resume / yield ------------------------------------------------------ */
+
+static void yield_body(void *arg) {
+  (void)arg;
+  for (;;)
+    ab_coro_yield();
+}
+
+static ab_coro_t *yield_co;
+
+static void bench_resume_yield(void) {
+  for (long i = 0; i < n_ops; i++)
+    ab_coro_resume(yield_co);
+}
+
+/* ---- await of a settled promise ----------------------------------------- */
+
+static ab_promise_t *settled;
+
+static int await_loop(void *arg, void **value) {
+  (void)arg;
+  for (long i = 0; i < n_ops; i++)
+    if (ab_await(settled, value) != 0)
+      abort();
+  return 0;
+}
+
+static void bench_await(void) {
+  ab_promise_release(ab_async(await_loop, NULL));
+  ab_microtasks_drain();
+}
+
+typedef struct sl_frame_s {
+  ab_pt_t pt;
+  long i;
+} sl_frame_t;
+
+static int sl_loop(ab_pt_t *pt) {
+  sl_frame_t *f = AB_PT_FRAME(pt, sl_frame_t, pt);
+  AB_PT_BEGIN(pt);
+  for (f->i = 0; f->i < n_ops; f->i++)
+    AB_PT_AWAIT(pt, settled);
+  AB_PT_END(pt);
+}
+
+static void bench_stackless(void) {
+  sl_frame_t f;
+  ab_pt_start(&f.pt, sl_loop, NULL);
+  ab_microtasks_drain();
+}
+
+/* ---- an empty async function ---------------------------------------------- */
+
+static int empty_fn(void *arg, void **value) {
+  *value = arg;
+  return 0;
+}
+
+static void bench_async_empty(void) {
+  for (long i = 0; i < n_ops; i++)
+    ab_promise_release(ab_async(empty_fn, NULL));
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) {
+    char *end;
+    n_ops = strtol(argv[1], &end, 10);
+    if (*end != '\0' || n_ops < 1) {
+      fprintf(stderr, "usage: %s [N]   (N >= 1 operations per round)\n", argv[0]);
+      return 2;
+    }
+  }
+  settled = ab_promise_resolved(NULL, NULL);
+  raw_co = ab_coro_create(raw_body, NULL);
+  yield_co = ab_coro_create(yield_body, NULL);
+  if (!settled || !raw_co || !yield_co) {
+    fprintf(stderr, "coro_bench: out of memory\n");
+    return 3;
+  }
+  ab_coro_resume(raw_co); /* runs to its first raw switch back */
+
+  printf("coro_bench: %ld operations per round, median of %d rounds, switch %s\n",
+         n_ops, ROUNDS, ab_coro_backend());
+  printf("  switch one way, raw asm        %7.2f ns\n", median_ns(bench_raw, 2.0 * (double)n_ops));
+  printf("  switch one way, resume/yield   %7.2f ns\n",
+         median_ns(bench_resume_yield, 2.0 * (double)n_ops));
+  printf("  await settled, stackful        %7.2f ns\n", median_ns(bench_await, (double)n_ops));
+  printf("  await settled, stackless       %7.2f ns\n", median_ns(bench_stackless, (double)n_ops));
+  printf("  ab_async of an empty function  %7.2f ns\n",
+         median_ns(bench_async_empty, (double)n_ops));
+  /* The two looping coroutines are never finished: their stacks go with the
+   * process.  Everything else is back in its pool. */
+  ab_promise_release(settled);
+  return 0;
+}
