@@ -5,6 +5,8 @@ Usage:
   catalog.py argv ID [--bin DIR] [--node PATH]             the command of one variant
   catalog.py field ID NAME                                 one field of one variant
   catalog.py table                                         the README's variant table (Markdown)
+  catalog.py readme [--check]                              write that table into README.md
+                                                           (--check: exit 1 if it is out of date)
 
 The bats tests and the Makefile use this CLI; the runner imports it.
 """
@@ -74,6 +76,16 @@ def markdown_table(cat):
     return "\n".join(rows)
 
 
+README = os.path.join(ROOT, "README.md")
+BEGIN, END = "<!-- catalog-table:begin -->", "<!-- catalog-table:end -->"
+
+
+def readme_with_table(text, table):
+    """README text with the part between the catalog-table markers replaced."""
+    a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
+    return text[:a] + "\n" + table + "\n" + text[b:]
+
+
 def _opt(args, name, default=None):
     if name in args:
         i = args.index(name)
@@ -109,6 +121,21 @@ def main(args):
         return 0
     if cmd == "table":
         print(markdown_table(cat))
+        return 0
+    if cmd == "readme":
+        with open(README, encoding="utf-8") as f:
+            text = f.read()
+        new = readme_with_table(text, markdown_table(cat))
+        if "--check" in args:
+            if new != text:
+                print("README.md: the variant table differs from runner/catalog.json; "
+                      "run: python3 runner/catalog.py readme", file=sys.stderr)
+                return 1
+            return 0
+        if new != text:
+            with open(README + ".tmp", "w", encoding="utf-8") as f:
+                f.write(new)
+            os.replace(README + ".tmp", README)
         return 0
     print("catalog.py: unknown command %r (try --help)" % cmd, file=sys.stderr)
     return 2
