@@ -7,6 +7,7 @@
 #   make all       build every C and Go program and the C unit tests
 #   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
+#   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make clean     remove build/ (results/ is never touched)
 #
@@ -66,7 +67,7 @@ MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 
-.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 micro plots clean
+.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots clean
 
 all: c go
 
@@ -135,7 +136,7 @@ plots: deps
 	$(PYTHON) runner/run.py --render $(RUN)
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
-TEST_SUITES = test-c test-aarch64 test-go test-runner test-bats
+TEST_SUITES = test-c test-aarch64 test-go test-runner test-bats test-aplus
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 endif
@@ -155,6 +156,10 @@ test-runner:
 
 test-bats:
 	PYTHON=$(PYTHON) NODE=$(NODE) bats --tap tests
+
+# The Promises/A+ suite (npm) against the C promise core via a Node-API adapter.
+test-aplus:
+	@sh tests/aplus/run.sh $(BUILD) $(NODE)
 
 # The coroutine tests cross-built for AArch64 under qemu-aarch64 (skips without the tools).
 test-aarch64:

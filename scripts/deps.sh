@@ -74,6 +74,11 @@ missing() {
 optional_missing_debian() {
   m=""
   have node || m="$m nodejs npm"
+  # Node's headers, for the Promises/A+ adapter (tests/aplus); Debian keeps them in libnode-dev.
+  if ! have node || { [ ! -f /usr/include/node/node_api.h ] &&
+       [ ! -f "$(dirname "$(dirname "$(command -v node)")")/include/node/node_api.h" ]; }; then
+    m="$m libnode-dev"
+  fi
   have valgrind || m="$m valgrind"
   have qemu-aarch64 || m="$m qemu-user"
   have aarch64-linux-gnu-gcc || m="$m gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
