@@ -25,6 +25,23 @@
 #define AB__ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
 #endif
 
+/* ThreadSanitizer keeps a shadow call stack per fiber; tell it which one
+ * runs, or function entries and exits of different coroutines interleave. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define AB__TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define AB__TSAN 1
+#endif
+#if defined(AB__TSAN)
+#include <sanitizer/tsan_interface.h>
+#define AB__TSAN_SWITCH(fiber) __tsan_switch_to_fiber((fiber), 0)
+#else
+#define AB__TSAN_SWITCH(fiber) ((void)(fiber))
+#endif
+
 #if !defined(AB_CORO_UCONTEXT)
 void ab__coro_switch(void **save_sp, void *load_sp);
 void ab__coro_boot(void);
@@ -87,6 +104,7 @@ static void ab__coro_entry(ab_coro_t *co) {
   co->state = AB__CORO_DONE;
   /* A null fake-stack pointer tells ASan this stack is finished. */
   AB__ASAN_START(NULL, co->caller_bottom, co->caller_size);
+  AB__TSAN_SWITCH(co->tsan_caller);
 #if defined(AB_CORO_UCONTEXT)
   setcontext(&co->caller_ctx);
 #else
@@ -119,6 +137,10 @@ ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
   co->asan_fake = NULL;
   co->caller_bottom = NULL;
   co->caller_size = 0;
+#if defined(AB__TSAN)
+  co->tsan_fiber = __tsan_create_fiber(0);
+  co->tsan_caller = NULL;
+#endif
 #if defined(AB_CORO_UCONTEXT)
   if (getcontext(&co->ctx) != 0) {
     ab_stack_put(pool, stack);
@@ -178,6 +200,10 @@ void ab_coro_resume(ab_coro_t *co) {
   co->state = AB__CORO_RUNNING;
   ab__current = co;
   AB__ASAN_START(&fake, co->stack->lo, (size_t)(co->stack->hi - co->stack->lo));
+#if defined(AB__TSAN)
+  co->tsan_caller = __tsan_get_current_fiber();
+#endif
+  AB__TSAN_SWITCH(co->tsan_fiber);
 #if defined(AB_CORO_UCONTEXT)
   swapcontext(&co->caller_ctx, &co->ctx);
 #else
@@ -193,6 +219,7 @@ void ab_coro_yield(void) {
     ab__die("ab_coro_yield: not inside a coroutine");
   co->state = AB__CORO_SUSPENDED;
   AB__ASAN_START(&co->asan_fake, co->caller_bottom, co->caller_size);
+  AB__TSAN_SWITCH(co->tsan_caller);
 #if defined(AB_CORO_UCONTEXT)
   swapcontext(&co->ctx, &co->caller_ctx);
 #else
@@ -204,5 +231,8 @@ void ab_coro_yield(void) {
 void ab_coro_destroy(ab_coro_t *co) {
   if (co->state != AB__CORO_DONE && co->state != AB__CORO_READY)
     ab__die("ab_coro_destroy: the coroutine is suspended or running");
+#if defined(AB__TSAN)
+  __tsan_destroy_fiber(co->tsan_fiber);
+#endif
   ab_stack_put(co->pool, co->stack);
 }

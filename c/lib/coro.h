@@ -40,7 +40,10 @@
  * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber when built
  * with -fsanitize=address, so ASan knows which stack is current (no false
  * stack-buffer-overflow reports, and fake stacks of detect_stack_use_after_return
- * follow the fiber).
+ * follow the fiber).  Under ThreadSanitizer each coroutine is a TSan fiber
+ * (__tsan_create_fiber / __tsan_switch_to_fiber), so its shadow call stack
+ * follows the switches (TSan then allows at most ~8,000 live coroutines: it
+ * counts each fiber as a thread).  Valgrind needs nothing: it copes with the switches.
  *
  * Not thread-safe: coroutines, like a libuv loop, belong to one thread.
  */
@@ -81,6 +84,8 @@ struct ab_coro_s {
   void *asan_fake;             /* ASan bookkeeping (unused without ASan) */
   const void *caller_bottom;
   size_t caller_size;
+  void *tsan_fiber;            /* TSan bookkeeping (unused without TSan) */
+  void *tsan_caller;
 };
 
 enum { AB__CORO_READY, AB__CORO_RUNNING, AB__CORO_SUSPENDED, AB__CORO_DONE };
