@@ -8,8 +8,9 @@
   of the whole process from wait4.
 - bench.txt: Go benchmark format, one line per valid sample, e.g.
   `BenchmarkReadfile/c/callback-parallel 1 93012345 ns/op`, under goos/goarch/
-  pkg/cpu headers, so that `benchstat old.txt new.txt` compares two runs or two
-  hosts.  One "op" is one whole run of N iterations; N is stated by an
+  pkg/cpu/host headers, so that `benchstat old.txt new.txt` compares two runs
+  (two hosts: `benchstat -ignore host,cpu,goarch a.txt b.txt`, since benchstat
+  splits tables on configuration lines that differ).  One "op" is one whole run of N iterations; N is stated by an
   `iterations: N` configuration line above the benchmarks it applies to.
 """
 import json

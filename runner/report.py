@@ -146,7 +146,9 @@ def markdown(rundir, summary, charts, failures):
     out += ["## Exports", "",
             "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above.",
             "- `hyperfine.json`: hyperfine's JSON export shape (times in seconds).",
-            "- `bench.txt`: Go benchmark format for `benchstat` (one op = one run of N iterations).",
+            "- `bench.txt`: Go benchmark format (one op = one run of N iterations). Compare two "
+            "runs with `benchstat A/bench.txt B/bench.txt`; two hosts with "
+            "`benchstat -ignore host,cpu,goarch A/bench.txt B/bench.txt`.",
             ""]
     out += reproduce_section(summary, rundir)
     return "\n".join(out).rstrip() + "\n"

@@ -50,10 +50,11 @@ from check_result import problem as contract_problem  # noqa: E402  (the one con
 
 PLOTS = os.path.join(ROOT, "plots")
 # (chart script, file prefix, title in REPORT.md), drawn per workload.
-CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI"),
-          ("ratio_chart.py", "ratio", "Ratio to the C callback of the same mode"),
-          ("distribution_chart.py", "distribution", "Every sample"),
-          ("memory_chart.py", "memory", "Peak memory")]
+# The last field is the summary field a variant needs to appear on the chart.
+CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI", "median_ms"),
+          ("ratio_chart.py", "ratio", "Ratio to the C callback of the same mode", "ratio"),
+          ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
+          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb")]
 
 
 class UsageError(Exception):
@@ -150,6 +151,8 @@ def select(cat, profile, filters, node):
                            % (len(need), "" if len(need) == 1 else "s", ", ".join(need)))
         chosen = [v for v in chosen if v["id"] not in need]
     if not chosen:
+        if skipped:
+            raise UsageError("nothing left to run: skipped %s" % "; ".join(skipped))
         raise UsageError("no variant of profile %r matches %s" % (
             profile, " or ".join(repr(f) for f in filters) if filters else "(none left)"))
     return chosen, skipped
@@ -450,6 +453,10 @@ def _clock(s):
     return "%d:%02d" % (s // 60, s % 60)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def measure(args, cat, chosen, skipped, node):
     prof = dict(cat["profiles"][args.profile])
     rounds = args.rounds or prof["rounds"]
@@ -498,13 +505,17 @@ def measure(args, cat, chosen, skipped, node):
     print("run.py: %d variants x %d rounds (+%d warm-up), N=%d, seed %d -> %s"
           % (len(chosen), rounds, warmups, n, seed, shown(rundir)), file=sys.stderr)
 
+    # Ctrl-C (and a plain kill) end the run cleanly, even when the shell started us
+    # with SIGINT ignored, as non-interactive shells do for background jobs.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     by_id = {v["id"]: v for v in chosen}
     runtimes = {}
     progress = Progress(len(plan) * len(chosen))
     interrupted = False
     with open(os.path.join(rundir, "samples.csv"), "w", newline="", encoding="utf-8") as sf, \
             open(os.path.join(rundir, "runs.jsonl"), "w", encoding="utf-8") as lf:
-        writer = csv.DictWriter(sf, fieldnames=sm.SAMPLE_COLUMNS)
+        writer = csv.DictWriter(sf, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
         writer.writeheader()
         sf.flush()
         try:
@@ -587,8 +598,12 @@ def render(rundir, out_root=None, quiet=False):
     os.makedirs(charts_dir, exist_ok=True)
     charts, all_drawn = [], True
     workloads = sorted({r["workload"] for r in rows})
-    for script, prefix, title in CHARTS:
+    for script, prefix, title, needs in CHARTS:
         for w in workloads:
+            if not any(r[needs] is not None for r in rows if r["workload"] == w):
+                print("run.py: no %s chart for %s: no variant has a %s"
+                      % (prefix, w, needs.replace("_", " ")), file=sys.stderr)
+                continue
             rel = os.path.join("charts", "%s-%s.png" % (prefix, w))
             ok = draw(script, [rundir, "--workload", w, "-o", os.path.join(rundir, rel)])
             all_drawn &= ok

@@ -128,7 +128,7 @@ def _median_or_none(xs):
 
 def write_csv(rows, path):
     with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(SUMMARY_CSV_COLUMNS)
         for r in rows:
             flat = dict(r, **r["statuses"])

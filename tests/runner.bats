@@ -1,0 +1,335 @@
+#!/usr/bin/env bats
+# runner.bats -- the runner end to end: a quick run of the real catalog, the
+# test-only variant that does not wait (must be invalid), and fake programs that
+# fail, crash, hang or break the contract (tests/fixtures-bin/), re-rendering,
+# Ctrl-C, cross-host charts and the exports.
+
+load test_helper
+
+RUN="${ROOT}/runner/run.py"
+FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog.json"
+COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes"
+
+# The node option the runner gets: the real node when there is one, else none.
+node_opt() {
+  if command -v "${NODE:-node}" >/dev/null 2>&1; then
+    command -v "${NODE:-node}"
+  else
+    echo none
+  fi
+}
+
+# The one run folder under $1 (a results folder of a single run).
+run_dir() { "$PYTHON" -c 'import os,sys; print(os.path.realpath(os.path.join(sys.argv[1], "latest")))' "$1"; }
+
+# csv_column FILE NAME -- the values of one column of a CSV, header excluded.
+csv_column() {
+  "$PYTHON" -c 'import csv,sys
+for r in csv.DictReader(open(sys.argv[1])): print(r[sys.argv[2]])' "$1" "$2"
+}
+
+# check_png FILE -- a PNG by its magic bytes, between 10 KB and 5 MB.
+check_png() {
+  "$PYTHON" - "$1" <<'EOF'
+import os, sys
+path = sys.argv[1]
+with open(path, "rb") as f:
+    head = f.read(8)
+size = os.path.getsize(path)
+if head != b"\x89PNG\r\n\x1a\n":
+    sys.exit("%s: not a PNG (starts %r)" % (path, head))
+if not 10000 < size < 5000000:
+    sys.exit("%s: %d bytes is not a sensible chart size" % (path, size))
+EOF
+}
+
+setup_file() {
+  # One quick run of the real catalog, shared by the tests that read it.
+  export QUICK_OUT="${BATS_FILE_TMPDIR}/quick"
+  if [ -x "${BIN}/c-readfile" ] && [ -x "${BIN}/go-readfile" ]; then
+    "$PYTHON" "$RUN" --profile quick --out "$QUICK_OUT" --node "$(node_opt)" \
+      > "${BATS_FILE_TMPDIR}/quick.out" 2> "${BATS_FILE_TMPDIR}/quick.err"
+    echo $? > "${BATS_FILE_TMPDIR}/quick.rc"
+  fi
+}
+
+need_quick_run() {
+  [ -f "${BATS_FILE_TMPDIR}/quick.rc" ] || skip "build/bin/c-readfile and go-readfile are not built (make all)"
+  QUICK="$(run_dir "$QUICK_OUT")"
+}
+
+@test "a quick run exits 0 and ends with the table and the charts' path" {
+  need_quick_run
+  [ "$(cat "${BATS_FILE_TMPDIR}/quick.rc")" = 0 ] || cat "${BATS_FILE_TMPDIR}/quick.err"
+  [ "$(cat "${BATS_FILE_TMPDIR}/quick.rc")" = 0 ]
+  run cat "${BATS_FILE_TMPDIR}/quick.out"
+  assert_line --regexp '^variant +n +median ms +95% CI +vs C callback'
+  assert_line --regexp '^c/callback-sequential .* baseline$'
+  assert_line "charts: ${QUICK}/charts"
+}
+
+@test "samples.csv has exactly the DESIGN columns and one row per round and variant" {
+  need_quick_run
+  run head -1 "${QUICK}/samples.csv"
+  assert_output "$COLUMNS"
+  rounds=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["profiles"]["quick"]["rounds"])' "${ROOT}/runner/catalog.json")
+  variants=$("$PYTHON" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["variants"]))' "${QUICK}/run.json")
+  expected_ids=$(catalog ids --profile quick | { if [ "$(node_opt)" = none ]; then grep -v '^node/'; else cat; fi; } | wc -l)
+  [ "$variants" -eq "$expected_ids" ]
+  rows=$(($(wc -l < "${QUICK}/samples.csv") - 1))
+  [ "$rows" -eq $((rounds * variants)) ]
+}
+
+@test "no run of the quick profile failed" {
+  need_quick_run
+  # On failure, show why each bad run went wrong.
+  "$PYTHON" -c 'import json,sys; [print(f) for f in json.load(open(sys.argv[1]))["failures"]]' "${QUICK}/run.json"
+  run csv_column "${QUICK}/samples.csv" status
+  refute_line --regexp '^(invalid|failed|timeout|crashed)$'
+  assert_line ok
+}
+
+@test "summary.csv and summary.json have a row per variant with a median" {
+  need_quick_run
+  run csv_column "${QUICK}/summary.csv" variant
+  sorted_summary=$(printf '%s\n' "${lines[@]}" | sort)
+  sorted_samples=$(csv_column "${QUICK}/samples.csv" variant | sort -u)
+  [ "$sorted_summary" = "$sorted_samples" ]
+  "$PYTHON" - "${QUICK}/summary.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert set(s) == {"run", "host", "variants"}, s.keys()
+keys = {"variant", "workload", "lang", "style", "mode", "backend", "iterations", "concurrency",
+        "n", "statuses", "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
+        "ratio_ci_low", "ratio_ci_high", "significant", "peak_rss_kb", "user_ms", "sys_ms",
+        "warnings"}
+for row in s["variants"]:
+    missing = keys - set(row)
+    assert not missing, (row["variant"], missing)
+    assert row["median_ms"] > 0, row
+    assert set(row["statuses"]) == {"ok", "invalid", "failed", "timeout", "crashed"}
+assert s["run"]["complete"] is True
+assert s["host"]["slug"]
+EOF
+}
+
+@test "every chart is a valid PNG of sensible size and REPORT.md embeds them" {
+  need_quick_run
+  n=0
+  for png in "${QUICK}"/charts/*.png; do
+    check_png "$png"
+    grep -q "](charts/$(basename "$png"))" "${QUICK}/REPORT.md"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 4 ]
+  for chart in ms ratio distribution memory; do
+    [ -f "${QUICK}/charts/${chart}-readfile.png" ]
+  done
+}
+
+@test "host.json, run.json and results/latest describe the run" {
+  need_quick_run
+  [ -L "${QUICK_OUT}/latest" ]
+  [[ "$(readlink "${QUICK_OUT}/latest")" != /* ]]
+  "$PYTHON" - "${QUICK}" <<'EOF'
+import json, os, sys
+d = sys.argv[1]
+h = json.load(open(os.path.join(d, "host.json")))
+for k in ("cpu_model", "cores", "memory_bytes", "os", "kernel", "compiler", "libuv",
+          "uv_threadpool_size", "git_commit"):
+    assert h.get(k) not in (None, ""), k
+r = json.load(open(os.path.join(d, "run.json")))
+assert len(r["order"]) == r["rounds"] and len(r["warmup_order"]) == r["warmup_rounds"]
+for order in r["order"]:
+    assert sorted(order) == sorted(r["variants"])
+assert isinstance(r["seed"], int)
+EOF
+}
+
+@test "the exports have hyperfine's JSON shape and Go's benchmark format" {
+  need_quick_run
+  "$PYTHON" - "${QUICK}" <<'EOF'
+import json, os, re, sys
+d = sys.argv[1]
+h = json.load(open(os.path.join(d, "hyperfine.json")))
+summary = json.load(open(os.path.join(d, "summary.json")))
+assert [r["command"] for r in h["results"]] == [v["variant"] for v in summary["variants"]]
+for r in h["results"]:
+    for k in ("mean", "stddev", "median", "user", "system", "min", "max"):
+        assert isinstance(r[k], float), (k, r[k])
+    assert r["min"] <= r["median"] <= r["max"]
+    assert len(r["times"]) == summary["run"]["rounds"]
+bench = open(os.path.join(d, "bench.txt")).read().splitlines()
+assert bench[:3] == ["goos: linux", "goarch: amd64", "pkg: asyncstyles"] or bench[0].startswith("goos: ")
+lines = [l for l in bench if l.startswith("Benchmark")]
+assert len(lines) == len(h["results"]) * summary["run"]["rounds"], len(lines)
+for l in lines:
+    assert re.match(r"^BenchmarkReadfile/[a-z]+/[a-z-]+ 1 \d+ ns/op \d+ peak-RSS-KiB$", l), l
+EOF
+}
+
+@test "benchstat reads the Go benchmark export" {
+  need_quick_run
+  bs=$(command -v benchstat || echo "${HOME}/go/bin/benchstat")
+  [ -x "$bs" ] || skip "benchstat is not installed (go install golang.org/x/perf/cmd/benchstat@latest)"
+  run "$bs" "${QUICK}/bench.txt"
+  assert_success
+  assert_output --partial "Readfile/c/callback-sequential"
+  assert_output --partial "sec/op"
+}
+
+@test "the test-only variant that does not wait for its completions is reported invalid" {
+  [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
+  run "$PYTHON" "$RUN" --profile selftest --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  assert_output --partial "run.py: c/callback-nowait-parallel invalid: ok is 0, expected"
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  run csv_column "${d}/samples.csv" status
+  [ "${#lines[@]}" -eq 2 ]
+  assert_equal "${lines[0]}" invalid
+  assert_equal "${lines[1]}" invalid
+  grep -q '| `c/callback-nowait-parallel` | invalid | 0 | ok is 0, expected' "${d}/REPORT.md"
+}
+
+@test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on" {
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile broken --out "${BATS_TEST_TMPDIR}/r" --seed 7
+  assert_success
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  [ $(($(wc -l < "${d}/samples.csv") - 1)) -eq 12 ]
+  "$PYTHON" - "$d" <<'EOF'
+import csv, json, os, sys
+d = sys.argv[1]
+want = {"fake/honest-sequential": "ok", "fake/nowait-parallel": "invalid",
+        "fake/chatty-sequential": "invalid", "fake/fail-sequential": "failed",
+        "fake/crash-sequential": "crashed", "fake/hang-sequential": "timeout"}
+rows = list(csv.DictReader(open(os.path.join(d, "samples.csv"))))
+for r in rows:
+    assert r["status"] == want[r["variant"]], r
+    if r["status"] == "crashed":
+        assert r["exit_code"] == "-11", r
+reasons = {f["variant"]: f["reason"] for f in json.load(open(os.path.join(d, "run.json")))["failures"]}
+assert reasons["fake/fail-sequential"] == "exit 1: fake-readfile: iteration 3: read 0 bytes, expected 12"
+assert reasons["fake/crash-sequential"] == "killed by SIGSEGV"
+assert reasons["fake/hang-sequential"].startswith("no result within the timeout")
+assert reasons["fake/nowait-parallel"] == "ok is 25, expected 50 (every completion verified)"
+EOF
+}
+
+@test "the same seed gives the same order" {
+  for i in 1 2; do
+    "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+      --iterations 5 --seed 42 --out "${BATS_TEST_TMPDIR}/s$i" >/dev/null 2>&1
+    "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["order"])' \
+      "$(run_dir "${BATS_TEST_TMPDIR}/s$i")/run.json" > "${BATS_TEST_TMPDIR}/order$i"
+  done
+  cmp "${BATS_TEST_TMPDIR}/order1" "${BATS_TEST_TMPDIR}/order2"
+}
+
+@test "Node variants are skipped with one line when there is no node" {
+  [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
+  run "$PYTHON" "$RUN" --profile quick --filter '^(c|node)/callback-sequential$' --node none \
+    --rounds 1 --warmup-rounds 0 --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  assert_output --partial "run.py: skipped 1 Node variant (no node found: install Node.js or set NODE): node/callback-sequential"
+  run csv_column "$(run_dir "${BATS_TEST_TMPDIR}/r")/samples.csv" variant
+  assert_output c/callback-sequential
+}
+
+@test "an output folder that cannot be created is refused before anything runs" {
+  touch "${BATS_TEST_TMPDIR}/afile"
+  run -3 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --out "${BATS_TEST_TMPDIR}/afile/results"
+  assert_output --regexp "^run.py: cannot create the results folder .*afile/results/.*: Not a directory \(choose another with --out\)$"
+}
+
+@test "bad runner options are usage errors with exit code 2" {
+  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile nope
+  assert_output "run.py: unknown profile 'nope'; the catalog has broken, nodeonly, quick"
+  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '^zzz'
+  assert_output "run.py: no variant of profile 'quick' matches '^zzz'"
+  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 0
+  assert_output "run.py: --rounds must be a positive integer, got 0"
+  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '('
+  assert_output --partial "run.py: --filter '(' is not a regular expression"
+  run -2 "$PYTHON" "$RUN"
+  assert_output --partial "run.py: say which profile"
+}
+
+@test "a program that is not built is named with the fix" {
+  sed 's#tests/fixtures-bin/fake-readfile#tests/fixtures-bin/not-built#' "$FAKE_CATALOG" > "${BATS_TEST_TMPDIR}/cat.json"
+  run -3 "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat.json" --profile quick --out "${BATS_TEST_TMPDIR}/r"
+  assert_output "run.py: not built or not executable: tests/fixtures-bin/not-built (run \`make all\` first)"
+  [ ! -e "${BATS_TEST_TMPDIR}/r" ]
+}
+
+@test "--render redraws summaries, charts and the report from samples.csv alone" {
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
+    --iterations 5 --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  mkdir -p "${BATS_TEST_TMPDIR}/only/h/copy"
+  cp "${d}/samples.csv" "${BATS_TEST_TMPDIR}/only/h/copy/"
+  run "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/only/h/copy"
+  assert_success
+  assert_line --regexp '^fake/honest-sequential +6 '
+  for f in summary.csv summary.json REPORT.md hyperfine.json bench.txt charts/ms-readfile.png; do
+    [ -s "${BATS_TEST_TMPDIR}/only/h/copy/$f" ]
+  done
+  cmp <(cut -d, -f1-5 "${d}/summary.csv") <(cut -d, -f1-5 "${BATS_TEST_TMPDIR}/only/h/copy/summary.csv")
+}
+
+@test "--render of a folder without samples.csv says so" {
+  run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}"
+  assert_output "run.py: ${BATS_TEST_TMPDIR} has no samples.csv: not a run folder"
+}
+
+@test "Ctrl-C keeps the samples, marks the run incomplete and exits 130" {
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 500 --iterations 5 \
+    --out "${BATS_TEST_TMPDIR}/r" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do
+    f=$(ls "${BATS_TEST_TMPDIR}"/r/*/*/samples.csv 2>/dev/null || true)
+    if [ -n "$f" ] && [ "$(wc -l < "$f")" -ge 4 ]; then break; fi
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ]
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  rows=$(($(wc -l < "${d}/samples.csv") - 1))
+  [ "$rows" -ge 3 ] && [ "$rows" -lt 1500 ]
+  "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' "${d}/run.json"
+  grep -q "Incomplete run" "${d}/REPORT.md"
+  grep -q "interrupted after" "${BATS_TEST_TMPDIR}/out"
+  check_png "${d}/charts/ms-readfile.png"
+}
+
+@test "two runs labelled as two hosts give the cross-host charts" {
+  for h in host-a host-b; do
+    "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+      --iterations 5 --host "$h" --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+  done
+  run "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  assert_line "${BATS_TEST_TMPDIR}/r/hosts/hosts-ms.png"
+  assert_line "${BATS_TEST_TMPDIR}/r/hosts/hosts-ratio.png"
+  check_png "${BATS_TEST_TMPDIR}/r/hosts/hosts-ms.png"
+  check_png "${BATS_TEST_TMPDIR}/r/hosts/hosts-ratio.png"
+  # The second run, made when two hosts existed, drew them into its own charts too.
+  check_png "$(run_dir "${BATS_TEST_TMPDIR}/r")/charts/hosts-ms.png"
+}
+
+@test "cross-host charts need runs of two hosts" {
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
+    --iterations 5 --host only-one --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+  run -3 "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/r"
+  assert_output --partial "holds runs of 1 host; the cross-host charts need two or more"
+}
+
+@test "each chart script explains itself and refuses a folder that is not a run" {
+  for s in ms_chart ratio_chart distribution_chart memory_chart hosts_chart; do
+    run -0 "$PYTHON" "${ROOT}/plots/${s}.py" --help
+    assert_line --regexp "^usage: ${s}.py"
+  done
+  run -2 "$PYTHON" "${ROOT}/plots/ms_chart.py" "${BATS_TEST_TMPDIR}"
+  assert_output "ms_chart.py: ${BATS_TEST_TMPDIR}/summary.json is missing: run \`runner/run.py --render ${BATS_TEST_TMPDIR}\` first"
+}
