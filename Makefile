@@ -9,6 +9,8 @@
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
+#   make plots RUN=DIR  redraw a run's charts, summaries and REPORT.md from its samples.csv
+#   make hosts     cross-host charts from the newest run of every host under results/
 #   make clean     remove build/ (results/ is never touched)
 #
 # Variables a user may set:
@@ -18,6 +20,7 @@
 #   PROFILE               runner profile for compare (default "default")
 #   ARGS                  extra runner options, e.g. ARGS="--rounds 20 --filter c/"
 #   RUN                   a run folder, for `make plots`
+#   RESULTS               results folder for `make hosts` (default results)
 #   PYTHON, GO, NODE      override what `make deps` found
 #
 # GNU make 3.81 compatible (macOS ships it): no ::=, no $(file), no .ONESHELL.
@@ -67,7 +70,7 @@ MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 
-.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots clean
+.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots hosts clean
 
 all: c go
 
@@ -134,6 +137,10 @@ quick: deps
 plots: deps
 	@test -n "$(RUN)" || { echo "make plots: say which run, e.g. make plots RUN=results/latest" >&2; exit 2; }
 	$(PYTHON) runner/run.py --render $(RUN)
+
+# Cross-host charts from the newest run of every host under results/ (or RESULTS).
+hosts: deps
+	$(PYTHON) runner/run.py --hosts $(or $(RESULTS),results)
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
 TEST_SUITES = test-c test-aarch64 test-go test-runner test-bats test-aplus
