@@ -15,19 +15,9 @@ setup() {
 # expect_all CODE PATTERN FLAGS... -- every variant exits CODE, says PATTERN
 # (an extended regexp) on stderr and prints nothing on stdout.
 expect_all() {
-  local code=$1 pattern=$2 failures="" id
+  local code=$1 pattern=$2
   shift 2
-  for id in $(contract_ids); do
-    run_variant "$id" 5 "$@"
-    if [ "$status" -ne "$code" ]; then
-      failures+="$id: exit $status, wanted $code: $stderr"$'\n'
-    elif [ -n "$output" ]; then
-      failures+="$id: printed on stdout: $output"$'\n'
-    elif ! grep -Eqi -- "$pattern" <<<"$stderr"; then
-      failures+="$id: stderr does not match /$pattern/: $stderr"$'\n'
-    fi
-  done
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  expect_variants "$code" "$pattern" "$(contract_ids)" "$@"
 }
 
 @test "N = 0 is a usage error" {

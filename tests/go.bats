@@ -13,22 +13,12 @@ setup() {
 
 go_ids() { catalog ids --lang go; }
 
-# expect_go CODE PATTERN FLAGS... -- every Go variant exits CODE with nothing
-# on stdout and PATTERN (an extended regexp) on stderr.
+# expect_go CODE PATTERN FLAGS... -- every Go variant exits CODE with nothing on
+# stdout and PATTERN on stderr (see expect_variants in test_helper.bash).
 expect_go() {
-  local code=$1 pattern=$2 failures="" id
+  local code=$1 pattern=$2
   shift 2
-  for id in $(go_ids); do
-    run_variant "$id" 5 "$@"
-    if [ "$status" -ne "$code" ]; then
-      failures+="$id: exit $status, wanted $code: $stderr"$'\n'
-    elif [ -n "$output" ]; then
-      failures+="$id: printed on stdout: $output"$'\n'
-    elif ! grep -Eq -- "$pattern" <<<"$stderr"; then
-      failures+="$id: stderr does not match /$pattern/: $stderr"$'\n'
-    fi
-  done
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  expect_variants "$code" "$pattern" "$(go_ids)" "$@"
 }
 
 @test "the catalog lists both Go variants" {

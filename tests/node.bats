@@ -15,22 +15,12 @@ setup() {
 
 node_ids() { catalog ids --lang node; }
 
-# expect_node CODE PATTERN FLAGS... -- every Node variant exits CODE with
-# nothing on stdout and PATTERN (an extended regexp) on stderr.
+# expect_node CODE PATTERN FLAGS... -- every Node variant exits CODE with nothing on
+# stdout and PATTERN on stderr (see expect_variants in test_helper.bash).
 expect_node() {
-  local code=$1 pattern=$2 failures="" id
+  local code=$1 pattern=$2
   shift 2
-  for id in $(node_ids); do
-    run_variant "$id" 5 "$@"
-    if [ "$status" -ne "$code" ]; then
-      failures+="$id: exit $status, wanted $code: $stderr"$'\n'
-    elif [ -n "$output" ]; then
-      failures+="$id: printed on stdout: $output"$'\n'
-    elif ! grep -Eq -- "$pattern" <<<"$stderr"; then
-      failures+="$id: stderr does not match /$pattern/: $stderr"$'\n'
-    fi
-  done
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  expect_variants "$code" "$pattern" "$(node_ids)" "$@"
 }
 
 @test "the catalog lists every Node program of the readfile table, both methods" {

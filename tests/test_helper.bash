@@ -60,3 +60,22 @@ run_variant() {
   cd "$ROOT" || return 1
   run --separate-stderr "${VARIANT_ARGV[@]}" --iterations "$n" "$@"
 }
+
+# expect_variants CODE PATTERN "ID..." FLAGS... -- every listed variant, run at
+# N=5 with FLAGS, exits CODE, prints nothing on stdout and says PATTERN (an
+# extended regexp, case-insensitive) on stderr; lists every failure at the end.
+expect_variants() {
+  local code=$1 pattern=$2 ids=$3 failures="" id
+  shift 3
+  for id in $ids; do
+    run_variant "$id" 5 "$@"
+    if [ "$status" -ne "$code" ]; then
+      failures+="$id: exit $status, wanted $code: $stderr"$'\n'
+    elif [ -n "$output" ]; then
+      failures+="$id: printed on stdout: $output"$'\n'
+    elif ! grep -Eqi -- "$pattern" <<<"$stderr"; then
+      failures+="$id: stderr does not match /$pattern/: $stderr"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

@@ -3,11 +3,11 @@
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
 
-export const variant = {
-  name: 'await-parallel', style: 'await', mode: 'parallel', backend: 'fs.promises.readFile',
-  async run(pass) {
+/** The style on any promise-returning reader (readFile(path, encoding)). */
+export function awaitAll(readFile) {
+  return async function run(pass) {
     const reads = [];
-    for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file, 'utf-8'));
+    for (let i = 0; i < pass.n; i++) reads.push(readFile(pass.file, 'utf-8'));
     let all;
     try {
       all = await Promise.all(reads);
@@ -16,7 +16,12 @@ export const variant = {
       return;
     }
     for (let i = 0; i < all.length; i++) pass.check(i, null, all[i]);
-  },
+  };
+}
+
+export const variant = {
+  name: 'await-parallel', style: 'await', mode: 'parallel', backend: 'fs.promises.readFile',
+  run: awaitAll(fsp.readFile),
 };
 
 main(variant, import.meta.url);

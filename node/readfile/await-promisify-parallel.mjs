@@ -6,23 +6,11 @@
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { main } from '../lib/contract.mjs';
-
-const readFile = promisify(fs.readFile);
+import { awaitAll } from './await-parallel.mjs';
 
 export const variant = {
   name: 'await-promisify-parallel', style: 'await', mode: 'parallel', backend: 'util.promisify(fs.readFile)',
-  async run(pass) {
-    const reads = [];
-    for (let i = 0; i < pass.n; i++) reads.push(readFile(pass.file, 'utf-8'));
-    let all;
-    try {
-      all = await Promise.all(reads);
-    } catch (err) {
-      pass.check(null, err);
-      return;
-    }
-    for (let i = 0; i < all.length; i++) pass.check(i, null, all[i]);
-  },
+  run: awaitAll(promisify(fs.readFile)),
 };
 
 main(variant, import.meta.url);

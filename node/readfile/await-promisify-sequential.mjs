@@ -5,23 +5,11 @@
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { main } from '../lib/contract.mjs';
-
-const readFile = promisify(fs.readFile);
+import { awaitEach } from './await-sequential.mjs';
 
 export const variant = {
   name: 'await-promisify-sequential', style: 'await', mode: 'sequential', backend: 'util.promisify(fs.readFile)',
-  async run(pass) {
-    for (let i = 0; i < pass.n; i++) {
-      let data;
-      try {
-        data = await readFile(pass.file, 'utf-8');
-      } catch (err) {
-        pass.check(i, err);
-        return;
-      }
-      pass.check(i, null, data);
-    }
-  },
+  run: awaitEach(promisify(fs.readFile)),
 };
 
 main(variant, import.meta.url);

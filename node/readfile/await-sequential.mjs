@@ -3,20 +3,25 @@
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
 
-export const variant = {
-  name: 'await-sequential', style: 'await', mode: 'sequential', backend: 'fs.promises.readFile',
-  async run(pass) {
+/** The style on any promise-returning reader (readFile(path, encoding)). */
+export function awaitEach(readFile) {
+  return async function run(pass) {
     for (let i = 0; i < pass.n; i++) {
       let data;
       try {
-        data = await fsp.readFile(pass.file, 'utf-8');
+        data = await readFile(pass.file, 'utf-8');
       } catch (err) {
         pass.check(i, err);
         return;
       }
       pass.check(i, null, data);
     }
-  },
+  };
+}
+
+export const variant = {
+  name: 'await-sequential', style: 'await', mode: 'sequential', backend: 'fs.promises.readFile',
+  run: awaitEach(fsp.readFile),
 };
 
 main(variant, import.meta.url);
