@@ -9,7 +9,6 @@ C callback of the same mode on the same host (log axis), so that a faster
 machine does not hide the pattern.  Colour = style as in every chart; the
 hosts are told apart by hatching and shade, named in the legend.
 """
-import argparse
 import os
 import sys
 
@@ -21,9 +20,7 @@ HOST_HATCH = ["", "///", "...", "xxx", "\\\\\\", "++"]
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
-                                epilog=__doc__.split("\n\n", 1)[1],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = st.parser(PROG, __doc__)
     p.add_argument("rundirs", nargs="+", help="run folders, one per host")
     p.add_argument("--kind", choices=("ms", "ratio"), default="ms")
     p.add_argument("-o", "--output", required=True, help="PNG to write")

@@ -2,6 +2,7 @@
 per language across all charts, the run folder reader, the title and footnote,
 the mode grouping, and die() for bad input.  Not a chart itself.
 """
+import argparse
 import csv
 import json
 import os
@@ -161,18 +162,63 @@ def legend_handles(rows):
     return hs
 
 
-def common_args(parser):
-    parser.add_argument("rundir", help="a run folder, e.g. results/latest")
-    parser.add_argument("-o", "--output", help="PNG to write (default: RUNDIR/charts/<chart>.png)")
-    parser.add_argument("--workload", help="which workload (default: the only one)")
+def parser(prog, doc):
+    """The argument parser of a chart script: its docstring is the --help."""
+    p = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
+                                epilog=doc.split("\n\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    return p
 
 
-def output_path(args, default_name):
+def output_path(prog, args, default_name):
     out = args.output or os.path.join(args.rundir, "charts", default_name)
     d = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(d):
-        die(os.path.basename(sys.argv[0]), "output folder %s does not exist" % d)
+        die(prog, "output folder %s does not exist" % d)
     return out
+
+
+class Chart:
+    """One per-run chart: the variants of one workload that have `needs`, laid out
+    in mode groups, on a figure sized to their number."""
+
+    def __init__(self, prog, doc, argv, needs, prefix):
+        p = parser(prog, doc)
+        p.add_argument("rundir", help="a run folder, e.g. results/latest")
+        p.add_argument("-o", "--output",
+                       help="PNG to write (default: RUNDIR/charts/%s-<workload>.png)" % prefix)
+        p.add_argument("--workload", help="which workload (default: the only one)")
+        self.prog = prog
+        self.args = p.parse_args(argv)
+        self.summary = load_summary(prog, self.args.rundir)
+        self.workload, rows = pick_workload(prog, self.summary["variants"], self.args.workload)
+        rows = [r for r in rows if r.get(needs) is not None]
+        if not rows:
+            die(prog, "no variant of %s has a %s to draw" % (self.workload,
+                                                            needs.replace("_", " ")), 1)
+        self.output = output_path(prog, self.args, "%s-%s.png" % (prefix, self.workload))
+        self.groups = by_mode(rows)
+        self.rows = [r for _, g in self.groups for r in g]
+        self.xs, self.spans = positions(self.groups)
+        self.fig, self.ax = plt.subplots(figsize=(max(7.0, 0.55 * len(self.rows) + 3.5), 6.2))
+
+    def finish(self, what, ylabel, note, extra_handles=()):
+        """Ticks, mode separators, title, legend and footnote; writes the PNG."""
+        ax = self.ax
+        ax.set_xticks(self.xs)
+        ax.set_xticklabels([label(r) for r in self.rows], rotation=35, ha="right", fontsize=9)
+        ax.set_ylabel(ylabel)
+        ax.grid(axis="y", which="both", alpha=0.3)
+        ax.set_axisbelow(True)
+        ax.set_xlim(self.xs[0] - 0.7, self.xs[-1] + 0.7)
+        mode_separators(ax, self.spans, self.groups)
+        ax.set_title(title(self.summary, what, self.workload), pad=22, fontsize=11)
+        ax.legend(handles=legend_handles(self.rows) + list(extra_handles), fontsize=8,
+                  loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        self.fig.tight_layout(rect=(0, 0.08, 1, 1))
+        footnote(self.fig, self.summary, note)
+        self.fig.savefig(self.output, dpi=DPI)
+        return 0
 
 
 def label(r):

@@ -147,10 +147,14 @@ def mann_whitney(xs, ys):
     return u1, min(1.0, p)
 
 
+OUTLIER_MIN_N = 6        # below this the median and MAD are too rough to judge a sample
+
+
 def mad_outliers(xs, threshold=OUTLIER_Z):
-    """Indexes of samples whose modified z-score exceeds `threshold`.  With a MAD of
-    0 (more than half the samples equal) nothing is flagged."""
-    if len(xs) < 3:
+    """Indexes of samples whose modified z-score exceeds `threshold`.  Nothing is
+    flagged with fewer than OUTLIER_MIN_N samples, or with a MAD of 0 (more than
+    half the samples equal)."""
+    if len(xs) < OUTLIER_MIN_N:
         return []
     m = median(xs)
     mad = median([abs(x - m) for x in xs])

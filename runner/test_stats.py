@@ -109,7 +109,11 @@ class OutlierTest(unittest.TestCase):
         self.assertEqual(stats.mad_outliers([10, 10, 11, 9, 10, 50]), [5])
 
     def test_zero_mad_flags_nothing(self):
-        self.assertEqual(stats.mad_outliers([1, 1, 1, 1, 9]), [])
+        self.assertEqual(stats.mad_outliers([1, 1, 1, 1, 1, 9]), [])
+
+    def test_too_few_samples_flag_nothing(self):
+        # n = 3: median 37, MAD 2, z(70) = 11, but three samples cannot tell.
+        self.assertEqual(stats.mad_outliers([35, 37, 70]), [])
 
 
 class DescribeTest(unittest.TestCase):
