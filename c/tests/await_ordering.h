@@ -2,12 +2,14 @@
  * await_ordering.h -- shared by test_async.c and test_stackless.c: a trace of
  * labels in the order code ran, and the check against Node.
  *
- * Each ordering scenario is a JavaScript snippet in c/tests/ordering/ that
- * prints its labels on one line, space separated.  A test builds the same
- * trace in C and asserts it equals the line Node printed when the snippet was
- * written (kept in the test), and, when node is installed ($NODE or `node` on
- * PATH), runs the snippet and asserts Node prints the C trace today as well.
- * Tests run from the project root (make test-c does).
+ * Same scheme as test_promise_order.c: each scenario is a JavaScript snippet
+ * c/tests/ordering/NAME.js, and NAME.out holds what Node printed for it (here
+ * one line of space-separated labels).  A test builds the same trace in C and
+ * asserts it equals NAME.out; when node is installed ($NODE, or `node` on
+ * PATH) it also runs the snippet and asserts Node prints the C trace today, so
+ * the recorded file cannot drift.  The folder is found from this header's
+ * path as the compiler saw it (the project root when built by the Makefile),
+ * or under $AB_ROOT.
  */
 #ifndef AB_AWAIT_ORDERING_H
 #define AB_AWAIT_ORDERING_H
@@ -26,14 +28,51 @@ static void trace(const char *label) {
   strncat(trace_buf, label, sizeof(trace_buf) - strlen(trace_buf) - 1);
 }
 
-/* Runs c/tests/ordering/<snippet> with node into out; -1 without node. */
-static int node_output(const char *snippet, char *out, size_t cap) {
+/* c/tests/ordering/<file> into path. */
+static void ordering_path(const char *file, char *path, size_t cap) {
+  const char *root = getenv("AB_ROOT");
+  if (root && *root) {
+    snprintf(path, cap, "%s/c/tests/ordering/%s", root, file);
+    return;
+  }
+  const char *here = __FILE__; /* .../c/tests/await_ordering.h */
+  const char *slash = strrchr(here, '/');
+  int dir = slash ? (int)(slash - here + 1) : 0;
+  snprintf(path, cap, "%.*sordering/%s", dir, here, file);
+}
+
+/* Drops trailing newlines. */
+static void chomp(char *s) {
+  size_t n = strlen(s);
+  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+    s[--n] = '\0';
+}
+
+/* The recorded line of NAME.out into out; -1 when it cannot be read. */
+static int recorded_output(const char *name, char *out, size_t cap) {
+  char path[1024], file[128];
+  snprintf(file, sizeof(file), "%s.out", name);
+  ordering_path(file, path, sizeof(path));
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return -1;
+  size_t n = fread(out, 1, cap - 1, f);
+  out[n] = '\0';
+  fclose(f);
+  chomp(out);
+  return 0;
+}
+
+/* What node prints for NAME.js into out; -1 without node. */
+static int node_output(const char *name, char *out, size_t cap) {
   const char *node = getenv("NODE");
   if (!node || !*node)
     node = "node";
-  char cmd[512];
-  snprintf(cmd, sizeof(cmd), "command -v '%s' >/dev/null 2>&1 || exit 99; '%s' c/tests/ordering/%s",
-           node, node, snippet);
+  char path[1024], file[128], cmd[2300];
+  snprintf(file, sizeof(file), "%s.js", name);
+  ordering_path(file, path, sizeof(path));
+  snprintf(cmd, sizeof(cmd), "command -v '%s' >/dev/null 2>&1 || exit 99; '%s' '%s'", node,
+           node, path);
   FILE *f = popen(cmd, "r");
   if (!f)
     return -1;
@@ -41,20 +80,20 @@ static int node_output(const char *snippet, char *out, size_t cap) {
   out[n] = '\0';
   int status = pclose(f);
   if (status != 0 && n == 0)
-    return -1; /* no node here (or it could not run): the recorded line stands */
-  while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\r'))
-    out[--n] = '\0';
+    return -1; /* no node here: the recorded line stands */
+  chomp(out);
   return 0;
 }
 
-/* Asserts the C trace equals what Node printed (recorded), and what Node
- * prints now when it is installed. */
-#define assert_matches_node(snippet, recorded)                     \
-  do {                                                             \
-    assert_string_equal(trace_buf, (recorded));                    \
-    char node_line_[512];                                          \
-    if (node_output((snippet), node_line_, sizeof(node_line_)) == 0) \
-      assert_string_equal(node_line_, trace_buf);                  \
+/* Asserts the C trace equals NAME.out, and what Node prints for NAME.js when
+ * node is installed. */
+#define assert_matches_node(name)                                    \
+  do {                                                               \
+    char rec_line_[512], node_line_[512];                            \
+    assert_int_equal(recorded_output((name), rec_line_, sizeof(rec_line_)), 0); \
+    assert_string_equal(trace_buf, rec_line_);                       \
+    if (node_output((name), node_line_, sizeof(node_line_)) == 0)    \
+      assert_string_equal(node_line_, trace_buf);                    \
   } while (0)
 
 #endif /* AB_AWAIT_ORDERING_H */
