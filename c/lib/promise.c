@@ -45,11 +45,13 @@
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define HOT_INLINE inline __attribute__((always_inline))
 #define COLD __attribute__((noinline, cold))
+#define COLD_FREE __attribute__((noinline))
 #else
 #define LIKELY(x) (x)
 #define UNLIKELY(x) (x)
 #define HOT_INLINE inline
 #define COLD
+#define COLD_FREE
 #endif
 
 /* ---- records ------------------------------------------------------------- */
@@ -439,8 +441,8 @@ static void drop_reaction(reaction_t *r) {
   }
 }
 
-void ab_promise_release(ab_promise_t *p) {
-  if (p == NULL || --p->refs != 0) return;
+/* Frees p, whose last reference just went. */
+static COLD_FREE void promise_free(ab_promise_t *p) {
   if (p->state == AB_PENDING) {
     reaction_t *r = p->reactions;
     p->reactions = NULL;
@@ -453,6 +455,15 @@ void ab_promise_release(ab_promise_t *p) {
     value_release(p->ptr, p->type);
   }
   pool_put(&promise_pool, p);
+}
+
+/* The core's own release: p is never NULL. */
+static HOT_INLINE void unref(ab_promise_t *p) {
+  if (--p->refs == 0) promise_free(p);
+}
+
+void ab_promise_release(ab_promise_t *p) {
+  if (p != NULL) unref(p);
 }
 
 /* ---- settling ------------------------------------------------------------ */
@@ -751,7 +762,7 @@ static void run_finally(reaction_t *r, ab_promise_t *p) {
   } else {
     ab_promise_release(thunk);
   }
-  ab_promise_release(d);
+  unref(d);
 }
 
 /* A PromiseReactionJob: r's handler for p, which has settled. */
@@ -774,7 +785,7 @@ static void run_reaction(void *a, void *b) {
       d->flags |= F_RESOLVED;
       settle_like(d, p);
     }
-    ab_promise_release(d);
+    unref(d);
     break;
   }
   case RX_RAW: {
@@ -797,7 +808,7 @@ static void run_reaction(void *a, void *b) {
     d->flags |= F_RESOLVED;
     settle_like(d, p->state == AB_REJECTED ? p : orig);
     ab_promise_release(orig);
-    ab_promise_release(d);
+    unref(d);
     break;
   }
   case RX_FINALLY:
@@ -807,7 +818,7 @@ static void run_reaction(void *a, void *b) {
     run_element(r, p);
     break;
   }
-  ab_promise_release(p);
+  unref(p);
 }
 
 /* ---- combinators --------------------------------------------------------- */
