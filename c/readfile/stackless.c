@@ -116,9 +116,7 @@ static sl_state_t *start(ab_run_t *run, long nops) {
     ab_run_fail(run, 0, "out of memory for %ld frames", nops);
     return NULL;
   }
-  int rc = ab_promise_loop_attach(run->loop);
-  if (rc != 0) {
-    ab_run_fail(run, 0, "could not attach the microtask queue: %s", uv_strerror(rc));
+  if (ab_readfile_queue_attach(run) != 0) {
     state_free(st);
     return NULL;
   }
@@ -126,14 +124,9 @@ static sl_state_t *start(ab_run_t *run, long nops) {
 }
 
 static int finish(ab_run_t *run, sl_state_t *st) {
-  ab_promise_loop_run(run->loop);
-  ab_promise_loop_detach();
-  ab_promise_loop_run(run->loop);
+  int rc = ab_readfile_queue_finish(run);
   state_free(st);
-  if (!ab_run_failed(run) && ab_promise_live() != 0)
-    ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
-  ab_promise_pool_trim();
-  return ab_run_failed(run) ? -1 : 0;
+  return rc;
 }
 
 /* ---- sequential and bounded: K looping frames ----------------------------- */

@@ -29,6 +29,12 @@ int ab_readfile_await_all(ab_run_t *run);
 int ab_readfile_stackless_loop(ab_run_t *run);
 int ab_readfile_stackless_all(ab_run_t *run);
 
+/* microtasks.c: a pass on the microtask queue (await.c, stackless.c).
+ * attach: 0, or -1 with the failure recorded.  finish: runs loop and queue
+ * dry, detaches, records promises or coroutines never freed; 0 or -1. */
+int ab_readfile_queue_attach(ab_run_t *run);
+int ab_readfile_queue_finish(ab_run_t *run);
+
 /* The runtime note of the await variants: which coroutine switch was built. */
 #include "coro.h"
 #define AB_READFILE_CORO_RUNTIME ", coro " AB_CORO_BACKEND_NAME

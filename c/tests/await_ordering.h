@@ -2,6 +2,8 @@
  * await_ordering.h -- shared by test_async.c and test_stackless.c: a trace of
  * labels in the order code ran, and the check against Node.
  *
+ * Also the .then chain most scenarios run beside the awaits.
+ *
  * Same scheme as test_promise_order.c: each scenario is a JavaScript snippet
  * c/tests/ordering/NAME.js, and NAME.out holds what Node printed for it (here
  * one line of space-separated labels).  A test builds the same trace in C and
@@ -18,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "promise.h"
+
 static char trace_buf[512];
 
 static void trace_reset(void) { trace_buf[0] = '\0'; }
@@ -26,6 +30,25 @@ static void trace(const char *label) {
   if (trace_buf[0])
     strncat(trace_buf, " ", sizeof(trace_buf) - strlen(trace_buf) - 1);
   strncat(trace_buf, label, sizeof(trace_buf) - strlen(trace_buf) - 1);
+}
+
+/* A then() handler that traces its arg. */
+static void then_trace(void *arg, ab_promise_t *settled, ab_promise_t *out) {
+  (void)settled;
+  (void)out;
+  trace(arg);
+}
+
+/* Promise.resolve().then(() => trace(a)).then(() => trace(b)).then(...c) */
+static void then_chain(const char *a, const char *b, const char *c) {
+  ab_promise_t *p0 = ab_promise_resolved(NULL, NULL);
+  ab_promise_t *p1 = ab_promise_then(p0, then_trace, NULL, (void *)a);
+  ab_promise_t *p2 = ab_promise_then(p1, then_trace, NULL, (void *)b);
+  ab_promise_t *p3 = ab_promise_then(p2, then_trace, NULL, (void *)c);
+  ab_promise_release(p0);
+  ab_promise_release(p1);
+  ab_promise_release(p2);
+  ab_promise_release(p3);
 }
 
 /* c/tests/ordering/<file> into path. */

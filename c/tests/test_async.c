@@ -20,26 +20,6 @@
 static int one = 1, seven = 7;
 static char x_value[] = "x";
 
-/* ---- helpers ---------------------------------------------------------- */
-
-static void then_trace(void *arg, ab_promise_t *settled, ab_promise_t *out) {
-  (void)settled;
-  (void)out;
-  trace(arg);
-}
-
-/* Promise.resolve().then(a).then(b).then(c) */
-static void then_chain(const char *a, const char *b, const char *c) {
-  ab_promise_t *p0 = ab_promise_resolved(NULL, NULL);
-  ab_promise_t *p1 = ab_promise_then(p0, then_trace, NULL, (void *)a);
-  ab_promise_t *p2 = ab_promise_then(p1, then_trace, NULL, (void *)b);
-  ab_promise_t *p3 = ab_promise_then(p2, then_trace, NULL, (void *)c);
-  ab_promise_release(p0);
-  ab_promise_release(p1);
-  ab_promise_release(p2);
-  ab_promise_release(p3);
-}
-
 /* `await null` */
 static void await_null(void) {
   ab_promise_t *p = ab_promise_resolved(NULL, NULL);
