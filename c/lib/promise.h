@@ -179,9 +179,10 @@ int ab_promise_reject(ab_promise_t *p, int code, const char *message);
 /* Rejects p with a full reason; takes over the payload's reference. */
 int ab_promise_reject_reason(ab_promise_t *p, ab_reason_t reason);
 
-/* A promise fulfilled with a value (Promise.resolve): for a value of type
- * &ab_promise_type that promise itself, retained; otherwise resolved as by
- * ab_promise_resolve (so a thenable is adopted).  Takes over the value. */
+/* A promise resolved with a value (Promise.resolve): for a value of type
+ * &ab_promise_type that promise itself (the reference given is the one
+ * returned); otherwise a new promise resolved as by ab_promise_resolve (so a
+ * thenable is adopted).  Takes over the value. */
 ab_promise_t *ab_promise_resolved(void *ptr, const ab_type_t *type);
 
 /* A promise rejected with a code and a static message (Promise.reject). */
