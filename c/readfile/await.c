@@ -2,10 +2,10 @@
  * await.c -- the await style: async functions on stackful coroutines
  * (c/lib/async.h) awaiting one promise per read.
  *
- * A read is a promise: the completion callback fulfils it with the read (a
- * borrowed aw_op_t: bytes at op->req.buf, length op->nread) or rejects it with
- * the libuv error, then drains the microtask queue, as Node does after every
- * macrotask.  An async function awaits that promise and verifies the bytes.
+ * A read is a promise (ab_readp_start, microtasks.c): the completion callback
+ * fulfils it or rejects it with the libuv error, then drains the microtask
+ * queue, as Node does after every macrotask.  An async function awaits that
+ * promise and verifies the bytes.
  *
  *   await-sequential  one async function: for (i...) { await read(i); check }
  *                     (seed 000's "async blocking")
@@ -29,10 +29,7 @@
 typedef struct aw_state_s aw_state_t;
 
 typedef struct aw_op_s {
-  ab_read_t req;
-  ab_promise_t *p;        /* the promise this read settles, while in flight */
-  long i;                 /* iteration (parallel: fixed per op) */
-  ssize_t nread;
+  ab_readp_t rd;
   aw_state_t *st;
 } aw_op_t;
 
@@ -43,47 +40,18 @@ struct aw_state_s {
   long next;              /* next iteration to issue (sequential, bounded) */
 };
 
-static void on_read(ab_read_t *req, ssize_t nread) {
-  aw_op_t *op = req->data;
-  ab_promise_t *p = op->p;
-  op->p = NULL;
-  op->nread = nread;
-  if (nread < 0)
-    ab_promise_reject(p, (int)nread, req->failed_op);
-  else
-    ab_promise_resolve(p, op, NULL);
-  ab_promise_release(p);
-  ab_microtasks_drain();
-}
-
 /* `await read(i); check` on op.  Returns 0 when verified, -1 otherwise (the
  * failure is recorded in the run). */
 static int await_read(aw_op_t *op, long i) {
   ab_run_t *run = op->st->run;
-  ab_promise_t *p = ab_promise_new();
-  if (p == NULL) {
-    ab_run_fail(run, i, "out of memory for a promise");
+  ab_promise_t *p = ab_readp_start(run, &op->rd, i);
+  if (p == NULL)
     return -1;
-  }
-  op->i = i;
-  op->p = ab_promise_retain(p);
-  int rc = run->backend->start(run->loop, &op->req, run->opts->file, on_read);
-  if (rc != 0) {
-    op->p = NULL;
-    ab_promise_release(p);
-    ab_promise_release(p);
-    ab_run_fail(run, i, "start failed: %s", uv_strerror(rc));
-    return -1;
-  }
   void *value = NULL;
-  rc = ab_await(p, &value);
-  if (rc != 0) {
-    ab_run_fail(run, i, "%s failed: %s", ab_promise_message(p), ab_promise_strerror(rc));
-    ab_promise_release(p);
-    return -1;
-  }
+  int rc = ab_await(p, &value);
+  rc = ab_readp_check(run, &op->rd, p, rc);
   ab_promise_release(p);
-  return ab_run_check(run, i, op->req.buf, op->nread);
+  return rc;
 }
 
 static aw_state_t *state_new(ab_run_t *run, long nops) {
@@ -99,14 +67,13 @@ static aw_state_t *state_new(ab_run_t *run, long nops) {
   }
   for (long k = 0; k < nops; k++) {
     st->ops[k].st = st;
-    st->ops[k].req.data = &st->ops[k];
   }
   return st;
 }
 
 static void state_free(aw_state_t *st) {
   for (long k = 0; k < st->nops; k++)
-    ab_read_cleanup(&st->ops[k].req);
+    ab_read_cleanup(&st->ops[k].rd.req);
   free(st->ops);
   free(st);
 }
@@ -173,7 +140,7 @@ int ab_readfile_await_loop(ab_run_t *run) {
 static int read_one(void *arg, void **value) {
   aw_op_t *op = arg;
   *value = op;
-  await_read(op, op->i); /* a failure is recorded in the run, as above */
+  await_read(op, op->rd.i); /* a failure is recorded in the run, as above */
   return 0;
 }
 
@@ -189,7 +156,7 @@ static int all_reads(void *arg, void **value) {
   ab_run_t *run = a->st->run;
   long k;
   for (k = 0; k < a->st->nops; k++) {
-    a->st->ops[k].i = k;
+    a->st->ops[k].rd.i = k;
     if ((a->ps[k] = ab_async(read_one, &a->st->ops[k])) == NULL)
       break;
   }

@@ -2,7 +2,8 @@
  * microtasks.c -- the start and the end of a pass of a style that runs on the
  * promise core's microtask queue (await.c, stackless.c): attach the queue to
  * the loop, and at the end run loop and queue dry, detach, and report what
- * leaked.  The styles' own per-read records are theirs to free.
+ * leaked; and a read as a promise, which both styles await.  The styles' own
+ * per-read records are theirs to free.
  */
 #include "styles.h"
 #include "promise.h"
@@ -26,4 +27,46 @@ int ab_readfile_queue_finish(ab_run_t *run) {
     ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
   ab_promise_pool_trim();
   return ab_run_failed(run) ? -1 : 0;
+}
+
+/* The completion: settle the read's promise, then drain the queue, as Node
+ * drains microtasks after every macrotask callback. */
+static void readp_done(ab_read_t *req, ssize_t nread) {
+  ab_readp_t *r = (ab_readp_t *)req; /* req is its first member */
+  ab_promise_t *p = r->pending;
+  r->pending = NULL;
+  r->nread = nread;
+  if (nread < 0)
+    ab_promise_reject(p, (int)nread, req->failed_op);
+  else
+    ab_promise_resolve(p, r, NULL);
+  ab_promise_release(p);
+  ab_microtasks_drain();
+}
+
+ab_promise_t *ab_readp_start(ab_run_t *run, ab_readp_t *r, long i) {
+  ab_promise_t *p = ab_promise_new();
+  if (p == NULL) {
+    ab_run_fail(run, i, "out of memory for a promise");
+    return NULL;
+  }
+  r->i = i;
+  r->pending = ab_promise_retain(p);
+  int rc = run->backend->start(run->loop, &r->req, run->opts->file, readp_done);
+  if (rc != 0) {
+    r->pending = NULL;
+    ab_promise_release(p);
+    ab_promise_release(p);
+    ab_run_fail(run, i, "start failed: %s", uv_strerror(rc));
+    return NULL;
+  }
+  return p;
+}
+
+int ab_readp_check(ab_run_t *run, ab_readp_t *r, ab_promise_t *p, int code) {
+  if (code != 0) {
+    ab_run_fail(run, r->i, "%s failed: %s", ab_promise_message(p), ab_promise_strerror(code));
+    return -1;
+  }
+  return ab_run_check(run, r->i, r->req.buf, r->nread);
 }

@@ -9,9 +9,9 @@
  *                         async function has), all started at once, and a
  *                         driver frame awaiting Promise.all of those results
  *
- * A read is a promise settled by the completion callback (fulfilled with the
- * frame, or rejected with the libuv error), which then drains the microtask
- * queue.  Frames are allocated before the clock starts.
+ * A read is a promise (ab_readp_start, microtasks.c) settled by the
+ * completion callback, which then drains the microtask queue.  Frames are
+ * allocated before the clock starts.
  */
 #include "styles.h"
 #include "stackless.h"
@@ -22,12 +22,9 @@ typedef struct sl_state_s sl_state_t;
 
 typedef struct sl_op_s {
   ab_pt_t pt;
-  ab_read_t req;
+  ab_readp_t rd;
   ab_promise_t *awaited;   /* the read's promise, the frame's reference */
-  ab_promise_t *pending;   /* the same promise, the callback's reference */
   ab_promise_t *result;    /* parallel: this frame's own promise */
-  long i;
-  ssize_t nread;
   sl_state_t *st;
 } sl_op_t;
 
@@ -38,51 +35,18 @@ struct sl_state_s {
   long next;
 };
 
-static void on_read(ab_read_t *req, ssize_t nread) {
-  sl_op_t *op = req->data;
-  ab_promise_t *p = op->pending;
-  op->pending = NULL;
-  op->nread = nread;
-  if (nread < 0)
-    ab_promise_reject(p, (int)nread, req->failed_op);
-  else
-    ab_promise_resolve(p, op, NULL);
-  ab_promise_release(p);
-  ab_microtasks_drain();
-}
-
-/* Starts read op->i; op->awaited is its promise.  0, or -1 (recorded). */
-static int read_start(sl_op_t *op) {
-  ab_run_t *run = op->st->run;
-  op->awaited = ab_promise_new();
-  if (op->awaited == NULL) {
-    ab_run_fail(run, op->i, "out of memory for a promise");
-    return -1;
-  }
-  op->pending = ab_promise_retain(op->awaited);
-  int rc = run->backend->start(run->loop, &op->req, run->opts->file, on_read);
-  if (rc != 0) {
-    ab_promise_release(op->pending);
-    ab_promise_release(op->awaited);
-    op->pending = op->awaited = NULL;
-    ab_run_fail(run, op->i, "start failed: %s", uv_strerror(rc));
-    return -1;
-  }
-  return 0;
+/* Starts read i; op->awaited is its promise.  0, or -1 (recorded). */
+static int read_start(sl_op_t *op, long i) {
+  op->awaited = ab_readp_start(op->st->run, &op->rd, i);
+  return op->awaited ? 0 : -1;
 }
 
 /* After the await: verifies the read.  0, or -1 (recorded). */
 static int read_finish(sl_op_t *op) {
-  ab_run_t *run = op->st->run;
-  int rc = 0;
-  if (op->pt.code != 0) {
-    ab_run_fail(run, op->i, "%s failed: %s", ab_promise_message(op->awaited),
-                ab_promise_strerror(op->pt.code));
-    rc = -1;
-  }
+  int rc = ab_readp_check(op->st->run, &op->rd, op->awaited, op->pt.code);
   ab_promise_release(op->awaited);
   op->awaited = NULL;
-  return rc == 0 ? ab_run_check(run, op->i, op->req.buf, op->nread) : rc;
+  return rc;
 }
 
 static sl_state_t *state_new(ab_run_t *run, long nops) {
@@ -98,14 +62,13 @@ static sl_state_t *state_new(ab_run_t *run, long nops) {
   }
   for (long k = 0; k < nops; k++) {
     st->ops[k].st = st;
-    st->ops[k].req.data = &st->ops[k];
   }
   return st;
 }
 
 static void state_free(sl_state_t *st) {
   for (long k = 0; k < st->nops; k++)
-    ab_read_cleanup(&st->ops[k].req);
+    ab_read_cleanup(&st->ops[k].rd.req);
   free(st->ops);
   free(st);
 }
@@ -136,8 +99,7 @@ static int loop_step(ab_pt_t *pt) {
   sl_state_t *st = op->st;
   AB_PT_BEGIN(pt);
   while (st->next < st->run->n && !ab_run_failed(st->run)) {
-    op->i = st->next++;
-    if (read_start(op) != 0)
+    if (read_start(op, st->next++) != 0)
       AB_PT_RETURN(pt, -1);
     AB_PT_AWAIT(pt, op->awaited);
     if (read_finish(op) != 0)
@@ -162,7 +124,7 @@ int ab_readfile_stackless_loop(ab_run_t *run) {
 static int one_step(ab_pt_t *pt) {
   sl_op_t *op = AB_PT_FRAME(pt, sl_op_t, pt);
   AB_PT_BEGIN(pt);
-  if (read_start(op) != 0)
+  if (read_start(op, op->rd.i) != 0)
     AB_PT_RETURN(pt, -1);
   AB_PT_AWAIT(pt, op->awaited);
   AB_PT_RETURN(pt, read_finish(op));
@@ -194,7 +156,7 @@ static int driver_step(ab_pt_t *pt) {
   AB_PT_BEGIN(pt);
   for (d->k = 0; d->k < d->st->nops; d->k++) {
     sl_op_t *op = &d->st->ops[d->k];
-    op->i = d->k;
+    op->rd.i = d->k;
     if ((op->result = ab_promise_new()) == NULL)
       break;
     d->ps[d->k] = ab_promise_retain(op->result);

@@ -35,6 +35,21 @@ int ab_readfile_stackless_all(ab_run_t *run);
 int ab_readfile_queue_attach(ab_run_t *run);
 int ab_readfile_queue_finish(ab_run_t *run);
 
+/* microtasks.c: read i as a promise.  start returns the promise (a new
+ * reference; fulfilled with r once r->nread and the bytes at r->req.buf are
+ * there, rejected with the libuv error) or NULL with the failure recorded;
+ * check verifies the read once the promise settled (`code` is what the await
+ * returned): 0, or -1 with the failure recorded. */
+#include "promise.h"
+typedef struct ab_readp_s {
+  ab_read_t req;           /* first: the completion finds r from it */
+  ab_promise_t *pending;   /* the completion's reference, while in flight */
+  long i;
+  ssize_t nread;
+} ab_readp_t;
+ab_promise_t *ab_readp_start(ab_run_t *run, ab_readp_t *r, long i);
+int ab_readp_check(ab_run_t *run, ab_readp_t *r, ab_promise_t *p, int code);
+
 /* The runtime note of the await variants: which coroutine switch was built. */
 #include "coro.h"
 #define AB_READFILE_CORO_RUNTIME ", coro " AB_CORO_BACKEND_NAME
