@@ -26,8 +26,9 @@
  *                register on Apple).  FPCR is left as thread-wide state,
  *                the same choice Boost.Context makes: writing it can serialise.
  *
- * Elsewhere the build falls back to ucontext (swapcontext, ~100x slower as it
- * makes a sigprocmask system call); define AB_CORO_UCONTEXT to force it.
+ * Elsewhere the build falls back to ucontext (glibc's swapcontext makes a
+ * sigprocmask system call per switch: far slower); define AB_CORO_UCONTEXT
+ * to force it.
  * ab_coro_backend() names the one compiled in, for the result's runtime field.
  *
  * Stacks come from a per-thread pool (stack.h): mmap'd, lazily committed, with

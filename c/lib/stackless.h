@@ -33,7 +33,8 @@
  * with pt->result; it may free the frame.
  *
  * Rules of the switch trick: locals of the step function do not survive an
- * await (keep them in the frame); no AB_PT_AWAIT inside a switch statement of
+ * await (keep them in the frame); the promise expression given to
+ * AB_PT_AWAIT is evaluated again on resumption (use a frame member); no AB_PT_AWAIT inside a switch statement of
  * your own; one await per source line.  Misuse of the state (stepping a
  * finished frame) returns AB_PT_DONE again without running anything.
  *
