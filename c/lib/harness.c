@@ -188,11 +188,28 @@ static uint64_t tv_us(struct timeval tv) {
   return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 }
 
+/*
+ * Peak resident memory of this program in KiB.  On Linux ru_maxrss survives
+ * exec(): a program started by a large parent (a Python runner) would report
+ * the parent's peak.  VmHWM in /proc/self/status belongs to this image alone,
+ * so it is preferred; ru_maxrss is the fallback (KiB on Linux, bytes on macOS).
+ */
 static long peak_rss_kb(const struct rusage *ru) {
+#ifdef __linux__
+  char line[128];
+  long kb = -1;
+  FILE *f = fopen("/proc/self/status", "r");
+  if (f != NULL) {
+    while (fgets(line, sizeof(line), f) != NULL)
+      if (sscanf(line, "VmHWM: %ld kB", &kb) == 1) break;
+    fclose(f);
+  }
+  if (kb > 0) return kb;
+#endif
 #ifdef __APPLE__
-  return (long)(ru->ru_maxrss / 1024); /* bytes on macOS */
+  return (long)(ru->ru_maxrss / 1024);
 #else
-  return (long)ru->ru_maxrss; /* KiB on Linux */
+  return (long)ru->ru_maxrss;
 #endif
 }
 
