@@ -3,19 +3,22 @@
  * (c/lib/async.h) awaiting one promise per read.
  *
  * A read is a promise (ab_readp_start, microtasks.c): the completion callback
- * fulfils it or rejects it with the libuv error, then drains the microtask
- * queue, as Node does after every macrotask.  An async function awaits that
- * promise and verifies the bytes.
+ * fulfils it with the read's record or rejects it with the libuv error, then
+ * drains the microtask queue, as Node does after every macrotask.
  *
- *   await-sequential  one async function: for (i...) { await read(i); check }
- *                     (seed 000's "async blocking")
- *   await-bounded     K async functions running that loop over a shared
- *                     counter: at most K reads in flight, K coroutine stacks
- *   await-parallel    one async function per read (await read(i); check), all
- *                     started at once, then the driver awaits Promise.all of
- *                     their promises: N coroutines suspended together, so N
- *                     stacks (16 KiB each, lazily committed: about one resident
- *                     page each) -- the memory price of stackful await
+ *   await-sequential      one async function: for (i...) { await read(i);
+ *                         check } (seed 000's "async blocking")
+ *   await-bounded         K async functions running that loop over a shared
+ *                         counter: at most K reads in flight, K coroutine stacks
+ *   await-parallel        one async function issues all N reads as promises,
+ *                         awaits Promise.all of them, then verifies every read
+ *                         (seed 000's and Node's "async parallel"): one stack
+ *   await-tasks-parallel  one async function per read (await read(i); check),
+ *                         all started at once by a driver async function that
+ *                         awaits Promise.all of their promises: N coroutines
+ *                         suspended together, so N stacks (16 KiB each, lazily
+ *                         committed: about one resident page each) -- the
+ *                         memory price of stackful await used that way
  *
  * The per-read records are allocated before the clock starts, as in the
  * callback and promise styles; coroutine stacks come from the pool, which the
@@ -135,49 +138,78 @@ int ab_readfile_await_loop(ab_run_t *run) {
   return finish(run, st);
 }
 
-/* ---- parallel: one async function per read, then Promise.all -------------- */
-
-static int read_one(void *arg, void **value) {
-  aw_op_t *op = arg;
-  *value = op;
-  await_read(op, op->rd.i); /* a failure is recorded in the run, as above */
-  return 0;
-}
+/* ---- parallel: one async function awaits Promise.all of N reads ---------- */
 
 typedef struct aw_all_s {
   aw_state_t *st;
   ab_promise_t **ps;
 } aw_all_t;
 
-/* The driver itself is an async function: start all, await all. */
+/* Issues every read as a promise, awaits Promise.all, verifies every read:
+ * one async function, so one coroutine stack however large N is. */
 static int all_reads(void *arg, void **value) {
+  (void)value;
+  aw_all_t *a = arg;
+  ab_run_t *run = a->st->run;
+  long k;
+  for (k = 0; k < a->st->nops; k++)
+    if ((a->ps[k] = ab_readp_start(run, &a->st->ops[k].rd, k)) == NULL)
+      break; /* recorded */
+  ab_promise_t *all = k == a->st->nops ? ab_promise_all(a->ps, (size_t)k) : NULL;
+  for (long j = 0; j < k; j++)
+    ab_promise_release(a->ps[j]);
+  if (all == NULL) {
+    ab_run_fail(run, k, "out of memory for a promise");
+    return 0;
+  }
+  void *reads = NULL;
+  int rc = ab_await(all, &reads);
+  if (rc != 0)
+    ab_readp_failed(run, all, rc, run->n - 1);
+  else
+    ab_readp_verify_all(run, reads);
+  ab_promise_release(all);
+  return 0;
+}
+
+/* ---- tasks-parallel: one async function per read, then Promise.all -------- */
+
+static int read_task(void *arg, void **value) {
+  aw_op_t *op = arg;
+  *value = op;
+  await_read(op, op->rd.i); /* a failure is recorded in the run, as above */
+  return 0;
+}
+
+/* The driver itself is an async function: start one async function per read,
+ * await Promise.all of their promises. */
+static int all_tasks(void *arg, void **value) {
   (void)value;
   aw_all_t *a = arg;
   ab_run_t *run = a->st->run;
   long k;
   for (k = 0; k < a->st->nops; k++) {
     a->st->ops[k].rd.i = k;
-    if ((a->ps[k] = ab_async(read_one, &a->st->ops[k])) == NULL)
+    if ((a->ps[k] = ab_async(read_task, &a->st->ops[k])) == NULL)
       break;
   }
-  int rc = 0;
-  if (k < a->st->nops) {
+  ab_promise_t *all = k == a->st->nops ? ab_promise_all(a->ps, (size_t)k) : NULL;
+  if (all == NULL) {
     ab_run_fail(run, k, "out of memory for a promise");
-    rc = -1;
   } else {
-    ab_promise_t *all = ab_promise_all(a->ps, (size_t)k);
     void *list = NULL;
-    rc = all ? ab_await(all, &list) : AB_ENOMEM;
-    if (rc != 0 && !ab_run_failed(run))
-      ab_run_fail(run, run->n - 1, "Promise.all rejected: %s", ab_promise_strerror(rc));
+    int rc = ab_await(all, &list);
+    if (rc != 0)
+      ab_readp_failed(run, all, rc, run->n - 1);
     ab_promise_release(all);
   }
   for (long j = 0; j < k; j++)
     ab_promise_release(a->ps[j]);
-  return rc;
+  return 0;
 }
 
-int ab_readfile_await_all(ab_run_t *run) {
+/* Runs `driver` as the pass's one top-level async function. */
+static int run_driver(ab_run_t *run, ab_async_fn driver) {
   aw_state_t *st = start(run, run->n);
   if (st == NULL)
     return -1;
@@ -190,7 +222,7 @@ int ab_readfile_await_all(ab_run_t *run) {
     return -1;
   }
   ab_run_begin(run);
-  ab_promise_t *p = ab_async(all_reads, &a);
+  ab_promise_t *p = ab_async(driver, &a);
   if (p == NULL) {
     ab_run_fail(run, 0, "out of memory for a promise");
   } else {
@@ -201,4 +233,12 @@ int ab_readfile_await_all(ab_run_t *run) {
   int rc = finish(run, st);
   free(a.ps);
   return rc;
+}
+
+int ab_readfile_await_all(ab_run_t *run) {
+  return run_driver(run, all_reads);
+}
+
+int ab_readfile_await_tasks(ab_run_t *run) {
+  return run_driver(run, all_tasks);
 }

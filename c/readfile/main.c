@@ -19,9 +19,11 @@ static const ab_variant_t variants[] = {
   {"promise-bounded",      "promise",  "bounded",    ab_readfile_promise_chain, NULL, 0},
   {"await-sequential",     "await",    "sequential", ab_readfile_await_loop, AB_READFILE_CORO_RUNTIME, 0},
   {"await-parallel",       "await",    "parallel",   ab_readfile_await_all, AB_READFILE_CORO_RUNTIME, 0},
+  {"await-tasks-parallel", "await",   "parallel",   ab_readfile_await_tasks, AB_READFILE_CORO_RUNTIME, 0},
   {"await-bounded",        "await",    "bounded",    ab_readfile_await_loop, AB_READFILE_CORO_RUNTIME, 0},
   {"stackless-sequential", "stackless", "sequential", ab_readfile_stackless_loop, NULL, 0},
   {"stackless-parallel",   "stackless", "parallel",   ab_readfile_stackless_all, NULL, 0},
+  {"stackless-tasks-parallel", "stackless", "parallel", ab_readfile_stackless_tasks, NULL, 0},
   {"stackless-bounded",    "stackless", "bounded",    ab_readfile_stackless_loop, NULL, 0},
   /* Test only: stops the clock before its reads complete (seed 000's first
    * mistake), so the runner must report it invalid. */

@@ -36,8 +36,8 @@ static void readp_done(ab_read_t *req, ssize_t nread) {
   ab_promise_t *p = r->pending;
   r->pending = NULL;
   r->nread = nread;
-  if (nread < 0)
-    ab_promise_reject(p, (int)nread, req->failed_op);
+  if (nread < 0) /* the payload names the read, through Promise.all too */
+    ab_promise_reject_reason(p, (ab_reason_t){(int)nread, req->failed_op, r, NULL});
   else
     ab_promise_resolve(p, r, NULL);
   ab_promise_release(p);
@@ -65,8 +65,28 @@ ab_promise_t *ab_readp_start(ab_run_t *run, ab_readp_t *r, long i) {
 
 int ab_readp_check(ab_run_t *run, ab_readp_t *r, ab_promise_t *p, int code) {
   if (code != 0) {
-    ab_run_fail(run, r->i, "%s failed: %s", ab_promise_message(p), ab_promise_strerror(code));
+    ab_readp_failed(run, p, code, r->i);
     return -1;
   }
   return ab_run_check(run, r->i, r->req.buf, r->nread);
+}
+
+void ab_readp_failed(ab_run_t *run, const ab_promise_t *p, int code, long i) {
+  ab_reason_t why = ab_promise_reason(p);
+  if (why.code != 0 && why.ptr != NULL && why.type == NULL) {
+    const ab_readp_t *r = why.ptr;
+    ab_run_fail(run, r->i, "%s failed: %s", why.message ? why.message : "read",
+                ab_promise_strerror(why.code));
+  } else {
+    ab_run_fail(run, i, "await failed: %s", ab_promise_strerror(code));
+  }
+}
+
+int ab_readp_verify_all(ab_run_t *run, const ab_list_t *reads) {
+  for (size_t k = 0; k < reads->n; k++) {
+    const ab_readp_t *r = reads->items[k].ptr;
+    if (ab_run_check(run, r->i, r->req.buf, r->nread) != 0)
+      return -1;
+  }
+  return 0;
 }

@@ -1,13 +1,17 @@
 /*
  * stackless.c -- the stackless await style: switch-based state machines
- * (c/lib/stackless.h) with an explicit frame per read, awaiting the same
- * promises as the await style but with no coroutine stack at all.
+ * (c/lib/stackless.h) with an explicit frame, awaiting the same promises as
+ * the await style but with no coroutine stack at all.
  *
- *   stackless-sequential  one frame looping: read(i), await it, check
- *   stackless-bounded     K such frames over a shared counter
- *   stackless-parallel    one frame per read (its own result promise, as an
- *                         async function has), all started at once, and a
- *                         driver frame awaiting Promise.all of those results
+ *   stackless-sequential      one frame looping: read(i), await it, check
+ *   stackless-bounded         K such frames over a shared counter
+ *   stackless-parallel        one frame issues all N reads as promises,
+ *                             awaits Promise.all of them, then verifies every
+ *                             read (the shape of await-parallel)
+ *   stackless-tasks-parallel  one frame per read (with its own result promise,
+ *                             as an async function has), all started at once
+ *                             by a driver frame awaiting Promise.all of those
+ *                             results: N frames live together
  *
  * A read is a promise (ab_readp_start, microtasks.c) settled by the
  * completion callback, which then drains the microtask queue.  Frames are
@@ -119,7 +123,44 @@ int ab_readfile_stackless_loop(ab_run_t *run) {
   return finish(run, st);
 }
 
-/* ---- parallel: a frame per read, a driver frame awaiting them all ---------- */
+/* ---- parallel: one frame awaits Promise.all of N reads -------------------- */
+
+typedef struct sl_driver_s {
+  ab_pt_t pt;
+  sl_state_t *st;
+  ab_promise_t **ps;
+  ab_promise_t *all;
+  long k;
+} sl_driver_t;
+
+/* Issues every read as a promise, awaits Promise.all, verifies every read:
+ * one frame however large N is. */
+static int all_step(ab_pt_t *pt) {
+  sl_driver_t *d = AB_PT_FRAME(pt, sl_driver_t, pt);
+  ab_run_t *run = d->st->run;
+  AB_PT_BEGIN(pt);
+  for (d->k = 0; d->k < d->st->nops; d->k++)
+    if ((d->ps[d->k] = ab_readp_start(run, &d->st->ops[d->k].rd, d->k)) == NULL)
+      break; /* recorded */
+  if (d->k == d->st->nops)
+    d->all = ab_promise_all(d->ps, (size_t)d->k);
+  for (long j = 0; j < d->k; j++)
+    ab_promise_release(d->ps[j]);
+  if (d->all == NULL) {
+    ab_run_fail(run, d->k, "out of memory for a promise");
+    AB_PT_RETURN(pt, -1);
+  }
+  AB_PT_AWAIT(pt, d->all);
+  if (pt->code != 0)
+    ab_readp_failed(run, d->all, pt->code, run->n - 1);
+  else
+    ab_readp_verify_all(run, pt->value);
+  ab_promise_release(d->all);
+  d->all = NULL;
+  AB_PT_END(pt);
+}
+
+/* ---- tasks-parallel: a frame per read, a driver frame awaiting them all --- */
 
 static int one_step(ab_pt_t *pt) {
   sl_op_t *op = AB_PT_FRAME(pt, sl_op_t, pt);
@@ -142,15 +183,7 @@ static void one_done(ab_pt_t *pt) {
   op->result = NULL;
 }
 
-typedef struct sl_driver_s {
-  ab_pt_t pt;
-  sl_state_t *st;
-  ab_promise_t **ps;
-  ab_promise_t *all;
-  long k;
-} sl_driver_t;
-
-static int driver_step(ab_pt_t *pt) {
+static int tasks_step(ab_pt_t *pt) {
   sl_driver_t *d = AB_PT_FRAME(pt, sl_driver_t, pt);
   ab_run_t *run = d->st->run;
   AB_PT_BEGIN(pt);
@@ -171,14 +204,15 @@ static int driver_step(ab_pt_t *pt) {
     AB_PT_RETURN(pt, -1);
   }
   AB_PT_AWAIT(pt, d->all);
-  if (pt->code != 0 && !ab_run_failed(run))
-    ab_run_fail(run, run->n - 1, "Promise.all rejected: %s", ab_promise_strerror(pt->code));
+  if (pt->code != 0)
+    ab_readp_failed(run, d->all, pt->code, run->n - 1);
   ab_promise_release(d->all);
   d->all = NULL;
   AB_PT_END(pt);
 }
 
-int ab_readfile_stackless_all(ab_run_t *run) {
+/* Runs `step` as the pass's one top-level frame. */
+static int run_driver(ab_run_t *run, ab_pt_step_fn step) {
   sl_state_t *st = start(run, run->n);
   if (st == NULL)
     return -1;
@@ -191,9 +225,17 @@ int ab_readfile_stackless_all(ab_run_t *run) {
     return -1;
   }
   ab_run_begin(run);
-  ab_pt_start(&d.pt, driver_step, NULL);
+  ab_pt_start(&d.pt, step, NULL);
   ab_microtasks_drain();
   int rc = finish(run, st);
   free(d.ps);
   return rc;
+}
+
+int ab_readfile_stackless_all(ab_run_t *run) {
+  return run_driver(run, all_step);
+}
+
+int ab_readfile_stackless_tasks(ab_run_t *run) {
+  return run_driver(run, tasks_step);
 }

@@ -22,12 +22,15 @@ int ab_readfile_promise_all(ab_run_t *run);
 int ab_readfile_promise_counter(ab_run_t *run);
 
 /* await.c: async functions on stackful coroutines (async.h); sequential and
- * bounded are K looping async functions, parallel one per read + Promise.all.
+ * bounded are K looping async functions, parallel one async function awaiting
+ * Promise.all of N reads, tasks-parallel one async function per read.
  * stackless.c: the same with switch-based state machines (stackless.h). */
 int ab_readfile_await_loop(ab_run_t *run);
 int ab_readfile_await_all(ab_run_t *run);
+int ab_readfile_await_tasks(ab_run_t *run);
 int ab_readfile_stackless_loop(ab_run_t *run);
 int ab_readfile_stackless_all(ab_run_t *run);
+int ab_readfile_stackless_tasks(ab_run_t *run);
 
 /* microtasks.c: a pass on the microtask queue (await.c, stackless.c).
  * attach: 0, or -1 with the failure recorded.  finish: runs loop and queue
@@ -49,6 +52,12 @@ typedef struct ab_readp_s {
 } ab_readp_t;
 ab_promise_t *ab_readp_start(ab_run_t *run, ab_readp_t *r, long i);
 int ab_readp_check(ab_run_t *run, ab_readp_t *r, ab_promise_t *p, int code);
+/* Records why an await of p returned `code`: a read's rejection (also through
+ * Promise.all) names that read's iteration, anything else iteration i. */
+void ab_readp_failed(ab_run_t *run, const ab_promise_t *p, int code, long i);
+/* Verifies every read of a Promise.all's list of read records, in order, up
+ * to the first failure: 0, or -1 with the failure recorded. */
+int ab_readp_verify_all(ab_run_t *run, const ab_list_t *reads);
 
 /* The runtime note of the await variants: which coroutine switch was built. */
 #include "coro.h"
