@@ -55,17 +55,18 @@ static void on_read(ab_read_t *req, ssize_t nread) {
   if (!ab_run_failed(run) && st->next < run->n) issue(st, slot);
 }
 
+/* The slots of a pass; NULL with the failure recorded. */
 static cb_state_t *state_new(ab_run_t *run) {
   cb_state_t *st = calloc(1, sizeof(*st));
   long s;
-  if (st == NULL) return NULL;
-  st->run = run;
-  st->nslots = ab_run_slots(run);
-  st->slots = calloc((size_t)st->nslots, sizeof(*st->slots));
-  if (st->slots == NULL) {
+  if (st != NULL) st->slots = calloc((size_t)ab_run_slots(run), sizeof(*st->slots));
+  if (st == NULL || st->slots == NULL) {
     free(st);
+    ab_run_fail(run, 0, "out of memory for %ld read slots", ab_run_slots(run));
     return NULL;
   }
+  st->run = run;
+  st->nslots = ab_run_slots(run);
   for (s = 0; s < st->nslots; s++) {
     st->slots[s].st = st;
     st->slots[s].req.data = &st->slots[s];
@@ -83,10 +84,7 @@ static void state_free(cb_state_t *st) {
 int ab_readfile_callback(ab_run_t *run) {
   cb_state_t *st = state_new(run);
   long s;
-  if (st == NULL) {
-    ab_run_fail(run, 0, "out of memory for %ld read slots", ab_run_slots(run));
-    return -1;
-  }
+  if (st == NULL) return -1;
   ab_run_begin(run);
   for (s = 0; s < st->nslots && !ab_run_failed(run); s++) issue(st, &st->slots[s]);
   uv_run(run->loop, UV_RUN_DEFAULT);
@@ -109,10 +107,7 @@ static void on_read_nowait(ab_read_t *req, ssize_t nread) {
 int ab_readfile_callback_nowait(ab_run_t *run) {
   cb_state_t *st = state_new(run);
   long s;
-  if (st == NULL) {
-    ab_run_fail(run, 0, "out of memory for %ld read slots", ab_run_slots(run));
-    return -1;
-  }
+  if (st == NULL) return -1;
   ab_run_begin(run);
   for (s = 0; s < st->nslots; s++) {
     cb_slot_t *slot = &st->slots[s];

@@ -13,86 +13,32 @@
  *                             by a driver frame awaiting Promise.all of those
  *                             results: N frames live together
  *
- * A read is a promise (ab_readp_start, microtasks.c) settled by the
+ * A read is a promise (ab_readp_start, promised.c) settled by the
  * completion callback, which then drains the microtask queue.  Frames are
  * allocated before the clock starts.
  */
 #include "styles.h"
 #include "stackless.h"
 
-#include <stdlib.h>
-
-typedef struct sl_state_s sl_state_t;
-
+/* A read's frame (sequential, bounded, tasks-parallel): the set's record. */
 typedef struct sl_op_s {
+  ab_readp_t rd;           /* first: the set's record */
   ab_pt_t pt;
-  ab_readp_t rd;
   ab_promise_t *awaited;   /* the read's promise, the frame's reference */
-  ab_promise_t *result;    /* parallel: this frame's own promise */
-  sl_state_t *st;
+  ab_promise_t *result;    /* tasks-parallel: this frame's own promise */
 } sl_op_t;
-
-struct sl_state_s {
-  ab_run_t *run;
-  sl_op_t *ops;
-  long nops;
-  long next;
-};
 
 /* Starts read i; op->awaited is its promise.  0, or -1 (recorded). */
 static int read_start(sl_op_t *op, long i) {
-  op->awaited = ab_readp_start(op->st->run, &op->rd, i);
+  op->awaited = ab_readp_start(&op->rd, i);
   return op->awaited ? 0 : -1;
 }
 
 /* After the await: verifies the read.  0, or -1 (recorded). */
 static int read_finish(sl_op_t *op) {
-  int rc = ab_readp_check(op->st->run, &op->rd, op->awaited, op->pt.code);
+  int rc = ab_readp_check(&op->rd, op->awaited, op->pt.code);
   ab_promise_release(op->awaited);
   op->awaited = NULL;
-  return rc;
-}
-
-static sl_state_t *state_new(ab_run_t *run, long nops) {
-  sl_state_t *st = calloc(1, sizeof(*st));
-  if (st == NULL)
-    return NULL;
-  st->run = run;
-  st->nops = nops;
-  st->ops = calloc((size_t)nops, sizeof(*st->ops));
-  if (st->ops == NULL) {
-    free(st);
-    return NULL;
-  }
-  for (long k = 0; k < nops; k++) {
-    st->ops[k].st = st;
-  }
-  return st;
-}
-
-static void state_free(sl_state_t *st) {
-  for (long k = 0; k < st->nops; k++)
-    ab_read_cleanup(&st->ops[k].rd.req);
-  free(st->ops);
-  free(st);
-}
-
-static sl_state_t *start(ab_run_t *run, long nops) {
-  sl_state_t *st = state_new(run, nops);
-  if (st == NULL) {
-    ab_run_fail(run, 0, "out of memory for %ld frames", nops);
-    return NULL;
-  }
-  if (ab_readfile_queue_attach(run) != 0) {
-    state_free(st);
-    return NULL;
-  }
-  return st;
-}
-
-static int finish(ab_run_t *run, sl_state_t *st) {
-  int rc = ab_readfile_queue_finish(run);
-  state_free(st);
   return rc;
 }
 
@@ -100,10 +46,10 @@ static int finish(ab_run_t *run, sl_state_t *st) {
 
 static int loop_step(ab_pt_t *pt) {
   sl_op_t *op = AB_PT_FRAME(pt, sl_op_t, pt);
-  sl_state_t *st = op->st;
+  ab_reads_t *set = op->rd.set;
   AB_PT_BEGIN(pt);
-  while (st->next < st->run->n && !ab_run_failed(st->run)) {
-    if (read_start(op, st->next++) != 0)
+  while (set->next < set->run->n && !ab_run_failed(set->run)) {
+    if (read_start(op, set->next++) != 0)
       AB_PT_RETURN(pt, -1);
     AB_PT_AWAIT(pt, op->awaited);
     if (read_finish(op) != 0)
@@ -113,48 +59,38 @@ static int loop_step(ab_pt_t *pt) {
 }
 
 int ab_readfile_stackless_loop(ab_run_t *run) {
-  sl_state_t *st = start(run, ab_run_slots(run));
-  if (st == NULL)
+  ab_reads_t *set = ab_reads_start(run, ab_run_slots(run), sizeof(sl_op_t));
+  if (set == NULL)
     return -1;
   ab_run_begin(run);
-  for (long k = 0; k < st->nops && !ab_run_failed(run); k++)
-    ab_pt_start(&st->ops[k].pt, loop_step, NULL);
+  for (long k = 0; k < set->n && !ab_run_failed(run); k++)
+    ab_pt_start(&((sl_op_t *)ab_reads_at(set, k))->pt, loop_step, NULL);
   ab_microtasks_drain();
-  return finish(run, st);
+  return ab_reads_finish(set);
 }
 
-/* ---- parallel: one frame awaits Promise.all of N reads -------------------- */
-
+/* The pass's one top-level frame (parallel, tasks-parallel). */
 typedef struct sl_driver_s {
   ab_pt_t pt;
-  sl_state_t *st;
-  ab_promise_t **ps;
+  ab_reads_t *set;
   ab_promise_t *all;
   long k;
 } sl_driver_t;
+
+/* ---- parallel: one frame awaits Promise.all of N reads -------------------- */
 
 /* Issues every read as a promise, awaits Promise.all, verifies every read:
  * one frame however large N is. */
 static int all_step(ab_pt_t *pt) {
   sl_driver_t *d = AB_PT_FRAME(pt, sl_driver_t, pt);
-  ab_run_t *run = d->st->run;
   AB_PT_BEGIN(pt);
-  for (d->k = 0; d->k < d->st->nops; d->k++)
-    if ((d->ps[d->k] = ab_readp_start(run, &d->st->ops[d->k].rd, d->k)) == NULL)
-      break; /* recorded */
-  if (d->k == d->st->nops)
-    d->all = ab_promise_all(d->ps, (size_t)d->k);
-  for (long j = 0; j < d->k; j++)
-    ab_promise_release(d->ps[j]);
-  if (d->all == NULL) {
-    ab_run_fail(run, d->k, "out of memory for a promise");
-    AB_PT_RETURN(pt, -1);
-  }
+  if ((d->all = ab_reads_all(d->set)) == NULL)
+    AB_PT_RETURN(pt, -1); /* recorded */
   AB_PT_AWAIT(pt, d->all);
   if (pt->code != 0)
-    ab_readp_failed(run, d->all, pt->code, run->n - 1);
+    ab_reads_failed(d->set, d->all, pt->code, d->set->run->n - 1);
   else
-    ab_readp_verify_all(run, pt->value);
+    ab_reads_verify(pt->value);
   ab_promise_release(d->all);
   d->all = NULL;
   AB_PT_END(pt);
@@ -185,57 +121,48 @@ static void one_done(ab_pt_t *pt) {
 
 static int tasks_step(ab_pt_t *pt) {
   sl_driver_t *d = AB_PT_FRAME(pt, sl_driver_t, pt);
-  ab_run_t *run = d->st->run;
+  ab_reads_t *set = d->set;
   AB_PT_BEGIN(pt);
-  for (d->k = 0; d->k < d->st->nops; d->k++) {
-    sl_op_t *op = &d->st->ops[d->k];
+  for (d->k = 0; d->k < set->n; d->k++) {
+    sl_op_t *op = (sl_op_t *)ab_reads_at(set, d->k);
     op->rd.i = d->k;
     if ((op->result = ab_promise_new()) == NULL)
       break;
-    d->ps[d->k] = ab_promise_retain(op->result);
+    set->ps[d->k] = ab_promise_retain(op->result);
     ab_pt_start(&op->pt, one_step, one_done);
   }
-  if (d->k == d->st->nops)
-    d->all = ab_promise_all(d->ps, (size_t)d->k);
+  if (d->k == set->n)
+    d->all = ab_promise_all(set->ps, (size_t)d->k);
   for (long j = 0; j < d->k; j++)
-    ab_promise_release(d->ps[j]);
+    ab_promise_release(set->ps[j]);
   if (d->all == NULL) {
-    ab_run_fail(run, d->k, "out of memory for a promise");
+    ab_run_fail(set->run, d->k < set->n ? d->k : d->k - 1, "out of memory for a promise");
     AB_PT_RETURN(pt, -1);
   }
   AB_PT_AWAIT(pt, d->all);
   if (pt->code != 0)
-    ab_readp_failed(run, d->all, pt->code, run->n - 1);
+    ab_reads_failed(set, d->all, pt->code, set->run->n - 1);
   ab_promise_release(d->all);
   d->all = NULL;
   AB_PT_END(pt);
 }
 
-/* Runs `step` as the pass's one top-level frame. */
-static int run_driver(ab_run_t *run, ab_pt_step_fn step) {
-  sl_state_t *st = start(run, run->n);
-  if (st == NULL)
+/* Runs `step` as the pass's one top-level frame over N records of `size`. */
+static int run_driver(ab_run_t *run, ab_pt_step_fn step, size_t size) {
+  ab_reads_t *set = ab_reads_start(run, run->n, size);
+  if (set == NULL)
     return -1;
-  sl_driver_t d = {.st = st, .ps = malloc((size_t)run->n * sizeof(ab_promise_t *))};
-  if (d.ps == NULL) {
-    ab_run_fail(run, 0, "out of memory for %ld promises", run->n);
-    ab_promise_loop_detach();
-    uv_run(run->loop, UV_RUN_DEFAULT);
-    state_free(st);
-    return -1;
-  }
+  sl_driver_t d = {.set = set};
   ab_run_begin(run);
   ab_pt_start(&d.pt, step, NULL);
   ab_microtasks_drain();
-  int rc = finish(run, st);
-  free(d.ps);
-  return rc;
+  return ab_reads_finish(set);
 }
 
 int ab_readfile_stackless_all(ab_run_t *run) {
-  return run_driver(run, all_step);
+  return run_driver(run, all_step, sizeof(ab_readp_t));
 }
 
 int ab_readfile_stackless_tasks(ab_run_t *run) {
-  return run_driver(run, tasks_step);
+  return run_driver(run, tasks_step, sizeof(sl_op_t));
 }
