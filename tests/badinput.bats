@@ -77,3 +77,15 @@ expect_all() {
   assert_output --partial "callback-parallel"
   refute_output --partial "nowait"
 }
+
+@test "an unreadable fixture is an environment error" {
+  [ "$(id -u)" -ne 0 ] || skip "root reads files whatever their mode"
+  local locked="$BATS_TEST_TMPDIR/locked.txt"
+  printf 'Hello, world' > "$locked"
+  chmod 000 "$locked"
+  expect_all 3 "unreadable|not readable|permission" --file "$locked"
+}
+
+@test "a wrong --expect fails verification and names the iteration" {
+  expect_all 1 "iteration [0-9]+.*expected" --expect Goodbye
+}
