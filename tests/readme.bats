@@ -22,3 +22,11 @@ load test_helper
   done
   [ -z "$missing" ] || { echo "missing:$missing"; false; }
 }
+
+@test "the README's reference results are generated from the run they link" {
+  local run
+  run=$(grep -o 'results/[^]`)]*/REPORT.md' "$ROOT/README.md" | head -1)
+  [ -n "$run" ] || { echo "the README links no reference run"; false; }
+  run "$PYTHON" "$ROOT/runner/readme.py" --check "$ROOT/$(dirname "$run")"
+  assert_success
+}
