@@ -14,8 +14,9 @@
  *                       once: a stack from the pool, a promise, two switches
  *                       (seed 004's "cost of async itself")
  *
- * Each figure is the median of ROUNDS timed rounds of N operations, after one
- * untimed warm-up round (it fills the stack and promise pools).  Usage:
+ * Each figure is the median of BENCH_ROUNDS (bench.h) timed rounds of N
+ * operations, after one untimed warm-up round (it fills the stack and promise
+ * pools), by the wall clock and by the thread's CPU time.  Usage:
  * micro-coro_bench [N] (default 1,000,000).  Timings, so never part of `make test`.
  */
 #include <stdint.h>
@@ -23,32 +24,18 @@
 #include <stdlib.h>
 
 #include "async.h"
-#include "harness.h"
+#include "bench.h"
 #include "stackless.h"
-
-#define ROUNDS 7
 
 void ab__coro_switch(void **save_sp, void *load_sp);
 
-static long n_ops = 1000000;
+static long n_ops;
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Runs fn ROUNDS + 1 times (the first untimed) and returns the median ns per
- * operation, where one call of fn performs `per_call` operations. */
-static double median_ns(void (*fn)(void), double per_call) {
-  uint64_t t[ROUNDS];
-  fn();
-  for (int r = 0; r < ROUNDS; r++) {
-    uint64_t t0 = ab_now_ns();
-    fn();
-    t[r] = ab_now_ns() - t0;
-  }
-  qsort(t, ROUNDS, sizeof(t[0]), cmp_u64);
-  return (double)t[ROUNDS / 2] / per_call;
+/* Prints one figure: median ns per operation, one call of fn being `ops`. */
+static void report(const char *name, void (*fn)(void), double ops) {
+  double wall, cpu;
+  bench_median(fn, ops, &wall, &cpu);
+  printf("  %-31s %7.2f ns  (thread CPU time: %.2f ns)\n", name, wall, cpu);
 }
 
 /* ---- raw switch --------------------------------------------------------- */
@@ -130,14 +117,7 @@ static void bench_async_empty(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1) {
-    char *end;
-    n_ops = strtol(argv[1], &end, 10);
-    if (*end != '\0' || n_ops < 1) {
-      fprintf(stderr, "usage: %s [N]   (N >= 1 operations per round)\n", argv[0]);
-      return 2;
-    }
-  }
+  n_ops = bench_parse_n(argc, argv);
   settled = ab_promise_resolved(NULL, NULL);
   raw_co = ab_coro_create(raw_body, NULL);
   yield_co = ab_coro_create(yield_body, NULL);
@@ -150,20 +130,18 @@ int main(int argc, char **argv) {
 #endif
 
   printf("coro_bench: %ld operations per round, median of %d rounds, switch %s\n",
-         n_ops, ROUNDS, ab_coro_backend());
+         n_ops, BENCH_ROUNDS, ab_coro_backend());
 #if defined(__SANITIZE_ADDRESS__)
   /* raw switches skip the fiber annotations ASan insists on */
-  printf("  switch one way, raw asm        (not under ASan)\n");
+  printf("  switch one way, raw asm         (not under ASan)\n");
   (void)bench_raw;
 #else
-  printf("  switch one way, raw asm        %7.2f ns\n", median_ns(bench_raw, 2.0 * (double)n_ops));
+  report("switch one way, raw asm", bench_raw, 2.0 * (double)n_ops);
 #endif
-  printf("  switch one way, resume/yield   %7.2f ns\n",
-         median_ns(bench_resume_yield, 2.0 * (double)n_ops));
-  printf("  await settled, stackful        %7.2f ns\n", median_ns(bench_await, (double)n_ops));
-  printf("  await settled, stackless       %7.2f ns\n", median_ns(bench_stackless, (double)n_ops));
-  printf("  ab_async of an empty function  %7.2f ns\n",
-         median_ns(bench_async_empty, (double)n_ops));
+  report("switch one way, resume/yield", bench_resume_yield, 2.0 * (double)n_ops);
+  report("await settled, stackful", bench_await, (double)n_ops);
+  report("await settled, stackless", bench_stackless, (double)n_ops);
+  report("ab_async of an empty function", bench_async_empty, (double)n_ops);
   /* The two looping coroutines are never finished: their stacks go with the
    * process.  Everything else is back in its pool. */
   ab_promise_release(settled);

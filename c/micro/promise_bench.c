@@ -17,57 +17,24 @@
  *                       link settling the next: ns per link
  *   microtask           ab_microtask_enqueue + its run: the queue alone
  *
- * Each figure is the median of ROUNDS timed rounds of N operations, after one
- * untimed warm-up round (it fills the pools and the queue), by the wall clock
- * and by the thread's CPU time.  Usage:
+ * Each figure is the median of BENCH_ROUNDS (bench.h) timed rounds of N
+ * operations, after one untimed warm-up round (it fills the pools and the
+ * queue), by the wall clock and by the thread's CPU time.  Usage:
  * micro-promise_bench [N] (default 1,000,000).  Timings, so never part of
  * `make test`.
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 
-#include "harness.h"
+#include "bench.h"
 #include "promise.h"
 
-#define ROUNDS 7
 #define BURST 256           /* steps settled together in the batched form */
 
-static long n_ops = 1000000;
+static long n_ops;
 static long reactions;      /* the handlers' side effect, checked at the end */
 static uintptr_t values;   /* what the handlers read, so that they do */
 static ab_promise_t *batch[BURST];
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* CPU time of this thread: on a shared host, time spent waiting for a core
- * does not count, so the figure is steadier than the wall clock's. */
-static uint64_t cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Runs fn ROUNDS + 1 times (the first untimed); *wall and *cpu get the
- * median ns per operation by each clock. */
-static void median_ns(void (*fn)(void), double *wall, double *cpu) {
-  uint64_t w[ROUNDS], c[ROUNDS];
-  fn();
-  for (int r = 0; r < ROUNDS; r++) {
-    uint64_t w0 = ab_now_ns(), c0 = cpu_ns();
-    fn();
-    c[r] = cpu_ns() - c0;
-    w[r] = ab_now_ns() - w0;
-  }
-  qsort(w, ROUNDS, sizeof(w[0]), cmp_u64);
-  qsort(c, ROUNDS, sizeof(c[0]), cmp_u64);
-  *wall = (double)w[ROUNDS / 2] / (double)n_ops;
-  *cpu = (double)c[ROUNDS / 2] / (double)n_ops;
-}
 
 /* The step: reads the value, counts, returns nothing (fulfils with undefined). */
 static void step(void *arg, ab_promise_t *settled, ab_promise_t *out) {
@@ -134,14 +101,7 @@ static void bench_microtask(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1) {
-    char *end;
-    n_ops = strtol(argv[1], &end, 10);
-    if (*end != '\0' || n_ops < 1) {
-      fprintf(stderr, "usage: %s [N]   (N >= 1 operations per round)\n", argv[0]);
-      return 2;
-    }
-  }
+  n_ops = bench_parse_n(argc, argv);
   static const struct {
     const char *name;
     void (*fn)(void);
@@ -153,14 +113,14 @@ int main(int argc, char **argv) {
     {"microtask enqueue+run", bench_microtask},
   };
   printf("promise micro-benchmark: N = %ld, median of %d rounds (target: step <= 15 ns, V8 28 ns)\n",
-         n_ops, ROUNDS);
+         n_ops, BENCH_ROUNDS);
   for (size_t b = 0; b < sizeof(benches) / sizeof(benches[0]); b++) {
     long before = reactions;
     double wall, cpu;
-    median_ns(benches[b].fn, &wall, &cpu);
-    if (reactions - before != (long)(ROUNDS + 1) * n_ops) {
+    bench_median(benches[b].fn, (double)n_ops, &wall, &cpu);
+    if (reactions - before != (long)(BENCH_ROUNDS + 1) * n_ops) {
       fprintf(stderr, "%s: %s ran %ld reactions, expected %ld\n", argv[0], benches[b].name,
-              reactions - before, (long)(ROUNDS + 1) * n_ops);
+              reactions - before, (long)(BENCH_ROUNDS + 1) * n_ops);
       return 1;
     }
     printf("  %-40s %7.2f ns  (thread CPU time: %.2f ns)\n", benches[b].name, wall, cpu);

@@ -1,0 +1,69 @@
+/*
+ * bench.h -- the timing harness the micro-benchmarks of c/micro/ share.
+ *
+ * Each program is one file (the Makefile builds each .c file of c/micro/ into a
+ * binary of its own), so the harness is a header of static functions:
+ *
+ *   bench_parse_n(argc, argv)   the optional N (operations per round) of
+ *                       `micro-<name> [N]`; exits 2 with a usage line if bad
+ *   bench_median(fn, ops, &wall, &cpu)   runs fn once untimed (it fills the
+ *                       pools), then BENCH_ROUNDS timed times, and gives the
+ *                       median ns per operation by the wall clock and by the
+ *                       thread's CPU time, one call of fn being `ops`
+ *                       operations
+ *
+ * The thread CPU time leaves out time spent waiting for a core, so on a
+ * shared host it is the steadier of the two figures.
+ */
+#ifndef AB_MICRO_BENCH_H
+#define AB_MICRO_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "harness.h"
+
+#define BENCH_ROUNDS 7
+
+static int bench_cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t bench_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void bench_median(void (*fn)(void), double ops, double *wall, double *cpu) {
+  uint64_t w[BENCH_ROUNDS], c[BENCH_ROUNDS];
+  fn();
+  for (int r = 0; r < BENCH_ROUNDS; r++) {
+    uint64_t w0 = ab_now_ns(), c0 = bench_cpu_ns();
+    fn();
+    c[r] = bench_cpu_ns() - c0;
+    w[r] = ab_now_ns() - w0;
+  }
+  qsort(w, BENCH_ROUNDS, sizeof(w[0]), bench_cmp_u64);
+  qsort(c, BENCH_ROUNDS, sizeof(c[0]), bench_cmp_u64);
+  *wall = (double)w[BENCH_ROUNDS / 2] / ops;
+  *cpu = (double)c[BENCH_ROUNDS / 2] / ops;
+}
+
+static long bench_parse_n(int argc, char **argv) {
+  long n = 1000000;
+  if (argc > 1) {
+    char *end;
+    n = strtol(argv[1], &end, 10);
+    if (*end != '\0' || n < 1) {
+      fprintf(stderr, "usage: %s [N]   (N >= 1 operations per round)\n", argv[0]);
+      exit(2);
+    }
+  }
+  return n;
+}
+
+#endif /* AB_MICRO_BENCH_H */
