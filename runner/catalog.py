@@ -14,6 +14,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from files import write_atomic  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATH = os.path.join(ROOT, "runner", "catalog.json")
 
@@ -133,9 +136,7 @@ def main(args):
                 return 1
             return 0
         if new != text:
-            with open(README + ".tmp", "w", encoding="utf-8") as f:
-                f.write(new)
-            os.replace(README + ".tmp", README)
+            write_atomic(README, new)
         return 0
     print("catalog.py: unknown command %r (try --help)" % cmd, file=sys.stderr)
     return 2

@@ -19,6 +19,7 @@ import os
 import platform
 
 import stats
+from files import write_atomic
 
 GOARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64",
           "i686": "386", "armv7l": "arm"}
@@ -97,8 +98,6 @@ def gobench(samples, rows, host):
 
 def write(rundir_path, samples, rows, host):
     """Writes hyperfine.json and bench.txt into the run folder."""
-    with open(os.path.join(rundir_path, "hyperfine.json"), "w", encoding="utf-8") as f:
-        json.dump(hyperfine(samples, rows), f, indent=2)
-        f.write("\n")
-    with open(os.path.join(rundir_path, "bench.txt"), "w", encoding="utf-8") as f:
-        f.write(gobench(samples, rows, host))
+    write_atomic(os.path.join(rundir_path, "hyperfine.json"),
+                 json.dumps(hyperfine(samples, rows), indent=2) + "\n")
+    write_atomic(os.path.join(rundir_path, "bench.txt"), gobench(samples, rows, host))

@@ -18,6 +18,7 @@ sys.path.insert(0, HERE)
 
 import report  # noqa: E402
 import summary as sm  # noqa: E402
+from files import write_atomic  # noqa: E402
 
 README = os.path.join(ROOT, "README.md")
 BEGIN, END = "<!-- reference-results:begin -->", "<!-- reference-results:end -->"
@@ -84,9 +85,7 @@ def main(args):
                   "python3 runner/readme.py %s" % (rundir, rundir), file=sys.stderr)
             return 1
         return 0
-    with open(README + ".tmp", "w", encoding="utf-8") as f:
-        f.write(new)
-    os.replace(README + ".tmp", README)
+    write_atomic(README, new)
     return 0
 
 

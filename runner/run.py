@@ -46,6 +46,7 @@ import export  # noqa: E402
 import host as host_mod  # noqa: E402
 import report  # noqa: E402
 import summary as sm  # noqa: E402
+from files import write_atomic  # noqa: E402
 from check_result import problem as contract_problem  # noqa: E402  (the one contract check)
 
 PLOTS = os.path.join(ROOT, "plots")
@@ -411,11 +412,7 @@ def shown(path):
 
 
 def write_json(path, obj):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(obj, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(obj, indent=2) + "\n")
 
 
 class Progress:
@@ -617,8 +614,7 @@ def render(rundir, out_root=None, quiet=False):
     failures = run.get("failures")
     if failures is None:
         failures = []
-    with open(os.path.join(rundir, "REPORT.md"), "w", encoding="utf-8") as f:
-        f.write(report.markdown(rundir, summary, charts, failures))
+    write_atomic(os.path.join(rundir, "REPORT.md"), report.markdown(rundir, summary, charts, failures))
     return summary, all_drawn
 
 
@@ -692,7 +688,10 @@ def main(argv):
                 print(p)
             return 0 if len(drawn) == 2 else 1
         if args.render:
-            summary, ok = render(args.render)
+            try:
+                summary, ok = render(args.render)
+            except OSError as e:
+                raise EnvError("cannot write into %s: %s" % (args.render, e))
             print(sm.terminal_table(summary["variants"]))
             print("charts: %s" % os.path.join(args.render, "charts"))
             print("report: %s" % os.path.join(args.render, "REPORT.md"))
@@ -701,6 +700,11 @@ def main(argv):
         node = find_node(args.node)
         chosen, skipped = select(cat, args.profile, args.filter, node)
         rundir, interrupted = measure(args, cat, chosen, skipped, node)
+    except OSError as e:
+        # A full disk or a folder that became unwritable mid-run: the samples
+        # written so far stay on disk (each row is flushed as it arrives).
+        print("run.py: cannot write the results: %s" % e, file=sys.stderr)
+        return 3
     except UsageError as e:
         print("run.py: %s" % e, file=sys.stderr)
         return 2
@@ -713,6 +717,11 @@ def main(argv):
         return 130
     except EnvError as e:
         print("run.py: %s" % e, file=sys.stderr)
+        return 3
+    except OSError as e:
+        print("run.py: cannot write the summary, charts or report in %s: %s "
+              "(the samples are kept; redraw with: make plots RUN=%s)"
+              % (shown(rundir), e, shown(rundir)), file=sys.stderr)
         return 3
     print(sm.terminal_table(summary["variants"]))
     rel = shown(rundir)

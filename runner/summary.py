@@ -6,8 +6,10 @@ CPU and memory are the runner's wait4 rusage of the whole process.  Only samples
 with status ok count; the others are counted per status and warned about.
 """
 import csv
+import io
 
 import stats
+from files import write_atomic
 
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
@@ -127,14 +129,15 @@ def _median_or_none(xs):
 
 
 def write_csv(rows, path):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(SUMMARY_CSV_COLUMNS)
-        for r in rows:
-            flat = dict(r, **r["statuses"])
-            flat["warnings"] = "; ".join(r["warnings"])
-            w.writerow(["" if flat.get(k) is None else _fmt_csv(flat[k])
-                        for k in SUMMARY_CSV_COLUMNS])
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(SUMMARY_CSV_COLUMNS)
+    for r in rows:
+        flat = dict(r, **r["statuses"])
+        flat["warnings"] = "; ".join(r["warnings"])
+        w.writerow(["" if flat.get(k) is None else _fmt_csv(flat[k])
+                    for k in SUMMARY_CSV_COLUMNS])
+    write_atomic(path, buf.getvalue())
 
 
 def _fmt_csv(v):

@@ -276,6 +276,20 @@ EOF
   cmp <(cut -d, -f1-5 "${d}/summary.csv") <(cut -d, -f1-5 "${BATS_TEST_TMPDIR}/only/h/copy/summary.csv")
 }
 
+@test "a write error is one clear line and leaves no half-written summary" {
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
+    --iterations 5 --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  cp "${d}/summary.csv" "${BATS_TEST_TMPDIR}/before.csv"
+  # A directory where the temporary file must go makes the write fail, even as root.
+  mkdir "${d}/summary.csv.tmp"
+  run -3 "$PYTHON" "$RUN" --render "$d"
+  assert_line --partial "cannot write into"
+  assert_line --partial "summary.csv.tmp"
+  refute_output --partial "Traceback"
+  cmp "${BATS_TEST_TMPDIR}/before.csv" "${d}/summary.csv"
+}
+
 @test "--render of a folder without samples.csv says so" {
   run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}"
   assert_output "run.py: ${BATS_TEST_TMPDIR} has no samples.csv: not a run folder"
