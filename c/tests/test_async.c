@@ -14,11 +14,8 @@
 #include <string.h>
 
 #include "async.h"
-#include "await_ordering.h"
+#include "await_tests.h"
 #include "run_child.h"
-
-static int one = 1, seven = 7;
-static char x_value[] = "x";
 
 /* `await null` */
 static void await_null(void) {
@@ -27,25 +24,6 @@ static void await_null(void) {
   assert_int_equal(ab_await(p, &v), 0);
   assert_null(v);
   ab_promise_release(p);
-}
-
-static size_t live_before;
-
-static int setup(void **state) {
-  (void)state;
-  trace_reset();
-  live_before = ab_promise_live();
-  return 0;
-}
-
-/* Every test leaves no promise behind and nothing queued. */
-static int teardown(void **state) {
-  (void)state;
-  ab_microtasks_drain();
-  assert_int_equal(ab_microtasks_pending(), 0);
-  assert_int_equal(ab_promise_live(), live_before);
-  assert_int_equal(ab_coro_live(), 0); /* every finished coroutine gave its stack back */
-  return 0;
 }
 
 /* ---- ordering scenarios (snippets in c/tests/ordering/) --------------- */
@@ -67,7 +45,7 @@ static void test_await_vs_then(void **state) {
   then_chain("t1", "t2", "t3");
   trace("sync");
   ab_microtasks_drain();
-  assert_matches_node("await-vs-then");
+  ordering_check("await-vs-then");
 }
 
 static int f_pending(void *arg, void **value) {
@@ -75,17 +53,8 @@ static int f_pending(void *arg, void **value) {
   trace("f-start");
   void *v = NULL;
   assert_int_equal(ab_await(arg, &v), 0);
-  char label[32];
-  snprintf(label, sizeof(label), "f-got-%d", *(int *)v);
-  trace(label);
+  tracef("f-got-%d", *(int *)v);
   return 0;
-}
-
-static void then_trace_int(void *arg, ab_promise_t *settled, ab_promise_t *out) {
-  (void)out;
-  char label[32];
-  snprintf(label, sizeof(label), "%s%d", (const char *)arg, *(int *)ab_promise_value(settled));
-  trace(label);
 }
 
 static void test_await_pending(void **state) {
@@ -97,7 +66,7 @@ static void test_await_pending(void **state) {
   trace("resolved");
   ab_microtasks_drain();
   ab_promise_release(p);
-  assert_matches_node("await-pending");
+  ordering_check("await-pending");
 }
 
 static int inner_plain(void *arg, void **value) {
@@ -114,9 +83,7 @@ static int outer_plain(void *arg, void **value) {
   void *v = NULL;
   assert_int_equal(ab_await(q, &v), 0);
   ab_promise_release(q);
-  char label[32];
-  snprintf(label, sizeof(label), "outer-%d", *(int *)v);
-  trace(label);
+  tracef("outer-%d", *(int *)v);
   return 0;
 }
 
@@ -125,10 +92,8 @@ static void test_await_async_result(void **state) {
   ab_promise_release(ab_async(outer_plain, NULL));
   then_chain("a", "b", "c");
   ab_microtasks_drain();
-  assert_matches_node("await-async-result");
+  ordering_check("await-async-result");
 }
-
-#define E1 (-7001)
 
 static int f_rethrow(void *arg, void **value) {
   (void)arg;
@@ -149,7 +114,7 @@ static void test_await_rejection(void **state) {
   ab_promise_release(ab_promise_catch(fp, then_trace, "outer-catch"));
   then_chain("t1", "t2", "t3");
   ab_microtasks_drain();
-  assert_matches_node("await-rejection");
+  ordering_check("await-rejection");
   /* the error became the async function's rejection, code and message */
   assert_int_equal(ab_promise_state(fp), AB_REJECTED);
   assert_int_equal(ab_promise_code(fp), E1);
@@ -160,9 +125,7 @@ static void test_await_rejection(void **state) {
 static int f_loop(void *arg, void **value) {
   (void)value;
   for (int i = 0; i < 3; i++) {
-    char label[24];
-    snprintf(label, sizeof(label), "%s%d", (const char *)arg, i);
-    trace(label);
+    tracef("%s%d", (const char *)arg, i);
     await_null();
   }
   return 0;
@@ -174,7 +137,7 @@ static void test_await_interleave(void **state) {
   ab_promise_release(ab_async(f_loop, "b"));
   trace("sync");
   ab_microtasks_drain();
-  assert_matches_node("await-interleave");
+  ordering_check("await-interleave");
 }
 
 static int f_adopt(void *arg, void **value) {
@@ -194,7 +157,7 @@ static void test_await_adopted(void **state) {
   then_chain("t1", "t2", "t3");
   ab_microtasks_drain();
   ab_promise_release(p);
-  assert_matches_node("await-adopted");
+  ordering_check("await-adopted");
 }
 
 static int inner_awaits(void *arg, void **value) {
@@ -216,9 +179,7 @@ static int outer_awaits(void *arg, void **value) {
   void *v = NULL;
   assert_int_equal(ab_await(q, &v), 0);
   ab_promise_release(q);
-  char label[16];
-  snprintf(label, sizeof(label), "o2-%s", (const char *)v);
-  trace(label);
+  tracef("o2-%s", (const char *)v);
   return 0;
 }
 
@@ -228,7 +189,7 @@ static void test_await_nested(void **state) {
   trace("sync");
   then_chain("t1", "t2", "t3");
   ab_microtasks_drain();
-  assert_matches_node("await-nested");
+  ordering_check("await-nested");
 }
 
 /* ---- semantics -------------------------------------------------------- */

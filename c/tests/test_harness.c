@@ -41,17 +41,26 @@ static int parse(ab_opts_t *o, ...) {
   return rc;
 }
 
+/* Every field of the parsed options equals `want`'s. */
+static void assert_opts(const ab_opts_t *got, ab_opts_t want) {
+  assert_int_equal(got->iterations, want.iterations);
+  assert_int_equal(got->warmup, want.warmup);
+  assert_int_equal(got->concurrency, want.concurrency);
+  assert_string_equal(got->file, want.file);
+  assert_string_equal(got->expect, want.expect);
+  assert_int_equal(got->expect_len, want.expect_len);
+  assert_string_equal(got->variant, want.variant);
+  assert_string_equal(got->backend, want.backend);
+}
+
 static void defaults_are_the_contracts(void **state) {
   ab_opts_t o;
   (void)state;
   assert_int_equal(parse(&o, "--variant", "callback-parallel", NULL), AB_EXIT_OK);
-  assert_int_equal(o.iterations, 10000);
-  assert_int_equal(o.warmup, 0);
-  assert_int_equal(o.concurrency, 0);
-  assert_string_equal(o.file, "fixtures/text.txt");
-  assert_string_equal(o.expect, "Hello, world");
-  assert_int_equal(o.expect_len, 12);
-  assert_string_equal(o.backend, "node4");
+  assert_opts(&o, (ab_opts_t){.iterations = 10000, .warmup = 0, .concurrency = 0,
+                              .file = "fixtures/text.txt", .expect = "Hello, world",
+                              .expect_len = 12, .variant = "callback-parallel",
+                              .backend = "node4"});
 }
 
 static void every_flag_is_read(void **state) {
@@ -61,13 +70,9 @@ static void every_flag_is_read(void **state) {
                          "--warmup", "3", "--concurrency", "5", "--file", "/tmp/x",
                          "--expect", "abc", "--backend", "node4", NULL),
                    AB_EXIT_OK);
-  assert_int_equal(o.iterations, 7);
-  assert_int_equal(o.warmup, 3);
-  assert_int_equal(o.concurrency, 5);
-  assert_string_equal(o.file, "/tmp/x");
-  assert_string_equal(o.expect, "abc");
-  assert_int_equal(o.expect_len, 3);
-  assert_string_equal(o.variant, "callback-sequential");
+  assert_opts(&o, (ab_opts_t){.iterations = 7, .warmup = 3, .concurrency = 5,
+                              .file = "/tmp/x", .expect = "abc", .expect_len = 3,
+                              .variant = "callback-sequential", .backend = "node4"});
 }
 
 static void bad_numbers_are_usage_errors(void **state) {

@@ -2,13 +2,8 @@
  * test_promise_order.c -- the order in which reactions run matches Node's.
  *
  * Each scenario is written twice: as JavaScript in c/tests/ordering/NAME.js
- * and here as C on the promise core, each printing one line per step.  The
- * C trace must equal ordering/NAME.out (what Node printed for the snippet);
- * when node is on PATH (or $NODE is set) the snippet is also run and its
- * output must equal the C trace, so the recorded file cannot drift.
- *
- * The snippets are found relative to this source file's path as the compiler
- * saw it (the project root when built by the Makefile), or under $AB_ROOT.
+ * and here as C on the promise core, each printing one line per step; the
+ * check against the recorded NAME.out and against node is ordering.h's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,22 +15,10 @@
 #include <cmocka.h>
 #include <uv.h>
 
+#include "ordering.h"
 #include "promise.h"
 
-/* ---- the trace and the promises a scenario keeps ------------------------- */
-
-static char trace[4096];
-static size_t trace_len;
-
-static void say(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(trace + trace_len, sizeof(trace) - trace_len, fmt, ap);
-  va_end(ap);
-  if (n > 0) trace_len += (size_t)n;
-  if (trace_len < sizeof(trace) - 1) trace[trace_len++] = '\n';
-  trace[trace_len] = '\0';
-}
+/* ---- the promises a scenario keeps --------------------------------------- */
 
 static ab_promise_t *kept[256];
 static size_t nkept;
@@ -343,38 +326,10 @@ static void count_unhandled(void *arg, ab_promise_t *p) {
   unhandled++;
 }
 
-static char *snippet_path(const char *name, const char *ext) {
-  static char path[1024];
-  const char *root = getenv("AB_ROOT");
-  if (root != NULL) {
-    snprintf(path, sizeof(path), "%s/c/tests/ordering/%s%s", root, name, ext);
-  } else {
-    const char *here = __FILE__;
-    const char *slash = strrchr(here, '/');
-    int dirlen = slash ? (int)(slash - here) : 1;
-    snprintf(path, sizeof(path), "%.*s/ordering/%s%s", dirlen, slash ? here : ".", name, ext);
-  }
-  return path;
-}
-
-/* Reads a whole stream (a file, or a command's output) into buf. */
-static void slurp(FILE *f, char *buf, size_t size) {
-  size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-}
-
-static const char *node_command(void) {
-  const char *node = getenv("NODE");
-  if (node != NULL && *node != '\0') return node;
-  return system("command -v node >/dev/null 2>&1") == 0 ? "node" : NULL;
-}
-
 static void run_scenario(void **state) {
   const scenario_t *sc = *state;
-  char expected[4096], from_node[4096];
 
-  trace_len = 0;
-  trace[0] = '\0';
+  trace_reset();
   nkept = 0;
   unhandled = 0;
   ab_promise_on_unhandled(count_unhandled, NULL);
@@ -384,26 +339,7 @@ static void run_scenario(void **state) {
   ab_microtasks_drain();
   assert_int_equal(ab_promise_live(), 0);
   assert_int_equal(unhandled, 0);
-
-  FILE *f = fopen(snippet_path(sc->name, ".out"), "r");
-  if (f == NULL) fail_msg("cannot open %s (run from the project root or set AB_ROOT)",
-                          snippet_path(sc->name, ".out"));
-  slurp(f, expected, sizeof(expected));
-  fclose(f);
-  assert_string_equal(trace, expected);
-
-  const char *node = node_command();
-  if (node == NULL) {
-    print_message("node not found: %s checked against the recorded output only\n", sc->name);
-    return;
-  }
-  char cmd[1200];
-  snprintf(cmd, sizeof(cmd), "'%s' '%s'", node, snippet_path(sc->name, ".js"));
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  slurp(p, from_node, sizeof(from_node));
-  assert_int_equal(pclose(p), 0);
-  assert_string_equal(trace, from_node);
+  ordering_check(sc->name);
 }
 
 static const scenario_t scenarios[] = {

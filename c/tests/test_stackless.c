@@ -11,11 +11,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "await_ordering.h"
+#include "await_tests.h"
 #include "stackless.h"
-
-static int one = 1, seven = 7;
-static char x_value[] = "x";
 
 /* A stackless async function with a result promise, like an async function:
  * fulfilled with `value` when it ends with 0, rejected with the code. */
@@ -48,22 +45,13 @@ static ab_promise_t *frame_start(frame_t *f, ab_pt_step_fn step, void *arg) {
 
 static void frame_free(frame_t *f) { ab_promise_release(f->result); }
 
-static size_t live_before;
-
-static int setup(void **state) {
-  (void)state;
-  trace_reset();
-  live_before = ab_promise_live();
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  ab_microtasks_drain();
-  assert_int_equal(ab_microtasks_pending(), 0);
-  assert_int_equal(ab_promise_live(), live_before);
-  return 0;
-}
+/* `await null` in a frame: f->p keeps the promise across the suspension. */
+#define AWAIT_NULL(pt, f)                     \
+  do {                                        \
+    (f)->p = ab_promise_resolved(NULL, NULL); \
+    AB_PT_AWAIT((pt), (f)->p);                \
+    ab_promise_release((f)->p);               \
+  } while (0)
 
 /* ---- ordering scenarios (snippets in c/tests/ordering/) --------------- */
 
@@ -71,13 +59,9 @@ static int f_vs_then(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
   AB_PT_BEGIN(pt);
   trace("f1");
-  f->p = ab_promise_resolved(NULL, NULL);
-  AB_PT_AWAIT(pt, f->p);
-  ab_promise_release(f->p);
+  AWAIT_NULL(pt, f);
   trace("f2");
-  f->p = ab_promise_resolved(NULL, NULL);
-  AB_PT_AWAIT(pt, f->p);
-  ab_promise_release(f->p);
+  AWAIT_NULL(pt, f);
   trace("f3");
   AB_PT_END(pt);
 }
@@ -90,7 +74,7 @@ static void test_await_vs_then(void **state) {
   trace("sync");
   ab_microtasks_drain();
   frame_free(&f);
-  assert_matches_node("await-vs-then");
+  ordering_check("await-vs-then");
 }
 
 static int f_pending(ab_pt_t *pt) {
@@ -99,19 +83,8 @@ static int f_pending(ab_pt_t *pt) {
   trace("f-start");
   AB_PT_AWAIT(pt, (ab_promise_t *)f->arg);
   assert_int_equal(pt->code, 0);
-  {
-    char label[32];
-    snprintf(label, sizeof(label), "f-got-%d", *(int *)pt->value);
-    trace(label);
-  }
+  tracef("f-got-%d", *(int *)pt->value);
   AB_PT_END(pt);
-}
-
-static void then_trace_int(void *arg, ab_promise_t *settled, ab_promise_t *out) {
-  (void)out;
-  char label[32];
-  snprintf(label, sizeof(label), "%s%d", (const char *)arg, *(int *)ab_promise_value(settled));
-  trace(label);
 }
 
 static void test_await_pending(void **state) {
@@ -125,10 +98,8 @@ static void test_await_pending(void **state) {
   ab_microtasks_drain();
   ab_promise_release(p);
   frame_free(&f);
-  assert_matches_node("await-pending");
+  ordering_check("await-pending");
 }
-
-#define E1 (-7001)
 
 static int f_rethrow(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
@@ -151,7 +122,7 @@ static void test_await_rejection(void **state) {
   ab_promise_release(ab_promise_catch(fp, then_trace, "outer-catch"));
   then_chain("t1", "t2", "t3");
   ab_microtasks_drain();
-  assert_matches_node("await-rejection");
+  ordering_check("await-rejection");
   assert_int_equal(ab_promise_state(fp), AB_REJECTED);
   assert_int_equal(ab_promise_code(fp), E1);
   ab_promise_release(fp);
@@ -162,14 +133,8 @@ static int f_loop(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
   AB_PT_BEGIN(pt);
   for (f->i = 0; f->i < 3; f->i++) {
-    {
-      char label[24];
-      snprintf(label, sizeof(label), "%s%d", (const char *)f->arg, f->i);
-      trace(label);
-    }
-    f->p = ab_promise_resolved(NULL, NULL);
-    AB_PT_AWAIT(pt, f->p);
-    ab_promise_release(f->p);
+    tracef("%s%d", (const char *)f->arg, f->i);
+    AWAIT_NULL(pt, f);
   }
   AB_PT_END(pt);
 }
@@ -183,7 +148,7 @@ static void test_await_interleave(void **state) {
   ab_microtasks_drain();
   frame_free(&a);
   frame_free(&b);
-  assert_matches_node("await-interleave");
+  ordering_check("await-interleave");
 }
 
 static int f_adopt(ab_pt_t *pt) {
@@ -207,16 +172,14 @@ static void test_await_adopted(void **state) {
   ab_microtasks_drain();
   ab_promise_release(p);
   frame_free(&f);
-  assert_matches_node("await-adopted");
+  ordering_check("await-adopted");
 }
 
 static int inner_awaits(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
   AB_PT_BEGIN(pt);
   trace("i1");
-  f->p = ab_promise_resolved(NULL, NULL);
-  AB_PT_AWAIT(pt, f->p);
-  ab_promise_release(f->p);
+  AWAIT_NULL(pt, f);
   trace("i2");
   f->value = x_value;
   AB_PT_END(pt);
@@ -236,11 +199,7 @@ static int outer_awaits(ab_pt_t *pt) {
   AB_PT_AWAIT(pt, o->self.p);
   ab_promise_release(o->self.p);
   frame_free(&o->inner);
-  {
-    char label[16];
-    snprintf(label, sizeof(label), "o2-%s", (const char *)pt->value);
-    trace(label);
-  }
+  tracef("o2-%s", (const char *)pt->value);
   AB_PT_END(pt);
 }
 
@@ -252,7 +211,7 @@ static void test_await_nested(void **state) {
   then_chain("t1", "t2", "t3");
   ab_microtasks_drain();
   frame_free(&o.self);
-  assert_matches_node("await-nested");
+  ordering_check("await-nested");
 }
 
 /* ---- semantics -------------------------------------------------------- */
