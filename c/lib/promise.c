@@ -122,7 +122,7 @@ enum { COMBO_ALL, COMBO_ALL_SETTLED, COMBO_RACE, COMBO_ANY };
 
 #define owner_of(r) ((ab_promise_t *)((char *)(r) - offsetof(ab_promise_t, rx)))
 
-static void die_oom(void) {
+static COLD void die_oom(void) {
   fputs("ab_promise: out of memory\n", stderr);
   abort();
 }
@@ -229,10 +229,22 @@ static inline job_t *queue_slot(void) {
 }
 
 /* Internal jobs cannot report failure to anyone: running out of memory for
- * the queue aborts. */
-static inline void enqueue(job_fn fn, void *a, void *b) {
-  job_t *j = queue_slot();
-  if (UNLIKELY(j == NULL)) die_oom();
+ * the queue aborts.  The growing is out of line so that the inlined fast
+ * path keeps nothing alive across a call (no stack frame in its callers). */
+static COLD void enqueue_grow(job_fn fn, void *a, void *b) {
+  if (queue_grow() != 0) die_oom();
+  job_t *j = &queue[queue_tail++ & (queue_cap - 1)];
+  j->fn = fn;
+  j->a = a;
+  j->b.p = b;
+}
+
+static HOT_INLINE void enqueue(job_fn fn, void *a, void *b) {
+  if (UNLIKELY(queue_tail - queue_head == queue_cap)) {
+    enqueue_grow(fn, a, b);
+    return;
+  }
+  job_t *j = &queue[queue_tail++ & (queue_cap - 1)];
   j->fn = fn;
   j->a = a;
   j->b.p = b;
@@ -310,29 +322,6 @@ void ab_promise_on_unhandled(ab_unhandled_fn fn, void *arg) {
 }
 
 size_t ab_promise_unhandled_count(void) { return unhandled_reported; }
-
-size_t ab_microtasks_drain(void) {
-  if (draining) return 0;
-  if (queue_head == queue_tail && unhandled_n == 0) return 0;
-  draining = 1;
-  size_t ran = 0;
-  for (;;) {
-    while (queue_head != queue_tail) {
-      job_t j = queue[queue_head & (queue_cap - 1)];
-      queue_head++;
-      /* Reactions are nearly every job: a direct call lets it inline. */
-      if (LIKELY(j.fn == run_reaction))
-        run_reaction(j.a, j.b.p);
-      else
-        j.fn(j.a, j.b.p);
-      ran++;
-    }
-    if (unhandled_n == 0) break;
-    process_unhandled();
-  }
-  draining = 0;
-  return ran;
-}
 
 /* ---- values -------------------------------------------------------------- */
 
@@ -441,7 +430,8 @@ static void drop_reaction(reaction_t *r) {
   }
 }
 
-/* Frees p, whose last reference just went. */
+/* Frees p, whose last reference just went: the general case (a pending
+ * promise's reactions are dropped, a typed value is released). */
 static COLD_FREE void promise_free(ab_promise_t *p) {
   if (p->state == AB_PENDING) {
     reaction_t *r = p->reactions;
@@ -459,7 +449,13 @@ static COLD_FREE void promise_free(ab_promise_t *p) {
 
 /* The core's own release: p is never NULL. */
 static HOT_INLINE void unref(ab_promise_t *p) {
-  if (--p->refs == 0) promise_free(p);
+  if (--p->refs != 0) return;
+  /* Settled with an untyped value, the common end: nothing to drop or
+   * release, straight back to the free list without a call. */
+  if (LIKELY(p->state != AB_PENDING && p->type == NULL))
+    pool_put(&promise_pool, p);
+  else
+    promise_free(p);
 }
 
 void ab_promise_release(ab_promise_t *p) {
@@ -468,9 +464,25 @@ void ab_promise_release(ab_promise_t *p) {
 
 /* ---- settling ------------------------------------------------------------ */
 
+/* Queues the reactions of a promise that had more than one (rare: kept out
+ * of line so that settle() stays small where it is inlined). */
+static COLD_FREE void queue_reactions(ab_promise_t *p, reaction_t *r) {
+  reaction_t *rev = NULL;
+  while (r) {  /* newest first: reverse into registration order */
+    reaction_t *next = r->next;
+    r->next = rev;
+    rev = r;
+    r = next;
+  }
+  for (r = rev; r; r = r->next) {
+    p->refs++;
+    enqueue(run_reaction, r, p);
+  }
+}
+
 static HOT_INLINE void settle(ab_promise_t *p, ab_promise_state_t state, int code,
                    const char *message, void *ptr, const ab_type_t *type) {
-  reaction_t *r = p->reactions, *rev = NULL;
+  reaction_t *r = p->reactions;
   p->reactions = NULL;
   p->state = (uint8_t)state;
   p->code = code;
@@ -484,16 +496,7 @@ static HOT_INLINE void settle(ab_promise_t *p, ab_promise_state_t state, int cod
     enqueue(run_reaction, r, p);
     return;
   }
-  while (r) {  /* newest first: reverse into registration order */
-    reaction_t *next = r->next;
-    r->next = rev;
-    rev = r;
-    r = next;
-  }
-  for (r = rev; r; r = r->next) {
-    p->refs++;
-    enqueue(run_reaction, r, p);
-  }
+  queue_reactions(p, r);
 }
 
 static inline void fulfil(ab_promise_t *p, void *ptr, const ab_type_t *type) {
@@ -557,16 +560,20 @@ static void resolve_value(ab_promise_t *p, void *ptr, const ab_type_t *type) {
   fulfil(p, ptr, type);
 }
 
+/* resolve_value for a typed value, out of line (a tail call from the caller). */
+static COLD_FREE int resolve_typed(ab_promise_t *p, void *ptr, const ab_type_t *type) {
+  resolve_value(p, ptr, type);
+  return 0;
+}
+
 int ab_promise_resolve(ab_promise_t *p, void *ptr, const ab_type_t *type) {
   if (p->flags & F_RESOLVED) {
     value_release(ptr, type);
     return AB_EALREADY;
   }
   p->flags |= F_RESOLVED;
-  if (type == NULL)  /* an untyped value cannot be a thenable */
-    fulfil(p, ptr, NULL);
-  else
-    resolve_value(p, ptr, type);
+  if (type != NULL) return resolve_typed(p, ptr, type);
+  fulfil(p, ptr, NULL);  /* an untyped value cannot be a thenable */
   return 0;
 }
 
@@ -765,29 +772,36 @@ static void run_finally(reaction_t *r, ab_promise_t *p) {
   unref(d);
 }
 
+/* then/catch's PromiseReactionJob: the handler for p's state settles d, the
+ * derived promise r lives in.  Drops the job's reference of p.  Inlined into
+ * the drain loop, where nearly every job is one of these. */
+static HOT_INLINE void run_then(reaction_t *r, ab_promise_t *p) {
+  ab_promise_t *d = r->target;
+  ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->on_rejected;
+  void *arg = r->arg;
+  d->flags &= (uint8_t)~F_RX_BUSY;
+  if (h) {
+    h(arg, p, d);
+    if (!(d->flags & F_RESOLVED)) {
+      d->flags |= F_RESOLVED;
+      fulfil(d, NULL, NULL);
+    }
+  } else if (!(d->flags & F_RESOLVED)) {
+    d->flags |= F_RESOLVED;
+    settle_like(d, p);
+  }
+  unref(d);
+  unref(p);
+}
+
 /* A PromiseReactionJob: r's handler for p, which has settled. */
 static void run_reaction(void *a, void *b) {
   reaction_t *r = a;
   ab_promise_t *p = b;
   switch (r->kind) {
-  case RX_THEN: {
-    ab_promise_t *d = r->target;
-    ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->on_rejected;
-    void *arg = r->arg;
-    d->flags &= (uint8_t)~F_RX_BUSY;
-    if (h) {
-      h(arg, p, d);
-      if (!(d->flags & F_RESOLVED)) {
-        d->flags |= F_RESOLVED;
-        fulfil(d, NULL, NULL);
-      }
-    } else if (!(d->flags & F_RESOLVED)) {
-      d->flags |= F_RESOLVED;
-      settle_like(d, p);
-    }
-    unref(d);
-    break;
-  }
+  case RX_THEN:
+    run_then(r, p);
+    return;
   case RX_RAW: {
     ab_reaction_fn fn = r->f.raw;
     void *arg = r->arg;
@@ -819,6 +833,37 @@ static void run_reaction(void *a, void *b) {
     break;
   }
   unref(p);
+}
+
+/* ---- the drain loop ------------------------------------------------------ */
+
+size_t ab_microtasks_drain(void) {
+  if (draining) return 0;
+  if (queue_head == queue_tail && unhandled_n == 0) return 0;
+  draining = 1;
+  size_t ran = 0;
+  for (;;) {
+    while (queue_head != queue_tail) {
+      job_t j = queue[queue_head & (queue_cap - 1)];
+      queue_head++;
+      /* Reactions are nearly every job, and most are then()'s: those run
+       * inline, without a call through the job's function pointer. */
+      if (LIKELY(j.fn == run_reaction)) {
+        reaction_t *r = j.a;
+        if (LIKELY(r->kind == RX_THEN))
+          run_then(r, j.b.p);
+        else
+          run_reaction(r, j.b.p);
+      } else {
+        j.fn(j.a, j.b.p);
+      }
+      ran++;
+    }
+    if (unhandled_n == 0) break;
+    process_unhandled();
+  }
+  draining = 0;
+  return ran;
 }
 
 /* ---- combinators --------------------------------------------------------- */
