@@ -62,11 +62,20 @@ static void ab__await_wake(void *arg, ab_promise_t *settled) {
   ab__async_step(arg);
 }
 
+static void ab__await_resume(void *arg) { ab__async_step(arg); }
+
 int ab_await(ab_promise_t *p, void **value) {
   ab_coro_t *co = ab__async_current("ab_await");
-  /* One reaction, even when p has settled already: resumption always comes
-   * from a microtask, one tick later, as in JavaScript. */
-  int rc = ab_promise_on_settle(p, ab__await_wake, co);
+  /* Resumption always comes from a microtask, one tick later, as in
+   * JavaScript, even when p has settled already.  Then the job that resumes
+   * is queued at once, where PerformPromiseThen would queue the reaction's,
+   * without a reaction record (the caller keeps p alive meanwhile);
+   * otherwise one raw reaction waits for p. */
+  int rc = ab_promise_settled_enqueue(p, ab__await_resume, co);
+  if (rc == 0)
+    rc = ab_promise_on_settle(p, ab__await_wake, co);
+  else if (rc == 1)
+    rc = 0;
   if (rc != 0)
     return rc;
   ab_coro_yield();

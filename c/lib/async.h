@@ -11,7 +11,10 @@
  * Timing follows ECMAScript: awaiting a promise registers one reaction on it
  * (PerformPromiseThen), so the coroutine resumes one microtask tick after p
  * settles; awaiting an already-settled promise still suspends and resumes on
- * the next tick, never synchronously.  When fn returns, its promise is
+ * the next tick, never synchronously: the microtask that resumes it is queued
+ * at the await, behind what is queued already, as PerformPromiseThen queues
+ * the reaction job of a settled promise (no reaction record is made for it,
+ * see ab_promise_settled_enqueue).  When fn returns, its promise is
  * resolved then (its reactions run on later ticks, as for `return v` in JS).
  *
  * Errors become rejections: fn returns 0 to fulfil its promise with *value,

@@ -725,6 +725,17 @@ ab_promise_t *ab_promise_finally(ab_promise_t *p, ab_finally_fn on_finally, void
   return d;
 }
 
+int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
+  if (p->state == AB_PENDING) return 0;
+  if (UNLIKELY(queue_tail - queue_head == queue_cap) && queue_grow() != 0) return AB_ENOMEM;
+  p->flags |= F_HANDLED;
+  job_t *j = &queue[queue_tail++ & (queue_cap - 1)];
+  j->fn = run_user_job;
+  j->a = arg;
+  j->b.user = fn;
+  return 1;
+}
+
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {
   reaction_t *r = record_in(p);
   if (r == NULL) return AB_ENOMEM;
@@ -854,6 +865,8 @@ size_t ab_microtasks_drain(void) {
           run_then(r, j.b.p);
         else
           run_reaction(r, j.b.p);
+      } else if (j.fn == run_user_job) {  /* one indirect call, not two */
+        j.b.user(j.a);
       } else {
         j.fn(j.a, j.b.p);
       }

