@@ -4,21 +4,8 @@
 
 load test_helper
 
-@test "every catalog variant prints one valid JSON line at N=50" {
-  local failures="" id
-  for id in $(contract_ids); do
-    run_variant "$id" 50
-    if [ "$status" -ne 0 ]; then
-      failures+="$id: exit $status: $stderr"$'\n'
-      continue
-    fi
-    if [ "${#lines[@]}" -ne 1 ]; then
-      failures+="$id: ${#lines[@]} lines on stdout"$'\n'
-      continue
-    fi
-    check_result_line "$id" 50 "$output" || failures+="$id: contract broken"$'\n'
-  done
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+@test "every catalog variant prints one valid JSON line at N=50 and nothing on stderr" {
+  expect_contract_lines 50 "$(contract_ids)"
 }
 
 @test "every catalog variant verifies N=1 and a warm-up" {

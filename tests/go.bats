@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The Go programs (go/cmd/readfile -> build/bin/go-readfile): the contract
-# line for each variant, flag forms, and bad input with exit codes and messages.
+# line for each variant, flag forms, and Go's own words for bad input (that
+# every program rejects bad input is badinput.bats').
 
 load test_helper
 
@@ -13,14 +14,6 @@ setup() {
 
 go_ids() { catalog ids --lang go; }
 
-# expect_go CODE PATTERN FLAGS... -- every Go variant exits CODE with nothing on
-# stdout and PATTERN on stderr (see expect_variants in test_helper.bash).
-expect_go() {
-  local code=$1 pattern=$2
-  shift 2
-  expect_variants "$code" "$pattern" "$(go_ids)" "$@"
-}
-
 @test "the catalog lists both Go variants" {
   run go_ids
   assert_line go/sync-sequential
@@ -28,14 +21,7 @@ expect_go() {
 }
 
 @test "every Go variant prints one contract line at N=200 and nothing on stderr" {
-  local id
-  for id in $(go_ids); do
-    run_variant "$id" 200
-    assert_success
-    assert_equal "${#lines[@]}" 1
-    assert_equal "$stderr" ""
-    check_result_line "$id" 200 "$output"
-  done
+  expect_contract_lines 200 "$(go_ids)"
 }
 
 @test "a Go line names os.ReadFile, the Go version and its concurrency" {
@@ -55,27 +41,25 @@ expect_go() {
   check_result_line go/goroutine-parallel 7 "$output"
 }
 
-@test "N = 0 is a usage error" {
-  expect_go 2 "iterations must be a positive integer, got 0" --iterations 0
+@test "Go names each bad input of badinput.bats exactly" {
+  expect_cases "$(go_ids)" <<EOF
+  2 | iterations must be a positive integer, got 0 | --iterations 0
+  2 | iterations must be a positive integer, got -5 | --iterations -5
+  2 | invalid value "abc" for flag -iterations | --iterations abc
+  2 | flag provided but not defined: -frobnicate | --frobnicate 1
+  2 | concurrency must be zero | --concurrency -1
+  2 | warmup must be zero or a positive integer | --warmup -1
+  3 | fixture nope/missing\\.txt is missing | --file nope/missing.txt
+  3 | fixture fixtures is a directory | --file fixtures
+  1 | iteration [0-9]+: read 12 bytes "Hello, world", expected 7 bytes "Goodbye" | --expect Goodbye
+  1 | iteration [0-9]+: read 12 bytes "Hello, World" | --file $WRONG
+EOF
 }
 
-@test "a negative N is a usage error" {
-  expect_go 2 "iterations must be a positive integer, got -5" --iterations -5
-}
-
-@test "a non-numeric N is a usage error" {
-  expect_go 2 'invalid value "abc" for flag -iterations' --iterations abc
-}
-
-@test "an unknown flag is a usage error that prints the usage" {
-  expect_go 2 "flag provided but not defined: -frobnicate" --frobnicate 1
+@test "an unknown flag prints the usage" {
   run --separate-stderr "$BIN/go-readfile" --frobnicate
+  assert_failure 2
   [[ "$stderr" == *"usage: go-readfile"* ]]
-}
-
-@test "a negative concurrency or warm-up is a usage error" {
-  expect_go 2 "concurrency must be zero" --concurrency -1
-  expect_go 2 "warmup must be zero or a positive integer" --warmup -1
 }
 
 @test "an unknown variant is a usage error listing the variants" {
@@ -89,30 +73,6 @@ expect_go() {
   run --separate-stderr "$BIN/go-readfile" --iterations 3 extra
   assert_failure 2
   [[ "$stderr" == *'unexpected argument "extra"'* ]]
-}
-
-@test "a missing fixture is an environment error naming the path" {
-  expect_go 3 "fixture nope/missing\.txt is missing" --file nope/missing.txt
-}
-
-@test "a directory instead of a file is an environment error" {
-  expect_go 3 "fixture fixtures is a directory" --file fixtures
-}
-
-@test "an unreadable fixture is an environment error" {
-  [ "$(id -u)" -ne 0 ] || skip "root reads files whatever their mode"
-  local locked="$BATS_TEST_TMPDIR/locked.txt"
-  printf 'Hello, world' > "$locked"
-  chmod 000 "$locked"
-  expect_go 3 "is unreadable" --file "$locked"
-}
-
-@test "a wrong --expect fails verification and names the iteration" {
-  expect_go 1 'iteration [0-9]+: read 12 bytes "Hello, world", expected 7 bytes "Goodbye"' --expect Goodbye
-}
-
-@test "a wrong fixture fails verification and names the iteration" {
-  expect_go 1 'iteration [0-9]+: read 12 bytes "Hello, World"' --file "$WRONG"
 }
 
 @test "--help prints the usage on stdout and exits 0" {

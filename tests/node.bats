@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The Node.js variants (node/readfile and the node --test method in
-# node/nodetest): the contract line, bad input with exit codes and messages,
-# and the unit tests of node/lib.  Skipped, with a reason, when node is absent.
+# node/nodetest): the contract line, Node's own words for bad input (that every
+# program rejects bad input is badinput.bats'), and the unit tests of node/lib.  Skipped, with a reason, when node is absent.
 
 load test_helper
 
@@ -14,14 +14,6 @@ setup() {
 }
 
 node_ids() { catalog ids --lang node; }
-
-# expect_node CODE PATTERN FLAGS... -- every Node variant exits CODE with nothing on
-# stdout and PATTERN on stderr (see expect_variants in test_helper.bash).
-expect_node() {
-  local code=$1 pattern=$2
-  shift 2
-  expect_variants "$code" "$pattern" "$(node_ids)" "$@"
-}
 
 @test "the catalog lists every Node program of the readfile table, both methods" {
   local name
@@ -38,16 +30,7 @@ expect_node() {
 }
 
 @test "every Node variant prints one contract line at N=30 and nothing on stderr" {
-  local failures="" id
-  for id in $(node_ids); do
-    run_variant "$id" 30
-    if [ "$status" -ne 0 ] || [ "${#lines[@]}" -ne 1 ] || [ -n "$stderr" ]; then
-      failures+="$id: exit $status, ${#lines[@]} lines, stderr: $stderr"$'\n'
-      continue
-    fi
-    check_result_line "$id" 30 "$output" || failures+="$id: contract broken: $output"$'\n'
-  done
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  expect_contract_lines 30 "$(node_ids)"
 }
 
 @test "a Node line records Node's and libuv's versions and the backend" {
@@ -86,47 +69,23 @@ expect_node() {
   check_result_line node/await-nodetest-sequential 12 "$output"
 }
 
-@test "N = 0 is a usage error for every Node variant" {
-  expect_node 2 "iterations must be a positive integer" --iterations 0
+@test "every Node variant names each bad input of badinput.bats exactly" {
+  expect_cases "$(node_ids)" <<EOF
+  2 | iterations must be a positive integer | --iterations 0
+  2 | iterations must be a positive integer, got "-5" | --iterations -5
+  2 | iterations must be a positive integer, got "abc" | --iterations abc
+  2 | unknown flag "--frobnicate" | --frobnicate 1
+  3 | fixture nope/missing\\.txt is missing | --file nope/missing.txt
+  3 | fixture fixtures is a directory | --file fixtures
+  1 | iteration [0-9]+: read "Hello, world", expected "Goodbye" | --expect Goodbye
+  1 | iteration [0-9]+: read "Hello, World", expected "Hello, world" | --file $WRONG
+EOF
 }
 
-@test "a negative N is a usage error for every Node variant" {
-  expect_node 2 'iterations must be a positive integer, got "-5"' --iterations -5
-}
-
-@test "a non-numeric N is a usage error for every Node variant" {
-  expect_node 2 'iterations must be a positive integer, got "abc"' --iterations abc
-}
-
-@test "an unknown flag is a usage error that prints the usage" {
-  expect_node 2 'unknown flag "--frobnicate"' --frobnicate 1
+@test "an unknown flag prints the usage" {
   run --separate-stderr node node/readfile/callback-parallel.mjs --frobnicate
   assert_failure 2
   [[ "$stderr" == *"usage: node/readfile/callback-parallel.mjs"* ]]
-}
-
-@test "a missing fixture is an environment error naming the path" {
-  expect_node 3 "fixture nope/missing\.txt is missing" --file nope/missing.txt
-}
-
-@test "a directory instead of a file is an environment error" {
-  expect_node 3 "fixture fixtures is a directory" --file fixtures
-}
-
-@test "an unreadable fixture is an environment error" {
-  [ "$(id -u)" -ne 0 ] || skip "root reads files whatever their mode"
-  local locked="$BATS_TEST_TMPDIR/locked.txt"
-  printf 'Hello, world' > "$locked"
-  chmod 000 "$locked"
-  expect_node 3 "is unreadable" --file "$locked"
-}
-
-@test "a wrong --expect fails verification and names the iteration" {
-  expect_node 1 'iteration [0-9]+: read "Hello, world", expected "Goodbye"' --expect Goodbye
-}
-
-@test "a wrong fixture fails verification and names the iteration" {
-  expect_node 1 'iteration [0-9]+: read "Hello, World", expected "Hello, world"' --file "$WRONG"
 }
 
 @test "--help prints the usage on stdout and exits 0" {

@@ -79,3 +79,39 @@ expect_variants() {
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
+
+# expect_contract_lines N "ID..." -- every listed variant, run at N, exits 0
+# with exactly one valid contract line on stdout and nothing on stderr; lists
+# every failure at the end.
+expect_contract_lines() {
+  local n=$1 ids=$2 failures="" id
+  for id in $ids; do
+    run_variant "$id" "$n"
+    if [ "$status" -ne 0 ] || [ "${#lines[@]}" -ne 1 ] || [ -n "$stderr" ]; then
+      failures+="$id: exit $status, ${#lines[@]} lines on stdout, stderr: $stderr"$'\n'
+      continue
+    fi
+    check_result_line "$id" "$n" "$output" || failures+="$id: contract broken: $output"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# expect_cases "ID..." -- runs expect_variants over the listed variants for
+# each line of a table on stdin, one bad input a line:
+#   CODE | PATTERN | FLAGS
+# (PATTERN an extended regexp without a |, FLAGS split on blanks); blank lines
+# are skipped; lists every failing line at the end.
+expect_cases() {
+  local ids=$1 failures="" row code pattern flags
+  local -a rows argv
+  mapfile -t rows
+  for row in "${rows[@]}"; do
+    [[ "$row" =~ ^[[:space:]]*$ ]] && continue
+    IFS='|' read -r code pattern flags <<<"$row"
+    read -r code <<<"$code"
+    read -r pattern <<<"$pattern"
+    read -r -a argv <<<"$flags"
+    expect_variants "$code" "$pattern" "$ids" "${argv[@]}" || failures+="failed: $row"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
