@@ -8,50 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AB__ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define AB__ASAN 1
-#endif
-#if defined(AB__ASAN)
-#include <sanitizer/common_interface_defs.h>
-#define AB__ASAN_START(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
-#define AB__ASAN_FINISH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
-#else
-#define AB__ASAN_START(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
-#define AB__ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
-#endif
-
-/* ThreadSanitizer keeps a shadow call stack per fiber; tell it which one
- * runs, or function entries and exits of different coroutines interleave. */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define AB__TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define AB__TSAN 1
-#endif
-#if defined(AB__TSAN)
-#include <sanitizer/tsan_interface.h>
-#define AB__TSAN_SWITCH(fiber) __tsan_switch_to_fiber((fiber), 0)
-#else
-#define AB__TSAN_SWITCH(fiber) ((void)(fiber))
-#endif
-
 #if !defined(AB_CORO_UCONTEXT)
-void ab__coro_switch(void **save_sp, void *load_sp);
 void ab__coro_boot(void);
 #endif
 
-static _Thread_local ab_coro_t *ab__current;
+_Thread_local ab_coro_t *ab__coro_current;
 static _Thread_local ab_stack_pool_t ab__pool;
 static _Thread_local int ab__pool_ready;
 
-static void ab__die(const char *what) {
+void ab__coro_die(const char *what) {
   fprintf(stderr, "%s\n", what);
   abort();
 }
@@ -81,8 +46,6 @@ const char *ab_coro_backend(void) { return AB_CORO_BACKEND_NAME; }
 
 size_t ab_coro_live(void) { return ab__default_pool()->nlive; }
 
-ab_coro_t *ab_coro_current(void) { return ab__current; }
-
 size_t ab_coro_stack_size(void) { return ab__default_pool()->size; }
 
 void ab_coro_set_stack_size(size_t size) {
@@ -110,7 +73,7 @@ static void ab__coro_entry(ab_coro_t *co) {
 #else
   ab__coro_switch(&co->sp, co->caller_sp);
 #endif
-  ab__die("ab_coro: a finished coroutine was resumed");
+  ab__coro_die("ab_coro: a finished coroutine was resumed");
 }
 
 #if defined(AB_CORO_UCONTEXT)
@@ -190,47 +153,9 @@ ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
   return co;
 }
 
-void ab_coro_resume(ab_coro_t *co) {
-  if (co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED)
-    ab__die(co->state == AB__CORO_DONE
-                ? "ab_coro_resume: the coroutine has finished"
-                : "ab_coro_resume: the coroutine is already running");
-  void *fake = NULL;
-  co->caller = ab__current;
-  co->state = AB__CORO_RUNNING;
-  ab__current = co;
-  AB__ASAN_START(&fake, co->stack->lo, (size_t)(co->stack->hi - co->stack->lo));
-#if defined(AB__TSAN)
-  co->tsan_caller = __tsan_get_current_fiber();
-#endif
-  AB__TSAN_SWITCH(co->tsan_fiber);
-#if defined(AB_CORO_UCONTEXT)
-  swapcontext(&co->caller_ctx, &co->ctx);
-#else
-  ab__coro_switch(&co->caller_sp, co->sp);
-#endif
-  AB__ASAN_FINISH(fake, NULL, NULL);
-  ab__current = co->caller;
-}
-
-void ab_coro_yield(void) {
-  ab_coro_t *co = ab__current;
-  if (!co)
-    ab__die("ab_coro_yield: not inside a coroutine");
-  co->state = AB__CORO_SUSPENDED;
-  AB__ASAN_START(&co->asan_fake, co->caller_bottom, co->caller_size);
-  AB__TSAN_SWITCH(co->tsan_caller);
-#if defined(AB_CORO_UCONTEXT)
-  swapcontext(&co->ctx, &co->caller_ctx);
-#else
-  ab__coro_switch(&co->sp, co->caller_sp);
-#endif
-  AB__ASAN_FINISH(co->asan_fake, &co->caller_bottom, &co->caller_size);
-}
-
 void ab_coro_destroy(ab_coro_t *co) {
   if (co->state != AB__CORO_DONE && co->state != AB__CORO_READY)
-    ab__die("ab_coro_destroy: the coroutine is suspended or running");
+    ab__coro_die("ab_coro_destroy: the coroutine is suspended or running");
 #if defined(AB__TSAN)
   __tsan_destroy_fiber(co->tsan_fiber);
 #endif

@@ -99,15 +99,15 @@ ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg);
 /* Switches into `co` (new or suspended) and returns when it yields or its
  * function returns.  Resuming a running or done coroutine aborts with a
  * message. */
-void ab_coro_resume(ab_coro_t *co);
+static inline void ab_coro_resume(ab_coro_t *co);
 
 /* Suspends the running coroutine and switches back to its resumer.  Called
  * outside any coroutine it prints "ab_coro_yield: not inside a coroutine"
  * and aborts. */
-void ab_coro_yield(void);
+static inline void ab_coro_yield(void);
 
 /* The running coroutine, or NULL on the thread's own stack. */
-ab_coro_t *ab_coro_current(void);
+static inline ab_coro_t *ab_coro_current(void);
 
 /* True once the coroutine's function has returned. */
 static inline int ab_coro_done(const ab_coro_t *co) { return co->state == AB__CORO_DONE; }
@@ -138,5 +138,99 @@ size_t ab_coro_live(void);
 
 /* AB_CORO_BACKEND_NAME: "asm-x86_64", "asm-aarch64" or "ucontext". */
 const char *ab_coro_backend(void);
+
+/* ---- private: the switch, inlined where it is used ----------------------
+ *
+ * resume and yield are inline so that a switch is called straight from the
+ * code that drives it (ab_await, the microtask that resumes an awaiting
+ * coroutine).  That matters more than the call itself: after a switch, each
+ * return into a frame made before it is mispredicted, since the CPU's
+ * return-address stack was filled by the context just left, so every frame
+ * fewer between the switch and the loop around it saves a misprediction. */
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AB__ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define AB__ASAN 1
+#endif
+#if defined(AB__ASAN)
+#include <sanitizer/common_interface_defs.h>
+#define AB__ASAN_START(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
+#define AB__ASAN_FINISH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
+#else
+#define AB__ASAN_START(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#define AB__ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#endif
+
+/* ThreadSanitizer keeps a shadow call stack per fiber; tell it which one
+ * runs, or function entries and exits of different coroutines interleave. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define AB__TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define AB__TSAN 1
+#endif
+#if defined(AB__TSAN)
+#include <sanitizer/tsan_interface.h>
+#define AB__TSAN_SWITCH(fiber) __tsan_switch_to_fiber((fiber), 0)
+#else
+#define AB__TSAN_SWITCH(fiber) ((void)(fiber))
+#endif
+
+
+#if !defined(AB_CORO_UCONTEXT)
+void ab__coro_switch(void **save_sp, void *load_sp);  /* coro_switch_<arch>.S */
+#endif
+
+/* The running coroutine of this thread (coro.c); NULL on the thread's stack. */
+extern _Thread_local ab_coro_t *ab__coro_current;
+
+/* Prints what and aborts. */
+void ab__coro_die(const char *what) __attribute__((noreturn, cold));
+
+static inline ab_coro_t *ab_coro_current(void) { return ab__coro_current; }
+
+static inline void ab_coro_resume(ab_coro_t *co) {
+  if (co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED)
+    ab__coro_die(co->state == AB__CORO_DONE
+                     ? "ab_coro_resume: the coroutine has finished"
+                     : "ab_coro_resume: the coroutine is already running");
+  void *fake = NULL;
+  co->caller = ab__coro_current;
+  co->state = AB__CORO_RUNNING;
+  ab__coro_current = co;
+  AB__ASAN_START(&fake, co->stack->lo, (size_t)(co->stack->hi - co->stack->lo));
+#if defined(AB__TSAN)
+  co->tsan_caller = __tsan_get_current_fiber();
+#endif
+  AB__TSAN_SWITCH(co->tsan_fiber);
+#if defined(AB_CORO_UCONTEXT)
+  swapcontext(&co->caller_ctx, &co->ctx);
+#else
+  ab__coro_switch(&co->caller_sp, co->sp);
+#endif
+  AB__ASAN_FINISH(fake, NULL, NULL);
+  ab__coro_current = co->caller;
+}
+
+static inline void ab_coro_yield(void) {
+  ab_coro_t *co = ab__coro_current;
+  if (!co)
+    ab__coro_die("ab_coro_yield: not inside a coroutine");
+  co->state = AB__CORO_SUSPENDED;
+  AB__ASAN_START(&co->asan_fake, co->caller_bottom, co->caller_size);
+  AB__TSAN_SWITCH(co->tsan_caller);
+#if defined(AB_CORO_UCONTEXT)
+  swapcontext(&co->ctx, &co->caller_ctx);
+#else
+  ab__coro_switch(&co->sp, co->caller_sp);
+#endif
+  AB__ASAN_FINISH(co->asan_fake, &co->caller_bottom, &co->caller_size);
+}
 
 #endif /* AB_CORO_H */

@@ -725,9 +725,16 @@ ab_promise_t *ab_promise_finally(ab_promise_t *p, ab_finally_fn on_finally, void
   return d;
 }
 
+/* ab_promise_settled_enqueue when the queue is full (out of line, so that
+ * the common case needs no stack frame). */
+static COLD int settled_enqueue_grow(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
+  if (queue_grow() != 0) return AB_ENOMEM;
+  return ab_promise_settled_enqueue(p, fn, arg);
+}
+
 int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
   if (p->state == AB_PENDING) return 0;
-  if (UNLIKELY(queue_tail - queue_head == queue_cap) && queue_grow() != 0) return AB_ENOMEM;
+  if (UNLIKELY(queue_tail - queue_head == queue_cap)) return settled_enqueue_grow(p, fn, arg);
   p->flags |= F_HANDLED;
   job_t *j = &queue[queue_tail++ & (queue_cap - 1)];
   j->fn = run_user_job;

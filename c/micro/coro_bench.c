@@ -27,8 +27,6 @@
 #include "bench.h"
 #include "stackless.h"
 
-void ab__coro_switch(void **save_sp, void *load_sp);
-
 static long n_ops;
 
 /* Prints one figure: median ns per operation, one call of fn being `ops`. */
