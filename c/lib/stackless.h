@@ -24,9 +24,10 @@
  *
  *   ab_pt_start(&f.pt, step, on_done);  // runs to the first await, like ab_async
  *
- * AB_PT_AWAIT registers one raw reaction on the promise (ab_promise_on_settle),
- * exactly what ab_await does, so timing is the same: one microtask tick after
- * the promise settles, and an already-settled promise still suspends once.
+ * AB_PT_AWAIT registers one raw reaction on the promise (ab_promise_on_settle);
+ * its job is queued when ab_await's resuming job is, so timing is the same:
+ * one microtask tick after the promise settles, and an already-settled
+ * promise still suspends once.
  * After it, pt->code is 0 and pt->value the promise's value, or pt->code is
  * the rejection code.  AB_PT_RETURN(pt, code) finishes early with a code.
  * When the function finishes, the frame's `done` callback (may be NULL) runs
