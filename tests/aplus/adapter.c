@@ -342,30 +342,30 @@ static napi_value construct(napi_env env, napi_callback_info info) {
 
 /* ---- the adapter --------------------------------------------------------- */
 
-static napi_value resolved_fn(napi_env env, napi_callback_info info) {
+/* adapter.resolved(x) and adapter.rejected(r): a new promise settled with the
+ * first argument (undefined when absent). */
+static napi_value settled_fn(napi_env env, napi_callback_info info, int reject) {
   size_t argc = 1;
   napi_value argv[1];
   g_env = env;
   napi_get_undefined(env, &argv[0]);
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   ab_promise_t *p = ab_promise_new();
-  resolve_with(env, p, argv[0]);
+  if (reject)
+    ab_promise_reject_reason(p, reason_of(env, argv[0]));
+  else
+    resolve_with(env, p, argv[0]);
   napi_value obj = wrap(env, p);
   schedule(env);
   return obj;
 }
 
+static napi_value resolved_fn(napi_env env, napi_callback_info info) {
+  return settled_fn(env, info, 0);
+}
+
 static napi_value rejected_fn(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  g_env = env;
-  napi_get_undefined(env, &argv[0]);
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  ab_promise_t *p = ab_promise_new();
-  ab_promise_reject_reason(p, reason_of(env, argv[0]));
-  napi_value obj = wrap(env, p);
-  schedule(env);
-  return obj;
+  return settled_fn(env, info, 1);
 }
 
 static napi_value settle_fn(napi_env env, napi_callback_info info, int reject) {
