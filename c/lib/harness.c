@@ -142,6 +142,28 @@ void ab_run_fail(ab_run_t *run, long i, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Up to AB_QUOTE_MAX bytes of `s` (n long) for a one-line message: control
+ * bytes, backslash and bytes above 0x7e escaped (\n, \t, \r, \\, \xNN), "..." when
+ * cut.  A fixture written with `echo` ends in a newline, which would otherwise
+ * split the failure line in two. */
+#define AB_QUOTE_MAX 40
+#define AB_QUOTE_CAP (AB_QUOTE_MAX * 4 + 4)
+static const char *quote(char out[AB_QUOTE_CAP], const char *s, size_t n) {
+  size_t k, w = 0;
+  for (k = 0; k < n && k < AB_QUOTE_MAX; k++) {
+    unsigned char c = (unsigned char)s[k];
+    if (c == '\n') w += (size_t)sprintf(out + w, "\\n");
+    else if (c == '\t') w += (size_t)sprintf(out + w, "\\t");
+    else if (c == '\r') w += (size_t)sprintf(out + w, "\\r");
+    else if (c == '\\') w += (size_t)sprintf(out + w, "\\\\");
+    else if (c < 0x20 || c > 0x7e) w += (size_t)sprintf(out + w, "\\x%02x", c);
+    else out[w++] = (char)c;
+  }
+  if (k < n) w += (size_t)sprintf(out + w, "...");
+  out[w] = '\0';
+  return out;
+}
+
 void ab_run_begin(ab_run_t *run) { run->t_start_ns = ab_now_ns(); }
 
 int ab_run_check(ab_run_t *run, long i, const char *buf, ssize_t nread) {
@@ -152,8 +174,10 @@ int ab_run_check(ab_run_t *run, long i, const char *buf, ssize_t nread) {
     return -1;
   }
   if ((size_t)nread != o->expect_len || memcmp(buf, o->expect, o->expect_len) != 0) {
-    ab_run_fail(run, i, "read %zd bytes '%.*s', expected %zu bytes '%s'", nread,
-                (int)(nread > 40 ? 40 : nread), buf, o->expect_len, o->expect);
+    char got[AB_QUOTE_CAP], want[AB_QUOTE_CAP];
+    ab_run_fail(run, i, "read %zd bytes '%s', expected %zu bytes '%s'", nread,
+                quote(got, buf, (size_t)nread), o->expect_len,
+                quote(want, o->expect, o->expect_len));
     return -1;
   }
   run->bytes += (uint64_t)nread;

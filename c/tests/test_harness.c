@@ -166,6 +166,25 @@ static void check_names_the_error(void **state) {
   assert_non_null(strstr(run.error, "EISDIR"));
 }
 
+static void failure_is_one_line(void **state) {
+  ab_opts_t o;
+  ab_run_t run;
+  (void)state;
+  new_run(&run, &o, 1);
+  /* a fixture written with echo: the newline is escaped, not printed */
+  assert_int_equal(ab_run_check(&run, 0, "Hello, world\n", 13), -1);
+  assert_null(strchr(run.error, '\n'));
+  assert_non_null(strstr(run.error, "read 13 bytes 'Hello, world\\n'"));
+  new_run(&run, &o, 1);
+  assert_int_equal(ab_run_check(&run, 0, "\0\0\r\t\\x", 6), -1);
+  assert_non_null(strstr(run.error, "'\\x00\\x00\\r\\t\\\\x'"));
+  new_run(&run, &o, 1);
+  char big[100];
+  memset(big, 'a', sizeof(big));
+  assert_int_equal(ab_run_check(&run, 0, big, (ssize_t)sizeof(big)), -1);
+  assert_non_null(strstr(run.error, "read 100 bytes 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'"));
+}
+
 static void slots_follow_the_mode(void **state) {
   ab_opts_t o;
   ab_run_t run;
@@ -197,6 +216,7 @@ int main(void) {
     cmocka_unit_test(check_counts_verified_completions),
     cmocka_unit_test(check_rejects_wrong_content),
     cmocka_unit_test(check_names_the_error),
+    cmocka_unit_test(failure_is_one_line),
     cmocka_unit_test(slots_follow_the_mode),
     cmocka_unit_test(clock_is_monotonic),
   };
