@@ -70,6 +70,15 @@ expect_all() {
   [[ "$stderr" == *"nope-parallel"* ]]
 }
 
+@test "a FIFO as fixture is an environment error of the C driver, not a hang" {
+  mkfifo "$BATS_TEST_TMPDIR/fifo"
+  run --separate-stderr timeout 10 "$BIN/c-readfile" --variant callback-sequential \
+    --iterations 1 --file "$BATS_TEST_TMPDIR/fifo"
+  assert_failure 3
+  assert_equal "$output" ""
+  [[ "$stderr" == *"is a FIFO; --file must name a regular file"* ]]
+}
+
 @test "--help prints usage and exits 0" {
   run "$BIN/c-readfile" --help
   assert_success

@@ -199,6 +199,12 @@ static int check_fixture(const char *prog, const char *path) {
             prog, path);
     return AB_EXIT_ENV;
   }
+  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+    /* Opening a FIFO blocks until a writer comes: the run would hang. */
+    fprintf(stderr, "%s: fixture '%s' is a %s; --file must name a regular file\n", prog,
+            path, S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+    return AB_EXIT_ENV;
+  }
   fd = open(path, O_RDONLY);
   if (fd < 0) {
     fprintf(stderr, "%s: fixture '%s' is not readable: %s\n", prog, path, strerror(errno));
