@@ -164,6 +164,12 @@ static const char *quote(char out[AB_QUOTE_CAP], const char *s, size_t n) {
   return out;
 }
 
+void ab_run_oom(ab_run_t *run, long i, const char *what) {
+  if (run->failed_at >= 0) return;
+  ab_run_fail(run, i, "out of memory for %s", what);
+  run->env_error = 1;
+}
+
 void ab_run_begin(ab_run_t *run) { run->t_start_ns = ab_now_ns(); }
 
 int ab_run_check(ab_run_t *run, long i, const char *buf, ssize_t nread) {
@@ -303,13 +309,13 @@ int ab_main(int argc, char **argv, const char *workload,
   rc = AB_EXIT_OK;
   if (o.warmup > 0 && run_pass(&loop, &o, be, v, o.warmup, &run) != 0) {
     fprintf(stderr, "%s: warm-up iteration %ld: %s\n", prog, run.failed_at, run.error);
-    rc = AB_EXIT_VERIFY;
+    rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
   }
   if (rc == AB_EXIT_OK) {
     getrusage(RUSAGE_SELF, &ru0);
     if (run_pass(&loop, &o, be, v, o.iterations, &run) != 0) {
       fprintf(stderr, "%s: iteration %ld: %s\n", prog, run.failed_at, run.error);
-      rc = AB_EXIT_VERIFY;
+      rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
     }
     getrusage(RUSAGE_SELF, &ru1);
     /* Taken now: a test-only variant may still have completions in flight. */

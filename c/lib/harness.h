@@ -9,7 +9,8 @@
  *   AB_EXIT_VERIFY 1  wrong content, wrong count, an operation failed, or
  *                     the loop did not close (a leaked handle)
  *   AB_EXIT_USAGE  2  bad or unknown flag, bad number, unknown variant
- *   AB_EXIT_ENV    3  fixture missing or unreadable, out of memory
+ *   AB_EXIT_ENV    3  fixture missing or unreadable (or a FIFO), out of
+ *                     memory (recorded with ab_run_oom())
  *
  * A variant counts its completions through ab_run_check(), which compares the
  * bytes read with --expect, records the first failure (iteration and reason)
@@ -56,6 +57,7 @@ typedef struct ab_run_s {
   uint64_t t_start_ns;   /* stamped by ab_run_begin() */
   uint64_t t_end_ns;     /* stamped when the n-th completion verifies */
   long failed_at;        /* iteration of the first failure, -1 if none */
+  int env_error;         /* that failure was out of memory: exit 3, not 1 */
   char error[256];       /* what went wrong there */
   void *data;            /* the variant's own state */
 } ab_run_t;
@@ -106,6 +108,10 @@ void ab_run_fail(ab_run_t *run, long i, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Records running out of memory for `what` at iteration `i` ("out of memory
+ * for <what>"; first failure wins): an environment error, so exit 3. */
+void ab_run_oom(ab_run_t *run, long i, const char *what);
 
 /* True once every operation of the pass has verified. */
 static inline int ab_run_done(const ab_run_t *run) { return run->ok == run->n; }

@@ -39,14 +39,30 @@ static int await_read(ab_readp_t *r, long i) {
   return rc;
 }
 
+static void ignore(void *arg, ab_promise_t *settled) {
+  (void)arg;
+  (void)settled;
+}
+
+/* Records that the async function of iteration i could not start (ab_async
+ * rejected p: no stack could be mapped) and marks p handled, so the failure
+ * is reported once, as the run's one line. */
+static void start_failed(ab_run_t *run, ab_promise_t *p, long i) {
+  if (ab_promise_code(p) == AB_ENOMEM)
+    ab_run_oom(run, i, "a coroutine stack");
+  else
+    ab_run_fail(run, i, "async function failed: %s", ab_promise_message(p));
+  ab_promise_on_settle(p, ignore, NULL);
+}
+
 /* Starts fn(arg) as an async function whose promise nobody awaits; records
  * the failure when it could not run (out of memory for a promise or stack). */
 static void spawn(ab_run_t *run, ab_async_fn fn, void *arg, long i) {
   ab_promise_t *p = ab_async(fn, arg);
   if (p == NULL)
-    ab_run_fail(run, i, "out of memory for a promise");
+    ab_run_oom(run, i, "a promise");
   else if (ab_promise_state(p) == AB_REJECTED)
-    ab_run_fail(run, i, "async function failed: %s", ab_promise_message(p));
+    start_failed(run, p, i);
   ab_promise_release(p);
 }
 
@@ -111,12 +127,21 @@ static int all_tasks(void *arg, void **value) {
   long k;
   for (k = 0; k < set->n; k++) {
     ab_reads_at(set, k)->i = k;
-    if ((set->ps[k] = ab_async(read_task, ab_reads_at(set, k))) == NULL)
+    if ((set->ps[k] = ab_async(read_task, ab_reads_at(set, k))) == NULL) {
+      ab_run_oom(set->run, k, "a promise");
       break;
+    }
+    if (ab_promise_state(set->ps[k]) == AB_REJECTED) {
+      /* No stack: stop here rather than fail once per remaining read. */
+      start_failed(set->run, set->ps[k], k);
+      k++; /* released below */
+      break;
+    }
   }
   ab_promise_t *all = k == set->n ? ab_promise_all(set->ps, (size_t)k) : NULL;
   if (all == NULL) {
-    ab_run_fail(set->run, k < set->n ? k : k - 1, "out of memory for a promise");
+    if (k == set->n)
+      ab_run_oom(set->run, k - 1, "a promise");
   } else {
     void *list = NULL;
     int rc = ab_await(all, &list);

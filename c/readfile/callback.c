@@ -48,7 +48,9 @@ static void on_read(ab_read_t *req, ssize_t nread) {
   ab_run_t *run = st->run;
 
   st->inflight--;
-  if (nread < 0 && req->failed_op != NULL)
+  if (nread == UV_ENOMEM)
+    ab_run_oom(run, slot->i, "a read buffer");
+  else if (nread < 0 && req->failed_op != NULL)
     ab_run_fail(run, slot->i, "%s failed: %s", req->failed_op, uv_strerror((int)nread));
   else
     ab_run_check(run, slot->i, req->buf, nread);
@@ -62,7 +64,7 @@ static cb_state_t *state_new(ab_run_t *run) {
   if (st != NULL) st->slots = calloc((size_t)ab_run_slots(run), sizeof(*st->slots));
   if (st == NULL || st->slots == NULL) {
     free(st);
-    ab_run_fail(run, 0, "out of memory for %ld read slots", ab_run_slots(run));
+    ab_run_oom(run, 0, "the read slots");
     return NULL;
   }
   st->run = run;

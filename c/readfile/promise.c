@@ -33,7 +33,7 @@ static void read_failed(void *arg, ab_promise_t *settled, ab_promise_t *out) {
 static void then_check(ab_reads_t *set, ab_promise_t *p, ab_then_fn on_ok, long i) {
   ab_promise_t *derived = ab_promise_then(p, on_ok, read_failed, set);
   if (derived == NULL)
-    ab_run_fail(set->run, i, "out of memory for a promise");
+    ab_run_oom(set->run, i, "a promise");
   ab_promise_release(derived);
 }
 

@@ -34,9 +34,10 @@ ab_reads_t *ab_reads_start(ab_run_t *run, long n, size_t size) {
   if (set == NULL || set->recs == NULL || set->ps == NULL) {
     if (set != NULL) {
       free(set->recs);
+      free(set->ps);
       free(set);
     }
-    ab_run_fail(run, 0, "out of memory for %ld read records", n);
+    ab_run_oom(run, 0, "the read records");
     return NULL;
   }
   set->run = run;
@@ -85,7 +86,7 @@ ab_promise_t *ab_readp_start(ab_readp_t *r, long i) {
   ab_run_t *run = r->set->run;
   ab_promise_t *p = ab_promise_new();
   if (p == NULL) {
-    ab_run_fail(run, i, "out of memory for a promise");
+    ab_run_oom(run, i, "a promise");
     return NULL;
   }
   r->i = i;
@@ -115,7 +116,10 @@ int ab_readp_check(ab_readp_t *r, const ab_promise_t *p, int code) {
 
 void ab_reads_failed(ab_reads_t *set, const ab_promise_t *p, int code, long i) {
   ab_reason_t why = ab_promise_reason(p);
-  if (why.code != 0 && why.ptr != NULL && why.type == NULL) {
+  if (why.code == UV_ENOMEM || code == AB_ENOMEM) {
+    const ab_readp_t *r = why.ptr != NULL && why.type == NULL ? why.ptr : NULL;
+    ab_run_oom(set->run, r != NULL ? r->i : i, r != NULL ? "a read buffer" : "an await");
+  } else if (why.code != 0 && why.ptr != NULL && why.type == NULL) {
     const ab_readp_t *r = why.ptr;
     ab_run_fail(set->run, r->i, "%s failed: %s", why.message ? why.message : "read",
                 ab_promise_strerror(why.code));
@@ -131,7 +135,7 @@ ab_promise_t *ab_reads_all(ab_reads_t *set) {
       break; /* recorded */
   ab_promise_t *all = k == set->n ? ab_promise_all(set->ps, (size_t)k) : NULL;
   if (all == NULL && k == set->n)
-    ab_run_fail(set->run, k - 1, "out of memory for a promise");
+    ab_run_oom(set->run, k - 1, "a promise");
   for (long j = 0; j < k; j++)
     ab_promise_release(set->ps[j]);
   return all;

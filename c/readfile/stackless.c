@@ -136,7 +136,7 @@ static int tasks_step(ab_pt_t *pt) {
   for (long j = 0; j < d->k; j++)
     ab_promise_release(set->ps[j]);
   if (d->all == NULL) {
-    ab_run_fail(set->run, d->k < set->n ? d->k : d->k - 1, "out of memory for a promise");
+    ab_run_oom(set->run, d->k < set->n ? d->k : d->k - 1, "a promise");
     AB_PT_RETURN(pt, -1);
   }
   AB_PT_AWAIT(pt, d->all);

@@ -7,10 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "harness.h"
+#include "run_child.h"
 
 static int dummy(ab_run_t *run) { (void)run; return 0; }
 
@@ -185,6 +187,54 @@ static void failure_is_one_line(void **state) {
   assert_non_null(strstr(run.error, "read 100 bytes 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'"));
 }
 
+/* ab_main's exit code for a pass that ran out of memory (3) and for one whose
+ * read was wrong (1), each with the one line on stderr. */
+static int fails_oom(ab_run_t *run) {
+  ab_run_oom(run, 2, "the test's records");
+  ab_run_fail(run, 3, "a later failure does not win");
+  return -1;
+}
+
+static int fails_verify(ab_run_t *run) {
+  ab_run_check(run, 0, "nope", 4);
+  return -1;
+}
+
+static const ab_variant_t failing[] = {
+  {"oom-sequential", "oom", "sequential", fails_oom, NULL, 0},
+  {"verify-sequential", "verify", "sequential", fails_verify, NULL, 0},
+  {NULL, NULL, NULL, NULL, NULL, 0}
+};
+
+static char fixture[] = "/tmp/ab_test_harness_XXXXXX";
+static const char *main_variant;
+
+static void run_main(void) {
+  char *argv[] = {"prog", "--variant", (char *)main_variant, "--file", fixture, NULL};
+  /* stdout stays an open fd (libuv asserts its own fds are above 2) */
+  if (freopen("/dev/null", "w", stdout) == NULL) _exit(99);
+  _exit(ab_main(5, argv, "readfile", failing));
+}
+
+static void out_of_memory_exits_3(void **state) {
+  child_t c;
+  (void)state;
+  int fd = mkstemp(fixture);
+  assert_true(fd >= 0);
+  close(fd);
+  main_variant = "oom-sequential";
+  run_in_child(run_main, &c);
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_ENV);
+  assert_string_equal(c.err, "prog: iteration 2: out of memory for the test's records\n");
+  main_variant = "verify-sequential";
+  run_in_child(run_main, &c);
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
+  assert_non_null(strstr(c.err, "prog: iteration 0: read 4 bytes 'nope'"));
+  unlink(fixture);
+}
+
 static void slots_follow_the_mode(void **state) {
   ab_opts_t o;
   ab_run_t run;
@@ -217,6 +267,7 @@ int main(void) {
     cmocka_unit_test(check_rejects_wrong_content),
     cmocka_unit_test(check_names_the_error),
     cmocka_unit_test(failure_is_one_line),
+    cmocka_unit_test(out_of_memory_exits_3),
     cmocka_unit_test(slots_follow_the_mode),
     cmocka_unit_test(clock_is_monotonic),
   };
