@@ -6,8 +6,9 @@
  *   switch (resume/yield)  ab_coro_resume + ab_coro_yield, halved: one way of
  *                       the API, with its bookkeeping (current, state, ASan)
  *   await settled (stackful)  ab_await of an already fulfilled promise inside
- *                       an async function: register a reaction, yield, the
- *                       drain runs the microtask, resume -- everything an
+ *                       an async function: queue the resuming microtask
+ *                       (no reaction record for a settled promise), yield,
+ *                       the drain runs it, resume -- everything an
  *                       await costs except the promise itself
  *   await settled (stackless) the same await with a stackless.h frame
  *   ab_async empty      start and finish an async function that returns at
