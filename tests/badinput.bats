@@ -98,3 +98,19 @@ expect_all() {
 @test "a wrong --expect fails verification and names the iteration" {
   expect_all 1 "iteration [0-9]+.*expected" --expect Goodbye
 }
+
+@test "a FIFO as fixture is an environment error of every Go and Node program, not a hang" {
+  command -v timeout >/dev/null || skip "no timeout command to guard against a hang"
+  mkfifo "$BATS_TEST_TMPDIR/fifo"
+  local id failures=""
+  for id in $(contract_ids); do
+    [ "$(catalog field "$id" lang)" != c ] || continue
+    variant_argv "$id"
+    run --separate-stderr timeout 10 "${VARIANT_ARGV[@]}" --iterations 1 --file "$BATS_TEST_TMPDIR/fifo"
+    if [ "$status" -ne 3 ] || [ -n "$output" ] \
+        || [[ "$stderr" != *"is a FIFO; --file must name a regular file"* ]]; then
+      failures+="$id: exit $status, stdout '$output', stderr: $stderr"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

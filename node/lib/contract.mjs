@@ -95,6 +95,14 @@ export function parseArgs(args) {
   return opts;
 }
 
+/** Names the type of a file that is neither regular nor a directory. */
+function fileKind(st) {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
 /**
  * Returns null when `file` is a regular file this process can read, else a
  * sentence saying what is wrong and how to fix it (an environment error).
@@ -110,6 +118,8 @@ export function fixtureProblem(file) {
     return `fixture ${file} cannot be examined: ${err.message}`;
   }
   if (st.isDirectory()) return `fixture ${file} is a directory: pass --file with a regular file`;
+  // Opening a FIFO blocks until a writer comes: refuse anything but a regular file first.
+  if (!st.isFile()) return `fixture ${file} is ${fileKind(st)}; --file must name a regular file`;
   try {
     fs.closeSync(fs.openSync(file, 'r'));
   } catch (err) {

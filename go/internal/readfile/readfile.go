@@ -132,11 +132,30 @@ func CheckFixture(path string) error {
 	if info.IsDir() {
 		return &EnvError{fmt.Sprintf("fixture %s is a directory: pass --file with a regular file", path)}
 	}
+	// Opening a FIFO blocks until a writer comes, so anything but a regular
+	// file is refused before the open below.
+	if !info.Mode().IsRegular() {
+		return &EnvError{fmt.Sprintf("fixture %s is %s; --file must name a regular file", path, kindOf(info.Mode()))}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return &EnvError{fmt.Sprintf("fixture %s is unreadable: %v (fix its permissions)", path, err)}
 	}
 	return f.Close()
+}
+
+// kindOf names a file type that is not a regular file, for CheckFixture.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	default:
+		return "not a regular file"
+	}
 }
 
 // Verify checks the outcome of one read of iteration i: no error and exactly

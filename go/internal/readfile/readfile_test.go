@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 const hello = "Hello, world"
@@ -190,3 +192,23 @@ func benchmarkVariant(b *testing.B, name string) {
 
 func BenchmarkSyncSequential(b *testing.B)    { benchmarkVariant(b, "sync-sequential") }
 func BenchmarkGoroutineParallel(b *testing.B) { benchmarkVariant(b, "goroutine-parallel") }
+
+// A FIFO would block the fixture check's open until a writer came: it must be
+// refused as an environment error at once.
+func TestCheckFixtureRejectsAFIFOWithoutBlocking(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- CheckFixture(path) }()
+	select {
+	case err := <-done:
+		var e *EnvError
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), "is a FIFO") {
+			t.Fatalf("CheckFixture(FIFO) = %v, want an *EnvError saying it is a FIFO", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("CheckFixture(FIFO) blocked")
+	}
+}
