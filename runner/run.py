@@ -104,8 +104,9 @@ def parse_args(argv):
             raise UsageError("--%s must be a positive integer, got %d" % (name, v))
     if a.warmup_rounds is not None and a.warmup_rounds < 0:
         raise UsageError("--warmup-rounds must be 0 or more, got %d" % a.warmup_rounds)
-    if a.timeout is not None and a.timeout <= 0:
-        raise UsageError("--timeout must be positive seconds, got %g" % a.timeout)
+    # float() takes "nan" and "inf": nan made every run an instant timeout.
+    if a.timeout is not None and not (0 < a.timeout < float("inf")):
+        raise UsageError("--timeout must be a positive number of seconds, got %g" % a.timeout)
     if a.host is not None and not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", a.host):
         raise UsageError("--host %r: use letters, digits, '.', '_' and '-' only" % a.host)
     for f in a.filter:

@@ -118,6 +118,14 @@ class RunOnceTest(unittest.TestCase):
             self.assertLess(launched, direct)
 
 
+class ArgsTest(unittest.TestCase):
+    def test_a_timeout_that_is_not_a_finite_positive_number_is_a_usage_error(self):
+        for bad in ("0", "-1", "nan", "inf", "-inf"):
+            with self.assertRaisesRegex(run.UsageError, "--timeout must be a positive number"):
+                run.parse_args(["--profile", "quick", "--timeout=" + bad])
+        self.assertEqual(run.parse_args(["--profile", "quick", "--timeout", "2.5"]).timeout, 2.5)
+
+
 class SelectTest(unittest.TestCase):
     def setUp(self):
         self.cat = run.load_catalog(FAKE_CATALOG)
