@@ -277,7 +277,7 @@ def run_once(argv, timeout_s, launcher=None):
                 pass
             p.returncode = -9
             raise
-        p.returncode = os.waitstatus_to_exitcode(status)
+        p.returncode = _exit_code(status)
         res.wall_ns = t1 - t0
         res.user_us = int(round(ru.ru_utime * 1e6))
         res.sys_us = int(round(ru.ru_stime * 1e6))
@@ -306,6 +306,12 @@ def run_once(argv, timeout_s, launcher=None):
         res.stdout = out.read(1 << 20)
         res.stderr = err.read(1 << 16)
     return res
+
+
+def _exit_code(status):
+    """A wait status as Popen.returncode (os.waitstatus_to_exitcode, which is
+    Python 3.9+; scripts/deps.sh accepts 3.8)."""
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
 def _killpg(pid):

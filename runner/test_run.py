@@ -110,6 +110,21 @@ class RunOnceTest(unittest.TestCase):
         self.assertEqual(res.exit_code, 127)
         self.assertIn(b"cannot run /nonexistent/prog", res.stderr)
 
+    def test_no_function_newer_than_python_3_8_is_needed(self):
+        # scripts/deps.sh accepts Python 3.8, which lacks os.waitstatus_to_exitcode.
+        saved = getattr(os, "waitstatus_to_exitcode", None)
+        if saved is not None:
+            del os.waitstatus_to_exitcode
+        try:
+            for launcher in (self.launcher, None):
+                res = run.run_once(["sh", "-c", "exit 4"], 10, launcher)
+                self.assertEqual((res.exit_code, res.spawn_error), (4, None))
+            res = run.run_once(["sh", "-c", "kill -TERM $$"], 10, None)
+            self.assertEqual(res.exit_code, -15)
+        finally:
+            if saved is not None:
+                os.waitstatus_to_exitcode = saved
+
     def test_the_launcher_keeps_the_runner_memory_out_of_the_peak(self):
         # sh -c true is well under the Python runner's own resident size.
         direct = run.run_once(["sh", "-c", ":"], 10, None).peak_rss_kb
