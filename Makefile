@@ -122,7 +122,7 @@ micro: $(MICRO_BINS)
 # Go builds are cheap to repeat and go tracks its own dependencies.
 $(BUILD)/bin/go-%: FORCE
 	@mkdir -p $(dir $@)
-	cd go && $(GO) build -o $(CURDIR)/$@ ./cmd/$*
+	cd go && $(GO) build -o $(abspath $@) ./cmd/$*
 
 FORCE:
 

@@ -63,9 +63,15 @@ def find(cat, vid):
     return None
 
 
+def build_dir():
+    """The build folder: $BUILD (as `make BUILD=...` exports it; relative to the
+    project root unless absolute), else build/."""
+    return os.path.join(ROOT, os.environ.get("BUILD") or "build")
+
+
 def argv(v, bin_dir=None, node=None):
     """The variant's command with {bin} and {node} filled in (a list, never a shell string)."""
-    bin_dir = bin_dir or os.path.join(ROOT, "build", "bin")
+    bin_dir = bin_dir or os.path.join(build_dir(), "bin")
     node = node or "node"
     return [a.replace("{bin}", bin_dir).replace("{node}", node) for a in v["argv"]]
 

@@ -9,6 +9,10 @@ import platform
 import re
 import shutil
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalog  # noqa: E402  (build_dir: where make deps wrote deps.env)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_THREADPOOL = 4   # libuv's default when UV_THREADPOOL_SIZE is unset
@@ -38,7 +42,7 @@ def _read(path):
 def _deps_env():
     """What `make deps` recorded in build/deps.env (PYTHON, GO, NODE)."""
     env = {}
-    text = _read(os.path.join(ROOT, "build", "deps.env")) or ""
+    text = _read(os.path.join(catalog.build_dir(), "deps.env")) or ""
     for line in text.splitlines():
         if "=" in line:
             k, v = line.split("=", 1)

@@ -479,7 +479,7 @@ def measure(args, cat, chosen, skipped, node):
     out = os.path.abspath(args.out)
     hinfo = host_mod.info(args.host)
     rundir, stamp = make_run_folder(out, hinfo["slug"])
-    launcher, why = build_launcher(os.path.join(ROOT, os.environ.get("BUILD") or "build"))
+    launcher, why = build_launcher(catalog_mod.build_dir())
     if launcher is None:
         print("run.py: warning: no launcher (%s); peak RSS will include the runner's own "
               "memory" % why, file=sys.stderr)

@@ -177,6 +177,24 @@ class SelectTest(unittest.TestCase):
                           "/f", "Hi")
         self.assertNotIn("--concurrency", seq)
 
+    def test_the_programs_come_from_the_build_folder_make_was_given(self):
+        # `make compare BUILD=DIR` exports BUILD; the programs are DIR/bin/*, not build/bin.
+        saved = os.environ.get("BUILD")
+        try:
+            os.environ.pop("BUILD", None)
+            self.assertEqual(run.command(VARIANT, None, 1, "/f", "x")[0],
+                             os.path.join(run.ROOT, "build", "bin", "c-readfile"))
+            os.environ["BUILD"] = "/elsewhere/b"
+            self.assertEqual(run.command(VARIANT, None, 1, "/f", "x")[0], "/elsewhere/b/bin/c-readfile")
+            os.environ["BUILD"] = "b2"
+            self.assertEqual(run.command(VARIANT, None, 1, "/f", "x")[0],
+                             os.path.join(run.ROOT, "b2", "bin", "c-readfile"))
+        finally:
+            if saved is None:
+                os.environ.pop("BUILD", None)
+            else:
+                os.environ["BUILD"] = saved
+
 
 class RunFolderTest(unittest.TestCase):
     def test_a_second_run_in_the_same_second_gets_its_own_folder(self):

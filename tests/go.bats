@@ -82,3 +82,14 @@ EOF
   assert_output --partial "goroutine-parallel"
   assert_equal "$stderr" ""
 }
+
+@test "make go with an absolute BUILD puts go-readfile in that folder, not under the project" {
+  local go_bin
+  go_bin=$(sed -n 's/^GO=//p' "${BUILD_DIR}/deps.env" 2>/dev/null)
+  [ -n "$go_bin" ] || go_bin=$(command -v go) || skip "no go"
+  local out="$BATS_TEST_TMPDIR/b"
+  run make --no-print-directory -C "$ROOT" "$out/bin/go-readfile" BUILD="$out" GO="$go_bin"
+  assert_success
+  [ -x "$out/bin/go-readfile" ]
+  [ ! -e "$ROOT/${out#/}" ]
+}

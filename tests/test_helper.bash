@@ -4,13 +4,18 @@
 bats_require_minimum_version 1.5.0
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BIN="${ROOT}/build/bin"
+# The build folder: BUILD as `make BUILD=...` exports it (relative to ROOT unless absolute).
+case "${BUILD:-build}" in
+  /*) BUILD_DIR=$BUILD ;;
+  *) BUILD_DIR="${ROOT}/${BUILD:-build}" ;;
+esac
+BIN="${BUILD_DIR}/bin"
 FIXTURE="${ROOT}/fixtures/text.txt"
 
 # PYTHON and BATS_LIB_PATH come from `make deps` (build/deps.env) unless set.
-if [ -f "${ROOT}/build/deps.env" ]; then
-  : "${PYTHON:=$(sed -n 's/^PYTHON=//p' "${ROOT}/build/deps.env")}"
-  : "${BATS_LIB_PATH:=$(sed -n 's/^BATS_LIB_PATH=//p' "${ROOT}/build/deps.env")}"
+if [ -f "${BUILD_DIR}/deps.env" ]; then
+  : "${PYTHON:=$(sed -n 's/^PYTHON=//p' "${BUILD_DIR}/deps.env")}"
+  : "${BATS_LIB_PATH:=$(sed -n 's/^BATS_LIB_PATH=//p' "${BUILD_DIR}/deps.env")}"
 fi
 : "${PYTHON:=python3}"
 export PYTHON
