@@ -340,7 +340,7 @@ def classify(v, n, expect, res):
         return "failed", None, "exit %d: %s" % (res.exit_code,
                                                _first_line(res.stderr) or "(nothing on stderr)")
     line = res.stdout.decode("utf-8", "replace")
-    why = contract_problem(v, n, line, expect)
+    why = contract_problem(v, n, line, expect, v["concurrency"])
     rec = None
     try:
         rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None

@@ -63,6 +63,12 @@ class ClassifyTest(unittest.TestCase):
         self.assertEqual(st, "invalid")
         self.assertIn("runtime", why)
 
+    def test_a_concurrency_other_than_the_catalogs_is_invalid(self):
+        # A bounded program that ignored --concurrency would measure another mode.
+        st, _, why = self.status(result(line(concurrency=64)))
+        self.assertEqual(st, "invalid")
+        self.assertIn("concurrency is 64, expected 1", why)
+
     def test_nonzero_exit_is_failed_with_the_first_stderr_line(self):
         st, _, why = self.status(result(b"", b"iteration 3: short read\nmore\n", exit_code=1))
         self.assertEqual(st, "failed")

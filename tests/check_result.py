@@ -27,8 +27,10 @@ ALL_FIELDS = STRING_FIELDS + INT_FIELDS + ("runtime",)
 CATALOG_FIELDS = ("workload", "lang", "style", "mode", "backend")
 
 
-def problem(entry, n, line, expect):
-    """Returns a sentence naming the first way LINE breaks the contract, or None."""
+def problem(entry, n, line, expect, concurrency=None):
+    """Returns a sentence naming the first way LINE breaks the contract, or None.
+    With `concurrency`, the line must also report that many operations in flight
+    (the runner passes the catalog's value, which it also gave the program)."""
     if "\n" in line.strip("\n"):
         return "expected exactly one line, got %d" % len(line.strip("\n").split("\n"))
     text = line.strip()
@@ -65,6 +67,8 @@ def problem(entry, n, line, expect):
     if obj["bytes"] != want_bytes:
         return "bytes is %d, expected %d (%d x %d)" % (
             obj["bytes"], want_bytes, n, len(expect.encode("utf-8")))
+    if concurrency is not None and obj["concurrency"] != concurrency:
+        return "concurrency is %d, expected %d" % (obj["concurrency"], concurrency)
     if obj["elapsed_ns"] <= 0:
         return "elapsed_ns must be positive, got %d" % obj["elapsed_ns"]
     if obj["peak_rss_kb"] <= 0:
