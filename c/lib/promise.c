@@ -657,6 +657,8 @@ static void job_call_then(void *a, void *b) {
   value_release(x, type);
 }
 
+static inline void add_reaction(ab_promise_t *p, reaction_t *r);
+
 /* NewPromiseResolveThenableJob for an ab promise: p follows x. */
 static void job_adopt(void *a, void *b) {
   ab_promise_t *p = a, *x = b;
@@ -664,14 +666,7 @@ static void job_adopt(void *a, void *b) {
   if (r == NULL) die_oom();
   r->kind = RX_ADOPT;
   r->target = p;  /* the job's reference of p moves to the record */
-  x->flags |= F_HANDLED;
-  if (x->state == AB_PENDING) {
-    r->next = x->reactions;
-    x->reactions = r;
-  } else {
-    x->refs++;
-    enqueue(run_reaction, r, x);
-  }
+  add_reaction(x, r);
   ab_promise_release(x);
 }
 
