@@ -4,7 +4,7 @@
 #   make test      set up, build, run every test suite (cmocka, go test, bats, runner)
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test)
-#   make all       build every C and Go program and the C unit tests
+#   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
@@ -69,10 +69,12 @@ C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
 MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
+# The runner starts every measured program through this launcher (runner/launch.c).
+LAUNCH := $(BUILD)/bin/launch
 
 .PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots hosts clean
 
-all: c go
+all: c go $(LAUNCH)
 
 c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
@@ -106,6 +108,13 @@ $(BUILD)/bin/c-$(1): $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/$(1)/*.c)) $(L
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS)
 endef
 $(foreach w,$(WORKLOADS),$(eval $(call WORKLOAD_template,$(w))))
+
+# Built here, never by the runner, so that runners started side by side do not
+# race to compile it.  No $(FEATURES) and no libuv: it defines _DEFAULT_SOURCE
+# itself and needs only fork, exec and wait4.
+$(LAUNCH): runner/launch.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(LIBAB)
 	@mkdir -p $(dir $@)

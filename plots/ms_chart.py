@@ -20,7 +20,7 @@ def main(argv):
     top = max(r["ci_high_ms"] or r["median_ms"] for r in c.rows)
     no_ci = 0
     for x, r in zip(c.xs, c.rows):
-        ax.bar(x, r["median_ms"], width=0.75, color=st.style_color(r["style"]),
+        ax.bar(x, r["median_ms"], width=0.75, color=st.row_color(r),
                hatch=st.lang_hatch(r["lang"]), edgecolor="black", linewidth=0.7)
         y = r["median_ms"]
         if r["ci_low_ms"] is not None:

@@ -43,6 +43,30 @@ def style_color(style):
     return EXTRA_COLORS[sum(style.encode()) % len(EXTRA_COLORS)]
 
 
+def style_key(r):
+    """What a bar's colour stands for: the style, or style-shape when that has a
+    colour of its own (promise-counter), as the charts have always drawn it."""
+    if r.get("shape"):
+        key = "%s-%s" % (r["style"], r["shape"])
+        if key in STYLE_COLORS:
+            return key
+    return r["style"]
+
+
+def row_color(r):
+    return style_color(style_key(r))
+
+
+def baseline_label(rows, prefix=""):
+    """The label of the rows' baseline (or labels, joined), from the summary."""
+    labels = []
+    for r in rows:
+        label = r.get(prefix + "baseline_label")
+        if label and label not in labels:
+            labels.append(label)
+    return " / ".join(labels) or "baseline"
+
+
 def lang_hatch(lang):
     return LANG_HATCH.get(lang, "\\\\")
 
@@ -152,8 +176,8 @@ def legend_handles(rows):
     styles = []
     langs = []
     for r in rows:
-        if r["style"] not in styles:
-            styles.append(r["style"])
+        if style_key(r) not in styles:
+            styles.append(style_key(r))
         if r["lang"] not in langs:
             langs.append(r["lang"])
     hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
@@ -222,7 +246,10 @@ class Chart:
 
 
 def label(r):
-    """Tick label: the variant id without the mode (the group says the mode)."""
-    vid = r["variant"]
+    """Tick label: the variant's label (its id without the workload) without the
+    mode, which the group says: c/promise-counter@node4."""
+    name, at, backend = r["label"].partition("@")
     suffix = "-" + r["mode"]
-    return vid[: -len(suffix)] if vid.endswith(suffix) else vid
+    if name.endswith(suffix):
+        name = name[: -len(suffix)]
+    return name + at + backend
