@@ -1,23 +1,36 @@
 #!/usr/bin/env bats
-# Bad input (DESIGN section 9) for every program in the catalog: the right exit
-# code, one line on stderr naming the problem, and nothing on stdout.
+# Bad input (DESIGN section 9) for every program of every workload in the
+# catalog: the right exit code, one line on stderr naming the problem, and
+# nothing on stdout.  The generic flags' cases run for every workload's
+# variants; each workload's own bad inputs are rows of the tables at the end,
+# keyed by workload, so a new workload adds rows and nothing else.
 
 load test_helper
 
 setup() {
   cd "$ROOT"
-  EMPTY="$BATS_TEST_TMPDIR/empty.txt"
-  WRONG="$BATS_TEST_TMPDIR/wrong.txt"
-  : > "$EMPTY"
-  printf 'Hello, World' > "$WRONG"
 }
 
-# expect_all CODE PATTERN FLAGS... -- every variant exits CODE, says PATTERN
-# (an extended regexp) on stderr and prints nothing on stdout.
+# expect_all CODE PATTERN FLAGS... -- every variant of every workload exits
+# CODE, says PATTERN (an extended regexp) on stderr and prints nothing on stdout.
 expect_all() {
   local code=$1 pattern=$2
   shift 2
   expect_variants "$code" "$pattern" "$(contract_ids)" "$@"
+}
+
+# drivers -- one variant id a line for each C or Go program that takes
+# --variant (the first of the catalog's variants it runs).
+drivers() {
+  local seen=" " id lang argv prog
+  while IFS='|' read -r id lang argv; do
+    case $lang in c | go) ;; *) continue ;; esac
+    case $argv in *" --variant "*) ;; *) continue ;; esac
+    prog=${argv%% *}
+    case $seen in *" $prog "*) continue ;; esac
+    seen+="$prog "
+    echo "$id"
+  done < <(catalog_rows id lang argv)
 }
 
 @test "N = 0 is a usage error" {
@@ -40,77 +53,99 @@ expect_all() {
   expect_all 2 "concurrency" --concurrency -1
 }
 
-@test "a missing fixture is an environment error naming the path" {
-  expect_all 3 "nope/missing\.txt" --file nope/missing.txt
-}
-
-@test "a directory instead of a file is an environment error" {
-  expect_all 3 "directory" --file fixtures
-}
-
-@test "an empty fixture fails verification at iteration 0" {
-  expect_all 1 "iteration 0?.*expected" --file "$EMPTY"
-}
-
-@test "a wrong fixture fails verification and names the iteration" {
-  expect_all 1 "iteration [0-9]+.*expected" --file "$WRONG"
-}
-
-@test "an unknown variant of a C driver is a usage error" {
-  run --separate-stderr "$BIN/c-readfile" --variant nope-parallel
-  assert_failure 2
-  assert_equal "$output" ""
-  [[ "$stderr" == *"unknown variant 'nope-parallel'"* ]]
-}
-
-@test "an unknown variant of a Go program is a usage error" {
-  run --separate-stderr "$BIN/go-readfile" --variant nope-parallel
-  assert_failure 2
-  assert_equal "$output" ""
-  [[ "$stderr" == *"nope-parallel"* ]]
-}
-
-@test "a FIFO as fixture is an environment error of the C driver, not a hang" {
-  mkfifo "$BATS_TEST_TMPDIR/fifo"
-  run --separate-stderr timeout 10 "$BIN/c-readfile" --variant callback-sequential \
-    --iterations 1 --file "$BATS_TEST_TMPDIR/fifo"
-  assert_failure 3
-  assert_equal "$output" ""
-  [[ "$stderr" == *"is a FIFO; --file must name a regular file"* ]]
-}
-
-@test "--help prints usage and exits 0" {
-  run "$BIN/c-readfile" --help
-  assert_success
-  assert_output --partial "usage:"
-  assert_output --partial "callback-parallel"
-  refute_output --partial "nowait"
-}
-
-@test "an unreadable fixture is an environment error" {
-  [ "$(id -u)" -ne 0 ] || skip "root reads files whatever their mode"
-  local locked="$BATS_TEST_TMPDIR/locked.txt"
-  printf 'Hello, world' > "$locked"
-  chmod 000 "$locked"
-  expect_all 3 "unreadable|not readable|permission" --file "$locked"
-}
-
-@test "a wrong --expect fails verification and names the iteration" {
-  expect_all 1 "iteration [0-9]+.*expected" --expect Goodbye
-}
-
-@test "a FIFO as fixture is an environment error of every Go and Node program, not a hang" {
-  command -v timeout >/dev/null || skip "no timeout command to guard against a hang"
-  mkfifo "$BATS_TEST_TMPDIR/fifo"
+@test "--help of every program prints its usage on stdout and exits 0" {
   local id failures=""
   for id in $(contract_ids); do
-    [ "$(catalog field "$id" lang)" != c ] || continue
     variant_argv "$id"
-    run --separate-stderr timeout 10 "${VARIANT_ARGV[@]}" --iterations 1 --file "$BATS_TEST_TMPDIR/fifo"
-    if [ "$status" -ne 3 ] || [ -n "$output" ] \
-        || [[ "$stderr" != *"is a FIFO; --file must name a regular file"* ]]; then
-      failures+="$id: exit $status, stdout '$output', stderr: $stderr"$'\n'
+    run --separate-stderr "${VARIANT_ARGV[@]}" --help
+    if [ "$status" -ne 0 ] || [[ "$output" != *"usage:"* ]]; then
+      failures+="$id: exit $status, stdout: $output, stderr: $stderr"$'\n'
     fi
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "--help of every C and Go driver lists its variants and none of the test-only ones" {
+  local id lang name argv profiles prog="" words failures="" seen=0
+  while IFS='|' read -r id lang name argv profiles; do
+    case $lang in c | go) ;; *) continue ;; esac
+    case $argv in *" --variant "*) ;; *) continue ;; esac
+    seen=$((seen + 1))
+    if [ "$prog" != "${argv%% *}" ]; then
+      prog=${argv%% *}
+      run --separate-stderr "${prog/\{bin\}/$BIN}" --help
+      [ "$status" -eq 0 ] || failures+="$prog --help: exit $status: $stderr"$'\n'
+      words=" $(tr -cs 'A-Za-z0-9-' ' ' <<<"$output") "
+    fi
+    case " $profiles " in
+      *" selftest "*) [[ "$words" != *" $name "* ]] || failures+="$prog --help lists the test-only $name"$'\n' ;;
+      *) [[ "$words" == *" $name "* ]] || failures+="$prog --help does not list $name"$'\n' ;;
+    esac
+  done < <(catalog_rows id lang name argv profiles)
+  [ "$seen" -gt 0 ] || failures+="no C or Go driver in the catalog"$'\n'
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "an unknown variant of every C and Go driver is a usage error naming it" {
+  local id lang failures="" seen=0 k
+  for id in $(drivers); do
+    seen=$((seen + 1))
+    lang=$(catalog field "$id" lang)
+    variant_argv "$id"
+    # The driver's own command with the name after --variant replaced.
+    for ((k = 1; k < ${#VARIANT_ARGV[@]}; k++)); do
+      [ "${VARIANT_ARGV[k - 1]}" != --variant ] || VARIANT_ARGV[k]=nope-parallel
+    done
+    run --separate-stderr "${VARIANT_ARGV[@]}" --iterations 3
+    if [ "$status" -ne 2 ] || [ -n "$output" ]; then
+      failures+="${VARIANT_ARGV[0]}: exit $status, stdout '$output'"$'\n'
+    elif [ "$lang" = c ] && [[ "$stderr" != *"unknown variant 'nope-parallel'"* ]]; then
+      failures+="${VARIANT_ARGV[0]}: $stderr"$'\n'
+    elif [ "$lang" = go ] && [[ "$stderr" != *'unknown variant "nope-parallel"'* ]]; then
+      failures+="${VARIANT_ARGV[0]}: $stderr"$'\n'
+    fi
+  done
+  [ "$seen" -gt 0 ] || failures+="no C or Go driver in the catalog"$'\n'
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# --- each workload's own bad inputs -------------------------------------------
+# One case a row: WORKLOAD | CODE | FLAGS | PATTERN (see expect_table in
+# test_helper.bash).  A new workload with flags or inputs of its own adds its
+# rows here; one without (noop) adds none.
+
+# workload_bad_inputs -- the rows every user can check.
+workload_bad_inputs() {
+  local empty="$BATS_TEST_TMPDIR/empty.txt" wrong="$BATS_TEST_TMPDIR/wrong.txt"
+  local fifo="$BATS_TEST_TMPDIR/fifo"
+  : > "$empty"
+  printf 'Hello, World' > "$wrong"
+  mkfifo "$fifo"
+  cat <<EOF
+readfile | 3 | --file nope/missing.txt   | nope/missing\\.txt
+readfile | 3 | --file fixtures           | directory
+readfile | 3 | --file $fifo             | is a FIFO; --file must name a regular file
+readfile | 1 | --file $empty            | iteration 0?.*expected
+readfile | 1 | --file $wrong            | iteration [0-9]+.*expected
+readfile | 1 | --expect Goodbye         | iteration [0-9]+.*expected
+EOF
+}
+
+# workload_unreadable_inputs -- the rows that need a user whom file modes stop.
+workload_unreadable_inputs() {
+  local locked="$BATS_TEST_TMPDIR/locked.txt"
+  printf 'Hello, world' > "$locked"
+  chmod 000 "$locked"
+  cat <<EOF
+readfile | 3 | --file $locked | unreadable|not readable|permission
+EOF
+}
+
+@test "each workload's own bad inputs get the right exit code and words from every program of it" {
+  workload_bad_inputs | expect_table
+}
+
+@test "an unreadable input is an environment error" {
+  [ "$(id -u)" -ne 0 ] || skip "root reads files whatever their mode"
+  workload_unreadable_inputs | expect_table
 }

@@ -1,67 +1,180 @@
 #!/usr/bin/env bats
-# The program contract (DESIGN section 3) for every variant in the catalog: one
-# JSON line with every field, ok == iterations, nothing else on stdout.
+# The program contract (DESIGN section 3, SPEC 1-3) for every variant of every
+# workload in the catalog: ids by the one rule, programs that exist, one JSON
+# line whose fields are the catalog's, ok == iterations and the workload's
+# checks, nothing else on stdout, and defaults that are the catalog's.  A new
+# workload is covered by its catalog file alone; its own assertions go at the
+# end, under its name.
 
 load test_helper
 
-@test "every catalog variant prints one valid JSON line at N=50 and nothing on stderr" {
-  expect_contract_lines 50 "$(contract_ids)"
+# json_list FILE KEY -- the list KEY of a JSON file, joined by | (a regexp alternation).
+json_list() {
+  "$PYTHON" -c 'import json,sys; print("|".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$1" "$2"
 }
 
-@test "every catalog variant verifies N=1 and a warm-up" {
-  local failures="" id
-  for id in $(contract_ids); do
-    run_variant "$id" 1 --warmup 3
-    [ "$status" -eq 0 ] && check_result_line "$id" 1 "$output" \
-      || failures+="$id: exit $status: $stderr"$'\n'
+# without_timings LINE -- the JSON line without what differs from run to run.
+without_timings() {
+  "$PYTHON" -c 'import json,sys
+d = json.loads(sys.argv[1])
+for k in ("elapsed_ns", "user_us", "sys_us", "peak_rss_kb"): d.pop(k, None)
+print(json.dumps(d, sort_keys=True))' "$1"
+}
+
+@test "every workload of the catalog has variants to run" {
+  local w failures=""
+  run -0 workloads
+  [ "${#lines[@]}" -ge 1 ]
+  for w in "${lines[@]}"; do
+    [ -n "$(contract_ids "$w")" ] || failures+="$w has no variant a test can run"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "bounded variants report the concurrency they were given" {
-  local failures="" id
+@test "every id is built from its fields by the one id rule and is unique" {
+  local suite="$ROOT/runner/catalog/suite.json" styles modes methods wl regex
+  local id label name workload lang style shape mode method backend name_want want failures=""
+  styles=$(json_list "$suite" styles)
+  modes=$(json_list "$suite" modes)
+  methods=$(json_list "$suite" methods)
+  wl=$(workloads | paste -sd '|' -)
+  regex="^($wl)/(c|go|node)/($styles)(-[a-z][a-z0-9]*)?(-nodetest)?-($modes)@[A-Za-z0-9._]+$"
+  while IFS='|' read -r id label name workload lang style shape mode method backend; do
+    name_want="$style${shape:+-$shape}"
+    [ "$method" != nodetest ] || name_want+="-nodetest"
+    name_want+="-$mode"
+    want="$workload/$lang/$name_want@$backend"
+    [ "$id" = "$want" ] || failures+="$id: the fields make $want"$'\n'
+    [ "$label" = "${want#*/}" ] || failures+="$id: label is $label"$'\n'
+    [ "$name" = "$name_want" ] || failures+="$id: name is $name, the fields make $name_want"$'\n'
+    [[ "$id" =~ $regex ]] || failures+="$id: does not match $regex"$'\n'
+    [[ "|$methods|" == *"|$method|"* ]] || failures+="$id: unknown method $method"$'\n'
+  done < <(catalog_rows id label name workload lang style shape mode method backend)
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  run -0 catalog ids
+  [ "${#lines[@]}" -ge 1 ]
+  assert_equal "$(printf '%s\n' "${lines[@]}" | sort | uniq -d)" ""
+}
+
+@test "every variant's program exists: a built binary or node's script files" {
+  local id prog arg failures=""
+  for id in $(catalog ids); do
+    variant_argv "$id"
+    prog="${VARIANT_ARGV[0]}"
+    if [ "$prog" = "${NODE:-node}" ]; then
+      # node's arguments: every script the command names (a variant file, the nodetest wrapper).
+      for arg in "${VARIANT_ARGV[@]:1}"; do
+        case $arg in *.mjs | *.js) [ -f "$ROOT/$arg" ] || failures+="$id: no $arg"$'\n' ;; esac
+      done
+      [ "${#VARIANT_ARGV[@]}" -ge 2 ] || failures+="$id: node runs no script"$'\n'
+    else
+      [ -x "$prog" ] || failures+="$id: $prog is not built"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "every variant prints one valid JSON line with the catalog's fields at N=50 and nothing on stderr" {
+  expect_contract_lines 50 "$(contract_ids)"
+}
+
+@test "every variant verifies N=1 and a warm-up" {
+  local failures="" id why
+  for id in $(contract_ids); do
+    run_variant "$id" 1 --warmup 3
+    if [ "$status" -ne 0 ]; then
+      failures+="$id: exit $status: $stderr"$'\n'
+    elif ! why=$(check_result_line "$id" 1 "$output" 2>&1); then
+      failures+="$id: $why"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "bounded variants report the concurrency they were given, and the suite's bound by default" {
+  local failures="" id mode bound
+  bound=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["bound"])' \
+    "$ROOT/runner/catalog/suite.json")
   for id in $(contract_ids); do
     [ "$(catalog field "$id" mode)" = bounded ] || continue
     run_variant "$id" 40 --concurrency 3
     [ "$status" -eq 0 ] || { failures+="$id: exit $status"$'\n'; continue; }
     [[ "$output" == *'"concurrency":3,'* ]] || failures+="$id: $output"$'\n'
+    run_variant "$id" 5
+    [[ "$output" == *"\"concurrency\":$bound,"* ]] || failures+="$id by default: $output"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "a C variant reads the fixture and nothing else is on stdout" {
-  run_variant c/callback-parallel 10
+@test "every program's defaults for its workload's flags are the catalog's values" {
+  # Run from the project root, one variant per workload and language: with no
+  # workload flags, with each flag alone at the catalog's value, and with all of
+  # them, the runs agree but for the timings (a default that differs fails to
+  # verify, or verifies other bytes).
+  local w lang id k failures="" base
+  local -a flags
+  for w in $(workloads); do
+    workload_flags "$w"
+    flags=(${WORKLOAD_FLAGS[@]+"${WORKLOAD_FLAGS[@]}"})
+    for lang in c go node; do
+      id=$(contract_ids "$w" "$lang" | head -1)
+      [ -n "$id" ] || continue
+      run_variant "$id" 3
+      [ "$status" -eq 0 ] || { failures+="$id with its defaults: exit $status: $stderr"$'\n'; continue; }
+      base=$(without_timings "$output")
+      run_variant "$id" 3 ${flags[@]+"${flags[@]}"}
+      [ "$status" -eq 0 ] && [ "$(without_timings "$output")" = "$base" ] \
+        || failures+="$id with ${flags[*]}: exit $status: $output $stderr"$'\n'
+      for ((k = 0; k + 1 < ${#flags[@]}; k += 2)); do
+        run_variant "$id" 3 "${flags[k]}" "${flags[k + 1]}"
+        [ "$status" -eq 0 ] && [ "$(without_timings "$output")" = "$base" ] \
+          || failures+="$id with ${flags[k]} '${flags[k + 1]}' only: exit $status: $output $stderr"$'\n'
+      done
+    done
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# --- readfile's own assertions ------------------------------------------------
+
+@test "readfile: a C variant reads the fixture and nothing else is on stdout" {
+  local expect
+  expect=$(workload_flag readfile --expect)
+  run_variant readfile/c/callback-parallel@node4 10
   assert_success
   assert_equal "${#lines[@]}" 1
-  assert_output --partial '"variant":"c/callback-parallel"'
-  assert_output --partial '"bytes":120,'
+  assert_output --partial '"variant":"readfile/c/callback-parallel@node4"'
+  assert_output --partial "\"bytes\":$((10 * ${#expect})),"
   assert_equal "$stderr" ""
 }
 
-@test "the test-only variant reports fewer completions than iterations" {
-  run_variant c/callback-nowait-parallel 2000
+@test "readfile: the test-only variant reports fewer completions than iterations" {
+  run_variant readfile/c/callback-nowait-parallel@node4 2000
   assert_success
-  run "$PYTHON" "$ROOT/tests/check_result.py" c/callback-nowait-parallel 2000 "$output"
-  assert_failure
+  run check_result_line readfile/c/callback-nowait-parallel@node4 2000 "$output"
+  assert_failure 1
+  assert_output --partial "ok is"
 }
 
-@test "the catalog's ids follow <lang>/<style>-<mode> and point at existing programs" {
-  local id prog
-  for id in $(catalog ids); do
-    [[ "$id" =~ ^(c|go|node)/[a-z]+(-[a-z]+)*-(sequential|parallel|bounded)$ ]]
-    variant_argv "$id"
-    prog="${VARIANT_ARGV[0]}"
-    if [ "$prog" = node ] || [ "$prog" = "${NODE:-node}" ]; then
-      [ -f "$ROOT/${VARIANT_ARGV[1]}" ]
-    else
-      [ -x "$prog" ]
-    fi
-  done
+@test "readfile: the contract check holds a line to the --expect it was given" {
+  local expect
+  expect=$(workload_flag readfile --expect)
+  run_variant readfile/c/sync-sequential@node4 4 --expect "$expect"
+  assert_success
+  check_result_line readfile/c/sync-sequential@node4 4 "$output" --expect "$expect"
+  run check_result_line readfile/c/sync-sequential@node4 4 "$output" --expect "${expect}!"
+  assert_failure 1
+  assert_output --partial "bytes"
 }
 
-@test "the fixture is exactly the 12 bytes 'Hello, world'" {
-  run cat "$FIXTURE"
-  assert_output "Hello, world"
-  run wc -c < "$FIXTURE"
-  assert_output --regexp '^ *12$'
+@test "readfile: the fixture is exactly the 12 bytes 'Hello, world' the catalog names" {
+  local file expect
+  file=$(workload_flag readfile --file)
+  expect=$(workload_flag readfile --expect)
+  assert_equal "$file" fixtures/text.txt
+  assert_equal "$expect" "Hello, world"
+  run cat "$ROOT/$file"
+  assert_output "$expect"
+  run wc -c < "$ROOT/$file"
+  assert_output --regexp "^ *${#expect}$"
 }

@@ -1,5 +1,9 @@
 # test_helper.bash -- loaded by every .bats file: finds the project root, loads
-# bats-support and bats-assert, and offers a few helpers over the catalog.
+# bats-support and bats-assert, and offers helpers over the catalog
+# (runner/catalog/) that take the workload as a parameter.  Nothing here names
+# a workload, a fixture or a variant: a new workload is tested by its catalog
+# file and the table rows it adds to the .bats files, with no edit here.
+# Bash 3.2 (macOS) compatible: no mapfile, no associative arrays.
 
 bats_require_minimum_version 1.5.0
 
@@ -10,7 +14,6 @@ case "${BUILD:-build}" in
   *) BUILD_DIR="${ROOT}/${BUILD:-build}" ;;
 esac
 BIN="${BUILD_DIR}/bin"
-FIXTURE="${ROOT}/fixtures/text.txt"
 
 # PYTHON and BATS_LIB_PATH come from `make deps` (build/deps.env) unless set.
 if [ -f "${BUILD_DIR}/deps.env" ]; then
@@ -30,6 +33,66 @@ done
 # catalog ARGS... -- the catalog CLI (runner/catalog.py).
 catalog() { "$PYTHON" "${ROOT}/runner/catalog.py" "$@"; }
 
+# workloads -- the catalog's workloads, one a line.
+workloads() { catalog workloads; }
+
+# workload_flags W -- fills the array WORKLOAD_FLAGS with W's flags and their
+# catalog values (--file fixtures/text.txt --expect 'Hello, world' for
+# readfile; empty for a workload without flags).
+workload_flags() {
+  WORKLOAD_FLAGS=()
+  local line
+  while IFS= read -r line; do WORKLOAD_FLAGS+=("$line"); done < <(catalog flags "$1")
+}
+
+# workload_flag W FLAG -- prints the catalog's value of one flag of W
+# (e.g. workload_flag readfile --file); fails when W has no such flag.
+workload_flag() {
+  local k
+  workload_flags "$1"
+  for ((k = 0; k + 1 < ${#WORKLOAD_FLAGS[@]}; k += 2)); do
+    if [ "${WORKLOAD_FLAGS[k]}" = "$2" ]; then
+      printf '%s\n' "${WORKLOAD_FLAGS[k + 1]}"
+      return 0
+    fi
+  done
+  echo "workload $1 has no flag $2 in the catalog" >&2
+  return 1
+}
+
+# catalog_rows FIELD... -- one line per catalog variant, in catalog order, with
+# the named fields (SPEC 7: id, label, name, workload, lang, style, shape,
+# mode, method, backend, concurrency, argv, profiles, ...) separated by |
+# (lists joined by spaces).  One Python call where `catalog field` would take
+# one per variant and field.
+catalog_rows() {
+  "$PYTHON" - "${ROOT}/runner" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+for v in catalog.load().variants:
+    print("|".join(" ".join(map(str, v[k])) if isinstance(v[k], list) else str(v[k])
+                   for k in sys.argv[2:]))
+PY
+}
+
+# contract_ids [W [L]] -- the catalog variants (of workload W, of language L)
+# a test should run: not the test-only ones (profile selftest), which must
+# break the contract, and not Node's when node is absent.
+contract_ids() {
+  local args=() leave id
+  [ -z "${1:-}" ] || args+=(--workload "$1")
+  [ -z "${2:-}" ] || args+=(--lang "$2")
+  leave=" $(catalog ids --profile selftest | tr '\n' ' ') "
+  if ! command -v "${NODE:-node}" >/dev/null; then
+    leave+="$(catalog ids --lang node | tr '\n' ' ') "
+  fi
+  for id in $(catalog ids ${args[@]+"${args[@]}"}); do
+    case $leave in *" $id "*) continue ;; esac
+    echo "$id"
+  done
+}
+
 # variant_argv ID -- fills the array VARIANT_ARGV with the variant's command.
 variant_argv() {
   VARIANT_ARGV=()
@@ -38,32 +101,31 @@ variant_argv() {
     < <(catalog argv "$1" --bin "$BIN" --node "${NODE:-node}")
 }
 
-# check_result_line ID N LINE -- asserts LINE is the contract's JSON for a valid run.
-check_result_line() {
-  "$PYTHON" "${ROOT}/tests/check_result.py" "$1" "$2" "$3"
-}
-
-# contract_ids -- every catalog variant a test should run: not the test-only
-# ones, and not Node's when node is absent.
-contract_ids() {
-  local id
-  for id in $(catalog ids); do
-    case " $(catalog field "$id" profiles) " in *selftest*) continue ;; esac
-    if [ "$(catalog field "$id" lang)" = node ] && ! command -v "${NODE:-node}" >/dev/null; then
-      continue
-    fi
-    echo "$id"
-  done
-}
-
 # run_variant ID N [flags...] -- runs one variant from the project root with
-# stdout in $output and stderr in $stderr.
+# stdout in $output and stderr in $stderr.  The workload's own flags are left
+# to the program's defaults unless given.  Guarded by `timeout` (where there
+# is one) so that a program that hangs fails its test instead of the suite.
 run_variant() {
-  local id=$1 n=$2
+  local id=$1 n=$2 guard=()
   shift 2
   variant_argv "$id"
   cd "$ROOT" || return 1
-  run --separate-stderr "${VARIANT_ARGV[@]}" --iterations "$n" "$@"
+  if command -v timeout >/dev/null; then guard=(timeout "${VARIANT_TIMEOUT:-60}"); fi
+  run --separate-stderr ${guard[@]+"${guard[@]}"} "${VARIANT_ARGV[@]}" --iterations "$n" "$@" </dev/null
+}
+
+# check_result_line ID N LINE [--flag VALUE...] -- succeeds when LINE is the
+# contract's JSON line of a valid run of N (runner/contract.py: the fields,
+# ok == N and the workload's checks, with the catalog's flag values unless
+# given); otherwise prints the problem.
+check_result_line() {
+  "$PYTHON" "${ROOT}/runner/contract.py" "$@"
+}
+
+# line_head WORKLOAD LANG STYLE SHAPE MODE METHOD BACKEND ID -- how a variant's
+# JSON line begins: its fields in the order of SPEC 2.
+line_head() {
+  printf '{"workload":"%s","lang":"%s","style":"%s","shape":"%s","mode":"%s","method":"%s","backend":"%s","variant":"%s",' "$@"
 }
 
 # expect_variants CODE PATTERN "ID..." FLAGS... -- every listed variant, run at
@@ -72,6 +134,7 @@ run_variant() {
 expect_variants() {
   local code=$1 pattern=$2 ids=$3 failures="" id
   shift 3
+  [ -n "$ids" ] || { echo "no variant to run"; return 1; }
   for id in $ids; do
     run_variant "$id" 5 "$@"
     if [ "$status" -ne "$code" ]; then
@@ -85,38 +148,67 @@ expect_variants() {
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-# expect_contract_lines N "ID..." -- every listed variant, run at N, exits 0
-# with exactly one valid contract line on stdout and nothing on stderr; lists
-# every failure at the end.
+# expect_contract_lines N "ID..." -- every listed variant, run at N with its
+# workload's defaults, exits 0 with nothing on stderr and exactly one line on
+# stdout that begins with the catalog's fields of the variant (in the order of
+# SPEC 2) and passes runner/contract.py; lists every failure at the end.
 expect_contract_lines() {
-  local n=$1 ids=$2 failures="" id
-  for id in $ids; do
+  local n=$1 ids=" $(echo $2) " failures="" seen=0 row why head
+  local id workload lang style shape mode method backend
+  local -a rows=()
+  while IFS= read -r row; do rows+=("$row"); done \
+    < <(catalog_rows id workload lang style shape mode method backend)
+  for row in "${rows[@]}"; do
+    IFS='|' read -r id workload lang style shape mode method backend <<<"$row"
+    case $ids in *" $id "*) ;; *) continue ;; esac
+    seen=$((seen + 1))
     run_variant "$id" "$n"
     if [ "$status" -ne 0 ] || [ "${#lines[@]}" -ne 1 ] || [ -n "$stderr" ]; then
       failures+="$id: exit $status, ${#lines[@]} lines on stdout, stderr: $stderr"$'\n'
       continue
     fi
-    check_result_line "$id" "$n" "$output" || failures+="$id: contract broken: $output"$'\n'
+    head=$(line_head "$workload" "$lang" "$style" "$shape" "$mode" "$method" "$backend" "$id")
+    if [ "${output#"$head"}" = "$output" ]; then
+      failures+="$id: the line does not begin with the catalog's fields $head: $output"$'\n'
+    elif ! why=$(check_result_line "$id" "$n" "$output" 2>&1); then
+      failures+="$id: contract broken: $why"$'\n'
+    fi
   done
+  [ "$seen" -gt 0 ] || failures+="no variant to run"$'\n'
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-# expect_cases "ID..." -- runs expect_variants over the listed variants for
-# each line of a table on stdin, one bad input a line:
-#   CODE | PATTERN | FLAGS
-# (PATTERN an extended regexp without a |, FLAGS split on blanks); blank lines
-# are skipped; lists every failing line at the end.
-expect_cases() {
-  local ids=$1 failures="" row code pattern flags
-  local -a rows argv
-  mapfile -t rows
+# expect_table [L] -- a table of bad inputs on stdin, one case a line:
+#   WORKLOAD | CODE | FLAGS | PATTERN
+# runs every contract variant of WORKLOAD (`*`: of every workload; only those
+# of language L when given) at N=5 with FLAGS (split on blanks) and expects
+# exit CODE, nothing on stdout and PATTERN (an extended regexp, the rest of
+# the line, | included) on stderr.  A workload's own bad inputs are rows that
+# name it.  Blank lines and lines starting with # are skipped; lists every
+# failing row at the end.
+expect_table() {
+  local lang=${1:-} failures="" known row workload code flags pattern ids
+  local -a rows=() argv
+  while IFS= read -r row; do rows+=("$row"); done
+  known=" $(workloads | tr '\n' ' ') "
   for row in "${rows[@]}"; do
-    [[ "$row" =~ ^[[:space:]]*$ ]] && continue
-    IFS='|' read -r code pattern flags <<<"$row"
+    [[ "$row" =~ ^[[:space:]]*(#|$) ]] && continue
+    IFS='|' read -r workload code flags pattern <<<"$row"
+    read -r workload <<<"$workload"
     read -r code <<<"$code"
     read -r pattern <<<"$pattern"
     read -r -a argv <<<"$flags"
-    expect_variants "$code" "$pattern" "$ids" "${argv[@]}" || failures+="failed: $row"$'\n'
+    if [ "$workload" = '*' ]; then
+      workload=""
+    elif [[ "$known" != *" $workload "* ]]; then
+      failures+="no workload '$workload' in the catalog: $row"$'\n'
+      continue
+    fi
+    ids=$(contract_ids "$workload" "$lang")
+    # A workload without programs in this language has nothing to check.
+    [ -n "$ids" ] || continue
+    expect_variants "$code" "$pattern" "$ids" ${argv[@]+"${argv[@]}"} \
+      || failures+="failed: $row"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
