@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
-# The Node.js variants (node/readfile and the node --test method in
-# node/nodetest): the contract line, Node's own words for bad input (that every
-# program rejects bad input is badinput.bats'), and the unit tests of node/lib.  Skipped, with a reason, when node is absent.
+# The Node.js variants (node/<workload>/ on node/lib/contract.mjs, and seed
+# 000's node --test method in node/lib/nodetest.mjs): the contract line,
+# Node's own words for bad input (that every program rejects bad input is
+# badinput.bats'), and the unit tests of node/lib.  Skipped, with a reason,
+# when node is absent.  A new Node workload adds rows to the table of bad
+# inputs.
 
 load test_helper
 
@@ -9,24 +12,36 @@ setup() {
   command -v "${NODE:-node}" >/dev/null \
     || skip "node is not installed: the Node variants are skipped (install Node.js 20+ to run them)"
   cd "$ROOT"
-  WRONG="$BATS_TEST_TMPDIR/wrong.txt"
-  printf 'Hello, World' > "$WRONG"
 }
 
-node_ids() { catalog ids --lang node; }
+node_ids() { contract_ids "${1:-}" node; }
 
 @test "the catalog lists every Node program of the readfile table, both methods" {
-  local name
-  for name in callback-parallel callback-sequential callback-bounded promise-parallel \
-      promise-sequential promise-counter-parallel await-parallel await-sequential await-bounded; do
-    run catalog field "node/$name" argv
+  local pair id file
+  # label (the id without the workload) and the file of node/readfile/ it runs.
+  for pair in callback-parallel@fs.readFile:callback-parallel \
+      callback-sequential@fs.readFile:callback-sequential \
+      callback-bounded@fs.readFile:callback-bounded \
+      promise-parallel@fs.promises:promise-parallel \
+      promise-sequential@fs.promises:promise-sequential \
+      promise-counter-parallel@fs.promises:promise-counter-parallel \
+      await-parallel@fs.promises:await-parallel \
+      await-sequential@fs.promises:await-sequential \
+      await-bounded@fs.promises:await-bounded \
+      await-parallel@promisify:await-promisify-parallel \
+      await-sequential@promisify:await-promisify-sequential; do
+    id="readfile/node/${pair%%:*}"
+    file="node/readfile/${pair#*:}.mjs"
+    run catalog field "$id" argv
     assert_success
-    assert_output "[\"{node}\", \"node/readfile/$name.mjs\"]"
+    assert_output "[\"{node}\", \"$file\"]"
   done
   run catalog ids --profile seed --lang node
-  assert_line node/await-nodetest-parallel
-  assert_line node/callback-nodetest-sequential
-  assert_line node/promise-counter-nodetest-parallel
+  assert_line readfile/node/await-nodetest-parallel@fs.promises
+  assert_line readfile/node/callback-nodetest-sequential@fs.readFile
+  assert_line readfile/node/promise-counter-nodetest-parallel@fs.promises
+  run catalog field readfile/node/promise-counter-nodetest-parallel@fs.promises argv
+  assert_output '["{node}", "node/lib/nodetest.mjs", "node/readfile/promise-counter-parallel.mjs"]'
 }
 
 @test "every Node variant prints one contract line at N=30 and nothing on stderr" {
@@ -34,51 +49,58 @@ node_ids() { catalog ids --lang node; }
 }
 
 @test "a Node line records Node's and libuv's versions and the backend" {
-  run_variant node/callback-sequential 3
+  run_variant readfile/node/callback-sequential@fs.readFile 3
   assert_success
   assert_output --regexp '"runtime":"node v[0-9]+\.[0-9]+\.[0-9]+ \(libuv [0-9]+\.[0-9]+\.[0-9]+\)"'
-  assert_output --partial '"backend":"fs.readFile"'
+  assert_output --partial '"method":"inprocess","backend":"fs.readFile"'
   assert_output --partial '"concurrency":1,'
-  run_variant node/await-parallel 3
-  assert_output --partial '"backend":"fs.promises.readFile"'
+  run_variant readfile/node/await-parallel@fs.promises 3
+  assert_output --partial '"backend":"fs.promises"'
+  run_variant readfile/node/await-parallel@promisify 3
+  assert_output --partial '"style":"await","shape":"","mode":"parallel","method":"inprocess","backend":"promisify"'
 }
 
 @test "bounded Node variants honour --concurrency and default to 64" {
   local id
-  for id in node/callback-bounded node/await-bounded; do
+  for id in $(node_ids); do
+    [ "$(catalog field "$id" mode)" = bounded ] || continue
     run_variant "$id" 25 --concurrency 4
     assert_success
-    check_result_line "$id" 25 "$output"
-    assert_output --partial '"concurrency":4,'
+    check_result_line "$id" 25 "$output" --concurrency 4
     run_variant "$id" 3
     assert_output --partial '"concurrency":64,'
   done
 }
 
 @test "a warm-up is verified and not counted in the result" {
-  run_variant node/promise-sequential 4 --warmup 6
+  run_variant readfile/node/promise-sequential@fs.promises 4 --warmup 6
   assert_success
-  check_result_line node/promise-sequential 4 "$output"
+  check_result_line readfile/node/promise-sequential@fs.promises 4 "$output"
 }
 
 @test "the node --test method keeps the test runner's output off stdout" {
-  run_variant node/await-nodetest-sequential 12
+  run_variant readfile/node/await-nodetest-sequential@fs.promises 12
   assert_success
   assert_equal "${#lines[@]}" 1
   refute_output --partial "TAP"
-  check_result_line node/await-nodetest-sequential 12 "$output"
+  assert_output --partial '"method":"nodetest"'
+  check_result_line readfile/node/await-nodetest-sequential@fs.promises 12 "$output"
 }
 
 @test "every Node variant names each bad input of badinput.bats exactly" {
-  expect_cases "$(node_ids)" <<EOF
-  2 | iterations must be a positive integer | --iterations 0
-  2 | iterations must be a positive integer, got "-5" | --iterations -5
-  2 | iterations must be a positive integer, got "abc" | --iterations abc
-  2 | unknown flag "--frobnicate" | --frobnicate 1
-  3 | fixture nope/missing\\.txt is missing | --file nope/missing.txt
-  3 | fixture fixtures is a directory | --file fixtures
-  1 | iteration [0-9]+: read "Hello, world", expected "Goodbye" | --expect Goodbye
-  1 | iteration [0-9]+: read "Hello, World", expected "Hello, world" | --file $WRONG
+  local wrong="$BATS_TEST_TMPDIR/wrong.txt"
+  printf 'Hello, World' > "$wrong"
+  # WORKLOAD | CODE | FLAGS | PATTERN; * is every workload's Node programs.
+  expect_table node <<EOF
+  *        | 2 | --iterations 0          | iterations must be a positive integer
+  *        | 2 | --iterations -5         | iterations must be a positive integer, got "-5"
+  *        | 2 | --iterations abc        | iterations must be a positive integer, got "abc"
+  *        | 2 | --frobnicate 1          | unknown flag "--frobnicate"
+  *        | 2 | --concurrency -1        | --concurrency must be a non-negative integer, got "-1"
+  readfile | 3 | --file nope/missing.txt | fixture nope/missing\\.txt is missing
+  readfile | 3 | --file fixtures         | fixture fixtures is a directory
+  readfile | 1 | --expect Goodbye        | iteration [0-9]+: read "Hello, world", expected "Goodbye"
+  readfile | 1 | --file $wrong           | iteration [0-9]+: read "Hello, World", expected "Hello, world"
 EOF
 }
 
@@ -88,19 +110,24 @@ EOF
   [[ "$stderr" == *"usage: node/readfile/callback-parallel.mjs"* ]]
 }
 
-@test "--help prints the usage on stdout and exits 0" {
+@test "--help prints the usage with the workload's own flags on stdout and exits 0" {
   run --separate-stderr node node/readfile/await-bounded.mjs --help
   assert_success
   assert_line --index 0 --partial "usage: node/readfile/await-bounded.mjs"
   assert_output --partial "--concurrency K"
+  assert_output --partial "--file PATH"
   assert_equal "$stderr" ""
 }
 
-@test "the node --test method rejects an unknown variant name" {
-  run --separate-stderr node node/nodetest/run.mjs callback-everywhere --iterations 3
+@test "the node --test method rejects a file that is not a variant" {
+  run --separate-stderr node node/lib/nodetest.mjs node/readfile/callback-everywhere.mjs --iterations 3
   assert_failure 2
   assert_equal "$output" ""
-  [[ "$stderr" == *'unknown variant "callback-everywhere"'* ]]
+  [[ "$stderr" == *'unknown variant "node/readfile/callback-everywhere.mjs"'* ]]
+  run --separate-stderr node node/lib/nodetest.mjs node/readfile/workload.mjs --iterations 3
+  assert_failure 2
+  assert_equal "$output" ""
+  [[ "$stderr" == *'unknown variant "node/readfile/workload.mjs"'* ]]
 }
 
 @test "the limiter and contract unit tests pass under node --test" {

@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# The catalog (runner/catalog/) through its CLI, as the tests and the Makefile
+# read it: its commands, and a broken catalog folder refused before anything
+# runs, by the CLI and by the runner, with one line and exit code 3.
+
+load test_helper
+
+# broken_catalog BREAKAGE -- copies runner/catalog/ into $BATS_TEST_TMPDIR,
+# breaks the first workload file (by name) as BREAKAGE says, and prints the
+# folder.  The breakages work on any workload file, so no workload is named.
+broken_catalog() {
+  local dir="$BATS_TEST_TMPDIR/catalog"
+  rm -rf "$dir"
+  cp -R "$ROOT/runner/catalog" "$dir"
+  "$PYTHON" - "$dir" "$1" <<'PY'
+import copy, glob, json, os, shutil, sys
+folder, breakage = sys.argv[1], sys.argv[2]
+path = sorted(p for p in glob.glob(os.path.join(folder, "*.json"))
+              if os.path.basename(p) != "suite.json")[0]
+with open(path, encoding="utf-8") as f:
+    w = json.load(f)
+entry = w["variants"][0]
+if breakage == "duplicate-id":
+    w["variants"].append(copy.deepcopy(entry))
+elif breakage == "unknown-field":
+    entry["colour"] = "blue"
+elif breakage == "unknown-style":
+    entry["style"] = "telepathy"
+elif breakage == "unknown-mode":
+    entry["mode"] = "eventually"
+elif breakage == "bad-backend":
+    entry["backend"] = "no such/backend"
+elif breakage == "misnamed-file":
+    # A second file of the same workload: a file must be named after its workload.
+    shutil.copy(path, os.path.join(folder, "zz" + os.path.basename(path)))
+else:
+    sys.exit("broken_catalog: no breakage %r" % breakage)
+with open(path, "w", encoding="utf-8") as f:
+    json.dump(w, f, indent=1)
+PY
+  echo "$dir"
+}
+
+# The breakages, one a row: BREAKAGE | what the one line names (an extended regexp).
+BREAKAGES='
+duplicate-id        | duplicate
+unknown-field       | colour
+unknown-style       | telepathy
+unknown-mode        | eventually
+bad-backend         | no such/backend
+misnamed-file       | zz[a-z]+\.json
+'
+
+@test "the catalog lists its workloads, their flags and every variant once" {
+  run -0 catalog workloads
+  assert_line readfile
+  assert_line noop
+  run -0 catalog flags readfile
+  assert_equal "${#lines[@]}" 4
+  assert_line --index 0 --file
+  assert_line --index 2 --expect
+  run -0 catalog flags noop
+  assert_output ""
+  run -0 catalog ids
+  assert_equal "$(printf '%s\n' "${lines[@]}" | sort | uniq -d)" ""
+}
+
+@test "catalog field gives a variant's fields, label, name and concurrency" {
+  local id=readfile/c/promise-counter-parallel@node4
+  run -0 catalog field "$id" shape
+  assert_output counter
+  run -0 catalog field "$id" label
+  assert_output c/promise-counter-parallel@node4
+  run -0 catalog field "$id" name
+  assert_output promise-counter-parallel
+  run -0 catalog field "$id" concurrency
+  assert_output 0
+  run -0 catalog field readfile/c/callback-bounded@node4 concurrency
+  assert_output 64
+  run -0 catalog field readfile/node/await-nodetest-parallel@fs.promises method
+  assert_output nodetest
+}
+
+@test "an unknown variant is a usage error of the catalog CLI" {
+  run -2 catalog field readfile/c/telepathy-parallel@node4 lang
+  assert_output --partial "readfile/c/telepathy-parallel@node4"
+}
+
+@test "the catalog CLI refuses a broken catalog folder with one line and exit 3" {
+  local row breakage pattern dir failures=""
+  while IFS='|' read -r breakage pattern; do
+    read -r breakage <<<"$breakage"
+    [ -n "$breakage" ] || continue
+    read -r pattern <<<"$pattern"
+    dir=$(broken_catalog "$breakage")
+    run catalog --catalog "$dir" ids
+    if [ "$status" -ne 3 ] || [ "${#lines[@]}" -ne 1 ] || ! grep -Eqi -- "$pattern" <<<"$output"; then
+      failures+="$breakage: exit $status, wanted 3 and one line matching /$pattern/: $output"$'\n'
+    fi
+  done <<<"$BREAKAGES"
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "the runner refuses a broken catalog folder with one line and exit 3" {
+  local breakage pattern dir failures=""
+  while IFS='|' read -r breakage pattern; do
+    read -r breakage <<<"$breakage"
+    [ -n "$breakage" ] || continue
+    read -r pattern <<<"$pattern"
+    dir=$(broken_catalog "$breakage")
+    run "$PYTHON" "$ROOT/runner/run.py" --catalog "$dir" --profile quick --out "$BATS_TEST_TMPDIR/r"
+    if [ "$status" -ne 3 ] || [ "${#lines[@]}" -ne 1 ] || ! grep -Eqi -- "$pattern" <<<"$output"; then
+      failures+="$breakage: exit $status, wanted 3 and one line matching /$pattern/: $output"$'\n'
+    fi
+  done <<<"$BREAKAGES"
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  [ ! -e "$BATS_TEST_TMPDIR/r" ]
+}
