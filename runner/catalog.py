@@ -64,6 +64,7 @@ Exit codes: 0 ok, 1 README out of date, 2 bad call or unknown variant,
 runner/contract.py and runner/reproduce.py import it (never the reverse).
 """
 import ast
+import copy
 import itertools
 import json
 import os
@@ -99,7 +100,7 @@ LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us"
 
 WORD = re.compile(r"[a-z][a-z0-9]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")
-TEMPLATE = re.compile(r"\{(\w*)\}")
+TEMPLATE = re.compile(r"\{(\w+)\}")
 # Placeholders filled only when the command runs (argv()).
 LATE = ("bin", "node")
 
@@ -550,8 +551,9 @@ class Catalog:
         if not isinstance(about, (str, dict)) or not about:
             raise CatalogError("%s: about must be a string or an object keyed by name, mode, "
                                "style or \"*\"" % where)
-        requires = dict(w["requires"])
-        requires.update(entry.get("requires", {}))
+        if not isinstance(entry.get("requires", {}), dict):
+            raise CatalogError("%s: requires must be an object" % where)
+        requires = dict(w["requires"], **entry.get("requires", {}))
         self._check_requires(requires, where)
         excludes = entry.get("exclude", [])
         if not isinstance(excludes, list):
@@ -598,7 +600,7 @@ class Catalog:
                                    % (where, v["name"]))
             about = text
         v["about"] = fill([about], templ, where)[0]
-        req = json.loads(json.dumps(requires))
+        req = copy.deepcopy(requires)
         if "probe" in req:
             req["probe"] = fill(req["probe"], templ, where)
         if "server" in req:

@@ -386,7 +386,8 @@ class ValidationTest(TempCatalog):
                             work=self.entry(exclude=[{"colour": "c"}]))
 
     def test_bad_requirements(self):
-        for req, pattern in (({"gpu": True}, "unknown field 'gpu'"),
+        for req, pattern in ((["node"], "requires must be an object"),
+                             ({"gpu": True}, "unknown field 'gpu'"),
                              ({"os": ["Linux"]}, "unknown os 'Linux'"),
                              ({"node": "yes"}, "requires.node must be true or false"),
                              ({"probe": "sh -c true"}, "requires.probe must be a non-empty list"),
