@@ -537,7 +537,7 @@ class Catalog:
             fields = dict(zip(MATRIX_FIELDS, combo), workload=w["workload"])
             if any(_matches(fields, x) for x in excludes):
                 continue
-            out.append(self._variant(fields, entry, about, requires, where))
+            out.append(self._variant(w, values, fields, entry, about, requires, where))
         if not out:
             raise CatalogError("%s: the exclusions leave no variant" % where)
         return out
@@ -557,7 +557,7 @@ class Catalog:
         elif not WORD.match(x):
             raise CatalogError("%s: %s %r is not a lower-case word" % (where, f, x))
 
-    def _variant(self, fields, entry, about, requires, where):
+    def _variant(self, w, values, fields, entry, about, requires, where):
         v = {"id": variant_id(fields), "label": variant_label(fields), "name": variant_name(fields)}
         v.update((f, fields[f]) for f in FIELDS)
         v["concurrency"] = {"sequential": 1, "parallel": 0}.get(fields["mode"], self.suite["bound"])
@@ -582,6 +582,10 @@ class Catalog:
         if any("{node}" in a for a in words):
             req["node"] = True
         v["requires"] = req
+        # What runner/contract.py needs to check a line of this variant on its own.
+        v["checks"] = dict(w["checks"])
+        v["flag_values"] = dict(values)
+        v["extra_fields"] = sorted(w["fields"])
         return v
 
     # -- queries
