@@ -1,7 +1,9 @@
 """Unit tests of the runner's modules (cli, plan, launch, servers, measure, rundir)
-and of run.py end to end, on catalog folders written into a temporary folder.
-They start small real processes (sh, python, the launcher) but never assert on
-timing."""
+and of run.py end to end, on the fake catalog folder tests/fixtures-bin/catalog/
+(fake-readfile in every role, fake-server that serves, dies or stays mute) and on
+small catalog folders written into a temporary folder where a case needs its
+own.  They start small real processes (sh, python, the launcher) but never
+assert on timing."""
 import csv
 import json
 import os
@@ -9,9 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 import unittest
-from types import SimpleNamespace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -26,115 +26,67 @@ import servers as servers_mod  # noqa: E402
 import summary as sm  # noqa: E402
 from errors import EnvError, UsageError  # noqa: E402
 
-# A client that keeps the contract of SPEC section 2 for whatever variant its first
-# seven arguments name.  Style "fail" exits 1; a --port makes it fetch one byte
-# from that port first, so a test sees that it reached the round's server.
-CLIENT = r'''
-import json, socket, sys
-fields = dict(zip(("workload", "lang", "style", "shape", "mode", "method", "backend"),
-                  sys.argv[1:8]))
-opts = dict(zip(sys.argv[8::2], sys.argv[9::2]))
-if fields["style"] == "fail":
-    sys.exit("iteration 3: wrong word")
-if "--port" in opts:
-    with socket.create_connection(("127.0.0.1", int(opts["--port"])), timeout=5) as s:
-        if s.recv(1) != b"x":
-            sys.exit("the server said nothing")
-n = int(opts["--iterations"])
-mode = fields["mode"]
-label = "%s/%s%s-%s@%s" % (fields["lang"], fields["style"],
-                           "-" + fields["shape"] if fields["shape"] else "", mode,
-                           fields["backend"])
-line = dict(fields, variant=fields["workload"] + "/" + label, iterations=n,
-            concurrency={"sequential": 1, "parallel": 0}.get(mode, int(opts.get("--concurrency", 0))),
-            ok=n, bytes=n * len(opts.get("--word", "")), elapsed_ns=1000 + n, user_us=1,
-            sys_us=1, peak_rss_kb=100, runtime="fake")
-print(json.dumps(line))
-'''
-
-# A server: prints {"port": N} when it listens (or, with "die", exits 3 first; with
-# "mute", never says it is ready), answers every connection with one byte, and
-# notes SIGTERM in the file given as its second argument.
-SERVER = r'''
-import json, signal, socket, sys
-how, note = sys.argv[1], sys.argv[2]
-if how == "die":
-    sys.exit("cannot bind: address in use")
-def term(*_):
-    open(note, "a").write("TERM\n")
-    sys.exit(0)
-signal.signal(signal.SIGTERM, term)
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-s.listen(8)
-if how != "mute":
-    print(json.dumps({"port": s.getsockname()[1]}), flush=True)
-while True:
-    c, _ = s.accept()
-    c.sendall(b"x")
-    c.close()
-'''
-
-# Exits 1 with a reason (counting its runs in the file of its argument).
-PROBE = r'''
-import sys
-open(sys.argv[1], "a").write("probe\n")
-sys.exit("needs liburing 2.0 (none found)")
-'''
-
-SUITE = {"about": "test suite", "modes": ["sequential", "parallel", "bounded"],
-         "methods": ["inprocess", "nodetest"], "styles": ["sync", "callback", "fail"],
-         "bound": 8,
-         "profiles": {"quick": {"about": "q", "rounds": 3, "warmup_rounds": 1},
-                      "other": {"about": "o", "rounds": 1, "warmup_rounds": 0}}}
-
-
-def script(folder, name, text):
-    """An executable Python script in folder; its path."""
-    path = os.path.join(folder, name)
-    with open(path, "w") as f:
-        f.write("#!%s\n%s" % (sys.executable, textwrap.dedent(text)))
-    os.chmod(path, 0o755)
-    return path
+ROOT = os.path.dirname(HERE)
+FIXTURES = os.path.join(ROOT, "tests", "fixtures-bin")
+FAKE = os.path.join(FIXTURES, "catalog")
+FAKE_SERVER = os.path.join(FIXTURES, "fake-server")
+HONEST = "readfile/fake/honest-sequential@python"
+NO_NODE = "needs node, and none was found (install Node.js, set NODE or say --node PATH)"
 
 
 def workload(name, variants, **over):
-    w = {"workload": name, "about": "a test workload", "unit": "op",
-         "flags": {"--word": {"value": "four", "about": "a word"}},
-         "checks": {"bytes": "iterations * len(word)"},
+    """A workload file for a temporary catalog folder, run by fake-readfile."""
+    w = {"workload": name, "about": "a test workload", "unit": "read",
+         "flags": {"--file": {"value": "fixtures/text.txt", "path": True, "about": "f"},
+                   "--expect": {"value": "Hello, world", "about": "e"}},
+         "checks": {"bytes": "iterations * len(expect)"},
          "profiles": {"quick": {"iterations": 7, "timeout_s": 20}},
-         "baselines": [
-             {"key": "c", "label": "Fake callback", "for": {},
-              "baseline": {"lang": "fake", "style": "callback"}},
-             {"key": "lang", "label": "Other sync", "for": {"lang": "other"},
-              "baseline": {"lang": "other", "style": "sync"}}],
+         "baselines": [{"key": "c", "label": "fake honest", "for": {},
+                        "baseline": {"style": "honest"}}],
          "variants": variants}
     w.update(over)
     return w
 
 
+def entry(**over):
+    """A matrix entry of fake-readfile."""
+    e = {"lang": "fake", "style": "honest", "mode": "sequential", "backend": "python",
+         "argv": ["tests/fixtures-bin/fake-readfile", "--workload", "{workload}",
+                  "--variant", "{name}"], "profiles": ["quick"], "about": "x"}
+    e.update(over)
+    return e
+
+
 def make_catalog(folder, workloads):
-    """A catalog folder with SUITE and the given workload dicts; its path."""
+    """A catalog folder with the fake catalog's suite.json and the given workloads."""
     path = os.path.join(folder, "catalog")
     os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, "suite.json"), "w") as f:
-        json.dump(SUITE, f)
+    shutil.copy(os.path.join(FAKE, "suite.json"), path)
     for w in workloads:
         with open(os.path.join(path, w["workload"] + ".json"), "w") as f:
             json.dump(w, f)
     return path
 
 
+def quiet(fn, *args):
+    """fn(*args) with stdout and stderr sent to /dev/null (run.main talks a lot)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = open(os.devnull, "w")
+    try:
+        return fn(*args)
+    finally:
+        sys.stdout.close()
+        sys.stdout, sys.stderr = saved
+
+
 class Fixture(unittest.TestCase):
-    """A temporary folder with the fake client, server and probe, a launcher built
-    into BUILD=<tmp>/build, and the environment restored afterwards."""
+    """The fake catalog, a launcher built into BUILD=<tmp>/build, a scratch folder
+    per test, and the environment restored afterwards."""
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp()
-        cls.client = script(cls.tmp, "client", CLIENT)
-        cls.server = script(cls.tmp, "server", SERVER)
-        cls.probe = script(cls.tmp, "probe", PROBE)
+        cls.cat = catalog_mod.load(FAKE)
         cls.build = os.path.join(cls.tmp, "build")
         os.makedirs(os.path.join(cls.build, "bin"))
         cls.launcher = os.path.join(cls.build, "bin", "launch")
@@ -162,20 +114,8 @@ class Fixture(unittest.TestCase):
         else:
             os.environ["BUILD"] = self.saved_build
 
-    def argv(self):
-        return [self.client, "{workload}", "{lang}", "{style}", "{shape}", "{mode}",
-                "{method}", "{backend}"]
-
-    def simple_catalog(self, **over):
-        """Workload "plain": fake callback and sync in two modes."""
-        w = workload("plain", [{"lang": "fake", "style": ["callback", "sync"],
-                                "mode": ["sequential", "bounded"], "backend": "b1",
-                                "argv": self.argv(), "profiles": ["quick"], "about": "x"}],
-                     **over)
-        return catalog_mod.load(make_catalog(self.dir, [w]))
-
-    def options(self, *extra):
-        return cli.parse_args(["--profile", "quick", "--out", os.path.join(self.dir, "out")]
+    def options(self, profile="quick", *extra):
+        return cli.parse_args(["--profile", profile, "--out", os.path.join(self.dir, "out")]
                               + list(extra))
 
 
@@ -188,20 +128,19 @@ def result(stdout=b"", stderr=b"", exit_code=0, sig=None, timed_out=False):
 class ClassifyTest(Fixture):
     def setUp(self):
         super().setUp()
-        self.cat = self.simple_catalog()
-        self.v = self.cat.find("plain/fake/callback-sequential@b1")
+        self.v = self.cat.find(HONEST)
 
     def line(self, **over):
-        rec = {"workload": "plain", "lang": "fake", "style": "callback", "shape": "",
-               "mode": "sequential", "method": "inprocess", "backend": "b1",
-               "variant": "plain/fake/callback-sequential@b1", "iterations": 10,
-               "concurrency": 1, "ok": 10, "bytes": 40, "elapsed_ns": 5000, "user_us": 1,
-               "sys_us": 1, "peak_rss_kb": 1500, "runtime": "fake 1"}
+        rec = {"workload": "readfile", "lang": "fake", "style": "honest", "shape": "",
+               "mode": "sequential", "method": "inprocess", "backend": "python",
+               "variant": HONEST, "iterations": 10, "concurrency": 1, "ok": 10, "bytes": 120,
+               "elapsed_ns": 5000, "user_us": 1, "sys_us": 1, "peak_rss_kb": 1500,
+               "runtime": "python 3"}
         rec.update(over)
         return (json.dumps(rec) + "\n").encode()
 
     def status(self, res, n=10):
-        return measure.classify(self.v, n, res, self.cat.flag_values("plain"))
+        return measure.classify(self.v, n, res, self.cat.flag_values("readfile"))
 
     def test_a_contract_line_with_every_completion_is_ok(self):
         st, rec, why = self.status(result(self.line()))
@@ -209,15 +148,15 @@ class ClassifyTest(Fixture):
         self.assertEqual(rec["elapsed_ns"], 5000)
 
     def test_fewer_completions_than_iterations_is_invalid(self):
-        st, rec, why = self.status(result(self.line(ok=5, bytes=20)))
+        st, rec, why = self.status(result(self.line(ok=5, bytes=60)))
         self.assertEqual(st, "invalid")
         self.assertIn("ok is 5, expected 10", why)
         self.assertEqual(rec["ok"], 5)
 
     def test_the_workloads_own_check_uses_its_flag_values(self):
-        st, _, why = self.status(result(self.line(bytes=120)))
+        st, _, why = self.status(result(self.line(bytes=40)))
         self.assertEqual(st, "invalid")
-        self.assertIn("bytes is 120, expected 40", why)
+        self.assertIn("bytes is 40, expected 120", why)
 
     def test_a_second_stdout_line_is_invalid(self):
         st, _, why = self.status(result(self.line() + b"done\n"))
@@ -225,7 +164,7 @@ class ClassifyTest(Fixture):
         self.assertIn("exactly one line", why)
 
     def test_a_line_of_another_backend_is_invalid(self):
-        st, _, why = self.status(result(self.line(backend="b2")))
+        st, _, why = self.status(result(self.line(backend="node4")))
         self.assertEqual(st, "invalid")
         self.assertIn("backend", why)
 
@@ -253,8 +192,7 @@ class ClassifyTest(Fixture):
         self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
         self.assertEqual(sm.SAMPLE_COLUMNS[-3:], ["shape", "method", "label"])
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
-                         ("plain/fake/callback-sequential@b1", "fake/callback-sequential@b1",
-                          "", "inprocess"))
+                         (HONEST, "fake/honest-sequential@python", "", "inprocess"))
 
 
 class LaunchTest(Fixture):
@@ -308,85 +246,78 @@ class ArgsTest(unittest.TestCase):
 
 class PlanTest(Fixture):
     def test_profile_and_filters_choose_variants(self):
-        cat = self.simple_catalog()
-        p = plan_mod.make(cat, self.options("--filter", "sync", "--filter", "callback-seq"), None)
+        p = plan_mod.make(self.cat, self.options("quick", "--filter", "parallel@",
+                                                 "--filter", "bounded"), None)
         self.assertEqual([v["id"] for v in p.variants],
-                         ["plain/fake/callback-sequential@b1", "plain/fake/sync-sequential@b1",
-                          "plain/fake/sync-bounded@b1"])
+                         ["readfile/fake/honest-parallel@python",
+                          "readfile/fake/honest-bounded@python"])
         self.assertEqual((p.rounds, p.warmups, p.skipped), (3, 1, []))
 
     def test_unknown_profile_and_empty_selection_are_usage_errors(self):
-        cat = self.simple_catalog()
         with self.assertRaisesRegex(UsageError, "unknown profile 'nope'"):
-            plan_mod.make(cat, cli.parse_args(["--profile", "nope"]), None)
+            plan_mod.make(self.cat, self.options("nope"), None)
         with self.assertRaisesRegex(UsageError, "no variant"):
-            plan_mod.make(cat, self.options("--filter", "^zzz"), None)
+            plan_mod.make(self.cat, self.options("quick", "--filter", "^zzz"), None)
 
     def test_the_command_gets_the_workloads_flags_and_bounded_its_k(self):
-        p = plan_mod.make(self.simple_catalog(), self.options(), None)
-        argv = p.commands["plain/fake/callback-bounded@b1"]
-        self.assertEqual(argv[0], self.client)
-        self.assertEqual(argv[8:], ["--iterations", "7", "--warmup", "0", "--word", "four",
-                                    "--concurrency", "8"])
-        self.assertNotIn("--concurrency", p.commands["plain/fake/callback-sequential@b1"])
+        p = plan_mod.make(self.cat, self.options(), None)
+        argv = p.commands["readfile/fake/honest-bounded@python"]
+        self.assertEqual(argv[0], os.path.join(FIXTURES, "fake-readfile"))
+        self.assertEqual(argv[1:], ["--workload", "readfile", "--variant", "honest-bounded",
+                                    "--iterations", "50", "--warmup", "0",
+                                    "--file", os.path.join(ROOT, "fixtures", "text.txt"),
+                                    "--expect", "Hello, world", "--concurrency", "8"])
+        self.assertNotIn("--concurrency", p.commands[HONEST])
 
     def test_n_and_timeout_are_the_workloads_and_the_options_override_them(self):
-        cat = self.simple_catalog()
-        p = plan_mod.make(cat, self.options(), None)
-        self.assertEqual({k: p.settings["plain"][k] for k in ("iterations", "timeout_s", "rounds")},
-                         {"iterations": 7, "timeout_s": 20, "rounds": 3})
-        p = plan_mod.make(cat, self.options("--iterations", "3", "--timeout", "2", "--rounds", "2"),
-                          None)
-        self.assertEqual({k: p.settings["plain"][k] for k in ("iterations", "timeout_s", "rounds")},
-                         {"iterations": 3, "timeout_s": 2, "rounds": 2})
+        p = plan_mod.make(self.cat, self.options("broken"), None)
+        self.assertEqual({k: p.settings["readfile"][k] for k in ("iterations", "timeout_s", "rounds")},
+                         {"iterations": 50, "timeout_s": 2, "rounds": 2})
+        p = plan_mod.make(self.cat, self.options("broken", "--iterations", "3", "--timeout", "9",
+                                                 "--rounds", "1"), None)
+        self.assertEqual({k: p.settings["readfile"][k] for k in ("iterations", "timeout_s", "rounds")},
+                         {"iterations": 3, "timeout_s": 9, "rounds": 1})
 
-    def test_unmet_requirements_skip_with_one_reason_each_and_a_probe_runs_once(self):
-        count = os.path.join(self.dir, "probe-runs")
-        other_os = "darwin" if catalog_mod.host_os() != "darwin" else "linux"
-        entry = {"lang": "fake", "style": "callback", "backend": "b1", "argv": self.argv(),
-                 "profiles": ["quick"], "about": "x"}
-        w = workload("plain", [
-            dict(entry, mode="sequential"),
-            dict(entry, mode="parallel", requires={"os": [other_os]}),
-            dict(entry, mode="bounded", backend=["ring1", "ring2"],
-                 requires={"probe": [self.probe, count]}),
-            dict(entry, style="sync", mode="sequential", argv=["{node}", "x.js"])])
-        cat = catalog_mod.load(make_catalog(self.dir, [w]))
-        p = plan_mod.make(cat, self.options(), None)
-        self.assertEqual([v["id"] for v in p.variants], ["plain/fake/callback-sequential@b1"])
+    def test_unmet_requirements_skip_with_one_reason_each(self):
+        p = plan_mod.make(self.cat, self.options("requires"), None)
+        self.assertEqual([v["id"] for v in p.variants],
+                         [HONEST, "readfile/fake/honest-checked-sequential@python"])
         self.assertEqual(p.skipped, [
-            {"variant": "plain/fake/callback-parallel@b1",
-             "reason": "runs on %s only, this is %s" % (other_os, catalog_mod.host_os())},
-            {"variant": "plain/fake/callback-bounded@ring1",
-             "reason": "needs liburing 2.0 (none found)"},
-            {"variant": "plain/fake/callback-bounded@ring2",
-             "reason": "needs liburing 2.0 (none found)"},
-            {"variant": "plain/fake/sync-sequential@b1",
-             "reason": "needs node, and none was found (install Node.js, set NODE or say "
-                       "--node PATH)"}])
-        with open(count) as f:
-            self.assertEqual(f.read(), "probe\n")
+            {"variant": "readfile/fake/honest-probed-sequential@python",
+             "reason": "fake: no such library here"},
+            {"variant": "readfile/fake/honest-elsewhere-sequential@python",
+             "reason": "runs on windows only, this is %s" % catalog_mod.host_os()}])
 
     def test_nothing_left_after_the_skips_is_a_usage_error_naming_them(self):
-        w = workload("plain", [{"lang": "fake", "style": "sync", "mode": "sequential",
-                                "backend": "b1", "argv": ["{node}", "x.js"],
-                                "profiles": ["quick"], "about": "x"}])
-        cat = catalog_mod.load(make_catalog(self.dir, [w]))
         with self.assertRaisesRegex(UsageError, "nothing left to run: skipped "
-                                                "plain/fake/sync-sequential@b1 \\(needs node"):
-            plan_mod.make(cat, self.options(), None)
+                                                "readfile/fake/nodejs-sequential@python "
+                                                "\\(needs node"):
+            plan_mod.make(self.cat, self.options("nodeonly"), None)
+        p = plan_mod.make(self.cat, self.options("nodeonly"), sys.executable)
+        self.assertEqual(p.commands["readfile/fake/nodejs-sequential@python"][:3],
+                         [sys.executable, "-e", "process.exit(0)"])
+
+    def test_a_probe_runs_once_per_run_for_every_variant_that_names_it(self):
+        count = os.path.join(self.dir, "probe-runs")
+        probe = ["sh", "-c", "echo run >> %s; echo 'no ring here' >&2; exit 1" % count]
+        cat = catalog_mod.load(make_catalog(self.dir, [workload("readfile", [
+            entry(), entry(shape=["ringa", "ringb"], requires={"probe": probe})])]))
+        p = plan_mod.make(cat, self.options(), None)
+        self.assertEqual(p.skipped, [
+            {"variant": "readfile/fake/honest-ringa-sequential@python", "reason": "no ring here"},
+            {"variant": "readfile/fake/honest-ringb-sequential@python", "reason": "no ring here"}])
+        with open(count) as f:
+            self.assertEqual(f.read(), "run\n")
 
     def test_a_program_not_built_and_a_missing_input_are_environment_errors(self):
-        w = workload("plain", [{"lang": "fake", "style": "sync", "mode": "sequential",
-                                "backend": "b1", "argv": ["{bin}/fake-missing"],
-                                "profiles": ["quick"], "about": "x"}])
+        w = workload("readfile", [entry(argv=["{bin}/fake-missing"])])
         cat = catalog_mod.load(make_catalog(self.dir, [w]))
         with self.assertRaisesRegex(EnvError, "not built or not executable: .*fake-missing"):
             plan_mod.make(cat, self.options(), None)
-        w["flags"]["--input"] = {"value": "fixtures/no-such-file", "path": True, "about": "x"}
-        w["variants"][0]["argv"] = self.argv()
+        w = workload("readfile", [entry()])
+        w["flags"]["--file"]["value"] = "fixtures/no-such-file"
         cat = catalog_mod.load(make_catalog(self.dir, [w]))
-        with self.assertRaisesRegex(EnvError, "--input fixtures/no-such-file of workload plain "
+        with self.assertRaisesRegex(EnvError, "--file fixtures/no-such-file of workload readfile "
                                               "is missing"):
             plan_mod.make(cat, self.options(), None)
 
@@ -395,63 +326,57 @@ class PlanTest(Fixture):
             plan_mod.load_catalog(os.path.join(self.dir, "nowhere"))
 
     def test_a_workload_with_fewer_rounds_runs_in_the_first_rounds_only(self):
-        entry = {"lang": "fake", "style": "callback", "mode": "sequential", "backend": "b1",
-                 "argv": self.argv(), "profiles": ["quick"], "about": "x"}
         cat = catalog_mod.load(make_catalog(self.dir, [
-            workload("plain", [entry]),
-            workload("rare", [entry], profiles={"quick": {"iterations": 2, "timeout_s": 9,
-                                                          "rounds": 1}})]))
+            workload("readfile", [entry()]),
+            workload("rare", [entry()], profiles={"quick": {"iterations": 2, "timeout_s": 9,
+                                                            "rounds": 1}})]))
         p = plan_mod.make(cat, self.options(), None)
         orders = measure.orders(p, 42)
-        self.assertEqual([sorted(o) for o in orders], [
-            ["plain/fake/callback-sequential@b1", "rare/fake/callback-sequential@b1"],  # warm-up
-            ["plain/fake/callback-sequential@b1", "rare/fake/callback-sequential@b1"],
-            ["plain/fake/callback-sequential@b1"], ["plain/fake/callback-sequential@b1"]])
-        self.assertEqual(orders, measure.orders(p, 42))
+        both = sorted([HONEST, "rare/fake/honest-sequential@python"])
+        self.assertEqual([sorted(o) for o in orders], [both, both, [HONEST], [HONEST]])
+        self.assertEqual(orders, measure.orders(p, 42))       # the seed decides
 
 
 class ServersTest(Fixture):
-    def spec(self, how, timeout=5):
-        self.note = os.path.join(self.dir, "note")
-        return {"argv": [self.server, how, self.note], "port_flag": "--port",
+    def spec(self, *role, timeout=5):
+        return {"argv": [FAKE_SERVER] + list(role), "port_flag": "--port",
                 "ready_timeout_s": timeout}
 
-    def test_a_ready_server_gives_its_port_once_per_round_and_gets_sigterm(self):
+    def test_a_ready_server_gives_its_port_once_per_round_and_stops_on_sigterm(self):
         s = servers_mod.Servers()
-        spec = self.spec("serve")
+        spec = self.spec()
         port, why = s.port(spec)
         self.assertIsNone(why)
         self.assertEqual(s.port(spec), (port, None))        # the same server
-        self.assertEqual(len(s.running), 1)
+        proc = s.running[tuple(spec["argv"])].proc
         s.stop_all()
-        with open(self.note) as f:
-            self.assertEqual(f.read(), "TERM\n")
+        self.assertEqual(proc.returncode, 0)                # its SIGTERM handler, not SIGKILL
+        self.assertEqual(s.running, {})
 
     def test_a_server_that_dies_before_it_is_ready_says_why(self):
         s = servers_mod.Servers()
-        port, why = s.port(self.spec("die"))
+        port, why = s.port(self.spec("--die"))
         self.assertIsNone(port)
-        self.assertRegex(why, r"^server server exited 1 before it was ready: cannot bind")
-        self.assertEqual(s.port(self.spec("die")), (None, why))     # not retried
+        self.assertEqual(why, "server fake-server exited 1 before it was ready: fake-server: "
+                              "cannot bind: address already in use (as asked by --die)")
+        self.assertEqual(s.port(self.spec("--die")), (None, why))     # not retried
         s.stop_all()
 
     def test_a_server_that_never_says_its_port_fails_at_its_timeout(self):
         s = servers_mod.Servers()
-        port, why = s.port(self.spec("mute", timeout=0.5))
+        port, why = s.port(self.spec("--mute", timeout=0.5))
         self.assertIsNone(port)
-        self.assertIn('printed no {"port": N} line within 0.5 s', why)
+        self.assertEqual(why, 'server fake-server printed no {"port": N} line within 0.5 s')
         s.stop_all()
 
     def test_a_server_that_dies_mid_round_fails_the_rest_of_the_round(self):
         s = servers_mod.Servers()
-        spec = self.spec("serve")
+        spec = self.spec()
         s.port(spec)
-        server = s.running[tuple(spec["argv"])]
-        os.kill(server.proc.pid, 9)
-        server.proc.wait()
-        port, why = s.port(spec)
-        self.assertIsNone(port)
-        self.assertEqual(why, "server server died (exit -9)")
+        proc = s.running[tuple(spec["argv"])].proc
+        os.kill(proc.pid, 9)
+        proc.wait()
+        self.assertEqual(s.port(spec), (None, "server fake-server died (exit -9)"))
         s.stop_all()
 
 
@@ -490,123 +415,106 @@ class RunFolderTest(unittest.TestCase):
 
 
 class EndToEndTest(Fixture):
-    """run.main on a catalog of two workloads: "plain", and "served", whose server
-    is started per round; one variant of each fails, one needs node (skipped)."""
+    """run.main on the fake catalog, read back from the run folder."""
 
-    def catalog(self, how):
-        self.note = os.path.join(self.dir, "note")
-        entry = {"backend": "b1", "argv": self.argv(), "profiles": ["quick"], "about": "x"}
-        plain = workload("plain", [
-            dict(entry, lang="fake", style=["callback", "sync"], mode="sequential"),
-            dict(entry, lang="other", style=["callback", "sync", "fail"], mode="sequential"),
-            dict(entry, lang="other", style="sync", mode="parallel", argv=["{node}", "x.js"])])
-        served = workload("served", [dict(entry, lang="fake", style=["callback", "sync"],
-                                          mode="sequential")],
-                          requires={"server": {"argv": [self.server, how, self.note],
-                                               "port_flag": "--port", "ready_timeout_s": 5}},
-                          profiles={"quick": {"iterations": 3, "timeout_s": 20, "rounds": 2}})
-        return make_catalog(self.dir, [plain, served])
-
-    def run_main(self, how):
+    def run_main(self, profile, catalog=FAKE, *extra):
         out = os.path.join(self.dir, "out")
-        argv = ["--profile", "quick", "--catalog", self.catalog(how), "--out", out,
-                "--host", "testhost", "--node", "none", "--seed", "7"]
-        saved = sys.stdout, sys.stderr
-        sys.stdout = sys.stderr = open(os.devnull, "w")
-        try:
-            rc = run.main(argv)
-        finally:
-            sys.stdout.close()
-            sys.stdout, sys.stderr = saved
+        rc = quiet(run.main, ["--profile", profile, "--catalog", catalog, "--out", out,
+                              "--host", "testhost", "--node", "none", "--seed", "7"]
+                   + list(extra))
         folder = os.path.realpath(os.path.join(out, "latest"))
         with open(os.path.join(folder, "samples.csv"), newline="") as f:
+            header = f.readline().strip()
+            f.seek(0)
             samples = list(csv.DictReader(f))
         with open(os.path.join(folder, "run.json")) as f:
             info = json.load(f)
         with open(os.path.join(folder, "summary.json")) as f:
             summary = json.load(f)
-        return rc, folder, samples, info, summary
-
-    def test_a_run_measures_both_workloads_and_records_what_it_skipped_and_why(self):
-        rc, folder, samples, info, summary = self.run_main("serve")
-        self.assertIn(rc, (0, 1))        # 1 only when matplotlib could not draw
-        with open(os.path.join(folder, "samples.csv")) as f:
-            self.assertEqual(f.readline().strip(), ",".join(sm.SAMPLE_COLUMNS))
-        by = {}
-        for s in samples:
-            by.setdefault(s["variant"], []).append(s)
-        # served lists 2 rounds of the profile's 3: its variants run in rounds 1 and 2.
-        self.assertEqual(sorted(s["round"] for s in by["served/fake/callback-sequential@b1"]),
-                         ["1", "2"])
-        self.assertEqual(len(by["plain/fake/sync-sequential@b1"]), 3)
-        self.assertEqual({s["status"] for s in samples
-                          if not s["variant"].endswith("fail-sequential@b1")}, {"ok"})
-        self.assertEqual({s["status"] for s in by["plain/other/fail-sequential@b1"]}, {"failed"})
-        self.assertEqual(by["plain/fake/sync-sequential@b1"][0]["label"],
-                         "fake/sync-sequential@b1")
-        self.assertEqual(info["skipped"], [{"variant": "plain/other/sync-parallel@b1",
-                                            "reason": "needs node, and none was found "
-                                                      "(install Node.js, set NODE or say "
-                                                      "--node PATH)"}])
-        self.assertEqual(info["baselines"]["plain/other/sync-sequential@b1"],
-                         {"c": ["plain/fake/callback-sequential@b1", "Fake callback"],
-                          "lang": ["plain/other/sync-sequential@b1", "Other sync"]})
-        self.assertEqual(info["workloads"]["served"]["rounds"], 2)
-        with open(self.note) as f:           # one server per round (warm-up included)
-            self.assertEqual(f.read(), "TERM\n" * 3)
-        rows = {r["variant"]: r for r in summary["variants"]}
-        other = rows["plain/other/callback-sequential@b1"]
-        self.assertEqual((other["baseline_label"], other["lang_baseline_label"]),
-                         ("Fake callback", "Other sync"))
-        self.assertIsNotNone(other["ratio"])
-        self.assertIsNotNone(other["lang_ratio"])
         with open(os.path.join(folder, "REPORT.md")) as f:
             report = f.read()
-        self.assertIn("## Skipped variants", report)
-        self.assertIn("- `plain/other/sync-parallel@b1`: needs node", report)
-        self.assertIn("vs Fake callback", report)
-        self.assertIn("vs Other sync", report)
+        self.assertEqual(header, ",".join(sm.SAMPLE_COLUMNS))
+        self.assertIn(rc, (0, 1))        # 1 only when matplotlib could not draw
+        return folder, samples, info, summary, report
 
-    def test_a_server_that_dies_fails_the_rounds_variants_with_the_reason(self):
-        rc, folder, samples, info, _ = self.run_main("die")
-        self.assertIn(rc, (0, 1))
-        served = [s for s in samples if s["workload"] == "served"]
-        self.assertEqual(len(served), 4)
-        self.assertEqual({s["status"] for s in served}, {"failed"})
-        reasons = {f["reason"] for f in info["failures"] if f["variant"].startswith("served/")}
-        self.assertEqual(len(reasons), 1)
-        self.assertRegex(reasons.pop(), "^server server exited 1 before it was ready: "
-                                        "cannot bind: address in use$")
-        self.assertEqual({s["status"] for s in samples if s["workload"] == "plain"
-                          and "fail" not in s["variant"]}, {"ok"})
+    def test_a_served_workload_reaches_the_server_of_each_round(self):
+        _, samples, info, _, _ = self.run_main("served")
+        self.assertEqual(len(samples), 4)
+        self.assertEqual({s["status"] for s in samples}, {"ok"}, info["failures"])
+        self.assertEqual({s["workload"] for s in samples}, {"served"})
+        self.assertEqual(info["servers"]["served/fake/honest-sequential@python"],
+                         ["tests/fixtures-bin/fake-server", "--text", "Hello, world"])
+
+    def test_a_server_that_dies_or_stays_mute_fails_its_workloads_variants_with_the_reason(self):
+        _, samples, info, _, _ = self.run_main("unserved")
+        status = {s["variant"]: s["status"] for s in samples}
+        self.assertEqual(status, {HONEST: "ok",
+                                  "unserved/fake/honest-sequential@python": "failed",
+                                  "unready/fake/honest-sequential@python": "failed"})
+        reasons = {f["variant"]: f["reason"] for f in info["failures"]}
+        self.assertEqual(reasons["unserved/fake/honest-sequential@python"],
+                         "server fake-server exited 1 before it was ready: fake-server: cannot "
+                         "bind: address already in use (as asked by --die)")
+        self.assertEqual(reasons["unready/fake/honest-sequential@python"],
+                         'server fake-server printed no {"port": N} line within 1 s')
+
+    def test_skipped_variants_are_in_run_json_and_the_report_with_their_reasons(self):
+        _, samples, info, _, report = self.run_main("requires")
+        self.assertEqual({s["variant"] for s in samples},
+                         {HONEST, "readfile/fake/honest-checked-sequential@python"})
+        self.assertEqual([s["variant"] for s in info["skipped"]],
+                         ["readfile/fake/honest-probed-sequential@python",
+                          "readfile/fake/honest-elsewhere-sequential@python"])
+        self.assertIn("## Skipped variants", report)
+        self.assertIn("- `readfile/fake/honest-probed-sequential@python`: fake: no such library "
+                      "here", report)
+
+    def test_both_baselines_are_recorded_and_their_labels_head_the_tables(self):
+        folder, samples, info, summary, report = self.run_main("quick")
+        self.assertEqual(len(samples), 9)
+        self.assertEqual(info["baselines"][HONEST],
+                         {"c": [HONEST, "fake honest"], "lang": [HONEST, "fake honest sequential"]})
+        rows = {r["variant"]: r for r in summary["variants"]}
+        par = rows["readfile/fake/honest-parallel@python"]
+        self.assertEqual((par["baseline"], par["baseline_label"], par["lang_baseline"]),
+                         ("readfile/fake/honest-parallel@python", "fake honest", None))
+        self.assertEqual(rows[HONEST]["lang_baseline_label"], "fake honest sequential")
+        self.assertIn("| vs fake honest | p | vs fake honest sequential | p |", report)
+        self.assertEqual(info["workloads"]["readfile"]["args"],
+                         ["--file", "fixtures/text.txt", "--expect", "Hello, world"])
 
     def test_render_redraws_a_run_without_todays_catalog(self):
-        _, folder, _, _, before = self.run_main("serve")
-        shutil.rmtree(os.path.join(self.dir, "catalog"))
+        catalog = make_catalog(self.dir, [workload("readfile", [entry(mode=["sequential",
+                                                                           "parallel"])])])
+        folder, _, _, before, _ = self.run_main("quick", catalog)
+        shutil.rmtree(catalog)
         os.remove(os.path.join(folder, "summary.json"))
-        saved = sys.stdout, sys.stderr
-        sys.stdout = sys.stderr = open(os.devnull, "w")
-        try:
-            rc = run.main(["--render", folder])
-        finally:
-            sys.stdout.close()
-            sys.stdout, sys.stderr = saved
-        self.assertIn(rc, (0, 1))
+        self.assertIn(quiet(run.main, ["--render", folder]), (0, 1))
         with open(os.path.join(folder, "summary.json")) as f:
             after = json.load(f)
-        self.assertEqual([(r["variant"], r["baseline"], r["lang_baseline"]) for r in after["variants"]],
-                         [(r["variant"], r["baseline"], r["lang_baseline"]) for r in before["variants"]])
+        pick = [(r["variant"], r["baseline"], r["baseline_label"]) for r in before["variants"]]
+        self.assertEqual(pick, [(r["variant"], r["baseline"], r["baseline_label"])
+                                for r in after["variants"]])
+        self.assertEqual(len(pick), 2)
 
-    def test_the_same_options_as_before_with_an_unbuilt_launcher_exit_3(self):
+    def test_a_workload_with_fewer_rounds_has_samples_in_its_first_rounds_only(self):
+        catalog = make_catalog(self.dir, [
+            workload("readfile", [entry()]),
+            workload("rare", [entry()], profiles={"quick": {"iterations": 2, "timeout_s": 9,
+                                                            "rounds": 2}})])
+        _, samples, info, _, report = self.run_main("quick", catalog)
+        rounds = {}
+        for s in samples:
+            rounds.setdefault(s["workload"], []).append(int(s["round"]))
+        self.assertEqual((sorted(rounds["readfile"]), sorted(rounds["rare"])), ([1, 2, 3], [1, 2]))
+        self.assertEqual([len(o) for o in info["order"]], [2, 2, 1])
+        self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
+                      "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
+
+    def test_an_unbuilt_launcher_is_exit_3_before_any_folder_is_made(self):
         os.environ["BUILD"] = os.path.join(self.dir, "nobuild")
-        saved = sys.stderr
-        sys.stderr = open(os.devnull, "w")
-        try:
-            rc = run.main(["--profile", "quick", "--catalog", self.catalog("serve"),
-                           "--out", os.path.join(self.dir, "out"), "--node", "none"])
-        finally:
-            sys.stderr.close()
-            sys.stderr = saved
+        rc = quiet(run.main, ["--profile", "quick", "--catalog", FAKE,
+                              "--out", os.path.join(self.dir, "out"), "--node", "none"])
         self.assertEqual(rc, 3)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "out")))
 
