@@ -28,12 +28,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def flag_values(args):
-    """{"file": ..., "expect": ...} from ["--file", F, "--expect", E]: the names the
-    catalog's checks use."""
-    return {args[i].lstrip("-"): args[i + 1] for i in range(0, len(args) - 1, 2)}
-
-
 def classify(v, n, res, workload_values=None):
     """(status, parsed JSON line or None, reason or None) of one run."""
     if res.spawn_error:
@@ -99,17 +93,13 @@ def _rel(a):
 
 def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
     """The first run.json: everything needed to read the run without today's catalog."""
-    baselines = {}
-    for v in plan.variants:
-        b = cat.baselines(v)
-        baselines[v["id"]] = {k: (list(b[k]) if b.get(k) else None) for k in ("c", "lang")}
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
             "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]])
                           for w, s in plan.settings.items()},
             "variants": [v["id"] for v in plan.variants],
-            "baselines": baselines, "skipped": plan.skipped, "filters": args.filter,
+            "baselines": cat.baseline_table(plan.variants), "skipped": plan.skipped, "filters": args.filter,
             "commands": {k: [_rel(a) for a in c] for k, c in plan.commands.items()},
             "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
             "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
@@ -145,7 +135,7 @@ def measure(args, cat, plan, seed):
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
     by_id = {v["id"]: v for v in plan.variants}
-    values = {w: flag_values(s["args"]) for w, s in plan.settings.items()}
+    values = {w: cat.flag_values(w) for w in plan.settings}
     runtimes = {}
     progress = Progress(sum(len(o) for o in plan_orders))
     interrupted = False

@@ -14,7 +14,6 @@ Requirements (SPEC section 4, workload level merged with the matrix entry's):
           servers.py, so its program must be built like any other
 """
 import os
-import platform
 import re
 import shutil
 import subprocess
@@ -85,21 +84,16 @@ def select(cat, profile, filters):
     return chosen
 
 
-def this_os():
-    """'linux', 'darwin', ...: the names the catalog's "os" requirement uses."""
-    return platform.system().lower()
-
-
 def needs_node(v):
     server = (v.get("requires") or {}).get("server") or {}
     return bool((v.get("requires") or {}).get("node")) or any(
         "{node}" in a for a in list(v["argv"]) + list(server.get("argv", [])))
 
 
-def fill(v, args, node):
+def fill(args, node):
     """args (a variant's, a probe's or a server's) with {bin} and {node} filled
     in by the catalog, a relative program path made absolute under the root."""
-    out = catalog_mod.argv(dict(v, argv=list(args)), node=node or "node")
+    out = catalog_mod.expand(args, node=node)
     if os.sep in out[0] and not os.path.isabs(out[0]):
         out[0] = os.path.join(ROOT, out[0])
     return out
@@ -127,12 +121,12 @@ def unmet(v, node, probes):
     probe's answer by its argv, so a probe runs once per run."""
     req = v.get("requires") or {}
     systems = req.get("os")
-    if systems and this_os() not in systems:
-        return "runs on %s only, this is %s" % (", ".join(systems), this_os())
+    if systems and catalog_mod.host_os() not in systems:
+        return "runs on %s only, this is %s" % (", ".join(systems), catalog_mod.host_os())
     if needs_node(v) and node is None:
         return "needs node, and none was found (install Node.js, set NODE or say --node PATH)"
     if req.get("probe"):
-        argv = fill(v, req["probe"], node)
+        argv = fill(req["probe"], node)
         key = tuple(argv)
         if key not in probes:
             probes[key] = run_probe(argv)
@@ -141,27 +135,28 @@ def unmet(v, node, probes):
 
 
 def workload_settings(cat, workload, profile, rounds, args):
-    """N, timeout, rounds and the flags with their values for one workload."""
+    """N, timeout, rounds and the flags with their values (path flags absolute,
+    their files checked) for one workload."""
     s = cat.settings(workload, profile)
-    flags = (cat.workloads.get(workload) or {}).get("flags") or {}
-    values = list(cat.workload_args(workload))
-    for i in range(0, len(values) - 1, 2):
-        if (flags.get(values[i]) or {}).get("path"):
-            if not os.path.isabs(values[i + 1]):
-                values[i + 1] = os.path.join(ROOT, values[i + 1])
-            if not os.path.exists(values[i + 1]):
-                raise EnvError("%s %s of workload %s is missing (it ships with the project)"
-                               % (values[i], os.path.relpath(values[i + 1], ROOT), workload))
+    if s is None:
+        raise EnvError("catalog: workload %s has variants in profile %r but no settings "
+                       "for it" % (workload, profile))
+    flags = cat.workloads[workload].get("flags") or {}
+    values = cat.workload_args(workload)
+    for flag, value in zip(values[::2], values[1::2]):
+        if (flags.get(flag) or {}).get("path") and not os.path.exists(value):
+            raise EnvError("%s %s of workload %s is missing (it ships with the project)"
+                           % (flag, os.path.relpath(value, ROOT), workload))
     return {"iterations": args.iterations or s["iterations"],
             "timeout_s": args.timeout or s["timeout_s"],
-            "rounds": min(s.get("rounds") or rounds, rounds),
+            "rounds": min(cat.rounds(workload, profile), rounds),
             "args": values}
 
 
 def command(v, node, n, workload_args):
     """The argv of one run: the catalog's command plus the contract's flags, the
     workload's own flags and, in bounded mode, the bound."""
-    argv = fill(v, v["argv"], node)
+    argv = fill(v["argv"], node)
     argv += ["--iterations", str(n), "--warmup", "0"] + list(workload_args)
     if v["mode"] == "bounded":
         argv += ["--concurrency", str(v["concurrency"])]
@@ -207,6 +202,6 @@ def make(cat, args, node):
         commands[v["id"]] = command(v, node, s["iterations"], s["args"])
         spec = (v.get("requires") or {}).get("server")
         if spec:
-            servers[v["id"]] = dict(spec, argv=fill(v, spec["argv"], node))
+            servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node))
     check_programs(list(commands.values()) + [s["argv"] for s in servers.values()])
     return Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)

@@ -36,13 +36,8 @@ def catalog_baselines(samples):
         cat = catalog_mod.load()
     except (catalog_mod.CatalogError, OSError, ValueError):
         return {}
-    out = {}
-    for vid in {s["variant"] for s in samples}:
-        v = cat.find(vid)
-        if v is not None:
-            b = cat.baselines(v)
-            out[vid] = {k: (list(b[k]) if b.get(k) else None) for k in ("c", "lang")}
-    return out
+    known = [cat.find(vid) for vid in sorted({s["variant"] for s in samples})]
+    return cat.baseline_table([v for v in known if v is not None])
 
 
 def render(rundir, out_root=None):
