@@ -94,7 +94,7 @@ func keys(t *testing.T, text string) []string {
 	return out
 }
 
-// specOrder is the order of the line's fields in SPEC section 2.
+// specOrder is the order of the line's fields in every language.
 var specOrder = []string{"workload", "lang", "style", "shape", "mode", "method", "backend",
 	"variant", "iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us", "sys_us",
 	"peak_rss_kb", "runtime"}
