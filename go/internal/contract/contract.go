@@ -6,14 +6,14 @@
 //
 //	func main() { contract.Main(readfile.New()) }
 //
-// The contract in brief (the spec is /work/spec/SPEC.md sections 1-3):
+// The contract in brief (DESIGN sections 3 and 4):
 //
 //   - Flags: --iterations N (>= 1, default 10000), --concurrency K (>= 0;
 //     bounded mode turns 0 into DefaultBound), --warmup N (>= 0, default 0),
 //     --variant NAME (default: the workload's first variant), --help, and the
 //     workload's own.  Go's flag package also takes -name and --name=value.
 //     N is decimal digits only, as in C and Node.
-//   - Success: exactly one JSON line on stdout (Line, fields in the spec's
+//   - Success: exactly one JSON line on stdout (Line, fields in the contract's
 //     order), nothing on stderr, exit 0.
 //   - Failure: nothing on stdout and one line on stderr naming the problem,
 //     followed by the usage for a usage error; exit ExitVerify, ExitUsage or
@@ -53,8 +53,9 @@ const (
 	Bounded    = "bounded"    // at most K in flight
 )
 
-// Fields are what identify a variant (SPEC section 1); the id, the label and
-// the name are derived from them by one rule, the same in every language.
+// Fields are what identify a variant (DESIGN section 4); the id, the label
+// and the name are derived from them by one rule, the same in every language
+// (runner/catalog.py's variant_id, variant_label and variant_name).
 type Fields struct {
 	Workload string // "readfile"
 	Lang     string // "go"

@@ -94,8 +94,8 @@ func keys(t *testing.T, text string) []string {
 	return out
 }
 
-// specOrder is the order of the line's fields in SPEC section 2.
-var specOrder = []string{"workload", "lang", "style", "shape", "mode", "method", "backend",
+// lineOrder is the order of the line's fields in every language.
+var lineOrder = []string{"workload", "lang", "style", "shape", "mode", "method", "backend",
 	"variant", "iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us", "sys_us",
 	"peak_rss_kb", "runtime"}
 
@@ -135,8 +135,8 @@ func TestTheLabelIsTheIDWithoutItsWorkloadAndTheNameIsWhatVariantTakes(t *testin
 func TestTheLineWritesEveryFieldInTheSpecOrder(t *testing.T) {
 	f := Fields{"readfile", Lang, "goroutine", "", Parallel, InProcess, "os.ReadFile"}
 	text := NewLine(f, 4, 0, Result{OK: 4, Bytes: 48}).Encode()
-	if got := keys(t, text); strings.Join(got, ",") != strings.Join(specOrder, ",") {
-		t.Fatalf("fields %v, want %v", got, specOrder)
+	if got := keys(t, text); strings.Join(got, ",") != strings.Join(lineOrder, ",") {
+		t.Fatalf("fields %v, want %v", got, lineOrder)
 	}
 	want := `{"workload":"readfile","lang":"go","style":"goroutine","shape":"","mode":"parallel",` +
 		`"method":"inprocess","backend":"os.ReadFile","variant":"readfile/go/goroutine-parallel@os.ReadFile",` +
@@ -151,7 +151,7 @@ func TestAWorkloadsOwnFieldsFollowRuntimeInTheirOrder(t *testing.T) {
 	f := Fields{"cacheloop", Lang, "sync", "", Sequential, InProcess, "map"}
 	res := Result{OK: 2, Extra: []Extra{{"misses", 1}, {"hits", int64(9)}, {"note", "a \"b\""}}}
 	text := NewLine(f, 2, 1, res).Encode()
-	want := append(append([]string{}, specOrder...), "misses", "hits", "note")
+	want := append(append([]string{}, lineOrder...), "misses", "hits", "note")
 	if got := keys(t, text); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("fields %v, want %v", got, want)
 	}
@@ -167,8 +167,8 @@ func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
 	}
 	obj := decode(t, stdout)
-	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(specOrder, ",") {
-		t.Errorf("fields %v, want %v", got, specOrder)
+	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(lineOrder, ",") {
+		t.Errorf("fields %v, want %v", got, lineOrder)
 	}
 	want := map[string]any{"workload": "fake", "lang": "go", "style": "sync", "shape": "", "mode": "sequential",
 		"method": "inprocess", "backend": "mem", "variant": "fake/go/sync-sequential@mem",

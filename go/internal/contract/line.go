@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Line is the one JSON line of a valid run, its fields in the order of SPEC
-// section 2.  Extra holds a workload's own fields, written after runtime in
+// Line is the one JSON line of a valid run, its fields in the contract's
+// order, the same in C, Go and Node.  Extra holds a workload's own fields, written after runtime in
 // their order; their names must not repeat the contract's.
 type Line struct {
 	Workload    string  `json:"workload"`

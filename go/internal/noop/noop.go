@@ -1,8 +1,8 @@
-// Package noop is the example workload (SPEC section 8): an operation does no
-// work and completes with its own iteration number i, which the check
-// compares with i.  It moves no bytes, has no flags and no input, so it
-// measures a style's own cost and shows what a workload needs: this package,
-// a cmd/noop/main.go of one line, and a catalog file.
+// Package noop is the suite's example workload: an operation does no work
+// and completes with its own iteration number i, which the check compares
+// with i.  It moves no bytes, has no flags and no input, so it measures a
+// style's own cost and shows what a workload needs: this package, a
+// cmd/noop/main.go of one line, and a catalog file.
 //
 //	sync-sequential     a plain function call returning i, in a loop
 //	goroutine-parallel  a goroutine per operation, joined by a WaitGroup;
