@@ -1,67 +1,75 @@
-// run.mjs -- times one readfile variant by seed 000's method: the wall time
-// of a whole `node --test` process running node/nodetest/readfile.test.mjs.
+// nodetest.mjs -- times one variant of any workload by seed 000's method: the
+// wall time of a whole `node --test` process running it.
 //
-//   node node/nodetest/run.mjs VARIANT [--iterations N] [--file PATH] ...
+//   node node/lib/nodetest.mjs node/<workload>/<file>.mjs [the variant's flags]
 //
-// VARIANT is a node/readfile program name (callback-parallel, ...).  The flags,
-// exit codes and the JSON line are the contract's; the line's variant id is
-// node/<style>-nodetest-<mode> (node/promise-counter-nodetest-parallel for
-// promise-counter-parallel) and its elapsed_ns is the time from spawning
-// `node --test` to its exit: process start, module loading, the test
-// runner's own child process and reporting included.  user_us, sys_us and
-// peak_rss_kb are those of the test file's process over its whole life (the
-// test runner's parent process is not included; Node cannot read a child's
-// rusage).  See node/README.md.
+// The flags, exit codes and the JSON line are the contract's, with method
+// "nodetest" (so the id reads e.g. readfile/node/await-nodetest-parallel@fs.promises).
+// Flags are checked and the workload's setup (readfile: the fixture check)
+// runs here, before the clock.  elapsed_ns is the time from spawning
+// `node --test node/lib/nodetest-child.mjs` to its exit: process start, the
+// test runner, its own child process for the test file, loading node:test
+// and the variant's modules there, the warm-up and timed passes, and the
+// test runner's report.  user_us, sys_us and peak_rss_kb are those of the
+// test file's process over its whole life (the test runner's parent process
+// is not included; Node cannot read a child's rusage).  See node/README.md.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  EXIT_OK, EXIT_VERIFY, EXIT_USAGE, optionsOrExit, resultLine, say, usageText,
-} from '../lib/contract.mjs';
+  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, isEntry, optionsOrExit, programName, resultLine, say, variantFields,
+} from './contract.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PROG = 'node/nodetest/run.mjs';
-const TEST_FILE = path.join(HERE, 'readfile.test.mjs');
-const READFILE_DIR = path.join(HERE, '..', 'readfile');
+const PROG = programName(fileURLToPath(import.meta.url));
+const CHILD = path.join(HERE, 'nodetest-child.mjs');
+const OPERAND = 'node/<workload>/<file>.mjs';
+const USAGE = `usage: ${PROG} ${OPERAND} [its flags]\n` +
+  '  times the variant as one whole `node --test` process;\n' +
+  `  \`${PROG} <file> --help\` lists the variant's flags`;
 
-/** The catalog id of a variant measured by this method. */
-export function nodetestId(name, mode) {
-  return `node/${name.slice(0, -(mode.length + 1))}-nodetest-${mode}`;
+/** The variant a file declares, or exit 2 with a line saying why not. */
+async function variantOrExit(file) {
+  let variant;
+  try {
+    if (!file.endsWith('.mjs') || !fs.statSync(file).isFile()) throw new Error('not an .mjs file');
+    ({ variant } = await import(pathToFileURL(path.resolve(file)).href));
+    if (!variant) throw new Error('it exports no variant');
+    variantFields(variant, 'nodetest');
+  } catch (err) {
+    say(`${PROG}: unknown variant "${file}" (${err.code === 'ENOENT' ? 'no such file' : err.message})\n${USAGE}`);
+    process.exit(EXIT_USAGE);
+  }
+  return variant;
 }
 
 async function main() {
-  const [name, ...rest] = process.argv.slice(2);
-  if (name === '--help' || name === '-h') {
-    fs.writeSync(1, `${usageText(PROG, 'VARIANT')}\n`);
+  const [file, ...rest] = process.argv.slice(2);
+  if (file === '--help' || file === '-h') {
+    fs.writeSync(1, `${USAGE}\n`);
     process.exit(EXIT_OK);
   }
-  const known = fs.readdirSync(READFILE_DIR).filter((f) => f.endsWith('.mjs')).map((f) => f.slice(0, -4));
-  if (!name || !known.includes(name)) {
-    say(`${PROG}: unknown variant "${name || ''}" (choose one of ${known.sort().join(', ')})\n` +
-        usageText(PROG, 'VARIANT'));
+  if (!file || file.startsWith('-')) {
+    say(`${PROG}: the first argument names a variant file\n${USAGE}`);
     process.exit(EXIT_USAGE);
   }
-  const opts = optionsOrExit(PROG, rest, 'VARIANT');
-  const { variant } = await import(path.join(READFILE_DIR, `${name}.mjs`));
+  const variant = await variantOrExit(file);
+  const opts = optionsOrExit(PROG, variant.workload, rest, file);
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncstyles-nodetest-'));
   const resultPath = path.join(scratch, 'result.json');
   const env = {
     ...process.env,
-    ASYNCSTYLES_VARIANT: name,
-    ASYNCSTYLES_ITERATIONS: String(opts.iterations),
-    ASYNCSTYLES_FILE: path.resolve(opts.file),
-    ASYNCSTYLES_EXPECT: opts.expect,
-    ASYNCSTYLES_CONCURRENCY: String(opts.concurrency),
-    ASYNCSTYLES_WARMUP: String(opts.warmup),
+    ASYNCSTYLES_VARIANT: path.resolve(file),
+    ASYNCSTYLES_OPTIONS: JSON.stringify(opts),
     ASYNCSTYLES_RESULT: resultPath,
   };
 
   let output = '';
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['--test', TEST_FILE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--test', CHILD], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => { output += chunk; });
   child.stderr.on('data', (chunk) => { output += chunk; });
   const [code, signal] = await new Promise((resolve, reject) => {
@@ -79,19 +87,19 @@ async function main() {
   fs.rmSync(scratch, { recursive: true, force: true });
 
   if (result && result.failure) {
-    say(`${PROG}: ${name}: ${result.failure}`);
+    say(`${PROG}: ${file}: ${result.failure}`);
     process.exit(EXIT_VERIFY);
   }
   if (code !== 0 || !result) {
     const tail = output.trim().split('\n').filter((l) => /not ok|Error|error:/.test(l)).slice(0, 1).join(' ');
-    say(`${PROG}: ${name}: node --test exited with ${signal || code}${tail ? `: ${tail.trim()}` : ''}`);
+    say(`${PROG}: ${file}: node --test exited with ${signal || code}${tail ? `: ${tail.trim()}` : ''}`);
     process.exit(EXIT_VERIFY);
   }
   if (result.ok !== opts.iterations) {
-    say(`${PROG}: ${name}: verified ${result.ok} of ${opts.iterations} reads`);
+    say(`${PROG}: ${file}: verified ${result.ok} of ${opts.iterations} ${variant.workload.unit}s`);
     process.exit(EXIT_VERIFY);
   }
-  fs.writeSync(1, resultLine({ ...variant, id: nodetestId(name, variant.mode) }, {
+  fs.writeSync(1, resultLine(variantFields(variant, 'nodetest'), {
     iterations: opts.iterations,
     concurrency: result.concurrency,
     ok: result.ok,
@@ -103,4 +111,4 @@ async function main() {
   }) + '\n');
 }
 
-main();
+if (isEntry(import.meta.url)) main();
