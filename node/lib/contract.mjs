@@ -195,7 +195,7 @@ export class Pass {
    * failure.
    */
   check(i, err, value) {
-    if (err) return this.fail(i, `${this.unit} failed: ${err.code || ''} ${err.message}`.trim());
+    if (err) return this.fail(i, `${this.unit} failed: ${[err.code, err.message].filter(Boolean).join(' ')}`);
     const bytes = this.verify(i, value);
     if (typeof bytes !== 'number') return this.fail(i, bytes);
     this.bytes += bytes;

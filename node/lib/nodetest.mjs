@@ -66,6 +66,9 @@ async function main() {
     ASYNCSTYLES_OPTIONS: JSON.stringify(opts),
     ASYNCSTYLES_RESULT: resultPath,
   };
+  // Set when this wrapper itself runs under a test runner (its unit test);
+  // the node --test below must be a runner of its own, as the seed's was.
+  delete env.NODE_TEST_CONTEXT;
 
   let output = '';
   const t0 = process.hrtime.bigint();
@@ -92,7 +95,8 @@ async function main() {
   }
   if (code !== 0 || !result) {
     const tail = output.trim().split('\n').filter((l) => /not ok|Error|error:/.test(l)).slice(0, 1).join(' ');
-    say(`${PROG}: ${file}: node --test exited with ${signal || code}${tail ? `: ${tail.trim()}` : ''}`);
+    const how = result ? `${signal || code}` : `${signal || code} and no result`;
+    say(`${PROG}: ${file}: node --test exited with ${how}${tail ? `: ${tail.trim()}` : ''}`);
     process.exit(EXIT_VERIFY);
   }
   if (result.ok !== opts.iterations) {
