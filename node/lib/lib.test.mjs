@@ -190,8 +190,10 @@ test('a workload flag may not shadow a generic flag or a field of the pass', () 
   assert.strictEqual(new Pass(probe, defaults(probe), 1, 0, () => {}).delayMs, 5);
 });
 
-test('effective concurrency is 1 sequential, 0 parallel and the bound (default 64) bounded', () => {
+test('effective concurrency is 1 sequential, 0 parallel and the bound (default 64, the catalog\'s) bounded', () => {
   assert.strictEqual(DEFAULT_BOUND, 64);
+  const suite = path.join(ROOT, 'runner', 'catalog', 'suite.json');
+  if (fs.existsSync(suite)) assert.strictEqual(JSON.parse(fs.readFileSync(suite, 'utf-8')).bound, DEFAULT_BOUND);
   assert.strictEqual(effectiveConcurrency('sequential', 9), 1);
   assert.strictEqual(effectiveConcurrency('parallel', 9), 0);
   assert.strictEqual(effectiveConcurrency('bounded', 9), 9);
