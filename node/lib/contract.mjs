@@ -4,11 +4,12 @@
 // time and peak RSS, the one JSON line, the exit codes and the id rule.  It
 // knows nothing about any workload.
 //
-// A workload module (node/<workload>/workload.mjs) describes its operation:
+// A workload module (node/<workload>/workload.mjs) describes its operation
+// (node/readfile/workload.mjs and node/noop/workload.mjs are the examples):
 //
 //   export const readfile = defineWorkload({
 //     name: 'readfile', unit: 'read',
-//     flags: { file: { value: 'fixtures/text.txt', arg: 'PATH', about: '...' }, ... },
+//     flags: { file: { value: <default>, arg: 'PATH', about: '...' }, ... },
 //     setup(opts) { return null or a sentence },   // before the clock: exit 3
 //     verifier(opts) { return (i, value) => bytes or a sentence },
 //   });
