@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "readfile.h"
+#include "readfile/readfile.h"
 
 typedef struct {
   char dir[64];
