@@ -25,7 +25,7 @@
  *   Once both are empty, unhandled rejections are reported (a reporter may
  *   queue more work: the drain goes round again).  So after a callback that
  *   queues tick t and promise reaction p, t runs first; a tick queued by p
- *   runs after every microtask p's round queued.  c/tests/ordering/tick_*.js
+ *   runs after every microtask p's round queued.  c/tests/ordering/tick-*.js
  *   are the scenarios, checked against node.
  *
  * Running with libuv
