@@ -1,6 +1,7 @@
 /*
- * promise.c -- the promise core: pools, the microtask queue, the resolution
- * procedure, reactions, combinators and unhandled-rejection tracking.
+ * promise.c -- the promise core: pools, the resolution procedure, reactions,
+ * combinators and unhandled-rejection tracking.  Its jobs run from the
+ * microtask queue of microtask.c.
  *
  * Layout.  A promise is ~96 bytes from a slab pool.  Its reactions form a
  * singly linked list, pushed at the head while it is pending and reversed when
@@ -11,8 +12,10 @@
  *   - raw reactions and combinator elements use the slot of the promise they
  *     wait on when it is free (the first such reaction), the pool otherwise;
  *   - an adoption uses the adopting promise's slot when free.
- * A queued job is three words: a function and two arguments (a reaction
- * record and the promise that settled, which the job holds a reference to).
+ * A queued job is a microtask (microtask.h): a function and one argument,
+ * pushed inline onto microtask.c's ring.  For a reaction the argument is the
+ * record, which then carries the promise that settled (in place of its list
+ * link; the job holds a reference to that promise).
  *
  * Ticks follow ECMAScript: see promise.h.  Comments name the specification's
  * steps where the code follows them.
@@ -23,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
+
+#include "microtask_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define AB__ASAN 1
@@ -74,7 +79,10 @@ enum {
 
 typedef struct ab__reaction_s reaction_t;
 struct ab__reaction_s {
-  reaction_t *next;
+  union {
+    reaction_t *next;       /* waiting: the next on the promise's list */
+    ab_promise_t *settled;  /* queued: the promise that settled */
+  };
   uint8_t kind;
   uint8_t pooled;
   uint32_t index;           /* RX_ELEMENT: input position */
@@ -191,84 +199,32 @@ static void pool_trim(pool_t *pool) {
   pool->free = NULL;
 }
 
-/* ---- the microtask queue ------------------------------------------------- */
+/* ---- queueing jobs on the microtask queue ------------------------------- */
 
-typedef void (*job_fn)(void *a, void *b);
-typedef struct job_s {
-  job_fn fn;
-  void *a;
-  union {
-    void *p;
-    ab_microtask_fn user;
-  } b;
-} job_t;
-
-static job_t *queue;
-static size_t queue_cap;    /* a power of two (or 0) */
-static size_t queue_head;   /* next job to run (free-running counter) */
-static size_t queue_tail;   /* next free slot (free-running counter) */
-static int draining;
-
-static int queue_grow(void) {
-  size_t cap = queue_cap ? queue_cap * 2 : 256;
-  job_t *q = malloc(cap * sizeof(job_t));
-  if (q == NULL) return AB_ENOMEM;
-  size_t n = queue_tail - queue_head;
-  for (size_t i = 0; i < n; i++) q[i] = queue[(queue_head + i) & (queue_cap - 1)];
-  free(queue);
-  queue = q;
-  queue_cap = cap;
-  queue_head = 0;
-  queue_tail = n;
-  return 0;
-}
-
-static inline job_t *queue_slot(void) {
-  if (UNLIKELY(queue_tail - queue_head == queue_cap) && queue_grow() != 0) return NULL;
-  return &queue[queue_tail++ & (queue_cap - 1)];
-}
-
-/* Internal jobs cannot report failure to anyone: running out of memory for
+/* The core's jobs cannot report failure to anyone: running out of memory for
  * the queue aborts.  The growing is out of line so that the inlined fast
  * path keeps nothing alive across a call (no stack frame in its callers). */
-static COLD void enqueue_grow(job_fn fn, void *a, void *b) {
-  if (queue_grow() != 0) die_oom();
-  job_t *j = &queue[queue_tail++ & (queue_cap - 1)];
-  j->fn = fn;
-  j->a = a;
-  j->b.p = b;
+static COLD void enqueue_grow(ab_microtask_fn fn, void *arg) {
+  if (ab__queue_grow(&ab__microtasks) != 0) die_oom();
+  ab__queue_put(&ab__microtasks, fn, arg);
 }
 
-static HOT_INLINE void enqueue(job_fn fn, void *a, void *b) {
-  if (UNLIKELY(queue_tail - queue_head == queue_cap)) {
-    enqueue_grow(fn, a, b);
+static HOT_INLINE void enqueue(ab_microtask_fn fn, void *arg) {
+  if (UNLIKELY(ab__queue_full(&ab__microtasks))) {
+    enqueue_grow(fn, arg);
     return;
   }
-  job_t *j = &queue[queue_tail++ & (queue_cap - 1)];
-  j->fn = fn;
-  j->a = a;
-  j->b.p = b;
+  ab__queue_put(&ab__microtasks, fn, arg);
 }
 
-static void run_reaction(void *a, void *b);
+static void run_then_job(void *job);
+static void run_reaction(void *job);
 
-static void run_user_job(void *a, void *b) {
-  /* b carried the function: see ab_microtask_enqueue. */
-  job_t j;
-  j.b.p = b;
-  j.b.user(a);
+/* The job that runs reaction r: then()'s, nearly every one, has its own, so
+ * that it needs no dispatch on the kind (a conditional move here). */
+static HOT_INLINE ab_microtask_fn reaction_job(const reaction_t *r) {
+  return LIKELY(r->kind == RX_THEN) ? run_then_job : run_reaction;
 }
-
-int ab_microtask_enqueue(ab_microtask_fn fn, void *arg) {
-  job_t *j = queue_slot();
-  if (j == NULL) return AB_ENOMEM;
-  j->fn = run_user_job;
-  j->a = arg;
-  j->b.user = fn;
-  return 0;
-}
-
-size_t ab_microtasks_pending(void) { return queue_tail - queue_head; }
 
 /* ---- unhandled rejections ------------------------------------------------ */
 
@@ -278,6 +234,9 @@ static ab_unhandled_fn unhandled_fn;
 static void *unhandled_arg;
 static size_t unhandled_reported;
 
+static void process_unhandled(void);
+
+/* Lists p for the report at the end of the drain, which the hook asks for. */
 static void track_unhandled(ab_promise_t *p) {
   if (unhandled_n == unhandled_cap) {
     size_t cap = unhandled_cap ? unhandled_cap * 2 : 16;
@@ -289,6 +248,7 @@ static void track_unhandled(ab_promise_t *p) {
   p->refs++;
   p->flags |= F_LISTED;
   unhandled[unhandled_n++] = p;
+  ab__microtasks_idle = process_unhandled;
 }
 
 static void report_default(void *arg, ab_promise_t *p) {
@@ -298,7 +258,8 @@ static void report_default(void *arg, ab_promise_t *p) {
 }
 
 /* Reports what is still unhandled, once each; the list is emptied first so
- * a reporter may create and reject promises of its own. */
+ * a reporter may create and reject promises of its own (which sets the hook
+ * again: the drain goes round once more). */
 static COLD void process_unhandled(void) {
   size_t n = unhandled_n;
   ab_promise_t **list = unhandled;
@@ -474,9 +435,11 @@ static COLD_FREE void queue_reactions(ab_promise_t *p, reaction_t *r) {
     rev = r;
     r = next;
   }
-  for (r = rev; r; r = r->next) {
+  for (r = rev; r; r = rev) {
+    rev = r->next;
+    r->settled = p;
     p->refs++;
-    enqueue(run_reaction, r, p);
+    enqueue(reaction_job(r), r);
   }
 }
 
@@ -492,8 +455,9 @@ static HOT_INLINE void settle(ab_promise_t *p, ab_promise_state_t state, int cod
   if (state == AB_REJECTED && !(p->flags & F_HANDLED)) track_unhandled(p);
   if (r == NULL) return;
   if (LIKELY(r->next == NULL)) {  /* one reaction: the common case */
+    r->settled = p;
     p->refs++;
-    enqueue(run_reaction, r, p);
+    enqueue(reaction_job(r), r);
     return;
   }
   queue_reactions(p, r);
@@ -515,8 +479,8 @@ static void settle_like(ab_promise_t *dst, const ab_promise_t *src) {
   settle(dst, src->state, src->code, src->message, src->ptr, src->type);
 }
 
-static void job_adopt(void *a, void *b);
-static void job_call_then(void *a, void *b);
+static void job_adopt(void *arg);
+static void job_call_then(void *arg);
 
 /* The promise resolve function's steps (ECMAScript 27.2.1.3.2, A+ 2.3) for a
  * promise already marked resolved; takes over the value's reference. */
@@ -529,9 +493,15 @@ static void resolve_value(ab_promise_t *p, void *ptr, const ab_type_t *type) {
                               NULL, NULL});
       return;
     }
-    /* NewPromiseResolveThenableJob: one tick, then x.then(resolve, reject). */
-    p->refs++;
-    enqueue(job_adopt, p, x);
+    /* NewPromiseResolveThenableJob: one tick, then x.then(resolve, reject).
+     * The job carries the record the adoption will register on x. */
+    reaction_t *r = record_in(p);
+    if (r == NULL) die_oom();
+    r->kind = RX_ADOPT;
+    r->target = p;
+    p->refs++;     /* the record's */
+    r->arg = x;    /* the job's reference of x, the caller's until now */
+    enqueue(job_adopt, r);
     return;
   }
   if (type && type->get_then) {
@@ -553,7 +523,7 @@ static void resolve_value(ab_promise_t *p, void *ptr, const ab_type_t *type) {
       r->xptr = ptr;
       r->xtype = type;
       r->then = then;
-      enqueue(job_call_then, r, NULL);
+      enqueue(job_call_then, r);
       return;
     }
   }
@@ -647,9 +617,8 @@ void ab_resolver_release(ab_resolver_t *r) {
 }
 
 /* NewPromiseResolveThenableJob for a foreign thenable. */
-static void job_call_then(void *a, void *b) {
-  (void)b;
-  ab_resolver_t *r = a;
+static void job_call_then(void *arg) {
+  ab_resolver_t *r = arg;
   void *x = r->xptr;
   const ab_type_t *type = r->xtype;
   r->xptr = NULL;
@@ -659,13 +628,11 @@ static void job_call_then(void *a, void *b) {
 
 static inline void add_reaction(ab_promise_t *p, reaction_t *r);
 
-/* NewPromiseResolveThenableJob for an ab promise: p follows x. */
-static void job_adopt(void *a, void *b) {
-  ab_promise_t *p = a, *x = b;
-  reaction_t *r = record_in(p);
-  if (r == NULL) die_oom();
-  r->kind = RX_ADOPT;
-  r->target = p;  /* the job's reference of p moves to the record */
+/* NewPromiseResolveThenableJob for an ab promise: the record's target
+ * follows x (the record's arg; the job's reference of it is dropped). */
+static void job_adopt(void *arg) {
+  reaction_t *r = arg;
+  ab_promise_t *x = r->arg;
   add_reaction(x, r);
   ab_promise_release(x);
 }
@@ -678,8 +645,9 @@ static inline void add_reaction(ab_promise_t *p, reaction_t *r) {
     r->next = p->reactions;
     p->reactions = r;
   } else {
+    r->settled = p;
     p->refs++;
-    enqueue(run_reaction, r, p);
+    enqueue(reaction_job(r), r);
   }
 }
 
@@ -723,18 +691,15 @@ ab_promise_t *ab_promise_finally(ab_promise_t *p, ab_finally_fn on_finally, void
 /* ab_promise_settled_enqueue when the queue is full (out of line, so that
  * the common case needs no stack frame). */
 static COLD int settled_enqueue_grow(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
-  if (queue_grow() != 0) return AB_ENOMEM;
+  if (ab__queue_grow(&ab__microtasks) != 0) return AB_ENOMEM;
   return ab_promise_settled_enqueue(p, fn, arg);
 }
 
 int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
   if (p->state == AB_PENDING) return 0;
-  if (UNLIKELY(queue_tail - queue_head == queue_cap)) return settled_enqueue_grow(p, fn, arg);
+  if (UNLIKELY(ab__queue_full(&ab__microtasks))) return settled_enqueue_grow(p, fn, arg);
   p->flags |= F_HANDLED;
-  job_t *j = &queue[queue_tail++ & (queue_cap - 1)];
-  j->fn = run_user_job;
-  j->a = arg;
-  j->b.user = fn;
+  ab__queue_put(&ab__microtasks, fn, arg);
   return 1;
 }
 
@@ -786,8 +751,7 @@ static void run_finally(reaction_t *r, ab_promise_t *p) {
 }
 
 /* then/catch's PromiseReactionJob: the handler for p's state settles d, the
- * derived promise r lives in.  Drops the job's reference of p.  Inlined into
- * the drain loop, where nearly every job is one of these. */
+ * derived promise r lives in.  Drops the job's reference of p. */
 static HOT_INLINE void run_then(reaction_t *r, ab_promise_t *p) {
   ab_promise_t *d = r->target;
   ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->on_rejected;
@@ -807,14 +771,17 @@ static HOT_INLINE void run_then(reaction_t *r, ab_promise_t *p) {
   unref(p);
 }
 
-/* A PromiseReactionJob: r's handler for p, which has settled. */
-static void run_reaction(void *a, void *b) {
-  reaction_t *r = a;
-  ab_promise_t *p = b;
+/* then()'s PromiseReactionJob. */
+static void run_then_job(void *job) {
+  reaction_t *r = job;
+  run_then(r, r->settled);
+}
+
+/* Every other PromiseReactionJob: r's handler for r->settled. */
+static void run_reaction(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
   switch (r->kind) {
-  case RX_THEN:
-    run_then(r, p);
-    return;
   case RX_RAW: {
     ab_reaction_fn fn = r->f.raw;
     void *arg = r->arg;
@@ -846,39 +813,6 @@ static void run_reaction(void *a, void *b) {
     break;
   }
   unref(p);
-}
-
-/* ---- the drain loop ------------------------------------------------------ */
-
-size_t ab_microtasks_drain(void) {
-  if (draining) return 0;
-  if (queue_head == queue_tail && unhandled_n == 0) return 0;
-  draining = 1;
-  size_t ran = 0;
-  for (;;) {
-    while (queue_head != queue_tail) {
-      job_t j = queue[queue_head & (queue_cap - 1)];
-      queue_head++;
-      /* Reactions are nearly every job, and most are then()'s: those run
-       * inline, without a call through the job's function pointer. */
-      if (LIKELY(j.fn == run_reaction)) {
-        reaction_t *r = j.a;
-        if (LIKELY(r->kind == RX_THEN))
-          run_then(r, j.b.p);
-        else
-          run_reaction(r, j.b.p);
-      } else if (j.fn == run_user_job) {  /* one indirect call, not two */
-        j.b.user(j.a);
-      } else {
-        j.fn(j.a, j.b.p);
-      }
-      ran++;
-    }
-    if (unhandled_n == 0) break;
-    process_unhandled();
-  }
-  draining = 0;
-  return ran;
 }
 
 /* ---- combinators --------------------------------------------------------- */
@@ -1048,9 +982,5 @@ size_t ab_promise_live(void) { return promise_pool.live; }
 void ab_promise_pool_trim(void) {
   pool_trim(&promise_pool);
   pool_trim(&reaction_pool);
-  if (queue_head == queue_tail) {
-    free(queue);
-    queue = NULL;
-    queue_cap = queue_head = queue_tail = 0;
-  }
+  ab_microtasks_trim();
 }

@@ -1,6 +1,6 @@
 /*
- * promise.h -- Promises/A+ promises in C, with a microtask queue, for one
- * libuv loop thread.
+ * promise.h -- Promises/A+ promises in C, for one libuv loop thread.  Their
+ * jobs run from the microtask queue of microtask.h (included here).
  *
  * Features
  *   - pending -> fulfilled | rejected, settled once; ab_promise_then() returns
@@ -8,7 +8,7 @@
  *     all, allSettled, race, any with JavaScript's semantics.
  *   - Reactions never run synchronously: settling a promise queues one
  *     microtask per reaction, in registration order, and the queue is drained
- *     by ab_microtasks_drain().  The number of microtask "ticks" each step
+ *     by ab_microtasks_drain() (microtask.h: after the ticks, as in Node).  The number of microtask "ticks" each step
  *     takes follows ECMAScript (and so V8/Node): resolving with a promise or
  *     a thenable takes a NewPromiseResolveThenableJob tick and then a reaction
  *     tick; finally() composes then() exactly as the specification does.
@@ -33,7 +33,7 @@
  *     reaction or combinator element registered on it; further raw reactions
  *     come from a pooled free list.  No locks, no per-then allocation beyond
  *     the derived promise.  One then() step (create, then, resolve, the
- *     reaction in the drain, both releases) is ~230 instructions on x86_64.
+ *     reaction in the drain, both releases) is ~250 instructions on x86_64.
  *
  * Ownership (reference counting)
  *   - Every function returning ab_promise_t * returns a NEW reference that the
@@ -53,22 +53,25 @@
  *   - The `arg` given with a reaction belongs to the caller; the core never
  *     frees it.
  *
- * Running the queue with libuv
- *   Node drains microtasks after every macrotask callback.  Code that owns a
- *   libuv callback which may settle promises calls ab_microtasks_drain() at its
- *   end (cheap when the queue is empty).  ab_promise_loop_attach() adds a
+ * Running the queues with libuv
+ *   Node drains ticks and microtasks after every macrotask callback.  Code
+ *   that owns a libuv callback which may settle promises calls
+ *   ab_microtasks_drain() (microtask.h) at its end (cheap when both queues
+ *   are empty).  ab_promise_loop_attach() adds a
  *   safety net: an unref'd uv_prepare (runs before the loop may block in poll)
  *   and an unref'd uv_check (runs right after I/O callbacks), both draining;
  *   being unref'd they never keep the loop alive.  ab_promise_loop_run() runs
- *   the loop until neither it nor the queue has work; ab_promise_loop_detach()
+ *   the loop until neither it nor the queues have work; ab_promise_loop_detach()
  *   closes the two handles (run the loop once more, e.g. via
  *   ab_promise_loop_run(), before uv_loop_close() so it returns 0).
  *
  * Caveats
- *   - One thread: all state (queue, pools) is per process and unlocked; use
+ *   - One thread: all state (queues, pools) is per process and unlocked; use
  *     promises only from the loop thread.
  *   - ab_microtasks_drain() is not reentrant: called from inside a microtask it
  *     returns 0 at once (the outer drain runs what was queued).
+ *   - The core's own jobs abort the process when the queue cannot grow (they
+ *     have nobody to report it to).
  *   - A then() handler "returns" by settling `out` (resolve, reject, or resolve
  *     with a promise to adopt it) before it returns; if it leaves `out`
  *     unresolved, `out` is fulfilled with NULL (JavaScript's undefined).
@@ -78,6 +81,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "microtask.h"
 
 struct uv_loop_s;
 
@@ -242,9 +247,6 @@ typedef void (*ab_reaction_fn)(void *arg, ab_promise_t *settled);
  * await).  Marks p handled.  Returns 0 or AB_ENOMEM. */
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg);
 
-/* A microtask: queued with ab_microtask_enqueue (see the queue below). */
-typedef void (*ab_microtask_fn)(void *arg);
-
 /* For await (async.c): if p has settled, marks it handled and queues fn(arg)
  * where a reaction registered on p now would be queued (after every job
  * queued already, so the order is the one PerformPromiseThen gives), and
@@ -283,19 +285,6 @@ ab_resolver_t *ab_resolver_retain(ab_resolver_t *r);
 /* Drops a reference to r. */
 void ab_resolver_release(ab_resolver_t *r);
 
-/* ---- the microtask queue ------------------------------------------------- */
-
-/* Queues fn(arg) to run at the next drain, after what is queued already.
- * Returns 0 or AB_ENOMEM. */
-int ab_microtask_enqueue(ab_microtask_fn fn, void *arg);
-
-/* Runs microtasks until the queue is empty, then reports unhandled
- * rejections.  Returns how many ran (0 when called from inside a drain). */
-size_t ab_microtasks_drain(void);
-
-/* How many microtasks are queued. */
-size_t ab_microtasks_pending(void);
-
 /* ---- libuv integration (promise_uv.c) ------------------------------------ */
 
 /* Starts the unref'd prepare+check safety net on loop; 0 or a libuv error. */
@@ -322,7 +311,8 @@ size_t ab_promise_unhandled_count(void);
 /* Promises currently allocated (not yet freed): 0 when nothing leaks. */
 size_t ab_promise_live(void);
 
-/* Gives pooled memory back to the allocator (call at teardown). */
+/* Gives pooled memory back to the allocator, the queues' included (call at
+ * teardown). */
 void ab_promise_pool_trim(void);
 
 #endif /* AB_PROMISE_H */

@@ -1,7 +1,7 @@
 /*
- * promise_uv.c -- running the microtask queue with a libuv loop.
+ * promise_uv.c -- running the tick and microtask queues with a libuv loop.
  *
- * The style code drains the queue at the end of every libuv callback it owns
+ * The style code drains the queues at the end of every libuv callback it owns
  * (as Node drains after each macrotask).  The safety net here catches the
  * callbacks that do not: a uv_prepare drains right before the loop may block
  * in poll, a uv_check right after the I/O callbacks of an iteration.  Both

@@ -16,6 +16,7 @@
  *   then chain link     one more .then on a chain of N, the reaction of each
  *                       link settling the next: ns per link
  *   microtask           ab_microtask_enqueue + its run: the queue alone
+ *   nextTick            ab_next_tick + its run: the tick queue alone
  *
  * Each figure is the median of BENCH_ROUNDS (bench.h) timed rounds of N
  * operations, after one untimed warm-up round (it fills the pools and the
@@ -100,6 +101,11 @@ static void bench_microtask(void) {
   ab_microtasks_drain();
 }
 
+static void bench_tick(void) {
+  for (long i = 0; i < n_ops; i++) ab_next_tick(count_task, (void *)1);
+  ab_microtasks_drain();
+}
+
 int main(int argc, char **argv) {
   n_ops = bench_parse_n(argc, argv);
   static const struct {
@@ -111,6 +117,7 @@ int main(int argc, char **argv) {
     {"resolved().then", bench_resolved_then},
     {"then chain link", bench_chain},
     {"microtask enqueue+run", bench_microtask},
+    {"nextTick enqueue+run", bench_tick},
   };
   printf("promise micro-benchmark: N = %ld, median of %d rounds (target: step <= 15 ns, V8 28 ns)\n",
          n_ops, BENCH_ROUNDS);

@@ -1,9 +1,9 @@
 /*
  * test_promise.c -- the promise core: state machine, asynchronous reactions,
  * chaining, adoption (promises and thenables, self-resolution), combinators
- * with empty input, finally, ownership of typed values, unhandled rejections,
- * the microtask queue and its libuv safety net.  Every test ends with no
- * promise alive (ab_promise_live() == 0).
+ * with empty input, finally, ownership of typed values, unhandled rejections
+ * and the libuv safety net (the queues themselves are test_microtask.c's).
+ * Every test ends with no promise alive (ab_promise_live() == 0).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -480,7 +480,7 @@ static void finally_passes_through_or_overrides(void **state) {
   assert_int_equal(unhandled_seen, 0);
 }
 
-/* ---- raw reactions, microtasks, unhandled -------------------------------- */
+/* ---- raw reactions, unhandled ------------------------------------------- */
 
 static void raw(void *arg, ab_promise_t *s) {
   seen_t *seen = arg;
@@ -506,38 +506,6 @@ static void raw_reactions_in_order(void **state) {
   ab_microtasks_drain();
   assert_int_equal(s[0].calls, 2);
   ab_promise_release(p);
-}
-
-static char order[16];
-static size_t norder;
-
-static void push_char(void *arg) {
-  order[norder++] = *(const char *)arg;
-  if (*(const char *)arg == 'b') ab_microtask_enqueue(push_char, "d");
-  assert_int_equal(ab_microtasks_drain(), 0);  /* nested drain: no-op */
-}
-
-static int seq[1000];
-static int nseq;
-
-static void push_index(void *arg) { seq[nseq++] = (int)(intptr_t)arg; }
-
-static void microtasks_fifo_and_nested(void **state) {
-  (void)state;
-  norder = 0;
-  memset(order, 0, sizeof(order));
-  ab_microtask_enqueue(push_char, "a");
-  ab_microtask_enqueue(push_char, "b");
-  ab_microtask_enqueue(push_char, "c");
-  assert_int_equal(ab_microtasks_pending(), 3);
-  assert_int_equal(ab_microtasks_drain(), 4);
-  assert_string_equal(order, "abcd");
-  /* the queue grows past its first buffer (with the ring wrapped) in order */
-  nseq = 0;
-  for (intptr_t i = 0; i < 1000; i++) ab_microtask_enqueue(push_index, (void *)i);
-  assert_int_equal(ab_microtasks_drain(), 1000);
-  assert_int_equal(nseq, 1000);
-  for (int i = 0; i < 1000; i++) assert_int_equal(seq[i], i);
 }
 
 static void unhandled_reported_once_after_drain(void **state) {
@@ -641,7 +609,6 @@ int main(void) {
     cmocka_unit_test_setup_teardown(all_settled_race_any, setup, teardown),
     cmocka_unit_test_setup_teardown(finally_passes_through_or_overrides, setup, teardown),
     cmocka_unit_test_setup_teardown(raw_reactions_in_order, setup, teardown),
-    cmocka_unit_test_setup_teardown(microtasks_fifo_and_nested, setup, teardown),
     cmocka_unit_test_setup_teardown(unhandled_reported_once_after_drain, setup, teardown),
     cmocka_unit_test_setup_teardown(default_reporter_writes_stderr, setup, teardown),
     cmocka_unit_test_setup_teardown(safety_net_drains_and_loop_closes, setup, teardown),

@@ -1,9 +1,12 @@
 /*
- * test_promise_order.c -- the order in which reactions run matches Node's.
+ * test_promise_order.c -- the order in which reactions, microtasks and ticks
+ * run matches Node's.
  *
  * Each scenario is written twice: as JavaScript in c/tests/ordering/NAME.js
- * and here as C on the promise core, each printing one line per step; the
- * check against the recorded NAME.out and against node is ordering.h's.
+ * and here as C on the promise core and the queues of microtask.h
+ * (process.nextTick is ab_next_tick, queueMicrotask ab_microtask_enqueue),
+ * each printing one line per step; the check against the recorded NAME.out
+ * and against node is ordering.h's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -278,7 +281,28 @@ static void s12_nested_then(void) {
   then(r, log_h, NULL, "b1");
 }
 
-/* Timer callbacks drain the queue at their end, as the style code does. */
+/* Two setTimeout(cb, 0) in a row, then the rest of the main script, then
+ * the loop.  Timer callbacks drain the queues at their end, as the style
+ * code does (and Node between two timers of one list). */
+static void two_timers(uv_timer_cb first, uv_timer_cb second, void (*script)(void)) {
+  uv_loop_t loop;
+  uv_timer_t t1, t2;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  uv_timer_init(&loop, &t1);
+  uv_timer_init(&loop, &t2);
+  uv_timer_start(&t1, first, 0, 0);
+  uv_timer_start(&t2, second, 0, 0);
+  script();
+  ab_microtasks_drain();  /* the end of the main script */
+  assert_int_equal(ab_promise_loop_attach(&loop), 0);
+  ab_promise_loop_run(&loop);
+  uv_close((uv_handle_t *)&t1, NULL);
+  uv_close((uv_handle_t *)&t2, NULL);
+  ab_promise_loop_detach();
+  ab_promise_loop_run(&loop);
+  assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 static void timeout_1(uv_timer_t *t) {
   (void)t;
   say("timeout 1");
@@ -292,25 +316,122 @@ static void timeout_2(uv_timer_t *t) {
   ab_microtasks_drain();
 }
 
-static void s13_timers(void) {
-  uv_loop_t loop;
-  uv_timer_t t1, t2;
-  assert_int_equal(uv_loop_init(&loop), 0);
-  uv_timer_init(&loop, &t1);
-  uv_timer_init(&loop, &t2);
-  uv_timer_start(&t1, timeout_1, 0, 0);
-  uv_timer_start(&t2, timeout_2, 0, 0);
+static void s13_script(void) {
   then(resolved(NULL), log_h, NULL, "sync micro");
   say("sync");
-  ab_microtasks_drain();  /* the end of the main script */
-  assert_int_equal(ab_promise_loop_attach(&loop), 0);
-  ab_promise_loop_run(&loop);
-  uv_close((uv_handle_t *)&t1, NULL);
-  uv_close((uv_handle_t *)&t2, NULL);
-  ab_promise_loop_detach();
-  ab_promise_loop_run(&loop);
-  assert_int_equal(uv_loop_close(&loop), 0);
 }
+
+static void s13_timers(void) { two_timers(timeout_1, timeout_2, s13_script); }
+
+/* ---- ticks (process.nextTick) -------------------------------------------- */
+
+/* process.nextTick(fn): ab_next_tick, which must not fail here. */
+static void tick(ab_microtask_fn fn, void *arg) { assert_int_equal(ab_next_tick(fn, arg), 0); }
+
+static void tick_before_promises(void) {
+  say("sync");
+  then(then(resolved(NULL), log_h, NULL, "a1"), log_h, NULL, "a2");
+  tick(micro_log, "t1");
+  ab_microtask_enqueue(micro_log, "m1");
+  tick(micro_log, "t2");
+}
+
+static void nested_t3(void *arg) {
+  (void)arg;
+  say("t3");
+  tick(micro_log, "t4");
+}
+
+static void nested_t1(void *arg) {
+  (void)arg;
+  say("t1");
+  then(resolved(NULL), log_h, NULL, "a2");
+  tick(nested_t3, NULL);
+}
+
+static void tick_nested(void) {
+  then(resolved(NULL), log_h, NULL, "a1");
+  tick(nested_t1, NULL);
+  tick(micro_log, "t2");
+}
+
+static void from_promise_p1(void *arg, ab_promise_t *s, ab_promise_t *out) {
+  (void)arg, (void)s, (void)out;
+  say("p1");
+  tick(micro_log, "t3");
+}
+
+static void from_promise_t1(void *arg) {
+  (void)arg;
+  say("t1");
+  then(resolved(NULL), from_promise_p1, NULL, NULL);
+  tick(micro_log, "t2");
+}
+
+static void from_promise_a1(void *arg, ab_promise_t *s, ab_promise_t *out) {
+  (void)arg, (void)s, (void)out;
+  say("a1");
+  tick(from_promise_t1, NULL);
+}
+
+static void tick_from_promise(void) {
+  ab_promise_t *p = then(resolved(NULL), from_promise_a1, NULL, NULL);
+  then(then(p, log_h, NULL, "a2"), log_h, NULL, "a3");
+  ab_microtask_enqueue(micro_log, "m1");
+}
+
+static void queue_m1(void *arg) {
+  (void)arg;
+  say("m1");
+  tick(micro_log, "t2");
+  ab_microtask_enqueue(micro_log, "m2");
+}
+
+static void queue_t1(void *arg) {
+  (void)arg;
+  say("t1");
+  ab_microtask_enqueue(micro_log, "m3");
+}
+
+static void tick_queue_microtask(void) {
+  ab_microtask_enqueue(queue_m1, NULL);
+  tick(queue_t1, NULL);
+}
+
+static void timers_micro_1(void *arg, ab_promise_t *s, ab_promise_t *out) {
+  (void)arg, (void)s, (void)out;
+  say("micro 1");
+  tick(micro_log, "tick from micro 1");
+}
+
+static void timers_tick_1(void *arg) {
+  (void)arg;
+  say("tick 1");
+  then(resolved(NULL), log_h, NULL, "micro from tick 1");
+}
+
+static void tick_timeout_1(uv_timer_t *t) {
+  (void)t;
+  say("timeout 1");
+  then(resolved(NULL), timers_micro_1, NULL, NULL);
+  tick(timers_tick_1, NULL);
+  ab_microtasks_drain();
+}
+
+static void tick_timeout_2(uv_timer_t *t) {
+  (void)t;
+  say("timeout 2");
+  then(resolved(NULL), log_h, NULL, "micro 2");
+  tick(micro_log, "tick 2");
+  ab_microtasks_drain();
+}
+
+static void tick_timers_script(void) {
+  tick(micro_log, "sync tick");
+  say("sync");
+}
+
+static void tick_timers(void) { two_timers(tick_timeout_1, tick_timeout_2, tick_timers_script); }
 
 /* ---- the runner ---------------------------------------------------------- */
 
@@ -356,6 +477,11 @@ static const scenario_t scenarios[] = {
   {"11_queue_microtask", s11_queue_microtask},
   {"12_nested_then", s12_nested_then},
   {"13_timers", s13_timers},
+  {"tick-before-promises", tick_before_promises},
+  {"tick-nested", tick_nested},
+  {"tick-from-promise", tick_from_promise},
+  {"tick-queue-microtask", tick_queue_microtask},
+  {"tick-timers", tick_timers},
 };
 
 #define T(i, name) {"ordering " name, run_scenario, NULL, NULL, (void *)&scenarios[i]}
@@ -366,7 +492,8 @@ int main(void) {
     T(3, "04_rejection_passthrough"), T(4, "05_throw_in_then"), T(5, "06_finally"),
     T(6, "07_all"), T(7, "08_race_any_settled"), T(8, "09_multiple_thens"),
     T(9, "10_thenable"), T(10, "11_queue_microtask"), T(11, "12_nested_then"),
-    T(12, "13_timers"),
+    T(12, "13_timers"), T(13, "tick-before-promises"), T(14, "tick-nested"),
+    T(15, "tick-from-promise"), T(16, "tick-queue-microtask"), T(17, "tick-timers"),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   ab_promise_pool_trim();

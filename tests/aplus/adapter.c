@@ -1,7 +1,8 @@
 /*
  * adapter.c -- a thin Node-API adapter that exposes the C promise core
- * (c/lib/promise.c, which knows nothing of Node) to the Promises/A+ test
- * suite: resolved(value), rejected(reason), deferred().
+ * (c/lib/promise.c and its queue, c/lib/microtask.c, which know nothing of
+ * Node) to the Promises/A+ test suite: resolved(value), rejected(reason),
+ * deferred().
  *
  * JS values become opaque core values: each is boxed in a holder object
  * ({v: value}, so primitives work too) held by a napi_ref, of type js_type

@@ -1,0 +1,50 @@
+/*
+ * microtask_internal.h -- what the promise core (promise.c) sees of the queues
+ * of microtask.c, and nobody else: the microtask ring itself, so that queueing
+ * a reaction is a few inlined stores, and the hook through which the drain
+ * asks the core to report unhandled rejections.  Not part of the API.
+ */
+#ifndef AB_MICROTASK_INTERNAL_H
+#define AB_MICROTASK_INTERNAL_H
+
+#include <stddef.h>
+
+#include "microtask.h"
+
+typedef struct ab__task_s {
+  ab_microtask_fn fn;
+  void *arg;
+} ab__task_t;
+
+/* A FIFO ring: head and tail are free-running counters, cap a power of two
+ * (or 0 before the first push), so the slot of counter i is i & (cap - 1). */
+typedef struct ab__queue_s {
+  ab__task_t *buf;
+  size_t cap;
+  size_t head;   /* next task to run */
+  size_t tail;   /* next free slot */
+} ab__queue_t;
+
+/* The microtask queue (promise jobs and ab_microtask_enqueue). */
+extern ab__queue_t ab__microtasks;
+
+/* When set, the drain clears it and calls it once both queues are empty,
+ * then goes round again: the promise core sets it when it has a rejection
+ * to report, so an empty drain stays one test of three words. */
+extern void (*ab__microtasks_idle)(void);
+
+/* Doubles q (256 tasks the first time), keeping its order.  0 or UV_ENOMEM. */
+int ab__queue_grow(ab__queue_t *q);
+
+static inline int ab__queue_full(const ab__queue_t *q) {
+  return q->tail - q->head == q->cap;
+}
+
+/* Appends fn(arg) to q, which has room (see ab__queue_full). */
+static inline void ab__queue_put(ab__queue_t *q, ab_microtask_fn fn, void *arg) {
+  ab__task_t *t = &q->buf[q->tail++ & (q->cap - 1)];
+  t->fn = fn;
+  t->arg = arg;
+}
+
+#endif /* AB_MICROTASK_INTERNAL_H */
