@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# The README stays true: its two commands, its variant table, its links.
+# The README stays true: its two commands, its variant tables (one per
+# workload, from runner/catalog/), its links and the files it names.
 
 load test_helper
 
@@ -19,6 +20,17 @@ load test_helper
   for link in $(grep -o '](\([^)#]*\))' "$ROOT/README.md" | sed 's/^](//; s/)$//'); do
     case $link in http*|'') continue ;; esac
     [ -e "$ROOT/$link" ] || missing+=" $link"
+  done
+  [ -z "$missing" ] || { echo "missing:$missing"; false; }
+}
+
+@test "every file the READMEs name in backticks exists (no runner/catalog.json, no moved file)" {
+  local doc path missing=""
+  for doc in README.md node/README.md; do
+    for path in $(grep -o '`[^` ]*`' "$ROOT/$doc" | tr -d '`' \
+        | grep -E '^(c|go|node|runner|tests|plots|fixtures|scripts)/[^<>{}*]*\.[a-z]+$' | sort -u); do
+      [ -e "$ROOT/$path" ] || missing+=" $doc:$path"
+    done
   done
   [ -z "$missing" ] || { echo "missing:$missing"; false; }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# The reproduction table of seed 000's claims (runner/reproduce.py) in the
+# The reproduction table of seed 000's claims (the claims of
+# runner/catalog/readfile.json, rendered by runner/reproduce.py) in the
 # REPORT.md of a real, short runner run: present, and every measured cell
 # holds a number or says in words why there is none.
 
@@ -38,8 +39,8 @@ PY
 @test "a short run's REPORT.md has the reproduction section with a number or a reason in every cell" {
   cd "$ROOT"
   run "$PYTHON" runner/run.py --profile quick --rounds 2 --warmup-rounds 0 --iterations 40 \
-    --filter '^go/sync' --filter '^c/callback-(sequential|parallel)$' \
-    --filter '^node/(callback|await)-(sequential|parallel)$' \
+    --filter '^readfile/go/sync' --filter '^readfile/c/callback-(sequential|parallel)@' \
+    --filter '^readfile/node/(callback|await)-(sequential|parallel)@fs\.' \
     --out "$BATS_TEST_TMPDIR/results" --host bats-host
   assert_success
   local report
@@ -49,7 +50,7 @@ PY
   # With two rounds no paired CI exists, and the table says so rather than inventing one.
   grep -q "no CI: 2 paired rounds" "$report"
   # The C await variants were not selected: their cells give the reason.
-  grep -Eq 'not measured: `c/await-parallel` is (not in this run|not in the catalog yet)' "$report"
+  grep -Eq 'not measured: `readfile/c/await-parallel@node4` is (not in this run|not in the catalog yet)' "$report"
 }
 
 @test "the reproduction check catches a cell without a number or a reason" {

@@ -1,14 +1,16 @@
 #!/usr/bin/env bats
-# runner.bats -- the runner end to end: a quick run of the real catalog, the
-# test-only variant that does not wait (must be invalid), and fake programs that
-# fail, crash, hang or break the contract (tests/fixtures-bin/), re-rendering,
-# Ctrl-C, cross-host charts and the exports.
+# runner.bats -- the runner end to end: a quick run of the real catalog (every
+# workload that takes part in it), the test-only variant that does not wait
+# (must be invalid), and the fake catalog folder tests/fixtures-bin/catalog:
+# programs that fail, crash, hang or break the contract, requirements that are
+# not met, workloads with a server, re-rendering, Ctrl-C, cross-host charts
+# and the exports.
 
 load test_helper
 
 RUN="${ROOT}/runner/run.py"
-FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog.json"
-COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes"
+FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
+COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label"
 
 # The node option the runner gets: the real node when there is one, else none.
 node_opt() {
@@ -43,10 +45,23 @@ if not 10000 < size < 5000000:
 EOF
 }
 
+# unbuilt PROFILE -- the built programs ({bin}/...) of PROFILE's variants that
+# are missing, one a line.
+unbuilt() {
+  local argv profiles prog
+  catalog_rows argv profiles | while IFS='|' read -r argv profiles; do
+    case " $profiles " in *" $1 "*) ;; *) continue ;; esac
+    case $argv in "{bin}/"*) ;; *) continue ;; esac
+    prog=${argv%% *}
+    prog=${prog#\{bin\}/}
+    [ -x "${BIN}/${prog}" ] || echo "$prog"
+  done | sort -u
+}
+
 setup_file() {
   # One quick run of the real catalog, shared by the tests that read it.
   export QUICK_OUT="${BATS_FILE_TMPDIR}/quick"
-  if [ -x "${BIN}/c-readfile" ] && [ -x "${BIN}/go-readfile" ]; then
+  if [ -z "$(unbuilt quick)" ]; then
     "$PYTHON" "$RUN" --profile quick --out "$QUICK_OUT" --node "$(node_opt)" \
       > "${BATS_FILE_TMPDIR}/quick.out" 2> "${BATS_FILE_TMPDIR}/quick.err"
     echo $? > "${BATS_FILE_TMPDIR}/quick.rc"
@@ -54,17 +69,29 @@ setup_file() {
 }
 
 need_quick_run() {
-  [ -f "${BATS_FILE_TMPDIR}/quick.rc" ] || skip "build/bin/c-readfile and go-readfile are not built (make all)"
+  [ -f "${BATS_FILE_TMPDIR}/quick.rc" ] || skip "not built: $(unbuilt quick | tr '\n' ' ')(make all)"
   QUICK="$(run_dir "$QUICK_OUT")"
 }
 
-@test "a quick run exits 0 and ends with the table and the charts' path" {
+# quick_workloads -- the workloads of the quick run, one a line.
+quick_workloads() {
+  "$PYTHON" -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["workloads"]))' "${QUICK}/run.json"
+}
+
+@test "a quick run exits 0 and ends with a table per workload and the charts' path" {
   need_quick_run
   [ "$(cat "${BATS_FILE_TMPDIR}/quick.rc")" = 0 ] || cat "${BATS_FILE_TMPDIR}/quick.err"
   [ "$(cat "${BATS_FILE_TMPDIR}/quick.rc")" = 0 ]
+  local w
+  run quick_workloads
+  [ "${#lines[@]}" -ge 2 ]
+  for w in "${lines[@]}"; do
+    grep -q "^== $w (N = [0-9,]*) ==$" "${BATS_FILE_TMPDIR}/quick.out" \
+      || { echo "no table for $w"; false; }
+  done
   run cat "${BATS_FILE_TMPDIR}/quick.out"
   assert_line --regexp '^variant +n +median ms +95% CI +vs C callback'
-  assert_line --regexp '^c/callback-sequential .* baseline$'
+  assert_line --regexp '^c/callback-sequential@node4 .* baseline( |$)'
   assert_line "charts: ${QUICK}/charts"
 }
 
@@ -72,12 +99,23 @@ need_quick_run() {
   need_quick_run
   run head -1 "${QUICK}/samples.csv"
   assert_output "$COLUMNS"
-  rounds=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["profiles"]["quick"]["rounds"])' "${ROOT}/runner/catalog.json")
   variants=$("$PYTHON" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["variants"]))' "${QUICK}/run.json")
-  expected_ids=$(catalog ids --profile quick | { if [ "$(node_opt)" = none ]; then grep -v '^node/'; else cat; fi; } | wc -l)
+  expected_ids=$(catalog ids --profile quick | { if [ "$(node_opt)" = none ]; then grep -v '/node/'; else cat; fi; } | wc -l)
   [ "$variants" -eq "$expected_ids" ]
+  # A workload runs in the suite profile's rounds, or in fewer when its file says so.
+  expected_rows=$("$PYTHON" - "${ROOT}/runner" "${QUICK}/run.json" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+cat = catalog.load()
+run = json.load(open(sys.argv[2]))
+rounds = cat.profile("quick")["rounds"]
+print(sum(min(rounds, cat.settings(cat.find(v)["workload"], "quick").get("rounds", rounds))
+          for v in run["variants"]))
+EOF
+)
   rows=$(($(wc -l < "${QUICK}/samples.csv") - 1))
-  [ "$rows" -eq $((rounds * variants)) ]
+  [ "$rows" -eq "$expected_rows" ]
 }
 
 @test "no run of the quick profile failed" {
@@ -99,10 +137,11 @@ need_quick_run() {
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert set(s) == {"run", "host", "variants"}, s.keys()
-keys = {"variant", "workload", "lang", "style", "mode", "backend", "iterations", "concurrency",
-        "n", "statuses", "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
-        "ratio_ci_low", "ratio_ci_high", "significant", "peak_rss_kb", "user_ms", "sys_ms",
-        "warnings"}
+keys = {"variant", "label", "workload", "lang", "style", "shape", "mode", "method", "backend",
+        "iterations", "concurrency", "n", "statuses", "median_ms", "ci_low_ms", "ci_high_ms",
+        "baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "significant", "baseline_label",
+        "lang_baseline", "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high",
+        "lang_significant", "lang_baseline_label", "peak_rss_kb", "user_ms", "sys_ms", "warnings"}
 for row in s["variants"]:
     missing = keys - set(row)
     assert not missing, (row["variant"], missing)
@@ -122,8 +161,10 @@ EOF
     n=$((n + 1))
   done
   [ "$n" -ge 4 ]
-  for chart in ms ratio distribution memory; do
-    [ -f "${QUICK}/charts/${chart}-readfile.png" ]
+  for w in $(quick_workloads); do
+    for chart in ms ratio distribution memory; do
+      [ -f "${QUICK}/charts/${chart}-${w}.png" ] || { echo "no ${chart}-${w}.png"; false; }
+    done
   done
 }
 
@@ -140,8 +181,11 @@ for k in ("cpu_model", "cores", "memory_bytes", "os", "kernel", "compiler", "lib
     assert h.get(k) not in (None, ""), k
 r = json.load(open(os.path.join(d, "run.json")))
 assert len(r["order"]) == r["rounds"] and len(r["warmup_order"]) == r["warmup_rounds"]
-for order in r["order"]:
-    assert sorted(order) == sorted(r["variants"])
+for i, order in enumerate(r["order"]):
+    # Round i holds every variant of the workloads that run that many rounds.
+    want = [v for v in r["variants"]
+            if i < r["workloads"][v.split("/", 1)[0]].get("rounds", r["rounds"])]
+    assert sorted(order) == sorted(want), (i, order)
 assert isinstance(r["seed"], int)
 EOF
 }
@@ -164,7 +208,7 @@ assert bench[:3] == ["goos: linux", "goarch: amd64", "pkg: asyncstyles"] or benc
 lines = [l for l in bench if l.startswith("Benchmark")]
 assert len(lines) == len(h["results"]) * summary["run"]["rounds"], len(lines)
 for l in lines:
-    assert re.match(r"^BenchmarkReadfile/[a-z]+/[a-z-]+ 1 \d+ ns/op \d+ peak-RSS-KiB$", l), l
+    assert re.match(r"^Benchmark[A-Z][a-z]*/[a-z]+/[a-z-]+@[A-Za-z0-9._]+ 1 \d+ ns/op \d+ peak-RSS-KiB$", l), l
 EOF
 }
 
@@ -174,7 +218,7 @@ EOF
   [ -x "$bs" ] || skip "benchstat is not installed (go install golang.org/x/perf/cmd/benchstat@latest)"
   run "$bs" "${QUICK}/bench.txt"
   assert_success
-  assert_output --partial "Readfile/c/callback-sequential"
+  assert_output --partial "Readfile/c/callback-sequential@node4"
   assert_output --partial "sec/op"
 }
 
@@ -182,13 +226,13 @@ EOF
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
   run "$PYTHON" "$RUN" --profile selftest --out "${BATS_TEST_TMPDIR}/r"
   assert_success
-  assert_output --partial "run.py: c/callback-nowait-parallel invalid: ok is 0, expected"
+  assert_output --partial "run.py: readfile/c/callback-nowait-parallel@node4 invalid: ok is 0, expected"
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   run csv_column "${d}/samples.csv" status
   [ "${#lines[@]}" -eq 2 ]
   assert_equal "${lines[0]}" invalid
   assert_equal "${lines[1]}" invalid
-  grep -q '| `c/callback-nowait-parallel` | invalid | 0 | ok is 0, expected' "${d}/REPORT.md"
+  grep -q '| `readfile/c/callback-nowait-parallel@node4` | invalid | 0 | ok is 0, expected' "${d}/REPORT.md"
 }
 
 @test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on" {
@@ -199,19 +243,19 @@ EOF
   "$PYTHON" - "$d" <<'EOF'
 import csv, json, os, sys
 d = sys.argv[1]
-want = {"fake/honest-sequential": "ok", "fake/nowait-parallel": "invalid",
-        "fake/chatty-sequential": "invalid", "fake/fail-sequential": "failed",
-        "fake/crash-sequential": "crashed", "fake/hang-sequential": "timeout"}
+want = {"readfile/fake/honest-sequential@python": "ok", "readfile/fake/nowait-parallel@python": "invalid",
+        "readfile/fake/chatty-sequential@python": "invalid", "readfile/fake/fail-sequential@python": "failed",
+        "readfile/fake/crash-sequential@python": "crashed", "readfile/fake/hang-sequential@python": "timeout"}
 rows = list(csv.DictReader(open(os.path.join(d, "samples.csv"))))
 for r in rows:
     assert r["status"] == want[r["variant"]], r
     if r["status"] == "crashed":
         assert r["exit_code"] == "-11", r
 reasons = {f["variant"]: f["reason"] for f in json.load(open(os.path.join(d, "run.json")))["failures"]}
-assert reasons["fake/fail-sequential"] == "exit 1: fake-readfile: iteration 3: read 0 bytes, expected 12"
-assert reasons["fake/crash-sequential"] == "killed by SIGSEGV"
-assert reasons["fake/hang-sequential"].startswith("no result within the timeout")
-assert reasons["fake/nowait-parallel"] == "ok is 25, expected 50 (every completion verified)"
+assert reasons["readfile/fake/fail-sequential@python"] == "exit 1: fake-readfile: iteration 3: read 0 bytes, expected 12"
+assert reasons["readfile/fake/crash-sequential@python"] == "killed by SIGSEGV"
+assert reasons["readfile/fake/hang-sequential@python"].startswith("no result within the timeout")
+assert reasons["readfile/fake/nowait-parallel@python"] == "ok is 25, expected 50 (every completion verified)"
 EOF
 }
 
@@ -227,12 +271,44 @@ EOF
 
 @test "Node variants are skipped with one line when there is no node" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
-  run "$PYTHON" "$RUN" --profile quick --filter '^(c|node)/callback-sequential$' --node none \
+  run "$PYTHON" "$RUN" --profile quick --filter '^readfile/(c|node)/callback-sequential@' --node none \
     --rounds 1 --warmup-rounds 0 --out "${BATS_TEST_TMPDIR}/r"
   assert_success
-  assert_output --partial "run.py: skipped 1 Node variant (no node found: install Node.js or set NODE): node/callback-sequential"
+  assert_line "run.py: skipped readfile/node/callback-sequential@fs.readFile: needs node, and none was found (install Node.js, set NODE or say --node PATH)"
   run csv_column "$(run_dir "${BATS_TEST_TMPDIR}/r")/samples.csv" variant
-  assert_output c/callback-sequential
+  assert_output readfile/c/callback-sequential@node4
+}
+
+@test "a variant whose requirement is not met is skipped with one line saying why, and the report lists it" {
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile requires --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  assert_line "run.py: skipped readfile/fake/honest-probed-sequential@python: fake: no such library here"
+  assert_line --regexp "^run.py: skipped readfile/fake/honest-elsewhere-sequential@python: .*windows"
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  run csv_column "${d}/samples.csv" variant
+  assert_equal "$(printf '%s\n' "${lines[@]}" | sort)" \
+    "$(printf '%s\n' readfile/fake/honest-checked-sequential@python readfile/fake/honest-sequential@python)"
+  grep -q '^- `readfile/fake/honest-probed-sequential@python`: fake: no such library here$' "${d}/REPORT.md"
+  grep -q '^- `readfile/fake/honest-elsewhere-sequential@python`: .*windows' "${d}/REPORT.md"
+}
+
+@test "a workload's server runs for its rounds; one that dies or never gets ready fails only that workload's variants" {
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile served --out "${BATS_TEST_TMPDIR}/s"
+  assert_success
+  run csv_column "$(run_dir "${BATS_TEST_TMPDIR}/s")/samples.csv" status
+  [ "${#lines[@]}" -eq 4 ]
+  refute_line --regexp '^(invalid|failed|timeout|crashed)$'
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile unserved --out "${BATS_TEST_TMPDIR}/u"
+  assert_success
+  assert_line --regexp '^run.py: unserved/fake/honest-sequential@python failed: server fake-server exited 1 before it was ready: '
+  assert_line --regexp '^run.py: unready/fake/honest-sequential@python failed: server fake-server printed no \{"port": N\} line within '
+  "$PYTHON" - "$(run_dir "${BATS_TEST_TMPDIR}/u")/samples.csv" <<'EOF'
+import csv, sys
+got = {r["variant"]: r["status"] for r in csv.DictReader(open(sys.argv[1]))}
+assert got == {"readfile/fake/honest-sequential@python": "ok",
+               "unserved/fake/honest-sequential@python": "failed",
+               "unready/fake/honest-sequential@python": "failed"}, got
+EOF
 }
 
 @test "an output folder that cannot be created is refused before anything runs" {
@@ -243,7 +319,7 @@ EOF
 
 @test "bad runner options are usage errors with exit code 2" {
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile nope
-  assert_output "run.py: unknown profile 'nope'; the catalog has broken, nodeonly, quick"
+  assert_output "run.py: unknown profile 'nope'; the catalog has broken, nodeonly, quick, requires, served, unserved"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '^zzz'
   assert_output "run.py: no variant of profile 'quick' matches '^zzz'"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 0
@@ -255,8 +331,10 @@ EOF
 }
 
 @test "a program that is not built is named with the fix" {
-  sed 's#tests/fixtures-bin/fake-readfile#tests/fixtures-bin/not-built#' "$FAKE_CATALOG" > "${BATS_TEST_TMPDIR}/cat.json"
-  run -3 "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat.json" --profile quick --out "${BATS_TEST_TMPDIR}/r"
+  cp -R "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
+  sed 's#tests/fixtures-bin/fake-readfile#tests/fixtures-bin/not-built#' "$FAKE_CATALOG/readfile.json" \
+    > "${BATS_TEST_TMPDIR}/cat/readfile.json"
+  run -3 "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --out "${BATS_TEST_TMPDIR}/r"
   assert_output "run.py: not built or not executable: tests/fixtures-bin/not-built (run \`make all\` first)"
   [ ! -e "${BATS_TEST_TMPDIR}/r" ]
 }
@@ -269,7 +347,7 @@ EOF
   cp "${d}/samples.csv" "${BATS_TEST_TMPDIR}/only/h/copy/"
   run "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/only/h/copy"
   assert_success
-  assert_line --regexp '^fake/honest-sequential +6 '
+  assert_line --regexp '^fake/honest-sequential@python +6 '
   for f in summary.csv summary.json REPORT.md hyperfine.json bench.txt charts/ms-readfile.png; do
     [ -s "${BATS_TEST_TMPDIR}/only/h/copy/$f" ]
   done
