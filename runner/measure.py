@@ -96,7 +96,8 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
-            "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]])
+            "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
+                                  unit=cat.workloads[w]["unit"])
                           for w, s in plan.settings.items()},
             "variants": [v["id"] for v in plan.variants],
             "baselines": cat.baseline_table(plan.variants), "skipped": plan.skipped, "filters": args.filter,
