@@ -10,11 +10,40 @@ expands every matrix entry into variants with explicit fields and one id:
     label = lang "/" style ["-" shape] ["-nodetest"] "-" mode "@" backend
     name  = style ["-" shape] ["-nodetest"] "-" mode   (what --variant takes)
 
-e.g. readfile/c/promise-counter-parallel@node4.  Anything the folder gets wrong
-(a duplicate id, an unknown field, style, mode or method, a backend with bad
-characters, a check that is not a small integer expression, a baseline rule
-naming unknown fields, a profile that suite.json lacks) raises CatalogError
-with one line; the CLI prints it and exits 3.
+e.g. readfile/c/promise-counter-parallel@node4.
+
+suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
+mode when --concurrency is not given), profiles {name: {about, rounds,
+warmup_rounds}}.  <workload>.json:
+  workload, about, unit   its name (= the file's), what it does, one operation
+  flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
+             what the runner appends (path values made absolute); every program's
+             defaults equal these values
+  checks     {"bytes": "iterations * len(expect)"}: a field of the line and the
+             integer expression it must equal, over iterations, the line's integer
+             fields and the flags' values by name (--delay-ms is delay_ms); only
+             integers, names, len() (UTF-8 bytes), int(), + - * //
+  fields     {"hits": "what it counts"}: integer fields the workload's line adds
+  requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
+             "port_flag": "--port", "ready_timeout_s": 10}}; a matrix entry's own
+             requires is merged over it, and {node} in an argv implies node
+  profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]}}: the suite
+             profiles the workload takes part in (R: only the first R rounds)
+  baselines  [{"key": "c", "label": "C callback", "for": {partial fields, a list
+             = any of}, "baseline": {partial fields}}] (see Catalog.baselines)
+  claims     seed claims as data (runner/reproduce.py describes them)
+  charts     optional hints for plots/
+  variants   matrix entries: lang, style, shape, method, mode, backend (each a
+             value or a list; shape defaults to "", method to inprocess), argv
+             (templates {bin} {node} {name} {workload} {lang} {style} {shape}
+             {method} {mode} {backend}), profiles, about (a text, or texts keyed
+             by name, mode, style or "*"; templated as argv), requires, exclude
+             (partial field objects removed from the product)
+
+Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
+or method, a backend with bad characters, a check that is not a small integer
+expression, a baseline rule naming unknown fields, a profile that suite.json
+lacks) raises CatalogError with one line; the CLI prints it and exits 3.
 
 Usage: catalog.py [--catalog DIR] COMMAND ...
   ids [--profile P] [--lang L] [--workload W]   variant ids, one a line
@@ -35,6 +64,7 @@ Exit codes: 0 ok, 1 README out of date, 2 bad call or unknown variant,
 runner/contract.py and runner/reproduce.py import it (never the reverse).
 """
 import ast
+import copy
 import itertools
 import json
 import os
@@ -70,7 +100,7 @@ LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us"
 
 WORD = re.compile(r"[a-z][a-z0-9]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")
-TEMPLATE = re.compile(r"\{(\w*)\}")
+TEMPLATE = re.compile(r"\{(\w+)\}")
 # Placeholders filled only when the command runs (argv()).
 LATE = ("bin", "node")
 
@@ -256,16 +286,21 @@ def _show(path):
     return path if rel.startswith("..") else rel
 
 
-def _read_json(path):
-    """The parsed JSON of path; CatalogError (naming path as _show does) if unreadable."""
+def _read_object(path, allowed):
+    """(the JSON object of path, path as messages show it); CatalogError when it
+    is unreadable, not an object, or has a key outside allowed."""
     show = _show(path)
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
+            obj = json.load(f)
     except OSError as e:
         raise CatalogError("%s: cannot read it: %s" % (show, e.strerror or e)) from None
     except ValueError as e:
         raise CatalogError("%s: not JSON: %s" % (show, e)) from None
+    if not isinstance(obj, dict):
+        raise CatalogError("%s: must be a JSON object" % show)
+    _unknown(obj, allowed, show)
+    return obj, show
 
 
 def _unknown(keys, allowed, where):
@@ -325,11 +360,7 @@ class Catalog:
     # -- suite.json
 
     def _load_suite(self, path):
-        suite = _read_json(path)
-        path = _show(path)
-        if not isinstance(suite, dict):
-            raise CatalogError("%s: must be a JSON object" % path)
-        _unknown(suite, SUITE_KEYS, path)
+        suite, path = _read_object(path, SUITE_KEYS)
         for k in ("modes", "methods", "styles"):
             for w in _strings(suite.get(k), path, k):
                 if not WORD.match(w):
@@ -357,11 +388,7 @@ class Catalog:
     # -- <workload>.json
 
     def _load_workload(self, path):
-        w = _read_json(path)
-        path = _show(path)
-        if not isinstance(w, dict):
-            raise CatalogError("%s: must be a JSON object" % path)
-        _unknown(w, WORKLOAD_KEYS, path)
+        w, path = _read_object(path, WORKLOAD_KEYS)
         name = w.get("workload")
         stem = os.path.basename(path)[:-len(".json")]
         if name != stem or not WORD.match(stem):
@@ -524,8 +551,9 @@ class Catalog:
         if not isinstance(about, (str, dict)) or not about:
             raise CatalogError("%s: about must be a string or an object keyed by name, mode, "
                                "style or \"*\"" % where)
-        requires = dict(w["requires"])
-        requires.update(entry.get("requires", {}))
+        if not isinstance(entry.get("requires", {}), dict):
+            raise CatalogError("%s: requires must be an object" % where)
+        requires = dict(w["requires"], **entry.get("requires", {}))
         self._check_requires(requires, where)
         excludes = entry.get("exclude", [])
         if not isinstance(excludes, list):
@@ -572,7 +600,7 @@ class Catalog:
                                    % (where, v["name"]))
             about = text
         v["about"] = fill([about], templ, where)[0]
-        req = json.loads(json.dumps(requires))
+        req = copy.deepcopy(requires)
         if "probe" in req:
             req["probe"] = fill(req["probe"], templ, where)
         if "server" in req:

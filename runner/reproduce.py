@@ -83,9 +83,14 @@ class Run:
             st = row.get("statuses") or {}
             bad = ", ".join("%d %s" % (v, k) for k, v in sorted(st.items()) if v and k != "ok")
             return "`%s` had no valid run%s" % (vid, " (%s)" % bad if bad else "")
-        for line in self.info.get("skipped") or []:
-            if vid in str(line):
-                return "`%s` was skipped: %s" % (vid, str(line).split(":")[0])
+        for skip in self.info.get("skipped") or []:
+            # {"variant", "reason"} per skipped variant; older runs kept one
+            # line per group of skipped variants, with the reason before a colon.
+            if isinstance(skip, dict):
+                if skip.get("variant") == vid:
+                    return "`%s` was skipped: %s" % (vid, skip.get("reason"))
+            elif vid in str(skip):
+                return "`%s` was skipped: %s" % (vid, str(skip).split(":")[0])
         v = self.catalog.find(vid)
         if v is None:
             return "`%s` is not in the catalog yet" % vid

@@ -207,6 +207,15 @@ class ReproduceTest(unittest.TestCase):
                         self.assertTrue(re.search(r"\d|not measured|cannot tell|same", cell),
                                         "empty-handed cell %r in %r" % (cell, cells))
 
+    def test_a_skipped_variant_is_named_with_its_reason(self):
+        medians = {k: v for k, v in MEDIANS.items() if k != "readfile/c/await-parallel@node4"}
+        summary = make_summary(medians, skipped=[{"variant": "readfile/c/await-parallel@node4",
+                                                  "reason": "probe failed: no coroutines here"}])
+        dec = {r[0]: r for r in table_rows(reproduce.markdown(summary), "| gap | in Node")}
+        self.assertEqual(dec["await / callback, parallel"][2],
+                         "not measured: `readfile/c/await-parallel@node4` was skipped: "
+                         "probe failed: no coroutines here")
+
     def test_small_n_makes_absolute_claims_not_comparable(self):
         summary = make_summary(iterations=500)
         for r in summary["variants"]:
