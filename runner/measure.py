@@ -108,6 +108,21 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "complete": False, "rounds_done": 0, "failures": []}
 
 
+def run_variant(plan, v, servers, launcher):
+    """One run of v, given its round's server port when it needs a server; a server
+    that is not up fails the run with the server's reason, the client unstarted."""
+    argv = plan.commands[v["id"]]
+    spec = plan.servers.get(v["id"])
+    if spec:
+        port, why = servers.port(spec)
+        if why:
+            res = launch.Result()
+            res.spawn_error = why
+            return res
+        argv = argv + [spec["port_flag"], str(port)]
+    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher)
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -151,21 +166,11 @@ def measure(args, cat, plan, seed):
                 try:
                     for pos, vid in enumerate(order, start=1):
                         v = by_id[vid]
-                        s = plan.settings[v["workload"]]
+                        n = plan.settings[v["workload"]]["iterations"]
                         if progress.tty or pos == 1:
                             progress.show("%s  %s" % (label, vid))
-                        argv = plan.commands[vid]
-                        spec = plan.servers.get(vid)
-                        port, why = servers.port(spec) if spec else (None, None)
-                        if why:
-                            res = launch.Result()
-                            res.spawn_error = why
-                        else:
-                            if port is not None:
-                                argv = argv + [spec.get("port_flag") or "--port", str(port)]
-                            res = launch.run_once(argv, s["timeout_s"], launcher)
-                        status, rec, reason = classify(v, s["iterations"], res,
-                                                       values[v["workload"]])
+                        res = run_variant(plan, v, servers, launcher)
+                        status, rec, reason = classify(v, n, res, values[v["workload"]])
                         progress.done += 1
                         if rec and isinstance(rec.get("runtime"), str):
                             runtimes[vid] = rec["runtime"]
@@ -181,10 +186,9 @@ def measure(args, cat, plan, seed):
                                 print("run.py: %s %s: %s" % (vid, status, reason),
                                       file=sys.stderr)
                         if not warm:
-                            log.sample(sample_row(rnd, pos, v, s["iterations"], status,
-                                                  rec, res))
+                            log.sample(sample_row(rnd, pos, v, n, status, rec, res))
                 finally:
-                    servers.stop_all()
+                    servers.stop_all()      # after every round, and on Ctrl-C
                 if not warm:
                     run["rounds_done"] = rnd
         except KeyboardInterrupt:
