@@ -58,7 +58,8 @@ def main(argv):
     ax.set_ylim(bottom=0)
     outlier = Line2D([], [], marker="x", color="#d62728", linestyle="none",
                      label="MAD outlier (kept)")
-    return c.finish("every sample", "time per run of N reads, ms (lower is better)",
+    return c.finish("every sample", "time per run of %s, ms (lower is better)"
+                    % st.operations(c.summary, c.workload),
                     "Dots: one process run each (n = %d to %d per variant); boxes: quartiles and "
                     "median; %d outlier%s flagged." % (min(map(len, data)), max(map(len, data)),
                                                        n_out, "" if n_out == 1 else "s"),

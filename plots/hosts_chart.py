@@ -98,7 +98,8 @@ def main(argv):
             vals += [y, hi or y, lo or y]
     if args.kind == "ms":
         ax.set_ylim(0, max(vals) * 1.12)
-        ax.set_ylabel("median time per run of N reads, ms (lower is better)")
+        ax.set_ylabel("median time per run of %s, ms (lower is better)"
+                      % st.operations(runs[0], workload))
     else:
         ax.set_ylim(min(vals + [1.0]) / 1.5, max(vals + [1.0]) * 2.2)
         ax.set_ylabel("time / %s on the same host (log; lower is better)"

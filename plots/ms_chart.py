@@ -37,7 +37,8 @@ def main(argv):
         note += " %d bar%s without whiskers: too few samples for a 95%% CI." % (
             no_ci, "" if no_ci == 1 else "s")
     return c.finish("median time, 95% CI whiskers",
-                    "median time per run of N reads, ms (lower is better)", note)
+                    "median time per run of %s, ms (lower is better)"
+                    % st.operations(c.summary, c.workload), note)
 
 
 def _fmt(v):

@@ -12,6 +12,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the chart scripts)
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "runner"))
+import summary as sm  # noqa: E402  (runner/summary.py: what a summary row holds)
+
 # One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
 STYLE_COLORS = {
     "sync": "#7f7f7f",
@@ -59,12 +63,7 @@ def row_color(r):
 
 def baseline_label(rows, prefix=""):
     """The label of the rows' baseline (or labels, joined), from the summary."""
-    labels = []
-    for r in rows:
-        label = r.get(prefix + "baseline_label")
-        if label and label not in labels:
-            labels.append(label)
-    return " / ".join(labels) or "baseline"
+    return " / ".join(sm.baseline_labels(rows, prefix)) or "baseline"
 
 
 def lang_hatch(lang):
@@ -137,6 +136,13 @@ def mode_separators(ax, spans, groups, label_y=1.0):
         if i:
             prev_end = spans[i - 1][1]
             ax.axvline((prev_end + s) / 2.0, color="#444444", linestyle="--", linewidth=0.8)
+
+
+def operations(summary, workload):
+    """'N reads': what one run of the workload does N times, by the unit its catalog
+    file names (recorded in run.json), 'N operations' when the run does not say."""
+    w = ((summary.get("run") or {}).get("workloads") or {}).get(workload) or {}
+    return "N %ss" % (w.get("unit") or "operation")
 
 
 def title(summary, what, workload):

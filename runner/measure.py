@@ -96,7 +96,8 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
-            "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]])
+            "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
+                                  unit=cat.workloads[w]["unit"])
                           for w, s in plan.settings.items()},
             "variants": [v["id"] for v in plan.variants],
             "baselines": cat.baseline_table(plan.variants), "skipped": plan.skipped, "filters": args.filter,
@@ -105,6 +106,21 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
             "complete": False, "rounds_done": 0, "failures": []}
+
+
+def run_variant(plan, v, servers, launcher):
+    """One run of v, given its round's server port when it needs a server; a server
+    that is not up fails the run with the server's reason, the client unstarted."""
+    argv = plan.commands[v["id"]]
+    spec = plan.servers.get(v["id"])
+    if spec:
+        port, why = servers.port(spec)
+        if why:
+            res = launch.Result()
+            res.spawn_error = why
+            return res
+        argv = argv + [spec["port_flag"], str(port)]
+    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher)
 
 
 def _interrupt(signum, frame):
@@ -150,21 +166,11 @@ def measure(args, cat, plan, seed):
                 try:
                     for pos, vid in enumerate(order, start=1):
                         v = by_id[vid]
-                        s = plan.settings[v["workload"]]
+                        n = plan.settings[v["workload"]]["iterations"]
                         if progress.tty or pos == 1:
                             progress.show("%s  %s" % (label, vid))
-                        argv = plan.commands[vid]
-                        spec = plan.servers.get(vid)
-                        port, why = servers.port(spec) if spec else (None, None)
-                        if why:
-                            res = launch.Result()
-                            res.spawn_error = why
-                        else:
-                            if port is not None:
-                                argv = argv + [spec.get("port_flag") or "--port", str(port)]
-                            res = launch.run_once(argv, s["timeout_s"], launcher)
-                        status, rec, reason = classify(v, s["iterations"], res,
-                                                       values[v["workload"]])
+                        res = run_variant(plan, v, servers, launcher)
+                        status, rec, reason = classify(v, n, res, values[v["workload"]])
                         progress.done += 1
                         if rec and isinstance(rec.get("runtime"), str):
                             runtimes[vid] = rec["runtime"]
@@ -180,10 +186,9 @@ def measure(args, cat, plan, seed):
                                 print("run.py: %s %s: %s" % (vid, status, reason),
                                       file=sys.stderr)
                         if not warm:
-                            log.sample(sample_row(rnd, pos, v, s["iterations"], status,
-                                                  rec, res))
+                            log.sample(sample_row(rnd, pos, v, n, status, rec, res))
                 finally:
-                    servers.stop_all()
+                    servers.stop_all()      # after every round, and on Ctrl-C
                 if not warm:
                     run["rounds_done"] = rnd
         except KeyboardInterrupt:

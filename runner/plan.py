@@ -50,7 +50,7 @@ def load_catalog(path):
     try:
         return catalog_mod.load(path)
     except catalog_mod.CatalogError as e:
-        raise EnvError("catalog %s: %s" % (path, e))
+        raise EnvError(str(e))      # one line that names the file
     except FileNotFoundError:
         raise EnvError("catalog %s not found" % path)
     except (OSError, ValueError) as e:

@@ -86,8 +86,7 @@ def render(rundir, out_root=None):
             if ok:
                 text = title
                 if "%s" in title:
-                    labels = sorted({r["baseline_label"] for r in wrows if r["baseline_label"]})
-                    text = title % " / ".join(labels)
+                    text = title % " / ".join(sm.baseline_labels(wrows))
                 charts.append(("%s (%s)" % (text, w), rel))
     # Cross-host charts when the results folder holds runs of more than one host.
     out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
