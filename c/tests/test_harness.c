@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "run_child.h"
+#include "workload_tests.h"
 
 /* ---- the fake workload ----------------------------------------------------- */
 
@@ -111,26 +111,7 @@ static const ab_workload_t fake = {
 
 /* ---- parsing ---------------------------------------------------------------- */
 
-/* Parses a NULL-terminated list of arguments after the program name. */
-static int parse(ab_opts_t *o, ...) {
-  char *argv[32];
-  int argc = 0;
-  va_list ap;
-  char *a;
-  int rc;
-  FILE *saved = stderr;
-  argv[argc++] = "prog";
-  va_start(ap, o);
-  while ((a = va_arg(ap, char *)) != NULL && argc < 31) argv[argc++] = a;
-  va_end(ap);
-  argv[argc] = NULL;
-  /* Usage errors print to stderr; keep the test output readable. */
-  stderr = fopen("/dev/null", "w");
-  rc = ab_parse_args(argc, argv, &fake, o);
-  fclose(stderr);
-  stderr = saved;
-  return rc;
-}
+#define parse(o, ...) parse_quiet(&fake, o, __VA_ARGS__)
 
 static void defaults_are_the_contracts(void **state) {
   ab_opts_t o;
@@ -314,46 +295,16 @@ static void clock_is_monotonic(void **state) {
 
 /* ---- ab_main: exit codes and the line --------------------------------------- */
 
-static char *main_argv[16];
-static char out_path[] = "/tmp/ab_test_harness_XXXXXX";
-
-static void run_main(void) {
-  int argc = 0;
-  while (main_argv[argc] != NULL) argc++;
-  /* stdout stays an open fd (libuv asserts its own fds are above 2) */
-  if (freopen(out_path, "w", stdout) == NULL) _exit(99);
-  _exit(ab_main(argc, main_argv, &fake));
-}
-
-/* Runs ab_main on the fake workload with the given arguments in a child;
- * *out gets its stdout. */
-static void main_in_child(child_t *c, char out[1024], ...) {
-  va_list ap;
-  int n = 0;
-  char *a;
-  main_argv[n++] = "prog";
-  va_start(ap, out);
-  while ((a = va_arg(ap, char *)) != NULL && n < 15) main_argv[n++] = a;
-  va_end(ap);
-  main_argv[n] = NULL;
-  int fd = mkstemp(out_path);
-  assert_true(fd >= 0);
-  close(fd);
-  run_in_child(run_main, c);
-  FILE *f = fopen(out_path, "r");
-  assert_non_null(f);
-  out[fread(out, 1, 1023, f)] = '\0';
-  fclose(f);
-  unlink(out_path);
-  strcpy(out_path, "/tmp/ab_test_harness_XXXXXX");
-}
+/* ab_main of the fake workload over the arguments, in a child. */
+#define run_fake(c, out, ...)                                                \
+  main_in_child(&fake, c, out, sizeof(out), (const char *const[]){__VA_ARGS__, NULL})
 
 static void the_line_has_the_contracts_fields_in_order(void **state) {
   child_t c;
   char out[1024], want[512];
   (void)state;
-  main_in_child(&c, out, "--variant", "promise-counter-parallel", "--backend", "beta",
-                "--iterations", "5", "--warmup", "2", "--level", "4", NULL);
+  run_fake(&c, out, "--variant", "promise-counter-parallel", "--backend", "beta",
+                "--iterations", "5", "--warmup", "2", "--level", "4");
   assert_true(WIFEXITED(c.status));
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
   assert_string_equal(c.err, "");
@@ -378,7 +329,7 @@ static void no_shape_is_an_empty_string_and_sequential_is_one_in_flight(void **s
   child_t c;
   char out[1024];
   (void)state;
-  main_in_child(&c, out, "--variant", "callback-sequential", "--iterations", "3", NULL);
+  run_fake(&c, out, "--variant", "callback-sequential", "--iterations", "3");
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
   assert_non_null(strstr(out, "\"style\":\"callback\",\"shape\":\"\",\"mode\":\"sequential\""));
   assert_non_null(strstr(out, "\"variant\":\"fake/c/callback-sequential@alpha\""));
@@ -389,12 +340,12 @@ static void out_of_memory_exits_3_and_a_wrong_result_1(void **state) {
   child_t c;
   char out[1024];
   (void)state;
-  main_in_child(&c, out, "--variant", "oom-sequential", NULL);
+  run_fake(&c, out, "--variant", "oom-sequential");
   assert_true(WIFEXITED(c.status));
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_ENV);
   assert_string_equal(c.err, "prog: iteration 2: out of memory for the test's records\n");
   assert_string_equal(out, "");
-  main_in_child(&c, out, "--variant", "verify-sequential", NULL);
+  run_fake(&c, out, "--variant", "verify-sequential");
   assert_true(WIFEXITED(c.status));
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
   assert_string_equal(c.err, "prog: iteration 0: got 7, expected 0\n");
@@ -405,7 +356,7 @@ static void a_failed_setup_is_its_exit_code_and_prints_no_line(void **state) {
   child_t c;
   char out[1024];
   (void)state;
-  main_in_child(&c, out, "--variant", "callback-parallel", "--colour", "none", NULL);
+  run_fake(&c, out, "--variant", "callback-parallel", "--colour", "none");
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_ENV);
   assert_string_equal(c.err, "prog: no colour at all\n");
   assert_string_equal(out, "");
@@ -415,7 +366,7 @@ static void a_handle_teardown_leaves_open_fails_the_run(void **state) {
   child_t c;
   char out[1024];
   (void)state;
-  main_in_child(&c, out, "--variant", "callback-parallel", "--level", "0", NULL);
+  run_fake(&c, out, "--variant", "callback-parallel", "--level", "0");
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
   assert_non_null(strstr(c.err, "uv_loop_close"));
   assert_string_equal(out, "");

@@ -14,27 +14,19 @@
 #include <cmocka.h>
 
 #include "noop/workload.h"
-#include "run_child.h"
+#include "workload_tests.h"
 
-static int parse(ab_opts_t *o, const char *a, const char *b) {
-  char *argv[] = {"prog", "--variant", "callback-parallel", (char *)a, (char *)b, NULL};
-  FILE *saved = stderr;
-  stderr = fopen("/dev/null", "w");
-  int rc = ab_parse_args(a != NULL ? 5 : 3, argv, &ab_noop, o);
-  fclose(stderr);
-  stderr = saved;
-  return rc;
-}
+#define parse(o, ...) parse_quiet(&ab_noop, o, "--variant", "callback-parallel", __VA_ARGS__)
 
 static void it_has_no_flags_and_one_backend(void **state) {
   ab_opts_t o;
   (void)state;
-  assert_int_equal(parse(&o, NULL, NULL), AB_EXIT_OK);
+  assert_int_equal(parse(&o, NULL), AB_EXIT_OK);
   assert_string_equal(o.backend, "none");
   assert_null(o.flags[0]);
-  assert_int_equal(parse(&o, "--backend", "none"), AB_EXIT_OK);
-  assert_int_equal(parse(&o, "--backend", "node4"), AB_EXIT_USAGE);
-  assert_int_equal(parse(&o, "--file", "x"), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--backend", "none", NULL), AB_EXIT_OK);
+  assert_int_equal(parse(&o, "--backend", "node4", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--file", "x", NULL), AB_EXIT_USAGE);
 }
 
 static void an_operation_completes_on_a_later_turn(void **state) {
@@ -94,40 +86,21 @@ static void check_wants_the_iteration_back(void **state) {
   assert_string_equal(run.error, "completed with 5, expected 1");
 }
 
-static char *main_argv[16];
-static char out_path[] = "/tmp/ab_test_noop_XXXXXX";
-
-static void run_main(void) {
-  int argc = 0;
-  while (main_argv[argc] != NULL) argc++;
-  if (freopen(out_path, "w", stdout) == NULL) _exit(99);
-  _exit(ab_main(argc, main_argv, &ab_noop));
-}
-
 static void every_variant_verifies_every_operation(void **state) {
   char name[64], id[160], out[1024];
   child_t c;
   int n = 0;
   (void)state;
-  int fd = mkstemp(out_path);
-  assert_true(fd >= 0);
-  close(fd);
   for (const ab_variant_t *v = ab_noop.variants; v->style != NULL; v++, n++) {
-    const char *argv[] = {"prog", "--variant", ab_variant_name(v, name, sizeof(name)),
+    const char *args[] = {"--variant", ab_variant_name(v, name, sizeof(name)),
                           "--backend", "none", "--iterations", "300", "--warmup", "2",
                           "--concurrency", "7", NULL};
-    memcpy(main_argv, argv, sizeof(argv));
-    run_in_child(run_main, &c);
-    FILE *f = fopen(out_path, "r");
-    assert_non_null(f);
-    out[fread(out, 1, sizeof(out) - 1, f)] = '\0';
-    fclose(f);
+    main_in_child(&ab_noop, &c, out, sizeof(out), args);
     snprintf(id, sizeof(id), "\"variant\":\"noop/c/%s@none\",\"iterations\":300,", name);
     if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || strstr(out, id) == NULL
         || strstr(out, "\"ok\":300,\"bytes\":0,") == NULL)
       fail_msg("%s: status %d: %s%s", name, c.status, c.err, out);
   }
-  unlink(out_path);
   assert_int_equal(n, 13); /* SPEC 8: sync-sequential and 4 styles x 3 modes */
 }
 

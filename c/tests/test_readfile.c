@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "readfile/workload.h"
-#include "run_child.h"
+#include "workload_tests.h"
 
 typedef struct {
   char dir[64];
@@ -181,25 +181,7 @@ static void sync_reads_like_async(void **state) {
 
 /* ---- the workload ---------------------------------------------------------- */
 
-/* Parses a NULL-terminated list of arguments after the program name. */
-static int parse(ab_opts_t *o, ...) {
-  char *argv[32];
-  int argc = 0;
-  va_list ap;
-  char *a;
-  int rc;
-  FILE *saved = stderr;
-  argv[argc++] = "prog";
-  va_start(ap, o);
-  while ((a = va_arg(ap, char *)) != NULL && argc < 31) argv[argc++] = a;
-  va_end(ap);
-  argv[argc] = NULL;
-  stderr = fopen("/dev/null", "w");
-  rc = ab_parse_args(argc, argv, &ab_readfile, o);
-  fclose(stderr);
-  stderr = saved;
-  return rc;
-}
+#define parse(o, ...) parse_quiet(&ab_readfile, o, __VA_ARGS__)
 
 static void defaults_are_the_contracts(void **state) {
   ab_opts_t o;
@@ -348,42 +330,32 @@ static void setup_refuses_what_cannot_be_read_with_exit_3(void **state) {
   assert_non_null(strstr(c.err, "is a FIFO; --file must name a regular file"));
 }
 
-/* Every variant through ab_main at small N: exit 0 and its id in the line. */
-static char *main_argv[16];
-
-static void run_main(void) {
-  int argc = 0;
-  while (main_argv[argc] != NULL) argc++;
-  if (freopen("/dev/null", "w", stdout) == NULL) _exit(99);
-  _exit(ab_main(argc, main_argv, &ab_readfile));
-}
-
+/* Every variant through ab_main at small N: exit 0, its id in the line. */
 static void every_variant_verifies_every_read(void **state) {
   files_t *t = *state;
-  char name[64];
+  char name[64], id[128], out[1024];
   child_t c;
   for (const ab_variant_t *v = ab_readfile.variants; v->style != NULL; v++) {
-    const char *argv[] = {"prog", "--variant", ab_variant_name(v, name, sizeof(name)),
+    const char *args[] = {"--variant", ab_variant_name(v, name, sizeof(name)),
                           "--iterations", "50", "--warmup", "2", "--file", t->small,
                           "--concurrency", "4", NULL};
-    memcpy(main_argv, argv, sizeof(argv));
-    run_in_child(run_main, &c);
-    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0)
-      fail_msg("%s: status %d: %s", name, c.status, c.err);
+    main_in_child(&ab_readfile, &c, out, sizeof(out), args);
+    snprintf(id, sizeof(id), "\"variant\":\"readfile/c/%s@node4\",", name);
+    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || strstr(out, id) == NULL)
+      fail_msg("%s: status %d: %s%s", name, c.status, c.err, out);
   }
 }
 
 static void a_wrong_read_fails_every_variant_with_exit_1(void **state) {
   files_t *t = *state;
-  char name[64];
+  char name[64], out[1024];
   child_t c;
   for (const ab_variant_t *v = ab_readfile.variants; v->style != NULL; v++) {
     if (v->test_only) continue; /* does not wait for its reads */
-    const char *argv[] = {"prog", "--variant", ab_variant_name(v, name, sizeof(name)),
+    const char *args[] = {"--variant", ab_variant_name(v, name, sizeof(name)),
                           "--iterations", "20", "--file", t->small, "--expect", "nope", NULL};
-    memcpy(main_argv, argv, sizeof(argv));
-    run_in_child(run_main, &c);
-    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != AB_EXIT_VERIFY
+    main_in_child(&ab_readfile, &c, out, sizeof(out), args);
+    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != AB_EXIT_VERIFY || out[0] != '\0'
         || strstr(c.err, "prog: iteration ") != c.err
         || strstr(c.err, "read 12 bytes 'Hello, world', expected 4 bytes 'nope'\n") == NULL)
       fail_msg("%s: status %d: %s", name, c.status, c.err);
