@@ -26,7 +26,9 @@ ab_ops_t *ab_ops_start(ab_run_t *run, const ab_op_type_t *type, long n, size_t h
     set->type = type;
     set->n = n;
     set->head = AB_OPS_ALIGNED(head);
-    set->stride = AB_OPS_ALIGNED(set->head + type->size);
+    /* type->size is a multiple of the record's alignment (sizeof says so),
+     * the head one of any: every record and head stays aligned. */
+    set->stride = set->head + type->size;
     set->recs = calloc((size_t)n, set->stride);
     if (promised)
       set->ps = calloc((size_t)n, sizeof(*set->ps));

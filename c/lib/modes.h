@@ -90,8 +90,8 @@ struct ab_ops_s {
   ab_promise_t **ps;       /* promise form: n slots for promises */
 };
 
-/* `bytes` rounded up to the alignment malloc gives: a set's head and stride
- * (every record and its head stay aligned). */
+/* `bytes` rounded up to the alignment malloc gives: a set's head, so that the
+ * record after it stays aligned. */
 #define AB_OPS_ALIGNED(bytes) \
   (((bytes) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t))
 
