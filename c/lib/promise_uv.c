@@ -8,6 +8,7 @@
  * are unref'd, so they never keep the loop alive, and closed by
  * ab_promise_loop_detach() so that uv_loop_close() can return 0.
  */
+#include "microtask.h"
 #include "promise.h"
 
 #include <uv.h>
