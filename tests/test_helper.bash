@@ -37,16 +37,16 @@ catalog() { "$PYTHON" "${ROOT}/runner/catalog.py" "$@"; }
 workloads() { catalog workloads; }
 
 # workload_flags W -- fills the array WORKLOAD_FLAGS with W's flags and their
-# catalog values (--file fixtures/text.txt --expect 'Hello, world' for
-# readfile; empty for a workload without flags).
+# catalog values, flag then value (`catalog flags W`; empty for a workload
+# without flags).
 workload_flags() {
   WORKLOAD_FLAGS=()
   local line
   while IFS= read -r line; do WORKLOAD_FLAGS+=("$line"); done < <(catalog flags "$1")
 }
 
-# workload_flag W FLAG -- prints the catalog's value of one flag of W
-# (e.g. workload_flag readfile --file); fails when W has no such flag.
+# workload_flag W FLAG -- prints the catalog's value of one flag of W; fails
+# when W has no such flag.
 workload_flag() {
   local k
   workload_flags "$1"
@@ -78,19 +78,20 @@ PY
 
 # contract_ids [W [L]] -- the catalog variants (of workload W, of language L)
 # a test should run: not the test-only ones (profile selftest), which must
-# break the contract, and not Node's when node is absent.
+# break the contract, and not those whose requirements this machine does not
+# meet (an os, node, a probe), by the runner's own rule (runner/plan.py).
 contract_ids() {
-  local args=() leave id
-  [ -z "${1:-}" ] || args+=(--workload "$1")
-  [ -z "${2:-}" ] || args+=(--lang "$2")
-  leave=" $(catalog ids --profile selftest | tr '\n' ' ') "
-  if ! command -v "${NODE:-node}" >/dev/null; then
-    leave+="$(catalog ids --lang node | tr '\n' ' ') "
-  fi
-  for id in $(catalog ids ${args[@]+"${args[@]}"}); do
-    case $leave in *" $id "*) continue ;; esac
-    echo "$id"
-  done
+  "$PYTHON" - "${ROOT}/runner" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+import plan
+workload, lang, node = (a or None for a in sys.argv[2:5])
+probes = {}
+for v in catalog.load().select(workload=workload, lang=lang):
+    if "selftest" not in v["profiles"] and plan.unmet(v, node, probes) is None:
+        print(v["id"])
+PY
 }
 
 # variant_argv ID -- fills the array VARIANT_ARGV with the variant's command.
