@@ -93,7 +93,7 @@ misnamed-file       | zz[a-z]+\.json
     [ -n "$breakage" ] || continue
     read -r pattern <<<"$pattern"
     dir=$(broken_catalog "$breakage")
-    run catalog --catalog "$dir" ids
+    CATALOG_DIR=$dir run catalog ids
     if [ "$status" -ne 3 ] || [ "${#lines[@]}" -ne 1 ] || ! grep -Eqi -- "$pattern" <<<"$output"; then
       failures+="$breakage: exit $status, wanted 3 and one line matching /$pattern/: $output"$'\n'
     fi

@@ -32,7 +32,7 @@ print(json.dumps(d, sort_keys=True))' "$1"
 }
 
 @test "every id is built from its fields by the one id rule and is unique" {
-  local suite="$ROOT/runner/catalog/suite.json" styles modes methods wl regex
+  local suite="$CATALOG_DIR/suite.json" styles modes methods wl regex
   local id label name workload lang style shape mode method backend name_want want failures=""
   styles=$(json_list "$suite" styles)
   modes=$(json_list "$suite" modes)
@@ -94,7 +94,7 @@ print(json.dumps(d, sort_keys=True))' "$1"
 @test "bounded variants report the concurrency they were given, and the suite's bound by default" {
   local failures="" id mode bound
   bound=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["bound"])' \
-    "$ROOT/runner/catalog/suite.json")
+    "$CATALOG_DIR/suite.json")
   for id in $(contract_ids); do
     [ "$(catalog field "$id" mode)" = bounded ] || continue
     run_variant "$id" 40 --concurrency 3
@@ -177,4 +177,32 @@ print(json.dumps(d, sort_keys=True))' "$1"
   assert_output "$expect"
   run wc -c < "$ROOT/$file"
   assert_output --regexp "^ *${#expect}$"
+}
+
+# --- the helpers themselves, on the fake catalog (tests/fixtures-bin/catalog) --
+
+@test "the helpers start a workload's server, pass its port and check the line by that workload's rules" {
+  CATALOG_DIR="$ROOT/tests/fixtures-bin/catalog"
+  run -0 contract_ids served
+  assert_equal "${#lines[@]}" 2
+  expect_contract_lines 5 "$(contract_ids served)"
+  # The server is gone once the variant has run.
+  ! kill -0 "$SERVER_PID" 2>/dev/null
+}
+
+@test "a server that never gets ready fails the variant with the reason, not the suite" {
+  CATALOG_DIR="$ROOT/tests/fixtures-bin/catalog"
+  run_variant unserved/fake/honest-sequential@python 3
+  assert_equal "$status" 125
+  assert_equal "$output" ""
+  [[ "$stderr" == *"fake-server"* ]]
+}
+
+@test "a server that never says its port fails the variant within the catalog's ready timeout" {
+  CATALOG_DIR="$ROOT/tests/fixtures-bin/catalog"
+  SECONDS=0
+  run_variant unready/fake/honest-sequential@python 3
+  assert_equal "$status" 125
+  [[ "$stderr" == *'never said {"port": N}'* ]]
+  [ "$SECONDS" -lt 5 ]
 }

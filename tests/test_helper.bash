@@ -30,8 +30,13 @@ for _d in ${BATS_LIB_PATH:-} /usr/lib/bats /usr/local/lib /opt/homebrew/lib; do
   fi
 done
 
+# The catalog folder every helper reads: runner/catalog/ unless CATALOG_DIR
+# names another (a test of the helpers themselves uses the fake one in
+# tests/fixtures-bin/catalog).
+: "${CATALOG_DIR:=${ROOT}/runner/catalog}"
+
 # catalog ARGS... -- the catalog CLI (runner/catalog.py).
-catalog() { "$PYTHON" "${ROOT}/runner/catalog.py" "$@"; }
+catalog() { "$PYTHON" "${ROOT}/runner/catalog.py" --catalog "$CATALOG_DIR" "$@"; }
 
 # workloads -- the catalog's workloads, one a line.
 workloads() { catalog workloads; }
@@ -66,13 +71,13 @@ workload_flag() {
 # (lists joined by spaces).  One Python call where `catalog field` would take
 # one per variant and field.
 catalog_rows() {
-  "$PYTHON" - "${ROOT}/runner" "$@" <<'PY'
+  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$@" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import catalog
-for v in catalog.load().variants:
+for v in catalog.load(sys.argv[2]).variants:
     print("|".join(" ".join(map(str, v[k])) if isinstance(v[k], list) else str(v[k])
-                   for k in sys.argv[2:]))
+                   for k in sys.argv[3:]))
 PY
 }
 
@@ -81,38 +86,105 @@ PY
 # break the contract, and not those whose requirements this machine does not
 # meet (an os, node, a probe), by the runner's own rule (runner/plan.py).
 contract_ids() {
-  "$PYTHON" - "${ROOT}/runner" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" <<'PY'
+  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import catalog
 import plan
-workload, lang, node = (a or None for a in sys.argv[2:5])
+workload, lang, node = (a or None for a in sys.argv[3:6])
 probes = {}
-for v in catalog.load().select(workload=workload, lang=lang):
+for v in catalog.load(sys.argv[2]).select(workload=workload, lang=lang):
     if "selftest" not in v["profiles"] and plan.unmet(v, node, probes) is None:
         print(v["id"])
 PY
 }
 
-# variant_argv ID -- fills the array VARIANT_ARGV with the variant's command.
+# variant_argv ID -- fills the array VARIANT_ARGV with the variant's command,
+# and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
+# workload needs started first (SERVER_ARGV empty when none; SPEC 4's
+# requires.server).
 variant_argv() {
   VARIANT_ARGV=()
-  local line
-  while IFS= read -r line; do VARIANT_ARGV+=("$line"); done \
-    < <(catalog argv "$1" --bin "$BIN" --node "${NODE:-node}")
+  SERVER_ARGV=()
+  SERVER_PORT_FLAG=""
+  SERVER_READY_S=10
+  local line part=argv
+  while IFS= read -r line; do
+    case $part/$line in
+      argv/--server--) part=flag ;;
+      argv/*) VARIANT_ARGV+=("$line") ;;
+      flag/*) SERVER_PORT_FLAG=$line part=ready ;;
+      ready/*) SERVER_READY_S=$line part=server ;;
+      server/*) SERVER_ARGV+=("$line") ;;
+    esac
+  done < <("$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$1" "$BIN" "${NODE:-node}" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+vid, bin_dir, node = sys.argv[3:6]
+v = catalog.load(sys.argv[2]).find(vid)
+if v is None:
+    sys.exit("no variant %s in the catalog" % vid)
+print("\n".join(catalog.argv(v, bin_dir, node)))
+server = (v.get("requires") or {}).get("server")
+if server:
+    print("--server--\n%s\n%d\n%s" % (server.get("port_flag", "--port"),
+                                      -(-float(server.get("ready_timeout_s", 10)) // 1),
+                                      "\n".join(catalog.expand(server["argv"], bin_dir, node))))
+PY
+  )
+}
+
+# start_server -- starts SERVER_ARGV from the project root and waits
+# (SERVER_READY_S at most) for its line {"port": N}; sets SERVER_PID and
+# SERVER_PORT, or says why not on stderr and fails.
+start_server() {
+  local out="${BATS_TEST_TMPDIR}/server.out" k
+  cd "$ROOT" || return 1
+  # fd 3 closed: bats waits for whoever holds it.
+  "${SERVER_ARGV[@]}" > "$out" 2> "$out.err" < /dev/null 3>&- &
+  SERVER_PID=$!
+  for ((k = 0; k < SERVER_READY_S * 10; k++)); do
+    SERVER_PORT=$(sed -n 's/^{ *"port": *\([0-9][0-9]*\) *}$/\1/p' "$out" | head -1)
+    [ -z "$SERVER_PORT" ] || return 0
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  stop_server
+  echo "server ${SERVER_ARGV[0]} never said {\"port\": N}: $(head -1 "$out.err")" >&2
+  return 1
+}
+
+# stop_server -- ends the server start_server started.
+stop_server() {
+  kill "$SERVER_PID" 2>/dev/null
+  wait "$SERVER_PID" 2>/dev/null
+  return 0
 }
 
 # run_variant ID N [flags...] -- runs one variant from the project root with
-# stdout in $output and stderr in $stderr.  The workload's own flags are left
-# to the program's defaults unless given.  Guarded by `timeout` (where there
-# is one) so that a program that hangs fails its test instead of the suite.
+# stdout in $output and stderr in $stderr, its workload's server (if any)
+# started before and stopped after, its port flag appended as the runner
+# does (a server that never gets ready: status 125, the reason in $stderr).
+# The workload's own flags are left to the program's defaults unless given.
+# Guarded by `timeout` (where there is one) so that a program that hangs
+# fails its test instead of the suite.
 run_variant() {
-  local id=$1 n=$2 guard=()
+  local id=$1 n=$2 guard=() port=()
   shift 2
   variant_argv "$id"
   cd "$ROOT" || return 1
   if command -v timeout >/dev/null; then guard=(timeout "${VARIANT_TIMEOUT:-60}"); fi
-  run --separate-stderr ${guard[@]+"${guard[@]}"} "${VARIANT_ARGV[@]}" --iterations "$n" "$@" </dev/null
+  if [ "${#SERVER_ARGV[@]}" -gt 0 ]; then
+    if ! start_server 2> "${BATS_TEST_TMPDIR}/server.why"; then
+      status=125 output="" lines=() stderr=$(cat "${BATS_TEST_TMPDIR}/server.why")
+      return 0
+    fi
+    port=("$SERVER_PORT_FLAG" "$SERVER_PORT")
+  fi
+  run --separate-stderr ${guard[@]+"${guard[@]}"} "${VARIANT_ARGV[@]}" --iterations "$n" "$@" \
+    ${port[@]+"${port[@]}"} < /dev/null
+  [ "${#SERVER_ARGV[@]}" -eq 0 ] || stop_server
 }
 
 # check_result_line ID N LINE [--flag VALUE...] -- succeeds when LINE is the
@@ -120,7 +192,7 @@ run_variant() {
 # ok == N and the workload's checks, with the catalog's flag values unless
 # given); otherwise prints the problem.
 check_result_line() {
-  "$PYTHON" "${ROOT}/runner/contract.py" "$@"
+  "$PYTHON" "${ROOT}/runner/contract.py" --catalog "$CATALOG_DIR" "$@"
 }
 
 # line_head WORKLOAD LANG STYLE SHAPE MODE METHOD BACKEND ID -- how a variant's
