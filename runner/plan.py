@@ -51,10 +51,6 @@ def load_catalog(path):
         return catalog_mod.load(path)
     except catalog_mod.CatalogError as e:
         raise EnvError(str(e))      # one line that names the file
-    except FileNotFoundError:
-        raise EnvError("catalog %s not found" % path)
-    except (OSError, ValueError) as e:
-        raise EnvError("catalog %s is broken: %s" % (path, e))
 
 
 def find_node(option):

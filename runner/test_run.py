@@ -497,6 +497,26 @@ class EndToEndTest(Fixture):
                                 for r in after["variants"]])
         self.assertEqual(len(pick), 2)
 
+    def test_a_folder_with_samples_csv_alone_takes_its_baselines_from_the_catalog(self):
+        folder = os.path.join(self.dir, "host", "stamp")
+        os.makedirs(folder)
+        cat = catalog_mod.load()
+        with rd.SampleLog(folder) as log:
+            for vid in ("readfile/c/callback-sequential@node4",
+                        "readfile/node/await-sequential@fs.promises"):
+                res = launch.Result()
+                res.exit_code, res.wall_ns = 0, 2000
+                line = {"elapsed_ns": 1000, "ok": 10, "bytes": 120}
+                log.sample(measure.sample_row(1, 1, cat.find(vid), 10, "ok", line, res))
+        quiet(run.main, ["--render", folder])
+        with open(os.path.join(folder, "summary.json")) as f:
+            rows = {r["variant"]: r for r in json.load(f)["variants"]}
+        node = rows["readfile/node/await-sequential@fs.promises"]
+        self.assertEqual((node["baseline"], node["baseline_label"], node["ratio"]),
+                         ("readfile/c/callback-sequential@node4", "C callback", 1.0))
+        self.assertEqual((node["lang_baseline"], node["lang_baseline_label"], node["lang_ratio"]),
+                         ("readfile/node/callback-sequential@fs.readFile", "Node callback", None))
+
     def test_a_workload_with_fewer_rounds_has_samples_in_its_first_rounds_only(self):
         catalog = make_catalog(self.dir, [
             workload("readfile", [entry()]),
