@@ -116,25 +116,28 @@ drivers() {
 
 # workload_bad_inputs -- the rows every user can check.
 workload_bad_inputs() {
-  local empty="$BATS_TEST_TMPDIR/empty.txt" wrong="$BATS_TEST_TMPDIR/wrong.txt"
+  # readfile's inputs, made from the catalog's fixture and text.
+  local fixture expect empty="$BATS_TEST_TMPDIR/empty.txt" wrong="$BATS_TEST_TMPDIR/wrong.txt"
   local fifo="$BATS_TEST_TMPDIR/fifo"
+  fixture=$(workload_flag readfile --file)
+  expect=$(workload_flag readfile --expect)
   : > "$empty"
-  printf 'Hello, World' > "$wrong"
+  printf '%s' "$expect" | tr 'a-z' 'A-Z' > "$wrong"
   mkfifo "$fifo"
   cat <<EOF
-readfile | 3 | --file nope/missing.txt   | nope/missing\\.txt
-readfile | 3 | --file fixtures           | directory
-readfile | 3 | --file $fifo             | is a FIFO; --file must name a regular file
-readfile | 1 | --file $empty            | iteration 0?.*expected
-readfile | 1 | --file $wrong            | iteration [0-9]+.*expected
-readfile | 1 | --expect Goodbye         | iteration [0-9]+.*expected
+readfile | 3 | --file nope/missing.txt     | nope/missing\\.txt
+readfile | 3 | --file $(dirname "$fixture") | directory
+readfile | 3 | --file $fifo               | is a FIFO; --file must name a regular file
+readfile | 1 | --file $empty              | iteration 0?.*expected
+readfile | 1 | --file $wrong              | iteration [0-9]+.*expected
+readfile | 1 | --expect Goodbye           | iteration [0-9]+.*expected
 EOF
 }
 
 # workload_unreadable_inputs -- the rows that need a user whom file modes stop.
 workload_unreadable_inputs() {
   local locked="$BATS_TEST_TMPDIR/locked.txt"
-  printf 'Hello, world' > "$locked"
+  cp "$(workload_flag readfile --file)" "$locked"
   chmod 000 "$locked"
   cat <<EOF
 readfile | 3 | --file $locked | unreadable|not readable|permission
