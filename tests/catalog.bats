@@ -86,14 +86,17 @@ misnamed-file       | zz[a-z]+\.json
   assert_output --partial "readfile/c/telepathy-parallel@node4"
 }
 
-@test "the catalog CLI refuses a broken catalog folder with one line and exit 3" {
-  local row breakage pattern dir failures=""
+# expect_refused COMMAND... -- for every row of BREAKAGES, COMMAND run with
+# CATALOG_DIR naming the broken folder exits 3 with one line that matches the
+# row; lists every failure at the end.
+expect_refused() {
+  local breakage pattern failures=""
   while IFS='|' read -r breakage pattern; do
     read -r breakage <<<"$breakage"
     [ -n "$breakage" ] || continue
     read -r pattern <<<"$pattern"
-    dir=$(broken_catalog "$breakage")
-    CATALOG_DIR=$dir run catalog ids
+    CATALOG_DIR=$(broken_catalog "$breakage")
+    run "$@"
     if [ "$status" -ne 3 ] || [ "${#lines[@]}" -ne 1 ] || ! grep -Eqi -- "$pattern" <<<"$output"; then
       failures+="$breakage: exit $status, wanted 3 and one line matching /$pattern/: $output"$'\n'
     fi
@@ -101,18 +104,16 @@ misnamed-file       | zz[a-z]+\.json
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "the runner refuses a broken catalog folder with one line and exit 3" {
-  local breakage pattern dir failures=""
-  while IFS='|' read -r breakage pattern; do
-    read -r breakage <<<"$breakage"
-    [ -n "$breakage" ] || continue
-    read -r pattern <<<"$pattern"
-    dir=$(broken_catalog "$breakage")
-    run "$PYTHON" "$ROOT/runner/run.py" --catalog "$dir" --profile quick --out "$BATS_TEST_TMPDIR/r"
-    if [ "$status" -ne 3 ] || [ "${#lines[@]}" -ne 1 ] || ! grep -Eqi -- "$pattern" <<<"$output"; then
-      failures+="$breakage: exit $status, wanted 3 and one line matching /$pattern/: $output"$'\n'
-    fi
-  done <<<"$BREAKAGES"
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+# run_quick -- the runner on CATALOG_DIR's quick profile, into $BATS_TEST_TMPDIR/r.
+run_quick() {
+  "$PYTHON" "$ROOT/runner/run.py" --catalog "$CATALOG_DIR" --profile quick --out "$BATS_TEST_TMPDIR/r"
+}
+
+@test "the catalog CLI refuses a broken catalog folder with one line and exit 3" {
+  expect_refused catalog ids
+}
+
+@test "the runner refuses a broken catalog folder with one line and exit 3, before anything runs" {
+  expect_refused run_quick
   [ ! -e "$BATS_TEST_TMPDIR/r" ]
 }
