@@ -68,7 +68,8 @@ print(json.dumps(d, sort_keys=True))' "$1"
       done
       [ "${#VARIANT_ARGV[@]}" -ge 2 ] || failures+="$id: node runs no script"$'\n'
     else
-      [ -x "$prog" ] || failures+="$id: $prog is not built"$'\n'
+      # A built program ({bin}/...) or one shipped under the root (relative).
+      [ -x "$prog" ] || [ -x "$ROOT/$prog" ] || failures+="$id: $prog is not built"$'\n'
     fi
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
