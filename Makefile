@@ -15,6 +15,7 @@
 #
 # Variables a user may set:
 #   CC, CFLAGS, LDFLAGS   compiler and extra flags, merged after the project's own
+#   AR                    archiver for the static libraries (default ar)
 #   OPT                   optimisation flags (default -O2 -g)
 #   BUILD                 out-of-tree build folder (default build)
 #   PROFILE               runner profile for compare (default "default")
@@ -22,6 +23,22 @@
 #   RUN                   a run folder, for `make plots`
 #   RESULTS               results folder for `make hosts` (default results)
 #   PYTHON, GO, NODE      override what `make deps` found
+#
+# C sources (what `make c` builds from c/):
+#   c/lib/*.c *.S        the shared runtime, archived in build/c/libab.a
+#   c/<w>/               a workload w (every folder of c/ but lib, tests, micro):
+#     main.c             its driver, build/bin/c-<w>
+#     main_<name>.c      another program of the workload with its own main (a
+#                        server, say), build/bin/c-<w>-<name> (`_` in <name> becomes `-`)
+#     any other .c       the workload's pieces (styles, backends), archived in
+#                        build/c/<w>/lib<w>.a and linked into each of its programs
+#                        and into every unit test
+#   c/tests/test_*.c     cmocka unit tests, build/bin/test_* (include a workload's
+#                        headers as "readfile/readfile.h": tests get -Ic)
+#   c/micro/*.c          micro-benchmarks, build/bin/micro-*
+#   A file named *_linux.c (or .S) is built only on Linux, *_darwin.c only on
+#   macOS, in c/lib and in workload folders alike: an OS-specific backend needs
+#   no edit here.
 #
 # GNU make 3.81 compatible (macOS ships it): no ::=, no $(file), no .ONESHELL.
 
@@ -58,12 +75,24 @@ ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
 LIBS = $(UV_LIBS) -lm
 
-# A workload is a folder of c/ (lib and tests excepted); its styles are its .c files.
+# Sources of the other OSes are left out (see the header); `os_only` filters a list.
+HOST_OS := $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,other))
+OTHER_OS := $(filter-out $(HOST_OS),linux darwin)
+os_only = $(filter-out $(foreach o,$(OTHER_OS),%_$(o).c %_$(o).S),$(1))
+objs = $(patsubst c/%.S,$(BUILD)/c/%.o,$(patsubst c/%.c,$(BUILD)/c/%.o,$(1)))
+
 WORKLOADS := $(filter-out lib tests micro,$(patsubst c/%/,%,$(wildcard c/*/)))
-LIB_OBJ := $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/lib/*.c)) \
-           $(patsubst c/%.S,$(BUILD)/c/%.o,$(wildcard c/lib/*.S))
+LIB_OBJ := $(call objs,$(call os_only,$(wildcard c/lib/*.c c/lib/*.S)))
 LIBAB := $(BUILD)/c/libab.a
-C_BINS := $(foreach w,$(WORKLOADS),$(BUILD)/bin/c-$(w))
+# Per workload: its programs (main.c, main_*.c) and its pieces (the rest).
+w_sources = $(call os_only,$(wildcard c/$(1)/*.c))
+w_mains = $(filter c/$(1)/main.c c/$(1)/main_%.c,$(call w_sources,$(1)))
+w_parts = $(filter-out c/$(1)/main.c c/$(1)/main_%.c,$(call w_sources,$(1)))
+w_lib = $(if $(call w_parts,$(1)),$(BUILD)/c/$(1)/lib$(1).a)
+# c/<w>/main.c -> c-<w>; c/<w>/main_<name>.c -> c-<w>-<name>
+w_program = $(BUILD)/bin/c-$(1)$(patsubst main%,%,$(subst _,-,$(basename $(notdir $(2)))))
+W_LIBS := $(foreach w,$(WORKLOADS),$(call w_lib,$(w)))
+C_BINS := $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(call w_program,$(w),$(m))))
 C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
 # Micro-benchmarks: each c/micro/*.c is a program of its own, build/bin/micro-*.
 MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c))
@@ -84,7 +113,7 @@ deps:
 # Listed first: GNU make 3.81 takes the first pattern rule that matches.
 $(BUILD)/c/tests/%.o: c/tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) -c $< -o $@
 
 $(BUILD)/c/%.o: c/%.c
 	@mkdir -p $(dir $@)
@@ -97,17 +126,27 @@ $(BUILD)/c/%.o: c/%.S
 $(LIBAB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
-	ar rcs $@ $(LIB_OBJ)
+	$(AR) rcs $@ $(LIB_OBJ)
 
-# One driver binary per workload, linked from every .c file of its folder.
+# A workload's pieces in one archive; each of its programs links its own main
+# with it (arguments: the workload, then one main source).
 define WORKLOAD_template
-$(BUILD)/bin/c-$(1): $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/$(1)/*.c)) $(LIBAB)
+$(call w_lib,$(1)): $(call objs,$(call w_parts,$(1)))
+	@mkdir -p $$(dir $$@)
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+define PROGRAM_template
+$(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(LIBAB)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS)
 endef
-$(foreach w,$(WORKLOADS),$(eval $(call WORKLOAD_template,$(w))))
+$(foreach w,$(WORKLOADS),$(if $(call w_lib,$(w)),$(eval $(call WORKLOAD_template,$(w)))))
+$(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(eval $(call PROGRAM_template,$(w),$(m)))))
 
-$(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(LIBAB)
+# Unit tests may test any workload's pieces: every archive is on the line
+# (the linker takes only what a test uses).
+$(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(W_LIBS) $(LIBAB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
 

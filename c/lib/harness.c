@@ -1,12 +1,10 @@
 /*
- * harness.c -- flags, timing, rusage, the JSON result line and exit codes.
- * See harness.h for the contract.
+ * harness.c -- flags, timing, rusage, the JSON result line and exit codes,
+ * for any workload (harness.h).
  */
 #include "harness.h"
-#include "readfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -14,43 +12,66 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 uint64_t ab_now_ns(void) {
   /* uv_hrtime() is CLOCK_MONOTONIC on Linux and mach_absolute_time() on macOS. */
   return uv_hrtime();
 }
 
-const ab_variant_t *ab_variant_find(const ab_variant_t *variants,
-                                    const char *name) {
-  for (; variants->name != NULL; variants++)
-    if (strcmp(variants->name, name) == 0) return variants;
+const char *ab_variant_name(const ab_variant_t *v, char *buf, size_t size) {
+  snprintf(buf, size, "%s%s%s-%s", v->style, v->shape ? "-" : "", v->shape ? v->shape : "",
+           v->mode);
+  return buf;
+}
+
+const ab_variant_t *ab_variant_find(const ab_workload_t *w, const char *name) {
+  const ab_variant_t *v;
+  char buf[128];
+  for (v = w->variants; v->style != NULL; v++)
+    if (strcmp(ab_variant_name(v, buf, sizeof(buf)), name) == 0) return v;
   return NULL;
 }
 
-void ab_usage(void *out, const char *prog, const char *workload,
-              const ab_variant_t *variants) {
-  FILE *f = out;
+/* The number of flags a workload declares. */
+static int flag_count(const ab_workload_t *w) {
+  int k = 0;
+  while (w->flags != NULL && w->flags[k].name != NULL) k++;
+  return k;
+}
+
+void ab_usage(FILE *f, const char *prog, const ab_workload_t *w) {
+  const ab_variant_t *v;
+  char buf[128];
+  size_t b;
+  int k;
   fprintf(f,
-          "usage: %s --variant STYLE-MODE [options]\n"
-          "Runs one %s variant and prints one JSON line with the result.\n"
+          "usage: %s --variant NAME [options]\n"
+          "Runs one %s variant (an operation: %s) and prints one JSON line with the result.\n"
           "\n"
           "  --variant NAME      which variant (below)\n"
-          "  --backend NAME      readfile backend: %s (default node4)\n"
+          "  --backend NAME      backend:",
+          prog, w->name, w->about);
+  for (b = 0; w->backend(b) != NULL; b++) fprintf(f, "%s %s", b ? "," : "", w->backend(b));
+  fprintf(f,
+          " (default %s)\n"
           "  --iterations N      operations to time, N >= 1 (default 10000)\n"
-          "  --file PATH         file to read (default fixtures/text.txt)\n"
-          "  --expect TEXT       content every read must return (default 'Hello, world')\n"
           "  --concurrency K     bounded mode: at most K in flight (0 = default %d)\n"
-          "  --warmup N          untimed iterations before the timed ones (default 0)\n"
+          "  --warmup N          untimed iterations before the timed ones (default 0)\n",
+          w->backend(0), AB_DEFAULT_BOUND);
+  for (k = 0; k < flag_count(w); k++) {
+    const ab_flag_t *fl = &w->flags[k];
+    char lhs[64];
+    snprintf(lhs, sizeof(lhs), "%s %s", fl->name, fl->meta);
+    fprintf(f, "  %-19s %s (default '%s')\n", lhs, fl->help, fl->value);
+  }
+  fprintf(f,
           "  --help              this text\n"
           "\n"
           "exit codes: 0 valid, 1 verification failed, 2 usage error, 3 environment error\n"
-          "variants:",
-          prog, workload, ab_backend_names(), AB_DEFAULT_BOUND);
-  for (; variants->name != NULL; variants++)
-    if (!variants->test_only) fprintf(f, " %s", variants->name);
+          "variants:");
+  for (v = w->variants; v->style != NULL; v++)
+    if (!v->test_only) fprintf(f, " %s", ab_variant_name(v, buf, sizeof(buf)));
   fputc('\n', f);
 }
 
@@ -66,70 +87,69 @@ static int parse_long(const char *s, long min, long *out) {
   return 0;
 }
 
-static int usage_error(const char *prog, const char *workload,
-                       const ab_variant_t *variants, const char *fmt,
+static int usage_error(const ab_opts_t *o, const ab_workload_t *w, const char *fmt,
                        const char *arg) {
-  fprintf(stderr, "%s: ", prog);
+  fprintf(stderr, "%s: ", o->prog);
   fprintf(stderr, fmt, arg);
   fputc('\n', stderr);
-  ab_usage(stderr, prog, workload, variants);
+  ab_usage(stderr, o->prog, w);
   return AB_EXIT_USAGE;
 }
 
-int ab_parse_args(int argc, char **argv, const char *workload,
-                  const ab_variant_t *variants, ab_opts_t *o) {
-  const char *prog = argc > 0 ? argv[0] : workload;
-  int i;
+/* True when `name` is one of the workload's backends. */
+static int backend_known(const ab_workload_t *w, const char *name) {
+  size_t b;
+  for (b = 0; w->backend(b) != NULL; b++)
+    if (strcmp(w->backend(b), name) == 0) return 1;
+  return 0;
+}
+
+int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
+  int nflags = flag_count(w);
+  int i, k;
 
   memset(o, 0, sizeof(*o));
+  o->prog = argc > 0 ? argv[0] : w->name;
   o->iterations = 10000;
-  o->file = "fixtures/text.txt";
-  o->expect = "Hello, world";
-  o->backend = "node4";
+  o->backend = w->backend(0);
+  if (nflags > AB_FLAGS_MAX)
+    return usage_error(o, w, "%s declares more flags than AB_FLAGS_MAX", w->name);
+  for (k = 0; k < nflags; k++) o->flags[k] = w->flags[k].value;
 
   for (i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      ab_usage(stdout, prog, workload, variants);
+      ab_usage(stdout, o->prog, w);
       return -1;
     }
-    if (strncmp(a, "--", 2) != 0)
-      return usage_error(prog, workload, variants, "unexpected argument '%s'", a);
-    if (v == NULL)
-      return usage_error(prog, workload, variants, "%s needs a value", a);
+    if (strncmp(a, "--", 2) != 0) return usage_error(o, w, "unexpected argument '%s'", a);
+    if (v == NULL) return usage_error(o, w, "%s needs a value", a);
     if (strcmp(a, "--iterations") == 0) {
       if (parse_long(v, 1, &o->iterations) != 0)
-        return usage_error(prog, workload, variants,
-                           "--iterations must be a positive integer, got '%s'", v);
+        return usage_error(o, w, "--iterations must be a positive integer, got '%s'", v);
     } else if (strcmp(a, "--warmup") == 0) {
       if (parse_long(v, 0, &o->warmup) != 0)
-        return usage_error(prog, workload, variants,
-                           "--warmup must be a non-negative integer, got '%s'", v);
+        return usage_error(o, w, "--warmup must be a non-negative integer, got '%s'", v);
     } else if (strcmp(a, "--concurrency") == 0) {
       if (parse_long(v, 0, &o->concurrency) != 0)
-        return usage_error(prog, workload, variants,
-                           "--concurrency must be a non-negative integer, got '%s'", v);
-    } else if (strcmp(a, "--file") == 0) {
-      o->file = v;
-    } else if (strcmp(a, "--expect") == 0) {
-      o->expect = v;
+        return usage_error(o, w, "--concurrency must be a non-negative integer, got '%s'", v);
     } else if (strcmp(a, "--variant") == 0) {
       o->variant = v;
     } else if (strcmp(a, "--backend") == 0) {
       o->backend = v;
     } else {
-      return usage_error(prog, workload, variants, "unknown flag '%s'", a);
+      for (k = 0; k < nflags && strcmp(a, w->flags[k].name) != 0; k++) continue;
+      if (k == nflags) return usage_error(o, w, "unknown flag '%s'", a);
+      o->flags[k] = v;
     }
     i++;
   }
-  o->expect_len = strlen(o->expect);
-  if (o->variant == NULL)
-    return usage_error(prog, workload, variants, "%s", "--variant is required");
-  if (ab_variant_find(variants, o->variant) == NULL)
-    return usage_error(prog, workload, variants, "unknown variant '%s'", o->variant);
-  if (ab_backend_find(o->backend) == NULL)
-    return usage_error(prog, workload, variants, "unknown backend '%s'", o->backend);
+  if (o->variant == NULL) return usage_error(o, w, "%s", "--variant is required");
+  if (ab_variant_find(w, o->variant) == NULL)
+    return usage_error(o, w, "unknown variant '%s'", o->variant);
+  if (!backend_known(w, o->backend))
+    return usage_error(o, w, "unknown backend '%s'", o->backend);
   return AB_EXIT_OK;
 }
 
@@ -142,28 +162,6 @@ void ab_run_fail(ab_run_t *run, long i, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Up to AB_QUOTE_MAX bytes of `s` (n long) for a one-line message: control
- * bytes, backslash and bytes above 0x7e escaped (\n, \t, \r, \\, \xNN), "..." when
- * cut.  A fixture written with `echo` ends in a newline, which would otherwise
- * split the failure line in two. */
-#define AB_QUOTE_MAX 40
-#define AB_QUOTE_CAP (AB_QUOTE_MAX * 4 + 4)
-static const char *quote(char out[AB_QUOTE_CAP], const char *s, size_t n) {
-  size_t k, w = 0;
-  for (k = 0; k < n && k < AB_QUOTE_MAX; k++) {
-    unsigned char c = (unsigned char)s[k];
-    if (c == '\n') w += (size_t)sprintf(out + w, "\\n");
-    else if (c == '\t') w += (size_t)sprintf(out + w, "\\t");
-    else if (c == '\r') w += (size_t)sprintf(out + w, "\\r");
-    else if (c == '\\') w += (size_t)sprintf(out + w, "\\\\");
-    else if (c < 0x20 || c > 0x7e) w += (size_t)sprintf(out + w, "\\x%02x", c);
-    else out[w++] = (char)c;
-  }
-  if (k < n) w += (size_t)sprintf(out + w, "...");
-  out[w] = '\0';
-  return out;
-}
-
 void ab_run_oom(ab_run_t *run, long i, const char *what) {
   if (run->failed_at >= 0) return;
   ab_run_fail(run, i, "out of memory for %s", what);
@@ -171,54 +169,6 @@ void ab_run_oom(ab_run_t *run, long i, const char *what) {
 }
 
 void ab_run_begin(ab_run_t *run) { run->t_start_ns = ab_now_ns(); }
-
-int ab_run_check(ab_run_t *run, long i, const char *buf, ssize_t nread) {
-  const ab_opts_t *o = run->opts;
-  if (nread < 0) {
-    ab_run_fail(run, i, "read failed: %s (%s)", uv_strerror((int)nread),
-                uv_err_name((int)nread));
-    return -1;
-  }
-  if ((size_t)nread != o->expect_len || memcmp(buf, o->expect, o->expect_len) != 0) {
-    char got[AB_QUOTE_CAP], want[AB_QUOTE_CAP];
-    ab_run_fail(run, i, "read %zd bytes '%s', expected %zu bytes '%s'", nread,
-                quote(got, buf, (size_t)nread), o->expect_len,
-                quote(want, o->expect, o->expect_len));
-    return -1;
-  }
-  run->bytes += (uint64_t)nread;
-  if (++run->ok == run->n) run->t_end_ns = ab_now_ns();
-  return 0;
-}
-
-/* Exit 3 before anything is timed when the fixture cannot be read at all. */
-static int check_fixture(const char *prog, const char *path) {
-  struct stat st;
-  int fd;
-  if (stat(path, &st) != 0) {
-    fprintf(stderr, "%s: fixture '%s': %s (run from the project root, or pass --file PATH)\n",
-            prog, path, strerror(errno));
-    return AB_EXIT_ENV;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "%s: fixture '%s' is a directory; --file must name a regular file\n",
-            prog, path);
-    return AB_EXIT_ENV;
-  }
-  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
-    /* Opening a FIFO blocks until a writer comes: the run would hang. */
-    fprintf(stderr, "%s: fixture '%s' is a %s; --file must name a regular file\n", prog,
-            path, S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
-    return AB_EXIT_ENV;
-  }
-  fd = open(path, O_RDONLY);
-  if (fd < 0) {
-    fprintf(stderr, "%s: fixture '%s' is not readable: %s\n", prog, path, strerror(errno));
-    return AB_EXIT_ENV;
-  }
-  close(fd);
-  return AB_EXIT_OK;
-}
 
 static uint64_t tv_us(struct timeval tv) {
   return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
@@ -260,12 +210,13 @@ static void json_str(FILE *f, const char *s) {
 }
 
 /* One pass of `n` operations; returns 0 when every one verified. */
-static int run_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_backend_t *be,
-                    const ab_variant_t *v, long n, ab_run_t *run) {
+static int run_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_workload_t *w,
+                    void *state, const ab_variant_t *v, long n, ab_run_t *run) {
   memset(run, 0, sizeof(*run));
   run->loop = loop;
   run->opts = o;
-  run->backend = be;
+  run->workload = w;
+  run->state = state;
   run->n = n;
   run->failed_at = -1;
   if (strcmp(v->mode, "sequential") == 0) run->concurrency = 1;
@@ -281,40 +232,52 @@ static int run_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_backend_t *be,
   return run->failed_at < 0 ? 0 : -1;
 }
 
-int ab_main(int argc, char **argv, const char *workload,
-            const ab_variant_t *variants) {
-  const char *prog = argc > 0 ? argv[0] : workload;
+/* Closes the loop after a last run; AB_EXIT_VERIFY when a handle or request
+ * was left open (a leak), else rc. */
+static int close_loop(uv_loop_t *loop, const char *prog, int rc) {
+  int close_rc;
+  uv_run(loop, UV_RUN_DEFAULT);
+  close_rc = uv_loop_close(loop);
+  if (close_rc != 0) {
+    fprintf(stderr, "%s: uv_loop_close: %s: a handle or request was left open\n", prog,
+            uv_strerror(close_rc));
+    if (rc == AB_EXIT_OK) rc = AB_EXIT_VERIFY;
+  }
+  return rc;
+}
+
+int ab_main(int argc, char **argv, const ab_workload_t *w) {
   const ab_variant_t *v;
-  const ab_backend_t *be;
   struct rusage ru0, ru1;
   uv_loop_t loop;
   ab_opts_t o;
   ab_run_t run;
+  void *state = NULL;
   long ok = 0;
   uint64_t bytes = 0, elapsed = 0;
-  int rc, close_rc;
+  char name[128];
+  int rc;
 
-  rc = ab_parse_args(argc, argv, workload, variants, &o);
+  rc = ab_parse_args(argc, argv, w, &o);
   if (rc < 0) return AB_EXIT_OK; /* --help */
   if (rc != AB_EXIT_OK) return rc;
-  v = ab_variant_find(variants, o.variant);
-  be = ab_backend_find(o.backend);
-  if ((rc = check_fixture(prog, o.file)) != AB_EXIT_OK) return rc;
+  v = ab_variant_find(w, o.variant);
 
   if ((rc = uv_loop_init(&loop)) != 0) {
-    fprintf(stderr, "%s: uv_loop_init: %s\n", prog, uv_strerror(rc));
+    fprintf(stderr, "%s: uv_loop_init: %s\n", o.prog, uv_strerror(rc));
     return AB_EXIT_ENV;
   }
+  /* The workload checks its inputs (exit 3 before anything is timed). */
+  if ((rc = w->setup(&o, &loop, &state)) != AB_EXIT_OK) return close_loop(&loop, o.prog, rc);
 
-  rc = AB_EXIT_OK;
-  if (o.warmup > 0 && run_pass(&loop, &o, be, v, o.warmup, &run) != 0) {
-    fprintf(stderr, "%s: warm-up iteration %ld: %s\n", prog, run.failed_at, run.error);
+  if (o.warmup > 0 && run_pass(&loop, &o, w, state, v, o.warmup, &run) != 0) {
+    fprintf(stderr, "%s: warm-up iteration %ld: %s\n", o.prog, run.failed_at, run.error);
     rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
   }
   if (rc == AB_EXIT_OK) {
     getrusage(RUSAGE_SELF, &ru0);
-    if (run_pass(&loop, &o, be, v, o.iterations, &run) != 0) {
-      fprintf(stderr, "%s: iteration %ld: %s\n", prog, run.failed_at, run.error);
+    if (run_pass(&loop, &o, w, state, v, o.iterations, &run) != 0) {
+      fprintf(stderr, "%s: iteration %ld: %s\n", o.prog, run.failed_at, run.error);
       rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
     }
     getrusage(RUSAGE_SELF, &ru1);
@@ -325,29 +288,28 @@ int ab_main(int argc, char **argv, const char *workload,
   }
 
   /* Whatever happened, the loop must close: a handle left open is a bug. */
-  uv_run(&loop, UV_RUN_DEFAULT);
-  close_rc = uv_loop_close(&loop);
-  if (close_rc != 0) {
-    fprintf(stderr, "%s: uv_loop_close: %s: a handle or request was left open\n", prog,
-            uv_strerror(close_rc));
-    if (rc == AB_EXIT_OK) rc = AB_EXIT_VERIFY;
-  }
+  if (w->teardown != NULL) w->teardown(state);
+  rc = close_loop(&loop, o.prog, rc);
   if (rc != AB_EXIT_OK) return rc;
 
-  printf("{\"workload\":\"%s\",\"lang\":\"c\",\"style\":\"%s\",\"mode\":\"%s\","
-         "\"backend\":\"%s\",\"variant\":\"c/%s\",\"iterations\":%ld,"
+  ab_variant_name(v, name, sizeof(name));
+  printf("{\"workload\":\"%s\",\"lang\":\"c\",\"style\":\"%s\",\"shape\":\"%s\","
+         "\"mode\":\"%s\",\"method\":\"inprocess\",\"backend\":\"%s\","
+         "\"variant\":\"%s/c/%s@%s\",\"iterations\":%ld,"
          "\"concurrency\":%ld,\"ok\":%ld,\"bytes\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64
          ",\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64 ",\"peak_rss_kb\":%ld,"
          "\"runtime\":\"",
-         workload, v->style, v->mode, be->name, v->name, o.iterations, run.concurrency,
-         ok, bytes, elapsed,
+         w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
+         o.backend, o.iterations, run.concurrency, ok, bytes, elapsed,
          tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
          tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_rss_kb(&ru1));
   fprintf(stdout, "libuv %s", uv_version_string());
   if (v->runtime_extra != NULL) json_str(stdout, v->runtime_extra);
-  fputs("\"}\n", stdout);
+  fputc('"', stdout);
+  if (w->json != NULL) w->json(stdout, &run);
+  fputs("}\n", stdout);
   if (fflush(stdout) != 0) {
-    fprintf(stderr, "%s: writing the result failed: %s\n", prog, strerror(errno));
+    fprintf(stderr, "%s: writing the result failed: %s\n", o.prog, strerror(errno));
     return AB_EXIT_ENV;
   }
   return AB_EXIT_OK;

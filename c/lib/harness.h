@@ -1,27 +1,41 @@
 /*
- * harness.h -- the program contract every C variant runs under.
+ * harness.h -- the program contract every C variant runs under, for any
+ * workload.
  *
- * One process runs one variant: it parses the flags of DESIGN section 3, runs
- * optional untimed warm-up iterations, then the timed section, and prints
- * exactly one JSON line on stdout.  Exit codes:
+ * One process runs one variant: it parses the flags of DESIGN section 3 (the
+ * generic ones and the workload's own), runs optional untimed warm-up
+ * iterations, then the timed section, and prints exactly one JSON line on
+ * stdout (SPEC section 2).  Exit codes:
  *
  *   AB_EXIT_OK     0  every completion verified (ok == iterations)
- *   AB_EXIT_VERIFY 1  wrong content, wrong count, an operation failed, or
+ *   AB_EXIT_VERIFY 1  wrong result, wrong count, an operation failed, or
  *                     the loop did not close (a leaked handle)
- *   AB_EXIT_USAGE  2  bad or unknown flag, bad number, unknown variant
- *   AB_EXIT_ENV    3  fixture missing or unreadable (or a FIFO), out of
- *                     memory (recorded with ab_run_oom())
+ *   AB_EXIT_USAGE  2  bad or unknown flag, bad number, unknown variant or
+ *                     backend
+ *   AB_EXIT_ENV    3  the environment: a fixture missing or unreadable (the
+ *                     workload's setup says so), out of memory (recorded with
+ *                     ab_run_oom())
  *
- * A variant counts its completions through ab_run_check(), which compares the
- * bytes read with --expect, records the first failure (iteration and reason)
- * and stamps the end of the timed section when the last completion verifies.
- * Everything else a variant needs (the loop, N, K, the path) is in ab_run_t.
+ * A workload plugs in through one ab_workload_t: its name, its own flags
+ * (with defaults and help), its backends, its variants, a setup that checks
+ * its inputs and prepares the loop, the check of one completed operation, a
+ * teardown, and optional extra fields for the line.  The harness knows
+ * nothing else of it.
+ *
+ * A variant counts its completions through ab_run_check(), which hands the
+ * operation's result to the workload's check; the check calls ab_run_ok()
+ * when the result is right (the harness counts it and stamps the end of the
+ * timed section at the last one) or ab_run_fail() when not (the first
+ * failure wins).  Everything else a variant needs (the loop, N, K, the
+ * workload's state) is in ab_run_t.  c/lib/modes.h issues the operations of
+ * the usual styles and modes for a workload.
  */
 #ifndef AB_HARNESS_H
 #define AB_HARNESS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <uv.h>
 
 enum {
@@ -34,73 +48,124 @@ enum {
 /* Default concurrency of a bounded variant when --concurrency is 0. */
 #define AB_DEFAULT_BOUND 64
 
-typedef struct ab_opts_s {
-  long iterations;       /* --iterations N, N >= 1 */
-  long warmup;           /* --warmup N, N >= 0, untimed */
-  long concurrency;      /* --concurrency K, K >= 0, 0 = unbounded */
-  const char *file;      /* --file PATH */
-  const char *expect;    /* --expect TEXT */
-  size_t expect_len;
-  const char *variant;   /* --variant STYLE-MODE */
-  const char *backend;   /* --backend NAME */
-} ab_opts_t;
+/* How many flags of its own a workload may declare. */
+#define AB_FLAGS_MAX 8
 
-/* One pass (warm-up or timed) of a variant over `n` operations. */
-typedef struct ab_run_s {
-  uv_loop_t *loop;
-  const ab_opts_t *opts;
-  const struct ab_backend_s *backend;
-  long n;                /* operations in this pass */
-  long concurrency;      /* effective K for this pass: 1, n or the bound */
-  long ok;               /* verified completions */
-  uint64_t bytes;        /* sum of bytes read */
-  uint64_t t_start_ns;   /* stamped by ab_run_begin() */
-  uint64_t t_end_ns;     /* stamped when the n-th completion verifies */
-  long failed_at;        /* iteration of the first failure, -1 if none */
-  int env_error;         /* that failure was out of memory: exit 3, not 1 */
-  char error[256];       /* what went wrong there */
-  void *data;            /* the variant's own state */
-} ab_run_t;
+typedef struct ab_run_s ab_run_t;
+typedef struct ab_opts_s ab_opts_t;
+
+/* One flag of a workload, e.g. {"--file", "PATH", "fixtures/text.txt",
+ * "file to read"}: its value is a string (the workload's setup parses it). */
+typedef struct ab_flag_s {
+  const char *name;      /* "--file" */
+  const char *meta;      /* what the value is, for --help: "PATH" */
+  const char *value;     /* the default; must equal the catalog's */
+  const char *help;      /* one line for --help */
+} ab_flag_t;
 
 /* What a variant does: issue run->n operations on run->loop, drive the loop
  * until all have completed or one failed, and return 0 (or -1 on failure,
  * with ab_run_fail() called).  It must leave no handle open. */
 typedef int (*ab_variant_fn)(ab_run_t *run);
 
+/* A variant; its name (what --variant takes) is style[-shape]-mode. */
 typedef struct ab_variant_s {
-  const char *name;      /* "callback-sequential" */
-  const char *style;     /* "callback" */
+  const char *style;     /* "promise" */
+  const char *shape;     /* "counter", or NULL for none */
   const char *mode;      /* "sequential" | "parallel" | "bounded" */
   ab_variant_fn fn;
   const char *runtime_extra; /* appended to the runtime field, e.g. ", coro asm" */
   int test_only;         /* a deliberately broken variant for the runner's
-                            self-test: the harness does not enforce ok == n */
+                            self-test: the harness does not enforce ok == n,
+                            and --help does not list it */
 } ab_variant_t;
+
+/* A workload: everything the harness asks of it. */
+typedef struct ab_workload_s {
+  const char *name;             /* "readfile": the line's workload, the id's first part */
+  const char *about;            /* what one operation is, for --help */
+  const ab_flag_t *flags;       /* its own flags, up to AB_FLAGS_MAX, ended by
+                                   {NULL}; NULL when it has none */
+  /* The name of backend k (0, 1, ...), NULL past the last; the first is the
+   * default of --backend. */
+  const char *(*backend)(size_t k);
+  const ab_variant_t *variants; /* ended by {NULL} */
+  /* Before any pass, once the loop exists: checks the inputs and prepares
+   * what the passes share (opts->backend is one of the backends).  Returns
+   * AB_EXIT_OK with *state set (it becomes run->state), or an exit code
+   * after one line on stderr (a missing fixture: AB_EXIT_ENV). */
+  int (*setup)(const ab_opts_t *opts, uv_loop_t *loop, void **state);
+  /* Verifies one completed operation of iteration i: `result` is what the
+   * variant hands ab_run_check (the workload's own record of it).  Calls
+   * ab_run_ok() and returns 0, or ab_run_fail() and returns -1. */
+  int (*check)(ab_run_t *run, long i, const void *result);
+  /* After the last pass: undoes setup (handles it closes finish in the
+   * harness's last loop run, before uv_loop_close).  May be NULL. */
+  void (*teardown)(void *state);
+  /* Writes extra fields after "runtime", each as ,"name":value.  May be NULL. */
+  void (*json)(FILE *out, const ab_run_t *run);
+} ab_workload_t;
+
+struct ab_opts_s {
+  const char *prog;      /* argv[0], for messages */
+  long iterations;       /* --iterations N, N >= 1 */
+  long warmup;           /* --warmup N, N >= 0, untimed */
+  long concurrency;      /* --concurrency K, K >= 0, 0 = unbounded */
+  const char *variant;   /* --variant NAME */
+  const char *backend;   /* --backend NAME */
+  const char *flags[AB_FLAGS_MAX]; /* the workload's flag values, in the order
+                                      of its flags (defaults when not given) */
+};
+
+/* One pass (warm-up or timed) of a variant over `n` operations. */
+struct ab_run_s {
+  uv_loop_t *loop;
+  const ab_opts_t *opts;
+  const ab_workload_t *workload;
+  void *state;           /* the workload's, from its setup */
+  long n;                /* operations in this pass */
+  long concurrency;      /* effective K for this pass: 1, 0 (all) or the bound */
+  long ok;               /* verified completions */
+  uint64_t bytes;        /* sum of what the completions counted (ab_run_ok) */
+  uint64_t t_start_ns;   /* stamped by ab_run_begin() */
+  uint64_t t_end_ns;     /* stamped when the n-th completion verifies */
+  long failed_at;        /* iteration of the first failure, -1 if none */
+  int env_error;         /* that failure was out of memory: exit 3, not 1 */
+  char error[256];       /* what went wrong there */
+};
 
 /* Monotonic clock in nanoseconds. */
 uint64_t ab_now_ns(void);
 
 /* Parses argv into opts.  Returns AB_EXIT_OK, or AB_EXIT_USAGE after printing
  * the reason and the usage to stderr.  --help prints usage to stdout and
- * exits 0 (returns -1 so the caller exits cleanly). */
-int ab_parse_args(int argc, char **argv, const char *workload,
-                  const ab_variant_t *variants, ab_opts_t *opts);
+ * returns -1 (the caller exits 0). */
+int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *opts);
 
-/* Prints the usage text for a workload's driver to `out`. */
-void ab_usage(void *out, const char *prog, const char *workload,
-              const ab_variant_t *variants);
+/* Prints the usage text of a workload's driver to `out`. */
+void ab_usage(FILE *out, const char *prog, const ab_workload_t *w);
+
+/* Writes v's name, style[-shape]-mode, into buf (size bytes); returns buf. */
+const char *ab_variant_name(const ab_variant_t *v, char *buf, size_t size);
 
 /* Looks a variant up by name; NULL when unknown. */
-const ab_variant_t *ab_variant_find(const ab_variant_t *variants,
-                                    const char *name);
+const ab_variant_t *ab_variant_find(const ab_workload_t *w, const char *name);
 
 /* Starts the timed section: stamps t_start_ns. */
 void ab_run_begin(ab_run_t *run);
 
-/* Verifies one completion of iteration `i` that read `nread` bytes into `buf`
- * (nread < 0 is a libuv error code).  Returns 0 when the content matches
- * --expect, -1 otherwise (the first failure is recorded). */
-int ab_run_check(ab_run_t *run, long i, const char *buf, ssize_t nread);
+/* Verifies the completed operation of iteration i through the workload's
+ * check: 0, or -1 with the failure recorded. */
+static inline int ab_run_check(ab_run_t *run, long i, const void *result) {
+  return run->workload->check(run, i, result);
+}
+
+/* Counts one verified completion that accounts for `bytes` (0 when the
+ * workload moves none); the n-th stamps the end of the timed section. */
+static inline void ab_run_ok(ab_run_t *run, uint64_t bytes) {
+  run->bytes += bytes;
+  if (++run->ok == run->n) run->t_end_ns = ab_now_ns();
+}
 
 /* Records a failure of iteration `i` (first one wins) in printf style. */
 void ab_run_fail(ab_run_t *run, long i, const char *fmt, ...)
@@ -126,11 +191,11 @@ static inline long ab_run_slots(const ab_run_t *run) {
 static inline int ab_run_failed(const ab_run_t *run) { return run->failed_at >= 0; }
 
 /*
- * The whole life of a driver: parse flags, pre-check the fixture (exit 3),
- * make the loop, run warm-up then the timed pass, close the loop, print the
- * JSON line.  Returns the process exit code.
+ * The whole life of a driver: parse flags, make the loop, the workload's
+ * setup (its exit code, e.g. 3 for a missing fixture), warm-up then the
+ * timed pass, teardown, close the loop, print the JSON line.  Returns the
+ * process exit code.
  */
-int ab_main(int argc, char **argv, const char *workload,
-            const ab_variant_t *variants);
+int ab_main(int argc, char **argv, const ab_workload_t *w);
 
 #endif /* AB_HARNESS_H */

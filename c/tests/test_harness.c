@@ -1,6 +1,10 @@
 /*
- * test_harness.c -- the program contract: flag parsing and its usage errors,
- * verification of completions, the first failure winning.
+ * test_harness.c -- the program contract for any workload: flag parsing (the
+ * generic flags and a workload's own) and its usage errors, the workload
+ * interface (setup, check, teardown, extra fields), counting verified
+ * completions, the first failure winning, exit codes and the JSON line.
+ * A fake workload stands in for a real one; readfile's own part is tested in
+ * test_readfile.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,69 +16,131 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "run_child.h"
+#include "workload_tests.h"
 
-static int dummy(ab_run_t *run) { (void)run; return 0; }
+/* ---- the fake workload ----------------------------------------------------- */
 
-static const ab_variant_t variants[] = {
-  {"callback-sequential", "callback", "sequential", dummy, NULL, 0},
-  {"callback-parallel", "callback", "parallel", dummy, NULL, 0},
+enum { FLAG_LEVEL, FLAG_COLOUR };
+
+static const ab_flag_t fake_flags[] = {
+  [FLAG_LEVEL] = {"--level", "N", "3", "how deep"},
+  [FLAG_COLOUR] = {"--colour", "NAME", "blue", "which colour"},
+  {NULL, NULL, NULL, NULL}
+};
+
+static const char *fake_backend(size_t k) {
+  static const char *const names[] = {"alpha", "beta"};
+  return k < 2 ? names[k] : NULL;
+}
+
+/* Completes every operation at once with its own iteration number. */
+static int completes_all(ab_run_t *run) {
+  ab_run_begin(run);
+  for (long i = 0; i < run->n; i++)
+    if (ab_run_check(run, i, &i) != 0) return -1;
+  return 0;
+}
+
+static int fails_oom(ab_run_t *run) {
+  ab_run_oom(run, 2, "the test's records");
+  ab_run_fail(run, 3, "a later failure does not win");
+  return -1;
+}
+
+static int fails_verify(ab_run_t *run) {
+  long wrong = 7;
+  ab_run_check(run, 0, &wrong);
+  return -1;
+}
+
+static const ab_variant_t fake_variants[] = {
+  {"callback", NULL, "sequential", completes_all, NULL, 0},
+  {"callback", NULL, "parallel", completes_all, NULL, 0},
+  {"promise", "counter", "parallel", completes_all, ", extra", 0},
+  {"oom", NULL, "sequential", fails_oom, NULL, 0},
+  {"verify", NULL, "sequential", fails_verify, NULL, 0},
+  {"callback", "nowait", "parallel", completes_all, NULL, 1},
   {NULL, NULL, NULL, NULL, NULL, 0}
 };
 
-/* Parses a NULL-terminated list of arguments after the program name. */
-static int parse(ab_opts_t *o, ...) {
-  char *argv[32];
-  int argc = 0;
-  va_list ap;
-  char *a;
-  int rc;
-  FILE *saved = stderr;
-  argv[argc++] = "prog";
-  va_start(ap, o);
-  while ((a = va_arg(ap, char *)) != NULL && argc < 31) argv[argc++] = a;
-  va_end(ap);
-  argv[argc] = NULL;
-  /* Usage errors print to stderr; keep the test output readable. */
-  stderr = fopen("/dev/null", "w");
-  rc = ab_parse_args(argc, argv, "readfile", variants, o);
-  fclose(stderr);
-  stderr = saved;
-  return rc;
+/* The state setup makes: a handle on the loop that teardown must close. */
+typedef struct {
+  uv_idle_t idle;
+  long level;
+} fake_state_t;
+
+static fake_state_t fake_state;
+
+static int fake_setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
+  if (strcmp(o->flags[FLAG_COLOUR], "none") == 0) {
+    fprintf(stderr, "%s: no colour at all\n", o->prog);
+    return AB_EXIT_ENV;
+  }
+  fake_state.level = atol(o->flags[FLAG_LEVEL]);
+  uv_idle_init(loop, &fake_state.idle);
+  *state = &fake_state;
+  return AB_EXIT_OK;
 }
 
-/* Every field of the parsed options equals `want`'s. */
-static void assert_opts(const ab_opts_t *got, ab_opts_t want) {
-  assert_int_equal(got->iterations, want.iterations);
-  assert_int_equal(got->warmup, want.warmup);
-  assert_int_equal(got->concurrency, want.concurrency);
-  assert_string_equal(got->file, want.file);
-  assert_string_equal(got->expect, want.expect);
-  assert_int_equal(got->expect_len, want.expect_len);
-  assert_string_equal(got->variant, want.variant);
-  assert_string_equal(got->backend, want.backend);
+static void fake_teardown(void *state) {
+  fake_state_t *st = state;
+  /* --level 0 "forgets" the handle: uv_loop_close must then fail the run. */
+  if (st->level != 0) uv_close((uv_handle_t *)&st->idle, NULL);
 }
+
+/* An operation's result is a long that must equal its iteration. */
+static int fake_check(ab_run_t *run, long i, const void *result) {
+  long got = *(const long *)result;
+  if (got != i) {
+    ab_run_fail(run, i, "got %ld, expected %ld", got, i);
+    return -1;
+  }
+  ab_run_ok(run, 2);
+  return 0;
+}
+
+static void fake_json(FILE *out, const ab_run_t *run) {
+  const fake_state_t *st = run->state;
+  fprintf(out, ",\"level\":%ld", st->level);
+}
+
+static const ab_workload_t fake = {
+  "fake", "nothing at all", fake_flags, fake_backend, fake_variants,
+  fake_setup, fake_check, fake_teardown, fake_json
+};
+
+/* ---- parsing ---------------------------------------------------------------- */
+
+#define parse(o, ...) parse_quiet(&fake, o, __VA_ARGS__)
 
 static void defaults_are_the_contracts(void **state) {
   ab_opts_t o;
   (void)state;
   assert_int_equal(parse(&o, "--variant", "callback-parallel", NULL), AB_EXIT_OK);
-  assert_opts(&o, (ab_opts_t){.iterations = 10000, .warmup = 0, .concurrency = 0,
-                              .file = "fixtures/text.txt", .expect = "Hello, world",
-                              .expect_len = 12, .variant = "callback-parallel",
-                              .backend = "node4"});
+  assert_int_equal(o.iterations, 10000);
+  assert_int_equal(o.warmup, 0);
+  assert_int_equal(o.concurrency, 0);
+  assert_string_equal(o.variant, "callback-parallel");
+  assert_string_equal(o.backend, "alpha"); /* the workload's first */
+  assert_string_equal(o.flags[FLAG_LEVEL], "3");
+  assert_string_equal(o.flags[FLAG_COLOUR], "blue");
+  assert_string_equal(o.prog, "prog");
 }
 
 static void every_flag_is_read(void **state) {
   ab_opts_t o;
   (void)state;
   assert_int_equal(parse(&o, "--variant", "callback-sequential", "--iterations", "7",
-                         "--warmup", "3", "--concurrency", "5", "--file", "/tmp/x",
-                         "--expect", "abc", "--backend", "node4", NULL),
+                         "--warmup", "3", "--concurrency", "5", "--colour", "red",
+                         "--level", "9", "--backend", "beta", NULL),
                    AB_EXIT_OK);
-  assert_opts(&o, (ab_opts_t){.iterations = 7, .warmup = 3, .concurrency = 5,
-                              .file = "/tmp/x", .expect = "abc", .expect_len = 3,
-                              .variant = "callback-sequential", .backend = "node4"});
+  assert_int_equal(o.iterations, 7);
+  assert_int_equal(o.warmup, 3);
+  assert_int_equal(o.concurrency, 5);
+  assert_string_equal(o.variant, "callback-sequential");
+  assert_string_equal(o.backend, "beta");
+  assert_string_equal(o.flags[FLAG_LEVEL], "9");
+  assert_string_equal(o.flags[FLAG_COLOUR], "red");
 }
 
 static void bad_numbers_are_usage_errors(void **state) {
@@ -101,6 +167,11 @@ static void unknown_names_are_usage_errors(void **state) {
   assert_int_equal(parse(&o, "--variant", "callback-parallel", "--backend", "nope", NULL), AB_EXIT_USAGE);
   assert_int_equal(parse(&o, "--variant", "callback-parallel", "stray", NULL), AB_EXIT_USAGE);
   assert_int_equal(parse(&o, "--variant", "callback-parallel", "--iterations", NULL), AB_EXIT_USAGE);
+  /* another workload's flag is unknown here */
+  assert_int_equal(parse(&o, "--variant", "callback-parallel", "--file", "x", NULL), AB_EXIT_USAGE);
+  /* a shape is part of the name */
+  assert_int_equal(parse(&o, "--variant", "promise-parallel", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant", "promise-counter-parallel", NULL), AB_EXIT_OK);
 }
 
 static void help_asks_to_exit_cleanly(void **state) {
@@ -115,131 +186,97 @@ static void help_asks_to_exit_cleanly(void **state) {
   assert_int_equal(rc, -1);
 }
 
-static void new_run(ab_run_t *run, ab_opts_t *o, long n) {
-  memset(o, 0, sizeof(*o));
-  o->expect = "Hello, world";
-  o->expect_len = 12;
+static void usage_lists_the_workloads_flags_backends_and_variants(void **state) {
+  char text[4096];
+  FILE *f = tmpfile();
+  (void)state;
+  assert_non_null(f);
+  ab_usage(f, "prog", &fake);
+  rewind(f);
+  text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+  fclose(f);
+  assert_non_null(strstr(text, "usage: prog --variant NAME"));
+  assert_non_null(strstr(text, "nothing at all"));
+  assert_non_null(strstr(text, "--level N"));
+  assert_non_null(strstr(text, "how deep (default '3')"));
+  assert_non_null(strstr(text, "--colour NAME"));
+  assert_non_null(strstr(text, "backend: alpha, beta (default alpha)"));
+  assert_non_null(strstr(text, "0 = default 64"));
+  assert_non_null(strstr(text, "variants: callback-sequential callback-parallel "
+                               "promise-counter-parallel oom-sequential verify-sequential\n"));
+  assert_null(strstr(text, "nowait")); /* test only: not offered */
+}
+
+static void variant_names_join_style_shape_and_mode(void **state) {
+  char buf[64];
+  (void)state;
+  assert_string_equal(ab_variant_name(&fake_variants[0], buf, sizeof(buf)), "callback-sequential");
+  assert_string_equal(ab_variant_name(&fake_variants[2], buf, sizeof(buf)), "promise-counter-parallel");
+  assert_ptr_equal(ab_variant_find(&fake, "promise-counter-parallel"), &fake_variants[2]);
+  assert_ptr_equal(ab_variant_find(&fake, "callback-nowait-parallel"), &fake_variants[5]);
+  assert_null(ab_variant_find(&fake, "promise-counter"));
+}
+
+/* ---- counting and failures -------------------------------------------------- */
+
+static void new_run(ab_run_t *run, long n) {
   memset(run, 0, sizeof(*run));
-  run->opts = o;
+  run->workload = &fake;
+  run->state = &fake_state;
   run->n = n;
   run->failed_at = -1;
 }
 
-static void check_counts_verified_completions(void **state) {
-  ab_opts_t o;
+static void ok_counts_verified_completions_and_their_bytes(void **state) {
   ab_run_t run;
   (void)state;
-  new_run(&run, &o, 2);
+  new_run(&run, 2);
   ab_run_begin(&run);
-  assert_int_equal(ab_run_check(&run, 0, "Hello, world", 12), 0);
+  ab_run_ok(&run, 12);
   assert_int_equal(run.ok, 1);
   assert_false(ab_run_done(&run));
   assert_int_equal(run.t_end_ns, 0);
-  assert_int_equal(ab_run_check(&run, 1, "Hello, world", 12), 0);
+  ab_run_ok(&run, 0); /* a workload that moves no bytes */
   assert_true(ab_run_done(&run));
-  assert_int_equal(run.bytes, 24);
+  assert_int_equal(run.bytes, 12);
   assert_true(run.t_end_ns >= run.t_start_ns);
   assert_false(ab_run_failed(&run));
 }
 
-static void check_rejects_wrong_content(void **state) {
-  ab_opts_t o;
+static void check_goes_through_the_workload(void **state) {
+  ab_run_t run;
+  long right = 1, wrong = 5;
+  (void)state;
+  new_run(&run, 3);
+  assert_int_equal(ab_run_check(&run, 1, &right), 0);
+  assert_int_equal(run.ok, 1);
+  assert_int_equal(run.bytes, 2);
+  assert_int_equal(ab_run_check(&run, 2, &wrong), -1);
+  assert_int_equal(run.failed_at, 2);
+  assert_string_equal(run.error, "got 5, expected 2");
+  assert_int_equal(run.ok, 1);
+}
+
+static void the_first_failure_wins(void **state) {
   ab_run_t run;
   (void)state;
-  new_run(&run, &o, 5);
-  assert_int_equal(ab_run_check(&run, 3, "Hello, World", 12), -1);
+  new_run(&run, 5);
+  ab_run_fail(&run, 3, "first %s", "one");
+  ab_run_oom(&run, 1, "anything");
+  ab_run_fail(&run, 4, "second");
   assert_int_equal(run.failed_at, 3);
-  assert_non_null(strstr(run.error, "expected 12 bytes 'Hello, world'"));
-  assert_int_equal(run.ok, 0);
-  /* a short read, an empty read and an error are failures too, but the first wins */
-  assert_int_equal(ab_run_check(&run, 4, "Hello", 5), -1);
-  assert_int_equal(ab_run_check(&run, 4, "", 0), -1);
-  assert_int_equal(ab_run_check(&run, 4, NULL, UV_ENOENT), -1);
-  assert_int_equal(run.failed_at, 3);
-  assert_int_equal(run.bytes, 0);
-}
-
-static void check_names_the_error(void **state) {
-  ab_opts_t o;
-  ab_run_t run;
-  (void)state;
-  new_run(&run, &o, 1);
-  assert_int_equal(ab_run_check(&run, 0, NULL, UV_EISDIR), -1);
-  assert_non_null(strstr(run.error, "EISDIR"));
-}
-
-static void failure_is_one_line(void **state) {
-  ab_opts_t o;
-  ab_run_t run;
-  (void)state;
-  new_run(&run, &o, 1);
-  /* a fixture written with echo: the newline is escaped, not printed */
-  assert_int_equal(ab_run_check(&run, 0, "Hello, world\n", 13), -1);
-  assert_null(strchr(run.error, '\n'));
-  assert_non_null(strstr(run.error, "read 13 bytes 'Hello, world\\n'"));
-  new_run(&run, &o, 1);
-  assert_int_equal(ab_run_check(&run, 0, "\0\0\r\t\\x", 6), -1);
-  assert_non_null(strstr(run.error, "'\\x00\\x00\\r\\t\\\\x'"));
-  new_run(&run, &o, 1);
-  char big[100];
-  memset(big, 'a', sizeof(big));
-  assert_int_equal(ab_run_check(&run, 0, big, (ssize_t)sizeof(big)), -1);
-  assert_non_null(strstr(run.error, "read 100 bytes 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'"));
-}
-
-/* ab_main's exit code for a pass that ran out of memory (3) and for one whose
- * read was wrong (1), each with the one line on stderr. */
-static int fails_oom(ab_run_t *run) {
-  ab_run_oom(run, 2, "the test's records");
-  ab_run_fail(run, 3, "a later failure does not win");
-  return -1;
-}
-
-static int fails_verify(ab_run_t *run) {
-  ab_run_check(run, 0, "nope", 4);
-  return -1;
-}
-
-static const ab_variant_t failing[] = {
-  {"oom-sequential", "oom", "sequential", fails_oom, NULL, 0},
-  {"verify-sequential", "verify", "sequential", fails_verify, NULL, 0},
-  {NULL, NULL, NULL, NULL, NULL, 0}
-};
-
-static char fixture[] = "/tmp/ab_test_harness_XXXXXX";
-static const char *main_variant;
-
-static void run_main(void) {
-  char *argv[] = {"prog", "--variant", (char *)main_variant, "--file", fixture, NULL};
-  /* stdout stays an open fd (libuv asserts its own fds are above 2) */
-  if (freopen("/dev/null", "w", stdout) == NULL) _exit(99);
-  _exit(ab_main(5, argv, "readfile", failing));
-}
-
-static void out_of_memory_exits_3(void **state) {
-  child_t c;
-  (void)state;
-  int fd = mkstemp(fixture);
-  assert_true(fd >= 0);
-  close(fd);
-  main_variant = "oom-sequential";
-  run_in_child(run_main, &c);
-  assert_true(WIFEXITED(c.status));
-  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_ENV);
-  assert_string_equal(c.err, "prog: iteration 2: out of memory for the test's records\n");
-  main_variant = "verify-sequential";
-  run_in_child(run_main, &c);
-  assert_true(WIFEXITED(c.status));
-  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
-  assert_non_null(strstr(c.err, "prog: iteration 0: read 4 bytes 'nope'"));
-  unlink(fixture);
+  assert_string_equal(run.error, "first one");
+  assert_false(run.env_error);
+  new_run(&run, 5);
+  ab_run_oom(&run, 1, "the records");
+  assert_string_equal(run.error, "out of memory for the records");
+  assert_true(run.env_error);
 }
 
 static void slots_follow_the_mode(void **state) {
-  ab_opts_t o;
   ab_run_t run;
   (void)state;
-  new_run(&run, &o, 100);
+  new_run(&run, 100);
   run.concurrency = 1;
   assert_int_equal(ab_run_slots(&run), 1);
   run.concurrency = 0;
@@ -256,6 +293,85 @@ static void clock_is_monotonic(void **state) {
   assert_true(b >= a);
 }
 
+/* ---- ab_main: exit codes and the line --------------------------------------- */
+
+/* ab_main of the fake workload over the arguments, in a child. */
+#define run_fake(c, out, ...)                                                \
+  main_in_child(&fake, c, out, sizeof(out), (const char *const[]){__VA_ARGS__, NULL})
+
+static void the_line_has_the_contracts_fields_in_order(void **state) {
+  child_t c;
+  char out[1024], want[512];
+  (void)state;
+  run_fake(&c, out, "--variant", "promise-counter-parallel", "--backend", "beta",
+                "--iterations", "5", "--warmup", "2", "--level", "4");
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_string_equal(c.err, "");
+  const char *head =
+      "{\"workload\":\"fake\",\"lang\":\"c\",\"style\":\"promise\",\"shape\":\"counter\","
+      "\"mode\":\"parallel\",\"method\":\"inprocess\",\"backend\":\"beta\","
+      "\"variant\":\"fake/c/promise-counter-parallel@beta\",\"iterations\":5,"
+      "\"concurrency\":0,\"ok\":5,\"bytes\":10,\"elapsed_ns\":";
+  assert_memory_equal(out, head, strlen(head));
+  assert_non_null(strstr(out, "\"user_us\":"));
+  assert_true(strstr(out, "\"user_us\":") < strstr(out, "\"sys_us\":"));
+  assert_true(strstr(out, "\"sys_us\":") < strstr(out, "\"peak_rss_kb\":"));
+  /* the runtime, then the workload's own fields, then the end of the line */
+  snprintf(want, sizeof(want), "\"runtime\":\"libuv %s, extra\",\"level\":4}\n",
+           uv_version_string());
+  assert_non_null(strstr(out, want));
+  assert_string_equal(strstr(out, want), want);
+  assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1); /* one line */
+}
+
+static void no_shape_is_an_empty_string_and_sequential_is_one_in_flight(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  run_fake(&c, out, "--variant", "callback-sequential", "--iterations", "3");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_non_null(strstr(out, "\"style\":\"callback\",\"shape\":\"\",\"mode\":\"sequential\""));
+  assert_non_null(strstr(out, "\"variant\":\"fake/c/callback-sequential@alpha\""));
+  assert_non_null(strstr(out, "\"concurrency\":1,"));
+}
+
+static void out_of_memory_exits_3_and_a_wrong_result_1(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  run_fake(&c, out, "--variant", "oom-sequential");
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_ENV);
+  assert_string_equal(c.err, "prog: iteration 2: out of memory for the test's records\n");
+  assert_string_equal(out, "");
+  run_fake(&c, out, "--variant", "verify-sequential");
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
+  assert_string_equal(c.err, "prog: iteration 0: got 7, expected 0\n");
+  assert_string_equal(out, "");
+}
+
+static void a_failed_setup_is_its_exit_code_and_prints_no_line(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  run_fake(&c, out, "--variant", "callback-parallel", "--colour", "none");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_ENV);
+  assert_string_equal(c.err, "prog: no colour at all\n");
+  assert_string_equal(out, "");
+}
+
+static void a_handle_teardown_leaves_open_fails_the_run(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  run_fake(&c, out, "--variant", "callback-parallel", "--level", "0");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
+  assert_non_null(strstr(c.err, "uv_loop_close"));
+  assert_string_equal(out, "");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_are_the_contracts),
@@ -263,13 +379,18 @@ int main(void) {
     cmocka_unit_test(bad_numbers_are_usage_errors),
     cmocka_unit_test(unknown_names_are_usage_errors),
     cmocka_unit_test(help_asks_to_exit_cleanly),
-    cmocka_unit_test(check_counts_verified_completions),
-    cmocka_unit_test(check_rejects_wrong_content),
-    cmocka_unit_test(check_names_the_error),
-    cmocka_unit_test(failure_is_one_line),
-    cmocka_unit_test(out_of_memory_exits_3),
+    cmocka_unit_test(usage_lists_the_workloads_flags_backends_and_variants),
+    cmocka_unit_test(variant_names_join_style_shape_and_mode),
+    cmocka_unit_test(ok_counts_verified_completions_and_their_bytes),
+    cmocka_unit_test(check_goes_through_the_workload),
+    cmocka_unit_test(the_first_failure_wins),
     cmocka_unit_test(slots_follow_the_mode),
     cmocka_unit_test(clock_is_monotonic),
+    cmocka_unit_test(the_line_has_the_contracts_fields_in_order),
+    cmocka_unit_test(no_shape_is_an_empty_string_and_sequential_is_one_in_flight),
+    cmocka_unit_test(out_of_memory_exits_3_and_a_wrong_result_1),
+    cmocka_unit_test(a_failed_setup_is_its_exit_code_and_prints_no_line),
+    cmocka_unit_test(a_handle_teardown_leaves_open_fails_the_run),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

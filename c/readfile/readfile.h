@@ -13,8 +13,15 @@
  *
  * The caller owns the request memory (as with libuv): an ab_read_t is embedded
  * in, or allocated by, the caller and recovered with container_of-style casts
- * from the `data` pointer.  A request holds at most one read at a time and can
- * be reused as soon as its callback has run.
+ * (or the `data` pointer).  A request holds at most one read at a time and can
+ * be reused as soon as its callback has run.  Its public fields come first;
+ * the backends' own state is AB_READ_PRIVATE_FIELDS (as libuv hides a request's
+ * internals behind UV_*_PRIVATE_FIELDS): callers never touch it.
+ *
+ * Adding a backend: one file defining an ab_backend_t (a backend that needs
+ * something per loop -- io_uring's ring and the handle that polls it -- sets
+ * loop_init/loop_close), one line in backends.c's table, its private fields
+ * in AB_READ_PRIVATE_FIELDS when node4's do not fit.
  */
 #ifndef AB_READFILE_H
 #define AB_READFILE_H
@@ -35,26 +42,35 @@ typedef struct ab_read_s ab_read_t;
  * (uv_strerror(nread) says what failed, req->failed_op says where). */
 typedef void (*ab_read_cb)(ab_read_t *req, ssize_t nread);
 
+/* The backends' state of a request: not part of the API. */
+#define AB_READ_PRIVATE_FIELDS                                              \
+  uv_fs_t fs;              /* node4: the one uv_fs_* request in flight */   \
+  uv_buf_t iov;                                                             \
+  uv_file fd;                                                               \
+  ab_read_cb cb;                                                            \
+  const char *path;                                                         \
+  char *heap;              /* buffer for files larger than AB_READ_INLINE */\
+  size_t heap_cap;                                                          \
+  size_t size;             /* bytes expected (from fstat) */                \
+  size_t len;              /* bytes read so far */                          \
+  char inline_buf[AB_READ_INLINE];
+
 struct ab_read_s {
   void *data;              /* the caller's; untouched by the backend */
   const char *buf;         /* the bytes read (valid in the callback) */
+  ssize_t result;          /* the last read's outcome, as the callback got it
+                              (or read_sync returned): size or libuv error */
   const char *failed_op;   /* "open", "fstat", "read" or "close" on error */
-  /* private */
-  uv_fs_t fs;              /* the one uv_fs_* request in flight */
-  uv_buf_t iov;
-  uv_file fd;
-  ab_read_cb cb;
-  const char *path;
-  char *heap;              /* buffer for files larger than AB_READ_INLINE */
-  size_t heap_cap;
-  size_t size;             /* bytes expected (from fstat) */
-  size_t len;              /* bytes read so far */
-  ssize_t result;          /* what the callback will get */
-  char inline_buf[AB_READ_INLINE];
+  AB_READ_PRIVATE_FIELDS
 };
 
 typedef struct ab_backend_s {
   const char *name;
+  /* Prepares the backend on `loop` before its first read; NULL when there is
+   * nothing to prepare.  Returns 0 or a libuv error code. */
+  int (*loop_init)(uv_loop_t *loop);
+  /* Undoes loop_init (its handles close at the loop's next run); NULL with it. */
+  void (*loop_close)(uv_loop_t *loop);
   /* Starts reading `path` on `loop`; returns 0, or a libuv error code, in
    * which case `cb` is never called. */
   int (*start)(uv_loop_t *loop, ab_read_t *req, const char *path, ab_read_cb cb);
@@ -66,8 +82,9 @@ typedef struct ab_backend_s {
 /* Looks a backend up by name; NULL when unknown. */
 const ab_backend_t *ab_backend_find(const char *name);
 
-/* The names of all backends, comma separated, for usage text. */
-const char *ab_backend_names(void);
+/* The name of backend k (0, 1, ...), NULL past the last; node4 is first, the
+ * default. */
+const char *ab_backend_name(size_t k);
 
 /* Frees what a finished request holds (a heap buffer).  Safe to call twice. */
 void ab_read_cleanup(ab_read_t *req);

@@ -1,5 +1,5 @@
 /*
- * readfile_node4.c -- the "node4" backend: what Node's fs.readFile does for a
+ * node4.c -- the "node4" backend: what Node's fs.readFile does for a
  * regular file.  open, fstat, read (until the fstat size is read, or EOF for a
  * file that reports size 0), close: each a separate uv_fs_* request, so each a
  * round trip through libuv's threadpool.  The blocking form makes the same
@@ -137,7 +137,7 @@ static int node4_start(uv_loop_t *loop, ab_read_t *req, const char *path,
   return rc;
 }
 
-static ssize_t node4_read_sync(ab_read_t *req, const char *path) {
+static ssize_t read_blocking(ab_read_t *req, const char *path) {
   struct stat st;
   ssize_t n;
   int fd, rc;
@@ -180,8 +180,14 @@ static ssize_t node4_read_sync(ab_read_t *req, const char *path) {
   return (ssize_t)req->len;
 }
 
+static ssize_t node4_read_sync(ab_read_t *req, const char *path) {
+  return req->result = read_blocking(req, path);
+}
+
 const ab_backend_t ab_backend_node4 = {
   "node4",
+  NULL, /* uv_fs_* requests need nothing per loop */
+  NULL,
   node4_start,
   node4_read_sync
 };

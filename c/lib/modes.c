@@ -1,0 +1,232 @@
+/*
+ * modes.c -- a pass's records, an operation's completion in callback and
+ * promise form, and the callback style's slots (modes.h).
+ */
+#include "modes.h"
+
+#include <stdlib.h>
+
+#include "coro.h"
+
+/* ---- records --------------------------------------------------------------- */
+
+static void ops_free(ab_ops_t *set) {
+  if (set->recs != NULL && set->type->cleanup != NULL)
+    for (long k = 0; k < set->n; k++)
+      set->type->cleanup(ab_ops_at(set, k));
+  free(set->recs);
+  free(set->ps);
+  free(set);
+}
+
+ab_ops_t *ab_ops_start(ab_run_t *run, const ab_op_type_t *type, long n, size_t head,
+                       int promised) {
+  ab_ops_t *set = calloc(1, sizeof(*set));
+  if (set != NULL) {
+    set->type = type;
+    set->n = n;
+    set->head = AB_OPS_ALIGNED(head);
+    /* type->size is a multiple of the record's alignment (sizeof says so),
+     * the head one of any: every record and head stays aligned. */
+    set->stride = set->head + type->size;
+    set->recs = calloc((size_t)n, set->stride);
+    if (promised)
+      set->ps = calloc((size_t)n, sizeof(*set->ps));
+  }
+  if (set == NULL || set->recs == NULL || (promised && set->ps == NULL)) {
+    if (set != NULL) {
+      free(set->recs);
+      free(set->ps);
+      free(set);
+    }
+    ab_run_oom(run, 0, "the operation records");
+    return NULL;
+  }
+  set->run = run;
+  for (long k = 0; k < n; k++)
+    ab_ops_at(set, k)->set = set;
+  if (promised) {
+    int rc = ab_promise_loop_attach(run->loop);
+    if (rc != 0) {
+      ab_run_fail(run, 0, "could not attach the microtask queue: %s", uv_strerror(rc));
+      ops_free(set);
+      return NULL;
+    }
+    set->promised = 1;
+  }
+  return set;
+}
+
+int ab_ops_finish(ab_ops_t *set) {
+  ab_run_t *run = set->run;
+  if (!set->promised) {
+    uv_run(run->loop, UV_RUN_DEFAULT);
+    ops_free(set);
+    return ab_run_failed(run) ? -1 : 0;
+  }
+  ab_promise_loop_run(run->loop);
+  ab_promise_loop_detach();
+  ab_promise_loop_run(run->loop); /* lets the two handles close */
+  ops_free(set);
+  if (!ab_run_failed(run) && ab_promise_live() != 0)
+    ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
+  if (!ab_run_failed(run) && ab_coro_live() != 0)
+    ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
+  ab_promise_pool_trim();
+  return ab_run_failed(run) ? -1 : 0;
+}
+
+void ab_op_fail(ab_run_t *run, long i, int code, const char *what) {
+  if (code == UV_ENOMEM || code == AB_ENOMEM)
+    ab_run_oom(run, i, what != NULL ? what : "an operation");
+  else
+    ab_run_fail(run, i, "%s failed: %s", what != NULL ? what : "the operation",
+                ab_promise_strerror(code));
+}
+
+/* ---- callback form: slots --------------------------------------------------- */
+
+/* Starts iteration set->next on op; 0, or -1 with the failure recorded. */
+static int slot_issue(ab_ops_t *set, ab_op_t *op) {
+  op->i = set->next++;
+  int rc = set->type->start(op);
+  if (rc != 0) {
+    ab_run_fail(set->run, op->i, "could not start the operation: %s", uv_strerror(rc));
+    return -1;
+  }
+  set->inflight++;
+  return 0;
+}
+
+static void slot_done(ab_op_t *op, int code, const char *what) {
+  ab_ops_t *set = op->set;
+  ab_run_t *run = set->run;
+  set->inflight--;
+  if (code != 0)
+    ab_op_fail(run, op->i, code, what);
+  else
+    ab_run_check(run, op->i, op);
+  if (set->nowait) {
+    if (set->inflight == 0)
+      ops_free(set);
+  } else if (!ab_run_failed(run) && set->next < run->n) {
+    slot_issue(set, op);
+  }
+}
+
+int ab_mode_slots(ab_run_t *run, const ab_op_type_t *type) {
+  ab_ops_t *set = ab_ops_start(run, type, ab_run_slots(run), 0, 0);
+  if (set == NULL)
+    return -1;
+  ab_run_begin(run);
+  for (long k = 0; k < set->n && !ab_run_failed(run); k++)
+    slot_issue(set, ab_ops_at(set, k));
+  return ab_ops_finish(set);
+}
+
+/*
+ * The test-only mistake: issue everything, stop the clock, report.  The
+ * operations still complete later (the harness drains the loop before closing
+ * it); the last completion frees the set, so nothing leaks.
+ */
+int ab_mode_slots_nowait(ab_run_t *run, const ab_op_type_t *type) {
+  ab_ops_t *set = ab_ops_start(run, type, run->n, 0, 0);
+  if (set == NULL)
+    return -1;
+  set->nowait = 1;
+  ab_run_begin(run);
+  for (long k = 0; k < set->n; k++) {
+    ab_op_t *op = ab_ops_at(set, k);
+    op->i = k;
+    if (type->start(op) == 0)
+      set->inflight++;
+  }
+  run->t_end_ns = ab_now_ns();
+  if (set->inflight == 0)
+    ops_free(set);
+  return 0;
+}
+
+/* ---- promise form ------------------------------------------------------------ */
+
+/* The completion in promise form: settle the operation's promise, then drain
+ * the queue. */
+static void promise_done(ab_op_t *op, int code, const char *what) {
+  ab_promise_t *p = op->pending;
+  op->pending = NULL;
+  if (code != 0)
+    ab_promise_reject_reason(p, (ab_reason_t){code, what, op, NULL});
+  else
+    ab_promise_resolve(p, op, NULL);
+  ab_promise_release(p);
+  ab_microtasks_drain();
+}
+
+void ab_op_done(ab_op_t *op, int code, const char *what) {
+  if (op->pending != NULL)
+    promise_done(op, code, what);
+  else
+    slot_done(op, code, what);
+}
+
+ab_promise_t *ab_op_promise(ab_op_t *op, long i) {
+  ab_run_t *run = op->set->run;
+  ab_promise_t *p = ab_promise_new();
+  if (p == NULL) {
+    ab_run_oom(run, i, "a promise");
+    return NULL;
+  }
+  op->i = i;
+  op->pending = ab_promise_retain(p);
+  int rc = op->set->type->start(op);
+  if (rc != 0) {
+    op->pending = NULL;
+    ab_promise_release(p);
+    ab_promise_release(p);
+    ab_run_fail(run, i, "could not start the operation: %s", uv_strerror(rc));
+    return NULL;
+  }
+  return p;
+}
+
+int ab_op_check(ab_op_t *op, const ab_promise_t *p, int code) {
+  if (code != 0) {
+    ab_ops_failed(op->set, p, code, op->i);
+    return -1;
+  }
+  return ab_run_check(op->set->run, op->i, op);
+}
+
+void ab_ops_failed(ab_ops_t *set, const ab_promise_t *p, int code, long i) {
+  ab_reason_t why = ab_promise_reason(p);
+  /* An operation's rejection carries its record as an untyped payload. */
+  const ab_op_t *op = why.code != 0 && why.ptr != NULL && why.type == NULL ? why.ptr : NULL;
+  if (op != NULL)
+    ab_op_fail(set->run, op->i, why.code, why.message);
+  else if (code == AB_ENOMEM)
+    ab_run_oom(set->run, i, "an await");
+  else
+    ab_run_fail(set->run, i, "await failed: %s", ab_promise_strerror(code));
+}
+
+ab_promise_t *ab_ops_all(ab_ops_t *set) {
+  long k;
+  for (k = 0; k < set->n; k++)
+    if ((set->ps[k] = ab_op_promise(ab_ops_at(set, k), k)) == NULL)
+      break; /* recorded */
+  ab_promise_t *all = k == set->n ? ab_promise_all(set->ps, (size_t)k) : NULL;
+  if (all == NULL && k == set->n)
+    ab_run_oom(set->run, k - 1, "a promise");
+  for (long j = 0; j < k; j++)
+    ab_promise_release(set->ps[j]);
+  return all;
+}
+
+int ab_ops_verify(const ab_list_t *ops) {
+  for (size_t k = 0; k < ops->n; k++) {
+    ab_op_t *op = ops->items[k].ptr;
+    if (ab_run_check(op->set->run, op->i, op) != 0)
+      return -1;
+  }
+  return 0;
+}
