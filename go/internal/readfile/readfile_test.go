@@ -1,14 +1,16 @@
 package readfile
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"asyncstyles/internal/contract"
 )
 
 const hello = "Hello, world"
@@ -23,6 +25,23 @@ func fixture(t testing.TB, content string) string {
 	return path
 }
 
+// variants returns the variants reading cfg's file, by name.
+func variants(cfg Config) map[string]contract.Variant {
+	w := New()
+	byName := map[string]contract.Variant{}
+	for _, v := range Variants(&cfg) {
+		byName[contract.Name(w.Fields(v))] = v
+	}
+	return byName
+}
+
+// run runs go-readfile on args and returns its exit code and output.
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = contract.Run(New(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
 func TestVerifyAcceptsExactContent(t *testing.T) {
 	if err := Verify(3, []byte(hello), nil, []byte(hello)); err != nil {
 		t.Fatalf("Verify rejected the expected content: %v", err)
@@ -32,9 +51,9 @@ func TestVerifyAcceptsExactContent(t *testing.T) {
 func TestVerifyRejectsWrongContentNamingTheIteration(t *testing.T) {
 	for _, got := range []string{"", "Hello, world\n", "hello, world", "Hello"} {
 		err := Verify(7, []byte(got), nil, []byte(hello))
-		var f *Failure
+		var f *contract.Failure
 		if !errors.As(err, &f) {
-			t.Fatalf("Verify(%q) = %v, want a *Failure", got, err)
+			t.Fatalf("Verify(%q) = %v, want a *contract.Failure", got, err)
 		}
 		if f.Iteration != 7 || !strings.Contains(err.Error(), "iteration 7") {
 			t.Errorf("Verify(%q) = %q, want it to name iteration 7", got, err)
@@ -49,11 +68,22 @@ func TestVerifyReportsReadErrors(t *testing.T) {
 	}
 }
 
+func TestTheVariantsAreSyncSequentialThenGoroutineParallel(t *testing.T) {
+	w := New()
+	var ids []string
+	for _, v := range w.Variants {
+		ids = append(ids, contract.VariantID(w.Fields(v)))
+	}
+	want := "readfile/go/sync-sequential@os.ReadFile readfile/go/goroutine-parallel@os.ReadFile"
+	if strings.Join(ids, " ") != want {
+		t.Errorf("variants %v, want %s", ids, want)
+	}
+}
+
 func TestEveryVariantReadsAndCountsEachIteration(t *testing.T) {
 	path := fixture(t, hello)
-	for _, name := range VariantNames() {
-		v := Variants[name]
-		res, err := v.Run(Config{File: path, Expect: hello}, 250)
+	for name, v := range variants(Config{File: path, Expect: hello}) {
+		res, err := v.Run(250, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -65,11 +95,11 @@ func TestEveryVariantReadsAndCountsEachIteration(t *testing.T) {
 
 func TestEveryVariantFailsOnWrongContent(t *testing.T) {
 	path := fixture(t, "Goodbye")
-	for _, name := range VariantNames() {
-		res, err := Variants[name].Run(Config{File: path, Expect: hello}, 20)
-		var f *Failure
+	for name, v := range variants(Config{File: path, Expect: hello}) {
+		res, err := v.Run(20, 0)
+		var f *contract.Failure
 		if !errors.As(err, &f) {
-			t.Fatalf("%s: err = %v, want a *Failure", name, err)
+			t.Fatalf("%s: err = %v, want a *contract.Failure", name, err)
 		}
 		if res.OK != 0 || f.Iteration < 0 || f.Iteration >= 20 {
 			t.Errorf("%s: ok=%d failure at %d, want 0 verified and an iteration in [0,20)", name, res.OK, f.Iteration)
@@ -79,99 +109,90 @@ func TestEveryVariantFailsOnWrongContent(t *testing.T) {
 
 func TestEveryVariantFailsWhenTheFileVanishes(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "gone.txt")
-	for _, name := range VariantNames() {
-		_, err := Variants[name].Run(Config{File: missing, Expect: hello}, 5)
+	for name, v := range variants(Config{File: missing, Expect: hello}) {
+		_, err := v.Run(5, 0)
 		if err == nil || !strings.Contains(err.Error(), "read failed") {
 			t.Errorf("%s: err = %v, want a read failure", name, err)
 		}
 	}
 }
 
-func TestValidateRejectsBadValues(t *testing.T) {
-	good := Config{Variant: "sync-sequential", File: "x", Expect: hello, Iterations: 1}
-	if _, err := good.Validate(); err != nil {
-		t.Fatalf("a good config was rejected: %v", err)
+func TestTheFlagsDefaultToTheFixtureAndItsText(t *testing.T) {
+	fs := flag.NewFlagSet("readfile", flag.ContinueOnError)
+	New().Flags(fs)
+	if got := fs.Lookup("file").DefValue; got != "fixtures/text.txt" {
+		t.Errorf("--file defaults to %q", got)
 	}
-	cases := map[string]func(c *Config){
-		"unknown variant":      func(c *Config) { c.Variant = "callback-parallel" },
-		"zero iterations":      func(c *Config) { c.Iterations = 0 },
-		"negative iterations":  func(c *Config) { c.Iterations = -5 },
-		"negative warm-up":     func(c *Config) { c.Warmup = -1 },
-		"negative concurrency": func(c *Config) { c.Concurrency = -2 },
-		"empty file":           func(c *Config) { c.File = "" },
-	}
-	for what, change := range cases {
-		c := good
-		change(&c)
-		_, err := c.Validate()
-		var u *UsageError
-		if !errors.As(err, &u) {
-			t.Errorf("%s: err = %v, want a *UsageError", what, err)
-		}
+	if got := fs.Lookup("expect").DefValue; got != "Hello, world" {
+		t.Errorf("--expect defaults to %q", got)
 	}
 }
 
-func TestCheckFixture(t *testing.T) {
-	if err := CheckFixture(fixture(t, hello)); err != nil {
-		t.Fatalf("a readable file was rejected: %v", err)
+func TestCheckRefusesAnEmptyFileFlagAndAMissingFixture(t *testing.T) {
+	if err := (&Config{File: fixture(t, hello)}).Check(); err != nil {
+		t.Fatalf("a readable fixture was rejected: %v", err)
 	}
-	dir := t.TempDir()
-	cases := map[string]string{
-		filepath.Join(dir, "missing.txt"): "is missing",
-		dir:                               "is a directory",
+	var u *contract.UsageError
+	if err := (&Config{}).Check(); !errors.As(err, &u) {
+		t.Errorf("an empty --file: %v, want a *contract.UsageError", err)
 	}
-	for path, want := range cases {
-		err := CheckFixture(path)
-		var e *EnvError
-		if !errors.As(err, &e) || !strings.Contains(err.Error(), want) {
-			t.Errorf("CheckFixture(%s) = %v, want an *EnvError saying %q", path, err, want)
-		}
+	var e *contract.EnvError
+	err := (&Config{File: "nope/missing.txt"}).Check()
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "pass --file PATH") {
+		t.Errorf("a missing fixture: %v, want a *contract.EnvError naming --file", err)
 	}
 }
 
-func TestCheckFixtureRejectsAnUnreadableFile(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads files whatever their mode")
-	}
+func TestARunPrintsTheReadfileLineOfEachVariant(t *testing.T) {
 	path := fixture(t, hello)
-	if err := os.Chmod(path, 0); err != nil {
-		t.Fatal(err)
+	cases := map[string]string{
+		"sync-sequential":    `{"workload":"readfile","lang":"go","style":"sync","shape":"","mode":"sequential","method":"inprocess","backend":"os.ReadFile","variant":"readfile/go/sync-sequential@os.ReadFile","iterations":4,"concurrency":1,"ok":4,"bytes":48,`,
+		"goroutine-parallel": `{"workload":"readfile","lang":"go","style":"goroutine","shape":"","mode":"parallel","method":"inprocess","backend":"os.ReadFile","variant":"readfile/go/goroutine-parallel@os.ReadFile","iterations":4,"concurrency":0,"ok":4,"bytes":48,`,
 	}
-	err := CheckFixture(path)
-	if err == nil || !strings.Contains(err.Error(), "unreadable") {
-		t.Fatalf("CheckFixture of a mode-0 file = %v, want unreadable", err)
-	}
-}
-
-func TestLineCarriesEveryContractFieldInOrder(t *testing.T) {
-	cfg := Config{Iterations: 4}
-	line := NewLine(Variants["goroutine-parallel"], cfg, Result{OK: 4, Bytes: 48})
-	text := line.Encode()
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(text), &obj); err != nil {
-		t.Fatalf("not JSON: %v", err)
-	}
-	want := []string{"workload", "lang", "style", "mode", "backend", "variant", "iterations",
-		"concurrency", "ok", "bytes", "elapsed_ns", "user_us", "sys_us", "peak_rss_kb", "runtime"}
-	last := -1
-	for _, k := range want {
-		i := strings.Index(text, `"`+k+`":`)
-		if i < 0 || i < last {
-			t.Fatalf("field %s missing or out of order in %s", k, text)
+	for name, want := range cases {
+		code, stdout, stderr := run("--variant", name, "--iterations", "4", "--file", path, "--warmup", "2")
+		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, want) {
+			t.Errorf("%s: exit %d, stderr %q, line %s; want 0, nothing and a line starting %s", name, code, stderr, stdout, want)
 		}
-		last = i
-	}
-	if obj["variant"] != "go/goroutine-parallel" || obj["style"] != "goroutine" || obj["concurrency"] != 0.0 {
-		t.Errorf("unexpected identity fields in %s", text)
-	}
-	if seq := NewLine(Variants["sync-sequential"], cfg, Result{}); seq.Concurrency != 1 {
-		t.Errorf("a sequential variant reports concurrency %d, want 1", seq.Concurrency)
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(stdout), &obj); err != nil {
+			t.Errorf("%s: not JSON: %s", name, stdout)
+		}
 	}
 }
 
-func TestGetUsageReportsAResidentSetSize(t *testing.T) {
-	if u := GetUsage(); u.PeakRSSKb <= 0 || u.UserUs < 0 || u.SysUs < 0 {
-		t.Fatalf("GetUsage() = %+v, want a positive peak RSS and non-negative times", u)
+func TestARunFailsWithTheContractsExitCodes(t *testing.T) {
+	wrong := fixture(t, "Hello, World")
+	cases := []struct {
+		code int
+		want string
+		args []string
+	}{
+		{1, `iteration 0: read 12 bytes "Hello, World", expected 12 bytes "Hello, world"`, []string{"--file", wrong}},
+		{1, `iteration 0: read 12 bytes "Hello, world", expected 7 bytes "Goodbye"`, []string{"--expect", "Goodbye", "--file", fixture(t, hello)}},
+		{2, "--file must name the fixture", []string{"--file", ""}},
+		{3, "fixture nope/missing.txt is missing", []string{"--file", "nope/missing.txt"}},
+		{3, "is a directory", []string{"--file", t.TempDir()}},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := run(append(c.args, "--iterations", "3")...)
+		first, _, _ := strings.Cut(stderr, "\n")
+		if code != c.code || stdout != "" || !strings.Contains(first, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, nothing and %q", c.args, code, stdout, stderr, c.code, c.want)
+		}
+		if c.code != 2 && strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: stderr is not one line: %q", c.args, stderr)
+		}
+	}
+}
+
+func TestTheUsageNamesReadfilesFlagsAndVariants(t *testing.T) {
+	code, stdout, _ := run("--help")
+	for _, want := range []string{"usage: go-readfile [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--expect TEXT] [--file PATH]",
+		"variants: goroutine-parallel sync-sequential", `(default "fixtures/text.txt")`, `(default "Hello, world")`} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("exit %d; the usage lacks %q:\n%s", code, want, stdout)
+		}
 	}
 }
 
@@ -180,10 +201,10 @@ func TestGetUsageReportsAResidentSetSize(t *testing.T) {
 // per read (elapsed_ns / iterations).
 func benchmarkVariant(b *testing.B, name string) {
 	path := fixture(b, hello)
-	cfg := Config{File: path, Expect: hello}
+	v := variants(Config{File: path, Expect: hello})[name]
 	b.ReportAllocs()
 	b.ResetTimer()
-	res, err := Variants[name].Run(cfg, b.N)
+	res, err := v.Run(b.N, 0)
 	b.StopTimer()
 	if err != nil || res.OK != b.N {
 		b.Fatalf("%s: ok=%d of %d, err=%v", name, res.OK, b.N, err)
@@ -192,23 +213,3 @@ func benchmarkVariant(b *testing.B, name string) {
 
 func BenchmarkSyncSequential(b *testing.B)    { benchmarkVariant(b, "sync-sequential") }
 func BenchmarkGoroutineParallel(b *testing.B) { benchmarkVariant(b, "goroutine-parallel") }
-
-// A FIFO would block the fixture check's open until a writer came: it must be
-// refused as an environment error at once.
-func TestCheckFixtureRejectsAFIFOWithoutBlocking(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- CheckFixture(path) }()
-	select {
-	case err := <-done:
-		var e *EnvError
-		if !errors.As(err, &e) || !strings.Contains(err.Error(), "is a FIFO") {
-			t.Fatalf("CheckFixture(FIFO) = %v, want an *EnvError saying it is a FIFO", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("CheckFixture(FIFO) blocked")
-	}
-}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package readfile
+package contract
 
 import (
 	"runtime"

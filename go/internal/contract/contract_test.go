@@ -1,0 +1,398 @@
+package contract
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// fake is a workload whose operations complete at once; it records every pass
+// it is asked for and fails as told.
+type fake struct {
+	passes   [][2]int // n and k of each call of Run
+	failAt   int      // iteration that fails; -1: none
+	short    bool     // report one verified operation fewer than asked
+	checkErr error    // what Check returns
+	level    string   // the workload's own flag --level
+	seen     string   // --level as Check saw it
+	extra    []Extra
+}
+
+func newFake() *fake { return &fake{failAt: -1} }
+
+func (f *fake) workload() Workload {
+	return Workload{
+		Name:    "fake",
+		Backend: "mem",
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&f.level, "level", "low", "how hard to try, a `LEVEL`")
+		},
+		Check: func() error { f.seen = f.level; return f.checkErr },
+		Variants: []Variant{
+			{Style: "sync", Mode: Sequential, Run: f.run},
+			{Style: "callback", Shape: "counter", Mode: Parallel, Run: f.run},
+			{Style: "callback", Mode: Bounded, Run: f.run},
+		},
+	}
+}
+
+func (f *fake) run(n, k int) (Result, error) {
+	f.passes = append(f.passes, [2]int{n, k})
+	if f.failAt >= 0 && f.failAt < n {
+		return Result{OK: f.failAt}, &Failure{Iteration: f.failAt, Reason: "completed with 99"}
+	}
+	ok := n
+	if f.short {
+		ok--
+	}
+	return Result{OK: ok, Bytes: 2 * int64(ok), Extra: f.extra}, nil
+}
+
+// run runs the program of w on args and returns its exit code and output.
+func run(w Workload, args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Run(w, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// decode returns the fields of the one line of stdout.
+func decode(t *testing.T, stdout string) map[string]any {
+	t.Helper()
+	if strings.Count(stdout, "\n") != 1 || !strings.HasSuffix(stdout, "\n") {
+		t.Fatalf("stdout is not exactly one line: %q", stdout)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(stdout), &obj); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, stdout)
+	}
+	return obj
+}
+
+// keys returns the keys of a JSON object in the order they are written.
+func keys(t *testing.T, text string) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(text))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object: %s", text)
+	}
+	var out []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// lineOrder is the order of the line's fields in every language.
+var lineOrder = []string{"workload", "lang", "style", "shape", "mode", "method", "backend",
+	"variant", "iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us", "sys_us",
+	"peak_rss_kb", "runtime"}
+
+func TestTheIDRuleGivesEverySpecExample(t *testing.T) {
+	cases := []struct {
+		f    Fields
+		want string
+	}{
+		{Fields{"readfile", "c", "promise", "counter", "parallel", "inprocess", "node4"}, "readfile/c/promise-counter-parallel@node4"},
+		{Fields{"readfile", "c", "sync", "", "sequential", "inprocess", "node4"}, "readfile/c/sync-sequential@node4"},
+		{Fields{"readfile", "go", "goroutine", "", "parallel", "inprocess", "os.ReadFile"}, "readfile/go/goroutine-parallel@os.ReadFile"},
+		{Fields{"readfile", "node", "await", "", "parallel", "nodetest", "fs.promises"}, "readfile/node/await-nodetest-parallel@fs.promises"},
+		{Fields{"readfile", "node", "await", "", "parallel", "inprocess", "promisify"}, "readfile/node/await-parallel@promisify"},
+		{Fields{"readfile", "c", "callback", "nowait", "parallel", "inprocess", "node4"}, "readfile/c/callback-nowait-parallel@node4"},
+		{Fields{"readfile", "c", "await", "tasks", "parallel", "inprocess", "node4"}, "readfile/c/await-tasks-parallel@node4"},
+	}
+	for _, c := range cases {
+		if got := VariantID(c.f); got != c.want {
+			t.Errorf("VariantID(%+v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}
+
+func TestTheLabelIsTheIDWithoutItsWorkloadAndTheNameIsWhatVariantTakes(t *testing.T) {
+	f := Fields{"readfile", "node", "promise", "counter", "parallel", "nodetest", "fs.promises"}
+	if got, want := Label(f), "node/promise-counter-nodetest-parallel@fs.promises"; got != want {
+		t.Errorf("Label = %q, want %q", got, want)
+	}
+	if got, want := Name(f), "promise-counter-nodetest-parallel"; got != want {
+		t.Errorf("Name = %q, want %q", got, want)
+	}
+	if got, want := Name(Fields{Style: "sync", Mode: "sequential", Method: InProcess}), "sync-sequential"; got != want {
+		t.Errorf("Name without shape = %q, want %q", got, want)
+	}
+}
+
+func TestTheLineWritesEveryFieldInTheSpecOrder(t *testing.T) {
+	f := Fields{"readfile", Lang, "goroutine", "", Parallel, InProcess, "os.ReadFile"}
+	text := NewLine(f, 4, 0, Result{OK: 4, Bytes: 48}).Encode()
+	if got := keys(t, text); strings.Join(got, ",") != strings.Join(lineOrder, ",") {
+		t.Fatalf("fields %v, want %v", got, lineOrder)
+	}
+	want := `{"workload":"readfile","lang":"go","style":"goroutine","shape":"","mode":"parallel",` +
+		`"method":"inprocess","backend":"os.ReadFile","variant":"readfile/go/goroutine-parallel@os.ReadFile",` +
+		`"iterations":4,"concurrency":0,"ok":4,"bytes":48,"elapsed_ns":0,"user_us":0,"sys_us":0,` +
+		`"peak_rss_kb":0,"runtime":""}`
+	if text != want {
+		t.Errorf("line\n%s\nwant\n%s", text, want)
+	}
+}
+
+func TestAWorkloadsOwnFieldsFollowRuntimeInTheirOrder(t *testing.T) {
+	f := Fields{"cacheloop", Lang, "sync", "", Sequential, InProcess, "map"}
+	res := Result{OK: 2, Extra: []Extra{{"misses", 1}, {"hits", int64(9)}, {"note", "a \"b\""}}}
+	text := NewLine(f, 2, 1, res).Encode()
+	want := append(append([]string{}, lineOrder...), "misses", "hits", "note")
+	if got := keys(t, text); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("fields %v, want %v", got, want)
+	}
+	if !strings.HasSuffix(text, `"runtime":"","misses":1,"hits":9,"note":"a \"b\""}`) {
+		t.Errorf("own fields written wrongly: %s", text)
+	}
+}
+
+func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
+	f := newFake()
+	code, stdout, stderr := run(f.workload(), "--iterations", "5")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+	obj := decode(t, stdout)
+	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(lineOrder, ",") {
+		t.Errorf("fields %v, want %v", got, lineOrder)
+	}
+	want := map[string]any{"workload": "fake", "lang": "go", "style": "sync", "shape": "", "mode": "sequential",
+		"method": "inprocess", "backend": "mem", "variant": "fake/go/sync-sequential@mem",
+		"iterations": 5.0, "concurrency": 1.0, "ok": 5.0, "bytes": 10.0, "runtime": runtime.Version()}
+	for k, v := range want {
+		if obj[k] != v {
+			t.Errorf("%s = %v, want %v", k, obj[k], v)
+		}
+	}
+	for _, k := range []string{"elapsed_ns", "user_us", "sys_us"} {
+		if obj[k].(float64) < 0 {
+			t.Errorf("%s = %v, want >= 0", k, obj[k])
+		}
+	}
+	if obj["peak_rss_kb"].(float64) <= 0 {
+		t.Errorf("peak_rss_kb = %v, want > 0", obj["peak_rss_kb"])
+	}
+}
+
+func TestWithoutVariantTheFirstVariantRunsTenThousandOperations(t *testing.T) {
+	f := newFake()
+	code, stdout, _ := run(f.workload())
+	obj := decode(t, stdout)
+	if code != 0 || obj["variant"] != "fake/go/sync-sequential@mem" || obj["iterations"] != 10000.0 {
+		t.Errorf("exit %d, line %s; want the first variant at N=10000", code, stdout)
+	}
+}
+
+func TestTheReportedConcurrencyFollowsTheModeAndReachesTheVariant(t *testing.T) {
+	cases := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--variant", "sync-sequential", "--concurrency", "5"}, 1},
+		{[]string{"--variant", "callback-counter-parallel", "--concurrency", "5"}, 0},
+		{[]string{"--variant", "callback-bounded"}, DefaultBound},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "0"}, 64},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "5"}, 5},
+	}
+	for _, c := range cases {
+		f := newFake()
+		code, stdout, stderr := run(f.workload(), append(c.args, "--iterations", "3")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if got := decode(t, stdout)["concurrency"]; got != float64(c.want) {
+			t.Errorf("%v: concurrency %v, want %d", c.args, got, c.want)
+		}
+		if len(f.passes) != 1 || f.passes[0][1] != c.want {
+			t.Errorf("%v: the variant ran with (n, k) %v, want k = %d", c.args, f.passes, c.want)
+		}
+	}
+}
+
+func TestTheWarmUpIsOneUntimedPassBeforeTheTimedOne(t *testing.T) {
+	f := newFake()
+	code, stdout, _ := run(f.workload(), "--warmup", "3", "--iterations", "7")
+	if code != 0 || len(f.passes) != 2 || f.passes[0] != [2]int{3, 1} || f.passes[1] != [2]int{7, 1} {
+		t.Fatalf("exit %d, passes %v; want 0 and a pass of 3 then one of 7", code, f.passes)
+	}
+	if obj := decode(t, stdout); obj["iterations"] != 7.0 || obj["ok"] != 7.0 {
+		t.Errorf("the line counts the warm-up: %s", stdout)
+	}
+	f = newFake()
+	if code, _, _ := run(f.workload(), "--iterations", "2"); code != 0 || len(f.passes) != 1 {
+		t.Errorf("without --warmup: exit %d, passes %v; want one pass", code, f.passes)
+	}
+}
+
+func TestEveryFlagFormOfGosFlagPackageWorks(t *testing.T) {
+	for _, args := range [][]string{
+		{"--variant", "callback-counter-parallel", "--iterations", "7", "--level", "high"},
+		{"-variant", "callback-counter-parallel", "-iterations", "7", "-level", "high"},
+		{"--variant=callback-counter-parallel", "--iterations=7", "--level=high"},
+		{"-variant=callback-counter-parallel", "-iterations=7", "-warmup", "2", "-level=high"},
+	} {
+		f := newFake()
+		code, stdout, stderr := run(f.workload(), args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+			continue
+		}
+		obj := decode(t, stdout)
+		if obj["variant"] != "fake/go/callback-counter-parallel@mem" || obj["iterations"] != 7.0 || f.seen != "high" {
+			t.Errorf("%v: line %s, --level %q", args, stdout, f.seen)
+		}
+	}
+}
+
+// expectUsageError runs args and wants exit 2, nothing on stdout, first the
+// line "go-fake: <first>" and then the usage on stderr.
+func expectUsageError(t *testing.T, w Workload, first string, args ...string) {
+	t.Helper()
+	code, stdout, stderr := run(w, args...)
+	lines := strings.Split(stderr, "\n")
+	if code != 2 || stdout != "" || lines[0] != "go-fake: "+first ||
+		len(lines) < 2 || !strings.HasPrefix(lines[1], "usage: go-fake ") {
+		t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing, %q and the usage", args, code, stdout, stderr, first)
+	}
+}
+
+func TestEveryBadNIsAUsageErrorNamingTheFlagAndTheValue(t *testing.T) {
+	positive := map[string]string{
+		"0": "0", "-5": "-5", "abc": "abc", "0x10": "0x10", "+3": "+3", "1_000": "1_000",
+		" 7": " 7", "7 ": "7 ", "": `""`, "99999999999999999999": "99999999999999999999", "1e3": "1e3",
+	}
+	for value, shown := range positive {
+		expectUsageError(t, newFake().workload(), "--iterations must be a positive integer, got "+shown, "--iterations", value)
+	}
+	for _, name := range []string{"warmup", "concurrency"} {
+		expectUsageError(t, newFake().workload(), "--"+name+" must be zero or a positive integer, got -1", "--"+name, "-1")
+		expectUsageError(t, newFake().workload(), "--"+name+" must be zero or a positive integer, got 0x1", "-"+name+"=0x1")
+	}
+}
+
+func TestZeroIsAValidWarmUpAndConcurrency(t *testing.T) {
+	if code, _, stderr := run(newFake().workload(), "--warmup", "0", "--concurrency", "00", "--iterations", "007"); code != 0 {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestUnknownFlagsStrayArgumentsAndUnknownVariantsAreUsageErrors(t *testing.T) {
+	w := newFake().workload()
+	expectUsageError(t, w, "flag provided but not defined: -frobnicate", "--frobnicate", "1")
+	expectUsageError(t, w, "flag needs an argument: -iterations", "--iterations")
+	expectUsageError(t, w, `unexpected argument "extra"`, "--iterations", "3", "extra")
+	expectUsageError(t, w, `unknown variant "nope-parallel" (choose one of [callback-bounded callback-counter-parallel sync-sequential])`,
+		"--variant", "nope-parallel")
+}
+
+func TestHelpPrintsTheUsageOnStdoutAndExitsZero(t *testing.T) {
+	for _, flag := range []string{"--help", "-help", "-h"} {
+		code, stdout, stderr := run(newFake().workload(), flag)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: exit %d, stderr %q", flag, code, stderr)
+		}
+		for _, want := range []string{
+			"usage: go-fake [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--level LEVEL]\n",
+			"variants: callback-bounded callback-counter-parallel sync-sequential\n",
+			"exit codes: 0 valid, 1 verification failed, 2 usage error, 3 environment error\n",
+			"-iterations N", "(default 10000)", "-level LEVEL", `(default "low")`, "(0 = the default bound, 64)",
+		} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s: the usage lacks %q:\n%s", flag, want, stdout)
+			}
+		}
+		if !strings.HasPrefix(stdout, "usage: go-fake") {
+			t.Errorf("%s: the usage does not start with its synopsis:\n%s", flag, stdout)
+		}
+	}
+}
+
+// expectOneLine runs args and wants exit code, nothing on stdout and exactly
+// one line on stderr containing want.
+func expectOneLine(t *testing.T, w Workload, code int, want string, args ...string) {
+	t.Helper()
+	got, stdout, stderr := run(w, args...)
+	if got != code || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, nothing and one line saying %q", args, got, stdout, stderr, code, want)
+	}
+}
+
+func TestAFailedOperationExitsOneNamingTheVariantAndTheIteration(t *testing.T) {
+	f := newFake()
+	f.failAt = 2
+	expectOneLine(t, f.workload(), 1, "go-fake: fake/go/sync-sequential@mem iteration 2: completed with 99", "--iterations", "5")
+}
+
+func TestAFailedWarmUpExitsOneBeforeTheTimedPass(t *testing.T) {
+	f := newFake()
+	f.failAt = 1
+	expectOneLine(t, f.workload(), 1, "go-fake: fake/go/sync-sequential@mem warm-up iteration 1: completed with 99",
+		"--warmup", "4", "--iterations", "1")
+	if len(f.passes) != 1 {
+		t.Errorf("passes %v, want the warm-up only", f.passes)
+	}
+}
+
+func TestAShortCountExitsOne(t *testing.T) {
+	f := newFake()
+	f.short = true
+	expectOneLine(t, f.workload(), 1, "go-fake: fake/go/sync-sequential@mem verified 4 of 5 operations", "--iterations", "5")
+}
+
+func TestTheWorkloadsCheckSeesItsFlagsAndDecidesTheExitCode(t *testing.T) {
+	f := newFake()
+	f.checkErr = &UsageError{"--level must be low or high"}
+	expectUsageError(t, f.workload(), "--level must be low or high", "--level", "medium")
+	if f.seen != "medium" || len(f.passes) != 0 {
+		t.Errorf("Check saw --level %q and %d passes ran; want medium and none", f.seen, len(f.passes))
+	}
+
+	f = newFake()
+	f.checkErr = &EnvError{"fixture x is missing"}
+	expectOneLine(t, f.workload(), 3, "go-fake: fixture x is missing")
+
+	f = newFake()
+	f.checkErr = errors.New("port 80 is in use")
+	expectOneLine(t, f.workload(), 3, "go-fake: port 80 is in use")
+	if len(f.passes) != 0 {
+		t.Errorf("%d passes ran after a failed check", len(f.passes))
+	}
+}
+
+func TestAWorkloadsOwnFieldsReachTheLine(t *testing.T) {
+	f := newFake()
+	f.extra = []Extra{{"hits", 3}}
+	code, stdout, _ := run(f.workload(), "--iterations", "3")
+	if code != 0 || !strings.HasSuffix(stdout, `,"hits":3}`+"\n") {
+		t.Errorf("exit %d, line %s; want hits after runtime", code, stdout)
+	}
+}
+
+func TestConcurrencyRefusesAnUnknownMode(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("Concurrency of an unknown mode did not panic")
+		}
+	}()
+	Concurrency("sideways", 0)
+}
+
+func TestGetUsageReportsAResidentSetSize(t *testing.T) {
+	if u := GetUsage(); u.PeakRSSKb <= 0 || u.UserUs < 0 || u.SysUs < 0 {
+		t.Fatalf("GetUsage() = %+v, want a positive peak RSS and non-negative times", u)
+	}
+}

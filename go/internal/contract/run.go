@@ -1,0 +1,171 @@
+package contract
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"time"
+)
+
+// Workload is what a workload hands Main: its fields, flags, check and
+// variants.  Everything else (flags of the contract, timing, the line, exit
+// codes) is the contract's.
+type Workload struct {
+	Name    string // the workload field, e.g. "readfile"; the program is go-<Name>
+	Backend string // what performs an operation, e.g. "os.ReadFile"
+	// Flags declares the workload's own flags on fs, with their defaults
+	// (nil: none).  Their values are set by the time Check and Run are called.
+	Flags func(fs *flag.FlagSet)
+	// Check runs after the flags are parsed and before the warm-up (nil:
+	// nothing to check).  It returns a *UsageError for a bad flag value; any
+	// other error is an environment error (CheckFixture's, say).
+	Check func() error
+	// Variants in the order of the catalog; the first is --variant's default.
+	Variants []Variant
+}
+
+// Variant is one way of running the workload.  Its name, label and id follow
+// from its fields by the id rule.
+type Variant struct {
+	Style string // "sync", "goroutine", ...
+	Shape string // "" or a word
+	Mode  string // Sequential, Parallel or Bounded
+	// Run performs n operations, verifying each, with k of them in flight
+	// (k = Concurrency(Mode, --concurrency); it matters to bounded variants
+	// only), and returns the verified count or the first failure (a
+	// *Failure names the iteration).
+	Run func(n, k int) (Result, error)
+}
+
+// Result counts the verified completions of one pass.
+type Result struct {
+	OK    int
+	Bytes int64   // bytes the operations moved; 0 for a workload without any
+	Extra []Extra // the workload's own fields of the line, if any
+}
+
+// Fields returns the fields of variant v of w.
+func (w Workload) Fields(v Variant) Fields {
+	return Fields{Workload: w.Name, Lang: Lang, Style: v.Style, Shape: v.Shape,
+		Mode: v.Mode, Method: InProcess, Backend: w.Backend}
+}
+
+// names returns the variants' names, sorted, for the usage text.
+func (w Workload) names() []string {
+	names := make([]string, len(w.Variants))
+	for i, v := range w.Variants {
+		names[i] = Name(w.Fields(v))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// defaultVariant is the name of the first variant, --variant's default.
+func (w Workload) defaultVariant() string {
+	if len(w.Variants) == 0 {
+		return ""
+	}
+	return Name(w.Fields(w.Variants[0]))
+}
+
+// find returns the variant called name.
+func (w Workload) find(name string) (Variant, bool) {
+	for _, v := range w.Variants {
+		if Name(w.Fields(v)) == name {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// Main runs the program of workload w on the command line and exits with the
+// contract's code.
+func Main(w Workload) {
+	os.Exit(Run(w, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Run is Main on args (without the program name) and two writers; it returns
+// the exit code.  stdout gets the one line or the --help text, nothing else.
+func Run(w Workload, args []string, stdout, stderr io.Writer) int {
+	prog := "go-" + w.Name
+	// The flag package's own messages are replaced by ours so that --help
+	// goes to stdout and every usage error is one line followed by the usage.
+	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var opts options
+	opts.register(fs, w.defaultVariant())
+	if w.Flags != nil {
+		w.Flags(fs)
+	}
+	failUsage := func(msg string) int {
+		fmt.Fprintf(stderr, "%s: %s\n", prog, msg)
+		usage(stderr, prog, w, fs)
+		return ExitUsage
+	}
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout, prog, w, fs)
+			return ExitOK
+		}
+		return failUsage(err.Error())
+	}
+	if fs.NArg() > 0 {
+		return failUsage(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	s, err := opts.check()
+	if err != nil {
+		return failUsage(err.Error())
+	}
+	v, found := w.find(s.variant)
+	if !found {
+		return failUsage(fmt.Sprintf("unknown variant %q (choose one of %v)", s.variant, w.names()))
+	}
+	if w.Check != nil {
+		if err := w.Check(); err != nil {
+			var u *UsageError
+			if errors.As(err, &u) {
+				return failUsage(err.Error())
+			}
+			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+			return ExitEnv
+		}
+	}
+
+	f := w.Fields(v)
+	id := VariantID(f)
+	k := Concurrency(v.Mode, s.concurrency)
+	if s.warmup > 0 {
+		if _, err := v.Run(s.warmup, k); err != nil {
+			fmt.Fprintf(stderr, "%s: %s warm-up %v\n", prog, id, err)
+			return ExitVerify
+		}
+	}
+
+	before := GetUsage()
+	start := time.Now()
+	res, err := v.Run(s.iterations, k)
+	elapsed := time.Since(start)
+	after := GetUsage()
+
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s %v\n", prog, id, err)
+		return ExitVerify
+	}
+	if res.OK != s.iterations {
+		fmt.Fprintf(stderr, "%s: %s verified %d of %d operations\n", prog, id, res.OK, s.iterations)
+		return ExitVerify
+	}
+	line := NewLine(f, s.iterations, k, res)
+	line.ElapsedNs = elapsed.Nanoseconds()
+	line.UserUs = after.UserUs - before.UserUs
+	line.SysUs = after.SysUs - before.SysUs
+	line.PeakRSSKb = after.PeakRSSKb
+	line.Runtime = runtime.Version()
+	fmt.Fprintln(stdout, line.Encode())
+	return ExitOK
+}
