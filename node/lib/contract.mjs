@@ -1,20 +1,36 @@
-// contract.mjs -- the program contract (DESIGN section 3) for the Node.js
-// variants: flags, the fixture check, untimed warm-up, in-process timing,
-// verification of every completion, the one JSON line and the exit codes.
+// contract.mjs -- the program contract (DESIGN section 3) for every Node.js
+// variant of every workload: the generic flags, the workload's own flags,
+// untimed warm-up, in-process timing, verification of every completion, CPU
+// time and peak RSS, the one JSON line, the exit codes and the id rule.  It
+// knows nothing about any workload.
+//
+// A workload module (node/<workload>/workload.mjs) describes its operation
+// (node/readfile/workload.mjs and node/noop/workload.mjs are the examples):
+//
+//   export const readfile = defineWorkload({
+//     name: 'readfile', unit: 'read',
+//     flags: { file: { value: <default>, arg: 'PATH', about: '...' }, ... },
+//     setup(opts) { return null or a sentence },   // before the clock: exit 3
+//     verifier(opts) { return (i, value) => bytes or a sentence },
+//   });
 //
 // A variant file describes itself and hands over to main():
 //
-//   export const variant = { name: 'callback-parallel', style: 'callback',
+//   export const variant = { workload: readfile, style: 'callback',
 //     mode: 'parallel', backend: 'fs.readFile', run(pass, done) { ... } };
 //   main(variant, import.meta.url);
 //
-// run(pass, done) issues pass.n reads of pass.file, reports each completion
-// with pass.check(i, err, data), and either calls done() or returns a promise
-// that settles after its last completion.  The clock stops inside check()
-// when the n-th completion verifies, so how a style signals the end is not
-// timed.  A failed check ends the process at once with exit code 1 and one
-// line on stderr naming the iteration, which is why styles need no error
-// paths of their own beyond routing errors into check().
+// (an optional `shape` names a second way of writing a style, e.g. 'counter').
+// run(pass, done) starts pass.n operations, reports each completion with
+// pass.check(i, err, value), and either calls done() or returns a promise
+// that settles after its last completion.  The pass also carries the
+// workload's flag values under their names (pass.file, pass.expect; a flag
+// --delay-ms would be pass.delayMs) and pass.concurrency for bounded modes.
+// The clock stops inside check() when the n-th completion verifies, so how a
+// style signals the end is not timed.  A failed check ends the process at
+// once with exit code 1 and one line on stderr naming the iteration, which is
+// why styles need no error paths of their own beyond routing errors into
+// check().
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,34 +41,86 @@ export const EXIT_VERIFY = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_ENV = 3;
 
-// The default bound of a bounded variant when --concurrency is 0.
+// The bound of a bounded variant when --concurrency is 0: the one place in Node.
 export const DEFAULT_BOUND = 64;
 
-const DEFAULTS = {
-  iterations: 10000,
-  file: 'fixtures/text.txt',
-  expect: 'Hello, world',
-  concurrency: 0,
-  warmup: 0,
+/** The project root, which program names in messages are relative to. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// The flags every program takes, whatever its workload: all counts.
+const GENERIC_FLAGS = {
+  iterations: { value: 10000, arg: 'N', about: (unit) => `${unit}s in the timed section, a positive integer` },
+  concurrency: { value: 0, arg: 'K', about: (unit) => `${unit}s in flight for bounded variants; 0 means ${DEFAULT_BOUND} there` },
+  warmup: { value: 0, arg: 'N', about: (unit) => `untimed ${unit}s before the timed section` },
 };
 
-const COUNT_FLAGS = new Set(['iterations', 'concurrency', 'warmup']);
-const TEXT_FLAGS = new Set(['file', 'expect']);
+// Names a workload flag may not take: the generic flags, --help, and what a
+// Pass holds of its own (a workload's values are copied onto the pass).
+const RESERVED = new Set([...Object.keys(GENERIC_FLAGS), 'help', 'h', 'n', 'ok', 'bytes', 't0', 't1',
+  'unit', 'verify', 'onFailure', 'check', 'fail', 'begin']);
 
-/** One line on stderr, written synchronously so it survives process.exit(). */
-export function say(message) {
-  fs.writeSync(2, message.endsWith('\n') ? message : message + '\n');
+const FLAG_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const BACKEND = /^[A-Za-z0-9._]+$/;
+const WORD = /^[a-z]+$/;
+
+/** The property a flag's value goes under: --delay-ms -> delayMs. */
+export function propertyName(flag) {
+  return flag.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
 }
 
-export function usageText(prog, operand = '') {
+/**
+ * Checks a workload's description and returns it.  Its flags map a flag name
+ * without the dashes to { value (the default, a string or, with integer:
+ * true, a non-negative integer), arg (the placeholder in the usage), about,
+ * validate(value) (optional: a usage-error sentence or null) }.  setup(opts)
+ * (optional) runs once before any warm-up and returns a sentence when the
+ * environment is wrong (exit 3), else null.  verifier(opts) returns the
+ * per-completion check: (i, value) => the bytes the completion accounts for,
+ * or a sentence saying what is wrong.  unit names one operation in messages.
+ */
+export function defineWorkload(workload) {
+  const { name, unit, flags = {}, verifier } = workload;
+  if (!WORD.test(name || '')) throw new TypeError(`a workload needs a name of lower-case letters, got "${name}"`);
+  if (!unit) throw new TypeError(`workload ${name} needs a unit (what one operation is called)`);
+  if (typeof verifier !== 'function') throw new TypeError(`workload ${name} needs a verifier(opts)`);
+  for (const [flag, spec] of Object.entries(flags)) {
+    if (!FLAG_NAME.test(flag) || RESERVED.has(propertyName(flag))) {
+      throw new TypeError(`workload ${name}: --${flag} is not a name a workload flag may take`);
+    }
+    const integer = Number.isSafeInteger(spec.value) && spec.value >= 0;
+    if (spec.integer ? !integer : typeof spec.value !== 'string') {
+      throw new TypeError(`workload ${name}: --${flag} has a default of the wrong type`);
+    }
+  }
+  return Object.freeze({ ...workload, flags });
+}
+
+/** The flags a program of this workload takes, generic ones first. */
+function flagsOf(workload) {
+  const all = {};
+  for (const [flag, spec] of Object.entries(GENERIC_FLAGS)) {
+    all[flag] = { ...spec, integer: true, about: spec.about(workload.unit) };
+  }
+  return Object.assign(all, workload.flags);
+}
+
+/** Every option at its default: the generic flags' and the workload's. */
+export function defaults(workload) {
+  const opts = {};
+  for (const [flag, spec] of Object.entries(flagsOf(workload))) opts[propertyName(flag)] = spec.value;
+  return opts;
+}
+
+export function usageText(prog, workload, operand = '') {
+  const flags = Object.entries(flagsOf(workload));
+  const synopsis = flags.map(([flag, spec]) => `[--${flag} ${spec.arg}]`).join(' ');
+  const width = Math.max(...flags.map(([flag, spec]) => flag.length + spec.arg.length + 3), 6);
+  const line = (left, about) => `  ${left.padEnd(width)}  ${about}`;
   return [
-    `usage: ${prog}${operand ? ' ' + operand : ''} [--iterations N] [--file PATH] [--expect TEXT] [--concurrency K] [--warmup N]`,
-    `  --iterations N   reads in the timed section, a positive integer (default ${DEFAULTS.iterations})`,
-    `  --file PATH      the fixture, relative to the working directory (default ${DEFAULTS.file})`,
-    `  --expect TEXT    the exact content every read must return (default "${DEFAULTS.expect}")`,
-    `  --concurrency K  reads in flight for bounded variants; 0 means ${DEFAULT_BOUND} there (default 0)`,
-    `  --warmup N       untimed reads before the timed section (default 0)`,
-    `  --help           this text`,
+    `usage: ${prog}${operand ? ' ' + operand : ''} ${synopsis}`,
+    ...flags.map(([flag, spec]) => line(`--${flag} ${spec.arg}`,
+      `${spec.about} (default ${spec.integer ? spec.value : JSON.stringify(spec.value)})`)),
+    line('--help', 'this text'),
   ].join('\n');
 }
 
@@ -60,83 +128,54 @@ export function usageText(prog, operand = '') {
 export class UsageError extends Error {}
 
 /**
- * Parses the flags of DESIGN section 3 (`--name value` or `--name=value`).
- * Returns the options, or { help: true } for --help; throws UsageError.
+ * Parses the generic flags and the workload's (`--name value` or
+ * `--name=value`).  Returns the options by property name, or { help: true }
+ * for --help; throws UsageError.
  */
-export function parseArgs(args) {
-  const opts = { ...DEFAULTS };
+export function parseArgs(workload, args) {
+  const flags = flagsOf(workload);
+  const opts = defaults(workload);
   for (let k = 0; k < args.length; k++) {
     const arg = args[k];
     if (arg === '--help' || arg === '-h') return { help: true };
-    const m = /^--?([a-z]+)(?:=(.*))?$/s.exec(arg);
+    const m = /^--?([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
     if (!m) throw new UsageError(`unexpected argument "${arg}"`);
-    const name = m[1];
-    if (!COUNT_FLAGS.has(name) && !TEXT_FLAGS.has(name)) {
-      throw new UsageError(`unknown flag "${arg}"`);
-    }
+    const flag = m[1];
+    const spec = Object.hasOwn(flags, flag) ? flags[flag] : null;
+    if (!spec) throw new UsageError(`unknown flag "${arg}"`);
     let value = m[2];
     if (value === undefined) {
-      if (k + 1 >= args.length) throw new UsageError(`--${name} needs a value`);
+      if (k + 1 >= args.length) throw new UsageError(`--${flag} needs a value`);
       value = args[++k];
     }
-    if (COUNT_FLAGS.has(name)) {
+    if (spec.integer) {
       if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-        throw new UsageError(`--${name} must be a ${name === 'iterations' ? 'positive' : 'non-negative'} integer, got "${value}"`);
+        throw new UsageError(`--${flag} must be a ${flag === 'iterations' ? 'positive' : 'non-negative'} integer, got "${value}"`);
       }
-      opts[name] = Number(value);
-    } else {
-      opts[name] = value;
+      value = Number(value);
     }
+    const problem = spec.validate ? spec.validate(value) : null;
+    if (problem) throw new UsageError(problem);
+    opts[propertyName(flag)] = value;
   }
   if (opts.iterations < 1) {
     throw new UsageError(`--iterations must be a positive integer, got ${opts.iterations}`);
   }
-  if (opts.file === '') throw new UsageError('--file must name the fixture');
   return opts;
 }
 
-/** Names the type of a file that is neither regular nor a directory. */
-function fileKind(st) {
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'not a regular file';
-}
-
 /**
- * Returns null when `file` is a regular file this process can read, else a
- * sentence saying what is wrong and how to fix it (an environment error).
- */
-export function fixtureProblem(file) {
-  let st;
-  try {
-    st = fs.statSync(file);
-  } catch (err) {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') {
-      return `fixture ${file} is missing: run from the project root or pass --file PATH`;
-    }
-    return `fixture ${file} cannot be examined: ${err.message}`;
-  }
-  if (st.isDirectory()) return `fixture ${file} is a directory: pass --file with a regular file`;
-  // Opening a FIFO blocks until a writer comes: refuse anything but a regular file first.
-  if (!st.isFile()) return `fixture ${file} is ${fileKind(st)}; --file must name a regular file`;
-  try {
-    fs.closeSync(fs.openSync(file, 'r'));
-  } catch (err) {
-    return `fixture ${file} is unreadable: ${err.code || err.message} (fix its permissions)`;
-  }
-  return null;
-}
-
-/**
- * One pass (warm-up or timed) over n reads.  check() verifies a completion;
- * the n-th verified one stamps the end of the timed section.
+ * One pass (warm-up or timed) over n operations.  check() verifies a
+ * completion; the n-th verified one stamps the end of the timed section.
  */
 export class Pass {
-  constructor(opts, n, concurrency, onFailure) {
-    this.file = opts.file;
-    this.expect = opts.expect;
-    this.expectBytes = Buffer.byteLength(opts.expect, 'utf-8');
+  constructor(workload, opts, n, concurrency, onFailure) {
+    for (const flag of Object.keys(workload.flags)) {
+      const name = propertyName(flag);
+      this[name] = opts[name];
+    }
+    this.unit = workload.unit;
+    this.verify = workload.verifier(opts);
     this.n = n;
     this.concurrency = concurrency;
     this.ok = 0;
@@ -146,28 +185,28 @@ export class Pass {
     this.onFailure = onFailure;
   }
 
-  /** Stamps the start of the timed section, just before the first read. */
+  /** Stamps the start of the timed section, just before the first operation. */
   begin() {
     this.t0 = process.hrtime.bigint();
   }
 
   /**
-   * Verifies the completion of iteration i: no error and exactly the expected
-   * text.  Returns true when it verified; otherwise reports the failure.
+   * Verifies the completion of iteration i: no error and the value the
+   * workload expects.  Returns true when it verified; otherwise reports the
+   * failure.
    */
-  check(i, err, data) {
-    if (err) return this.fail(i, `read failed: ${err.code || ''} ${err.message}`.trim());
-    if (data !== this.expect) {
-      return this.fail(i, `read ${JSON.stringify(data)}, expected ${JSON.stringify(this.expect)}`);
-    }
-    this.bytes += this.expectBytes;
+  check(i, err, value) {
+    if (err) return this.fail(i, `${this.unit} failed: ${[err.code, err.message].filter(Boolean).join(' ')}`);
+    const bytes = this.verify(i, value);
+    if (typeof bytes !== 'number') return this.fail(i, bytes);
+    this.bytes += bytes;
     if (++this.ok === this.n) this.t1 = process.hrtime.bigint();
     return true;
   }
 
-  /** Reports the first failure; i is null when the style cannot tell which read. */
+  /** Reports the first failure; i is null when the style cannot tell which operation. */
   fail(i, reason) {
-    this.onFailure(i === null ? `a read: ${reason}` : `iteration ${i}: ${reason}`);
+    this.onFailure(i === null ? `a ${this.unit}: ${reason}` : `iteration ${i}: ${reason}`);
     return false;
   }
 }
@@ -184,58 +223,103 @@ export function runPass(variant, pass) {
 export function effectiveConcurrency(mode, requested) {
   if (mode === 'sequential') return 1;
   if (mode === 'bounded') return requested > 0 ? requested : DEFAULT_BOUND;
-  return 0; // parallel: every read in flight at once
+  if (mode === 'parallel') return 0; // every operation in flight at once
+  throw new TypeError(`unknown mode "${mode}"`);
+}
+
+/** style[-shape][-nodetest]-mode: a variant's name (SPEC 1). */
+export function variantName({ style, shape = '', method = 'inprocess', mode }) {
+  return style + (shape ? `-${shape}` : '') + (method === 'nodetest' ? '-nodetest' : '') + `-${mode}`;
+}
+
+/** lang/name@backend: the id without the workload. */
+export function variantLabel(fields) {
+  return `${fields.lang}/${variantName(fields)}@${fields.backend}`;
+}
+
+/** workload/lang/name@backend: the one id rule, the same in C, Go and Python. */
+export function variantId(fields) {
+  return `${fields.workload}/${variantLabel(fields)}`;
+}
+
+/**
+ * The fields of a variant declared in a file, timed by `method`, in the
+ * order of the line.  Throws TypeError when the declaration is not a variant.
+ */
+export function variantFields(variant, method = 'inprocess') {
+  const { workload, style, shape = '', mode, backend } = variant || {};
+  if (!workload || typeof workload.verifier !== 'function') throw new TypeError('a variant names its workload (defineWorkload)');
+  if (!WORD.test(style || '') || (shape && !WORD.test(shape))) throw new TypeError(`bad style or shape "${style}", "${shape}"`);
+  effectiveConcurrency(mode, 0);
+  if (!BACKEND.test(backend || '')) throw new TypeError(`a backend is a name of [A-Za-z0-9._], got "${backend}"`);
+  if (typeof variant.run !== 'function') throw new TypeError('a variant has a run(pass, done)');
+  const fields = { workload: workload.name, lang: 'node', style, shape, mode, method, backend };
+  return { ...fields, variant: variantId(fields) };
 }
 
 export function runtimeName() {
   return `node ${process.version} (libuv ${process.versions.uv})`;
 }
 
-/** The contract's JSON line, fields in the order of DESIGN section 3. */
-export function resultLine(variant, fields) {
+/** The contract's JSON line (SPEC 2): the variant's fields, then the measurements. */
+export function resultLine(fields, measured) {
   return JSON.stringify({
-    workload: 'readfile',
-    lang: 'node',
-    style: variant.style,
-    mode: variant.mode,
-    backend: variant.backend,
-    variant: variant.id || `node/${variant.name}`,
-    iterations: fields.iterations,
-    concurrency: fields.concurrency,
-    ok: fields.ok,
-    bytes: fields.bytes,
-    elapsed_ns: fields.elapsed_ns,
-    user_us: fields.user_us,
-    sys_us: fields.sys_us,
-    peak_rss_kb: fields.peak_rss_kb,
-    runtime: fields.runtime || runtimeName(),
+    workload: fields.workload,
+    lang: fields.lang,
+    style: fields.style,
+    shape: fields.shape,
+    mode: fields.mode,
+    method: fields.method,
+    backend: fields.backend,
+    variant: fields.variant,
+    iterations: measured.iterations,
+    concurrency: measured.concurrency,
+    ok: measured.ok,
+    bytes: measured.bytes,
+    elapsed_ns: measured.elapsed_ns,
+    user_us: measured.user_us,
+    sys_us: measured.sys_us,
+    peak_rss_kb: measured.peak_rss_kb,
+    runtime: measured.runtime || runtimeName(),
   });
+}
+
+/** One line on stderr, written synchronously so it survives process.exit(). */
+export function say(message) {
+  fs.writeSync(2, message.endsWith('\n') ? message : message + '\n');
 }
 
 /**
  * Parses the command line (operand names what precedes the flags in the
- * usage line, if anything) or ends the process: prints usage and exits 0 for
- * --help, 2 for a usage error, 3 when the fixture is not a readable file.
+ * usage line, if anything) and prepares the workload, or ends the process:
+ * prints usage and exits 0 for --help, 2 for a usage error, 3 when the
+ * workload's setup finds the environment wrong (a missing fixture).
  */
-export function optionsOrExit(prog, args, operand = '') {
+export function optionsOrExit(prog, workload, args, operand = '') {
   let opts;
   try {
-    opts = parseArgs(args);
+    opts = parseArgs(workload, args);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    say(`${prog}: ${err.message}\n${usageText(prog, operand)}`);
+    say(`${prog}: ${err.message}\n${usageText(prog, workload, operand)}`);
     process.exit(EXIT_USAGE);
   }
   if (opts.help) {
-    fs.writeSync(1, usageText(prog, operand) + '\n');
+    fs.writeSync(1, usageText(prog, workload, operand) + '\n');
     process.exit(EXIT_OK);
   }
-  const problem = fixtureProblem(opts.file);
+  const problem = workload.setup ? workload.setup(opts) : null;
   if (problem) {
     say(`${prog}: ${problem}`);
     process.exit(EXIT_ENV);
   }
   return opts;
+}
+
+/** A file's name in messages: relative to the project root when inside it. */
+export function programName(file) {
+  const rel = path.relative(ROOT, file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
 }
 
 /** True when moduleUrl is the script node was started with. */
@@ -244,35 +328,41 @@ export function isEntry(moduleUrl) {
 }
 
 /**
+ * Runs a warm-up pass (if any) and the timed pass of the variant.  fail(message)
+ * is called, and must not return, when a completion does not verify (the
+ * message names the iteration) or the style finishes early.  Returns the
+ * timed pass and the CPU time it took.
+ */
+export async function measure(variant, opts, concurrency, fail) {
+  const { workload } = variant;
+  if (opts.warmup > 0) {
+    const warm = new Pass(workload, opts, opts.warmup, concurrency, (message) => fail(`warm-up ${message}`));
+    await runPass(variant, warm);
+  }
+  const pass = new Pass(workload, opts, opts.iterations, concurrency, fail);
+  const cpu0 = process.cpuUsage();
+  pass.begin();
+  await runPass(variant, pass);
+  const cpu = process.cpuUsage(cpu0);
+  if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
+  return { pass, cpu };
+}
+
+/**
  * The whole life of a variant program.  Does nothing unless moduleUrl is the
  * entry script, so the same file can be imported (by the node --test method).
  */
 export async function main(variant, moduleUrl) {
   if (!isEntry(moduleUrl)) return;
-  const prog = `node/readfile/${variant.name}.mjs`;
-  const opts = optionsOrExit(prog, process.argv.slice(2));
+  const fields = variantFields(variant);
+  const prog = programName(fileURLToPath(moduleUrl));
+  const opts = optionsOrExit(prog, variant.workload, process.argv.slice(2));
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
-  const failed = (what) => (message) => {
-    say(`${prog}: ${what}${message}`);
+  const { pass, cpu } = await measure(variant, opts, concurrency, (message) => {
+    say(`${prog}: ${message}`);
     process.exit(EXIT_VERIFY);
-  };
-
-  if (opts.warmup > 0) {
-    const warm = new Pass(opts, opts.warmup, concurrency, failed('warm-up '));
-    await runPass(variant, warm);
-  }
-
-  const pass = new Pass(opts, opts.iterations, concurrency, failed(''));
-  const cpu0 = process.cpuUsage();
-  pass.begin();
-  await runPass(variant, pass);
-  const cpu = process.cpuUsage(cpu0);
-
-  if (pass.ok !== pass.n) {
-    say(`${prog}: verified ${pass.ok} of ${pass.n} reads before the variant said it was done`);
-    process.exit(EXIT_VERIFY);
-  }
-  fs.writeSync(1, resultLine(variant, {
+  });
+  fs.writeSync(1, resultLine(fields, {
     iterations: pass.n,
     concurrency,
     ok: pass.ok,

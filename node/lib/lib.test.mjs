@@ -1,10 +1,37 @@
-// Unit tests of lib/limit.mjs and the pure parts of lib/contract.mjs: node --test node/lib/
+// Unit tests of node/lib (the contract, the limiter, the node --test wrapper)
+// and of what the workload modules plug into it: node --test node/
 import test from 'node:test';
 import assert from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { limiter } from './limit.mjs';
-import { parseArgs, UsageError, effectiveConcurrency, Pass } from './contract.mjs';
+import {
+  DEFAULT_BOUND, Pass, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs,
+  resultLine, usageText, variantFields, variantId, variantLabel, variantName,
+} from './contract.mjs';
+import { fixtureProblem, readfile } from '../readfile/workload.mjs';
+import { noop } from '../noop/workload.mjs';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Every variant file under node/<workload>/, as paths relative to the root. */
+function variantFiles() {
+  const node = path.join(ROOT, 'node');
+  return fs.readdirSync(node).filter((w) => fs.existsSync(path.join(node, w, 'workload.mjs')))
+    .flatMap((w) => fs.readdirSync(path.join(node, w))
+      .filter((f) => f.endsWith('.mjs') && f !== 'workload.mjs')
+      .map((f) => `node/${w}/${f}`))
+    .sort();
+}
+
+/** Runs a Node program from the project root; returns { status, stdout, stderr }. */
+function runNode(args) {
+  return spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf-8' });
+}
 
 test('the limiter never runs more than k tasks at once and runs them all in order', async () => {
   const limit = limiter(3);
@@ -41,35 +68,231 @@ test('the limiter refuses a bound that is not a positive integer', () => {
   for (const k of [0, -1, 1.5, NaN]) assert.throws(() => limiter(k), RangeError);
 });
 
-test('parseArgs takes both flag forms and rejects bad counts and unknown flags', () => {
-  const opts = parseArgs(['--iterations', '5', '--expect=hi', '--concurrency', '3', '--warmup=2', '--file', 'f']);
-  assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, file: 'f' });
-  assert.deepStrictEqual(parseArgs(['--help']), { help: true });
-  for (const bad of [['--iterations', '0'], ['--iterations', '-5'], ['--iterations', 'abc'],
-    ['--iterations', '1.5'], ['--warmup', '-1'], ['--nope', '1'], ['stray'], ['--iterations']]) {
-    assert.throws(() => parseArgs(bad), UsageError, bad.join(' '));
+test('the id rule gives the SPEC\'s examples', () => {
+  const examples = {
+    'readfile/c/promise-counter-parallel@node4': { lang: 'c', style: 'promise', shape: 'counter', mode: 'parallel', backend: 'node4' },
+    'readfile/c/sync-sequential@node4': { lang: 'c', style: 'sync', mode: 'sequential', backend: 'node4' },
+    'readfile/go/goroutine-parallel@os.ReadFile': { lang: 'go', style: 'goroutine', mode: 'parallel', backend: 'os.ReadFile' },
+    'readfile/node/await-nodetest-parallel@fs.promises':
+      { lang: 'node', style: 'await', mode: 'parallel', method: 'nodetest', backend: 'fs.promises' },
+    'readfile/node/await-parallel@promisify': { lang: 'node', style: 'await', shape: '', method: 'inprocess', mode: 'parallel', backend: 'promisify' },
+    'readfile/c/callback-nowait-parallel@node4': { lang: 'c', style: 'callback', shape: 'nowait', mode: 'parallel', backend: 'node4' },
+    'readfile/c/await-tasks-parallel@node4': { lang: 'c', style: 'await', shape: 'tasks', mode: 'parallel', backend: 'node4' },
+  };
+  for (const [id, fields] of Object.entries(examples)) {
+    assert.strictEqual(variantId({ workload: 'readfile', ...fields }), id);
+  }
+  const counterNodetest = { workload: 'readfile', lang: 'node', style: 'promise', shape: 'counter', method: 'nodetest', mode: 'parallel', backend: 'fs.promises' };
+  assert.strictEqual(variantName(counterNodetest), 'promise-counter-nodetest-parallel');
+  assert.strictEqual(variantLabel(counterNodetest), 'node/promise-counter-nodetest-parallel@fs.promises');
+});
+
+test('every Node variant file is named after its variant, and the old promisify names map to the backend', async () => {
+  const ids = {};
+  for (const file of variantFiles()) {
+    const { variant } = await import(pathToFileURL(path.join(ROOT, file)).href);
+    const fields = variantFields(variant);
+    ids[file] = fields.variant;
+    assert.strictEqual(fields.workload, path.basename(path.dirname(file)), file);
+    // await-promisify-parallel.mjs keeps its name from before the backend was a field.
+    const legacy = variantName({ ...fields, shape: fields.backend });
+    assert.ok([variantName(fields), legacy].includes(path.basename(file, '.mjs')), `${file}: ${fields.variant}`);
+  }
+  assert.strictEqual(ids['node/readfile/await-promisify-parallel.mjs'], 'readfile/node/await-parallel@promisify');
+  assert.strictEqual(ids['node/readfile/await-promisify-sequential.mjs'], 'readfile/node/await-sequential@promisify');
+  assert.strictEqual(ids['node/readfile/promise-counter-parallel.mjs'], 'readfile/node/promise-counter-parallel@fs.promises');
+  assert.strictEqual(ids['node/readfile/callback-parallel.mjs'], 'readfile/node/callback-parallel@fs.readFile');
+  assert.strictEqual(ids['node/noop/await-parallel.mjs'], 'noop/node/await-parallel@none');
+});
+
+test('a declaration that is not a variant is refused with a sentence', () => {
+  const ok = { workload: noop, style: 'callback', mode: 'parallel', backend: 'none', run() {} };
+  assert.strictEqual(variantFields(ok, 'nodetest').variant, 'noop/node/callback-nodetest-parallel@none');
+  for (const bad of [{ workload: undefined }, { style: 'Call back' }, { shape: 'two words' }, { mode: 'sideways' },
+    { backend: 'fs.readFile()' }, { backend: '' }, { run: undefined }]) {
+    assert.throws(() => variantFields({ ...ok, ...bad }), TypeError, JSON.stringify(bad));
   }
 });
 
-test('effective concurrency is 1 sequential, 0 parallel and the bound (default 64) bounded', () => {
+test('the line holds the SPEC\'s fields in the SPEC\'s order', () => {
+  const fields = variantFields({ workload: readfile, style: 'promise', shape: 'counter', mode: 'parallel', backend: 'fs.promises', run() {} });
+  const line = resultLine(fields, {
+    iterations: 10, concurrency: 0, ok: 10, bytes: 120, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3,
+  });
+  assert.ok(!line.includes('\n'));
+  const parsed = JSON.parse(line);
+  assert.deepStrictEqual(Object.keys(parsed), ['workload', 'lang', 'style', 'shape', 'mode', 'method', 'backend', 'variant',
+    'iterations', 'concurrency', 'ok', 'bytes', 'elapsed_ns', 'user_us', 'sys_us', 'peak_rss_kb', 'runtime']);
+  assert.strictEqual(parsed.variant, 'readfile/node/promise-counter-parallel@fs.promises');
+  assert.strictEqual(parsed.method, 'inprocess');
+  assert.match(parsed.runtime, /^node v\d+\.\d+\.\d+ \(libuv \d+\.\d+\.\d+\)$/);
+});
+
+test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
+  const opts = parseArgs(readfile, ['--iterations', '5', '--expect=hi', '--concurrency', '3', '--warmup=2', '--file', 'f']);
+  assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, file: 'f' });
+  assert.deepStrictEqual(parseArgs(readfile, ['--help']), { help: true });
+  assert.deepStrictEqual(parseArgs(noop, ['-iterations', '7']), { iterations: 7, concurrency: 0, warmup: 0 });
+});
+
+test('parseArgs names each bad flag', () => {
+  const cases = [
+    [readfile, ['--iterations', '0'], /^--iterations must be a positive integer, got 0$/],
+    [readfile, ['--iterations', '-5'], /^--iterations must be a positive integer, got "-5"$/],
+    [readfile, ['--iterations', 'abc'], /^--iterations must be a positive integer, got "abc"$/],
+    [readfile, ['--iterations', '1.5'], /positive integer, got "1.5"/],
+    [readfile, ['--iterations', '99999999999999999999'], /positive integer/],
+    [readfile, ['--warmup', '-1'], /^--warmup must be a non-negative integer, got "-1"$/],
+    [readfile, ['--concurrency', 'x'], /^--concurrency must be a non-negative integer/],
+    [readfile, ['--nope', '1'], /^unknown flag "--nope"$/],
+    [readfile, ['stray'], /^unexpected argument "stray"$/],
+    [readfile, ['--iterations'], /^--iterations needs a value$/],
+    [readfile, ['--file', ''], /^--file must name the fixture$/],
+    [noop, ['--file', 'f'], /^unknown flag "--file"$/],
+    [noop, ['--expect=x'], /^unknown flag "--expect=x"$/],
+  ];
+  for (const [workload, args, message] of cases) {
+    assert.throws(() => parseArgs(workload, args), (err) => err instanceof UsageError && message.test(err.message),
+      `${workload.name} ${args.join(' ')}`);
+  }
+});
+
+test('readfile\'s defaults are the SPEC\'s, and the catalog\'s where it has a file for the workload', () => {
+  assert.deepStrictEqual(defaults(readfile),
+    { iterations: 10000, concurrency: 0, warmup: 0, file: 'fixtures/text.txt', expect: 'Hello, world' });
+  assert.deepStrictEqual(defaults(noop), { iterations: 10000, concurrency: 0, warmup: 0 });
+  for (const workload of [readfile, noop]) {
+    const catalogFile = path.join(ROOT, 'runner', 'catalog', `${workload.name}.json`);
+    if (!fs.existsSync(catalogFile)) continue;
+    const declared = JSON.parse(fs.readFileSync(catalogFile, 'utf-8')).flags || {};
+    const ours = Object.fromEntries(Object.entries(workload.flags).map(([flag, spec]) => [`--${flag}`, spec.value]));
+    assert.deepStrictEqual(ours, Object.fromEntries(Object.entries(declared).map(([flag, spec]) => [flag, spec.value])));
+  }
+});
+
+test('the usage lists the generic flags, then the workload\'s with their defaults', () => {
+  const usage = usageText('node/readfile/x.mjs', readfile);
+  assert.match(usage, /^usage: node\/readfile\/x\.mjs \[--iterations N\] \[--concurrency K\] \[--warmup N\] \[--file PATH\] \[--expect TEXT\]\n/);
+  assert.match(usage, /--concurrency K +reads in flight for bounded variants; 0 means 64 there \(default 0\)/);
+  assert.match(usage, /--expect TEXT +the exact content every read must return \(default "Hello, world"\)/);
+  assert.match(usageText('node/noop/x.mjs', noop), /--iterations N +operations in the timed section/);
+});
+
+test('a workload flag may not shadow a generic flag or a field of the pass', () => {
+  const base = { name: 'probe', unit: 'probe', verifier: () => () => 0 };
+  for (const flag of ['iterations', 'help', 'check', 'ok', 'Bad', 'two--dashes', '-x']) {
+    assert.throws(() => defineWorkload({ ...base, flags: { [flag]: { value: '', arg: 'X', about: '' } } }), TypeError, flag);
+  }
+  assert.throws(() => defineWorkload({ ...base, flags: { port: { value: 'x', integer: true, arg: 'P', about: '' } } }), TypeError);
+  assert.throws(() => defineWorkload({ ...base, verifier: undefined }), TypeError);
+  const probe = defineWorkload({ ...base, flags: { 'delay-ms': { value: 5, integer: true, arg: 'T', about: 'a delay' } } });
+  assert.strictEqual(parseArgs(probe, ['--delay-ms', '7']).delayMs, 7);
+  assert.strictEqual(new Pass(probe, defaults(probe), 1, 0, () => {}).delayMs, 5);
+});
+
+test('effective concurrency is 1 sequential, 0 parallel and the bound (default 64, the catalog\'s) bounded', () => {
+  assert.strictEqual(DEFAULT_BOUND, 64);
+  const suite = path.join(ROOT, 'runner', 'catalog', 'suite.json');
+  if (fs.existsSync(suite)) assert.strictEqual(JSON.parse(fs.readFileSync(suite, 'utf-8')).bound, DEFAULT_BOUND);
   assert.strictEqual(effectiveConcurrency('sequential', 9), 1);
   assert.strictEqual(effectiveConcurrency('parallel', 9), 0);
   assert.strictEqual(effectiveConcurrency('bounded', 9), 9);
   assert.strictEqual(effectiveConcurrency('bounded', 0), 64);
+  assert.throws(() => effectiveConcurrency('sideways', 0), TypeError);
 });
 
-test('a pass counts verified completions and reports the first wrong one', () => {
+test('a readfile pass counts verified reads and their UTF-8 bytes and reports the first wrong one', () => {
   const failures = [];
-  const pass = new Pass({ file: 'f', expect: 'héllo' }, 2, 0, (m) => failures.push(m));
+  const pass = new Pass(readfile, { file: 'f', expect: 'héllo' }, 2, 0, (m) => failures.push(m));
+  assert.strictEqual(pass.file, 'f');
   pass.begin();
   assert.strictEqual(pass.check(0, null, 'héllo'), true);
   assert.strictEqual(pass.t1, 0n);
   assert.strictEqual(pass.check(1, null, 'hello'), false);
   assert.strictEqual(pass.check(1, Object.assign(new Error('gone'), { code: 'ENOENT' })), false);
+  assert.strictEqual(pass.check(null, new Error('all gone')), false);
   assert.strictEqual(pass.check(1, null, 'héllo'), true);
   assert.ok(pass.t1 >= pass.t0 && pass.t1 > 0n);
   assert.strictEqual(pass.ok, 2);
   assert.strictEqual(pass.bytes, 12); // 'héllo' is 6 bytes in UTF-8
-  assert.match(failures[0], /^iteration 1: read "hello", expected "héllo"$/);
-  assert.match(failures[1], /^iteration 1: read failed: ENOENT gone$/);
+  assert.deepStrictEqual(failures, [
+    'iteration 1: read "hello", expected "héllo"',
+    'iteration 1: read failed: ENOENT gone',
+    'a read: read failed: all gone',
+  ]);
+});
+
+test('a noop completion verifies when its value is its own iteration, and counts no bytes', () => {
+  const failures = [];
+  const pass = new Pass(noop, defaults(noop), 2, 0, (m) => failures.push(m));
+  assert.strictEqual(pass.check(0, null, 0), true);
+  assert.strictEqual(pass.check(1, null, 0), false);
+  assert.strictEqual(pass.check(1, null, '1'), false);
+  assert.strictEqual(pass.check(1, null, 1), true);
+  assert.strictEqual(pass.bytes, 0);
+  assert.deepStrictEqual(failures, ['iteration 1: completed with 0, expected 1', 'iteration 1: completed with "1", expected 1']);
+});
+
+test('the fixture check refuses a missing file, a directory, a FIFO and a socket', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncstyles-lib-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const text = path.join(dir, 'text.txt');
+  fs.writeFileSync(text, 'Hello, world');
+  assert.strictEqual(fixtureProblem(text), null);
+  assert.match(fixtureProblem(path.join(dir, 'nope.txt')), /is missing: run from the project root or pass --file PATH$/);
+  assert.match(fixtureProblem(path.join(text, 'below')), /is missing/);
+  assert.match(fixtureProblem(dir), /is a directory: pass --file with a regular file$/);
+  const fifo = path.join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  assert.match(fixtureProblem(fifo), /is a FIFO; --file must name a regular file$/);
+  const sock = path.join(dir, 'sock');
+  const server = net.createServer().listen(sock);
+  await new Promise((resolve) => server.on('listening', resolve));
+  try {
+    assert.match(fixtureProblem(sock), /is a socket; --file must name a regular file$/);
+  } finally {
+    server.close();
+  }
+});
+
+test('every noop program prints one contract line with ok == N and bytes 0', () => {
+  for (const file of variantFiles().filter((f) => f.startsWith('node/noop/'))) {
+    const run = runNode([file, '--iterations', '50', '--warmup', '3']);
+    assert.strictEqual(run.status, 0, `${file}: ${run.stderr}`);
+    assert.strictEqual(run.stderr, '');
+    const lines = run.stdout.split('\n');
+    assert.deepStrictEqual(lines.slice(1), [''], file);
+    const line = JSON.parse(lines[0]);
+    assert.strictEqual(line.workload, 'noop');
+    assert.strictEqual(line.backend, 'none');
+    assert.strictEqual(line.variant, `noop/node/${path.basename(file, '.mjs')}@none`);
+    assert.deepStrictEqual([line.iterations, line.ok, line.bytes], [50, 50, 0]);
+    assert.strictEqual(line.concurrency, line.mode === 'sequential' ? 1 : 0);
+  }
+});
+
+test('a program says what is wrong: usage errors exit 2 with the usage, a bad fixture exits 3', () => {
+  const cases = [
+    [['node/noop/callback-parallel.mjs', '--file', 'x'], 2, /unknown flag "--file"\nusage: node\/noop\/callback-parallel\.mjs /],
+    [['node/readfile/callback-parallel.mjs', '--iterations', '0'], 2, /--iterations must be a positive integer, got 0\nusage: /],
+    [['node/readfile/callback-parallel.mjs', '--file', 'node'], 3, /^node\/readfile\/callback-parallel\.mjs: fixture node is a directory/],
+    [['node/lib/nodetest.mjs', 'node/readfile/nope.mjs'], 2, /unknown variant "node\/readfile\/nope\.mjs" \(no such file\)/],
+    [['node/lib/nodetest.mjs', 'node/lib/limit.mjs'], 2, /unknown variant "node\/lib\/limit\.mjs" \(it exports no variant\)/],
+    [['node/lib/nodetest.mjs', 'node/readfile/await-parallel.mjs', '--file', 'nope'], 3, /fixture nope is missing/],
+  ];
+  for (const [args, status, message] of cases) {
+    const run = runNode(args);
+    assert.strictEqual(run.status, status, args.join(' '));
+    assert.strictEqual(run.stdout, '', args.join(' '));
+    assert.match(run.stderr, message, args.join(' '));
+  }
+});
+
+test('the node --test method times any workload\'s variant and says so in the line', () => {
+  const run = runNode(['node/lib/nodetest.mjs', 'node/noop/promise-sequential.mjs', '--iterations', '20']);
+  assert.strictEqual(run.status, 0, run.stderr);
+  const line = JSON.parse(run.stdout);
+  assert.strictEqual(line.method, 'nodetest');
+  assert.strictEqual(line.variant, 'noop/node/promise-nodetest-sequential@none');
+  assert.deepStrictEqual([line.ok, line.concurrency, line.bytes], [20, 1, 0]);
 });

@@ -4,10 +4,11 @@
 // usually written with async/await, a queued promise per read included.
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 import { limiter } from '../lib/limit.mjs';
 
 export const variant = {
-  name: 'await-bounded', style: 'await', mode: 'bounded', backend: 'fs.promises.readFile',
+  workload: readfile, style: 'await', mode: 'bounded', backend: 'fs.promises',
   async run(pass) {
     const limit = limiter(pass.concurrency);
     const readOne = async (i) => {

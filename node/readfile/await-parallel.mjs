@@ -2,6 +2,7 @@
 // and verifies every result (seed 000's parallel async/await test).
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 /** The style on any promise-returning reader (readFile(path, encoding)). */
 export function awaitAll(readFile) {
@@ -20,7 +21,7 @@ export function awaitAll(readFile) {
 }
 
 export const variant = {
-  name: 'await-parallel', style: 'await', mode: 'parallel', backend: 'fs.promises.readFile',
+  workload: readfile, style: 'await', mode: 'parallel', backend: 'fs.promises',
   run: awaitAll(fsp.readFile),
 };
 

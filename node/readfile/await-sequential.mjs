@@ -2,6 +2,7 @@
 // next (seed 000's "blocking" async/await test).
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 /** The style on any promise-returning reader (readFile(path, encoding)). */
 export function awaitEach(readFile) {
@@ -20,7 +21,7 @@ export function awaitEach(readFile) {
 }
 
 export const variant = {
-  name: 'await-sequential', style: 'await', mode: 'sequential', backend: 'fs.promises.readFile',
+  workload: readfile, style: 'await', mode: 'sequential', backend: 'fs.promises',
   run: awaitEach(fsp.readFile),
 };
 

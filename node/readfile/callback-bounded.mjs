@@ -2,9 +2,10 @@
 // start and every completion issues the next one until N have been issued.
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 export const variant = {
-  name: 'callback-bounded', style: 'callback', mode: 'bounded', backend: 'fs.readFile',
+  workload: readfile, style: 'callback', mode: 'bounded', backend: 'fs.readFile',
   run(pass, done) {
     let issued = 0;
     let completed = 0;

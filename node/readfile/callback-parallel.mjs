@@ -3,9 +3,10 @@
 // callback test, with the count the corrected version waits for).
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 export const variant = {
-  name: 'callback-parallel', style: 'callback', mode: 'parallel', backend: 'fs.readFile',
+  workload: readfile, style: 'callback', mode: 'parallel', backend: 'fs.readFile',
   run(pass, done) {
     let completed = 0;
     for (let i = 0; i < pass.n; i++) {

@@ -2,9 +2,10 @@
 // callback, so one is in flight at a time (seed 000's "blocking" callbacks).
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 export const variant = {
-  name: 'callback-sequential', style: 'callback', mode: 'sequential', backend: 'fs.readFile',
+  workload: readfile, style: 'callback', mode: 'sequential', backend: 'fs.readFile',
   run(pass, done) {
     const step = (i) => {
       fs.readFile(pass.file, 'utf-8', (err, data) => {

@@ -3,9 +3,10 @@
 // "promises blocking", but every read is in flight at once: it is parallel.
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 export const variant = {
-  name: 'promise-counter-parallel', style: 'promise', mode: 'parallel', backend: 'fs.promises.readFile',
+  workload: readfile, style: 'promise', shape: 'counter', mode: 'parallel', backend: 'fs.promises',
   run(pass, done) {
     let completed = 0;
     for (let i = 0; i < pass.n; i++) {

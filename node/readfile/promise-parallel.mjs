@@ -3,9 +3,10 @@
 // promise test).  A rejection does not say which read failed.
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 export const variant = {
-  name: 'promise-parallel', style: 'promise', mode: 'parallel', backend: 'fs.promises.readFile',
+  workload: readfile, style: 'promise', mode: 'parallel', backend: 'fs.promises',
   run(pass) {
     const reads = [];
     for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file, 'utf-8'));

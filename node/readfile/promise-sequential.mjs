@@ -3,9 +3,10 @@
 // not returned from the reaction, so no promise waits on its successor.
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
+import { readfile } from './workload.mjs';
 
 export const variant = {
-  name: 'promise-sequential', style: 'promise', mode: 'sequential', backend: 'fs.promises.readFile',
+  workload: readfile, style: 'promise', mode: 'sequential', backend: 'fs.promises',
   run(pass, done) {
     const step = (i) => {
       fsp.readFile(pass.file, 'utf-8').then(
