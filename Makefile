@@ -4,7 +4,7 @@
 #   make test      set up, build, run every test suite (cmocka, go test, bats, runner)
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test)
-#   make all       build every C and Go program and the C unit tests
+#   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
@@ -98,10 +98,12 @@ C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
 MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
+# The runner starts every measured program through this launcher (runner/launch.c).
+LAUNCH := $(BUILD)/bin/launch
 
 .PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots hosts clean
 
-all: c go
+all: c go $(LAUNCH)
 
 c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
@@ -143,6 +145,13 @@ $(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(LIBAB)
 endef
 $(foreach w,$(WORKLOADS),$(if $(call w_lib,$(w)),$(eval $(call WORKLOAD_template,$(w)))))
 $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(eval $(call PROGRAM_template,$(w),$(m)))))
+
+# Built here, never by the runner, so that runners started side by side do not
+# race to compile it.  No $(FEATURES) and no libuv: it defines _DEFAULT_SOURCE
+# itself and needs only fork, exec and wait4.
+$(LAUNCH): runner/launch.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 # Unit tests may test any workload's pieces: every archive is on the line
 # (the linker takes only what a test uses).

@@ -40,7 +40,7 @@ def main(argv):
     bp = ax.boxplot(data, positions=c.xs, widths=0.6, patch_artist=True, showfliers=False,
                     medianprops={"color": "black", "linewidth": 1.5})
     for box, r in zip(bp["boxes"], c.rows):
-        box.set_facecolor(st.style_color(r["style"]))
+        box.set_facecolor(st.row_color(r))
         box.set_alpha(0.35)
         box.set_hatch(st.lang_hatch(r["lang"]))
     jitter = random.Random(1)      # the same picture on every redraw
@@ -53,12 +53,13 @@ def main(argv):
             if i in flagged:
                 ax.plot(x + dx, y, "x", color="#d62728", markersize=7, mew=1.8)
             else:
-                ax.plot(x + dx, y, "o", color=st.style_color(r["style"]), markersize=4,
+                ax.plot(x + dx, y, "o", color=st.row_color(r), markersize=4,
                         markeredgecolor="black", markeredgewidth=0.5)
     ax.set_ylim(bottom=0)
     outlier = Line2D([], [], marker="x", color="#d62728", linestyle="none",
                      label="MAD outlier (kept)")
-    return c.finish("every sample", "time per run of N reads, ms (lower is better)",
+    return c.finish("every sample", "time per run of %s, ms (lower is better)"
+                    % st.operations(c.summary, c.workload),
                     "Dots: one process run each (n = %d to %d per variant); boxes: quartiles and "
                     "median; %d outlier%s flagged." % (min(map(len, data)), max(map(len, data)),
                                                        n_out, "" if n_out == 1 else "s"),

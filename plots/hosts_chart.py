@@ -4,8 +4,9 @@ Usage: hosts_chart.py RUNDIR RUNDIR... [--kind ms|ratio] [-o OUT.png] [--workloa
 
 Reads each RUNDIR/summary.json (one run per host; `runner/run.py --hosts`
 passes the newest run of every host under results/).  --kind ms draws the
-median time with its 95% CI; --kind ratio draws each variant normalised to the
-C callback of the same mode on the same host (log axis), so that a faster
+median time with its 95% CI; --kind ratio draws each variant normalised to its
+baseline of the same mode on the same host (log axis, the baseline's label from
+the summaries), so that a faster
 machine does not hide the pattern.  Colour = style as in every chart; the
 hosts are told apart by hatching and shade, named in the legend.
 """
@@ -75,7 +76,7 @@ def main(argv):
             y = v[key]
             lo = v["ci_low_ms"] if args.kind == "ms" else v["ratio_ci_low"]
             hi = v["ci_high_ms"] if args.kind == "ms" else v["ratio_ci_high"]
-            kw = dict(width=width * 0.95, color=st.style_color(r["style"]), edgecolor="black",
+            kw = dict(width=width * 0.95, color=st.row_color(r), edgecolor="black",
                       linewidth=0.6, hatch=HOST_HATCH[h], alpha=1.0 - 0.25 * (h % 2))
             if args.kind == "ratio":
                 ax.bar(xh, y - 1.0, bottom=1.0, **kw)
@@ -97,10 +98,12 @@ def main(argv):
             vals += [y, hi or y, lo or y]
     if args.kind == "ms":
         ax.set_ylim(0, max(vals) * 1.12)
-        ax.set_ylabel("median time per run of N reads, ms (lower is better)")
+        ax.set_ylabel("median time per run of %s, ms (lower is better)"
+                      % st.operations(runs[0], workload))
     else:
         ax.set_ylim(min(vals + [1.0]) / 1.5, max(vals + [1.0]) * 2.2)
-        ax.set_ylabel("time / C callback on the same host (log; lower is better)")
+        ax.set_ylabel("time / %s on the same host (log; lower is better)"
+                      % st.baseline_label(ordered))
         from matplotlib.ticker import FuncFormatter
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "%gx" % v))
         ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
@@ -110,14 +113,15 @@ def main(argv):
     ax.set_axisbelow(True)
     st.mode_separators(ax, spans, groups)
     n = rows[0]["iterations"]
-    what = "median time" if args.kind == "ms" else "normalised to each host's C callback"
+    what = ("median time" if args.kind == "ms"
+            else "normalised to each host's %s" % st.baseline_label(ordered))
     ax.set_title("%s across %d hosts: %s, N = %s per run" % (workload, k, what, n),
                  pad=22, fontsize=11)
     from matplotlib.patches import Patch
     styles = []
     for r in ordered:
-        if r["style"] not in styles:
-            styles.append(r["style"])
+        if st.style_key(r) not in styles:
+            styles.append(st.style_key(r))
     hs = [Patch(facecolor=st.style_color(s), edgecolor="black", label=s) for s in styles]
     hs += [Patch(facecolor="white", edgecolor="black", hatch=HOST_HATCH[i],
                  label="host %d: %s" % (i + 1, h)) for i, h in enumerate(hosts)]

@@ -20,7 +20,7 @@ def main(argv):
     mib = [r["peak_rss_kb"] / 1024.0 for r in c.rows]
     top = max(mib)
     for x, r, m in zip(c.xs, c.rows, mib):
-        c.ax.bar(x, m, width=0.75, color=st.style_color(r["style"]),
+        c.ax.bar(x, m, width=0.75, color=st.row_color(r),
                  hatch=st.lang_hatch(r["lang"]), edgecolor="black", linewidth=0.7)
         c.ax.text(x, m + top * 0.015, "%.1f" % m, ha="center", va="bottom", fontsize=8,
                   rotation=90 if len(c.rows) > 14 else 0)

@@ -20,7 +20,7 @@ def main(argv):
     top = max(r["ci_high_ms"] or r["median_ms"] for r in c.rows)
     no_ci = 0
     for x, r in zip(c.xs, c.rows):
-        ax.bar(x, r["median_ms"], width=0.75, color=st.style_color(r["style"]),
+        ax.bar(x, r["median_ms"], width=0.75, color=st.row_color(r),
                hatch=st.lang_hatch(r["lang"]), edgecolor="black", linewidth=0.7)
         y = r["median_ms"]
         if r["ci_low_ms"] is not None:
@@ -37,7 +37,8 @@ def main(argv):
         note += " %d bar%s without whiskers: too few samples for a 95%% CI." % (
             no_ci, "" if no_ci == 1 else "s")
     return c.finish("median time, 95% CI whiskers",
-                    "median time per run of N reads, ms (lower is better)", note)
+                    "median time per run of %s, ms (lower is better)"
+                    % st.operations(c.summary, c.workload), note)
 
 
 def _fmt(v):

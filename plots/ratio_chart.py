@@ -1,4 +1,5 @@
-"""ratio_chart.py -- each variant's time relative to the C callback variant of its mode.
+"""ratio_chart.py -- each variant's time relative to its baseline of the same mode
+(the C callback for readfile; the label comes from summary.json).
 
 Usage: ratio_chart.py RUNDIR [-o OUT.png] [--workload W]
 
@@ -25,7 +26,7 @@ def main(argv):
     lo = min([r["ratio_ci_low"] or r["ratio"] for r in c.rows] + [1.0])
     hi = max([r["ratio_ci_high"] or r["ratio"] for r in c.rows] + [1.0])
     for x, r in zip(c.xs, c.rows):
-        color = st.style_color(r["style"])
+        color = st.row_color(r)
         if r["variant"] == r["baseline"]:
             # 1.0 by definition: a bar of height 0 would vanish, so mark the line.
             ax.plot([x - 0.375, x + 0.375], [1.0, 1.0], color=color, linewidth=5,
@@ -48,8 +49,9 @@ def main(argv):
     ax.set_ylim(lo / 1.5, hi * 2.2)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "%gx" % v))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
-    return c.finish("ratio to the C callback of the same mode",
-                    "time / C callback time, same mode (log; lower is better)",
+    base = st.baseline_label(c.rows)
+    return c.finish("ratio to the %s of the same mode" % base,
+                    "time / %s time, same mode (log; lower is better)" % base,
                     "Ratio = median of per-round ratios (paired runs), whiskers 95% CI; "
                     "~ = not significant (Mann-Whitney U, alpha 0.05).")
 

@@ -12,6 +12,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the chart scripts)
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "runner"))
+import summary as sm  # noqa: E402  (runner/summary.py: what a summary row holds)
+
 # One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
 STYLE_COLORS = {
     "sync": "#7f7f7f",
@@ -41,6 +45,25 @@ def style_color(style):
         return STYLE_COLORS[style]
     # A style added later still gets a stable colour: derived from its name.
     return EXTRA_COLORS[sum(style.encode()) % len(EXTRA_COLORS)]
+
+
+def style_key(r):
+    """What a bar's colour stands for: the style, or style-shape when that has a
+    colour of its own (promise-counter), as the charts have always drawn it."""
+    if r.get("shape"):
+        key = "%s-%s" % (r["style"], r["shape"])
+        if key in STYLE_COLORS:
+            return key
+    return r["style"]
+
+
+def row_color(r):
+    return style_color(style_key(r))
+
+
+def baseline_label(rows, prefix=""):
+    """The label of the rows' baseline (or labels, joined), from the summary."""
+    return " / ".join(sm.baseline_labels(rows, prefix)) or "baseline"
 
 
 def lang_hatch(lang):
@@ -115,6 +138,13 @@ def mode_separators(ax, spans, groups, label_y=1.0):
             ax.axvline((prev_end + s) / 2.0, color="#444444", linestyle="--", linewidth=0.8)
 
 
+def operations(summary, workload):
+    """'N reads': what one run of the workload does N times, by the unit its catalog
+    file names (recorded in run.json), 'N operations' when the run does not say."""
+    w = ((summary.get("run") or {}).get("workloads") or {}).get(workload) or {}
+    return "N %ss" % (w.get("unit") or "operation")
+
+
 def title(summary, what, workload):
     run, host = summary.get("run", {}), summary.get("host", {})
     n = next((r["iterations"] for r in summary["variants"] if r["workload"] == workload), None)
@@ -152,8 +182,8 @@ def legend_handles(rows):
     styles = []
     langs = []
     for r in rows:
-        if r["style"] not in styles:
-            styles.append(r["style"])
+        if style_key(r) not in styles:
+            styles.append(style_key(r))
         if r["lang"] not in langs:
             langs.append(r["lang"])
     hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
@@ -222,7 +252,10 @@ class Chart:
 
 
 def label(r):
-    """Tick label: the variant id without the mode (the group says the mode)."""
-    vid = r["variant"]
+    """Tick label: the variant's label (its id without the workload) without the
+    mode, which the group says: c/promise-counter@node4."""
+    name, at, backend = r["label"].partition("@")
     suffix = "-" + r["mode"]
-    return vid[: -len(suffix)] if vid.endswith(suffix) else vid
+    if name.endswith(suffix):
+        name = name[: -len(suffix)]
+    return name + at + backend

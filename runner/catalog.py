@@ -1,66 +1,256 @@
-"""catalog.py -- the one list of variants (runner/catalog.json), read by everyone.
+"""catalog.py -- the one list of variants (runner/catalog/), read by everyone.
 
-Usage:
-  catalog.py ids [--profile P] [--lang L] [--workload W]   variant ids, one a line
-  catalog.py argv ID [--bin DIR] [--node PATH]             the command of one variant
-  catalog.py field ID NAME                                 one field of one variant
-  catalog.py table                                         the README's variant table (Markdown)
-  catalog.py readme [--check]                              write that table into README.md
-                                                           (--check: exit 1 if it is out of date)
+The catalog is a folder: suite.json (styles, modes, methods, the default bound
+and the suite's profiles) and one <workload>.json per workload (its flags,
+checks, requirements, per-profile N and timeout, baselines, seed claims and its
+variants as a compact matrix).  load() reads and validates the folder and
+expands every matrix entry into variants with explicit fields and one id:
 
-The bats tests and the Makefile use this CLI; the runner imports it.
+    id    = workload "/" label
+    label = lang "/" style ["-" shape] ["-nodetest"] "-" mode "@" backend
+    name  = style ["-" shape] ["-nodetest"] "-" mode   (what --variant takes)
+
+e.g. readfile/c/promise-counter-parallel@node4.
+
+suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
+mode when --concurrency is not given), profiles {name: {about, rounds,
+warmup_rounds}}.  <workload>.json:
+  workload, about, unit   its name (= the file's), what it does, one operation
+  flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
+             what the runner appends (path values made absolute); every program's
+             defaults equal these values
+  checks     {"bytes": "iterations * len(expect)"}: a field of the line and the
+             integer expression it must equal, over iterations, the line's integer
+             fields and the flags' values by name (--delay-ms is delay_ms); only
+             integers, names, len() (UTF-8 bytes), int(), + - * //
+  fields     {"hits": "what it counts"}: integer fields the workload's line adds
+  requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
+             "port_flag": "--port", "ready_timeout_s": 10}}; a matrix entry's own
+             requires is merged over it, and {node} in an argv implies node
+  profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]}}: the suite
+             profiles the workload takes part in (R: only the first R rounds)
+  baselines  [{"key": "c", "label": "C callback", "for": {partial fields, a list
+             = any of}, "baseline": {partial fields}}] (see Catalog.baselines)
+  claims     seed claims as data (runner/reproduce.py describes them)
+  charts     optional hints for plots/
+  variants   matrix entries: lang, style, shape, method, mode, backend (each a
+             value or a list; shape defaults to "", method to inprocess), argv
+             (templates {bin} {node} {name} {workload} {lang} {style} {shape}
+             {method} {mode} {backend}), profiles, about (a text, or texts keyed
+             by name, mode, style or "*"; templated as argv), requires, exclude
+             (partial field objects removed from the product)
+
+Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
+or method, a backend with bad characters, a check that is not a small integer
+expression, a baseline rule naming unknown fields, a profile that suite.json
+lacks) raises CatalogError with one line; the CLI prints it and exits 3.
+
+Usage: catalog.py [--catalog DIR] COMMAND ...
+  ids [--profile P] [--lang L] [--workload W]   variant ids, one a line
+  argv ID [--bin DIR] [--node PATH]             the command of one variant, one word a line
+  field ID NAME                                 one field of one variant (lists and dicts
+                                                as JSON; also label, name, concurrency,
+                                                requires)
+  workloads                                     workload names, one a line
+  flags W                                       W's flags and their values, one a line each
+  default ID [FLAG]                             the variant's workload flags (as `flags`),
+                                                or the value of one of them
+  table                                         the README's variant tables (Markdown)
+  readme [--check]                              write those tables into README.md
+                                                (--check: exit 1 if it is out of date)
+
+Exit codes: 0 ok, 1 README out of date, 2 bad call or unknown variant,
+3 a broken catalog.  The bats tests and the Makefile use this CLI; the runner,
+runner/contract.py and runner/reproduce.py import it (never the reverse).
 """
+import ast
+import copy
+import itertools
 import json
 import os
+import platform
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from files import write_atomic  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PATH = os.path.join(ROOT, "runner", "catalog.json")
+DIR = os.path.join(ROOT, "runner", "catalog")
+README = os.path.join(ROOT, "README.md")
+
+# The fields of a variant, in the order of the id; each may be a list in a
+# matrix entry.  workload comes from the file.
+MATRIX_FIELDS = ("lang", "style", "shape", "method", "mode", "backend")
+FIELDS = ("workload",) + MATRIX_FIELDS
+FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
+ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude"}
+WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
+                 "baselines", "claims", "charts", "variants", "fields"}
+SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles"}
+FLAG_KEYS = {"value", "path", "about"}
+RULE_KEYS = {"key", "label", "for", "baseline"}
+REQUIREMENTS = {"os", "node", "probe", "server"}
+SERVER_KEYS = {"argv", "port_flag", "ready_timeout_s"}
+# Operating systems a requirement may name (platform.system(), lower case).
+OSES = ("linux", "darwin", "freebsd", "openbsd", "netbsd", "windows")
+# The integer fields of every JSON line (runner/contract.py checks them).
+LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us",
+             "sys_us", "peak_rss_kb")
+
+WORD = re.compile(r"[a-z][a-z0-9]*\Z")
+BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")
+TEMPLATE = re.compile(r"\{(\w+)\}")
+# Placeholders filled only when the command runs (argv()).
+LATE = ("bin", "node")
 
 
-def load(path=PATH):
-    """Returns the parsed catalog, with every variant checked for required fields."""
-    with open(path, encoding="utf-8") as f:
-        cat = json.load(f)
-    required = ("id", "workload", "lang", "style", "mode", "backend", "argv",
-                "concurrency", "profiles", "about")
-    seen = set()
-    for v in cat["variants"]:
-        missing = [k for k in required if k not in v]
-        if missing:
-            raise ValueError("catalog: variant %r lacks %s" % (v.get("id"), ", ".join(missing)))
-        if v["id"] in seen:
-            raise ValueError("catalog: duplicate variant id %r" % v["id"])
-        expected = "%s/%s-%s" % (v["lang"], v["style"], v["mode"])
-        if not v["id"].startswith(v["lang"] + "/") or (
-                v["id"] != expected and not v["id"].endswith("-" + v["mode"])):
-            raise ValueError("catalog: id %r does not follow <lang>/<style>-<mode>" % v["id"])
-        seen.add(v["id"])
-    return cat
+class CatalogError(Exception):
+    """A catalog that cannot be used; the message is one line naming the file,
+    the variant or rule, and the problem."""
 
 
-def variants(cat, profile=None, lang=None, workload=None):
-    """The variants of a profile (all when None), in catalog order."""
-    out = []
-    for v in cat["variants"]:
-        if profile is not None and profile not in v["profiles"]:
-            continue
-        if lang is not None and v["lang"] != lang:
-            continue
-        if workload is not None and v["workload"] != workload:
-            continue
-        out.append(v)
-    return out
+# ---------------------------------------------------------------- the id rule
 
 
-def find(cat, vid):
-    for v in cat["variants"]:
-        if v["id"] == vid:
-            return v
-    return None
+def variant_name(fields):
+    """style[-shape][-nodetest]-mode: what a driver's --variant takes."""
+    parts = [fields["style"]]
+    if fields.get("shape"):
+        parts.append(fields["shape"])
+    if fields.get("method", "inprocess") == "nodetest":
+        parts.append("nodetest")
+    parts.append(fields["mode"])
+    return "-".join(parts)
+
+
+def variant_label(fields):
+    """lang/name@backend: the id without the workload."""
+    return "%s/%s@%s" % (fields["lang"], variant_name(fields), fields["backend"])
+
+
+def variant_id(fields):
+    """workload/lang/name@backend, e.g. readfile/c/promise-counter-parallel@node4."""
+    return "%s/%s" % (fields["workload"], variant_label(fields))
+
+
+def parse_id(vid):
+    """The fields of an id (the inverse of variant_id), or None when vid does not
+    follow the rule.  Shapes are single words, so the split is unambiguous."""
+    m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z", vid)
+    if not m:
+        return None
+    words = m.group(3).split("-")
+    if len(words) < 2 or not all(WORD.match(w) for w in words):
+        return None
+    method = "inprocess"
+    if len(words) >= 3 and words[-2] == "nodetest":
+        method = "nodetest"
+        del words[-2]
+    if len(words) > 3:
+        return None
+    return {"workload": m.group(1), "lang": m.group(2), "style": words[0],
+            "shape": words[1] if len(words) == 3 else "", "method": method,
+            "mode": words[-1], "backend": m.group(4)}
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _check_names(node, where):
+    """The names an expression uses; CatalogError when it is more than integers,
+    names, len()/int() calls and + - * //."""
+    names = set()
+
+    def walk(n):
+        if isinstance(n, ast.Expression):
+            walk(n.body)
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+            walk(n.left)
+            walk(n.right)
+        elif isinstance(n, ast.Constant) and type(n.value) is int:
+            pass
+        elif isinstance(n, ast.Name):
+            names.add(n.id)
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id in ("len", "int") and len(n.args) == 1 and not n.keywords):
+            walk(n.args[0])
+        else:
+            raise CatalogError("%s: only integers, names, len(), int(), + - * // are allowed, "
+                               "not %s" % (where, type(n).__name__))
+    walk(node)
+    return names
+
+
+def parse_check(text, where):
+    """The parsed expression of a check (ast.Expression) and the names it uses."""
+    if not isinstance(text, str):
+        raise CatalogError("%s: a check is a string expression, got %r" % (where, text))
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as e:
+        raise CatalogError("%s: %r is not an expression (%s)" % (where, text, e.msg)) from None
+    return tree, _check_names(tree, where)
+
+
+def evaluate(tree, env):
+    """The integer value of a parsed check over env ({name: int or str}); raises
+    ValueError with a sentence when a name is unknown or a type is wrong.  A tiny
+    walker over the nodes parse_check allowed: never eval()."""
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant):
+            return n.value
+        if isinstance(n, ast.Name):
+            if n.id not in env:
+                raise ValueError("unknown name %r" % n.id)
+            return env[n.id]
+        if isinstance(n, ast.Call):
+            arg = ev(n.args[0])
+            if n.func.id == "len":
+                if not isinstance(arg, str):
+                    raise ValueError("len() of %r, not a text" % (arg,))
+                return len(arg.encode("utf-8"))
+            if isinstance(arg, int):
+                return arg
+            if not re.match(r"-?[0-9]+\Z", str(arg)):
+                raise ValueError("int() of %r, not a decimal number" % (arg,))
+            return int(arg)
+        left, right = ev(n.left), ev(n.right)
+        if type(left) is not int or type(right) is not int:
+            raise ValueError("arithmetic on %r and %r: only integers" % (left, right))
+        if isinstance(n.op, ast.Add):
+            return left + right
+        if isinstance(n.op, ast.Sub):
+            return left - right
+        if isinstance(n.op, ast.Mult):
+            return left * right
+        if right == 0:
+            raise ValueError("division by zero")
+        return left // right
+    return ev(tree)
+
+
+def flag_key(flag):
+    """The name a check uses for a workload flag: --delay-ms -> delay_ms."""
+    return flag.lstrip("-").replace("-", "_")
+
+
+# ---------------------------------------------------------------- templates
+
+
+def fill(words, values, where):
+    """Each word with its {placeholders} replaced from values; {bin} and {node}
+    stay for argv().  CatalogError on an unknown placeholder."""
+    def one(m):
+        key = m.group(1)
+        if key in LATE:
+            return m.group(0)
+        if key not in values:
+            raise CatalogError("%s: unknown placeholder {%s} in %r" % (where, key, m.string))
+        return values[key]
+    return [TEMPLATE.sub(one, w) for w in words]
 
 
 def build_dir():
@@ -69,24 +259,465 @@ def build_dir():
     return os.path.join(ROOT, os.environ.get("BUILD") or "build")
 
 
-def argv(v, bin_dir=None, node=None):
-    """The variant's command with {bin} and {node} filled in (a list, never a shell string)."""
+def expand(words, bin_dir=None, node=None):
+    """words with {bin} (default: build_dir()/bin) and {node} (default: node)
+    filled in: a command as a list, never a shell string."""
     bin_dir = bin_dir or os.path.join(build_dir(), "bin")
     node = node or "node"
-    return [a.replace("{bin}", bin_dir).replace("{node}", node) for a in v["argv"]]
+    return [w.replace("{bin}", bin_dir).replace("{node}", node) for w in words]
+
+
+def argv(v, bin_dir=None, node=None):
+    """The variant's command with {bin} and {node} filled in."""
+    return expand(v["argv"], bin_dir, node)
+
+
+def host_os():
+    """This host's operating system as a requirement names it (linux, darwin, ...)."""
+    return platform.system().lower()
+
+
+# ---------------------------------------------------------------- loading
+
+
+def _show(path):
+    """path as a message shows it: relative to the project root when inside it."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    return path if rel.startswith("..") else rel
+
+
+def _read_object(path, allowed):
+    """(the JSON object of path, path as messages show it); CatalogError when it
+    is unreadable, not an object, or has a key outside allowed."""
+    show = _show(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            obj = json.load(f)
+    except OSError as e:
+        raise CatalogError("%s: cannot read it: %s" % (show, e.strerror or e)) from None
+    except ValueError as e:
+        raise CatalogError("%s: not JSON: %s" % (show, e)) from None
+    if not isinstance(obj, dict):
+        raise CatalogError("%s: must be a JSON object" % show)
+    _unknown(obj, allowed, show)
+    return obj, show
+
+
+def _unknown(keys, allowed, where):
+    extra = sorted(set(keys) - set(allowed))
+    if extra:
+        raise CatalogError("%s: unknown field %s (known: %s)" % (
+            where, ", ".join(repr(k) for k in extra), ", ".join(sorted(allowed))))
+
+
+def _strings(value, where, what):
+    if not isinstance(value, list) or not value or not all(isinstance(s, str) and s for s in value):
+        raise CatalogError("%s: %s must be a non-empty list of strings, got %r" % (where, what, value))
+    return value
+
+
+def _matches(fields, partial):
+    """Whether fields agree with every key of partial (a list there = any of)."""
+    for k, want in partial.items():
+        have = fields.get(k)
+        if isinstance(want, list):
+            if have not in want:
+                return False
+        elif have != want:
+            return False
+    return True
+
+
+def _partial(partial, where, what):
+    """Checks a partial field dict (of a baseline rule or an exclude)."""
+    if not isinstance(partial, dict):
+        raise CatalogError("%s: %s must be an object of variant fields, got %r" % (where, what, partial))
+    extra = sorted(set(partial) - set(FIELDS))
+    if extra:
+        raise CatalogError("%s: %s names unknown field %s (fields: %s)" % (
+            where, what, ", ".join(repr(k) for k in extra), ", ".join(FIELDS)))
+    return partial
+
+
+class Catalog:
+    """A loaded catalog folder; see the module doc and load()."""
+
+    def __init__(self, path=DIR):
+        self.path = path
+        self.suite = self._load_suite(os.path.join(path, "suite.json"))
+        self.workloads = {}
+        self.variants = []
+        self._by_id = {}
+        try:
+            names = sorted(n for n in os.listdir(path) if n.endswith(".json") and n != "suite.json")
+        except OSError as e:
+            raise CatalogError("%s: cannot list it: %s" % (_show(path), e.strerror or e)) from None
+        if not names:
+            raise CatalogError("%s: no workload file (<workload>.json beside suite.json)" % _show(path))
+        for n in names:
+            self._load_workload(os.path.join(path, n))
+
+    # -- suite.json
+
+    def _load_suite(self, path):
+        suite, path = _read_object(path, SUITE_KEYS)
+        for k in ("modes", "methods", "styles"):
+            for w in _strings(suite.get(k), path, k):
+                if not WORD.match(w):
+                    raise CatalogError("%s: %s entry %r is not a lower-case word" % (path, k, w))
+        if "inprocess" not in suite["methods"]:
+            raise CatalogError("%s: methods must include inprocess (the default)" % path)
+        if type(suite.get("bound")) is not int or suite["bound"] < 1:
+            raise CatalogError("%s: bound must be a positive integer, got %r" % (path, suite.get("bound")))
+        profiles = suite.get("profiles")
+        if not isinstance(profiles, dict) or not profiles:
+            raise CatalogError("%s: profiles must be a non-empty object" % path)
+        for name, p in profiles.items():
+            where = "%s: profile %r" % (path, name)
+            if not isinstance(p, dict):
+                raise CatalogError("%s must be an object" % where)
+            _unknown(p, {"about", "rounds", "warmup_rounds"}, where)
+            if type(p.get("rounds")) is not int or p["rounds"] < 1:
+                raise CatalogError("%s: rounds must be a positive integer" % where)
+            if type(p.get("warmup_rounds")) is not int or p["warmup_rounds"] < 0:
+                raise CatalogError("%s: warmup_rounds must be an integer >= 0" % where)
+            if not isinstance(p.get("about"), str):
+                raise CatalogError("%s: about must be a string" % where)
+        return suite
+
+    # -- <workload>.json
+
+    def _load_workload(self, path):
+        w, path = _read_object(path, WORKLOAD_KEYS)
+        name = w.get("workload")
+        stem = os.path.basename(path)[:-len(".json")]
+        if name != stem or not WORD.match(stem):
+            raise CatalogError("%s: workload must be %r, a lower-case word naming the file, got %r"
+                               % (path, stem, name))
+        for k in ("about", "unit"):
+            if not isinstance(w.get(k), str) or not w[k]:
+                raise CatalogError("%s: %s must be a non-empty string" % (path, k))
+        w.setdefault("flags", {})
+        w.setdefault("checks", {})
+        w.setdefault("requires", {})
+        w.setdefault("fields", {})
+        w.setdefault("baselines", [])
+        values = self._check_flags(w["flags"], path)
+        extra = w["fields"]
+        if not isinstance(extra, dict) or any(not WORD.match(k) or k in LINE_INTS for k in extra):
+            raise CatalogError("%s: fields must map new integer fields of the line (lower-case "
+                               "words) to what they count, got %r" % (path, extra))
+        self._check_checks(w["checks"], path, set(values) | set(LINE_INTS) | set(extra),
+                           set(LINE_INTS) | set(extra))
+        self._check_requires(w["requires"], path)
+        self._check_profiles(w.get("profiles"), path)
+        self._check_rules(w["baselines"], path)
+        entries = w.get("variants")
+        if not isinstance(entries, list) or not entries:
+            raise CatalogError("%s: variants must be a non-empty list of matrix entries" % path)
+        expanded = []
+        for i, entry in enumerate(entries):
+            for v in self._expand(w, entry, "%s: variants[%d]" % (path, i), values):
+                if v["id"] in self._by_id:
+                    raise CatalogError("%s: duplicate variant id %s" % (path, v["id"]))
+                self._by_id[v["id"]] = v
+                expanded.append(v)
+        w = dict(w, variants=expanded)
+        self.workloads[name] = w
+        self.variants += expanded
+
+    def _check_flags(self, flags, path):
+        """The workload's flag values by check name ({"expect": "Hello, world", ...})."""
+        if not isinstance(flags, dict):
+            raise CatalogError("%s: flags must be an object" % path)
+        values = {}
+        for flag, spec in flags.items():
+            where = "%s: flag %r" % (path, flag)
+            if not re.match(r"--[a-z][a-z0-9-]*\Z", flag):
+                raise CatalogError("%s: a flag is --lower-case-words" % where)
+            if not isinstance(spec, dict):
+                raise CatalogError("%s must be an object" % where)
+            _unknown(spec, FLAG_KEYS, where)
+            if not isinstance(spec.get("value"), str):
+                raise CatalogError("%s: value must be a string" % where)
+            if not isinstance(spec.get("path", False), bool):
+                raise CatalogError("%s: path must be true or false" % where)
+            values[flag_key(flag)] = spec["value"]
+        return values
+
+    def _check_checks(self, checks, path, names, targets):
+        if not isinstance(checks, dict):
+            raise CatalogError("%s: checks must be an object" % path)
+        for field, text in checks.items():
+            where = "%s: check %r" % (path, field)
+            if field not in targets:
+                raise CatalogError("%s: %r is not an integer field of the line" % (where, field))
+            _, used = parse_check(text, where)
+            unknown = sorted(used - names)
+            if unknown:
+                raise CatalogError("%s: unknown name %s (known: %s)" % (
+                    where, ", ".join(repr(u) for u in unknown), ", ".join(sorted(names))))
+
+    def _check_requires(self, req, where):
+        if not isinstance(req, dict):
+            raise CatalogError("%s: requires must be an object" % where)
+        _unknown(req, REQUIREMENTS, "%s: requires" % where)
+        if "os" in req:
+            for o in _strings(req["os"], where, "requires.os"):
+                if o not in OSES:
+                    raise CatalogError("%s: requires.os: unknown os %r (known: %s)" % (
+                        where, o, ", ".join(OSES)))
+        if "node" in req and not isinstance(req["node"], bool):
+            raise CatalogError("%s: requires.node must be true or false" % where)
+        if "probe" in req:
+            _strings(req["probe"], where, "requires.probe")
+        if "server" in req:
+            s = req["server"]
+            if not isinstance(s, dict):
+                raise CatalogError("%s: requires.server must be an object" % where)
+            _unknown(s, SERVER_KEYS, "%s: requires.server" % where)
+            _strings(s.get("argv"), where, "requires.server.argv")
+            if not isinstance(s.get("port_flag"), str) or not s["port_flag"].startswith("--"):
+                raise CatalogError("%s: requires.server.port_flag must be a --flag" % where)
+            t = s.get("ready_timeout_s", 10)
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
+                raise CatalogError("%s: requires.server.ready_timeout_s must be a positive number" % where)
+
+    def _check_profiles(self, profiles, path):
+        if not isinstance(profiles, dict) or not profiles:
+            raise CatalogError("%s: profiles must be a non-empty object" % path)
+        for name, s in profiles.items():
+            where = "%s: profile %r" % (path, name)
+            if name not in self.suite["profiles"]:
+                raise CatalogError("%s is not in suite.json (it has %s)" % (
+                    where, ", ".join(self.suite["profiles"])))
+            if not isinstance(s, dict):
+                raise CatalogError("%s must be an object" % where)
+            _unknown(s, {"iterations", "timeout_s", "rounds"}, where)
+            if type(s.get("iterations")) is not int or s["iterations"] < 1:
+                raise CatalogError("%s: iterations must be a positive integer" % where)
+            t = s.get("timeout_s")
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
+                raise CatalogError("%s: timeout_s must be a positive number" % where)
+            if "rounds" in s and (type(s["rounds"]) is not int or s["rounds"] < 1
+                                  or s["rounds"] > self.suite["profiles"][name]["rounds"]):
+                raise CatalogError("%s: rounds must be an integer from 1 to the suite's %d" % (
+                    where, self.suite["profiles"][name]["rounds"]))
+
+    def _check_rules(self, rules, path):
+        if not isinstance(rules, list):
+            raise CatalogError("%s: baselines must be a list of rules" % path)
+        for i, r in enumerate(rules):
+            where = "%s: baselines[%d]" % (path, i)
+            if not isinstance(r, dict):
+                raise CatalogError("%s must be an object" % where)
+            _unknown(r, RULE_KEYS, where)
+            for k in ("key", "label"):
+                if not isinstance(r.get(k), str) or not r[k]:
+                    raise CatalogError("%s: %s must be a non-empty string" % (where, k))
+            _partial(r.get("for"), where, "for")
+            _partial(r.get("baseline"), where, "baseline")
+
+    # -- matrix entries
+
+    def _expand(self, w, entry, where, values):
+        if not isinstance(entry, dict):
+            raise CatalogError("%s must be an object" % where)
+        _unknown(entry, ENTRY_KEYS, where)
+        choices = []
+        for f in MATRIX_FIELDS:
+            if f not in entry:
+                if f not in FIELD_DEFAULTS:
+                    raise CatalogError("%s: %s is missing" % (where, f))
+                choices.append([FIELD_DEFAULTS[f]])
+                continue
+            val = entry[f]
+            vals = val if isinstance(val, list) else [val]
+            if not vals or not all(isinstance(x, str) for x in vals):
+                raise CatalogError("%s: %s must be a string or a non-empty list of strings" % (where, f))
+            for x in vals:
+                self._check_field(f, x, where)
+            choices.append(vals)
+        for k in ("argv", "profiles"):
+            _strings(entry.get(k), where, k)
+        for p in entry["profiles"]:
+            if p not in self.suite["profiles"]:
+                raise CatalogError("%s: profile %r is not in suite.json (it has %s)" % (
+                    where, p, ", ".join(self.suite["profiles"])))
+            if p not in w["profiles"]:
+                raise CatalogError("%s: profile %r is not among the workload's profiles (%s)" % (
+                    where, p, ", ".join(w["profiles"])))
+        about = entry.get("about")
+        if not isinstance(about, (str, dict)) or not about:
+            raise CatalogError("%s: about must be a string or an object keyed by name, mode, "
+                               "style or \"*\"" % where)
+        if not isinstance(entry.get("requires", {}), dict):
+            raise CatalogError("%s: requires must be an object" % where)
+        requires = dict(w["requires"], **entry.get("requires", {}))
+        self._check_requires(requires, where)
+        excludes = entry.get("exclude", [])
+        if not isinstance(excludes, list):
+            raise CatalogError("%s: exclude must be a list of partial field objects" % where)
+        for x in excludes:
+            _partial(x, where, "exclude")
+        out = []
+        for combo in itertools.product(*choices):
+            fields = dict(zip(MATRIX_FIELDS, combo), workload=w["workload"])
+            if any(_matches(fields, x) for x in excludes):
+                continue
+            out.append(self._variant(w, values, fields, entry, about, requires, where))
+        if not out:
+            raise CatalogError("%s: the exclusions leave no variant" % where)
+        return out
+
+    def _check_field(self, f, x, where):
+        if f in ("style", "mode", "method"):
+            known = self.suite[f + "s"]
+            if x not in known:
+                raise CatalogError("%s: unknown %s %r (suite.json has %s)" % (
+                    where, f, x, ", ".join(known)))
+        elif f == "backend":
+            if not BACKEND.match(x):
+                raise CatalogError("%s: backend %r has characters outside [A-Za-z0-9._]" % (where, x))
+        elif f == "shape":
+            if x and (not WORD.match(x) or x == "nodetest"):
+                raise CatalogError("%s: shape %r is not one lower-case word" % (where, x))
+        elif not WORD.match(x):
+            raise CatalogError("%s: %s %r is not a lower-case word" % (where, f, x))
+
+    def _variant(self, w, values, fields, entry, about, requires, where):
+        v = {"id": variant_id(fields), "label": variant_label(fields), "name": variant_name(fields)}
+        v.update((f, fields[f]) for f in FIELDS)
+        v["concurrency"] = {"sequential": 1, "parallel": 0}.get(fields["mode"], self.suite["bound"])
+        where = "%s (%s)" % (where, v["id"])
+        templ = dict(fields, name=v["name"])
+        v["argv"] = fill(entry["argv"], templ, where)
+        v["profiles"] = list(entry["profiles"])
+        if isinstance(about, dict):
+            text = next((about[k] for k in (v["name"], v["mode"], v["style"], "*") if k in about), None)
+            if not isinstance(text, str):
+                raise CatalogError("%s: about has no text for %s (keys: name, mode, style, \"*\")"
+                                   % (where, v["name"]))
+            about = text
+        v["about"] = fill([about], templ, where)[0]
+        req = copy.deepcopy(requires)
+        if "probe" in req:
+            req["probe"] = fill(req["probe"], templ, where)
+        if "server" in req:
+            req["server"]["argv"] = fill(req["server"]["argv"], templ, where)
+            req["server"].setdefault("ready_timeout_s", 10)
+        words = v["argv"] + req.get("probe", []) + req.get("server", {}).get("argv", [])
+        if any("{node}" in a for a in words):
+            req["node"] = True
+        v["requires"] = req
+        # What runner/contract.py needs to check a line of this variant on its own.
+        v["checks"] = dict(w["checks"])
+        v["flag_values"] = dict(values)
+        v["extra_fields"] = sorted(w["fields"])
+        return v
+
+    # -- queries
+
+    def find(self, vid):
+        """The variant with id vid, or None."""
+        return self._by_id.get(vid)
+
+    def select(self, profile=None, lang=None, workload=None):
+        """The variants of a profile, a language and a workload (None: any), in
+        catalog order."""
+        return [v for v in self.variants
+                if (profile is None or profile in v["profiles"])
+                and (lang is None or v["lang"] == lang)
+                and (workload is None or v["workload"] == workload)]
+
+    def profile(self, profile):
+        """The suite profile (about, rounds, warmup_rounds), or None if unknown."""
+        return self.suite["profiles"].get(profile)
+
+    def settings(self, workload, profile):
+        """{"iterations", "timeout_s"[, "rounds"]} of a workload in a profile (a
+        copy), or None when the workload does not take part in it."""
+        s = self.workloads[workload]["profiles"].get(profile)
+        return dict(s) if s is not None else None
+
+    def rounds(self, workload, profile):
+        """In how many of the profile's rounds the workload runs (its first ones)."""
+        s = self.settings(workload, profile) or {}
+        return s.get("rounds", self.suite["profiles"][profile]["rounds"])
+
+    def flag_values(self, workload):
+        """The workload's flag values by check name: {"file": ..., "expect": ...}."""
+        return {flag_key(f): s["value"] for f, s in self.workloads[workload]["flags"].items()}
+
+    def workload_args(self, workload):
+        """The workload's flags with the catalog's values, as the runner appends
+        them: ["--file", "<root>/fixtures/text.txt", "--expect", "Hello, world"].
+        Path flags are made absolute (relative to the project root)."""
+        out = []
+        for flag, spec in self.workloads[workload]["flags"].items():
+            value = spec["value"]
+            if spec.get("path") and not os.path.isabs(value):
+                value = os.path.join(ROOT, value)
+            out += [flag, value]
+        return out
+
+    def baselines(self, v):
+        """{key: (baseline id, label) or None} for every key of v's workload's rules
+        (always "c" and "lang").  The baseline under a rule is the variant whose
+        fields equal v's workload, mode, method and backend with shape "", overridden
+        by the rule's baseline fields; the first rule per key whose `for` matches
+        wins.  A variant may be its own baseline."""
+        rules = self.workloads[v["workload"]]["baselines"]
+        out = {"c": None, "lang": None}
+        out.update((r["key"], None) for r in rules)
+        decided = set()
+        for r in rules:
+            if r["key"] in decided or not _matches(v, r["for"]):
+                continue
+            decided.add(r["key"])
+            want = {"workload": v["workload"], "mode": v["mode"], "method": v["method"],
+                    "backend": v["backend"], "shape": ""}
+            want.update(r["baseline"])
+            hits = [b for b in self.workloads[v["workload"]]["variants"]
+                    if all(b[k] == want[k] for k in want)]
+            if len(hits) == 1:
+                out[r["key"]] = (hits[0]["id"], r["label"])
+        return out
+
+    def baseline_table(self, variants=None):
+        """{id: {key: [baseline id, label] or None}} of variants (default: all), as
+        JSON can hold it (a run folder keeps it, so old runs re-render alike)."""
+        return {v["id"]: {k: list(b) if b else None for k, b in self.baselines(v).items()}
+                for v in (self.variants if variants is None else variants)}
+
+
+def load(path=DIR):
+    """The catalog of folder path (suite.json and one <workload>.json per
+    workload), validated and expanded; raises CatalogError (one line)."""
+    if not os.path.isdir(path):
+        raise CatalogError("%s: not a catalog folder (suite.json and <workload>.json files)" % _show(path))
+    return Catalog(path)
+
+
+# ---------------------------------------------------------------- README
+
+
+BEGIN, END = "<!-- catalog-table:begin -->", "<!-- catalog-table:end -->"
 
 
 def markdown_table(cat):
-    rows = ["| variant | workload | backend | profiles | what it does |",
-            "|---|---|---|---|---|"]
-    for v in cat["variants"]:
-        rows.append("| `%s` | %s | %s | %s | %s |" % (
-            v["id"], v["workload"], v["backend"], ", ".join(v["profiles"]), v["about"]))
-    return "\n".join(rows)
-
-
-README = os.path.join(ROOT, "README.md")
-BEGIN, END = "<!-- catalog-table:begin -->", "<!-- catalog-table:end -->"
+    """One Markdown table per workload: id, backend, profiles, what it does."""
+    out = []
+    for name in sorted(cat.workloads):
+        w = cat.workloads[name]
+        if out:
+            out.append("")
+        out += ["`%s`: %s" % (name, w["about"]), "",
+                "| id | backend | profiles | what it does |", "|---|---|---|---|"]
+        for v in w["variants"]:
+            out.append("| `%s` | %s | %s | %s |" % (
+                v["id"], v["backend"], ", ".join(v["profiles"]), v["about"]))
+    return "\n".join(out)
 
 
 def readme_with_table(text, table):
@@ -95,38 +726,74 @@ def readme_with_table(text, table):
     return text[:a] + "\n" + table + "\n" + text[b:]
 
 
+# ---------------------------------------------------------------- CLI
+
+
+class _Usage(Exception):
+    pass
+
+
 def _opt(args, name, default=None):
     if name in args:
         i = args.index(name)
         if i + 1 >= len(args):
-            sys.exit("catalog.py: %s needs a value" % name)
-        return args[i + 1]
+            raise _Usage("%s needs a value" % name)
+        value = args[i + 1]
+        del args[i:i + 2]
+        return value
     return default
 
 
-def main(args):
-    if not args or args[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if args else 2
-    cat = load()
+def _print_flags(cat, workload):
+    for flag, spec in cat.workloads[workload]["flags"].items():
+        print(flag)
+        print(spec["value"])
+
+
+def _variant_arg(cat, args, cmd):
+    if len(args) < 2:
+        raise _Usage("%s: which variant?" % cmd)
+    v = cat.find(args[1])
+    if v is None:
+        raise _Usage("unknown variant %r (see: catalog.py ids)" % args[1])
+    return v
+
+
+def _command(cat, args):
     cmd = args[0]
     if cmd == "ids":
-        for v in variants(cat, _opt(args, "--profile"), _opt(args, "--lang"),
-                          _opt(args, "--workload")):
+        profile, lang, workload = _opt(args, "--profile"), _opt(args, "--lang"), _opt(args, "--workload")
+        for v in cat.select(profile, lang, workload):
             print(v["id"])
         return 0
-    if cmd in ("argv", "field"):
-        if len(args) < 2:
-            sys.exit("catalog.py %s: which variant?" % cmd)
-        v = find(cat, args[1])
-        if v is None:
-            print("catalog.py: unknown variant %r" % args[1], file=sys.stderr)
-            return 2
-        if cmd == "argv":
-            print("\n".join(argv(v, _opt(args, "--bin"), _opt(args, "--node"))))
-        else:
-            val = v.get(args[2]) if len(args) > 2 else None
-            print(json.dumps(val) if isinstance(val, (list, dict)) else ("" if val is None else val))
+    if cmd == "workloads":
+        print("\n".join(sorted(cat.workloads)))
+        return 0
+    if cmd == "flags":
+        if len(args) < 2 or args[1] not in cat.workloads:
+            raise _Usage("flags: which workload? (%s)" % ", ".join(sorted(cat.workloads)))
+        _print_flags(cat, args[1])
+        return 0
+    if cmd == "argv":
+        bin_dir, node = _opt(args, "--bin"), _opt(args, "--node")
+        print("\n".join(argv(_variant_arg(cat, args, cmd), bin_dir, node)))
+        return 0
+    if cmd == "field":
+        v = _variant_arg(cat, args, cmd)
+        if len(args) < 3:
+            raise _Usage("field: which field? (%s)" % ", ".join(v))
+        val = v.get(args[2])
+        print(json.dumps(val) if isinstance(val, (list, dict)) else ("" if val is None else val))
+        return 0
+    if cmd == "default":
+        v = _variant_arg(cat, args, cmd)
+        if len(args) < 3:
+            _print_flags(cat, v["workload"])
+            return 0
+        spec = cat.workloads[v["workload"]]["flags"].get(args[2])
+        if spec is None:
+            raise _Usage("default: %s has no flag %r" % (v["workload"], args[2]))
+        print(spec["value"])
         return 0
     if cmd == "table":
         print(markdown_table(cat))
@@ -137,15 +804,32 @@ def main(args):
         new = readme_with_table(text, markdown_table(cat))
         if "--check" in args:
             if new != text:
-                print("README.md: the variant table differs from runner/catalog.json; "
+                print("README.md: the variant tables differ from runner/catalog/; "
                       "run: python3 runner/catalog.py readme", file=sys.stderr)
                 return 1
             return 0
         if new != text:
             write_atomic(README, new)
         return 0
-    print("catalog.py: unknown command %r (try --help)" % cmd, file=sys.stderr)
-    return 2
+    raise _Usage("unknown command %r (try --help)" % cmd)
+
+
+def main(args):
+    args = list(args)
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
+    try:
+        path = _opt(args, "--catalog", DIR)
+        if not args:
+            raise _Usage("which command? (try --help)")
+        return _command(load(path), args)
+    except _Usage as e:
+        print("catalog.py: %s" % e, file=sys.stderr)
+        return 2
+    except CatalogError as e:
+        print("catalog.py: %s" % e, file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

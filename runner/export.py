@@ -2,12 +2,13 @@
 
 - hyperfine.json: hyperfine's --export-json shape, {"results": [{"command",
   "mean", "stddev", "median", "user", "system", "min", "max", "times",
-  "exit_codes"}]}, times in seconds.  hyperfine's own plot scripts
+  "exit_codes"}]}, times in seconds; "command" is the variant's full id.  hyperfine's own plot scripts
   (plot_whisker.py, plot_histogram.py, ...) accept it.  "times" are the
   programs' elapsed_ns (what the suite compares), user/system the mean CPU time
   of the whole process from wait4.
 - bench.txt: Go benchmark format, one line per valid sample, e.g.
-  `BenchmarkReadfile/c/callback-parallel 1 93012345 ns/op`, under goos/goarch/
+  `BenchmarkReadfile/c/callback-parallel@node4 1 93012345 ns/op` (the workload,
+  then the variant's label), under goos/goarch/
   pkg/cpu/host headers, so that `benchstat old.txt new.txt` compares two runs
   (two hosts: `benchstat -ignore host,cpu,goarch a.txt b.txt`, since benchstat
   splits tables on configuration lines that differ).  One "op" is one whole run of N iterations; N is stated by an
@@ -56,15 +57,16 @@ def hyperfine(samples, rows):
             "max": max(times),
             "times": times,
             "exit_codes": [s["exit_code"] for s in runs],
-            "parameters": {"workload": r["workload"], "mode": r["mode"],
-                           "iterations": str(r["iterations"])},
+            "parameters": dict({k: r[k] for k in ("workload", "lang", "style", "shape",
+                                                  "mode", "method", "backend")},
+                               iterations=str(r["iterations"])),
         })
     return {"results": results}
 
 
-def bench_name(workload, variant):
-    """BenchmarkReadfile/c/callback-parallel: Go benchmark names have no spaces."""
-    return "Benchmark%s/%s" % (workload[:1].upper() + workload[1:], variant.replace(" ", "_"))
+def bench_name(workload, label):
+    """BenchmarkReadfile/c/callback-parallel@node4: Go benchmark names have no spaces."""
+    return "Benchmark%s/%s" % (workload[:1].upper() + workload[1:], label.replace(" ", "_"))
 
 
 def gobench(samples, rows, host):
@@ -85,9 +87,10 @@ def gobench(samples, rows, host):
         if not runs:
             continue
         if r["iterations"] != iters:
+            # One line per change of N: workloads run different N in one run.
             iters = r["iterations"]
             lines.append("iterations: %s" % iters)
-        name = bench_name(r["workload"], r["variant"])
+        name = bench_name(r["workload"], r["label"])
         for s in runs:
             extra = ""
             if s["peak_rss_kb"] is not None:

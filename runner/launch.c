@@ -1,6 +1,7 @@
 /*
- * launch.c -- starts one benchmark program for runner/run.py and reports the
- * program's own wall time and rusage.
+ * launch.c -- starts one benchmark program for the runner (runner/launch.py) and
+ * reports the program's own wall time and rusage.  `make all` builds it as
+ * build/bin/launch.
  *
  * Usage: launch FD PROGRAM [ARG...]
  *

@@ -1,13 +1,12 @@
 """report.py -- REPORT.md of a run folder: host and versions, the method, the tables
-with CIs and significance, the charts, warnings and failures, then the
-reproduction table of runner/reproduce.py when that module exists.
+with CIs and significance against both baselines (named by their labels in the
+data), the charts, the skipped variants with their reasons, warnings and
+failures, then the reproduction of the seeds' claims (runner/reproduce.py).
 """
-import importlib.util
 import os
 
+import reproduce
 import summary as sm
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _v(x):
@@ -34,59 +33,93 @@ def host_section(host):
     return out
 
 
+def _workload_runs(run):
+    """'readfile: `--iterations 500 --file fixtures/text.txt ...`' per workload."""
+    out = []
+    for w, s in sorted((run.get("workloads") or {}).items()):
+        flags = " ".join(a if not a.count(" ") else "'%s'" % a for a in s.get("args", []))
+        rounds = s.get("rounds")
+        out.append("`%s`: `--iterations %s --warmup 0%s`, timeout %s s%s" % (
+            w, _v(s.get("iterations")), " " + flags if flags else "", _v(s.get("timeout_s")),
+            "" if rounds in (None, run.get("rounds")) else
+            ", in the first %s round%s only" % (rounds, "" if rounds == 1 else "s")))
+    return out
+
+
 def method_section(run):
     warm = run.get("warmup_rounds", 0)
     seed = run.get("seed")
-    skipped = run.get("skipped") or []
+    per_workload = _workload_runs(run)
     out = ["## Method", "",
            "- %s measured round%s after %s warm-up round%s (profile `%s`); every round runs "
            "each selected variant once, as a fresh process, in an order shuffled per round "
            "with `random.Random(%s)` (the orders are in `run.json`)."
            % (_v(run.get("rounds")), "" if run.get("rounds") == 1 else "s", warm,
               "" if warm == 1 else "s", _v(run.get("profile")), _v(seed)),
-           "- Each program runs `--iterations %s --file %s --warmup 0` (bounded variants also "
-           "`--concurrency K` from the catalog) under a timeout of %s s; its process group is "
-           "killed when the timeout passes."
-           % (_v(run.get("iterations")), _v(run.get("file")), _v(run.get("timeout_s"))),
+           "- Each program runs with its workload's flags (bounded variants also "
+           "`--concurrency K` from the catalog) under its workload's timeout; its process "
+           "group is killed when the timeout passes%s"
+           % (": " + "; ".join(per_workload) + "." if per_workload else "."),
            "- A run counts only when it exits 0 and prints exactly one JSON line that meets the "
            "contract with `ok == iterations`; otherwise it is recorded as invalid, failed, "
            "timeout or crashed, and the suite goes on.",
            "- Times are the programs' own `elapsed_ns` (the timed section: start-up and "
            "set-up excluded). CPU time, peak memory and `wall_ns` come from `wait4` on the "
            "whole program process, forked from the small launcher `runner/launch.c` so that "
-           "the runner's own memory does not leak into the program's peak RSS%s."
-           % ("" if run.get("launcher", True) else
-              " (**not in this run**: no launcher, so peak RSS includes the runner's memory)"),
-           "- Statistics: median with a distribution-free 95% CI from order statistics; the "
-           "ratio to the C callback variant of the same mode is the median of per-round "
-           "ratios (runs paired within a round) with its order-statistic CI; a difference "
-           "with Mann-Whitney U p >= 0.05 is shown as `~`. Outliers (modified z-score over "
-           "3.5 by MAD) are counted, never dropped."]
+           "the runner's own memory does not leak into the program's peak RSS.",
+           "- Statistics: median with a distribution-free 95% CI from order statistics; each "
+           "ratio to a baseline (the catalog names two per variant: one across languages, one "
+           "within the variant's language) is the median of per-round ratios (runs paired "
+           "within a round) with its order-statistic CI; a difference with Mann-Whitney U "
+           "p >= 0.05 is shown as `~`. Outliers (modified z-score over 3.5 by MAD) are "
+           "counted, never dropped."]
     if run.get("complete") is False:
         out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
                       "samples measured before the interruption.")
-    if skipped:
-        out.append("- Skipped: " + "; ".join(skipped))
     return out
+
+
+def skipped_section(run):
+    """The variants this run skipped, one line each with the reason."""
+    skipped = run.get("skipped") or []
+    if not skipped:
+        return []
+    out = ["## Skipped variants", "",
+           "Not measured because a requirement of the catalog was not met on this host:", ""]
+    for s in skipped:
+        if isinstance(s, dict):
+            out.append("- `%s`: %s" % (s.get("variant"), s.get("reason")))
+        else:
+            out.append("- %s" % s)
+    return out + [""]
+
+
+def _p(x):
+    return "-" if x is None else "%.3g" % x
 
 
 def results_section(rows):
     out = ["## Results", ""]
     for workload in sorted({r["workload"] for r in rows}):
         wrows = [r for r in rows if r["workload"] == workload]
+        cols = sm.ratio_columns(wrows)
+        head = ["variant", "mode", "n", "median ms", "95% CI ms"]
+        for _, header, _ in cols:
+            head += [header, "p"]
+        head += ["peak RSS KiB", "user ms", "sys ms", "outliers"]
         out += ["### %s (N = %s)" % (workload, _v(wrows[0]["iterations"])), "",
-                "| variant | mode | n | median ms | 95% CI ms | vs C callback | p | "
-                "peak RSS KiB | user ms | sys ms | outliers |",
-                "|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|"]
+                "| " + " | ".join(head) + " |",
+                "|---|---|---:|---:|---|" + "---|---:|" * len(cols) + "---:|---:|---:|---:|"]
         for r in wrows:
             total = sum(r["statuses"].values())
             n = str(r["n"]) if r["n"] == total else "%d of %d" % (r["n"], total)
-            out.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
-                r["variant"], r["mode"], n, sm.fmt_ms(r["median_ms"]), sm.fmt_ci(r),
-                sm.fmt_ratio(r).replace("~", "\\~"),
-                "-" if r["p_value"] is None else "%.3g" % r["p_value"],
-                _v(r["peak_rss_kb"] and int(r["peak_rss_kb"])),
-                sm.fmt_ms(r["user_ms"]), sm.fmt_ms(r["sys_ms"]), r.get("outliers", 0)))
+            cells = ["`%s`" % r["label"], r["mode"], n, sm.fmt_ms(r["median_ms"]), sm.fmt_ci(r)]
+            for prefix, _, labels in cols:
+                cells += [sm.ratio_cell(r, prefix, labels).replace("~", "\\~"),
+                          _p(r[prefix + "p_value"])]
+            cells += [_v(r["peak_rss_kb"] and int(r["peak_rss_kb"])), sm.fmt_ms(r["user_ms"]),
+                      sm.fmt_ms(r["sys_ms"]), str(r.get("outliers", 0))]
+            out.append("| " + " | ".join(cells) + " |")
         out += ["", "`~`: not significantly different from the baseline (Mann-Whitney U, "
                 "alpha 0.05). A ratio above 1 is slower than the baseline.", ""]
     return out
@@ -119,18 +152,12 @@ def warnings_section(rows, failures):
 
 
 def reproduce_section(summary, rundir=None):
-    """The Markdown of runner/reproduce.py, or nothing when it does not exist yet."""
-    path = os.path.join(HERE, "reproduce.py")
-    if not os.path.exists(path):
-        return []
-    spec = importlib.util.spec_from_file_location("reproduce", path)
-    mod = importlib.util.module_from_spec(spec)
+    """The Markdown of runner/reproduce.py for this run."""
     try:
-        spec.loader.exec_module(mod)
-        text = mod.markdown(summary, rundir)
+        text = reproduce.markdown(summary, rundir)
     except Exception as e:  # a broken reproduction table must not lose the report
         return ["## Reproduction", "", "runner/reproduce.py failed: %s" % e, ""]
-    return [text.rstrip(), ""]
+    return [text.rstrip(), ""] if text else []
 
 
 def markdown(rundir, summary, charts, failures):
@@ -141,7 +168,7 @@ def markdown(rundir, summary, charts, failures):
     if run.get("complete") is False:
         out += ["> **Incomplete run**: interrupted before every round finished.", ""]
     out += host_section(host) + [""] + method_section(run) + [""]
-    out += results_section(rows) + charts_section(rundir, charts)
+    out += results_section(rows) + charts_section(rundir, charts) + skipped_section(run)
     out += warnings_section(rows, failures)
     out += ["## Exports", "",
             "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above.",

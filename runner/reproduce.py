@@ -1,11 +1,15 @@
-"""reproduce.py -- seed 000's claims beside the figures of one run.
+"""reproduce.py -- a workload's seed claims beside the figures of one run.
 
-The runner's REPORT.md ends with the Markdown of markdown(summary, run_dir):
-a table that puts each quantitative claim of seed 000 ("NodeJS: 4.8x faster
-if we go back to callbacks!") beside what this run measured, with a 95%
-confidence interval, and a second table that splits each gap into the cost of
-the async style itself (the same style in C on the same backend) and the cost
-of Node's implementation of it.
+The claims are data: the "claims" object of a workload's catalog file
+(runner/catalog/<workload>.json) names the seed, the host and N it measured
+on, and three lists of variant ids: ratio claims ("NodeJS: 4.8x faster if we
+go back to callbacks!" is await-parallel over callback-parallel, with the seed
+4.8), absolute claims (a variant's time in ms), and a decomposition that splits
+each gap into the cost of the style itself (the same pair of styles in C on the
+same backend) and the cost of one language's implementation of it.  The
+runner's REPORT.md ends with markdown(summary, run_dir): one section per
+workload of the run that has claims, each a table of the claims beside what
+this run measured, with a 95% confidence interval, and the decomposition.
 
 Every ratio is a ratio of elapsed times, slower over faster as the claim puts
 it, so a claim of "4.8x faster" is checked against a measured ratio near 4.8.
@@ -19,7 +23,20 @@ Where a figure cannot be measured -- a variant not in the catalog yet, not in
 this run's profile, skipped because node is missing, or without a valid run --
 the cell says so in words.
 
-Usage: reproduce.py RUNDIR   prints the section for a run folder.
+The claims object (all text fields are Markdown; {iterations}, {host} and {n}
+are filled in):
+  title, seed, source, host, iterations   the seed and what it measured on
+  method, reading                         the section's opening paragraphs
+  count                                   "read the file {n} times": this run's N
+  same_method                             the seed's-method cell of an absolute
+                                          claim timed the same way by both
+  ratios     [{id, whose, claim, seed, num, den, seed_method: [num, den]}]
+  absolute   [{id, whose, claim, seed_ms, variant, seed_method}]
+  decomposition {title, about, c_column, rows: [{gap, node: [num, den],
+                 c: [num, den], style_in_node?: [..], backend_in_node?: [..]}]}
+  split      {about, style_column, backend_column}   (rows with style_in_node)
+
+Usage: reproduce.py RUNDIR   prints the sections for a run folder.
 """
 import json
 import math
@@ -33,90 +50,16 @@ import catalog as catalog_mod  # noqa: E402
 import stats  # noqa: E402
 import summary as summary_mod  # noqa: E402
 
-SEED_ITERATIONS = 10000
-SEED_HOST = "Node 20.8.1 and Go 1.21.0 on an Apple M1 Pro"
-
-# The claims.  A ratio claim reads "num takes `seed` times as long as den";
-# seed_method names the same pair timed the way the seed did (a whole
-# `node --test` process per Node variant, Go timed inside its program).
-CLAIMS = [
-    {"id": "await-callback-parallel", "whose": "Node",
-     "claim": "callbacks are 4.8x faster than async/await in parallel "
-              "(the article's body says 5.8x)",
-     "seed": 4.8, "num": "node/await-parallel", "den": "node/callback-parallel",
-     "seed_method": ("node/await-nodetest-parallel", "node/callback-nodetest-parallel")},
-    {"id": "await-callback-sequential", "whose": "Node",
-     "claim": "callbacks are only 1.9x faster than async/await sequentially",
-     "seed": 1.9, "num": "node/await-sequential", "den": "node/callback-sequential",
-     "seed_method": ("node/await-nodetest-sequential", "node/callback-nodetest-sequential")},
-    {"id": "promise-callback-parallel", "whose": "Node",
-     "claim": "callbacks are 4.7x faster than promises in parallel",
-     "seed": 4.7, "num": "node/promise-parallel", "den": "node/callback-parallel",
-     "seed_method": ("node/promise-nodetest-parallel", "node/callback-nodetest-parallel")},
-    {"id": "callback-go-sequential", "whose": "Node vs Go",
-     "claim": "Go is 4.9x faster than Node's sequential callbacks",
-     "seed": 4.9, "num": "node/callback-sequential", "den": "go/sync-sequential",
-     "seed_method": ("node/callback-nodetest-sequential", "go/sync-sequential")},
-    {"id": "await-go-sequential", "whose": "Node vs Go",
-     "claim": "Node's async/await is 9.2x slower than Go "
-              "(sequential: 9.2 x 58.9 ms matches its sequential async/await time)",
-     "seed": 9.2, "num": "node/await-sequential", "den": "go/sync-sequential",
-     "seed_method": ("node/await-nodetest-sequential", "go/sync-sequential")},
-]
-
-ABSOLUTE_CLAIMS = [
-    {"id": "go-10000", "whose": "Go",
-     "claim": "Go reads the file 10,000 times in 58.9 ms", "seed_ms": 58.9,
-     "variant": "go/sync-sequential", "seed_method": "go/sync-sequential"},
-    {"id": "promise-sequential-10000", "whose": "Node",
-     "claim": "the sequential .then chain (the article's update) takes 532.8 ms",
-     "seed_ms": 532.8, "variant": "node/promise-sequential",
-     "seed_method": "node/promise-nodetest-sequential"},
-]
-
-# The decomposition: each Node gap beside the same pair of styles in C on the
-# node4 backend (open, fstat, read, close as four libuv requests, as
-# fs.readFile does), and for await the split inside Node between the style
-# (await on promisified fs.readFile) and the backend (fs.promises.readFile).
-DECOMPOSITION = [
-    {"gap": "await / callback, parallel", "node": ("node/await-parallel", "node/callback-parallel"),
-     "c": ("c/await-parallel", "c/callback-parallel"),
-     "style_in_node": ("node/await-promisify-parallel", "node/callback-parallel"),
-     "backend_in_node": ("node/await-parallel", "node/await-promisify-parallel")},
-    {"gap": "await / callback, sequential", "node": ("node/await-sequential", "node/callback-sequential"),
-     "c": ("c/await-sequential", "c/callback-sequential"),
-     "style_in_node": ("node/await-promisify-sequential", "node/callback-sequential"),
-     "backend_in_node": ("node/await-sequential", "node/await-promisify-sequential")},
-    {"gap": "promise / callback, parallel (Promise.all)",
-     "node": ("node/promise-parallel", "node/callback-parallel"),
-     "c": ("c/promise-parallel", "c/callback-parallel")},
-    {"gap": "promise / callback, parallel (a .then per read)",
-     "node": ("node/promise-counter-parallel", "node/callback-parallel"),
-     "c": ("c/promise-counter-parallel", "c/callback-parallel")},
-    {"gap": "promise / callback, sequential (.then chain)",
-     "node": ("node/promise-sequential", "node/callback-sequential"),
-     "c": ("c/promise-sequential", "c/callback-sequential")},
-    {"gap": "Node sequential callbacks / Go", "node": ("node/callback-sequential", "go/sync-sequential"),
-     "c": ("c/callback-sequential", "go/sync-sequential")},
-    {"gap": "Node sequential async/await / Go", "node": ("node/await-sequential", "go/sync-sequential"),
-     "c": ("c/await-sequential", "go/sync-sequential")},
-]
-
 
 class Run:
-    """What the section needs from one run: the summary rows, the catalog, and
+    """What the sections need from one run: the summary rows, the catalog, and
     the valid elapsed times per variant and round when samples.csv is at hand."""
 
     def __init__(self, summary, run_dir=None, catalog=None):
         self.info = summary.get("run") or {}
         self.host = summary.get("host") or {}
         self.rows = {r["variant"]: r for r in summary.get("variants", [])}
-        if catalog is None:
-            try:
-                catalog = catalog_mod.load()
-            except (OSError, ValueError):
-                catalog = {"variants": []}
-        self.catalog_ids = {v["id"] for v in catalog.get("variants", [])}
+        self.catalog = catalog
         self.times = None  # {variant: {round: elapsed_ns}} of valid runs
         self.samples_note = "no run folder was given"
         if run_dir:
@@ -140,19 +83,31 @@ class Run:
             st = row.get("statuses") or {}
             bad = ", ".join("%d %s" % (v, k) for k, v in sorted(st.items()) if v and k != "ok")
             return "`%s` had no valid run%s" % (vid, " (%s)" % bad if bad else "")
-        for line in self.info.get("skipped") or []:
-            if vid in str(line):
-                return "`%s` was skipped: %s" % (vid, str(line).split(":")[0])
-        if vid not in self.catalog_ids:
+        for skip in self.info.get("skipped") or []:
+            # {"variant", "reason"} per skipped variant; older runs kept one
+            # line per group of skipped variants, with the reason before a colon.
+            if isinstance(skip, dict):
+                if skip.get("variant") == vid:
+                    return "`%s` was skipped: %s" % (vid, skip.get("reason"))
+            elif vid in str(skip):
+                return "`%s` was skipped: %s" % (vid, str(skip).split(":")[0])
+        v = self.catalog.find(vid)
+        if v is None:
             return "`%s` is not in the catalog yet" % vid
         if vid in (self.info.get("variants") or []):
             if self.info.get("complete") is False:
                 return "the run was interrupted before `%s` ran" % vid
             return "`%s` has no samples in this run" % vid
-        if vid.startswith("node/") and not self.host.get("node"):
+        if v["requires"].get("node") and not self.host.get("node"):
             return "node was not found on this host"
         return "`%s` is not in this run (profile %s%s)" % (
             vid, self.info.get("profile", "?"), ", filtered" if self.info.get("filters") else "")
+
+    def iterations(self, workload):
+        """The N this run gave the workload (from its rows), or None."""
+        ns = [r.get("iterations") for r in self.rows.values() if r.get("workload") == workload]
+        ns = [n for n in ns if isinstance(n, int)]
+        return max(set(ns), key=ns.count) if ns else None
 
     def median_ms(self, vid):
         return self.rows[vid]["median_ms"]
@@ -223,13 +178,15 @@ def verdict_ratio(r, seed):
     return "**holds, larger here**: %.1fx, claimed %.1fx" % (v, seed)
 
 
-def verdict_ms(run, vid, seed_ms):
+def verdict_ms(run, claims, vid, seed_ms):
+    """Whether a measured time matches an absolute claim, in words."""
     if run.why_missing(vid):
         return "cannot tell: not measured"
     n = run.rows[vid].get("iterations")
-    if n != SEED_ITERATIONS:
-        return "not comparable: this run read the file %s times, the claim is for %s" % (
-            format(n, ",") if isinstance(n, int) else "?", format(SEED_ITERATIONS, ","))
+    if n != claims["iterations"]:
+        return "not comparable: this run %s, the claim is for %s" % (
+            claims["count"].format(n=format(n, ",") if isinstance(n, int) else "?"),
+            format(claims["iterations"], ","))
     row = run.rows[vid]
     lo, hi = row.get("ci_low_ms"), row.get("ci_high_ms")
     if lo is not None and lo <= seed_ms <= hi:
@@ -247,31 +204,33 @@ def log_share(small, big):
     return 100.0 * math.log(small) / math.log(big)
 
 
-def claims_table(run):
-    out = ["| # | whose claim | seed 000 says | pair measured (slower / faster) | seed | "
-           "this run, in-process timing | this run, seed's method | verdict (in-process) |",
+def claims_table(run, claims):
+    out = ["| # | whose claim | seed %s says | pair measured (slower / faster) | seed | "
+           "this run, in-process timing | this run, seed's method | verdict (in-process) |"
+           % claims["seed"],
            "|---|---|---|---|---:|---|---|---|"]
-    for i, c in enumerate(CLAIMS, 1):
+    ratios = claims.get("ratios", [])
+    for i, c in enumerate(ratios, 1):
         suite = run.ratio([c["num"]], [c["den"]])
         sm_num, sm_den = c["seed_method"]
         seedm = run.ratio([sm_num], [sm_den])
         out.append("| %d | %s | %s | `%s` / `%s` | %.1fx | %s | %s | %s |" % (
             i, c["whose"], c["claim"], c["num"], c["den"], c["seed"], fmt_ratio(suite),
             fmt_ratio(seedm), verdict_ratio(suite, c["seed"])))
-    for j, c in enumerate(ABSOLUTE_CLAIMS, len(CLAIMS) + 1):
+    for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
         out.append("| %d | %s | %s | `%s` | %.1f ms | %s | %s | %s |" % (
             j, c["whose"], c["claim"], c["variant"], c["seed_ms"], fmt_ms(run, c["variant"]),
             fmt_ms(run, c["seed_method"]) if c["seed_method"] != c["variant"]
-            else "the same (Go was timed inside its program)",
-            verdict_ms(run, c["variant"], c["seed_ms"])))
+            else claims["same_method"],
+            verdict_ms(run, claims, c["variant"], c["seed_ms"])))
     return out
 
 
-def decomposition_table(run):
-    out = ["| gap | in Node | same styles in C (node4 backend): the style's own cost | "
-           "Node's implementation (Node / C) | style's share of the gap |",
+def decomposition_table(run, dec):
+    out = ["| gap | in Node | %s | "
+           "Node's implementation (Node / C) | style's share of the gap |" % dec["c_column"],
            "|---|---|---|---|---|"]
-    for d in DECOMPOSITION:
+    for d in dec["rows"]:
         node = run.ratio([d["node"][0]], [d["node"][1]])
         c = run.ratio([d["c"][0]], [d["c"][1]])
         own = run.ratio([d["node"][0], d["c"][1]], [d["node"][1], d["c"][0]])
@@ -289,11 +248,10 @@ def decomposition_table(run):
     return out
 
 
-def split_table(run):
-    out = ["| gap in Node | total | style alone: await on promisified `fs.readFile` / callbacks | "
-           "backend alone: `fs.promises.readFile` / promisified `fs.readFile`, both awaited |",
+def split_table(run, dec, split):
+    out = ["| gap in Node | total | %s | %s |" % (split["style_column"], split["backend_column"]),
            "|---|---|---|---|"]
-    for d in DECOMPOSITION:
+    for d in dec["rows"]:
         if "style_in_node" not in d:
             continue
         out.append("| %s | %s | %s | %s |" % (
@@ -303,58 +261,64 @@ def split_table(run):
     return out
 
 
-def markdown(summary, run_dir=None):
-    """The reproduction section of REPORT.md for one run (see the module doc).
-    summary is the summary.json dict; run_dir the run folder, whose samples.csv
-    gives round-paired ratios with confidence intervals."""
-    run = Run(summary, run_dir)
+def section(run, workload, claims):
+    """The Markdown lines of one workload's claims beside this run."""
     info = run.info
-    n = info.get("iterations")
-    out = ["## Seed 000 reproduced", ""]
+    n = run.iterations(workload)
+    if n is None and isinstance(info.get("iterations"), int):
+        n = info["iterations"]
+    seed_n = claims["iterations"]
+    out = ["## %s" % claims["title"], ""]
     out.append(
-        "Seed 000 read a 12-byte file %s times per variant with %s, timing each Node "
-        "variant as one whole `node --test <file>` process and Go inside its program. "
-        "This run: profile `%s`, N = %s, %s rounds%s, on %s (Node %s, Go %s)." % (
-            format(SEED_ITERATIONS, ","), SEED_HOST, info.get("profile", "?"),
-            format(n, ",") if isinstance(n, int) else "?", info.get("rounds", "?"),
+        "%s This run: profile `%s`, N = %s, %s rounds%s, on %s (Node %s, Go %s)." % (
+            claims["method"].format(iterations=format(seed_n, ","), host=claims["host"]),
+            info.get("profile", "?"), format(n, ",") if isinstance(n, int) else "?",
+            info.get("rounds", "?"),
             "" if info.get("complete", True) else " (**incomplete**: it was interrupted)",
             run.host.get("cpu_model") or run.host.get("slug") or "this host",
             run.host.get("node") or "absent", (run.host.get("go") or "absent").replace("go version ", "")))
     out.append("")
-    out.append(
-        "Each ratio is the slower variant's elapsed time over the faster one's, so it "
-        "reads like the claim. Claims 1-3 are about Node alone; 4 and 5 compare Node with "
-        "Go; 6 is Go's absolute time and 7 Node's. *In-process timing* is the suite's "
-        "method (the clock runs from the first read to the last verified completion); "
-        "the *seed's method* column times the `node/*-nodetest-*` variants, whole "
-        "`node --test` processes (start-up, module loading and the test runner included: "
-        "see node/README.md), and is measured only in the `seed` and `full` profiles. "
-        "Brackets are 95%% confidence intervals of the median %s." % (
-            "of round-paired ratios" if run.times is not None
-            else "(none here: %s, so ratios are of medians)" % run.samples_note))
-    if isinstance(n, int) and n != SEED_ITERATIONS:
+    out.append("%s Brackets are 95%% confidence intervals of the median %s." % (
+        claims["reading"],
+        "of round-paired ratios" if run.times is not None
+        else "(none here: %s, so ratios are of medians)" % run.samples_note))
+    if isinstance(n, int) and n != seed_n:
         out.append("")
         out.append("With N = %s instead of %s, fixed costs weigh more in every ratio: read "
                    "the verdicts as this run's, not as a check of the seed's conditions."
-                   % (format(n, ","), format(SEED_ITERATIONS, ",")))
+                   % (format(n, ","), format(seed_n, ",")))
     out.append("")
-    out += claims_table(run)
-    out += ["", "### Where the gaps come from", ""]
-    out.append(
-        "The same pair of styles in C on libuv with the `node4` backend (open, fstat, read "
-        "and close as four threadpool requests, as `fs.readFile` does) shows what the style "
-        "itself costs when implemented cheaply. *Node's implementation* is the Node ratio "
-        "divided by the C ratio, paired round by round: 1.00x would mean the whole gap is "
-        "the style's own cost. The style's share is ln(C ratio) / ln(Node ratio), the part "
-        "of the gap, on a log scale, that remains in C.")
+    out += claims_table(run, claims)
+    dec = claims.get("decomposition")
+    if dec:
+        out += ["", "### %s" % dec["title"], "", dec["about"], ""]
+        out += decomposition_table(run, dec)
+        split = claims.get("split")
+        if split and any("style_in_node" in d for d in dec["rows"]):
+            out += ["", split["about"], ""]
+            out += split_table(run, dec, split)
     out.append("")
-    out += decomposition_table(run)
-    out += ["", "Inside Node, the await gaps split into the promise and await machinery "
-            "(the same `fs.readFile` behind `util.promisify`) and the backend "
-            "(`fs.promises.readFile`, which goes through a `FileHandle` and more JavaScript "
-            "per read than `fs.readFile`); the two parts multiply to the total.", ""]
-    out += split_table(run)
-    out.append("")
+    return out
+
+
+def markdown(summary, run_dir=None, catalog=None):
+    """The reproduction sections of REPORT.md for one run (see the module doc):
+    one per workload that has claims and took part in the run.  summary is the
+    summary.json dict; run_dir the run folder, whose samples.csv gives
+    round-paired ratios with confidence intervals; catalog a loaded catalog
+    (default: runner/catalog/)."""
+    if catalog is None:
+        try:
+            catalog = catalog_mod.load()
+        except catalog_mod.CatalogError as e:
+            return "## Seed claims reproduced\n\nNot shown: %s\n" % e
+    run = Run(summary, run_dir, catalog)
+    ran = set(run.info.get("variants") or []) | set(run.rows)
+    out = []
+    for name in sorted(catalog.workloads):
+        w = catalog.workloads[name]
+        if w.get("claims") and any(v["id"] in ran for v in w["variants"]):
+            out += section(run, name, w["claims"])
     return "\n".join(out)
 
 

@@ -13,17 +13,26 @@ from files import write_atomic
 
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
-                  "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes"]
+                  "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
+                  "shape", "method", "label"]
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
                "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
+# The two baselines of a variant (SPEC section 5): the catalog's rule keys, and the
+# prefix of their fields in a summary row ("ratio", "lang_ratio", ...).
+BASELINE_KEYS = (("c", ""), ("lang", "lang_"))
+RATIO_FIELDS = ("baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
+                "significant", "rounds_paired", "baseline_label")
 SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend", "iterations",
                        "concurrency", "n", "ok", "invalid", "failed", "timeout", "crashed",
                        "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
                        "ratio_ci_low", "ratio_ci_high", "p_value", "significant",
-                       "peak_rss_kb", "user_ms", "sys_ms", "outliers", "warnings"]
+                       "peak_rss_kb", "user_ms", "sys_ms", "outliers", "warnings",
+                       "shape", "method", "label", "baseline_label", "lang_baseline",
+                       "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high", "lang_p_value",
+                       "lang_significant", "lang_baseline_label"]
 
 
 def read_samples(path):
@@ -50,12 +59,17 @@ def read_samples(path):
     return rows
 
 
-def sort_key(row, baselines):
-    """Tables and charts list modes in a fixed order, the baseline first, then by language."""
+def is_baseline(row):
+    """True for the variant that is its own C baseline (it leads its mode's rows)."""
+    return row.get("baseline") == row["variant"]
+
+
+def sort_key(row):
+    """Tables and charts list workloads, then modes in a fixed order, the baseline
+    first, then by language."""
     mode = row["mode"]
-    return (MODES.index(mode) if mode in MODES else len(MODES), mode,
-            baselines.get(mode) != row["variant"],
-            LANGS.index(row["lang"]) if row["lang"] in LANGS else len(LANGS),
+    return (row["workload"], MODES.index(mode) if mode in MODES else len(MODES), mode,
+            not is_baseline(row), LANGS.index(row["lang"]) if row["lang"] in LANGS else len(LANGS),
             row["variant"])
 
 
@@ -63,8 +77,33 @@ def _ms(ns):
     return None if ns is None else ns / 1e6
 
 
+def _ratio(row, prefix, vid, base, label, ok_times, warnings):
+    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline id."""
+    row[prefix + "baseline"] = base
+    row[prefix + "baseline_label"] = label
+    if not ok_times.get(base):
+        warnings.append("baseline %s has no valid samples in this run: no ratio" % base)
+        return
+    if not ok_times.get(vid):
+        return
+    ratios = stats.paired_ratios(ok_times[vid], ok_times[base])
+    row[prefix + "rounds_paired"] = len(ratios)
+    m, lo, hi = stats.ratio_ci(ratios)
+    row[prefix + "ratio"], row[prefix + "ratio_ci_low"], row[prefix + "ratio_ci_high"] = m, lo, hi
+    if ratios and lo is None and vid != base:
+        warnings.append("ratio to %s from %d paired rounds: too few for a 95%% CI"
+                        % (label, len(ratios)))
+    if vid != base:
+        _, p = stats.mann_whitney([_ms(t) for t in ok_times[vid].values()],
+                                  [_ms(t) for t in ok_times[base].values()])
+        row[prefix + "p_value"] = p
+        row[prefix + "significant"] = None if p is None else p < stats.ALPHA
+
+
 def summarize(samples, baselines):
-    """One summary ROW (see the shared format) per variant, in table order."""
+    """One summary row per variant (grouped by the full id: workloads and backends
+    never merge), in table order.  baselines maps a variant id to {"c": [id,
+    label] or None, "lang": [id, label] or None}, as run.json records it."""
     by_variant = {}
     for s in samples:
         by_variant.setdefault(s["variant"], []).append(s)
@@ -84,14 +123,13 @@ def summarize(samples, baselines):
             warnings.append("%d of %d runs not ok (%s)" % (bad, len(rows), ", ".join(
                 "%d %s" % (statuses[k], k) for k in STATUSES[1:] if statuses[k])))
         warnings += [w for w in d["warnings"] if not (w == "no valid samples" and bad)]
-        row = {"variant": vid, "workload": first["workload"], "lang": first["lang"],
-               "style": first["style"], "mode": first["mode"], "backend": first["backend"],
+        row = {"variant": vid, "label": first["label"], "workload": first["workload"],
+               "lang": first["lang"], "style": first["style"], "shape": first["shape"],
+               "mode": first["mode"], "method": first["method"], "backend": first["backend"],
                "iterations": first["iterations"], "concurrency": first["concurrency"],
                "n": len(oks), "statuses": statuses,
                "median_ms": d["median"], "ci_low_ms": d["ci_low"], "ci_high_ms": d["ci_high"],
                "ci_confidence": d["confidence"], "outliers": d["outliers"],
-               "baseline": None, "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None,
-               "p_value": None, "significant": None, "rounds_paired": 0,
                "peak_rss_kb": _median_or_none([s["peak_rss_kb"] for s in oks]),
                "user_ms": _median_or_none([s["user_us"] / 1000.0 for s in oks
                                            if s["user_us"] is not None]),
@@ -100,26 +138,14 @@ def summarize(samples, baselines):
                "wall_ms": _median_or_none([_ms(s["wall_ns"]) for s in oks
                                            if s["wall_ns"] is not None]),
                "warnings": warnings}
-        base = baselines.get(first["mode"])
-        if base is None:
-            pass
-        elif base not in ok_times or not ok_times[base]:
-            warnings.append("baseline %s has no valid samples in this run: no ratio" % base)
-        elif oks:
-            row["baseline"] = base
-            ratios = stats.paired_ratios(ok_times[vid], ok_times[base])
-            row["rounds_paired"] = len(ratios)
-            m, lo, hi = stats.ratio_ci(ratios)
-            row["ratio"], row["ratio_ci_low"], row["ratio_ci_high"] = m, lo, hi
-            if ratios and lo is None and vid != base:
-                warnings.append("ratio from %d paired rounds: too few for a 95%% CI" % len(ratios))
-            if vid != base:
-                _, p = stats.mann_whitney([_ms(t) for t in ok_times[vid].values()],
-                                          [_ms(t) for t in ok_times[base].values()])
-                row["p_value"] = p
-                row["significant"] = None if p is None else p < stats.ALPHA
+        for key, prefix in BASELINE_KEYS:
+            for f in RATIO_FIELDS:
+                row[prefix + f] = 0 if f == "rounds_paired" else None
+            rule = (baselines.get(vid) or {}).get(key)
+            if rule:
+                _ratio(row, prefix, vid, rule[0], rule[1], ok_times, warnings)
         out.append(row)
-    out.sort(key=lambda r: sort_key(r, baselines))
+    out.sort(key=sort_key)
     return out
 
 
@@ -152,16 +178,49 @@ def fmt_ms(v):
     return "%.1f" % v if v >= 100 else ("%.2f" % v if v >= 1 else "%.3f" % v)
 
 
-def fmt_ratio(r):
-    """'1.93x [1.85, 2.01]', '~ 1.01x [0.97, 1.05]' when not significant, 'baseline'."""
-    if r["baseline"] is None or r["ratio"] is None:
-        return "-"
-    if r["variant"] == r["baseline"]:
+def fmt_ratio(r, prefix=""):
+    """'1.93x [1.85, 2.01]', '~ 1.01x [0.97, 1.05]' when not significant, 'baseline'
+    for the baseline itself, '-' when the ratio is missing, '' when no baseline
+    rule applies.  prefix "lang_" gives the same-language ratio."""
+    if r.get(prefix + "baseline") is None:
+        return ""
+    if r["variant"] == r[prefix + "baseline"]:
         return "baseline"
-    ci = ("[%.2f, %.2f]" % (r["ratio_ci_low"], r["ratio_ci_high"])
-          if r["ratio_ci_low"] is not None else "[n too small]")
-    mark = "~ " if r["significant"] is False else ""
-    return "%s%.2fx %s" % (mark, r["ratio"], ci)
+    if r.get(prefix + "ratio") is None:
+        return "-"
+    ci = ("[%.2f, %.2f]" % (r[prefix + "ratio_ci_low"], r[prefix + "ratio_ci_high"])
+          if r[prefix + "ratio_ci_low"] is not None else "[n too small]")
+    mark = "~ " if r[prefix + "significant"] is False else ""
+    return "%s%.2fx %s" % (mark, r[prefix + "ratio"], ci)
+
+
+def baseline_labels(rows, prefix=""):
+    """The labels of one baseline column (catalog order of first use)."""
+    labels = []
+    for r in rows:
+        label = r.get(prefix + "baseline_label")
+        if label and label not in labels:
+            labels.append(label)
+    return labels
+
+
+def ratio_columns(rows):
+    """[(prefix, header, labels)] of the ratio columns a table of rows needs: one per
+    baseline key that some row has, headed by its labels from the data."""
+    cols = []
+    for _, prefix in BASELINE_KEYS:
+        labels = baseline_labels(rows, prefix)
+        if labels:
+            cols.append((prefix, "vs " + " / ".join(labels), labels))
+    return cols
+
+
+def ratio_cell(r, prefix, labels):
+    """fmt_ratio, naming the baseline when the column mixes several."""
+    text = fmt_ratio(r, prefix)
+    if len(labels) > 1 and text not in ("", "baseline"):
+        text += " (%s)" % r[prefix + "baseline_label"]
+    return text
 
 
 def fmt_ci(r):
@@ -171,28 +230,35 @@ def fmt_ci(r):
 
 
 def terminal_table(rows):
-    """The table printed at the end of a run, one block per mode."""
-    head = ("variant", "n", "median ms", "95% CI", "vs C callback (same mode)")
-    body = []
-    for r in rows:
-        n = "%d" % r["n"]
-        if r["n"] != sum(r["statuses"].values()):
-            n += "/%d" % sum(r["statuses"].values())
-        body.append((r["variant"], n, fmt_ms(r["median_ms"]), fmt_ci(r), fmt_ratio(r), r["mode"]))
-    widths = [max(len(head[i]), *(len(b[i]) for b in body)) if body else len(head[i])
-              for i in range(len(head))]
+    """The table printed at the end of a run: a block per workload with its own
+    header (the ratio columns are named by the catalog's baseline labels), a
+    section per mode."""
     lines = []
+    for workload in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["workload"] == workload]
+        cols = ratio_columns(wrows)
+        head = ("variant", "n", "median ms", "95% CI") + tuple(c[1] for c in cols)
+        body = []
+        for r in wrows:
+            n = "%d" % r["n"]
+            if r["n"] != sum(r["statuses"].values()):
+                n += "/%d" % sum(r["statuses"].values())
+            body.append((r["label"], n, fmt_ms(r["median_ms"]), fmt_ci(r))
+                         + tuple(ratio_cell(r, p, labels) for p, _, labels in cols))
+        widths = [max([len(head[i])] + [len(b[i]) for b in body]) for i in range(len(head))]
+        align = [str.ljust, str.rjust, str.rjust, str.ljust] + [str.ljust] * len(cols)
 
-    def line(cells):
-        return "  ".join([cells[0].ljust(widths[0]), cells[1].rjust(widths[1]),
-                          cells[2].rjust(widths[2]), cells[3].ljust(widths[3]),
-                          cells[4]]).rstrip()
-    lines.append(line(head))
-    mode = None
-    for b in body:
-        if b[5] != mode:
-            mode = b[5]
-            lines.append("-- %s " % mode + "-" * max(0, sum(widths[:4]) + 6 - len(mode)))
-        lines.append(line(b))
+        def line(cells):
+            return "  ".join(align[i](c, widths[i]) for i, c in enumerate(cells)).rstrip()
+        if lines:
+            lines.append("")
+        lines.append("== %s (N = %s) ==" % (workload, wrows[0]["iterations"]))
+        lines.append(line(head))
+        mode = None
+        for r, b in zip(wrows, body):
+            if r["mode"] != mode:
+                mode = r["mode"]
+                lines.append("-- %s " % mode + "-" * max(0, sum(widths[:4]) + 6 - len(mode)))
+            lines.append(line(b))
     lines.append("~ : not significantly different from the baseline (Mann-Whitney U, p >= 0.05)")
     return "\n".join(lines)

@@ -8,34 +8,45 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalog as catalog_mod  # noqa: E402
 import reproduce  # noqa: E402
 import summary as summary_mod  # noqa: E402
 
 # Median ms per variant of the synthetic run: await is 3x callbacks in
 # parallel, 1.5x sequentially; Go is 20x faster than Node's callbacks.
 MEDIANS = {
-    "c/callback-sequential": 100.0, "c/callback-parallel": 50.0,
-    "c/await-sequential": 102.0, "c/await-parallel": 55.0,
-    "c/promise-sequential": 101.0, "c/promise-parallel": 52.0,
-    "c/promise-counter-parallel": 51.0,
-    "go/sync-sequential": 8.0,
-    "node/callback-sequential": 160.0, "node/callback-parallel": 60.0,
-    "node/await-sequential": 240.0, "node/await-parallel": 180.0,
-    "node/promise-sequential": 230.0, "node/promise-parallel": 170.0,
-    "node/promise-counter-parallel": 175.0,
-    "node/await-promisify-sequential": 200.0, "node/await-promisify-parallel": 90.0,
-    "node/callback-nodetest-sequential": 260.0, "node/callback-nodetest-parallel": 150.0,
-    "node/await-nodetest-sequential": 340.0, "node/await-nodetest-parallel": 300.0,
-    "node/promise-nodetest-sequential": 330.0, "node/promise-nodetest-parallel": 290.0,
+    "readfile/c/callback-sequential@node4": 100.0, "readfile/c/callback-parallel@node4": 50.0,
+    "readfile/c/await-sequential@node4": 102.0, "readfile/c/await-parallel@node4": 55.0,
+    "readfile/c/promise-sequential@node4": 101.0, "readfile/c/promise-parallel@node4": 52.0,
+    "readfile/c/promise-counter-parallel@node4": 51.0,
+    "readfile/go/sync-sequential@os.ReadFile": 8.0,
+    "readfile/node/callback-sequential@fs.readFile": 160.0, "readfile/node/callback-parallel@fs.readFile": 60.0,
+    "readfile/node/await-sequential@fs.promises": 240.0, "readfile/node/await-parallel@fs.promises": 180.0,
+    "readfile/node/promise-sequential@fs.promises": 230.0, "readfile/node/promise-parallel@fs.promises": 170.0,
+    "readfile/node/promise-counter-parallel@fs.promises": 175.0,
+    "readfile/node/await-sequential@promisify": 200.0, "readfile/node/await-parallel@promisify": 90.0,
+    "readfile/node/callback-nodetest-sequential@fs.readFile": 260.0, "readfile/node/callback-nodetest-parallel@fs.readFile": 150.0,
+    "readfile/node/await-nodetest-sequential@fs.promises": 340.0, "readfile/node/await-nodetest-parallel@fs.promises": 300.0,
+    "readfile/node/promise-nodetest-sequential@fs.promises": 330.0, "readfile/node/promise-nodetest-parallel@fs.promises": 290.0,
 }
-CATALOG = {"variants": [{"id": v} for v in MEDIANS]}
+# The real catalog: the claims under test are readfile's data.
+CATALOG = catalog_mod.load()
+
+
+class CatalogWithout:
+    """The catalog as reproduce.py sees it, with one variant not (yet) in it."""
+
+    def __init__(self, cat, vid):
+        self.workloads, self._cat, self._vid = cat.workloads, cat, vid
+
+    def find(self, vid):
+        return None if vid == self._vid else self._cat.find(vid)
 
 
 def row(vid, median, n=12, statuses=None):
-    lang, rest = vid.split("/")
-    mode = rest.rsplit("-", 1)[1]
-    return {"variant": vid, "workload": "readfile", "lang": lang, "style": rest.split("-")[0],
-            "mode": mode, "backend": "x", "iterations": 10000, "concurrency": 0, "n": n,
+    f = catalog_mod.parse_id(vid)
+    return {"variant": vid, "workload": f["workload"], "lang": f["lang"], "style": f["style"],
+            "mode": f["mode"], "backend": f["backend"], "iterations": 10000, "concurrency": 0, "n": n,
             "statuses": statuses or {"ok": n, "invalid": 0, "failed": 0, "timeout": 0, "crashed": 0},
             "median_ms": median if n else None,
             "ci_low_ms": median * 0.98 if n else None, "ci_high_ms": median * 1.02 if n else None,
@@ -63,7 +74,7 @@ def write_samples(folder, medians, rounds=12):
             for order, (vid, ms) in enumerate(medians.items()):
                 rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
                 rec.update(round=r, order=order, variant=vid, workload="readfile",
-                           lang=vid.split("/")[0], style="s", mode="parallel", backend="x",
+                           lang=vid.split("/")[1], style="s", mode="parallel", backend="x",
                            iterations=10000, concurrency=0, status="ok", exit_code=0,
                            elapsed_ns=int(ms * 1e6 * drift), wall_ns=int(ms * 1e6 * drift) + 1,
                            user_us=1, sys_us=1, peak_rss_kb=1, ok=10000, bytes=120000)
@@ -88,6 +99,21 @@ class ReproduceTest(unittest.TestCase):
         patcher = mock.patch.object(reproduce.catalog_mod, "load", return_value=CATALOG)
         patcher.start()
         self.addCleanup(patcher.stop)
+
+    def test_the_claims_are_the_catalogs_data(self):
+        claims = CATALOG.workloads["readfile"]["claims"]
+        md = reproduce.markdown(make_summary())
+        self.assertIn("## %s" % claims["title"], md)
+        self.assertEqual(len(table_rows(md, "| # |")),
+                         len(claims["ratios"]) + len(claims["absolute"]))
+        for c in claims["ratios"]:
+            self.assertIn("`%s` / `%s`" % (c["num"], c["den"]), md)
+            for vid in [c["num"], c["den"]] + c["seed_method"]:
+                self.assertIsNotNone(CATALOG.find(vid), vid)
+
+    def test_a_workload_without_variants_in_the_run_has_no_section(self):
+        summary = make_summary({})
+        self.assertEqual(reproduce.markdown(summary), "")
 
     def test_paired_ratios_with_confidence_intervals_from_samples(self):
         with tempfile.TemporaryDirectory() as d:
@@ -134,45 +160,45 @@ class ReproduceTest(unittest.TestCase):
 
     def test_missing_variants_are_explained_in_every_cell(self):
         medians = dict(MEDIANS)
-        for vid in ("node/await-parallel", "c/await-sequential", "node/await-nodetest-parallel"):
+        for vid in ("readfile/node/await-parallel@fs.promises", "readfile/c/await-sequential@node4", "readfile/node/await-nodetest-parallel@fs.promises"):
             del medians[vid]
         summary = make_summary(medians)
         summary["run"]["skipped"] = []
         # A variant that ran but never validly, and one the catalog lacks.
-        summary["variants"].append(row("node/await-sequential", 0, n=0, statuses={
+        summary["variants"].append(row("readfile/node/await-sequential@fs.promises", 0, n=0, statuses={
             "ok": 0, "invalid": 0, "failed": 3, "timeout": 0, "crashed": 0}))
         summary["variants"] = [r for r in summary["variants"]
-                               if not (r["variant"] == "node/await-sequential" and r["n"])]
-        catalog = {"variants": [{"id": v} for v in MEDIANS if v != "c/await-sequential"]}
+                               if not (r["variant"] == "readfile/node/await-sequential@fs.promises" and r["n"])]
+        catalog = CatalogWithout(CATALOG, "readfile/c/await-sequential@node4")
         with mock.patch.object(reproduce.catalog_mod, "load", return_value=catalog):
             md = reproduce.markdown(summary)
         claims = table_rows(md, "| # |")
-        self.assertEqual(claims[0][5], "not measured: `node/await-parallel` is not in this run (profile full)")
-        self.assertEqual(claims[0][6], "not measured: `node/await-nodetest-parallel` is not in this run (profile full)")
+        self.assertEqual(claims[0][5], "not measured: `readfile/node/await-parallel@fs.promises` is not in this run (profile full)")
+        self.assertEqual(claims[0][6], "not measured: `readfile/node/await-nodetest-parallel@fs.promises` is not in this run (profile full)")
         self.assertEqual(claims[0][7], "cannot tell: not measured")
-        self.assertEqual(claims[1][5], "not measured: `node/await-sequential` had no valid run (3 failed)")
+        self.assertEqual(claims[1][5], "not measured: `readfile/node/await-sequential@fs.promises` had no valid run (3 failed)")
         dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
         self.assertEqual(dec["await / callback, sequential"][2],
-                         "not measured: `c/await-sequential` is not in the catalog yet")
+                         "not measured: `readfile/c/await-sequential@node4` is not in the catalog yet")
 
     def test_node_missing_and_an_interrupted_run_are_named(self):
-        medians = {k: v for k, v in MEDIANS.items() if not k.startswith("node/")}
+        medians = {k: v for k, v in MEDIANS.items() if not k.startswith("readfile/node/")}
         summary = make_summary(medians, complete=False,
                                skipped=["16 Node variants (no node found: install Node.js or set NODE): "
-                                        + ", ".join(k for k in MEDIANS if k.startswith("node/"))])
-        summary["run"]["variants"].append("c/await-parallel")
-        summary["variants"] = [r for r in summary["variants"] if r["variant"] != "c/await-parallel"]
+                                        + ", ".join(k for k in MEDIANS if k.startswith("readfile/node/"))])
+        summary["run"]["variants"].append("readfile/c/await-parallel@node4")
+        summary["variants"] = [r for r in summary["variants"] if r["variant"] != "readfile/c/await-parallel@node4"]
         md = reproduce.markdown(summary)
         self.assertIn("**incomplete**", md)
         claims = table_rows(md, "| # |")
-        self.assertEqual(claims[0][5], "not measured: `node/await-parallel` was skipped: "
+        self.assertEqual(claims[0][5], "not measured: `readfile/node/await-parallel@fs.promises` was skipped: "
                                        "16 Node variants (no node found")
         dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
         self.assertEqual(dec["await / callback, parallel"][2],
-                         "not measured: the run was interrupted before `c/await-parallel` ran")
+                         "not measured: the run was interrupted before `readfile/c/await-parallel@node4` ran")
 
     def test_every_cell_has_a_number_or_a_reason(self):
-        for medians in (MEDIANS, {"go/sync-sequential": 8.0}):
+        for medians in (MEDIANS, {"readfile/go/sync-sequential@os.ReadFile": 8.0}):
             md = reproduce.markdown(make_summary(medians))
             # The measured columns of each table (the others are the claims' text).
             for header, first in (("| # |", 5), ("| gap | in Node", 1), ("| gap in Node |", 1)):
@@ -180,6 +206,15 @@ class ReproduceTest(unittest.TestCase):
                     for cell in cells[first:]:
                         self.assertTrue(re.search(r"\d|not measured|cannot tell|same", cell),
                                         "empty-handed cell %r in %r" % (cell, cells))
+
+    def test_a_skipped_variant_is_named_with_its_reason(self):
+        medians = {k: v for k, v in MEDIANS.items() if k != "readfile/c/await-parallel@node4"}
+        summary = make_summary(medians, skipped=[{"variant": "readfile/c/await-parallel@node4",
+                                                  "reason": "probe failed: no coroutines here"}])
+        dec = {r[0]: r for r in table_rows(reproduce.markdown(summary), "| gap | in Node")}
+        self.assertEqual(dec["await / callback, parallel"][2],
+                         "not measured: `readfile/c/await-parallel@node4` was skipped: "
+                         "probe failed: no coroutines here")
 
     def test_small_n_makes_absolute_claims_not_comparable(self):
         summary = make_summary(iterations=500)

@@ -1,78 +1,182 @@
-"""Unit tests of runner/run.py: one run's status, selection, the run folder.  They
-start small real processes (sh, the launcher) but never assert on timing."""
+"""Unit tests of the runner's modules (cli, plan, launch, servers, measure, rundir)
+and of run.py end to end, on the fake catalog folder tests/fixtures-bin/catalog/
+(fake-readfile in every role, fake-server that serves, dies or stays mute) and on
+small catalog folders written into a temporary folder where a case needs its
+own.  They start small real processes (sh, python, the launcher) but never
+assert on timing."""
+import csv
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import catalog as catalog_mod  # noqa: E402
+import cli  # noqa: E402
+import launch  # noqa: E402
+import measure  # noqa: E402
+import plan as plan_mod  # noqa: E402
 import run  # noqa: E402
+import rundir as rd  # noqa: E402
+import servers as servers_mod  # noqa: E402
+import summary as sm  # noqa: E402
+from errors import EnvError, UsageError  # noqa: E402
 
-FAKE_CATALOG = os.path.join(os.path.dirname(HERE), "tests", "fixtures-bin", "catalog.json")
-VARIANT = {"id": "c/callback-sequential", "workload": "readfile", "lang": "c",
-           "style": "callback", "mode": "sequential", "backend": "node4", "concurrency": 1,
-           "argv": ["{bin}/c-readfile"], "profiles": ["quick"], "about": "x"}
+ROOT = os.path.dirname(HERE)
+FIXTURES = os.path.join(ROOT, "tests", "fixtures-bin")
+FAKE = os.path.join(FIXTURES, "catalog")
+FAKE_SERVER = os.path.join(FIXTURES, "fake-server")
+HONEST = "readfile/fake/honest-sequential@python"
+NO_NODE = "needs node, and none was found (install Node.js, set NODE or say --node PATH)"
 
 
-def line(**over):
-    rec = {"workload": "readfile", "lang": "c", "style": "callback", "mode": "sequential",
-           "backend": "node4", "variant": "c/callback-sequential", "iterations": 10,
-           "concurrency": 1, "ok": 10, "bytes": 120, "elapsed_ns": 5000, "user_us": 1,
-           "sys_us": 1, "peak_rss_kb": 1500, "runtime": "libuv 1.44.2"}
-    rec.update(over)
-    return (json.dumps(rec) + "\n").encode()
+def workload(name, variants, **over):
+    """A workload file for a temporary catalog folder, run by fake-readfile."""
+    w = {"workload": name, "about": "a test workload", "unit": "read",
+         "flags": {"--file": {"value": "fixtures/text.txt", "path": True, "about": "f"},
+                   "--expect": {"value": "Hello, world", "about": "e"}},
+         "checks": {"bytes": "iterations * len(expect)"},
+         "profiles": {"quick": {"iterations": 7, "timeout_s": 20}},
+         "baselines": [{"key": "c", "label": "fake honest", "for": {},
+                        "baseline": {"style": "honest"}}],
+         "variants": variants}
+    w.update(over)
+    return w
+
+
+def entry(**over):
+    """A matrix entry of fake-readfile."""
+    e = {"lang": "fake", "style": "honest", "mode": "sequential", "backend": "python",
+         "argv": ["tests/fixtures-bin/fake-readfile", "--workload", "{workload}",
+                  "--variant", "{name}"], "profiles": ["quick"], "about": "x"}
+    e.update(over)
+    return e
+
+
+def make_catalog(folder, workloads):
+    """A catalog folder with the fake catalog's suite.json and the given workloads."""
+    path = os.path.join(folder, "catalog")
+    os.makedirs(path, exist_ok=True)
+    shutil.copy(os.path.join(FAKE, "suite.json"), path)
+    for w in workloads:
+        with open(os.path.join(path, w["workload"] + ".json"), "w") as f:
+            json.dump(w, f)
+    return path
+
+
+def quiet(fn, *args):
+    """fn(*args) with stdout and stderr sent to /dev/null (run.main talks a lot)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = open(os.devnull, "w")
+    try:
+        return fn(*args)
+    finally:
+        sys.stdout.close()
+        sys.stdout, sys.stderr = saved
+
+
+class Fixture(unittest.TestCase):
+    """The fake catalog, a launcher built into BUILD=<tmp>/build, a scratch folder
+    per test, and the environment restored afterwards."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.cat = catalog_mod.load(FAKE)
+        cls.build = os.path.join(cls.tmp, "build")
+        os.makedirs(os.path.join(cls.build, "bin"))
+        cls.launcher = os.path.join(cls.build, "bin", "launch")
+        cc = os.environ.get("CC") or "cc"
+        try:
+            subprocess.run([cc, "-std=c11", "-O2", "-o", cls.launcher,
+                            os.path.join(HERE, "launch.c")], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.CalledProcessError) as e:
+            shutil.rmtree(cls.tmp)
+            raise unittest.SkipTest("no C compiler for runner/launch.c: %s" % e)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def setUp(self):
+        self.saved_build = os.environ.get("BUILD")
+        os.environ["BUILD"] = self.build
+        self.dir = tempfile.mkdtemp(dir=self.tmp)
+
+    def tearDown(self):
+        if self.saved_build is None:
+            os.environ.pop("BUILD", None)
+        else:
+            os.environ["BUILD"] = self.saved_build
+
+    def options(self, profile="quick", *extra):
+        return cli.parse_args(["--profile", profile, "--out", os.path.join(self.dir, "out")]
+                              + list(extra))
 
 
 def result(stdout=b"", stderr=b"", exit_code=0, sig=None, timed_out=False):
-    r = run.Result()
+    r = launch.Result()
     r.stdout, r.stderr, r.exit_code, r.signal, r.timed_out = stdout, stderr, exit_code, sig, timed_out
     return r
 
 
-class ClassifyTest(unittest.TestCase):
+class ClassifyTest(Fixture):
+    def setUp(self):
+        super().setUp()
+        self.v = self.cat.find(HONEST)
+
+    def line(self, **over):
+        rec = {"workload": "readfile", "lang": "fake", "style": "honest", "shape": "",
+               "mode": "sequential", "method": "inprocess", "backend": "python",
+               "variant": HONEST, "iterations": 10, "concurrency": 1, "ok": 10, "bytes": 120,
+               "elapsed_ns": 5000, "user_us": 1, "sys_us": 1, "peak_rss_kb": 1500,
+               "runtime": "python 3"}
+        rec.update(over)
+        return (json.dumps(rec) + "\n").encode()
+
     def status(self, res, n=10):
-        return run.classify(VARIANT, n, "Hello, world", res)
+        return measure.classify(self.v, n, res, self.cat.flag_values("readfile"))
 
     def test_a_contract_line_with_every_completion_is_ok(self):
-        st, rec, why = self.status(result(line()))
+        st, rec, why = self.status(result(self.line()))
         self.assertEqual((st, why), ("ok", None))
         self.assertEqual(rec["elapsed_ns"], 5000)
 
     def test_fewer_completions_than_iterations_is_invalid(self):
-        st, rec, why = self.status(result(line(ok=5, bytes=60)))
+        st, rec, why = self.status(result(self.line(ok=5, bytes=60)))
         self.assertEqual(st, "invalid")
         self.assertIn("ok is 5, expected 10", why)
         self.assertEqual(rec["ok"], 5)
 
+    def test_the_workloads_own_check_uses_its_flag_values(self):
+        st, _, why = self.status(result(self.line(bytes=40)))
+        self.assertEqual(st, "invalid")
+        self.assertIn("bytes is 40, expected 120", why)
+
     def test_a_second_stdout_line_is_invalid(self):
-        st, _, why = self.status(result(line() + b"done\n"))
+        st, _, why = self.status(result(self.line() + b"done\n"))
         self.assertEqual(st, "invalid")
         self.assertIn("exactly one line", why)
 
-    def test_a_line_of_another_variant_is_invalid(self):
-        st, _, why = self.status(result(line(mode="parallel")))
+    def test_a_line_of_another_backend_is_invalid(self):
+        st, _, why = self.status(result(self.line(backend="node4")))
         self.assertEqual(st, "invalid")
-        self.assertIn("mode", why)
-
-    def test_a_missing_field_is_invalid(self):
-        rec = json.loads(line())
-        del rec["runtime"]
-        st, _, why = self.status(result((json.dumps(rec) + "\n").encode()))
-        self.assertEqual(st, "invalid")
-        self.assertIn("runtime", why)
+        self.assertIn("backend", why)
 
     def test_a_concurrency_other_than_the_catalogs_is_invalid(self):
         # A bounded program that ignored --concurrency would measure another mode.
-        st, _, why = self.status(result(line(concurrency=64)))
+        st, _, why = self.status(result(self.line(concurrency=64)))
         self.assertEqual(st, "invalid")
         self.assertIn("concurrency is 64, expected 1", why)
 
     def test_nonzero_exit_is_failed_with_the_first_stderr_line(self):
         st, _, why = self.status(result(b"", b"iteration 3: short read\nmore\n", exit_code=1))
-        self.assertEqual(st, "failed")
-        self.assertEqual(why, "exit 1: iteration 3: short read")
+        self.assertEqual((st, why), ("failed", "exit 1: iteration 3: short read"))
 
     def test_a_signal_is_crashed(self):
         st, _, why = self.status(result(exit_code=-11, sig=11))
@@ -82,140 +186,214 @@ class ClassifyTest(unittest.TestCase):
         st, _, _ = self.status(result(exit_code=-9, sig=9, timed_out=True))
         self.assertEqual(st, "timeout")
 
+    def test_a_sample_row_has_the_spec_columns_with_the_new_ones_last(self):
+        st, rec, _ = self.status(result(self.line()))
+        row = measure.sample_row(2, 5, self.v, 10, st, rec, result())
+        self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
+        self.assertEqual(sm.SAMPLE_COLUMNS[-3:], ["shape", "method", "label"])
+        self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
+                         (HONEST, "fake/honest-sequential@python", "", "inprocess"))
 
-class RunOnceTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.build = tempfile.mkdtemp()
-        cls.launcher, why = run.build_launcher(cls.build)
-        if cls.launcher is None:
-            raise unittest.SkipTest("no C compiler for runner/launch.c: %s" % why)
 
+class LaunchTest(Fixture):
     def test_output_exit_code_and_rusage_are_captured(self):
-        for launcher in (self.launcher, None):
-            res = run.run_once(["sh", "-c", "echo out; echo err >&2; exit 3"], 10, launcher)
-            self.assertEqual((res.stdout, res.stderr, res.exit_code), (b"out\n", b"err\n", 3))
-            self.assertIsNone(res.signal)
-            self.assertGreater(res.wall_ns, 0)
-            self.assertGreater(res.peak_rss_kb, 0)
+        res = launch.run_once(["sh", "-c", "echo out; echo err >&2; exit 3"], 10, self.launcher)
+        self.assertEqual((res.stdout, res.stderr, res.exit_code), (b"out\n", b"err\n", 3))
+        self.assertIsNone(res.signal)
+        self.assertGreater(res.wall_ns, 0)
+        self.assertGreater(res.peak_rss_kb, 0)
 
     def test_a_hanging_program_and_its_children_are_killed_at_the_timeout(self):
-        res = run.run_once(["sh", "-c", "sleep 30 & sleep 30; wait"], 0.3, self.launcher)
+        res = launch.run_once(["sh", "-c", "sleep 30 & sleep 30; wait"], 0.3, self.launcher)
         self.assertTrue(res.timed_out)
         self.assertEqual(res.signal, 9)
         self.assertLess(res.wall_ns, 20 * 10 ** 9)   # not the 30 s of the sleeps
 
     def test_a_program_killed_by_a_signal_reports_it(self):
-        res = run.run_once(["sh", "-c", "kill -SEGV $$"], 10, self.launcher)
+        res = launch.run_once(["sh", "-c", "kill -SEGV $$"], 10, self.launcher)
         self.assertEqual((res.signal, res.exit_code, res.timed_out), (11, -11, False))
 
-    def test_a_missing_program_is_a_failed_start(self):
-        res = run.run_once(["/nonexistent/prog"], 10, None)
-        self.assertIn("cannot start /nonexistent/prog", res.spawn_error)
-        res = run.run_once(["/nonexistent/prog"], 10, self.launcher)
+    def test_a_missing_program_exits_127_with_the_reason(self):
+        res = launch.run_once(["/nonexistent/prog"], 10, self.launcher)
         self.assertEqual(res.exit_code, 127)
         self.assertIn(b"cannot run /nonexistent/prog", res.stderr)
 
-    def test_no_function_newer_than_python_3_8_is_needed(self):
-        # scripts/deps.sh accepts Python 3.8, which lacks os.waitstatus_to_exitcode.
-        saved = getattr(os, "waitstatus_to_exitcode", None)
-        if saved is not None:
-            del os.waitstatus_to_exitcode
-        try:
-            for launcher in (self.launcher, None):
-                res = run.run_once(["sh", "-c", "exit 4"], 10, launcher)
-                self.assertEqual((res.exit_code, res.spawn_error), (4, None))
-            res = run.run_once(["sh", "-c", "kill -TERM $$"], 10, None)
-            self.assertEqual(res.exit_code, -15)
-        finally:
-            if saved is not None:
-                os.waitstatus_to_exitcode = saved
-
     def test_the_launcher_keeps_the_runner_memory_out_of_the_peak(self):
-        # sh -c true is well under the Python runner's own resident size.
-        direct = run.run_once(["sh", "-c", ":"], 10, None).peak_rss_kb
-        launched = run.run_once(["sh", "-c", ":"], 10, self.launcher).peak_rss_kb
+        # sh -c : is well under the Python runner's own resident size.
         if sys.platform.startswith("linux"):
-            self.assertLess(launched, direct)
+            launched = launch.run_once(["sh", "-c", ":"], 10, self.launcher).peak_rss_kb
+            import resource
+            self.assertLess(launched, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+    def test_the_launcher_comes_from_the_build_folder_and_is_never_compiled_here(self):
+        self.assertEqual(launch.launcher(), self.launcher)
+        os.environ["BUILD"] = os.path.join(self.dir, "empty")
+        with self.assertRaisesRegex(EnvError, r"not built or not executable: .*bin/launch "
+                                              r"\(run `make all` first\)"):
+            launch.launcher()
 
 
 class ArgsTest(unittest.TestCase):
     def test_a_timeout_that_is_not_a_finite_positive_number_is_a_usage_error(self):
         for bad in ("0", "-1", "nan", "inf", "-inf"):
-            with self.assertRaisesRegex(run.UsageError, "--timeout must be a positive number"):
-                run.parse_args(["--profile", "quick", "--timeout=" + bad])
-        self.assertEqual(run.parse_args(["--profile", "quick", "--timeout", "2.5"]).timeout, 2.5)
+            with self.assertRaisesRegex(UsageError, "--timeout must be a positive number"):
+                cli.parse_args(["--profile", "quick", "--timeout=" + bad])
+        self.assertEqual(cli.parse_args(["--profile", "quick", "--timeout", "2.5"]).timeout, 2.5)
+
+    def test_the_catalog_is_the_folder_by_default(self):
+        self.assertEqual(cli.parse_args(["--profile", "quick"]).catalog, catalog_mod.DIR)
 
 
-class SelectTest(unittest.TestCase):
-    def setUp(self):
-        self.cat = run.load_catalog(FAKE_CATALOG)
-
+class PlanTest(Fixture):
     def test_profile_and_filters_choose_variants(self):
-        chosen, skipped = run.select(self.cat, "quick", ["parallel$", "bounded"], "/usr/bin/node")
-        self.assertEqual([v["id"] for v in chosen], ["fake/honest-parallel", "fake/honest-bounded"])
-        self.assertEqual(skipped, [])
-
-    def test_node_variants_are_skipped_with_one_line_when_there_is_no_node(self):
-        cat = dict(self.cat, profiles=dict(self.cat["profiles"]))
-        for v in cat["variants"]:
-            if v["id"] == "fake/honest-sequential":
-                v["profiles"] = v["profiles"] + ["nodeonly"]
-        chosen, skipped = run.select(cat, "nodeonly", [], None)
-        self.assertEqual([v["id"] for v in chosen], ["fake/honest-sequential"])
-        self.assertEqual(len(skipped), 1)
-        self.assertIn("fake/nodejs-sequential", skipped[0])
+        p = plan_mod.make(self.cat, self.options("quick", "--filter", "parallel@",
+                                                 "--filter", "bounded"), None)
+        self.assertEqual([v["id"] for v in p.variants],
+                         ["readfile/fake/honest-parallel@python",
+                          "readfile/fake/honest-bounded@python"])
+        self.assertEqual((p.rounds, p.warmups, p.skipped), (3, 1, []))
 
     def test_unknown_profile_and_empty_selection_are_usage_errors(self):
-        with self.assertRaisesRegex(run.UsageError, "unknown profile 'nope'"):
-            run.select(self.cat, "nope", [], None)
-        with self.assertRaisesRegex(run.UsageError, "no variant"):
-            run.select(self.cat, "quick", ["^zzz"], None)
+        with self.assertRaisesRegex(UsageError, "unknown profile 'nope'"):
+            plan_mod.make(self.cat, self.options("nope"), None)
+        with self.assertRaisesRegex(UsageError, "no variant"):
+            plan_mod.make(self.cat, self.options("quick", "--filter", "^zzz"), None)
 
-    def test_the_command_gets_the_contract_flags_and_bounded_its_k(self):
-        v = run.catalog_mod.find(self.cat, "fake/honest-bounded")
-        argv = run.command(v, None, 7, "/f", "Hi")
-        self.assertTrue(os.path.isabs(argv[0]))
-        self.assertEqual(argv[1:], ["--variant", "honest-bounded", "--iterations", "7",
-                                    "--file", "/f", "--expect", "Hi", "--warmup", "0",
-                                    "--concurrency", "8"])
-        seq = run.command(run.catalog_mod.find(self.cat, "fake/honest-sequential"), None, 7,
-                          "/f", "Hi")
-        self.assertNotIn("--concurrency", seq)
+    def test_the_command_gets_the_workloads_flags_and_bounded_its_k(self):
+        p = plan_mod.make(self.cat, self.options(), None)
+        argv = p.commands["readfile/fake/honest-bounded@python"]
+        self.assertEqual(argv[0], os.path.join(FIXTURES, "fake-readfile"))
+        self.assertEqual(argv[1:], ["--workload", "readfile", "--variant", "honest-bounded",
+                                    "--iterations", "50", "--warmup", "0",
+                                    "--file", os.path.join(ROOT, "fixtures", "text.txt"),
+                                    "--expect", "Hello, world", "--concurrency", "8"])
+        self.assertNotIn("--concurrency", p.commands[HONEST])
 
-    def test_the_programs_come_from_the_build_folder_make_was_given(self):
-        # `make compare BUILD=DIR` exports BUILD; the programs are DIR/bin/*, not build/bin.
-        saved = os.environ.get("BUILD")
-        try:
-            os.environ.pop("BUILD", None)
-            self.assertEqual(run.command(VARIANT, None, 1, "/f", "x")[0],
-                             os.path.join(run.ROOT, "build", "bin", "c-readfile"))
-            os.environ["BUILD"] = "/elsewhere/b"
-            self.assertEqual(run.command(VARIANT, None, 1, "/f", "x")[0], "/elsewhere/b/bin/c-readfile")
-            os.environ["BUILD"] = "b2"
-            self.assertEqual(run.command(VARIANT, None, 1, "/f", "x")[0],
-                             os.path.join(run.ROOT, "b2", "bin", "c-readfile"))
-        finally:
-            if saved is None:
-                os.environ.pop("BUILD", None)
-            else:
-                os.environ["BUILD"] = saved
+    def test_n_and_timeout_are_the_workloads_and_the_options_override_them(self):
+        p = plan_mod.make(self.cat, self.options("broken"), None)
+        self.assertEqual({k: p.settings["readfile"][k] for k in ("iterations", "timeout_s", "rounds")},
+                         {"iterations": 50, "timeout_s": 2, "rounds": 2})
+        p = plan_mod.make(self.cat, self.options("broken", "--iterations", "3", "--timeout", "9",
+                                                 "--rounds", "1"), None)
+        self.assertEqual({k: p.settings["readfile"][k] for k in ("iterations", "timeout_s", "rounds")},
+                         {"iterations": 3, "timeout_s": 9, "rounds": 1})
+
+    def test_unmet_requirements_skip_with_one_reason_each(self):
+        p = plan_mod.make(self.cat, self.options("requires"), None)
+        self.assertEqual([v["id"] for v in p.variants],
+                         [HONEST, "readfile/fake/honest-checked-sequential@python"])
+        self.assertEqual(p.skipped, [
+            {"variant": "readfile/fake/honest-probed-sequential@python",
+             "reason": "fake: no such library here"},
+            {"variant": "readfile/fake/honest-elsewhere-sequential@python",
+             "reason": "runs on windows only, this is %s" % catalog_mod.host_os()}])
+
+    def test_nothing_left_after_the_skips_is_a_usage_error_naming_them(self):
+        with self.assertRaisesRegex(UsageError, "nothing left to run: skipped "
+                                                "readfile/fake/nodejs-sequential@python "
+                                                "\\(needs node"):
+            plan_mod.make(self.cat, self.options("nodeonly"), None)
+        p = plan_mod.make(self.cat, self.options("nodeonly"), sys.executable)
+        self.assertEqual(p.commands["readfile/fake/nodejs-sequential@python"][:3],
+                         [sys.executable, "-e", "process.exit(0)"])
+
+    def test_a_probe_runs_once_per_run_for_every_variant_that_names_it(self):
+        count = os.path.join(self.dir, "probe-runs")
+        probe = ["sh", "-c", "echo run >> %s; echo 'no ring here' >&2; exit 1" % count]
+        cat = catalog_mod.load(make_catalog(self.dir, [workload("readfile", [
+            entry(), entry(shape=["ringa", "ringb"], requires={"probe": probe})])]))
+        p = plan_mod.make(cat, self.options(), None)
+        self.assertEqual(p.skipped, [
+            {"variant": "readfile/fake/honest-ringa-sequential@python", "reason": "no ring here"},
+            {"variant": "readfile/fake/honest-ringb-sequential@python", "reason": "no ring here"}])
+        with open(count) as f:
+            self.assertEqual(f.read(), "run\n")
+
+    def test_a_program_not_built_and_a_missing_input_are_environment_errors(self):
+        w = workload("readfile", [entry(argv=["{bin}/fake-missing"])])
+        cat = catalog_mod.load(make_catalog(self.dir, [w]))
+        with self.assertRaisesRegex(EnvError, "not built or not executable: .*fake-missing"):
+            plan_mod.make(cat, self.options(), None)
+        w = workload("readfile", [entry()])
+        w["flags"]["--file"]["value"] = "fixtures/no-such-file"
+        cat = catalog_mod.load(make_catalog(self.dir, [w]))
+        with self.assertRaisesRegex(EnvError, "--file fixtures/no-such-file of workload readfile "
+                                              "is missing"):
+            plan_mod.make(cat, self.options(), None)
+
+    def test_a_broken_catalog_is_an_environment_error_with_its_one_line(self):
+        with self.assertRaisesRegex(EnvError, "not a catalog folder"):
+            plan_mod.load_catalog(os.path.join(self.dir, "nowhere"))
+
+    def test_a_workload_with_fewer_rounds_runs_in_the_first_rounds_only(self):
+        cat = catalog_mod.load(make_catalog(self.dir, [
+            workload("readfile", [entry()]),
+            workload("rare", [entry()], profiles={"quick": {"iterations": 2, "timeout_s": 9,
+                                                            "rounds": 1}})]))
+        p = plan_mod.make(cat, self.options(), None)
+        orders = measure.orders(p, 42)
+        both = sorted([HONEST, "rare/fake/honest-sequential@python"])
+        self.assertEqual([sorted(o) for o in orders], [both, both, [HONEST], [HONEST]])
+        self.assertEqual(orders, measure.orders(p, 42))       # the seed decides
+
+
+class ServersTest(Fixture):
+    def spec(self, *role, timeout=5):
+        return {"argv": [FAKE_SERVER] + list(role), "port_flag": "--port",
+                "ready_timeout_s": timeout}
+
+    def test_a_ready_server_gives_its_port_once_per_round_and_stops_on_sigterm(self):
+        s = servers_mod.Servers()
+        spec = self.spec()
+        port, why = s.port(spec)
+        self.assertIsNone(why)
+        self.assertEqual(s.port(spec), (port, None))        # the same server
+        proc = s.running[tuple(spec["argv"])].proc
+        s.stop_all()
+        self.assertEqual(proc.returncode, 0)                # its SIGTERM handler, not SIGKILL
+        self.assertEqual(s.running, {})
+
+    def test_a_server_that_dies_before_it_is_ready_says_why(self):
+        s = servers_mod.Servers()
+        port, why = s.port(self.spec("--die"))
+        self.assertIsNone(port)
+        self.assertEqual(why, "server fake-server exited 1 before it was ready: fake-server: "
+                              "cannot bind: address already in use (as asked by --die)")
+        self.assertEqual(s.port(self.spec("--die")), (None, why))     # not retried
+        s.stop_all()
+
+    def test_a_server_that_never_says_its_port_fails_at_its_timeout(self):
+        s = servers_mod.Servers()
+        port, why = s.port(self.spec("--mute", timeout=0.5))
+        self.assertIsNone(port)
+        self.assertEqual(why, 'server fake-server printed no {"port": N} line within 0.5 s')
+        s.stop_all()
+
+    def test_a_server_that_dies_mid_round_fails_the_rest_of_the_round(self):
+        s = servers_mod.Servers()
+        spec = self.spec()
+        s.port(spec)
+        proc = s.running[tuple(spec["argv"])].proc
+        os.kill(proc.pid, 9)
+        proc.wait()
+        self.assertEqual(s.port(spec), (None, "server fake-server died (exit -9)"))
+        s.stop_all()
 
 
 class RunFolderTest(unittest.TestCase):
     def test_a_second_run_in_the_same_second_gets_its_own_folder(self):
         with tempfile.TemporaryDirectory() as out:
-            a, _ = run.make_run_folder(out, "h")
-            b, _ = run.make_run_folder(out, "h")
+            a, _ = rd.make_run_folder(out, "h")
+            b, _ = rd.make_run_folder(out, "h")
             self.assertNotEqual(a, b)
             self.assertTrue(os.path.isdir(os.path.join(b, "charts")))
 
     def test_latest_is_a_relative_link_to_the_newest_run(self):
         with tempfile.TemporaryDirectory() as out:
-            a, _ = run.make_run_folder(out, "h")
-            run.point_latest(out, a)
-            b, _ = run.make_run_folder(out, "h")
-            run.point_latest(out, b)
+            a, _ = rd.make_run_folder(out, "h")
+            rd.point_latest(out, a)
+            b, _ = rd.make_run_folder(out, "h")
+            rd.point_latest(out, b)
             link = os.readlink(os.path.join(out, "latest"))
             self.assertFalse(os.path.isabs(link))
             self.assertEqual(os.path.realpath(os.path.join(out, "latest")), os.path.realpath(b))
@@ -225,15 +403,140 @@ class RunFolderTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             os.chmod(out, 0o500)
             try:
-                with self.assertRaisesRegex(run.EnvError, "results folder"):
-                    run.make_run_folder(out, "h")
+                with self.assertRaisesRegex(EnvError, "results folder"):
+                    rd.make_run_folder(out, "h")
             finally:
                 os.chmod(out, 0o700)
 
     def test_a_results_path_under_a_file_is_an_environment_error(self):
         with tempfile.NamedTemporaryFile() as f:
-            with self.assertRaisesRegex(run.EnvError, "cannot create the results folder"):
-                run.make_run_folder(f.name, "h")
+            with self.assertRaisesRegex(EnvError, "cannot create the results folder"):
+                rd.make_run_folder(f.name, "h")
+
+
+class EndToEndTest(Fixture):
+    """run.main on the fake catalog, read back from the run folder."""
+
+    def run_main(self, profile, catalog=FAKE, *extra):
+        out = os.path.join(self.dir, "out")
+        rc = quiet(run.main, ["--profile", profile, "--catalog", catalog, "--out", out,
+                              "--host", "testhost", "--node", "none", "--seed", "7"]
+                   + list(extra))
+        folder = os.path.realpath(os.path.join(out, "latest"))
+        with open(os.path.join(folder, "samples.csv"), newline="") as f:
+            header = f.readline().strip()
+            f.seek(0)
+            samples = list(csv.DictReader(f))
+        with open(os.path.join(folder, "run.json")) as f:
+            info = json.load(f)
+        with open(os.path.join(folder, "summary.json")) as f:
+            summary = json.load(f)
+        with open(os.path.join(folder, "REPORT.md")) as f:
+            report = f.read()
+        self.assertEqual(header, ",".join(sm.SAMPLE_COLUMNS))
+        self.assertIn(rc, (0, 1))        # 1 only when matplotlib could not draw
+        return folder, samples, info, summary, report
+
+    def test_a_served_workload_reaches_the_server_of_each_round(self):
+        _, samples, info, _, _ = self.run_main("served")
+        self.assertEqual(len(samples), 4)
+        self.assertEqual({s["status"] for s in samples}, {"ok"}, info["failures"])
+        self.assertEqual({s["workload"] for s in samples}, {"served"})
+        self.assertEqual(info["servers"]["served/fake/honest-sequential@python"],
+                         ["tests/fixtures-bin/fake-server", "--text", "Hello, world"])
+
+    def test_a_server_that_dies_or_stays_mute_fails_its_workloads_variants_with_the_reason(self):
+        _, samples, info, _, _ = self.run_main("unserved")
+        status = {s["variant"]: s["status"] for s in samples}
+        self.assertEqual(status, {HONEST: "ok",
+                                  "unserved/fake/honest-sequential@python": "failed",
+                                  "unready/fake/honest-sequential@python": "failed"})
+        reasons = {f["variant"]: f["reason"] for f in info["failures"]}
+        self.assertEqual(reasons["unserved/fake/honest-sequential@python"],
+                         "server fake-server exited 1 before it was ready: fake-server: cannot "
+                         "bind: address already in use (as asked by --die)")
+        self.assertEqual(reasons["unready/fake/honest-sequential@python"],
+                         'server fake-server printed no {"port": N} line within 1 s')
+
+    def test_skipped_variants_are_in_run_json_and_the_report_with_their_reasons(self):
+        _, samples, info, _, report = self.run_main("requires")
+        self.assertEqual({s["variant"] for s in samples},
+                         {HONEST, "readfile/fake/honest-checked-sequential@python"})
+        self.assertEqual([s["variant"] for s in info["skipped"]],
+                         ["readfile/fake/honest-probed-sequential@python",
+                          "readfile/fake/honest-elsewhere-sequential@python"])
+        self.assertIn("## Skipped variants", report)
+        self.assertIn("- `readfile/fake/honest-probed-sequential@python`: fake: no such library "
+                      "here", report)
+
+    def test_both_baselines_are_recorded_and_their_labels_head_the_tables(self):
+        folder, samples, info, summary, report = self.run_main("quick")
+        self.assertEqual(len(samples), 9)
+        self.assertEqual(info["baselines"][HONEST],
+                         {"c": [HONEST, "fake honest"], "lang": [HONEST, "fake honest sequential"]})
+        rows = {r["variant"]: r for r in summary["variants"]}
+        par = rows["readfile/fake/honest-parallel@python"]
+        self.assertEqual((par["baseline"], par["baseline_label"], par["lang_baseline"]),
+                         ("readfile/fake/honest-parallel@python", "fake honest", None))
+        self.assertEqual(rows[HONEST]["lang_baseline_label"], "fake honest sequential")
+        self.assertIn("| vs fake honest | p | vs fake honest sequential | p |", report)
+        self.assertEqual(info["workloads"]["readfile"]["args"],
+                         ["--file", "fixtures/text.txt", "--expect", "Hello, world"])
+
+    def test_render_redraws_a_run_without_todays_catalog(self):
+        catalog = make_catalog(self.dir, [workload("readfile", [entry(mode=["sequential",
+                                                                           "parallel"])])])
+        folder, _, _, before, _ = self.run_main("quick", catalog)
+        shutil.rmtree(catalog)
+        os.remove(os.path.join(folder, "summary.json"))
+        self.assertIn(quiet(run.main, ["--render", folder]), (0, 1))
+        with open(os.path.join(folder, "summary.json")) as f:
+            after = json.load(f)
+        pick = [(r["variant"], r["baseline"], r["baseline_label"]) for r in before["variants"]]
+        self.assertEqual(pick, [(r["variant"], r["baseline"], r["baseline_label"])
+                                for r in after["variants"]])
+        self.assertEqual(len(pick), 2)
+
+    def test_a_folder_with_samples_csv_alone_takes_its_baselines_from_the_catalog(self):
+        folder = os.path.join(self.dir, "host", "stamp")
+        os.makedirs(folder)
+        cat = catalog_mod.load()
+        with rd.SampleLog(folder) as log:
+            for vid in ("readfile/c/callback-sequential@node4",
+                        "readfile/node/await-sequential@fs.promises"):
+                res = launch.Result()
+                res.exit_code, res.wall_ns = 0, 2000
+                line = {"elapsed_ns": 1000, "ok": 10, "bytes": 120}
+                log.sample(measure.sample_row(1, 1, cat.find(vid), 10, "ok", line, res))
+        quiet(run.main, ["--render", folder])
+        with open(os.path.join(folder, "summary.json")) as f:
+            rows = {r["variant"]: r for r in json.load(f)["variants"]}
+        node = rows["readfile/node/await-sequential@fs.promises"]
+        self.assertEqual((node["baseline"], node["baseline_label"], node["ratio"]),
+                         ("readfile/c/callback-sequential@node4", "C callback", 1.0))
+        self.assertEqual((node["lang_baseline"], node["lang_baseline_label"], node["lang_ratio"]),
+                         ("readfile/node/callback-sequential@fs.readFile", "Node callback", None))
+
+    def test_a_workload_with_fewer_rounds_has_samples_in_its_first_rounds_only(self):
+        catalog = make_catalog(self.dir, [
+            workload("readfile", [entry()]),
+            workload("rare", [entry()], profiles={"quick": {"iterations": 2, "timeout_s": 9,
+                                                            "rounds": 2}})])
+        _, samples, info, _, report = self.run_main("quick", catalog)
+        rounds = {}
+        for s in samples:
+            rounds.setdefault(s["workload"], []).append(int(s["round"]))
+        self.assertEqual((sorted(rounds["readfile"]), sorted(rounds["rare"])), ([1, 2, 3], [1, 2]))
+        self.assertEqual([len(o) for o in info["order"]], [2, 2, 1])
+        self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
+                      "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
+
+    def test_an_unbuilt_launcher_is_exit_3_before_any_folder_is_made(self):
+        os.environ["BUILD"] = os.path.join(self.dir, "nobuild")
+        rc = quiet(run.main, ["--profile", "quick", "--catalog", FAKE,
+                              "--out", os.path.join(self.dir, "out"), "--node", "none"])
+        self.assertEqual(rc, 3)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "out")))
 
 
 if __name__ == "__main__":

@@ -11,19 +11,39 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import export  # noqa: E402
 import summary as sm  # noqa: E402
 
-BASE = {"sequential": "c/callback-sequential", "parallel": "c/callback-parallel"}
+CB = "readfile/c/callback-sequential@node4"
+PR = "readfile/c/promise-sequential@node4"
+GO = "readfile/go/goroutine-parallel@os.ReadFile"
 
 
-def sample(rnd, variant, ms, status="ok", mode="sequential", rss=1500):
-    lang, rest = variant.split("/")
-    return {"round": rnd, "order": 1, "variant": variant, "workload": "readfile",
-            "lang": lang, "style": rest.rsplit("-", 1)[0], "mode": mode, "backend": "node4",
+def baselines(vids):
+    """The table run.json records: C callback of the same mode and backend, and for
+    Node variants the Node callback."""
+    out = {}
+    for vid in vids:
+        workload, lang, rest = vid.split("/")
+        name, backend = rest.split("@")
+        mode = name.rsplit("-", 1)[1]
+        c = ["%s/c/callback-%s@node4" % (workload, mode), "C callback"]
+        lang_base = (["%s/node/callback-%s@fs.readFile" % (workload, mode), "Node callback"]
+                     if lang == "node" else None)
+        out[vid] = {"c": c, "lang": lang_base}
+    return out
+
+
+def sample(rnd, variant, ms, status="ok", rss=1500):
+    workload, lang, rest = variant.split("/")
+    name, backend = rest.split("@")
+    style, mode = name.rsplit("-", 1)
+    return {"round": rnd, "order": 1, "variant": variant, "workload": workload,
+            "lang": lang, "style": style, "mode": mode, "backend": backend,
             "iterations": 100, "concurrency": 1, "status": status,
             "exit_code": 0 if status in ("ok", "invalid") else 1,
             "elapsed_ns": int(ms * 1e6) if status == "ok" else None,
             "wall_ns": int(ms * 1e6) + 1000000, "user_us": 2000, "sys_us": 3000,
             "peak_rss_kb": rss, "ok": 100 if status == "ok" else None,
-            "bytes": 1200 if status == "ok" else None}
+            "bytes": 1200 if status == "ok" else None, "shape": "", "method": "inprocess",
+            "label": variant.split("/", 1)[1]}
 
 
 def two_variants():
@@ -31,19 +51,24 @@ def two_variants():
     base = [10, 11, 12, 10, 11, 13]
     out = []
     for r, b in enumerate(base, start=1):
-        out.append(sample(r, "c/callback-sequential", b))
-        out.append(sample(r, "c/promise-sequential", 2 * b))
-    out.append(sample(7, "c/promise-sequential", 0, status="failed"))
+        out.append(sample(r, CB, b))
+        out.append(sample(r, PR, 2 * b))
+    out.append(sample(7, PR, 0, status="failed"))
     return out
+
+
+def summarize(samples):
+    return sm.summarize(samples, baselines({s["variant"] for s in samples}))
 
 
 class SummarizeTest(unittest.TestCase):
     def setUp(self):
-        self.rows = {r["variant"]: r for r in sm.summarize(two_variants(), BASE)}
+        self.rows = {r["variant"]: r for r in summarize(two_variants())}
 
     def test_baseline_row_is_its_own_reference(self):
-        b = self.rows["c/callback-sequential"]
-        self.assertEqual(b["baseline"], "c/callback-sequential")
+        b = self.rows[CB]
+        self.assertEqual(b["baseline"], CB)
+        self.assertEqual(b["baseline_label"], "C callback")
         self.assertEqual(b["ratio"], 1.0)
         self.assertIsNone(b["significant"])
         self.assertEqual(b["median_ms"], 11.0)
@@ -51,7 +76,7 @@ class SummarizeTest(unittest.TestCase):
         self.assertEqual((b["ci_low_ms"], b["ci_high_ms"]), (10.0, 13.0))
 
     def test_paired_ratio_of_a_variant_twice_as_slow_is_two(self):
-        p = self.rows["c/promise-sequential"]
+        p = self.rows[PR]
         self.assertEqual(p["ratio"], 2.0)
         self.assertEqual((p["ratio_ci_low"], p["ratio_ci_high"]), (2.0, 2.0))
         self.assertEqual(p["rounds_paired"], 6)
@@ -62,30 +87,71 @@ class SummarizeTest(unittest.TestCase):
         self.assertTrue(p["significant"])
 
     def test_statuses_are_counted_and_failed_runs_warned_about(self):
-        p = self.rows["c/promise-sequential"]
+        p = self.rows[PR]
         self.assertEqual(p["n"], 6)
         self.assertEqual(p["statuses"], {"ok": 6, "invalid": 0, "failed": 1, "timeout": 0,
                                          "crashed": 0})
         self.assertIn("1 of 7 runs not ok (1 failed)", p["warnings"])
 
-    def test_rows_follow_mode_order_with_the_baseline_first(self):
-        samples = two_variants() + [sample(1, "go/goroutine-parallel", 5, mode="parallel")]
-        ids = [r["variant"] for r in sm.summarize(samples, BASE)]
-        self.assertEqual(ids, ["c/callback-sequential", "c/promise-sequential",
-                               "go/goroutine-parallel"])
+    def test_rows_follow_workload_then_mode_order_with_the_baseline_first(self):
+        samples = two_variants() + [sample(1, GO, 5), sample(1, "noop/c/sync-sequential@none", 1)]
+        ids = [r["variant"] for r in summarize(samples)]
+        self.assertEqual(ids, ["noop/c/sync-sequential@none", CB, PR, GO])
+
+    def test_workloads_and_backends_never_merge(self):
+        samples = [sample(r, v, 10) for r in range(1, 4)
+                   for v in (CB, "readfile/c/callback-sequential@fused",
+                             "noop/c/callback-sequential@node4")]
+        rows = summarize(samples)
+        self.assertEqual(len(rows), 3)
+        self.assertEqual({r["n"] for r in rows}, {3})
 
     def test_a_mode_without_its_baseline_has_no_ratio(self):
-        rows = sm.summarize([sample(1, "go/goroutine-parallel", 5, mode="parallel")], BASE)
+        rows = summarize([sample(1, GO, 5)])
         self.assertIsNone(rows[0]["ratio"])
-        self.assertIsNone(rows[0]["baseline"])
-        self.assertIn("baseline c/callback-parallel has no valid samples in this run: no ratio",
-                      rows[0]["warnings"])
+        self.assertEqual(rows[0]["baseline"], "readfile/c/callback-parallel@node4")
+        self.assertIn("baseline readfile/c/callback-parallel@node4 has no valid samples in this "
+                      "run: no ratio", rows[0]["warnings"])
+
+    def test_a_variant_without_a_rule_has_no_baseline_and_no_warning(self):
+        rows = sm.summarize([sample(1, GO, 5)], {})
+        self.assertEqual((rows[0]["baseline"], rows[0]["lang_baseline"]), (None, None))
+        self.assertEqual(sm.fmt_ratio(rows[0]), "")
+        self.assertFalse([w for w in rows[0]["warnings"] if "baseline" in w])
+
+    def test_node_variants_get_both_ratios_with_their_labels(self):
+        nodecb = "readfile/node/callback-sequential@fs.readFile"
+        nodeaw = "readfile/node/await-sequential@fs.promises"
+        samples = [sample(r, v, ms * (1 + r % 2)) for r in range(1, 7)
+                   for v, ms in ((CB, 10), (nodecb, 20), (nodeaw, 60))]
+        rows = {r["variant"]: r for r in summarize(samples)}
+        aw = rows[nodeaw]
+        self.assertEqual((aw["baseline_label"], aw["ratio"]), ("C callback", 6.0))
+        self.assertEqual((aw["lang_baseline"], aw["lang_baseline_label"], aw["lang_ratio"]),
+                         (nodecb, "Node callback", 3.0))
+        self.assertTrue(aw["lang_significant"])
+        self.assertEqual(rows[nodecb]["lang_ratio"], 1.0)
+        table = sm.terminal_table(list(rows.values()))
+        self.assertRegex(table, r"(?m)^variant +n +median ms +95% CI +vs C callback +"
+                                r"vs Node callback$")
+        self.assertRegex(table, r"(?m)^node/await-sequential@fs.promises .* 6\.00x .* 3\.00x ")
+        self.assertRegex(table, r"(?m)^node/callback-sequential@fs.readFile .* baseline$")
+        self.assertRegex(table, r"(?m)^c/callback-sequential@node4 .* baseline$")
+
+    def test_a_column_of_several_labels_names_each_rows_baseline(self):
+        rows = summarize(two_variants())
+        rows[1] = dict(rows[1], baseline_label="Other label")
+        table = sm.terminal_table(rows)
+        self.assertIn("vs C callback / Other label", table)
+        self.assertRegex(table, r"c/promise-sequential@node4 .* 2\.00x \[2\.00, 2\.00\] "
+                                r"\(Other label\)")
 
     def test_terminal_table_marks_no_significance_with_a_tilde(self):
-        rows = sm.summarize([sample(r, v, 10 + (r % 2)) for r in range(1, 7)
-                             for v in ("c/callback-sequential", "c/await-sequential")], BASE)
+        rows = summarize([sample(r, v, 10 + (r % 2)) for r in range(1, 7)
+                          for v in (CB, "readfile/c/await-sequential@node4")])
         table = sm.terminal_table(rows)
-        self.assertRegex(table, r"c/await-sequential .* ~ 1\.00x \[1\.00, 1\.00\]")
+        self.assertRegex(table, r"c/await-sequential@node4 .* ~ 1\.00x \[1\.00, 1\.00\]")
+        self.assertIn("== readfile (N = 100) ==", table)
         self.assertIn("-- sequential", table)
 
 
@@ -94,7 +160,7 @@ class SamplesFileTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "samples.csv")
             with open(path, "w") as f:
-                f.write("round,variant\n1,c/x\n")
+                f.write("round,variant\n1,readfile/c/x@y\n")
             with self.assertRaisesRegex(ValueError, "header"):
                 sm.read_samples(path)
 
@@ -104,25 +170,27 @@ class SamplesFileTest(unittest.TestCase):
             with open(path, "w", newline="") as f:
                 w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS)
                 w.writeheader()
-                w.writerow(sample(1, "c/callback-sequential", 10))
-                f.write("2,3,c/callback-seq")          # interrupted mid-line
+                w.writerow(sample(1, CB, 10))
+                f.write("2,3,readfile/c/callback-seq")          # interrupted mid-line
             rows = sm.read_samples(path)
             self.assertEqual(len(rows), 1)
             self.assertEqual(rows[0]["elapsed_ns"], 10000000)
             self.assertEqual(rows[0]["exit_code"], 0)
             self.assertEqual(rows[0]["status"], "ok")
+        self.assertEqual((rows[0]["shape"], rows[0]["method"], rows[0]["label"]),
+                         ("", "inprocess", "c/callback-sequential@node4"))
 
 
 class ExportTest(unittest.TestCase):
     def setUp(self):
         self.samples = two_variants()
-        self.rows = sm.summarize(self.samples, BASE)
+        self.rows = summarize(self.samples)
 
     def test_hyperfine_json_has_the_fields_its_plot_scripts_read(self):
         doc = json.loads(json.dumps(export.hyperfine(self.samples, self.rows)))
-        self.assertEqual([r["command"] for r in doc["results"]],
-                         ["c/callback-sequential", "c/promise-sequential"])
+        self.assertEqual([r["command"] for r in doc["results"]], [CB, PR])
         r = doc["results"][1]
+        self.assertEqual(r["parameters"]["backend"], "node4")
         for k in ("command", "mean", "stddev", "median", "user", "system", "min", "max",
                   "times", "exit_codes"):
             self.assertIn(k, r)
@@ -142,10 +210,12 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(lines[:3], ["goos: linux", "goarch: amd64", "pkg: asyncstyles"])
         bench = [line for line in lines if line.startswith("Benchmark")]
         self.assertEqual(len(bench), 12)
-        pat = re.compile(r"^BenchmarkReadfile/c/[a-z]+-sequential 1 \d+ ns/op \d+ peak-RSS-KiB$")
+        pat = re.compile(r"^BenchmarkReadfile/c/[a-z]+-sequential@node4 1 \d+ ns/op "
+                         r"\d+ peak-RSS-KiB$")
         for line in bench:
             self.assertRegex(line, pat)
-        self.assertIn("BenchmarkReadfile/c/promise-sequential 1 26000000 ns/op 1500 peak-RSS-KiB",
+        self.assertIn("BenchmarkReadfile/c/promise-sequential@node4 1 26000000 ns/op 1500 "
+                      "peak-RSS-KiB",
                       bench)
         # Every non-benchmark line is a "key: value" configuration line.
         for line in lines:

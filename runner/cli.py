@@ -1,0 +1,83 @@
+"""cli.py -- the runner's command line: the options, their checks, the usage text.
+
+Usage:
+  run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
+         [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
+         [--catalog DIR] [--node PATH|none]
+  run.py --render RUNDIR      redraw summaries, charts, exports and REPORT.md from
+                              RUNDIR/samples.csv (run.json and host.json when present)
+  run.py --hosts [DIR]        cross-host charts from every run under DIR (default
+                              results) into DIR/hosts/
+
+Each round runs every selected variant once, as a fresh process, in an order
+shuffled per round with random.Random(seed); W warm-up rounds come first and are
+not recorded in samples.csv.  N and the timeout of a program run are the
+workload's own for the profile (runner/catalog/<workload>.json); --iterations
+and --timeout override them for every workload.  A workload that lists fewer
+rounds than the profile runs only in the first of them.  A variant whose
+requirement is not met (its OS, node, a probe) is skipped with one line saying
+why.  Every sample is appended to samples.csv as it arrives, so Ctrl-C keeps
+what was measured (the run is marked incomplete and the runner exits 130).  A
+new run folder is made under OUT/<host>/<UTC stamp>/; an existing one is never
+overwritten, and OUT/latest points at the newest.
+
+Exit codes: 0 the run finished (failed runs are recorded, not fatal); 1 the
+charts could not be drawn; 2 usage error; 3 environment error (unwritable
+output folder, a program or build/bin/launch not built, a bad catalog);
+130 interrupted.
+"""
+import argparse
+import os
+import re
+
+from errors import UsageError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CATALOG_DIR = os.path.join(HERE, "catalog")
+
+
+def parse_args(argv):
+    """The options as an argparse namespace; raises UsageError for a bad value."""
+    p = argparse.ArgumentParser(prog="run.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--profile", help="suite profile (quick, default, full, seed, selftest)")
+    p.add_argument("--rounds", type=int, help="measured rounds (overrides the profile)")
+    p.add_argument("--warmup-rounds", type=int, help="unrecorded warm-up rounds")
+    p.add_argument("--filter", action="append", default=[], metavar="REGEX",
+                   help="keep variants whose id matches (repeatable: any may match)")
+    p.add_argument("--iterations", type=int, help="N per program run, for every workload")
+    p.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder")
+    p.add_argument("--host", help="host slug for the run folder (default: detected)")
+    p.add_argument("--seed", type=int, help="shuffle seed (default: from the clock, recorded)")
+    p.add_argument("--timeout", type=float, help="seconds per program run, for every workload")
+    p.add_argument("--catalog", default=CATALOG_DIR,
+                   help="catalog folder: suite.json and one file per workload "
+                        "(tests use a fake one)")
+    p.add_argument("--node", help="Node.js executable, or 'none' to skip Node variants")
+    p.add_argument("--render", metavar="RUNDIR", help="redraw a run folder from its samples.csv")
+    p.add_argument("--hosts", nargs="?", const=os.path.join(ROOT, "results"), metavar="DIR",
+                   help="draw the cross-host charts from every run under DIR")
+    a = p.parse_args(argv)
+    if a.render or a.hosts:
+        return a
+    if not a.profile:
+        raise UsageError("say which profile, e.g. --profile quick (or --render RUNDIR)")
+    for name in ("rounds", "iterations"):
+        v = getattr(a, name)
+        if v is not None and v < 1:
+            raise UsageError("--%s must be a positive integer, got %d" % (name, v))
+    if a.warmup_rounds is not None and a.warmup_rounds < 0:
+        raise UsageError("--warmup-rounds must be 0 or more, got %d" % a.warmup_rounds)
+    # float() takes "nan" and "inf": nan made every run an instant timeout.
+    if a.timeout is not None and not (0 < a.timeout < float("inf")):
+        raise UsageError("--timeout must be a positive number of seconds, got %g" % a.timeout)
+    if a.host is not None and not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", a.host):
+        raise UsageError("--host %r: use letters, digits, '.', '_' and '-' only" % a.host)
+    for f in a.filter:
+        try:
+            re.compile(f)
+        except re.error as e:
+            raise UsageError("--filter %r is not a regular expression: %s" % (f, e))
+    return a

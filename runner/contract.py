@@ -1,0 +1,194 @@
+"""contract.py -- checks one result line against the program contract.
+
+Usage: contract.py [--catalog DIR] ID N LINE [--FLAG VALUE ...] [--concurrency K]
+
+Exits 0 when LINE is exactly one JSON object on one line that carries the
+fields of SPEC section 2 in their order, each of its type (a workload's own
+integer fields may follow `runtime`), whose workload, lang, style, shape, mode,
+method, backend and variant equal the catalog entry of ID, and that reports a
+valid run of N iterations: iterations == ok == N, elapsed_ns and peak_rss_kb
+positive, and every check of the workload's catalog file true (readfile:
+bytes == iterations * len(expect)).  The checks see the workload's flags with
+the catalog's values unless a --FLAG VALUE says otherwise (e.g. --expect
+'Hello'); --concurrency K also requires the line's concurrency to be K.
+Otherwise prints "ID: the first problem found" to stderr and exits 1; a bad
+call exits 2, a broken catalog 3.  The runner imports problem().
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalog  # noqa: E402
+
+# The contract's fields in the order of SPEC section 2, with their JSON types.
+STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
+INT_FIELDS = catalog.LINE_INTS
+ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
+# Strings that may be empty: a variant without a shape prints "".
+MAY_BE_EMPTY = ("shape",)
+# Fields that must equal the catalog entry of the variant.
+CATALOG_FIELDS = catalog.FIELDS
+
+
+def _is_int(x):
+    # bool is an int subclass in Python; true/false is not a count.
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _parse(line):
+    """(object, None) for one JSON object on one line, else (None, the problem)."""
+    if "\n" in line.strip("\n"):
+        return None, "expected exactly one line, got %d" % len(line.strip("\n").split("\n"))
+    text = line.strip()
+    if not text:
+        return None, "the line is empty"
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        return None, "not JSON (%s): %r" % (e, text[:120])
+    if not isinstance(obj, dict):
+        return None, "not a JSON object: %r" % text[:120]
+    return obj, None
+
+
+def _shape_problem(obj, extra):
+    """The first field missing, out of order or of the wrong type, or None."""
+    for k in ORDER + tuple(extra):
+        if k not in obj:
+            return "field %r is missing" % k
+    keys = list(obj)
+    if keys[:len(ORDER)] != list(ORDER):
+        got = [k for k in keys if k in ORDER]
+        i = next(i for i, (a, b) in enumerate(zip(got, ORDER)) if a != b)
+        return "fields out of order: %r where %r belongs (SPEC section 2's order)" % (got[i], ORDER[i])
+    for k in STRING_FIELDS + ("runtime",):
+        if not isinstance(obj[k], str) or (not obj[k] and k not in MAY_BE_EMPTY):
+            return "field %r must be a %sstring, got %r" % (
+                k, "" if k in MAY_BE_EMPTY else "non-empty ", obj[k])
+    for k in INT_FIELDS + tuple(extra):
+        if not _is_int(obj[k]):
+            return "field %r must be an integer, got %r" % (k, obj[k])
+        if obj[k] < 0:
+            return "field %r must not be negative, got %d" % (k, obj[k])
+    return None
+
+
+def _check_problem(entry, obj, n, values):
+    """The first of the workload's checks that the line fails, or None."""
+    env = {k: v for k, v in obj.items() if _is_int(v)}
+    env["iterations"] = n
+    env.update(values)
+    for field, text in entry["checks"].items():
+        tree, _ = catalog.parse_check(text, "check %r" % field)
+        try:
+            want = catalog.evaluate(tree, env)
+        except ValueError as e:
+            return "check %s == %s cannot be evaluated: %s" % (field, text, e)
+        if obj[field] != want:
+            return "%s is %d, expected %d (%s)" % (field, obj[field], want, text)
+    return None
+
+
+def problem(entry, n, line, workload_values=None, concurrency=None):
+    """Returns a sentence naming the first way LINE breaks the contract for the
+    catalog variant `entry` run with N iterations, or None when it keeps it.
+    workload_values ({"expect": ..., ...}, by check name) overrides the catalog's
+    flag values the checks see; with `concurrency`, the line must report that
+    many operations in flight (the runner passes what it gave the program)."""
+    obj, why = _parse(line)
+    if why:
+        return why
+    why = _shape_problem(obj, entry.get("extra_fields", ()))
+    if why:
+        return why
+    if obj["variant"] != entry["id"]:
+        return "variant is %r, the catalog says %r" % (obj["variant"], entry["id"])
+    for k in CATALOG_FIELDS:
+        if obj[k] != entry[k]:
+            return "%s is %r, the catalog says %r for %s" % (k, obj[k], entry[k], entry["id"])
+    if obj["iterations"] != n:
+        return "iterations is %d, expected %d" % (obj["iterations"], n)
+    if obj["ok"] != n:
+        return "ok is %d, expected %d (every completion verified)" % (obj["ok"], n)
+    values = dict(entry.get("flag_values", {}))
+    values.update(workload_values or {})
+    why = _check_problem(entry, obj, n, values)
+    if why:
+        return why
+    if concurrency is not None and obj["concurrency"] != concurrency:
+        return "concurrency is %d, expected %d" % (obj["concurrency"], concurrency)
+    if obj["elapsed_ns"] <= 0:
+        return "elapsed_ns must be positive, got %d" % obj["elapsed_ns"]
+    if obj["peak_rss_kb"] <= 0:
+        return "peak_rss_kb must be positive, got %d" % obj["peak_rss_kb"]
+    return None
+
+
+class _Usage(Exception):
+    pass
+
+
+def _call(args):
+    """(catalog dir, id, n, line, workload values, concurrency) of a command line."""
+    path = catalog.DIR
+    rest, flags, concurrency = [], {}, None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("--") and len(a) > 2:
+            if i + 1 >= len(args):
+                raise _Usage("%s needs a value" % a)
+            if a == "--catalog":
+                path = args[i + 1]
+            elif a == "--concurrency":
+                concurrency = args[i + 1]
+            else:
+                flags[a] = args[i + 1]
+            i += 2
+        else:
+            rest.append(a)
+            i += 1
+    if len(rest) != 3:
+        raise _Usage("expected ID N LINE, got %d arguments" % len(rest))
+    vid, n_text, line = rest
+    if not n_text.isdigit() or int(n_text) < 1:
+        raise _Usage("N must be a positive integer, got %r" % n_text)
+    if concurrency is not None:
+        if not concurrency.isdigit():
+            raise _Usage("--concurrency must be an integer >= 0, got %r" % concurrency)
+        concurrency = int(concurrency)
+    return path, vid, int(n_text), line, flags, concurrency
+
+
+def main(args):
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
+    try:
+        path, vid, n, line, flags, concurrency = _call(list(args))
+        cat = catalog.load(path)
+        entry = cat.find(vid)
+        if entry is None:
+            raise _Usage("unknown variant %r (see: runner/catalog.py ids)" % vid)
+        known = cat.workloads[entry["workload"]]["flags"]
+        for flag in flags:
+            if flag not in known:
+                raise _Usage("%s has no flag %s (its flags: %s)" % (
+                    entry["workload"], flag, ", ".join(known) or "none"))
+        values = {catalog.flag_key(f): v for f, v in flags.items()}
+    except _Usage as e:
+        print("contract.py: %s" % e, file=sys.stderr)
+        return 2
+    except catalog.CatalogError as e:
+        print("contract.py: %s" % e, file=sys.stderr)
+        return 3
+    why = problem(entry, n, line, values, concurrency)
+    if why is not None:
+        print("%s: %s" % (vid, why), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,135 @@
+"""launch.py -- one program run: a fresh process, its timeout, its exit and rusage.
+
+Every measured program is started through the launcher build/bin/launch
+(runner/launch.c, built by `make all` like every other program): a small
+process that forks the program, waits for it with wait4 and reports the
+program's own wall time and rusage.  Forking straight from Python would carry
+the runner's own resident size into the program's peak RSS on Linux.  The
+program runs in its own process group, stdout and stderr go to temporary files
+(no pipe can fill up), and a timer kills the whole group when the timeout passes.
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import catalog as catalog_mod
+from errors import EnvError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+class Result:
+    """What one run left behind.  exit_code is negative (-signal) when a signal
+    ended it; spawn_error says why it never started."""
+    __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
+                 "user_us", "sys_us", "peak_rss_kb", "spawn_error")
+
+    def __init__(self):
+        self.exit_code = self.signal = self.wall_ns = None
+        self.user_us = self.sys_us = self.peak_rss_kb = None
+        self.timed_out = False
+        self.spawn_error = None
+        self.stdout = self.stderr = b""
+
+
+def launcher():
+    """The path of build/bin/launch (under $BUILD); EnvError when it is not built,
+    as for any other program, so that concurrent runners never race to build it."""
+    path = os.path.join(catalog_mod.build_dir(), "bin", "launch")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise EnvError("not built or not executable: %s (run `make all` first)"
+                       % os.path.relpath(path, ROOT))
+    return path
+
+
+def _maxrss_kb(maxrss):
+    # ru_maxrss is KiB on Linux, bytes on macOS.
+    return maxrss // 1024 if sys.platform == "darwin" else maxrss
+
+
+def _killpg(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def first_line(data):
+    """The first line of a program's output (bytes), at most 300 characters."""
+    text = data.decode("utf-8", "replace").strip()
+    return text.splitlines()[0][:300] if text else ""
+
+
+def run_once(argv, timeout_s, launch):
+    """Runs argv through the launcher `launch` and returns its Result."""
+    res = Result()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryFile() as rep:
+        lock = threading.Lock()
+        state = {"exited": False}
+        t0 = time.monotonic_ns()
+        try:
+            p = subprocess.Popen([launch, str(rep.fileno())] + list(argv),
+                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                 cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),))
+        except OSError as e:
+            res.spawn_error = "cannot start %s: %s" % (launch, e.strerror or e)
+            return res
+
+        def on_timeout():
+            with lock:
+                if not state["exited"]:
+                    res.timed_out = True
+                    _killpg(p.pid)
+        timer = threading.Timer(timeout_s, on_timeout)
+        timer.daemon = True
+        timer.start()
+        try:
+            if hasattr(os, "waitid"):
+                # Wait for the exit but leave the zombie, so its pid (and group id)
+                # cannot be reused while the group is cleaned up below.
+                os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
+            with lock:
+                state["exited"] = True
+            timer.cancel()
+            _killpg(p.pid)          # leftovers of the program (forked helpers)
+            _, status, _ = os.wait4(p.pid, 0)
+            t1 = time.monotonic_ns()
+        except BaseException:
+            timer.cancel()
+            _killpg(p.pid)
+            try:
+                os.wait4(p.pid, 0)
+            except ChildProcessError:
+                pass
+            p.returncode = -9
+            raise
+        # Popen must not wait for a pid that is gone; os.waitstatus_to_exitcode is 3.9+.
+        p.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        res.wall_ns = t1 - t0       # the launcher's; replaced by the program's below
+        if not res.timed_out:
+            rep.seek(0)
+            text = rep.read().decode("utf-8", "replace").strip()
+            fields = dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+            if text.startswith("error="):
+                res.spawn_error = "launcher: %s" % text[len("error="):]
+            elif "status" in fields:
+                status = int(fields["status"])
+                res.wall_ns = int(fields["wall_ns"])
+                res.user_us, res.sys_us = int(fields["user_us"]), int(fields["sys_us"])
+                res.peak_rss_kb = _maxrss_kb(int(fields["maxrss"]))
+        if os.WIFSIGNALED(status):
+            res.signal = os.WTERMSIG(status)
+            res.exit_code = -res.signal
+        else:
+            res.exit_code = os.WEXITSTATUS(status)
+        out.seek(0)
+        err.seek(0)
+        res.stdout = out.read(1 << 20)
+        res.stderr = err.read(1 << 16)
+    return res

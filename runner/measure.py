@@ -1,0 +1,206 @@
+"""measure.py -- the rounds of a run: shuffle, warm-up, one process per variant,
+its status, and the samples appended as they arrive.
+
+Each round runs its variants once, in an order shuffled per round with
+random.Random(seed) (the orders are recorded in run.json).  W warm-up rounds
+run every variant and are kept out of samples.csv.  A workload whose profile
+settings give fewer rounds than the run takes part only in the first of them.
+A workload's server (servers.py) is started at the first variant of the round
+that needs it and stopped after the round.
+
+The status of a run: ok, invalid (exit 0 but the line breaks the contract of
+runner/contract.py, including ok != iterations), failed, timeout, crashed.
+"""
+import json
+import os
+import random
+import signal
+import sys
+
+import contract
+import launch
+import rundir as rd
+import host as host_mod
+from progress import Progress
+from servers import Servers
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def classify(v, n, res, workload_values=None):
+    """(status, parsed JSON line or None, reason or None) of one run."""
+    if res.spawn_error:
+        return "failed", None, res.spawn_error
+    if res.timed_out:
+        return "timeout", None, "no result within the timeout; process group killed"
+    if res.signal is not None:
+        name = (signal.Signals(res.signal).name if res.signal in signal.valid_signals()
+                else res.signal)
+        why = launch.first_line(res.stderr)
+        return "crashed", None, "killed by %s%s" % (name, ": " + why if why else "")
+    if res.exit_code != 0:
+        return "failed", None, "exit %d: %s" % (res.exit_code, launch.first_line(res.stderr)
+                                                or "(nothing on stderr)")
+    line = res.stdout.decode("utf-8", "replace")
+    why = contract.problem(v, n, line, workload_values, v["concurrency"])
+    rec = None
+    try:
+        rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None
+        if not isinstance(rec, dict):
+            rec = None
+    except ValueError:
+        rec = None
+    if why:
+        return "invalid", rec, why
+    return "ok", rec, None
+
+
+def _int_or_none(x):
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
+def sample_row(rnd, order, v, n, status, rec, res):
+    """One row of samples.csv: the variant's fields from the catalog, the run's
+    measurements, and the counts from its line."""
+    rec = rec or {}
+    return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
+            "lang": v["lang"], "style": v["style"], "mode": v["mode"], "backend": v["backend"],
+            "iterations": n, "concurrency": v["concurrency"], "status": status,
+            "exit_code": res.exit_code, "elapsed_ns": _int_or_none(rec.get("elapsed_ns")),
+            "wall_ns": res.wall_ns, "user_us": res.user_us, "sys_us": res.sys_us,
+            "peak_rss_kb": res.peak_rss_kb, "ok": _int_or_none(rec.get("ok")),
+            "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],
+            "method": v["method"], "label": v["label"]}
+
+
+def orders(plan, seed):
+    """The shuffled order of variant ids of every round, warm-ups first."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(plan.warmups + plan.rounds):
+        rnd = i + 1 - plan.warmups           # measured round number (<= 0: a warm-up)
+        ids = [v["id"] for v in plan.variants
+               if rnd <= 0 or rnd <= plan.settings[v["workload"]]["rounds"]]
+        rng.shuffle(ids)
+        out.append(ids)
+    return out
+
+
+def _rel(a):
+    return os.path.relpath(a, ROOT) if os.path.isabs(a) and a.startswith(ROOT + os.sep) else a
+
+
+def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
+    """The first run.json: everything needed to read the run without today's catalog."""
+    return {"profile": plan.profile,
+            "catalog": _rel(os.path.abspath(args.catalog)),
+            "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
+            "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
+                                  unit=cat.workloads[w]["unit"])
+                          for w, s in plan.settings.items()},
+            "variants": [v["id"] for v in plan.variants],
+            "baselines": cat.baseline_table(plan.variants), "skipped": plan.skipped, "filters": args.filter,
+            "commands": {k: [_rel(a) for a in c] for k, c in plan.commands.items()},
+            "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
+            "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
+            "started_utc": rd.utc_now(), "launcher": _rel(launcher),
+            "complete": False, "rounds_done": 0, "failures": []}
+
+
+def run_variant(plan, v, servers, launcher):
+    """One run of v, given its round's server port when it needs a server; a server
+    that is not up fails the run with the server's reason, the client unstarted."""
+    argv = plan.commands[v["id"]]
+    spec = plan.servers.get(v["id"])
+    if spec:
+        port, why = servers.port(spec)
+        if why:
+            res = launch.Result()
+            res.spawn_error = why
+            return res
+        argv = argv + [spec["port_flag"], str(port)]
+    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def measure(args, cat, plan, seed):
+    """Runs the plan into a new run folder under args.out (--host names it); returns
+    (folder, interrupted)."""
+    rounds, warmups = plan.rounds, plan.warmups
+    launcher = launch.launcher()
+    out = os.path.abspath(args.out)
+    hinfo = host_mod.info(args.host)
+    rundir, stamp = rd.make_run_folder(out, hinfo["slug"])
+    rd.write_json(os.path.join(rundir, "host.json"), hinfo)
+    for s in plan.skipped:
+        print("run.py: skipped %s: %s" % (s["variant"], s["reason"]), file=sys.stderr)
+    plan_orders = orders(plan, seed)
+    run = run_record(args, cat, plan, stamp, seed, plan_orders, launcher)
+    rd.write_json(os.path.join(rundir, "run.json"), run)
+    print("run.py: %d variants x %d rounds (+%d warm-up), %s, seed %d -> %s"
+          % (len(plan.variants), rounds, warmups, ", ".join(
+              "%s N=%d" % (w, s["iterations"]) for w, s in plan.settings.items()),
+             seed, rd.shown(rundir)), file=sys.stderr)
+
+    # Ctrl-C (and a plain kill) end the run cleanly, even when the shell started us
+    # with SIGINT ignored, as non-interactive shells do for background jobs.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    by_id = {v["id"]: v for v in plan.variants}
+    values = {w: cat.flag_values(w) for w in plan.settings}
+    runtimes = {}
+    progress = Progress(sum(len(o) for o in plan_orders))
+    interrupted = False
+    servers = Servers()
+    with rd.SampleLog(rundir) as log:
+        try:
+            for i, order in enumerate(plan_orders):
+                warm = i < warmups
+                rnd = i + 1 - warmups
+                label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
+                    "round %d/%d" % (rnd, rounds))
+                try:
+                    for pos, vid in enumerate(order, start=1):
+                        v = by_id[vid]
+                        n = plan.settings[v["workload"]]["iterations"]
+                        if progress.tty or pos == 1:
+                            progress.show("%s  %s" % (label, vid))
+                        res = run_variant(plan, v, servers, launcher)
+                        status, rec, reason = classify(v, n, res, values[v["workload"]])
+                        progress.done += 1
+                        if rec and isinstance(rec.get("runtime"), str):
+                            runtimes[vid] = rec["runtime"]
+                        entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
+                                 "variant": vid, "status": status, "exit_code": res.exit_code,
+                                 "wall_ns": res.wall_ns, "reason": reason, "line": rec,
+                                 "stderr": launch.first_line(res.stderr) or None}
+                        log.run(entry)
+                        if reason:
+                            run["failures"].append({k: entry[k] for k in (
+                                "round", "variant", "status", "exit_code", "reason")})
+                            if not progress.tty:
+                                print("run.py: %s %s: %s" % (vid, status, reason),
+                                      file=sys.stderr)
+                        if not warm:
+                            log.sample(sample_row(rnd, pos, v, n, status, rec, res))
+                finally:
+                    servers.stop_all()      # after every round, and on Ctrl-C
+                if not warm:
+                    run["rounds_done"] = rnd
+        except KeyboardInterrupt:
+            interrupted = True
+    progress.end()
+    run["complete"] = not interrupted
+    run["runtimes"] = runtimes
+    run["finished_utc"] = rd.utc_now()
+    rd.write_json(os.path.join(rundir, "run.json"), run)
+    rd.point_latest(out, rundir)
+    if interrupted:
+        print("run.py: interrupted after %d complete round%s; kept the samples in %s"
+              % (run["rounds_done"], "" if run["rounds_done"] == 1 else "s",
+                 rd.shown(rundir)), file=sys.stderr)
+    return rundir, interrupted

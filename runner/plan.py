@@ -1,0 +1,203 @@
+"""plan.py -- what a run will do, decided before the first program starts.
+
+make() picks the variants of a profile that match the filters, skips the ones
+whose requirement this machine does not meet (one reason each), fixes each
+workload's N, timeout and rounds for the profile, and builds every program's
+command line.  Nothing here measures; measure.py runs the plan.
+
+Requirements (SPEC section 4, workload level merged with the matrix entry's):
+  os      ["linux", "darwin"]: the variant runs on those systems only
+  node    true, or any argv with {node}: needs a node executable
+  probe   [argv...]: run once per run (not once per variant); a non-zero exit
+          skips the variants that name it, with its first stderr line as reason
+  server  {"argv": [...], ...}: not a skip; the server is started per round by
+          servers.py, so its program must be built like any other
+"""
+import os
+import re
+import shutil
+import subprocess
+
+import catalog as catalog_mod
+import host as host_mod
+from errors import EnvError, UsageError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PROBE_TIMEOUT_S = 30
+
+
+class Plan:
+    """The decided run: the profile, its measured and warm-up rounds, variants
+    (catalog order), skipped ({"variant", "reason"}), settings per workload
+    ({"iterations", "timeout_s", "rounds", "args"}), the command of each variant
+    id, and the server spec of each variant that needs one."""
+
+    def __init__(self, profile, rounds, warmups, variants, skipped, settings, commands,
+                 servers):
+        self.profile = profile
+        self.rounds = rounds
+        self.warmups = warmups
+        self.variants = variants
+        self.skipped = skipped
+        self.settings = settings
+        self.commands = commands
+        self.servers = servers
+
+
+def load_catalog(path):
+    """The Catalog of a catalog folder; EnvError with the catalog's one line when broken."""
+    try:
+        return catalog_mod.load(path)
+    except catalog_mod.CatalogError as e:
+        raise EnvError(str(e))      # one line that names the file
+
+
+def find_node(option):
+    """The node executable to use, or None (--node none, or none installed)."""
+    if option == "none":
+        return None
+    if option:
+        found = shutil.which(option)
+        if not found:
+            raise EnvError("--node %s is not an executable (or say --node none)" % option)
+        return found
+    return host_mod.tool("node")
+
+
+def select(cat, profile, filters):
+    """The variants of a profile whose id matches any filter, in catalog order."""
+    profiles = cat.suite.get("profiles", {})
+    if profile not in profiles:
+        raise UsageError("unknown profile %r; the catalog has %s"
+                         % (profile, ", ".join(sorted(profiles))))
+    chosen = cat.select(profile=profile)
+    if filters:
+        chosen = [v for v in chosen if any(re.search(f, v["id"]) for f in filters)]
+    if not chosen:
+        raise UsageError("no variant of profile %r matches %s" % (
+            profile, " or ".join(repr(f) for f in filters) if filters else "(none listed)"))
+    return chosen
+
+
+def needs_node(v):
+    server = (v.get("requires") or {}).get("server") or {}
+    return bool((v.get("requires") or {}).get("node")) or any(
+        "{node}" in a for a in list(v["argv"]) + list(server.get("argv", [])))
+
+
+def fill(args, node):
+    """args (a variant's, a probe's or a server's) with {bin} and {node} filled
+    in by the catalog, a relative program path made absolute under the root."""
+    out = catalog_mod.expand(args, node=node)
+    if os.sep in out[0] and not os.path.isabs(out[0]):
+        out[0] = os.path.join(ROOT, out[0])
+    return out
+
+
+def run_probe(argv):
+    """None when the probe exits 0, else why not in one line."""
+    try:
+        p = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT_S)
+    except OSError as e:
+        return "probe %s cannot run: %s" % (os.path.basename(argv[0]), e.strerror or e)
+    except subprocess.TimeoutExpired:
+        return "probe %s did not finish within %d s" % (os.path.basename(argv[0]),
+                                                         PROBE_TIMEOUT_S)
+    if p.returncode == 0:
+        return None
+    text = p.stderr.decode("utf-8", "replace").strip()
+    return text.splitlines()[0][:200] if text else "probe %s exited %d" % (
+        os.path.basename(argv[0]), p.returncode)
+
+
+def unmet(v, node, probes):
+    """Why v cannot run on this machine (one line), or None.  probes caches each
+    probe's answer by its argv, so a probe runs once per run."""
+    req = v.get("requires") or {}
+    systems = req.get("os")
+    if systems and catalog_mod.host_os() not in systems:
+        return "runs on %s only, this is %s" % (", ".join(systems), catalog_mod.host_os())
+    if needs_node(v) and node is None:
+        return "needs node, and none was found (install Node.js, set NODE or say --node PATH)"
+    if req.get("probe"):
+        argv = fill(req["probe"], node)
+        key = tuple(argv)
+        if key not in probes:
+            probes[key] = run_probe(argv)
+        return probes[key]
+    return None
+
+
+def workload_settings(cat, workload, profile, rounds, args):
+    """N, timeout, rounds and the flags with their values (path flags absolute,
+    their files checked) for one workload."""
+    s = cat.settings(workload, profile)
+    if s is None:
+        raise EnvError("catalog: workload %s has variants in profile %r but no settings "
+                       "for it" % (workload, profile))
+    flags = cat.workloads[workload].get("flags") or {}
+    values = cat.workload_args(workload)
+    for flag, value in zip(values[::2], values[1::2]):
+        if (flags.get(flag) or {}).get("path") and not os.path.exists(value):
+            raise EnvError("%s %s of workload %s is missing (it ships with the project)"
+                           % (flag, os.path.relpath(value, ROOT), workload))
+    return {"iterations": args.iterations or s["iterations"],
+            "timeout_s": args.timeout or s["timeout_s"],
+            "rounds": min(cat.rounds(workload, profile), rounds),
+            "args": values}
+
+
+def command(v, node, n, workload_args):
+    """The argv of one run: the catalog's command plus the contract's flags, the
+    workload's own flags and, in bounded mode, the bound."""
+    argv = fill(v["argv"], node)
+    argv += ["--iterations", str(n), "--warmup", "0"] + list(workload_args)
+    if v["mode"] == "bounded":
+        argv += ["--concurrency", str(v["concurrency"])]
+    return argv
+
+
+def check_programs(argvs):
+    """EnvError naming every program that is not built (or not on the PATH)."""
+    missing = sorted({c[0] for c in argvs
+                      if not (os.path.isfile(c[0]) and os.access(c[0], os.X_OK))
+                      and not shutil.which(c[0])})
+    if missing:
+        raise EnvError("not built or not executable: %s (run `make all` first)"
+                       % ", ".join(os.path.relpath(m, ROOT) if os.path.isabs(m) else m
+                                   for m in missing))
+
+
+def make(cat, args, node):
+    """The Plan of a run for the options of cli.py (profile, filters, and the
+    --rounds, --warmup-rounds, --iterations and --timeout overrides)."""
+    profile = args.profile
+    chosen = select(cat, profile, args.filter)
+    prof = cat.profile(profile)
+    rounds = args.rounds or prof["rounds"]
+    warmups = prof.get("warmup_rounds", 0) if args.warmup_rounds is None else args.warmup_rounds
+    probes, runnable, skipped = {}, [], []
+    for v in chosen:
+        why = unmet(v, node, probes)
+        if why:
+            skipped.append({"variant": v["id"], "reason": why})
+        else:
+            runnable.append(v)
+    if not runnable:
+        raise UsageError("nothing left to run: skipped %s" % "; ".join(
+            "%s (%s)" % (s["variant"], s["reason"]) for s in skipped))
+    settings = {}
+    for v in runnable:
+        if v["workload"] not in settings:
+            settings[v["workload"]] = workload_settings(cat, v["workload"], profile, rounds, args)
+    commands, servers = {}, {}
+    for v in runnable:
+        s = settings[v["workload"]]
+        commands[v["id"]] = command(v, node, s["iterations"], s["args"])
+        spec = (v.get("requires") or {}).get("server")
+        if spec:
+            servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node))
+    check_programs(list(commands.values()) + [s["argv"] for s in servers.values()])
+    return Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)

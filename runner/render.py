@@ -1,0 +1,140 @@
+"""render.py -- everything drawn from a run folder's samples.csv: summary.json and
+summary.csv, the exports, the charts per workload, REPORT.md, and the charts
+across hosts.
+
+The baselines come from run.json (their ids and labels were recorded when the
+run started), so a run renders the same whatever today's catalog says; only a
+folder without run.json falls back to the catalog.
+"""
+import os
+import subprocess
+import sys
+
+import catalog as catalog_mod
+import export
+import report
+import rundir as rd
+import summary as sm
+from errors import EnvError
+from files import write_atomic
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLOTS = os.path.join(os.path.dirname(HERE), "plots")
+# (chart script, file prefix, title in REPORT.md, the summary field a variant
+# needs to appear on the chart), drawn per workload.  The ratio chart's title
+# names the baseline, from the data.
+CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI", "median_ms"),
+          ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
+          ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
+          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb")]
+
+
+def catalog_baselines(samples):
+    """{variant id: {"c": [id, label], "lang": ...}} from today's catalog, for a run
+    folder that has no run.json; variants the catalog no longer has get none."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError:
+        return {}
+    known = [cat.find(vid) for vid in sorted({s["variant"] for s in samples})]
+    return cat.baseline_table([v for v in known if v is not None])
+
+
+def render(rundir, out_root=None):
+    """Summaries, exports, charts and REPORT.md from RUNDIR/samples.csv.  Returns
+    (summary dict, True when every chart was drawn)."""
+    rundir = os.path.realpath(rundir)       # results/latest is a symlink
+    samples_path = os.path.join(rundir, "samples.csv")
+    if not os.path.isfile(samples_path):
+        raise EnvError("%s has no samples.csv: not a run folder" % rundir)
+    try:
+        samples = sm.read_samples(samples_path)
+    except ValueError as e:
+        raise EnvError(str(e))
+    run = rd.read_json(os.path.join(rundir, "run.json")) or {}
+    hinfo = rd.read_json(os.path.join(rundir, "host.json")) or {}
+    if not hinfo.get("slug"):
+        hinfo["slug"] = os.path.basename(os.path.dirname(os.path.abspath(rundir)))
+    if not run:
+        # samples.csv alone: recover what it can tell.
+        run = {"stamp": os.path.basename(os.path.abspath(rundir)),
+               "rounds": max([s["round"] for s in samples] or [0]),
+               "complete": None, "failures": []}
+    if not isinstance(run.get("baselines"), dict) or not all(
+            isinstance(b, dict) for b in run["baselines"].values()):
+        run["baselines"] = catalog_baselines(samples)
+    rows = sm.summarize(samples, run["baselines"])
+    summary = {"run": run, "host": hinfo, "variants": rows}
+    rd.write_json(os.path.join(rundir, "summary.json"), summary)
+    sm.write_csv(rows, os.path.join(rundir, "summary.csv"))
+    export.write(rundir, samples, rows, hinfo)
+
+    charts_dir = os.path.join(rundir, "charts")
+    os.makedirs(charts_dir, exist_ok=True)
+    charts, all_drawn = [], True
+    workloads = sorted({r["workload"] for r in rows})
+    for script, prefix, title, needs in CHARTS:
+        for w in workloads:
+            wrows = [r for r in rows if r["workload"] == w]
+            if not any(r[needs] is not None for r in wrows):
+                print("run.py: no %s chart for %s: no variant has a %s"
+                      % (prefix, w, needs.replace("_", " ")), file=sys.stderr)
+                continue
+            rel = os.path.join("charts", "%s-%s.png" % (prefix, w))
+            ok = draw(script, [rundir, "--workload", w, "-o", os.path.join(rundir, rel)])
+            all_drawn &= ok
+            if ok:
+                text = title
+                if "%s" in title:
+                    text = title % " / ".join(sm.baseline_labels(wrows))
+                charts.append(("%s (%s)" % (text, w), rel))
+    # Cross-host charts when the results folder holds runs of more than one host.
+    out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
+    if len(host_runs(out_root)) > 1:
+        for path in draw_hosts(out_root, charts_dir):
+            charts.append(("Across hosts", os.path.relpath(path, rundir)))
+    write_atomic(os.path.join(rundir, "REPORT.md"),
+                 report.markdown(rundir, summary, charts, run.get("failures") or []))
+    return summary, all_drawn
+
+
+def draw(script, argv):
+    """Runs one chart script with this same Python; True when it drew its PNG."""
+    p = subprocess.run([sys.executable, os.path.join(PLOTS, script)] + argv,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        why = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        print("run.py: %s failed: %s" % (script, why[-1] if why else "exit %d" % p.returncode),
+              file=sys.stderr)
+        return False
+    return True
+
+
+def host_runs(out_root):
+    """{host slug: [run folders with a summary.json, oldest first]} under out_root."""
+    found = {}
+    try:
+        hosts = sorted(os.listdir(out_root))
+    except OSError:
+        return found
+    for h in hosts:
+        hdir = os.path.join(out_root, h)
+        if h in ("latest", "hosts") or os.path.islink(hdir) or not os.path.isdir(hdir):
+            continue
+        runs = sorted(d for d in os.listdir(hdir)
+                      if not os.path.islink(os.path.join(hdir, d))
+                      and os.path.isfile(os.path.join(hdir, d, "summary.json")))
+        if runs:
+            found[h] = [os.path.join(hdir, d) for d in runs]
+    return found
+
+
+def draw_hosts(out_root, dest):
+    """Cross-host charts of the newest run of each host into dest; the PNG paths drawn."""
+    newest = [v[-1] for v in host_runs(out_root).values()]
+    drawn = []
+    for kind in ("ms", "ratio"):
+        path = os.path.join(dest, "hosts-%s.png" % kind)
+        if draw("hosts_chart.py", newest + ["--kind", kind, "-o", path]):
+            drawn.append(path)
+    return drawn

@@ -1,0 +1,117 @@
+"""rundir.py -- the run folder OUT/<host>/<UTC stamp>/ and the files in it.
+
+A new folder per run (never an existing one), OUT/latest as a relative link to
+the newest, whole files (run.json, host.json, summaries) written atomically
+through files.write_atomic, and the two files that grow while the run goes:
+samples.csv (the columns of summary.SAMPLE_COLUMNS, one row per measured
+process run, flushed as it arrives) and runs.jsonl (every run, warm-ups
+included, with its JSON line and the reason when it was not ok).
+"""
+import csv
+import datetime
+import json
+import os
+import sys
+
+import summary as sm
+from errors import EnvError
+from files import write_atomic
+
+
+def utc_stamp():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat()
+
+
+def make_run_folder(out, host_slug):
+    """Creates OUT/<host>/<stamp>/ and its charts/ (never an existing one);
+    returns (path, stamp) or raises EnvError."""
+    parent = os.path.join(out, host_slug)
+    try:
+        os.makedirs(parent, exist_ok=True)
+    except OSError as e:
+        raise EnvError("cannot create the results folder %s: %s (choose another with --out)"
+                       % (parent, e.strerror or e))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise EnvError("results folder %s is not writable (fix its permissions or use --out DIR)"
+                       % parent)
+    stamp = utc_stamp()
+    for i in range(1, 100):
+        name = stamp if i == 1 else "%s-%d" % (stamp, i)
+        path = os.path.join(parent, name)
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            continue
+        except OSError as e:
+            raise EnvError("cannot create %s: %s (use --out DIR)" % (path, e.strerror or e))
+        os.mkdir(os.path.join(path, "charts"))
+        return path, name
+    raise EnvError("too many runs in the same second under %s" % parent)
+
+
+def point_latest(out, rundir):
+    """OUT/latest -> <host>/<stamp>, a relative symlink replaced atomically."""
+    link = os.path.join(out, "latest")
+    tmp = os.path.join(out, ".latest.%d" % os.getpid())
+    try:
+        os.symlink(os.path.relpath(rundir, out), tmp)
+        os.replace(tmp, link)
+    except OSError as e:
+        print("run.py: could not point %s at the run: %s" % (link, e), file=sys.stderr)
+
+
+def shown(path):
+    """A path as the user should see it: relative when under the current folder."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def write_json(path, obj):
+    write_atomic(path, json.dumps(obj, indent=2) + "\n")
+
+
+def read_json(path):
+    """The parsed file, or None when it is missing or not JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+class SampleLog:
+    """samples.csv and runs.jsonl of a run folder, appended and flushed row by row
+    so that an interrupted run keeps everything measured before."""
+
+    def __init__(self, rundir):
+        self.samples = open(os.path.join(rundir, "samples.csv"), "w", newline="",
+                            encoding="utf-8")
+        self.runs = open(os.path.join(rundir, "runs.jsonl"), "w", encoding="utf-8")
+        self.writer = csv.DictWriter(self.samples, fieldnames=sm.SAMPLE_COLUMNS,
+                                     lineterminator="\n")
+        self.writer.writeheader()
+        self.samples.flush()
+
+    def run(self, record):
+        """One line of runs.jsonl (every run, warm-ups included)."""
+        self.runs.write(json.dumps(record) + "\n")
+        self.runs.flush()
+
+    def sample(self, row):
+        """One row of samples.csv (a measured run): a dict of SAMPLE_COLUMNS."""
+        self.writer.writerow(row)
+        self.samples.flush()
+
+    def close(self):
+        self.samples.close()
+        self.runs.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

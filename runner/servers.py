@@ -1,0 +1,161 @@
+"""servers.py -- the server a workload's clients talk to (SPEC section 4, requires.server).
+
+A server is started once per round, before the first variant of that round
+that needs it, and must print one JSON line {"port": N} on stdout within
+ready_timeout_s (default 10).  Each client then gets `<port_flag> N` (default
+--port) appended to its command.  After the round it gets SIGTERM (SIGKILL for
+its process group when it lingers).  A server that dies or never becomes ready
+fails that round's variants with the reason; the run goes on.
+
+    servers = Servers()
+    port, why = servers.port(spec)      # starts it on first use in the round
+    ...
+    servers.stop_all()                  # at the end of every round
+"""
+import json
+import os
+import select
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+READY_TIMEOUT_S = 10
+STOP_GRACE_S = 5
+
+
+class ServerError(Exception):
+    """One line saying why a server cannot serve this round."""
+
+
+def _first_line(f):
+    f.seek(0)
+    text = f.read(1 << 14).decode("utf-8", "replace").strip()
+    return text.splitlines()[0][:200] if text else ""
+
+
+class Server:
+    """One started server process; raises ServerError when it is not ready."""
+
+    def __init__(self, spec):
+        self.argv = list(spec["argv"])
+        self.name = os.path.basename(self.argv[0])
+        self.err = tempfile.TemporaryFile()
+        self.port = self.drainer = None
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE, stderr=self.err, cwd=ROOT,
+                                         start_new_session=True)
+        except OSError as e:
+            self.err.close()
+            raise ServerError("server %s cannot start: %s" % (self.name, e.strerror or e))
+        try:
+            self.port = self._ready(float(spec.get("ready_timeout_s", READY_TIMEOUT_S)))
+        except ServerError:
+            self.stop()
+            raise
+        # Keep reading whatever else it prints, so a chatty server never blocks on a
+        # full pipe mid-round.
+        self.drainer = threading.Thread(target=self._drain, daemon=True)
+        self.drainer.start()
+
+    def _ready(self, timeout_s):
+        """The port of the readiness line {"port": N}."""
+        deadline = time.monotonic() + timeout_s
+        fd = self.proc.stdout.fileno()
+        buf = b""
+        while b"\n" not in buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ServerError("server %s printed no {\"port\": N} line within %g s"
+                                  % (self.name, timeout_s))
+            readable, _, _ = select.select([fd], [], [], left)
+            if not readable:
+                continue
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                code = self.proc.wait()
+                why = _first_line(self.err)
+                raise ServerError("server %s exited %s before it was ready%s"
+                                  % (self.name, code, ": " + why if why else ""))
+            buf += chunk
+        line = buf.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+        try:
+            port = json.loads(line).get("port")
+        except (ValueError, AttributeError):
+            port = None
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+            raise ServerError("server %s: the readiness line is %r, not {\"port\": N}"
+                              % (self.name, line[:100]))
+        return port
+
+    def _drain(self):
+        try:
+            while self.proc.stdout.read(4096):
+                pass
+        except (OSError, ValueError):
+            pass
+
+    def dead(self):
+        """None while it runs, else why it is gone (one line)."""
+        code = self.proc.poll()
+        if code is None:
+            return None
+        why = _first_line(self.err)
+        return "server %s died (exit %s)%s" % (self.name, code, ": " + why if why else "")
+
+    def stop(self):
+        """SIGTERM to the server, SIGKILL to its group when it lingers."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(STOP_GRACE_S)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)    # its leftovers, or itself
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        if self.drainer is not None:
+            self.drainer.join(STOP_GRACE_S)     # it reads to the end of the pipe
+        self.proc.stdout.close()
+        self.err.close()
+
+
+class Servers:
+    """The servers of one round, keyed by their command line."""
+
+    def __init__(self):
+        self.running = {}
+        self.failed = {}
+
+    def port(self, spec):
+        """(port, None) when the server of spec is up, else (None, why).  Starts
+        it on first use; a server that failed once this round is not retried."""
+        key = tuple(spec["argv"])
+        if key in self.failed:
+            return None, self.failed[key]
+        server = self.running.get(key)
+        if server is None:
+            try:
+                server = self.running[key] = Server(spec)
+            except ServerError as e:
+                self.failed[key] = str(e)
+                return None, str(e)
+        why = server.dead()
+        if why:
+            self.failed[key] = why
+            return None, why
+        return server.port, None
+
+    def stop_all(self):
+        for server in self.running.values():
+            server.stop()
+        self.running, self.failed = {}, {}

@@ -1,0 +1,149 @@
+"""Tests of runner/contract.py: every way a line can break the contract, and its CLI."""
+import contextlib
+import io
+import json
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import catalog  # noqa: E402
+import contract  # noqa: E402
+
+CAT = catalog.load()
+ENTRY = CAT.find("readfile/c/promise-counter-parallel@node4")
+FAKE = os.path.join(os.path.dirname(HERE), "tests", "fixtures-bin", "catalog")
+
+
+def line(n=10, drop=(), **over):
+    """A valid line of ENTRY for N, with fields changed or dropped."""
+    rec = {"workload": "readfile", "lang": "c", "style": "promise", "shape": "counter",
+           "mode": "parallel", "method": "inprocess", "backend": "node4",
+           "variant": "readfile/c/promise-counter-parallel@node4", "iterations": n,
+           "concurrency": 0, "ok": n, "bytes": 12 * n, "elapsed_ns": 93012345, "user_us": 61000,
+           "sys_us": 120000, "peak_rss_kb": 5320, "runtime": "libuv 1.44.2"}
+    rec.update(over)
+    for k in drop:
+        del rec[k]
+    return json.dumps(rec, separators=(",", ":")) + "\n"
+
+
+def cli(*args):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = contract.main(list(args))
+    return code, err.getvalue()
+
+
+class ProblemTest(unittest.TestCase):
+    def problem(self, text, n=10, **kw):
+        return contract.problem(ENTRY, n, text, **kw)
+
+    def test_a_valid_line_has_no_problem(self):
+        self.assertIsNone(self.problem(line()))
+        self.assertIsNone(self.problem(line(), concurrency=0))
+
+    def test_the_specs_example_line_is_valid(self):
+        self.assertIsNone(self.problem(line(10000, bytes=120000), 10000))
+
+    def test_not_one_json_object_on_one_line(self):
+        self.assertIn("exactly one line, got 2", self.problem(line() + "done\n"))
+        self.assertEqual(self.problem(""), "the line is empty")
+        self.assertIn("not JSON", self.problem("{\"workload\":"))
+        self.assertIn("not a JSON object", self.problem("[1, 2]"))
+
+    def test_every_missing_field_is_named(self):
+        for k in contract.ORDER:
+            self.assertEqual(self.problem(line(drop=[k])), "field %r is missing" % k)
+
+    def test_fields_out_of_order(self):
+        rec = json.loads(line())
+        rec = dict([("lang", rec.pop("lang"))] + list(rec.items()))
+        self.assertIn("fields out of order: 'lang' where 'workload' belongs", self.problem(json.dumps(rec)))
+
+    def test_a_workloads_own_fields_may_follow_runtime(self):
+        self.assertIsNone(self.problem(line(hits=3)))
+
+    def test_wrong_types(self):
+        self.assertIn("'style' must be a non-empty string", self.problem(line(style="")))
+        self.assertIn("'shape' must be a string", self.problem(line(shape=None)))
+        self.assertIn("'ok' must be an integer, got True", self.problem(line(ok=True)))
+        self.assertIn("'bytes' must be an integer, got 1.5", self.problem(line(bytes=1.5)))
+        self.assertIn("'sys_us' must not be negative", self.problem(line(sys_us=-1)))
+
+    def test_the_line_must_be_the_catalog_entrys(self):
+        self.assertIn("variant is 'c/promise-counter-parallel'",
+                      self.problem(line(variant="c/promise-counter-parallel")))
+        for k, bad in (("workload", "noop"), ("lang", "go"), ("style", "await"), ("shape", ""),
+                       ("mode", "sequential"), ("method", "nodetest"), ("backend", "fused")):
+            self.assertIn("%s is %r, the catalog says" % (k, bad), self.problem(line(**{k: bad})))
+
+    def test_iterations_and_ok_must_be_n(self):
+        self.assertEqual(self.problem(line(), n=11), "iterations is 10, expected 11")
+        self.assertEqual(self.problem(line(ok=9)), "ok is 9, expected 10 (every completion verified)")
+
+    def test_the_workloads_checks(self):
+        self.assertEqual(self.problem(line(bytes=119)), "bytes is 119, expected 120 (iterations * len(expect))")
+        # UTF-8 bytes: é is two.
+        self.assertIsNone(self.problem(line(bytes=60), workload_values={"expect": "héllo"}))
+
+    def test_a_check_that_cannot_be_evaluated_is_a_problem(self):
+        entry = dict(ENTRY, checks={"bytes": "iterations * len(missing)"})
+        self.assertIn("cannot be evaluated: unknown name 'missing'", contract.problem(entry, 10, line()))
+
+    def test_concurrency_when_given(self):
+        self.assertEqual(self.problem(line(), concurrency=64), "concurrency is 0, expected 64")
+
+    def test_elapsed_and_peak_rss_must_be_positive(self):
+        self.assertIn("elapsed_ns must be positive", self.problem(line(elapsed_ns=0)))
+        self.assertIn("peak_rss_kb must be positive", self.problem(line(peak_rss_kb=0)))
+
+    def test_a_workload_without_checks_needs_none(self):
+        noop = CAT.find("noop/c/sync-sequential@none")
+        text = line(workload="noop", style="sync", shape="", mode="sequential", backend="none",
+                    variant=noop["id"], concurrency=1, bytes=0)
+        self.assertIsNone(contract.problem(noop, 10, text))
+
+    def test_declared_own_fields_must_be_integers(self):
+        entry = dict(ENTRY, extra_fields=["hits"])
+        self.assertEqual(contract.problem(entry, 10, line()), "field 'hits' is missing")
+        self.assertIn("'hits' must be an integer", contract.problem(entry, 10, line(hits="3")))
+        self.assertIsNone(contract.problem(entry, 10, line(hits=3)))
+
+
+class CliTest(unittest.TestCase):
+    def test_ok_is_exit_0(self):
+        self.assertEqual(cli(ENTRY["id"], "10", line()), (0, ""))
+
+    def test_a_problem_is_exit_1_with_the_id(self):
+        code, err = cli(ENTRY["id"], "10", line(ok=3))
+        self.assertEqual(code, 1)
+        self.assertEqual(err, "%s: ok is 3, expected 10 (every completion verified)\n" % ENTRY["id"])
+
+    def test_flags_default_to_the_catalogs_values(self):
+        self.assertEqual(cli(ENTRY["id"], "10", line(), "--expect", "Hello, world")[0], 0)
+        code, err = cli(ENTRY["id"], "10", line(), "--expect", "Hi")
+        self.assertEqual(code, 1)
+        self.assertIn("bytes is 120, expected 20", err)
+        self.assertEqual(cli(ENTRY["id"], "10", line(), "--concurrency", "0")[0], 0)
+        self.assertEqual(cli(ENTRY["id"], "10", line(), "--concurrency", "5")[0], 1)
+
+    def test_bad_calls_are_exit_2(self):
+        for args in ((ENTRY["id"], "10"), (ENTRY["id"], "ten", line()), (ENTRY["id"], "0", line()),
+                     ("c/callback-parallel", "10", line()), (ENTRY["id"], "10", line(), "--port", "1"),
+                     (ENTRY["id"], "10", line(), "--expect")):
+            self.assertEqual(cli(*args)[0], 2, args)
+
+    def test_another_catalog(self):
+        text = line(workload="readfile", lang="fake", style="honest", shape="", mode="sequential",
+                    backend="python", variant="readfile/fake/honest-sequential@python", concurrency=1)
+        self.assertEqual(cli("--catalog", FAKE, "readfile/fake/honest-sequential@python", "10", text),
+                         (0, ""))
+
+    def test_a_broken_catalog_is_exit_3(self):
+        self.assertEqual(cli("--catalog", os.path.join(FAKE, "nope"), ENTRY["id"], "10", line())[0], 3)
+
+
+if __name__ == "__main__":
+    unittest.main()
