@@ -12,7 +12,6 @@ package noop
 
 import (
 	"fmt"
-	"sync"
 
 	"asyncstyles/internal/contract"
 )
@@ -64,30 +63,10 @@ func SyncSequential(n int) (contract.Result, error) {
 }
 
 // GoroutineParallel starts one goroutine per operation and waits for all of
-// them.  Each goroutine verifies its own value; the first failure is kept.
+// them (contract.GoroutinePerOperation).  Each goroutine verifies its own
+// value; the first failure is kept.
 func GoroutineParallel(n int) (contract.Result, error) {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		res   contract.Result
-		first error
-	)
-	wg.Add(n)
-	for i := 0; i < n; i++ {
-		go func(i int) {
-			defer wg.Done()
-			err := Verify(i, operation(i))
-			mu.Lock()
-			if err != nil {
-				if first == nil {
-					first = err
-				}
-			} else {
-				res.OK++
-			}
-			mu.Unlock()
-		}(i)
-	}
-	wg.Wait()
-	return res, first
+	return contract.GoroutinePerOperation(n, func(i int) (int64, error) {
+		return 0, Verify(i, operation(i))
+	})
 }

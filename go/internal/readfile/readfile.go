@@ -21,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sync"
 
 	"asyncstyles/internal/contract"
 )
@@ -103,34 +102,16 @@ func SyncSequential(cfg Config, n int) (contract.Result, error) {
 	return res, nil
 }
 
-// GoroutineParallel starts one goroutine per read and waits for all of them.
-// Each goroutine verifies its own read; the first failure is kept.
+// GoroutineParallel starts one goroutine per read and waits for all of them
+// (contract.GoroutinePerOperation).  Each goroutine verifies its own read; the
+// first failure is kept.
 func GoroutineParallel(cfg Config, n int) (contract.Result, error) {
 	expect := []byte(cfg.Expect)
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		res   contract.Result
-		first error
-	)
-	wg.Add(n)
-	for i := 0; i < n; i++ {
-		go func(i int) {
-			defer wg.Done()
-			data, err := os.ReadFile(cfg.File)
-			err = Verify(i, data, err, expect)
-			mu.Lock()
-			if err != nil {
-				if first == nil {
-					first = err
-				}
-			} else {
-				res.OK++
-				res.Bytes += int64(len(data))
-			}
-			mu.Unlock()
-		}(i)
-	}
-	wg.Wait()
-	return res, first
+	return contract.GoroutinePerOperation(n, func(i int) (int64, error) {
+		data, err := os.ReadFile(cfg.File)
+		if err := Verify(i, data, err, expect); err != nil {
+			return 0, err
+		}
+		return int64(len(data)), nil
+	})
 }
