@@ -145,7 +145,8 @@ def workload_settings(cat, workload, profile, rounds, args):
                            % (flag, os.path.relpath(value, ROOT), workload))
     return {"iterations": args.iterations or s["iterations"],
             "timeout_s": args.timeout or s["timeout_s"],
-            "rounds": min(cat.rounds(workload, profile), rounds),
+            # --rounds, like --iterations, overrides every workload's own figure.
+            "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
             "args": values}
 
 

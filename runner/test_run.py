@@ -336,6 +336,14 @@ class PlanTest(Fixture):
         self.assertEqual([sorted(o) for o in orders], [both, both, [HONEST], [HONEST]])
         self.assertEqual(orders, measure.orders(p, 42))       # the seed decides
 
+    def test_rounds_given_on_the_command_line_override_every_workload(self):
+        cat = catalog_mod.load(make_catalog(self.dir, [
+            workload("readfile", [entry()]),
+            workload("rare", [entry()], profiles={"quick": {"iterations": 2, "timeout_s": 9,
+                                                            "rounds": 1}})]))
+        p = plan_mod.make(cat, self.options("quick", "--rounds", "6"), None)
+        self.assertEqual([len(o) for o in measure.orders(p, 42)], [2] * 7)  # 1 warm-up + 6
+
 
 class ServersTest(Fixture):
     def spec(self, *role, timeout=5):
