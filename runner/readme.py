@@ -3,8 +3,8 @@
 Usage: readme.py [--check] RUNDIR
 
 Replaces the part of README.md between the reference-results markers with the
-run's terminal table, its time and ratio charts, and its reproduction of seed
-000's claims, all generated from RUNDIR/summary.json (and samples.csv for the
+run's terminal table, its time and ratio charts, and its reproduction of the seeds'
+claims, all generated from RUNDIR/summary.json (and samples.csv for the
 paired ratios), so the README says exactly what the committed run says.
 --check exits 1 when README.md differs from what it would write.
 """
@@ -34,27 +34,30 @@ def section(rundir):
         summary = json.load(f)
     run, host, rows = summary["run"], summary["host"], summary["variants"]
     rel = os.path.relpath(os.path.abspath(rundir), ROOT)
+    workloads = run.get("workloads") or {}
+    sizes = ", ".join("%s N = %s" % (w, format(s.get("iterations"), ","))
+                      for w, s in sorted(workloads.items()))
     out = [
         "The committed reference run [`%s`](%s/REPORT.md): `make compare` (profile `%s`, "
-        "%s measured rounds after %s warm-up, N = %s, seed %s) on %s, %s cores, %s, "
+        "%s measured rounds after %s warm-up, %s, seed %s) on %s, %s cores, %s, "
         "libuv %s, %s, Node %s (libuv %s), at commit `%s`. Timings on this shared 2-core "
         "VM are noisy: read the medians, the intervals and the ratios, not single times."
         % (rel, rel, run.get("profile"), run.get("rounds"), run.get("warmup_rounds"),
-           format(run.get("iterations"), ","), run.get("seed"), host.get("cpu_model"),
+           sizes, run.get("seed"), host.get("cpu_model"),
            host.get("cores"), host.get("os"), host.get("libuv"),
            (host.get("go") or "").replace("go version ", "Go "), host.get("node"),
            host.get("node_libuv"), (host.get("git_commit") or "?")[:7]),
         "",
-        "What `make compare` printed at the end (time of the N reads per run, median "
-        "and 95% CI; the ratio to the C callback of the same mode from round-paired "
-        "runs, `~` when not significant):",
+        "What `make compare` printed at the end (time of the N operations per run, median "
+        "and 95% CI; the ratios to each variant's two baselines, named in the header, "
+        "from round-paired runs, `~` when not significant):",
         "",
         "```",
     ]
     out += sm.terminal_table(rows).rstrip("\n").split("\n")
     out += ["```", ""]
-    for name, title in (("ms", "Median time per run of N reads"),
-                        ("ratio", "Ratio to the C callback of the same mode"),
+    for name, title in (("ms", "Median time per run of N operations"),
+                        ("ratio", "Ratio to the C callback of the same mode and backend"),
                         ("memory", "Peak memory")):
         for workload in sorted({r["workload"] for r in rows}):
             png = "%s/charts/%s-%s.png" % (rel, name, workload)
