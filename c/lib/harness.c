@@ -268,7 +268,8 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
     return AB_EXIT_ENV;
   }
   /* The workload checks its inputs (exit 3 before anything is timed). */
-  if ((rc = w->setup(&o, &loop, &state)) != AB_EXIT_OK) return close_loop(&loop, o.prog, rc);
+  if (w->setup != NULL && (rc = w->setup(&o, &loop, &state)) != AB_EXIT_OK)
+    return close_loop(&loop, o.prog, rc);
 
   if (o.warmup > 0 && run_pass(&loop, &o, w, state, v, o.warmup, &run) != 0) {
     fprintf(stderr, "%s: warm-up iteration %ld: %s\n", o.prog, run.failed_at, run.error);

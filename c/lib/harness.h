@@ -93,7 +93,8 @@ typedef struct ab_workload_s {
   /* Before any pass, once the loop exists: checks the inputs and prepares
    * what the passes share (opts->backend is one of the backends).  Returns
    * AB_EXIT_OK with *state set (it becomes run->state), or an exit code
-   * after one line on stderr (a missing fixture: AB_EXIT_ENV). */
+   * after one line on stderr (a missing fixture: AB_EXIT_ENV).  May be NULL
+   * (nothing to check; run->state is NULL). */
   int (*setup)(const ab_opts_t *opts, uv_loop_t *loop, void **state);
   /* Verifies one completed operation of iteration i: `result` is what the
    * variant hands ab_run_check (the workload's own record of it).  Calls

@@ -372,6 +372,27 @@ static void a_handle_teardown_leaves_open_fails_the_run(void **state) {
   assert_string_equal(out, "");
 }
 
+/* The least a workload can be: no flags, no setup, no teardown, no extra
+ * fields (a throw-away workload made to try the interface needed exactly
+ * this, and the harness called setup unconditionally). */
+static const ab_workload_t bare = {
+  "bare", "nothing but a check", NULL, fake_backend, fake_variants,
+  NULL, fake_check, NULL, NULL
+};
+
+static void a_workload_needs_no_flags_setup_teardown_or_extra_fields(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  main_in_child(&bare, &c, out, sizeof(out),
+                (const char *const[]){"--variant", "callback-sequential", "--iterations", "4", NULL});
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_string_equal(c.err, "");
+  assert_non_null(strstr(out, "\"variant\":\"bare/c/callback-sequential@alpha\",\"iterations\":4,"));
+  assert_non_null(strstr(out, "\"ok\":4,\"bytes\":8,"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_are_the_contracts),
@@ -391,6 +412,7 @@ int main(void) {
     cmocka_unit_test(out_of_memory_exits_3_and_a_wrong_result_1),
     cmocka_unit_test(a_failed_setup_is_its_exit_code_and_prints_no_line),
     cmocka_unit_test(a_handle_teardown_leaves_open_fails_the_run),
+    cmocka_unit_test(a_workload_needs_no_flags_setup_teardown_or_extra_fields),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
