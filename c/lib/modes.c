@@ -10,10 +10,17 @@
 
 /* ---- records --------------------------------------------------------------- */
 
-static void ops_free(ab_ops_t *set) {
-  if (set->recs != NULL && set->type->cleanup != NULL)
+/* Frees the set after type->cleanup of every record.  A cleanup may close a
+ * handle embedded in its record (uv_close): unless this runs inside a loop
+ * callback (`in_callback`, where uv_run must not be re-entered), the loop runs
+ * once more so that those close callbacks are done before the records go. */
+static void ops_free(ab_ops_t *set, int in_callback) {
+  if (set->recs != NULL && set->type->cleanup != NULL) {
     for (long k = 0; k < set->n; k++)
       set->type->cleanup(ab_ops_at(set, k));
+    if (!in_callback)
+      uv_run(set->run->loop, UV_RUN_DEFAULT);
+  }
   free(set->recs);
   free(set->ps);
   free(set);
@@ -49,7 +56,7 @@ ab_ops_t *ab_ops_start(ab_run_t *run, const ab_op_type_t *type, long n, size_t h
     int rc = ab_promise_loop_attach(run->loop);
     if (rc != 0) {
       ab_run_fail(run, 0, "could not attach the microtask queue: %s", uv_strerror(rc));
-      ops_free(set);
+      ops_free(set, 0);
       return NULL;
     }
     set->promised = 1;
@@ -61,13 +68,13 @@ int ab_ops_finish(ab_ops_t *set) {
   ab_run_t *run = set->run;
   if (!set->promised) {
     uv_run(run->loop, UV_RUN_DEFAULT);
-    ops_free(set);
+    ops_free(set, 0);
     return ab_run_failed(run) ? -1 : 0;
   }
   ab_promise_loop_run(run->loop);
   ab_promise_loop_detach();
   ab_promise_loop_run(run->loop); /* lets the two handles close */
-  ops_free(set);
+  ops_free(set, 0);
   if (!ab_run_failed(run) && ab_promise_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
   if (!ab_run_failed(run) && ab_coro_live() != 0)
@@ -108,7 +115,7 @@ static void slot_done(ab_op_t *op, int code, const char *what) {
     ab_run_check(run, op->i, op);
   if (set->nowait) {
     if (set->inflight == 0)
-      ops_free(set);
+      ops_free(set, 1);
   } else if (!ab_run_failed(run) && set->next < run->n) {
     slot_issue(set, op);
   }
@@ -143,7 +150,7 @@ int ab_mode_slots_nowait(ab_run_t *run, const ab_op_type_t *type) {
   }
   run->t_end_ns = ab_now_ns();
   if (set->inflight == 0)
-    ops_free(set);
+    ops_free(set, 0);
   return 0;
 }
 

@@ -71,7 +71,10 @@ typedef struct ab_op_type_s {
   /* Starts iteration op->i; returns 0, or a libuv error code when it could
    * not start (then ab_op_done is never called for it). */
   int (*start)(ab_op_t *op);
-  /* Frees what a record holds after the pass (NULL: nothing). */
+  /* Frees what a record holds after the pass (NULL: nothing).  It may close
+   * a handle embedded in the record: the skeleton runs the loop again before
+   * it frees the records, so the close callbacks are done by then (all but
+   * the test-only ab_mode_slots_nowait, which frees them from a callback). */
   void (*cleanup)(ab_op_t *op);
 } ab_op_type_t;
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "modes.h"
 #include "workload_tests.h"
 
 /* ---- the fake workload ----------------------------------------------------- */
@@ -393,6 +394,78 @@ static void a_workload_needs_no_flags_setup_teardown_or_extra_fields(void **stat
   assert_non_null(strstr(out, "\"ok\":4,\"bytes\":8,"));
 }
 
+/* An operation that owns a libuv handle: a zero-delay timer embedded in its
+ * record, started per operation and closed by the type's cleanup.  The mode
+ * skeletons must let those closes finish before they free the records (a
+ * throw-away workload of this kind crashed in uv_run when they did not). */
+typedef struct {
+  ab_op_t op;
+  uv_timer_t timer;
+  long value;
+} timer_op_t;
+
+static void timer_fired(uv_timer_t *t) {
+  timer_op_t *r = t->data;
+  r->value = r->op.i;
+  ab_op_done(&r->op, 0, NULL);
+}
+
+static int timer_start(ab_op_t *op) {
+  timer_op_t *r = (timer_op_t *)op;
+  if (r->timer.data == NULL) {
+    int rc = uv_timer_init(op->set->run->loop, &r->timer);
+    if (rc != 0) return rc;
+    r->timer.data = r;
+  }
+  return uv_timer_start(&r->timer, timer_fired, 0, 0);
+}
+
+static void timer_cleanup(ab_op_t *op) {
+  timer_op_t *r = (timer_op_t *)op;
+  if (r->timer.data != NULL) uv_close((uv_handle_t *)&r->timer, NULL);
+}
+
+static const ab_op_type_t timer_op = {sizeof(timer_op_t), timer_start, timer_cleanup};
+
+static int timer_check(ab_run_t *run, long i, const void *result) {
+  return fake_check(run, i, &((const timer_op_t *)result)->value);
+}
+
+static int timer_slots(ab_run_t *run) { return ab_mode_slots(run, &timer_op); }
+static int timer_chains(ab_run_t *run) { return ab_mode_chains(run, &timer_op); }
+static int timer_all(ab_run_t *run) { return ab_mode_then_all(run, &timer_op); }
+
+static const ab_variant_t timer_variants[] = {
+  {"callback", NULL, "sequential", timer_slots, NULL, 0},
+  {"callback", NULL, "parallel", timer_slots, NULL, 0},
+  {"callback", NULL, "bounded", timer_slots, NULL, 0},
+  {"promise", NULL, "sequential", timer_chains, NULL, 0},
+  {"promise", NULL, "parallel", timer_all, NULL, 0},
+  {NULL, NULL, NULL, NULL, NULL, 0}
+};
+
+static const ab_workload_t timers = {
+  "timers", "a timer per operation", NULL, fake_backend, timer_variants,
+  NULL, timer_check, NULL, NULL
+};
+
+static void records_that_own_handles_are_freed_after_the_handles_close(void **state) {
+  static const char *const names[] = {"callback-sequential", "callback-parallel",
+                                      "callback-bounded", "promise-sequential",
+                                      "promise-parallel"};
+  (void)state;
+  for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+    child_t c;
+    char out[1024];
+    main_in_child(&timers, &c, out, sizeof(out),
+                  (const char *const[]){"--variant", names[k], "--iterations", "2000",
+                                        "--warmup", "3", "--concurrency", "7", NULL});
+    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != AB_EXIT_OK)
+      fail_msg("%s: status %d, stderr: %s", names[k], c.status, c.err);
+    assert_non_null(strstr(out, "\"ok\":2000,"));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_are_the_contracts),
@@ -413,6 +486,7 @@ int main(void) {
     cmocka_unit_test(a_failed_setup_is_its_exit_code_and_prints_no_line),
     cmocka_unit_test(a_handle_teardown_leaves_open_fails_the_run),
     cmocka_unit_test(a_workload_needs_no_flags_setup_teardown_or_extra_fields),
+    cmocka_unit_test(records_that_own_handles_are_freed_after_the_handles_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
