@@ -3,7 +3,7 @@
 Usage: contract.py [--catalog DIR] ID N LINE [--FLAG VALUE ...] [--concurrency K]
 
 Exits 0 when LINE is exactly one JSON object on one line that carries the
-fields of SPEC section 2 in their order, each of its type (a workload's own
+fields of DESIGN section 3 in their order, each of its type (a workload's own
 integer fields may follow `runtime`), whose workload, lang, style, shape, mode,
 method, backend and variant equal the catalog entry of ID, and that reports a
 valid run of N iterations: iterations == ok == N, elapsed_ns and peak_rss_kb
@@ -21,7 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalog  # noqa: E402
 
-# The contract's fields in the order of SPEC section 2, with their JSON types.
+# The contract's fields in the order of DESIGN section 3, with their JSON types.
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
 INT_FIELDS = catalog.LINE_INTS
 ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
@@ -61,7 +61,7 @@ def _shape_problem(obj, extra):
     if keys[:len(ORDER)] != list(ORDER):
         got = [k for k in keys if k in ORDER]
         i = next(i for i, (a, b) in enumerate(zip(got, ORDER)) if a != b)
-        return "fields out of order: %r where %r belongs (SPEC section 2's order)" % (got[i], ORDER[i])
+        return "fields out of order: %r where %r belongs (DESIGN section 3's order)" % (got[i], ORDER[i])
     for k in STRING_FIELDS + ("runtime",):
         if not isinstance(obj[k], str) or (not obj[k] and k not in MAY_BE_EMPTY):
             return "field %r must be a %sstring, got %r" % (

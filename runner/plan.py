@@ -5,7 +5,7 @@ whose requirement this machine does not meet (one reason each), fixes each
 workload's N, timeout and rounds for the profile, and builds every program's
 command line.  Nothing here measures; measure.py runs the plan.
 
-Requirements (SPEC section 4, workload level merged with the matrix entry's):
+Requirements (runner/catalog.py's module doc, workload level merged with the matrix entry's):
   os      ["linux", "darwin"]: the variant runs on those systems only
   node    true, or any argv with {node}: needs a node executable
   probe   [argv...]: run once per run (not once per variant); a non-zero exit

@@ -1,4 +1,4 @@
-"""servers.py -- the server a workload's clients talk to (SPEC section 4, requires.server).
+"""servers.py -- the server a workload's clients talk to (runner/catalog.py's module doc, requires.server).
 
 A server is started once per round, before the first variant of that round
 that needs it, and must print one JSON line {"port": N} on stdout within

@@ -20,7 +20,7 @@ INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elap
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
-# The two baselines of a variant (SPEC section 5): the catalog's rule keys, and the
+# The two baselines of a variant (runner/catalog.py: baselines): the catalog's rule keys, and the
 # prefix of their fields in a summary row ("ratio", "lang_ratio", ...).
 BASELINE_KEYS = (("c", ""), ("lang", "lang_"))
 RATIO_FIELDS = ("baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",

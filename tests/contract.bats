@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The program contract (DESIGN section 3, SPEC 1-3) for every variant of every
+# The program contract (DESIGN sections 3 and 4) for every variant of every
 # workload in the catalog: ids by the one rule, programs that exist, one JSON
 # line whose fields are the catalog's, ok == iterations and the workload's
 # checks, nothing else on stdout, and defaults that are the catalog's.  A new

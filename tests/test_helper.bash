@@ -66,7 +66,7 @@ workload_flag() {
 }
 
 # catalog_rows FIELD... -- one line per catalog variant, in catalog order, with
-# the named fields (SPEC 7: id, label, name, workload, lang, style, shape,
+# the named fields (runner/catalog.py: id, label, name, workload, lang, style, shape,
 # mode, method, backend, concurrency, argv, profiles, ...) separated by |
 # (lists joined by spaces).  One Python call where `catalog field` would take
 # one per variant and field.
@@ -101,7 +101,7 @@ PY
 
 # variant_argv ID -- fills the array VARIANT_ARGV with the variant's command,
 # and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
-# workload needs started first (SERVER_ARGV empty when none; SPEC 4's
+# workload needs started first (SERVER_ARGV empty when none; runner/catalog.py's
 # requires.server).
 variant_argv() {
   VARIANT_ARGV=()
@@ -196,7 +196,7 @@ check_result_line() {
 }
 
 # line_head WORKLOAD LANG STYLE SHAPE MODE METHOD BACKEND ID -- how a variant's
-# JSON line begins: its fields in the order of SPEC 2.
+# JSON line begins: its fields in the order of DESIGN section 3.
 line_head() {
   printf '{"workload":"%s","lang":"%s","style":"%s","shape":"%s","mode":"%s","method":"%s","backend":"%s","variant":"%s",' "$@"
 }
@@ -224,7 +224,7 @@ expect_variants() {
 # expect_contract_lines N "ID..." -- every listed variant, run at N with its
 # workload's defaults, exits 0 with nothing on stderr and exactly one line on
 # stdout that begins with the catalog's fields of the variant (in the order of
-# SPEC 2) and passes runner/contract.py; lists every failure at the end.
+# DESIGN section 3) and passes runner/contract.py; lists every failure at the end.
 expect_contract_lines() {
   local n=$1 ids=" $(echo $2) " failures="" seen=0 row why head
   local id workload lang style shape mode method backend

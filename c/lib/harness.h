@@ -5,7 +5,7 @@
  * One process runs one variant: it parses the flags of DESIGN section 3 (the
  * generic ones and the workload's own), runs optional untimed warm-up
  * iterations, then the timed section, and prints exactly one JSON line on
- * stdout (SPEC section 2).  Exit codes:
+ * stdout (DESIGN section 3).  Exit codes:
  *
  *   AB_EXIT_OK     0  every completion verified (ok == iterations)
  *   AB_EXIT_VERIFY 1  wrong result, wrong count, an operation failed, or

@@ -1,5 +1,5 @@
 /*
- * test_noop.c -- the example workload (SPEC section 8) through the workload
+ * test_noop.c -- the example workload noop through the workload
  * interface alone: no flags of its own, backend "none", an operation that
  * completes on a later loop turn and never inside the call that started it,
  * the check of value == i, and every variant run whole through ab_main.
@@ -101,7 +101,7 @@ static void every_variant_verifies_every_operation(void **state) {
         || strstr(out, "\"ok\":300,\"bytes\":0,") == NULL)
       fail_msg("%s: status %d: %s%s", name, c.status, c.err, out);
   }
-  assert_int_equal(n, 13); /* SPEC 8: sync-sequential and 4 styles x 3 modes */
+  assert_int_equal(n, 13); /* the catalog: sync-sequential and 4 styles x 3 modes */
 }
 
 int main(void) {

@@ -227,7 +227,7 @@ export function effectiveConcurrency(mode, requested) {
   throw new TypeError(`unknown mode "${mode}"`);
 }
 
-/** style[-shape][-nodetest]-mode: a variant's name (SPEC 1). */
+/** style[-shape][-nodetest]-mode: a variant's name (DESIGN section 4). */
 export function variantName({ style, shape = '', method = 'inprocess', mode }) {
   return style + (shape ? `-${shape}` : '') + (method === 'nodetest' ? '-nodetest' : '') + `-${mode}`;
 }
@@ -261,7 +261,7 @@ export function runtimeName() {
   return `node ${process.version} (libuv ${process.versions.uv})`;
 }
 
-/** The contract's JSON line (SPEC 2): the variant's fields, then the measurements. */
+/** The contract's JSON line (DESIGN section 3): the variant's fields, then the measurements. */
 export function resultLine(fields, measured) {
   return JSON.stringify({
     workload: fields.workload,

@@ -68,7 +68,7 @@ test('the limiter refuses a bound that is not a positive integer', () => {
   for (const k of [0, -1, 1.5, NaN]) assert.throws(() => limiter(k), RangeError);
 });
 
-test('the id rule gives the SPEC\'s examples', () => {
+test('the id rule gives the ids of DESIGN section 4 and the catalog', () => {
   const examples = {
     'readfile/c/promise-counter-parallel@node4': { lang: 'c', style: 'promise', shape: 'counter', mode: 'parallel', backend: 'node4' },
     'readfile/c/sync-sequential@node4': { lang: 'c', style: 'sync', mode: 'sequential', backend: 'node4' },
@@ -114,7 +114,7 @@ test('a declaration that is not a variant is refused with a sentence', () => {
   }
 });
 
-test('the line holds the SPEC\'s fields in the SPEC\'s order', () => {
+test('the line holds the contract\'s fields in their order (DESIGN section 3)', () => {
   const fields = variantFields({ workload: readfile, style: 'promise', shape: 'counter', mode: 'parallel', backend: 'fs.promises', run() {} });
   const line = resultLine(fields, {
     iterations: 10, concurrency: 0, ok: 10, bytes: 120, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3,
@@ -157,7 +157,7 @@ test('parseArgs names each bad flag', () => {
   }
 });
 
-test('readfile\'s defaults are the SPEC\'s, and the catalog\'s where it has a file for the workload', () => {
+test('readfile\'s defaults are the ones documented, and the catalog\'s where it has a file for the workload', () => {
   assert.deepStrictEqual(defaults(readfile),
     { iterations: 10000, concurrency: 0, warmup: 0, file: 'fixtures/text.txt', expect: 'Hello, world' });
   assert.deepStrictEqual(defaults(noop), { iterations: 10000, concurrency: 0, warmup: 0 });
