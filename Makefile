@@ -51,11 +51,13 @@ PKG_CONFIG ?= pkg-config
 
 UNAME_S := $(shell uname -s)
 
-# What `make deps` found; read when a recipe runs, after deps has run.
+# What `make deps` found; read when a recipe runs, after deps has run.  A
+# target that needs them has $(DEPS_ENV) as an order-only prerequisite, so
+# that `make` after `make clean` or in a fresh clone runs deps first.
 DEPS_ENV = $(BUILD)/deps.env
-PYTHON ?= $(shell sed -n 's/^PYTHON=//p' $(DEPS_ENV) 2>/dev/null)
-GO ?= $(shell sed -n 's/^GO=//p' $(DEPS_ENV) 2>/dev/null)
-NODE ?= $(shell sed -n 's/^NODE=//p' $(DEPS_ENV) 2>/dev/null)
+PYTHON ?= $(shell sed -n 's/^PYTHON=//p' '$(DEPS_ENV)' 2>/dev/null)
+GO ?= $(shell sed -n 's/^GO=//p' '$(DEPS_ENV)' 2>/dev/null)
+NODE ?= $(shell sed -n 's/^NODE=//p' '$(DEPS_ENV)' 2>/dev/null)
 
 # Recursive (=) on purpose: pkg-config is asked when a recipe runs, after deps.
 UV_CFLAGS = $(shell $(PKG_CONFIG) --cflags libuv 2>/dev/null)
@@ -110,38 +112,50 @@ c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 go: $(GO_BINS)
 
 deps:
-	@sh scripts/deps.sh $(BUILD)
+	@sh scripts/deps.sh "$(BUILD)"
+
+# deps.env missing: run deps once.  When a goal runs deps anyway (`make deps
+# all`, `make test`), deps.env waits for it instead of running deps a second time.
+DEPS_GOALS = deps compare quick test plots hosts
+ifneq ($(filter $(DEPS_GOALS),$(MAKECMDGOALS)),)
+$(DEPS_ENV): deps ;
+else
+$(DEPS_ENV):
+	@sh scripts/deps.sh "$(BUILD)"
+endif
 
 # Listed first: GNU make 3.81 takes the first pattern rule that matches.
-$(BUILD)/c/tests/%.o: c/tests/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) -c $< -o $@
+# Paths in recipes are quoted: the clone's own path may hold a space (BUILD,
+# relative to it, may not: make splits target names on blanks).
+$(BUILD)/c/tests/%.o: c/tests/%.c | $(DEPS_ENV)
+	@mkdir -p "$(dir $@)"
+	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/c/%.o: c/%.c | $(DEPS_ENV)
+	@mkdir -p "$(dir $@)"
+	$(CC) $(ALL_CFLAGS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.S
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_ASFLAGS) -c $< -o $@
+$(BUILD)/c/%.o: c/%.S | $(DEPS_ENV)
+	@mkdir -p "$(dir $@)"
+	$(CC) $(ALL_ASFLAGS) -c "$<" -o "$@"
 
 $(LIBAB): $(LIB_OBJ)
-	@mkdir -p $(dir $@)
-	rm -f $@
+	@mkdir -p "$(dir $@)"
+	rm -f "$@"
 	$(AR) rcs $@ $(LIB_OBJ)
 
 # A workload's pieces in one archive; each of its programs links its own main
 # with it (arguments: the workload, then one main source).
 define WORKLOAD_template
 $(call w_lib,$(1)): $(call objs,$(call w_parts,$(1)))
-	@mkdir -p $$(dir $$@)
-	rm -f $$@
+	@mkdir -p "$$(dir $$@)"
+	rm -f "$$@"
 	$$(AR) rcs $$@ $$^
 endef
 define PROGRAM_template
 $(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(LIBAB)
-	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LIBS)
+	@mkdir -p "$$(dir $$@)"
+	$$(CC) $$(ALL_LDFLAGS) -o "$$@" $$^ $$(LIBS)
 endef
 $(foreach w,$(WORKLOADS),$(if $(call w_lib,$(w)),$(eval $(call WORKLOAD_template,$(w)))))
 $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(eval $(call PROGRAM_template,$(w),$(m)))))
@@ -150,45 +164,50 @@ $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(eval $(call PROGRAM_
 # race to compile it.  No $(FEATURES) and no libuv: it defines _DEFAULT_SOURCE
 # itself and needs only fork, exec and wait4.
 $(LAUNCH): runner/launch.c
-	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	@mkdir -p "$(dir $@)"
+	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<"
 
 # Unit tests may test any workload's pieces: every archive is on the line
 # (the linker takes only what a test uses).
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(W_LIBS) $(LIBAB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
+	@mkdir -p "$(dir $@)"
+	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(CMOCKA_LIBS) $(LIBS)
 
 $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@mkdir -p "$(dir $@)"
+	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(LIBS)
 
 # Runs every micro-benchmark once (figures on stdout; never part of test).
 micro: $(MICRO_BINS)
-	@for b in $(MICRO_BINS); do $$b || exit 1; done
+	@for b in $(MICRO_BINS); do "$$b" || exit 1; done
 
-# Go builds are cheap to repeat and go tracks its own dependencies.
-$(BUILD)/bin/go-%: FORCE
-	@mkdir -p $(dir $@)
-	cd go && $(GO) build -o $(abspath $@) ./cmd/$*
+# Go builds are cheap to repeat and go tracks its own dependencies.  The
+# output is made absolute in the shell: $(abspath) splits a path with a space.
+$(BUILD)/bin/go-%: FORCE | $(DEPS_ENV)
+	@mkdir -p "$(dir $@)"
+	@out='$@'; case $$out in /*) ;; *) out="$$(pwd)/$$out" ;; esac; \
+	  echo "cd go && $(GO) build -o $$out ./cmd/$*"; \
+	  cd go && "$(GO)" build -o "$$out" ./cmd/$*
 
 FORCE:
 
 compare: deps
 	@$(MAKE) --no-print-directory all
-	$(PYTHON) runner/run.py --profile $(PROFILE) $(ARGS)
+	"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS)
 
 quick: deps
 	@$(MAKE) --no-print-directory all
-	$(PYTHON) runner/run.py --profile quick $(ARGS)
+	"$(PYTHON)" runner/run.py --profile quick $(ARGS)
 
+# RUN and RESULTS are read from the environment (make exports a variable set
+# on its command line), so that any character in a folder name stays as it is.
 plots: deps
-	@test -n "$(RUN)" || { echo "make plots: say which run, e.g. make plots RUN=results/latest" >&2; exit 2; }
-	$(PYTHON) runner/run.py --render $(RUN)
+	@test -n "$$RUN" || { echo "make plots: say which run, e.g. make plots RUN=results/latest" >&2; exit 2; }
+	"$(PYTHON)" runner/run.py --render "$$RUN"
 
 # Cross-host charts from the newest run of every host under results/ (or RESULTS).
 hosts: deps
-	$(PYTHON) runner/run.py --hosts $(or $(RESULTS),results)
+	"$(PYTHON)" runner/run.py --hosts "$${RESULTS:-results}"
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
 TEST_SUITES = test-c test-aarch64 test-go test-runner test-bats test-aplus
@@ -198,33 +217,33 @@ endif
 
 test: deps
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) sh scripts/run-tests.sh $(MAKE) $(TEST_SUITES)
+	@BUILD="$(BUILD)" sh scripts/run-tests.sh "$(MAKE)" $(TEST_SUITES)
 
 test-c: $(C_TESTS)
 	@sh scripts/run-ctests.sh $(C_TESTS)
 
-test-go:
-	cd go && $(GO) vet ./... && $(GO) test -v -count=1 ./...
+test-go: | $(DEPS_ENV)
+	cd go && "$(GO)" vet ./... && "$(GO)" test -v -count=1 ./...
 
-test-runner:
-	$(PYTHON) -m unittest discover -s runner -p 'test_*.py' -v
+test-runner: | $(DEPS_ENV)
+	"$(PYTHON)" -m unittest discover -s runner -p 'test_*.py' -v
 
-test-bats:
-	PYTHON=$(PYTHON) NODE=$(NODE) bats --tap tests
+test-bats: | $(DEPS_ENV)
+	PYTHON="$(PYTHON)" NODE="$(NODE)" bats --tap tests
 
 # The Promises/A+ suite (npm) against the C promise core via a Node-API adapter.
-test-aplus:
-	@sh tests/aplus/run.sh $(BUILD) $(NODE)
+test-aplus: | $(DEPS_ENV)
+	@sh tests/aplus/run.sh "$(BUILD)" "$(NODE)"
 
 # The coroutine tests cross-built for AArch64 under qemu-aarch64 (skips without the tools).
 test-aarch64:
-	@sh scripts/test-aarch64.sh $(BUILD)
+	@sh scripts/test-aarch64.sh "$(BUILD)"
 
 # ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
-test-sanitize:
-	@sh scripts/sanitize.sh $(MAKE) $(PYTHON)
+test-sanitize: | $(DEPS_ENV)
+	@sh scripts/sanitize.sh "$(MAKE)" "$(PYTHON)"
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf "$(BUILD)"
 
 -include $(LIB_OBJ:.o=.d) $(wildcard $(BUILD)/c/*/*.d)

@@ -23,9 +23,9 @@ have() { command -v "$1" >/dev/null 2>&1; }
 # A Python 3 that can import matplotlib, even if the first python3 on PATH cannot
 # (pyenv shims often lack it while the system Python has the distro package).
 find_python() {
-  for py in ${PYTHON:-} python3 /usr/bin/python3 /usr/local/bin/python3 \
+  for py in "${PYTHON:-}" python3 /usr/bin/python3 /usr/local/bin/python3 \
             /opt/homebrew/bin/python3 python; do
-    if have "$py" && "$py" -c 'import sys, matplotlib; sys.exit(sys.version_info < (3, 8))' \
+    if [ -n "$py" ] && have "$py" && "$py" -c 'import sys, matplotlib; sys.exit(sys.version_info < (3, 8))' \
          >/dev/null 2>&1; then
       command -v "$py"
       return 0
@@ -35,8 +35,8 @@ find_python() {
 }
 
 find_go() {
-  for g in ${GO:-} go /usr/local/go/bin/go /usr/lib/go/bin/go /opt/homebrew/bin/go; do
-    if have "$g"; then command -v "$g"; return 0; fi
+  for g in "${GO:-}" go /usr/local/go/bin/go /usr/lib/go/bin/go /opt/homebrew/bin/go; do
+    if [ -n "$g" ] && have "$g"; then command -v "$g"; return 0; fi
   done
   return 1
 }

@@ -28,10 +28,12 @@ run_variants() {
   shift 3
   pass=0 fail=0
   for id in $(c_variants); do
-    argv=$("$python" runner/catalog.py argv "$id" --bin "$bin" | tr '\n' ' ')
+    # One argument a line: split on newlines only (BIN_DIR may hold a space).
+    argv=$("$python" runner/catalog.py argv "$id" --bin "$bin")
     # The test-only variant stops its clock early but must still be clean.
     # shellcheck disable=SC2086
-    out=$("$@" $argv --iterations "$iters" --warmup 2 2>&1 >/dev/null)
+    out=$(IFS='
+'; set -f; "$@" $argv --iterations "$iters" --warmup 2 2>&1 >/dev/null)
     rc=$?
     if [ "$rc" -eq 0 ]; then
       pass=$((pass + 1)); echo "  ok   $id"

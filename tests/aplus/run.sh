@@ -28,7 +28,10 @@ if [ -z "$inc" ]; then
   exit 1
 fi
 
-out="$root/$build/aplus"
+case $build in
+  /*) out="$build/aplus" ;;
+  *) out="$root/$build/aplus" ;;
+esac
 mkdir -p "$out"
 shared="-shared"
 [ "$(uname -s)" = Darwin ] && shared="-bundle -undefined dynamic_lookup"
