@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# The Makefile on a hostile machine: a clone whose path holds a space, run
+# folders with a space, and `make` after `make clean` (deps.env gone).
+# Each test builds in a folder of its own; the suite's build/ is never touched.
+
+load test_helper
+
+# clone_at DIR -- a clone of the project's committed HEAD in DIR, with the
+# suite's deps.env (what `make deps` found) so that deps need not run there.
+clone_at() {
+  git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
+  git clone -q "$ROOT" "$1"
+  if [ -f "${BUILD_DIR}/deps.env" ]; then
+    mkdir -p "$1/build"
+    cp "${BUILD_DIR}/deps.env" "$1/build/deps.env"
+  fi
+}
+
+@test "a clone in a folder with a space builds, runs its C and Go tests and draws a run folder with a space" {
+  local clone="${BATS_TEST_TMPDIR}/a b/asyncstyles"
+  clone_at "$clone"
+  run make --no-print-directory -C "$clone" all
+  assert_success
+  [ -x "$clone/build/bin/c-readfile" ]
+  [ -x "$clone/build/bin/go-readfile" ]
+  [ -x "$clone/build/bin/launch" ]
+  run make --no-print-directory -C "$clone" test-c
+  assert_success
+  assert_line --regexp '^cmocka: [1-9][0-9]* passed, 0 failed$'
+  run make --no-print-directory -C "$clone" test-go
+  assert_success
+  refute_output --partial -- '--- FAIL'
+
+  # A copy of the committed reference run (charts redrawn in the copy).
+  local run_dir="${BATS_TEST_TMPDIR}/a b/run"
+  [ -f "$ROOT/results/latest/samples.csv" ] || skip "no results/latest/samples.csv"
+  mkdir -p "$run_dir"
+  cp "$ROOT/results/latest/samples.csv" "$ROOT/results/latest/run.json" \
+     "$ROOT/results/latest/host.json" "$run_dir/"
+  run make --no-print-directory -C "$clone" plots RUN="$run_dir"
+  assert_success
+  [ -f "$run_dir/REPORT.md" ]
+}
+
+@test "make plots without RUN says which run to give and exits 2" {
+  run make --no-print-directory -C "$ROOT" plots RUN=
+  assert_failure 2
+  assert_output --partial "make plots: say which run"
+}
+
+@test "make after make clean runs deps once and builds every program" {
+  local b="${BATS_TEST_TMPDIR}/build"
+  run make --no-print-directory -C "$ROOT" clean BUILD="$b"
+  assert_success
+  [ ! -e "$b" ]
+  run make --no-print-directory -C "$ROOT" BUILD="$b"
+  assert_success
+  [ -f "$b/deps.env" ]
+  [ -x "$b/bin/c-readfile" ]
+  [ -x "$b/bin/go-readfile" ]
+  [ -x "$b/bin/launch" ]
+  [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
+  # Again from clean, deps asked for on the same line: still once.
+  rm -rf "$b"
+  run make --no-print-directory -C "$ROOT" deps go BUILD="$b"
+  assert_success
+  [ -x "$b/bin/go-readfile" ]
+  [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
+}
