@@ -3,7 +3,8 @@
 #   make compare   set up, build, run the default profile, print the table, draw charts
 #   make test      set up, build, run every test suite (cmocka, go test, bats, runner)
 #   make quick     a few-second run of the quick profile
-#   make deps      find or install the toolchain (run by compare and test)
+#   make deps      find or install the toolchain (run by compare and test, and
+#                  by any build when $(BUILD)/deps.env is missing)
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
