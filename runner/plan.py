@@ -19,6 +19,7 @@ import shutil
 import subprocess
 
 import catalog as catalog_mod
+import cli
 import host as host_mod
 from errors import EnvError, UsageError
 
@@ -143,8 +144,16 @@ def workload_settings(cat, workload, profile, rounds, args):
         if (flags.get(flag) or {}).get("path") and not os.path.exists(value):
             raise EnvError("%s %s of workload %s is missing (it ships with the project)"
                            % (flag, os.path.relpath(value, ROOT), workload))
+    timeout = args.timeout or s["timeout_s"]
+    # The catalog's timeout is bounded like --timeout: 0 made every run an instant
+    # timeout, a huge one kills the timer thread.
+    if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+            and cli.MIN_TIMEOUT <= timeout <= cli.MAX_TIMEOUT):
+        raise EnvError("catalog: workload %s, profile %r: timeout_s must be between %g and "
+                       "%d seconds, got %r" % (workload, profile, cli.MIN_TIMEOUT,
+                                               cli.MAX_TIMEOUT, timeout))
     return {"iterations": args.iterations or s["iterations"],
-            "timeout_s": args.timeout or s["timeout_s"],
+            "timeout_s": timeout,
             # --rounds, like --iterations, overrides every workload's own figure.
             "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
             "args": values}
