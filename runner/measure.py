@@ -202,6 +202,7 @@ def measure(args, cat, plan, seed):
         except EnvError as e:
             # The harness failed (the launcher, not a program): record why, leave
             # latest where it was, and stop with one line (exit 3).
+            progress.end()
             run["error"] = str(e)
             run["finished_utc"] = rd.utc_now()
             rd.write_json(os.path.join(rundir, "run.json"), run)
