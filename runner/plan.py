@@ -152,7 +152,11 @@ def workload_settings(cat, workload, profile, rounds, args):
         raise EnvError("catalog: workload %s, profile %r: timeout_s must be between %g and "
                        "%d seconds, got %r" % (workload, profile, cli.MIN_TIMEOUT,
                                                cli.MAX_TIMEOUT, timeout))
-    return {"iterations": args.iterations or s["iterations"],
+    n = args.iterations or s["iterations"]
+    if not (isinstance(n, int) and 1 <= n <= cli.MAX_ITERATIONS):
+        raise EnvError("catalog: workload %s, profile %r: iterations must be between 1 and %d, "
+                       "got %r" % (workload, profile, cli.MAX_ITERATIONS, n))
+    return {"iterations": n,
             "timeout_s": timeout,
             # --rounds, like --iterations, overrides every workload's own figure.
             "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
@@ -188,6 +192,11 @@ def make(cat, args, node):
     prof = cat.profile(profile)
     rounds = args.rounds or prof["rounds"]
     warmups = prof.get("warmup_rounds", 0) if args.warmup_rounds is None else args.warmup_rounds
+    # The catalog's figures have the bounds of the options (a huge one sat building the order).
+    for name, v in (("rounds", rounds), ("warmup_rounds", warmups)):
+        if not (isinstance(v, int) and 0 <= v <= cli.MAX_ROUNDS):
+            raise EnvError("catalog: profile %r: %s must be at most %d, got %r"
+                           % (profile, name, cli.MAX_ROUNDS, v))
     probes, runnable, skipped = {}, [], []
     for v in chosen:
         why = unmet(v, node, probes)

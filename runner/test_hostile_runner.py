@@ -92,6 +92,30 @@ class CatalogTimeoutTest(Fixture):
         # --timeout in bounds overrides it.
         plan_mod.make(cat, self.options("quick", "--timeout", "5"), None)
 
+    def test_catalog_rounds_and_iterations_out_of_bounds_are_catalog_errors(self):
+        cat_dir = os.path.join(self.dir, "catalog")
+        shutil.copytree(FAKE, cat_dir)
+        for name, edit, msg in (
+                ("suite.json", lambda d: d["profiles"]["quick"].update(rounds=10 ** 9),
+                 r"^catalog: profile 'quick': rounds must be at most 10000, got 1000000000$"),
+                ("readfile.json", lambda d: d["profiles"]["quick"].update(iterations=10 ** 12),
+                 r"^catalog: workload readfile, profile 'quick': iterations must be between 1 "
+                 r"and 1000000000, got 1000000000000$")):
+            path = os.path.join(cat_dir, name)
+            with open(path) as f:
+                saved = f.read()
+            d = json.loads(saved)
+            edit(d)
+            with open(path, "w") as f:
+                json.dump(d, f)
+            try:
+                cat = plan_mod.load_catalog(cat_dir)
+                with self.assertRaisesRegex(EnvError, msg):
+                    plan_mod.make(cat, self.options("quick"), None)
+            finally:
+                with open(path, "w") as f:
+                    f.write(saved)
+
 
 class ThreadpoolTest(unittest.TestCase):
     def test_the_size_is_the_one_libuv_uses(self):
