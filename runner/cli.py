@@ -21,6 +21,11 @@ what was measured (the run is marked incomplete and the runner exits 130).  A
 new run folder is made under OUT/<host>/<UTC stamp>/; an existing one is never
 overwritten, and OUT/latest points at the newest.
 
+Bounds: --rounds and --warmup-rounds at most %(MAX_ROUNDS)d, --iterations 1 to
+%(MAX_ITERATIONS)d, --timeout %(MIN_TIMEOUT)g s to %(MAX_TIMEOUT)d s (24 h), --seed 0 to 2^64 - 1;
+--filter must not be empty; --host must not be a name the runner uses in the
+results folder (%(RESERVED)s).
+
 Exit codes: 0 the run finished (failed runs are recorded, not fatal); 1 the
 charts could not be drawn; 2 usage error; 3 environment error (unwritable
 output folder, a program or build/bin/launch not built, a bad catalog);
@@ -32,6 +37,20 @@ import re
 
 from errors import UsageError
 
+# Every numeric option is bounded: a huge --timeout overflows the timer thread
+# (a hung program then hangs the runner), a tiny one makes every run an
+# instant timeout, and a huge --rounds sits building the order.
+MAX_ROUNDS = 10000
+MAX_ITERATIONS = 10 ** 9
+MIN_TIMEOUT = 0.1
+MAX_TIMEOUT = 24 * 3600
+MAX_SEED = 2 ** 64 - 1
+# Names the runner itself uses directly under the results folder: a host slug
+# must be none of them (--host latest put the run inside the previous run and
+# made latest a link to itself; --host hosts hid the run from `make hosts`).
+RESERVED_HOSTS = ("latest", "hosts")
+HOST_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CATALOG_DIR = os.path.join(HERE, "catalog")
@@ -39,9 +58,12 @@ CATALOG_DIR = os.path.join(HERE, "catalog")
 
 def parse_args(argv):
     """The options as an argparse namespace; raises UsageError for a bad value."""
-    p = argparse.ArgumentParser(prog="run.py", description=__doc__.split("\n\n")[0],
+    doc = __doc__ % {"MAX_ROUNDS": MAX_ROUNDS, "MAX_ITERATIONS": MAX_ITERATIONS,
+                     "MIN_TIMEOUT": MIN_TIMEOUT, "MAX_TIMEOUT": MAX_TIMEOUT,
+                     "RESERVED": ", ".join(RESERVED_HOSTS)}
+    p = argparse.ArgumentParser(prog="run.py", description=doc.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=__doc__.split("\n\n", 1)[1])
+                                epilog=doc.split("\n\n", 1)[1])
     p.add_argument("--profile", help="suite profile (quick, default, full, seed, selftest)")
     p.add_argument("--rounds", type=int, help="measured rounds (overrides the profile)")
     p.add_argument("--warmup-rounds", type=int, help="unrecorded warm-up rounds")
@@ -64,20 +86,36 @@ def parse_args(argv):
         return a
     if not a.profile:
         raise UsageError("say which profile, e.g. --profile quick (or --render RUNDIR)")
-    for name in ("rounds", "iterations"):
+    bounds = {"rounds": (1, MAX_ROUNDS), "warmup_rounds": (0, MAX_ROUNDS),
+              "iterations": (1, MAX_ITERATIONS), "seed": (0, MAX_SEED)}
+    for name, (lo, hi) in bounds.items():
         v = getattr(a, name)
-        if v is not None and v < 1:
-            raise UsageError("--%s must be a positive integer, got %d" % (name, v))
-    if a.warmup_rounds is not None and a.warmup_rounds < 0:
-        raise UsageError("--warmup-rounds must be 0 or more, got %d" % a.warmup_rounds)
+        if v is not None and not lo <= v <= hi:
+            raise UsageError("--%s must be between %d and %d, got %d"
+                             % (name.replace("_", "-"), lo, hi, v))
     # float() takes "nan" and "inf": nan made every run an instant timeout.
-    if a.timeout is not None and not (0 < a.timeout < float("inf")):
-        raise UsageError("--timeout must be a positive number of seconds, got %g" % a.timeout)
-    if a.host is not None and not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", a.host):
-        raise UsageError("--host %r: use letters, digits, '.', '_' and '-' only" % a.host)
+    if a.timeout is not None and not (MIN_TIMEOUT <= a.timeout <= MAX_TIMEOUT):
+        raise UsageError("--timeout must be between %g and %d seconds, got %g"
+                         % (MIN_TIMEOUT, MAX_TIMEOUT, a.timeout))
+    if a.host is not None:
+        check_host(a.host, "--host ")
     for f in a.filter:
+        if f == "":
+            # An empty pattern (often an unset shell variable) matches every variant.
+            raise UsageError("--filter '' is empty and would match every variant; "
+                             "leave --filter out to run them all")
         try:
             re.compile(f)
         except re.error as e:
             raise UsageError("--filter %r is not a regular expression: %s" % (f, e))
     return a
+
+
+def check_host(slug, what=""):
+    """UsageError unless slug is a usable folder name under the results folder."""
+    if not HOST_RE.match(slug):
+        raise UsageError("%s%r: use letters, digits, '.', '_' and '-' only (at most 100, "
+                         "starting with a letter or digit)" % (what, slug))
+    if slug.lower() in RESERVED_HOSTS:
+        raise UsageError("%s%r: the runner uses that name in the results folder; "
+                         "choose another host slug" % (what, slug))

@@ -16,6 +16,32 @@ import catalog  # noqa: E402  (build_dir: where make deps wrote deps.env)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_THREADPOOL = 4   # libuv's default when UV_THREADPOOL_SIZE is unset
+MAX_THREADPOOL = 1024    # libuv >= 1.30 (128 before)
+
+
+def threadpool_size(raw):
+    """The threadpool size libuv uses for UV_THREADPOOL_SIZE=raw (None: unset), by
+    the rule of its src/threadpool.c: nthreads, an unsigned int, = atoi(raw);
+    0 becomes 1; above MAX_THREADPOOL it is MAX_THREADPOOL.  So "abc" and "0" give 1,
+    and a negative value, huge as an unsigned int, gives 1024."""
+    if raw is None:
+        return DEFAULT_THREADPOOL
+    m = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", raw)    # what atoi reads
+    n = int(m.group(1)) if m else 0
+    n %= 2 ** 32                                           # int into unsigned int
+    return 1 if n == 0 else min(n, MAX_THREADPOOL)
+
+
+def open_file_limits():
+    """(soft, hard) RLIMIT_NOFILE of the runner, which its programs inherit; None
+    for an unlimited one, (None, None) where resource is missing."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return None, None
+    inf = resource.RLIM_INFINITY
+    return (None if soft == inf else soft), (None if hard == inf else hard)
 
 
 def _out(argv, timeout=10):
@@ -139,6 +165,7 @@ def info(slug_override=None):
     node = tool("node")
     node_v, node_uv = node_versions(node)
     cc = os.environ.get("CC") or "cc"
+    nofile = open_file_limits()
     return {
         "slug": slug_override or slug(model, cores),
         "cpu_model": model,
@@ -152,7 +179,11 @@ def info(slug_override=None):
         "go": _out([go, "version"]) if go else None,
         "node": node_v,
         "node_libuv": node_uv,
-        "uv_threadpool_size": int(os.environ.get("UV_THREADPOOL_SIZE") or DEFAULT_THREADPOOL),
+        # What libuv uses, and the variable as given (None when unset).
+        "uv_threadpool_size": threadpool_size(os.environ.get("UV_THREADPOOL_SIZE")),
+        "uv_threadpool_size_env": os.environ.get("UV_THREADPOOL_SIZE"),
+        "nofile_soft": nofile[0],
+        "nofile_hard": nofile[1],
         "governor": governor(),
         "python": platform.python_version(),
         "git_commit": git_commit(),

@@ -65,6 +65,30 @@ def first_line(data):
     return text.splitlines()[0][:300] if text else ""
 
 
+def harness_failure(launch, status, text, fields, err):
+    """EnvError when the launcher, not the program, failed: it reported an error
+    (fork, wait4), it ended without its report line, or the program could not be
+    executed (launch.c exits 127 with "launch: cannot run ...").  A failure of the
+    harness is never charged to the program measured."""
+    who = os.path.relpath(launch, ROOT)
+    if text.startswith("error="):
+        raise EnvError("launcher %s failed: %s" % (who, text[len("error="):]))
+    try:
+        ints = {k: int(fields[k]) for k in ("status", "wall_ns", "user_us", "sys_us", "maxrss")}
+    except (KeyError, ValueError):
+        err.seek(0)
+        why = first_line(err.read(1 << 16))
+        raise EnvError("launcher %s ended (%s) without its report%s" % (
+            who, "signal %d" % os.WTERMSIG(status) if os.WIFSIGNALED(status)
+            else "exit %d" % os.WEXITSTATUS(status), ": " + why if why else ""))
+    st = ints["status"]
+    if os.WIFEXITED(st) and os.WEXITSTATUS(st) == 127:
+        err.seek(0)
+        why = first_line(err.read(1 << 16))
+        if why.startswith("launch: cannot run "):
+            raise EnvError(why)
+
+
 def run_once(argv, timeout_s, launch):
     """Runs argv through the launcher `launch` and returns its Result."""
     res = Result()
@@ -78,8 +102,9 @@ def run_once(argv, timeout_s, launch):
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                  cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),))
         except OSError as e:
-            res.spawn_error = "cannot start %s: %s" % (launch, e.strerror or e)
-            return res
+            # The harness, not the program measured: an environment error of the run.
+            raise EnvError("cannot start the launcher %s: %s (run `make all`)"
+                           % (os.path.relpath(launch, ROOT), e.strerror or e))
 
         def on_timeout():
             with lock:
@@ -116,13 +141,11 @@ def run_once(argv, timeout_s, launch):
             rep.seek(0)
             text = rep.read().decode("utf-8", "replace").strip()
             fields = dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
-            if text.startswith("error="):
-                res.spawn_error = "launcher: %s" % text[len("error="):]
-            elif "status" in fields:
-                status = int(fields["status"])
-                res.wall_ns = int(fields["wall_ns"])
-                res.user_us, res.sys_us = int(fields["user_us"]), int(fields["sys_us"])
-                res.peak_rss_kb = _maxrss_kb(int(fields["maxrss"]))
+            harness_failure(launch, status, text, fields, err)
+            status = int(fields["status"])
+            res.wall_ns = int(fields["wall_ns"])
+            res.user_us, res.sys_us = int(fields["user_us"]), int(fields["sys_us"])
+            res.peak_rss_kb = _maxrss_kb(int(fields["maxrss"]))
         if os.WIFSIGNALED(status):
             res.signal = os.WTERMSIG(status)
             res.exit_code = -res.signal

@@ -20,7 +20,9 @@ import sys
 import contract
 import launch
 import rundir as rd
+import summary as sm
 import host as host_mod
+from errors import EnvError
 from progress import Progress
 from servers import Servers
 
@@ -51,6 +53,9 @@ def classify(v, n, res, workload_values=None):
             rec = None
     except ValueError:
         rec = None
+    if why:
+        return "invalid", rec, why
+    why = rec and sm.elapsed_problem(_int_or_none(rec.get("elapsed_ns")), res.wall_ns)
     if why:
         return "invalid", rec, why
     return "ok", rec, None
@@ -133,6 +138,7 @@ def measure(args, cat, plan, seed):
     rounds, warmups = plan.rounds, plan.warmups
     launcher = launch.launcher()
     out = os.path.abspath(args.out)
+    rd.check_latest(out)
     hinfo = host_mod.info(args.host)
     rundir, stamp = rd.make_run_folder(out, hinfo["slug"])
     rd.write_json(os.path.join(rundir, "host.json"), hinfo)
@@ -193,6 +199,14 @@ def measure(args, cat, plan, seed):
                     run["rounds_done"] = rnd
         except KeyboardInterrupt:
             interrupted = True
+        except EnvError as e:
+            # The harness failed (the launcher, not a program): record why, leave
+            # latest where it was, and stop with one line (exit 3).
+            progress.end()
+            run["error"] = str(e)
+            run["finished_utc"] = rd.utc_now()
+            rd.write_json(os.path.join(rundir, "run.json"), run)
+            raise
     progress.end()
     run["complete"] = not interrupted
     run["runtimes"] = runtimes

@@ -13,6 +13,22 @@ def _v(x):
     return "-" if x in (None, "") else str(x)
 
 
+def _threadpool(host):
+    """libuv's threadpool size, with the variable when it says something else."""
+    used, raw = host.get("uv_threadpool_size"), host.get("uv_threadpool_size_env")
+    if raw is not None and str(raw) != str(used):
+        return "%s (UV_THREADPOOL_SIZE=%r)" % (_v(used), raw)
+    return used
+
+
+def _nofile(host):
+    """'1024 / 524288' from host.json; '-' in a host.json older than the field."""
+    if "nofile_soft" not in host and "nofile_hard" not in host:
+        return None
+    lim = lambda x: "unlimited" if x is None else str(x)  # noqa: E731
+    return "%s / %s" % (lim(host.get("nofile_soft")), lim(host.get("nofile_hard")))
+
+
 def host_section(host):
     mem = host.get("memory_bytes")
     rows = [("host", host.get("slug")),
@@ -25,7 +41,8 @@ def host_section(host):
             ("Go", host.get("go")),
             ("Node.js (its libuv)", "%s (libuv %s)" % (host["node"], _v(host.get("node_libuv")))
              if host.get("node") else "not found"),
-            ("UV_THREADPOOL_SIZE", host.get("uv_threadpool_size")),
+            ("UV_THREADPOOL_SIZE", _threadpool(host)),
+            ("open files (soft / hard limit)", _nofile(host)),
             ("Python (runner)", host.get("python")),
             ("git commit", host.get("git_commit"))]
     out = ["## Host and versions", "", "| | |", "|---|---|"]

@@ -11,6 +11,7 @@ import csv
 import datetime
 import json
 import os
+import re
 import sys
 
 import summary as sm
@@ -53,15 +54,55 @@ def make_run_folder(out, host_slug):
     raise EnvError("too many runs in the same second under %s" % parent)
 
 
+def stamp_key(name):
+    """Orders run folder names by their UTC stamp, then the -2, -3 ... of runs
+    started in the same second; None for a name that is not a stamp."""
+    m = re.match(r"^(\d{8}T\d{6}Z)(?:-(\d+))?$", name or "")
+    return (m.group(1), int(m.group(2) or 1)) if m else None
+
+
+def check_latest(out):
+    """EnvError when OUT/latest exists and is not a link (the runner would have to
+    replace someone's file or folder to point it at the new run)."""
+    link = os.path.join(out, "latest")
+    if os.path.lexists(link) and not os.path.islink(link):
+        raise EnvError("%s is a %s, not the link the runner keeps at the newest run: "
+                       "move it away, or use --out DIR"
+                       % (link, "folder" if os.path.isdir(link) else "file"))
+
+
 def point_latest(out, rundir):
-    """OUT/latest -> <host>/<stamp>, a relative symlink replaced atomically."""
+    """OUT/latest -> <host>/<stamp>, a relative symlink replaced atomically, and
+    only when no newer run (by its stamp) already holds it: concurrent runners
+    leave it at the newest run, not at whichever finished last.  A file or
+    folder named latest that is not a link is left alone, with one line."""
     link = os.path.join(out, "latest")
     tmp = os.path.join(out, ".latest.%d" % os.getpid())
+    lockf = None
     try:
+        try:
+            lockf = open(os.path.join(out, ".latest.lock"), "a")
+            import fcntl
+            fcntl.flock(lockf, fcntl.LOCK_EX)
+        except (OSError, ImportError):
+            pass                    # no lock: the stamp check below still holds mostly
+        if os.path.lexists(link) and not os.path.islink(link):
+            print("run.py: %s is not a link; left it alone (this run is in %s)"
+                  % (link, shown(rundir)), file=sys.stderr)
+            return
+        mine = stamp_key(os.path.basename(rundir))
+        if os.path.islink(link):
+            theirs = stamp_key(os.path.basename(os.readlink(link).rstrip("/")))
+            if (mine and theirs and theirs > mine
+                    and os.path.isdir(os.path.join(out, os.readlink(link)))):
+                return              # a newer run already finished
         os.symlink(os.path.relpath(rundir, out), tmp)
         os.replace(tmp, link)
     except OSError as e:
         print("run.py: could not point %s at the run: %s" % (link, e), file=sys.stderr)
+    finally:
+        if lockf:
+            lockf.close()
 
 
 def shown(path):

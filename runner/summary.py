@@ -56,7 +56,49 @@ def read_samples(path):
             except ValueError:
                 raise ValueError("%s:%d: %s is not an integer" % (path, lineno, k))
             rows.append(row)
-    return rows
+    return [_checked(path, row) for row in rows]
+
+
+# A program's elapsed_ns is its timed section, inside the process's own life: it
+# can never exceed the wall time the launcher measured (fork to wait4) by more
+# than the clocks' granularity.  10^20 ns from a 50 ms process, or 10^400 (JSON
+# has big integers; a float of it overflows), is a broken clock or a lie.
+WALL_SLACK_NS = 10 * 1000 * 1000
+MAX_INT = 2 ** 63 - 1
+
+
+def big(n):
+    """An integer for a message: 10^400 as '1000000...(401 digits)'."""
+    t = str(n)
+    return t if len(t) <= 20 else "%s...(%d digits)" % (t[:8], len(t))
+
+
+def elapsed_problem(elapsed_ns, wall_ns):
+    """Why elapsed_ns cannot be the timed section of a process whose wall time was
+    wall_ns (None when it can, or when either is unknown)."""
+    if elapsed_ns is None:
+        return None
+    if elapsed_ns > MAX_INT:
+        return "elapsed_ns %s is beyond any clock (more than 2^63 - 1)" % big(elapsed_ns)
+    if wall_ns is not None and elapsed_ns > wall_ns + WALL_SLACK_NS:
+        return ("elapsed_ns %s is longer than the process's own wall time %d ns "
+                "(measured by the runner)" % (big(elapsed_ns), wall_ns))
+    return None
+
+
+def _checked(path, row):
+    """A row whose ok run reports an impossible elapsed_ns counts as invalid (a file
+    written before the runner checked it); an integer beyond 64 bits elsewhere is a
+    corrupted file (ValueError)."""
+    for k in INT_COLUMNS:
+        if row[k] is not None and abs(row[k]) > MAX_INT and k != "elapsed_ns":
+            raise ValueError("%s: round %s, %s: %s is %s, beyond a 64-bit integer"
+                             % (path, row["round"], row["variant"], k, big(row[k])))
+    if row["status"] == "ok" and elapsed_problem(row["elapsed_ns"], row["wall_ns"]):
+        row["status"] = "invalid"
+    if row["elapsed_ns"] is not None and abs(row["elapsed_ns"]) > MAX_INT:
+        row["elapsed_ns"] = None        # kept out of every figure
+    return row
 
 
 def is_baseline(row):

@@ -323,7 +323,7 @@ EOF
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '^zzz'
   assert_output "run.py: no variant of profile 'quick' matches '^zzz'"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 0
-  assert_output "run.py: --rounds must be a positive integer, got 0"
+  assert_output "run.py: --rounds must be between 1 and 10000, got 0"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '('
   assert_output --partial "run.py: --filter '(' is not a regular expression"
   run -2 "$PYTHON" "$RUN"

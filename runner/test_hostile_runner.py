@@ -1,0 +1,299 @@
+"""Unit tests of the runner against hostile input (numeric options out of range,
+reserved host slugs, absurd timings, a broken launcher, odd UV_THREADPOOL_SIZE
+values, results/latest in the way or raced).  Run by `make test-runner`."""
+import contextlib
+import io
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cli  # noqa: E402
+import host as host_mod  # noqa: E402
+import launch  # noqa: E402
+import measure  # noqa: E402
+import plan as plan_mod  # noqa: E402
+import report  # noqa: E402
+import run  # noqa: E402
+import rundir as rd  # noqa: E402
+import summary as sm  # noqa: E402
+from errors import EnvError, UsageError  # noqa: E402
+from test_run import FAKE, HONEST, Fixture, result  # noqa: E402
+
+
+def usage(*argv):
+    """The UsageError message of parse_args(argv), or None."""
+    try:
+        cli.parse_args(list(argv))
+    except UsageError as e:
+        return str(e)
+    return None
+
+
+class BoundsTest(unittest.TestCase):
+    def test_every_numeric_option_is_bounded(self):
+        cases = {("--timeout", "1e10"): "--timeout must be between 0.1 and 86400 seconds",
+                 ("--timeout", "1e-9"): "--timeout must be between 0.1 and 86400 seconds",
+                 ("--rounds", "1000000000"): "--rounds must be between 1 and 10000",
+                 ("--warmup-rounds", "10001"): "--warmup-rounds must be between 0 and 10000",
+                 ("--iterations", "1000000001"): "--iterations must be between 1 and 1000000000",
+                 ("--seed", "-1"): "--seed must be between 0 and"}
+        for argv, msg in cases.items():
+            got = usage("--profile", "quick", *argv)
+            self.assertIsNotNone(got, argv)
+            self.assertTrue(got.startswith(msg), (argv, got))
+        for argv in (("--timeout", "0.1"), ("--timeout", "86400"), ("--rounds", "10000"),
+                     ("--warmup-rounds", "0"), ("--seed", "0")):
+            self.assertIsNone(usage("--profile", "quick", *argv), argv)
+
+    def test_the_help_states_the_bounds(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), self.assertRaises(SystemExit):
+            cli.parse_args(["--help"])
+        text = " ".join(out.getvalue().split())
+        self.assertIn("--rounds and --warmup-rounds at most 10000", text)
+        self.assertIn("--timeout 0.1 s to 86400 s (24 h)", text)
+        self.assertIn("(latest, hosts)", text)
+
+    def test_an_empty_filter_is_refused(self):
+        self.assertEqual(usage("--profile", "quick", "--filter", "^c/", "--filter", ""),
+                         "--filter '' is empty and would match every variant; "
+                         "leave --filter out to run them all")
+
+    def test_reserved_and_malformed_host_slugs_are_refused(self):
+        for slug in ("latest", "hosts", "LATEST", "Hosts"):
+            self.assertEqual(usage("--profile", "quick", "--host", slug),
+                             "--host %r: the runner uses that name in the results folder; "
+                             "choose another host slug" % slug)
+        for slug in (".latest", "a/b", "", "-x", "x" * 101):
+            self.assertIn("use letters, digits", usage("--profile", "quick", "--host=" + slug))
+        self.assertIsNone(usage("--profile", "quick", "--host", "latest-box"))
+
+
+class CatalogTimeoutTest(Fixture):
+    def test_a_catalog_timeout_out_of_bounds_is_a_catalog_error(self):
+        cat_dir = os.path.join(self.dir, "catalog")
+        shutil.copytree(FAKE, cat_dir)
+        path = os.path.join(cat_dir, "readfile.json")
+        with open(path) as f:
+            w = json.load(f)
+        w["profiles"]["quick"]["timeout_s"] = 1e-9
+        with open(path, "w") as f:
+            json.dump(w, f)
+        cat = plan_mod.load_catalog(cat_dir)
+        with self.assertRaisesRegex(EnvError, r"^catalog: workload readfile, profile 'quick': "
+                                              r"timeout_s must be between 0.1 and 86400"):
+            plan_mod.make(cat, self.options("quick"), None)
+        # --timeout in bounds overrides it.
+        plan_mod.make(cat, self.options("quick", "--timeout", "5"), None)
+
+    def test_catalog_rounds_and_iterations_out_of_bounds_are_catalog_errors(self):
+        cat_dir = os.path.join(self.dir, "catalog")
+        shutil.copytree(FAKE, cat_dir)
+        for name, edit, msg in (
+                ("suite.json", lambda d: d["profiles"]["quick"].update(rounds=10 ** 9),
+                 r"^catalog: profile 'quick': rounds must be at most 10000, got 1000000000$"),
+                ("readfile.json", lambda d: d["profiles"]["quick"].update(iterations=10 ** 12),
+                 r"^catalog: workload readfile, profile 'quick': iterations must be between 1 "
+                 r"and 1000000000, got 1000000000000$")):
+            path = os.path.join(cat_dir, name)
+            with open(path) as f:
+                saved = f.read()
+            d = json.loads(saved)
+            edit(d)
+            with open(path, "w") as f:
+                json.dump(d, f)
+            try:
+                cat = plan_mod.load_catalog(cat_dir)
+                with self.assertRaisesRegex(EnvError, msg):
+                    plan_mod.make(cat, self.options("quick"), None)
+            finally:
+                with open(path, "w") as f:
+                    f.write(saved)
+
+
+class ThreadpoolTest(unittest.TestCase):
+    def test_the_size_is_the_one_libuv_uses(self):
+        cases = {None: 4, "abc": 1, "": 1, "0": 1, "-3": 1024, "5000": 1024, "8": 8,
+                 " 12x": 12, "1024": 1024, "1025": 1024, "+2": 2}
+        for raw, used in cases.items():
+            self.assertEqual(host_mod.threadpool_size(raw), used, raw)
+
+    def test_host_json_records_the_size_used_and_the_raw_value(self):
+        saved = os.environ.get("UV_THREADPOOL_SIZE")
+        try:
+            os.environ["UV_THREADPOOL_SIZE"] = "abc"
+            info = host_mod.info("h")
+        finally:
+            if saved is None:
+                os.environ.pop("UV_THREADPOOL_SIZE")
+            else:
+                os.environ["UV_THREADPOOL_SIZE"] = saved
+        self.assertEqual((info["uv_threadpool_size"], info["uv_threadpool_size_env"]), (1, "abc"))
+        self.assertIn("| UV_THREADPOOL_SIZE | 1 (UV_THREADPOOL_SIZE='abc') |",
+                      report.host_section(info))
+
+
+class OpenFilesTest(unittest.TestCase):
+    def test_host_json_and_the_report_have_the_open_file_limits(self):
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        info = host_mod.info("h")
+        inf = resource.RLIM_INFINITY
+        self.assertEqual(info["nofile_soft"], None if soft == inf else soft)
+        self.assertEqual(info["nofile_hard"], None if hard == inf else hard)
+        lines = report.host_section({"nofile_soft": 1024, "nofile_hard": None})
+        self.assertIn("| open files (soft / hard limit) | 1024 / unlimited |", lines)
+
+
+class AbsurdTimingTest(Fixture):
+    def line(self, elapsed):
+        # JSON has big integers: 10^400 parses as an int, not as a float.
+        rec = {"workload": "readfile", "lang": "fake", "style": "honest", "shape": "",
+               "mode": "sequential", "method": "inprocess", "backend": "python",
+               "variant": HONEST, "iterations": 5, "concurrency": 1, "ok": 5, "bytes": 60,
+               "elapsed_ns": elapsed, "user_us": 1, "sys_us": 1, "peak_rss_kb": 1500,
+               "runtime": "python 3"}
+        return (json.dumps(rec) + "\n").encode()
+
+    def classify(self, elapsed, wall_ns):
+        v = self.cat.find(HONEST)
+        res = result(stdout=self.line(elapsed))
+        res.wall_ns = wall_ns
+        return measure.classify(v, 5, res, self.cat.flag_values("readfile"))
+
+    def test_an_elapsed_time_beyond_the_process_wall_time_is_invalid(self):
+        status, _, why = self.classify(10 ** 12, 50 * 10 ** 6)
+        self.assertEqual(status, "invalid")
+        self.assertEqual(why, "elapsed_ns 1000000000000 is longer than the process's "
+                              "own wall time 50000000 ns (measured by the runner)")
+        status, _, why = self.classify(10 ** 20, 50 * 10 ** 6)
+        self.assertEqual(status, "invalid")
+        self.assertEqual(why, "elapsed_ns 10000000...(21 digits) is beyond any clock "
+                              "(more than 2^63 - 1)")
+        status, _, why = self.classify(10 ** 400, 50 * 10 ** 6)
+        self.assertEqual(status, "invalid")
+        self.assertEqual(why, "elapsed_ns 10000000...(401 digits) is beyond any clock "
+                              "(more than 2^63 - 1)")
+        self.assertEqual(self.classify(40 * 10 ** 6, 50 * 10 ** 6)[0], "ok")
+
+    def test_absurd_timings_already_on_disk_are_not_counted_and_do_not_crash(self):
+        path = os.path.join(self.dir, "samples.csv")
+        base = dict.fromkeys(sm.SAMPLE_COLUMNS, "")
+        base.update(variant=HONEST, workload="readfile", lang="fake", style="honest",
+                    mode="sequential", backend="python", iterations=5, concurrency=1,
+                    status="ok", exit_code=0, wall_ns=50 * 10 ** 6, order=1)
+        rows = [dict(base, round=1, elapsed_ns=10 ** 400), dict(base, round=2, elapsed_ns=10 ** 20),
+                dict(base, round=3, elapsed_ns=10 ** 6)]
+        import csv
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+        samples = sm.read_samples(path)
+        self.assertEqual([s["status"] for s in samples], ["invalid", "invalid", "ok"])
+        (row,) = sm.summarize(samples, {})
+        self.assertEqual((row["n"], row["median_ms"]), (1, 1.0))
+        self.assertIn("2 of 3 runs not ok (2 invalid)", row["warnings"])
+
+
+class HarnessFailureTest(Fixture):
+    """A launcher that cannot run, or dies, is the runner's environment error
+    (exit 3, one line), never a failed sample of the program measured."""
+
+    def fake_launcher(self, text, mode=0o755):
+        path = os.path.join(self.dir, "launch")
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        return path
+
+    def test_a_launcher_that_cannot_be_executed(self):
+        bad = self.fake_launcher("#!/nonexistent/interpreter\n")
+        with self.assertRaisesRegex(EnvError, r"^cannot start the launcher .*launch: "
+                                              r"No such file or directory \(run `make all`\)$"):
+            launch.run_once(["true"], 10, bad)
+        bad = self.fake_launcher("", mode=0o644)
+        with self.assertRaisesRegex(EnvError, "Permission denied"):
+            launch.run_once(["true"], 10, bad)
+
+    def test_a_launcher_that_ends_without_its_report(self):
+        bad = self.fake_launcher("#!/bin/sh\necho 'Text file busy' >&2\nexit 126\n")
+        with self.assertRaisesRegex(EnvError, r"^launcher .*launch ended \(exit 126\) without "
+                                              r"its report: Text file busy$"):
+            launch.run_once(["true"], 10, bad)
+
+    def test_a_run_whose_launcher_fails_exits_3_and_charges_no_program(self):
+        build = os.path.join(self.dir, "build")
+        os.makedirs(os.path.join(build, "bin"))
+        path = os.path.join(build, "bin", "launch")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nexit 1\n")
+        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        os.environ["BUILD"] = build
+        out = os.path.join(self.dir, "out")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = run.main(["--profile", "quick", "--catalog", FAKE, "--out", out, "--host", "h",
+                           "--node", "none", "--rounds", "1", "--warmup-rounds", "0"])
+        self.assertEqual(rc, 3)
+        last = err.getvalue().strip().splitlines()[-1]
+        self.assertRegex(last, r"^run\.py: launcher .*launch ended \(exit 1\) without its report$")
+        self.assertFalse(os.path.lexists(os.path.join(out, "latest")))
+        (folder,) = os.listdir(os.path.join(out, "h"))
+        with open(os.path.join(out, "h", folder, "samples.csv")) as f:
+            self.assertEqual(len(f.read().splitlines()), 1)       # the header only
+        with open(os.path.join(out, "h", folder, "run.json")) as f:
+            info = json.load(f)
+        self.assertEqual(info["failures"], [])
+        self.assertIn("without its report", info["error"])
+
+
+class LatestTest(unittest.TestCase):
+    def test_a_file_named_latest_is_refused_before_the_run_and_left_alone(self):
+        with tempfile.TemporaryDirectory() as out:
+            path = os.path.join(out, "latest")
+            with open(path, "w") as f:
+                f.write("mine\n")
+            with self.assertRaisesRegex(EnvError, r"latest is a file, not the link the runner "
+                                                  r"keeps at the newest run: move it away"):
+                rd.check_latest(out)
+            run_dir, _ = rd.make_run_folder(out, "h")
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                rd.point_latest(out, run_dir)
+            self.assertIn("latest is not a link; left it alone", err.getvalue())
+            with open(path) as f:
+                self.assertEqual(f.read(), "mine\n")
+            rd.check_latest(os.path.join(out, "h"))     # no latest at all: fine
+
+    def test_latest_stays_at_the_newest_stamp_whoever_finishes_last(self):
+        with tempfile.TemporaryDirectory() as out:
+            for name in ("20260101T000000Z", "20260101T000001Z", "20260101T000001Z-2"):
+                os.makedirs(os.path.join(out, "h", name))
+            newest = os.path.join(out, "h", "20260101T000001Z-2")
+            rd.point_latest(out, newest)
+            rd.point_latest(out, os.path.join(out, "h", "20260101T000001Z"))
+            rd.point_latest(out, os.path.join(out, "h", "20260101T000000Z"))
+            self.assertEqual(os.readlink(os.path.join(out, "latest")),
+                             os.path.join("h", "20260101T000001Z-2"))
+            # A link to a run that is gone does not hold latest back.
+            shutil.rmtree(newest)
+            rd.point_latest(out, os.path.join(out, "h", "20260101T000000Z"))
+            self.assertEqual(os.readlink(os.path.join(out, "latest")),
+                             os.path.join("h", "20260101T000000Z"))
+
+    def test_stamps_order_by_time_then_by_their_same_second_number(self):
+        keys = [rd.stamp_key(n) for n in ("20260101T000001Z-10", "20260101T000001Z-2",
+                                          "20260101T000001Z", "20251231T235959Z")]
+        self.assertEqual(sorted(keys, reverse=True), keys)
+        self.assertIsNone(rd.stamp_key("latest"))
+
+
+if __name__ == "__main__":
+    unittest.main()
