@@ -45,3 +45,38 @@ c_readfile_variants() {
     assert_output --partial "expected 64 bytes"
   done
 }
+
+# low_nofile CMD... -- runs CMD under a soft open-file limit of 64 and a
+# hard one of 200 (lowering either needs no privilege).
+low_nofile() {
+  bash -c 'ulimit -Sn 64 && ulimit -Hn 200 && exec "$@"' low_nofile "$@"
+}
+
+@test "open-file limit: the C parallel and bounded variants raise the soft limit to the hard one, and exit 3 before timing when even that is too low" {
+  local v n=0 extra
+  for v in $(c_readfile_variants); do
+    case $v in *-parallel) extra=() ;; *-bounded) extra=(--concurrency 150) ;; *) continue ;; esac
+    # 150 reads in flight: more than the soft 64, within the hard 200.
+    run -0 low_nofile "$BIN/c-readfile" --variant "$v" --iterations 150 "${extra[@]}"
+    assert_output --partial '"ok":150,'
+    [ "${extra[*]}" ] && extra=(--concurrency 500)
+    # 500 in flight cannot fit under 200: exit 3 with the number needed.
+    run -3 low_nofile "$BIN/c-readfile" --variant "$v" --iterations 500 "${extra[@]}"
+    assert_output --regexp "c-readfile: open-file limit too low: 500 operations in flight need 5[0-9][0-9] open files \(500 for them, 8 spare, the rest open already\), the limit is 200 \(hard 200\); raise it \(ulimit -n 5[0-9][0-9]\) or lower N$"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 8 ]
+}
+
+@test "open-file limit: a sequential variant needs one fd in flight, whatever N" {
+  local v
+  for v in sync-sequential callback-sequential await-sequential; do
+    run -0 low_nofile "$BIN/c-readfile" --variant "$v" --iterations 500
+    assert_output --partial '"ok":500,'
+  done
+}
+
+@test "open-file limit: the warm-up counts too" {
+  run -3 low_nofile "$BIN/c-readfile" --variant callback-parallel --iterations 10 --warmup 500
+  assert_output --partial "500 operations in flight need"
+}
