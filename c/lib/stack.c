@@ -94,9 +94,23 @@ ab_stack_t *ab_stack_get(ab_stack_pool_t *pool) {
     s = ab__stack_map(pool->size);
     if (!s)
       return NULL;
+    pool->nmapped++;
   }
   pool->nlive++;
   return s;
+}
+
+int ab_stack_pool_reserve(ab_stack_pool_t *pool, size_t n) {
+  while (pool->nfree < n) {
+    ab_stack_t *s = ab__stack_map(pool->size);
+    if (!s)
+      return -1;
+    pool->nmapped++;
+    s->next_free = pool->free;
+    pool->free = s;
+    pool->nfree++;
+  }
+  return 0;
 }
 
 void ab_stack_put(ab_stack_pool_t *pool, ab_stack_t *s) {
