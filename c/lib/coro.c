@@ -50,15 +50,20 @@ size_t ab_coro_stack_size(void) { return ab__default_pool()->size; }
 
 void ab_coro_set_stack_size(size_t size) {
   ab_stack_pool_t *pool = ab__default_pool();
-  size_t live = pool->nlive;
+  size_t live = pool->nlive, mapped = pool->nmapped;
   ab_stack_pool_drain(pool);
   ab_stack_pool_init(pool, size, SIZE_MAX);
+  pool->nmapped = mapped;
   /* Stacks still in use come back to the new pool; only the size differs,
    * and a stack's own header records its real extent. */
   pool->nlive = live;
 }
 
 void ab_coro_pool_drain(void) { ab_stack_pool_drain(ab__default_pool()); }
+
+int ab_coro_reserve(size_t n) { return ab_stack_pool_reserve(ab__default_pool(), n); }
+
+size_t ab_coro_stacks_mapped(void) { return ab__default_pool()->nmapped; }
 
 /* The first code a coroutine runs, on its own stack. */
 static void ab__coro_entry(ab_coro_t *co) {

@@ -127,6 +127,15 @@ size_t ab_coro_stack_size(void);
 /* Unmaps this thread's pooled (free) stacks, e.g. before exit. */
 void ab_coro_pool_drain(void);
 
+/* Maps stacks into this thread's pool until it holds `n` free ones, so that
+ * the next n ab_coro_create make no system call (a benchmark reserves before
+ * its clock starts).  0, or -1 when a mapping failed (errno set). */
+int ab_coro_reserve(size_t n);
+
+/* Stacks this thread's pool has mapped so far (each an mmap + mprotect):
+ * a test checks where they were made. */
+size_t ab_coro_stacks_mapped(void);
+
 /* Coroutines created and not yet destroyed on this thread. */
 size_t ab_coro_live(void);
 

@@ -13,6 +13,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 uint64_t ab_now_ns(void) {
   /* uv_hrtime() is CLOCK_MONOTONIC on Linux and mach_absolute_time() on macOS. */
@@ -209,6 +212,122 @@ static void json_str(FILE *f, const char *s) {
   }
 }
 
+/* The effective K of a pass of v (run->concurrency): 1 sequential, the bound
+ * for bounded, 0 (all) parallel. */
+static long pass_concurrency(const ab_variant_t *v, const ab_opts_t *o) {
+  if (strcmp(v->mode, "sequential") == 0) return 1;
+  if (strcmp(v->mode, "bounded") == 0)
+    return o->concurrency > 0 ? o->concurrency : AB_DEFAULT_BOUND;
+  return 0;
+}
+
+int ab_fd_limit_raise(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return -1;
+  if (rl.rlim_cur == rl.rlim_max) return 0;
+  rl.rlim_cur = rl.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &rl) == 0) return 0;
+#ifdef OPEN_MAX
+  /* macOS: an unlimited hard limit, but the kernel refuses more than this. */
+  if (rl.rlim_max > (rlim_t)OPEN_MAX) {
+    rl.rlim_cur = (rlim_t)OPEN_MAX;
+    if (setrlimit(RLIMIT_NOFILE, &rl) == 0) return 0;
+  }
+#endif
+  return -1;
+}
+
+static int cmp_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
+/* The numbers of the file descriptors open now, sorted, in *fds (malloc'd);
+ * their count, or -1 when they cannot be listed. */
+static long fds_open(rlim_t limit, long **fds) {
+  long n = 0, cap = 64;
+  long *a = malloc((size_t)cap * sizeof(*a));
+  if (a == NULL) return -1;
+#if defined(__linux__) || defined(__APPLE__)
+#ifdef __linux__
+  DIR *d = opendir("/proc/self/fd");
+#else
+  DIR *d = opendir("/dev/fd");
+#endif
+  if (d != NULL) {
+    struct dirent *e;
+    int own = dirfd(d);
+    while ((e = readdir(d)) != NULL) {
+      long fd = atol(e->d_name);
+      if (e->d_name[0] == '.' || fd == own) continue;
+      if (n == cap) {
+        long *b = realloc(a, (size_t)(cap *= 2) * sizeof(*a));
+        if (b == NULL) {
+          closedir(d);
+          free(a);
+          return -1;
+        }
+        a = b;
+      }
+      a[n++] = fd;
+    }
+    closedir(d);
+  } else
+#endif
+  {
+    long fd, top = limit == RLIM_INFINITY || limit > 65536 ? 65536 : (long)limit;
+    for (fd = 0; fd < top; fd++) {
+      if (fcntl((int)fd, F_GETFD) == -1) continue;
+      if (n == cap) {
+        long *b = realloc(a, (size_t)(cap *= 2) * sizeof(*a));
+        if (b == NULL) {
+          free(a);
+          return -1;
+        }
+        a = b;
+      }
+      a[n++] = fd;
+    }
+  }
+  qsort(a, (size_t)n, sizeof(*a), cmp_long);
+  *fds = a;
+  return n;
+}
+
+int ab_fd_limit_check(const ab_opts_t *o, const ab_workload_t *w, const ab_variant_t *v) {
+  struct rlimit rl;
+  long k = 0, j, nopen, conc = pass_concurrency(v, o);
+  long *fds = NULL;
+  unsigned long long ops, needed;
+  char hard[32];
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return AB_EXIT_OK;
+  /* The most operations in flight in any pass (ab_run_slots of each). */
+  if (o->warmup > 0) k = conc <= 0 || conc > o->warmup ? o->warmup : conc;
+  if (conc <= 0 || conc > o->iterations) {
+    if (o->iterations > k) k = o->iterations;
+  } else if (conc > k) {
+    k = conc;
+  }
+  if ((nopen = fds_open(rl.rlim_cur, &fds)) < 0) return AB_EXIT_OK;
+  /* New fds take the lowest free numbers: the pass's last one is the
+   * (ops + margin)-th free number; needed is one past it. */
+  ops = (unsigned long long)k * w->fds_per_op;
+  needed = ops + AB_FD_MARGIN;
+  for (j = 0; j < nopen; j++)
+    if ((unsigned long long)fds[j] < needed) needed++;
+  free(fds);
+  if (needed <= (unsigned long long)rl.rlim_cur) return AB_EXIT_OK;
+  if (rl.rlim_max == RLIM_INFINITY) snprintf(hard, sizeof(hard), "unlimited");
+  else snprintf(hard, sizeof(hard), "%llu", (unsigned long long)rl.rlim_max);
+  fprintf(stderr,
+          "%s: open-file limit too low: %ld operations in flight need %llu open files "
+          "(%llu for them, %d spare, the rest open already), the limit is %llu (hard %s); "
+          "raise it (ulimit -n %llu) or lower N\n",
+          o->prog, k, needed, ops, AB_FD_MARGIN, (unsigned long long)rl.rlim_cur, hard,
+          needed);
+  return AB_EXIT_ENV;
+}
+
 /* One pass of `n` operations; returns 0 when every one verified. */
 static int run_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_workload_t *w,
                     void *state, const ab_variant_t *v, long n, ab_run_t *run) {
@@ -219,10 +338,7 @@ static int run_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_workload_t *w,
   run->state = state;
   run->n = n;
   run->failed_at = -1;
-  if (strcmp(v->mode, "sequential") == 0) run->concurrency = 1;
-  else if (strcmp(v->mode, "bounded") == 0)
-    run->concurrency = o->concurrency > 0 ? o->concurrency : AB_DEFAULT_BOUND;
-  else run->concurrency = 0;
+  run->concurrency = pass_concurrency(v, o);
   if (v->fn(run) != 0 && run->failed_at < 0)
     ab_run_fail(run, run->ok, "the variant stopped after %ld of %ld completions",
                 run->ok, run->n);
@@ -263,6 +379,7 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   if (rc != AB_EXIT_OK) return rc;
   v = ab_variant_find(w, o.variant);
 
+  ab_fd_limit_raise(); /* what is still missing, the check below says */
   if ((rc = uv_loop_init(&loop)) != 0) {
     fprintf(stderr, "%s: uv_loop_init: %s\n", o.prog, uv_strerror(rc));
     return AB_EXIT_ENV;
@@ -270,6 +387,11 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   /* The workload checks its inputs (exit 3 before anything is timed). */
   if (w->setup != NULL && (rc = w->setup(&o, &loop, &state)) != AB_EXIT_OK)
     return close_loop(&loop, o.prog, rc);
+  /* Enough file descriptors for the operations in flight, or exit 3 now. */
+  if ((rc = ab_fd_limit_check(&o, w, v)) != AB_EXIT_OK) {
+    if (w->teardown != NULL) w->teardown(state);
+    return close_loop(&loop, o.prog, rc);
+  }
 
   if (o.warmup > 0 && run_pass(&loop, &o, w, state, v, o.warmup, &run) != 0) {
     fprintf(stderr, "%s: warm-up iteration %ld: %s\n", o.prog, run.failed_at, run.error);

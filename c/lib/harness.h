@@ -14,7 +14,8 @@
  *                     backend
  *   AB_EXIT_ENV    3  the environment: a fixture missing or unreadable (the
  *                     workload's setup says so), out of memory (recorded with
- *                     ab_run_oom())
+ *                     ab_run_oom()), an open-file limit too low for the
+ *                     operations in flight (ab_fd_limit_check)
  *
  * A workload plugs in through one ab_workload_t: its name, its own flags
  * (with defaults and help), its backends, its variants, a setup that checks
@@ -105,6 +106,10 @@ typedef struct ab_workload_s {
   void (*teardown)(void *state);
   /* Writes extra fields after "runtime", each as ,"name":value.  May be NULL. */
   void (*json)(FILE *out, const ab_run_t *run);
+  /* File descriptors one operation holds while in flight (a read: 1, from
+   * its open to its close); 0 when it holds none.  The harness checks the
+   * open-file limit against it before anything is timed (ab_fd_limit_check). */
+  unsigned fds_per_op;
 } ab_workload_t;
 
 struct ab_opts_s {
@@ -190,6 +195,40 @@ static inline long ab_run_slots(const ab_run_t *run) {
 
 /* True once a failure was recorded: variants stop issuing new work. */
 static inline int ab_run_failed(const ab_run_t *run) { return run->failed_at >= 0; }
+
+/*
+ * The open-file limit (RLIMIT_NOFILE).  ab_main first raises the soft limit
+ * to the hard one, as Go's runtime and the Node programs do (on macOS, where
+ * the hard limit may be unlimited, to OPEN_MAX when the kernel refuses more).
+ * Then, once the loop and the workload's setup exist, it checks that the
+ * limit covers the fds a pass can need at once:
+ *
+ *   needed = open + K * fds_per_op + AB_FD_MARGIN
+ *
+ *   open          the descriptors open at that point, counted: stdin, stdout
+ *                 and stderr, libuv's own (epoll and its eventfd on Linux, a
+ *                 kqueue and a pipe pair on macOS), and what the workload's
+ *                 setup opened (a backend's ring)
+ *   K             operations in flight at most, over the warm-up and the
+ *                 timed pass: 1 sequential, N parallel, min(K, N) bounded
+ *                 (ab_run_slots)
+ *   AB_FD_MARGIN  what may still open later: libuv's lazily made fds (its
+ *                 signal pipe pair, an io_uring ring in newer versions), the
+ *                 /proc/self/status read for the result line, a spare
+ *
+ * A new fd always takes the lowest free number, so `needed` is the highest
+ * fd number a pass can reach, plus one, which is what the limit bounds.
+ * Too low: one line on stderr and exit 3, before the first pass.
+ */
+#define AB_FD_MARGIN 8
+
+/* Raises the soft RLIMIT_NOFILE to the hard limit; 0, or -1 when it could
+ * not (the limit stays as it was: the check says what is missing). */
+int ab_fd_limit_raise(void);
+
+/* The open-file check above for a variant `v` of w under `o`: AB_EXIT_OK, or
+ * AB_EXIT_ENV after one line on stderr naming the number needed. */
+int ab_fd_limit_check(const ab_opts_t *o, const ab_workload_t *w, const ab_variant_t *v);
 
 /*
  * The whole life of a driver: parse flags, make the loop, the workload's

@@ -11,7 +11,13 @@
  *          of those results: N frames live together
  *
  * A loop or task frame sits just before its operation's record, in the same
- * allocation (the set's head); frames are allocated before the clock starts.
+ * allocation (the set's head); frames are allocated before the clock starts
+ * and freed after the pass, as modes_await.c maps and unmaps its stacks.
+ *
+ * The clock stops at the N-th verification (ab_run_ok): in loops and tasks
+ * inside the frame that awaited the operation, before the driver's final
+ * Promise.all settles (the same point as modes_await.c); in all, after
+ * Promise.all, since the verification follows it there.
  */
 #include "modes.h"
 

@@ -48,6 +48,7 @@ typedef struct ab_stack_pool_s {
   size_t max_free;              /* stacks kept on the free list at most */
   size_t nfree;
   size_t nlive;                 /* stacks handed out and not yet returned */
+  size_t nmapped;               /* stacks mapped so far (mmap + mprotect each) */
   ab_stack_t *free;
 } ab_stack_pool_t;
 
@@ -63,6 +64,11 @@ void ab_stack_pool_init(ab_stack_pool_t *pool, size_t size, size_t max_free);
 /* Takes a stack from the free list or maps a new one.  Returns NULL when the
  * mapping fails (errno says why: ENOMEM, or the map count limit). */
 ab_stack_t *ab_stack_get(ab_stack_pool_t *pool);
+
+/* Maps stacks onto the free list until it holds at least `n` (ignoring
+ * max_free), so that the next n ab_stack_get make no system call.  Returns 0,
+ * or -1 when a mapping fails (errno set; those mapped stay on the list). */
+int ab_stack_pool_reserve(ab_stack_pool_t *pool, size_t n);
 
 /* Returns a stack to the pool (unmapped when the free list is full). */
 void ab_stack_put(ab_stack_pool_t *pool, ab_stack_t *stack);

@@ -69,7 +69,8 @@ const ab_workload_t ab_noop = {
   setup,
   check,
   teardown,
-  NULL
+  NULL,
+  0 /* an operation holds no fd */
 };
 
 /* ---- the operation ---------------------------------------------------------- */

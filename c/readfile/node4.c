@@ -1,7 +1,7 @@
 /*
  * node4.c -- the "node4" backend: what Node's fs.readFile does for a
  * regular file.  open, fstat, read (until the fstat size is read, or EOF for a
- * file that reports size 0), close: each a separate uv_fs_* request, so each a
+ * file that reports size 0, whatever it holds), close: each a separate uv_fs_* request, so each a
  * round trip through libuv's threadpool.  The blocking form makes the same
  * system calls on the calling thread.
  */
@@ -9,35 +9,65 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Points req->iov at room for the file's bytes; 0 or UV_ENOMEM. */
-static int prepare_buffer(ab_read_t *req, size_t size) {
-  req->size = size;
+/* Makes room for the file's bytes: `size` from fstat (0 when unknown: a
+ * procfs file is read until EOF, the buffer growing as it fills).  0,
+ * UV_EFBIG past AB_READ_MAX, or UV_ENOMEM. */
+static int prepare_buffer(ab_read_t *req, uint64_t size) {
+  if (size > AB_READ_MAX) return UV_EFBIG;
+  req->size = (size_t)size;
   req->len = 0;
-  if (size <= AB_READ_INLINE) {
-    /* Size 0 may be a file whose size is unknown (procfs): such a file is read
-     * until EOF, at most AB_READ_INLINE bytes. */
+  if (req->size <= AB_READ_INLINE) {
     req->buf = req->inline_buf;
-    req->iov = uv_buf_init(req->inline_buf, AB_READ_INLINE);
+    req->cap = AB_READ_INLINE;
     return 0;
   }
-  if (req->heap_cap < size) {
-    char *p = realloc(req->heap, size);
+  if (req->heap_cap < req->size) {
+    char *p = realloc(req->heap, req->size);
     if (p == NULL) return UV_ENOMEM;
     req->heap = p;
-    req->heap_cap = size;
+    req->heap_cap = req->size;
   }
   req->buf = req->heap;
-  req->iov = uv_buf_init(req->heap, (unsigned int)size);
+  req->cap = req->size;
   return 0;
 }
 
-/* True when nothing more is to be read after `len` bytes. */
+/* True when nothing more is to be read: the fstat size is in.  A file of
+ * unknown size is read until a read returns 0 (EOF). */
 static int read_complete(const ab_read_t *req) {
-  return req->size > 0 ? req->len >= req->size : req->len >= AB_READ_INLINE;
+  return req->size > 0 && req->len >= req->size;
+}
+
+/* Points req->iov at the room for the next read: the rest of a known size,
+ * or, for a file of unknown size, the rest of a buffer doubled when full.
+ * 0, UV_EFBIG (over AB_READ_MAX) or UV_ENOMEM. */
+static int next_iov(ab_read_t *req) {
+  size_t room;
+  if (req->len == req->cap) { /* unknown size: grow */
+    size_t cap = req->cap * 2;
+    int was_inline = req->buf == req->inline_buf;
+    if (req->cap >= AB_READ_MAX) return UV_EFBIG;
+    if (cap > AB_READ_MAX) cap = AB_READ_MAX;
+    if (req->heap_cap < cap) {
+      /* realloc keeps the bytes read so far when they are in the heap */
+      char *p = realloc(req->heap, cap);
+      if (p == NULL) return UV_ENOMEM;
+      req->heap = p;
+      req->heap_cap = cap;
+    }
+    if (was_inline) memcpy(req->heap, req->inline_buf, req->len);
+    req->buf = req->heap;
+    req->cap = cap;
+  }
+  room = (req->size > 0 ? req->size : req->cap) - req->len;
+  req->iov = uv_buf_init((char *)req->buf + req->len, (unsigned int)room);
+  return 0;
 }
 
 static void node4_on_close(uv_fs_t *fs);
@@ -72,10 +102,9 @@ static void node4_on_read(uv_fs_t *fs) {
     req->len += (size_t)n;
     req->result = (ssize_t)req->len;
     if (n > 0 && !read_complete(req)) {
-      size_t cap = req->size > 0 ? req->size : AB_READ_INLINE;
-      int rc;
-      req->iov = uv_buf_init((char *)req->buf + req->len, (unsigned int)(cap - req->len));
-      rc = uv_fs_read(fs->loop, fs, req->fd, &req->iov, 1, -1, node4_on_read);
+      int rc = next_iov(req);
+      if (rc == 0)
+        rc = uv_fs_read(fs->loop, fs, req->fd, &req->iov, 1, -1, node4_on_read);
       if (rc == 0) return;
       node4_fail(req, "read", rc);
     }
@@ -86,11 +115,11 @@ static void node4_on_read(uv_fs_t *fs) {
 static void node4_on_fstat(uv_fs_t *fs) {
   ab_read_t *req = fs->data;
   int rc = (int)fs->result;
-  size_t size = (size_t)fs->statbuf.st_size;
+  uint64_t size = fs->statbuf.st_size;
   uv_fs_req_cleanup(fs);
   if (rc < 0) {
     node4_fail(req, "fstat", rc);
-  } else if ((rc = prepare_buffer(req, size)) != 0) {
+  } else if ((rc = prepare_buffer(req, size)) != 0 || (rc = next_iov(req)) != 0) {
     node4_fail(req, "read", rc);
   } else {
     rc = uv_fs_read(fs->loop, fs, req->fd, &req->iov, 1, -1, node4_on_read);
@@ -155,14 +184,18 @@ static ssize_t read_blocking(ab_read_t *req, const char *path) {
     close(fd);
     return rc;
   }
-  if ((rc = prepare_buffer(req, (size_t)st.st_size)) != 0) {
+  if ((rc = prepare_buffer(req, st.st_size < 0 ? 0 : (uint64_t)st.st_size)) != 0) {
     req->failed_op = "read";
     close(fd);
     return rc;
   }
   for (;;) {
-    size_t cap = req->size > 0 ? req->size : AB_READ_INLINE;
-    n = read(fd, (char *)req->buf + req->len, cap - req->len);
+    if ((rc = next_iov(req)) != 0) {
+      req->failed_op = "read";
+      close(fd);
+      return rc;
+    }
+    n = read(fd, req->iov.base, req->iov.len);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       req->failed_op = "read";

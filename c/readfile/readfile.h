@@ -35,10 +35,17 @@
  * and frees in ab_read_cleanup(). */
 #define AB_READ_INLINE 64
 
+/* A read is the whole file or fails: a file larger than this (by its fstat
+ * size, or by what a file reporting size 0, like /proc/version, turns out to
+ * hold) fails with UV_EFBIG, as Node's fs.readFile refuses files over its
+ * kIoMaxLength (2 GiB - 1) with ERR_FS_FILE_TOO_LARGE. */
+#define AB_READ_MAX ((size_t)0x7fffffff)
+
 typedef struct ab_read_s ab_read_t;
 
 /* Called once per ab_read_start that returned 0.  nread >= 0 is the file's
- * size and its bytes are at req->buf; nread < 0 is a libuv error code
+ * size (every byte up to EOF, whatever fstat said) and its bytes are at
+ * req->buf; nread < 0 is a libuv error code
  * (uv_strerror(nread) says what failed, req->failed_op says where). */
 typedef void (*ab_read_cb)(ab_read_t *req, ssize_t nread);
 
@@ -51,8 +58,9 @@ typedef void (*ab_read_cb)(ab_read_t *req, ssize_t nread);
   const char *path;                                                         \
   char *heap;              /* buffer for files larger than AB_READ_INLINE */\
   size_t heap_cap;                                                          \
-  size_t size;             /* bytes expected (from fstat) */                \
+  size_t size;             /* bytes expected (from fstat); 0: until EOF */  \
   size_t len;              /* bytes read so far */                          \
+  size_t cap;              /* room at buf (inline or heap) */               \
   char inline_buf[AB_READ_INLINE];
 
 struct ab_read_s {

@@ -151,7 +151,8 @@ const ab_workload_t ab_readfile = {
   setup,
   check,
   teardown,
-  NULL /* no fields of its own in the line */
+  NULL, /* no fields of its own in the line */
+  1     /* a read holds its fd from open to close */
 };
 
 /* ---- the read as an operation of the mode skeletons ------------------------- */

@@ -107,7 +107,7 @@ static void fake_json(FILE *out, const ab_run_t *run) {
 
 static const ab_workload_t fake = {
   "fake", "nothing at all", fake_flags, fake_backend, fake_variants,
-  fake_setup, fake_check, fake_teardown, fake_json
+  fake_setup, fake_check, fake_teardown, fake_json, 0
 };
 
 /* ---- parsing ---------------------------------------------------------------- */
@@ -378,7 +378,7 @@ static void a_handle_teardown_leaves_open_fails_the_run(void **state) {
  * this, and the harness called setup unconditionally). */
 static const ab_workload_t bare = {
   "bare", "nothing but a check", NULL, fake_backend, fake_variants,
-  NULL, fake_check, NULL, NULL
+  NULL, fake_check, NULL, NULL, 0
 };
 
 static void a_workload_needs_no_flags_setup_teardown_or_extra_fields(void **state) {
@@ -446,7 +446,7 @@ static const ab_variant_t timer_variants[] = {
 
 static const ab_workload_t timers = {
   "timers", "a timer per operation", NULL, fake_backend, timer_variants,
-  NULL, timer_check, NULL, NULL
+  NULL, timer_check, NULL, NULL, 0
 };
 
 static void records_that_own_handles_are_freed_after_the_handles_close(void **state) {

@@ -1,0 +1,156 @@
+/*
+ * test_modes_stacks.c -- where the await skeletons (c/lib/modes_await.c) map
+ * their coroutine stacks: every stack a pass needs is mapped before the
+ * clock starts, so no operation of the timed section sees a new mapping,
+ * with or without a warm-up; the pass leaves the pool empty, as the
+ * stackless skeletons free their frames.  Behaviour, not timing: the stacks
+ * are counted (ab_coro_stacks_mapped), never timed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "coro.h"
+#include "harness.h"
+#include "modes.h"
+
+/* An operation completing on a later loop turn (a zero-delay timer) that
+ * notes, when it starts, how many stacks had been mapped and whether the
+ * clock was running. */
+typedef struct {
+  ab_op_t op;
+  uv_timer_t timer;
+  long value;
+} tick_op_t;
+
+static size_t starts, starts_before_clock;
+static size_t mapped_min, mapped_max;
+
+static void tick_fired(uv_timer_t *t) {
+  tick_op_t *r = t->data;
+  r->value = r->op.i;
+  ab_op_done(&r->op, 0, NULL);
+}
+
+static int tick_start(ab_op_t *op) {
+  tick_op_t *r = (tick_op_t *)op;
+  size_t mapped = ab_coro_stacks_mapped();
+  if (starts++ == 0 || mapped < mapped_min) mapped_min = mapped;
+  if (mapped > mapped_max) mapped_max = mapped;
+  if (op->set->run->t_start_ns == 0) starts_before_clock++;
+  if (r->timer.data == NULL) {
+    int rc = uv_timer_init(op->set->run->loop, &r->timer);
+    if (rc != 0) return rc;
+    r->timer.data = r;
+  }
+  return uv_timer_start(&r->timer, tick_fired, 0, 0);
+}
+
+static void tick_cleanup(ab_op_t *op) {
+  tick_op_t *r = (tick_op_t *)op;
+  if (r->timer.data != NULL) uv_close((uv_handle_t *)&r->timer, NULL);
+}
+
+static const ab_op_type_t tick_op = {sizeof(tick_op_t), tick_start, tick_cleanup};
+
+static int tick_check(ab_run_t *run, long i, const void *result) {
+  const tick_op_t *r = result;
+  if (r->value != i) {
+    ab_run_fail(run, i, "value %ld, expected %ld", r->value, i);
+    return -1;
+  }
+  ab_run_ok(run, 0);
+  return 0;
+}
+
+static const char *tick_backend(size_t k) { return k == 0 ? "tick" : NULL; }
+
+static const ab_workload_t ticks = {
+  "ticks", "a zero-delay timer", NULL, tick_backend, NULL,
+  NULL, tick_check, NULL, NULL, 0
+};
+
+typedef int (*mode_fn)(ab_run_t *run, const ab_op_type_t *type);
+
+/* One pass of `mode` over n operations with K = conc (0: all) on a fresh
+ * loop and an empty pool: the stacks it mapped before its clock started,
+ * checked to be all it mapped. */
+static size_t pass(mode_fn mode, long n, long conc) {
+  uv_loop_t loop;
+  ab_opts_t o;
+  ab_run_t run;
+  size_t before;
+  memset(&o, 0, sizeof(o));
+  o.prog = "prog";
+  memset(&run, 0, sizeof(run));
+  run.loop = &loop;
+  run.opts = &o;
+  run.workload = &ticks;
+  run.n = n;
+  run.concurrency = conc;
+  run.failed_at = -1;
+  starts = starts_before_clock = 0;
+  mapped_min = mapped_max = 0;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  ab_coro_pool_drain();
+  before = ab_coro_stacks_mapped();
+
+  assert_int_equal(mode(&run, &tick_op), 0);
+  assert_int_equal(run.ok, n);
+  assert_int_equal(starts, (size_t)n);
+  assert_int_equal(starts_before_clock, 0);
+  /* No operation of the timed section saw a stack mapped after the first
+   * one started, and none was mapped after the pass either. */
+  assert_int_equal(mapped_min, mapped_max);
+  assert_int_equal(ab_coro_stacks_mapped(), mapped_max);
+  assert_int_equal(ab_coro_live(), 0);
+
+  uv_run(&loop, UV_RUN_DEFAULT);
+  assert_int_equal(uv_loop_close(&loop), 0);
+  return mapped_max - before;
+}
+
+static void await_tasks_maps_its_n_plus_1_stacks_before_the_clock(void **state) {
+  (void)state;
+  assert_int_equal(pass(ab_mode_await_tasks, 300, 0), 301);
+  /* a second pass (as after a warm-up) maps them again, before its clock */
+  assert_int_equal(pass(ab_mode_await_tasks, 50, 0), 51);
+}
+
+static void await_loops_and_all_map_their_stacks_before_the_clock(void **state) {
+  (void)state;
+  assert_int_equal(pass(ab_mode_await_loops, 200, 1), 1);   /* sequential */
+  assert_int_equal(pass(ab_mode_await_loops, 200, 7), 7);   /* bounded */
+  assert_int_equal(pass(ab_mode_await_all, 200, 0), 1);     /* parallel */
+}
+
+static void stackless_maps_no_stack_at_all(void **state) {
+  (void)state;
+  assert_int_equal(pass(ab_mode_stackless_tasks, 300, 0), 0);
+  assert_int_equal(pass(ab_mode_stackless_loops, 200, 7), 0);
+}
+
+static void a_pass_leaves_no_stack_in_the_pool(void **state) {
+  (void)state;
+  pass(ab_mode_await_tasks, 100, 0);
+  /* The pool is empty: the next stack is a new mapping. */
+  size_t before = ab_coro_stacks_mapped();
+  assert_int_equal(ab_coro_reserve(1), 0);
+  assert_int_equal(ab_coro_stacks_mapped(), before + 1);
+  ab_coro_pool_drain();
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(await_tasks_maps_its_n_plus_1_stacks_before_the_clock),
+    cmocka_unit_test(await_loops_and_all_map_their_stacks_before_the_clock),
+    cmocka_unit_test(stackless_maps_no_stack_at_all),
+    cmocka_unit_test(a_pass_leaves_no_stack_in_the_pool),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
