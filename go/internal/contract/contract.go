@@ -18,6 +18,13 @@
 //   - Failure: nothing on stdout and one line on stderr naming the problem,
 //     followed by the usage for a usage error; exit ExitVerify, ExitUsage or
 //     ExitEnv.
+//   - A result line or --help text that cannot be written to stdout (a full
+//     disk, /dev/full, a pipe without a reader: SIGPIPE is ignored so that
+//     the write fails with EPIPE) is ExitEnv with one line on stderr.  A
+//     stdout that is closed when the program starts cannot be told apart:
+//     Go's runtime opens /dev/null on a closed descriptor 0, 1 or 2 before
+//     main runs, so the line goes there and the exit is 0 (Node does the
+//     same); whoever starts the program must leave stdout open.
 //
 // Go needs no raising of RLIMIT_NOFILE here: since Go 1.19 the os package
 // raises the soft limit to the hard one when the program starts.

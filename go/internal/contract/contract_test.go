@@ -7,6 +7,7 @@ import (
 	"flag"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -394,5 +395,24 @@ func TestConcurrencyRefusesAnUnknownMode(t *testing.T) {
 func TestGetUsageReportsAResidentSetSize(t *testing.T) {
 	if u := GetUsage(); u.PeakRSSKb <= 0 || u.UserUs < 0 || u.SysUs < 0 {
 		t.Fatalf("GetUsage() = %+v, want a positive peak RSS and non-negative times", u)
+	}
+}
+
+// fullWriter fails every write as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+func TestALineOrUsageThatCannotBeWrittenIsAnEnvironmentErrorWithOneLine(t *testing.T) {
+	for _, args := range [][]string{{"--iterations", "2"}, {"--help"}} {
+		var errOut bytes.Buffer
+		code := Run(newFake().workload(), args, fullWriter{}, &errOut)
+		want := "go-fake: cannot write the result to stdout: no space left on device\n"
+		if args[0] == "--help" {
+			want = "go-fake: cannot write the usage to stdout: no space left on device\n"
+		}
+		if code != ExitEnv || errOut.String() != want {
+			t.Errorf("%v: exit %d, stderr %q; want 3 and %q", args, code, errOut.String(), want)
+		}
 	}
 }
