@@ -71,3 +71,72 @@ sys.exit(subprocess.call(sys.argv[1:], stdout=w, stderr=sys.stdout))' "$@"
   run -3 to_full node node/lib/nodetest.mjs --help
   assert_output "node/lib/nodetest.mjs: cannot write the usage to stdout: ENOSPC: no space left on device, write"
 }
+
+# programs -- one command per language, each line the argv of a readfile
+# program (the Go one and a Node one), for the tables below.
+programs() {
+  [ -x "$GO" ] && echo "$GO"
+  command -v node >/dev/null && echo "node $NODE_VARIANT"
+  return 0
+}
+
+@test "a wrong 20 MB fixture gives one failure line that quotes 40 bytes of it" {
+  head -c 20000000 /dev/zero | tr '\0' 'x' > "$BATS_TEST_TMPDIR/big.txt"
+  local x40
+  x40=$(printf 'x%.0s' $(seq 40))
+  while read -r prog; do
+    # shellcheck disable=SC2086
+    run -1 --separate-stderr $prog --iterations 1 --file "$BATS_TEST_TMPDIR/big.txt"
+    assert_equal "$output" ""
+    assert_equal "${#stderr_lines[@]}" 1
+    [[ "$stderr" == *"iteration 0: read 20000000 bytes '$x40...', expected 12 bytes 'Hello, world'" ]] ||
+      fail "$prog: ${stderr:0:400}"
+  done < <(programs)
+}
+
+@test "a failure line escapes control bytes and bytes above 0x7e as the C programs do" {
+  printf 'Hello,\tworld\r\n\\\001\377' > "$BATS_TEST_TMPDIR/odd.txt"
+  while read -r prog; do
+    # shellcheck disable=SC2086
+    run -1 --separate-stderr $prog --iterations 1 --file "$BATS_TEST_TMPDIR/odd.txt"
+    [[ "$stderr" == *"read 17 bytes 'Hello,\\tworld\\r\\n\\\\\\x01\\xff', expected 12 bytes 'Hello, world'" ]] ||
+      fail "$prog: ${stderr:0:400}"
+  done < <(programs)
+}
+
+@test "a file ending in \\xff fails against an --expect ending in U+FFFD: bytes are compared, not decoded text" {
+  printf 'Hello, world\377' > "$BATS_TEST_TMPDIR/ff.txt"
+  while read -r prog; do
+    # shellcheck disable=SC2086
+    run -1 --separate-stderr $prog --iterations 2 --file "$BATS_TEST_TMPDIR/ff.txt" --expect $'Hello, world\xef\xbf\xbd'
+    [[ "$stderr" == *"iteration "[01]": read 13 bytes 'Hello, world\\xff', expected 15 bytes 'Hello, world\\xef\\xbf\\xbd'" ]] ||
+      fail "$prog: ${stderr:0:400}"
+  done < <(programs)
+}
+
+@test "counts are decimal digits only: 010 and 0010 are ten, signs, blanks, underscores and prefixes are usage errors" {
+  while read -r prog; do
+    for n in 010 0010; do
+      # shellcheck disable=SC2086
+      run -0 --separate-stderr $prog --iterations "$n"
+      assert_output --partial '"iterations":10,'
+    done
+    for n in +10 ' 10' '10 ' 1_000 0x10 0b11 0o10 1e3 '' -0 ١٠; do
+      for flag in --iterations --warmup --concurrency; do
+        # shellcheck disable=SC2086
+        run -2 --separate-stderr $prog $flag "$n"
+        [[ "${stderr_lines[0]}" == *"$flag must be "*"integer, got"* ]] || fail "$prog $flag '$n': $stderr"
+      done
+    done
+  done < <(programs)
+}
+
+@test "a device as --file is an environment error, exit 3" {
+  while read -r prog; do
+    for dev in /dev/null /dev/zero; do
+      # shellcheck disable=SC2086
+      run -3 --separate-stderr $prog --iterations 1 --file "$dev"
+      [[ "$stderr" == *"fixture $dev is a device; --file must name a regular file" ]] || fail "$prog: ${stderr:0:400}"
+    done
+  done < <(programs)
+}

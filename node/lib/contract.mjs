@@ -284,6 +284,30 @@ export function resultLine(fields, measured) {
   });
 }
 
+/** How many bytes of a value quote() shows, as the C and Go programs do. */
+export const QUOTE_MAX = 40;
+
+/**
+ * Up to QUOTE_MAX bytes of `bytes` (a Buffer) for a one-line failure message,
+ * in the C and Go programs' format: \n, \t, \r and \\ escaped, every other
+ * control byte and every byte above 0x7e as \xNN, "..." when cut.  Its cost
+ * and length do not depend on the size of `bytes`.
+ */
+export function quote(bytes) {
+  let out = '';
+  const n = Math.min(bytes.length, QUOTE_MAX);
+  for (let k = 0; k < n; k++) {
+    const c = bytes[k];
+    if (c === 0x0a) out += '\\n';
+    else if (c === 0x09) out += '\\t';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x5c) out += '\\\\';
+    else if (c < 0x20 || c > 0x7e) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += String.fromCharCode(c);
+  }
+  return bytes.length > QUOTE_MAX ? `${out}...` : out;
+}
+
 /** One line on stderr, written synchronously so it survives process.exit(). */
 export function say(message) {
   try {

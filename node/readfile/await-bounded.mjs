@@ -14,7 +14,7 @@ export const variant = {
     const readOne = async (i) => {
       let data;
       try {
-        data = await limit(() => fsp.readFile(pass.file, 'utf-8'));
+        data = await limit(() => fsp.readFile(pass.file));
       } catch (err) {
         pass.check(i, err);
         return;
