@@ -28,6 +28,7 @@ node_ids() { contract_ids "${1:-}" node; }
       await-parallel@fs.promises:await-parallel \
       await-sequential@fs.promises:await-sequential \
       await-bounded@fs.promises:await-bounded \
+      await-workers-bounded@fs.promises:await-workers-bounded \
       await-parallel@promisify:await-promisify-parallel \
       await-sequential@promisify:await-promisify-sequential; do
     id="readfile/node/${pair%%:*}"

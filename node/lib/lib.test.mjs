@@ -4,6 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -312,4 +313,42 @@ test('a read verifies by its bytes, not by text decoded from them', () => {
   assert.strictEqual(verify(1, Buffer.from('Hello, world\xff', 'latin1')),
     "read 13 bytes 'Hello, world\\xff', expected 15 bytes 'Hello, world\\xef\\xbf\\xbd'");
   assert.match(readfile.verifier({ expect: 'x' })(2, 'x'), /not bytes/);
+});
+
+// Runs a bounded await variant over a stand-in fs.promises.readFile that
+// completes on a later turn, and returns the most reads it saw in flight and
+// the most async functions it saw started but not finished.
+async function boundedShape(file, n, k) {
+  const { variant } = await import(pathToFileURL(path.join(ROOT, 'node', 'readfile', file)).href);
+  const real = fsp.readFile;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  fsp.readFile = () => new Promise((resolve) => {
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    setImmediate(() => { inFlight--; resolve(Buffer.from('Hello, world')); });
+  });
+  const failures = [];
+  const pass = new Pass(readfile, { file: 'f', expect: 'Hello, world' }, n, k, (m) => failures.push(m));
+  try {
+    await variant.run(pass);
+  } finally {
+    fsp.readFile = real;
+  }
+  assert.deepStrictEqual(failures, []);
+  assert.strictEqual(pass.ok, n);
+  return maxInFlight;
+}
+
+test('await-workers-bounded keeps exactly K reads in flight, as the limiter variant does', async () => {
+  assert.strictEqual(await boundedShape('await-workers-bounded.mjs', 50, 4), 4);
+  assert.strictEqual(await boundedShape('await-workers-bounded.mjs', 3, 8), 3);
+  assert.strictEqual(await boundedShape('await-bounded.mjs', 50, 4), 4);
+});
+
+test('await-workers-bounded is the shape of C await-bounded and each about says how they differ', () => {
+  const catalogFile = path.join(ROOT, 'runner', 'catalog', 'readfile.json');
+  const text = fs.readFileSync(catalogFile, 'utf-8');
+  assert.match(text, /"shape": "workers", "mode": "bounded", "backend": "fs.promises"/);
+  assert.match(text, /"await-bounded": "K C async functions[^"]*await-workers-bounded[^"]*limiter/);
+  assert.match(text, /"bounded": "N async functions, one per read[^"]*K workers/);
 });

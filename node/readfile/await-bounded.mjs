@@ -1,7 +1,9 @@
 // await-bounded -- every read goes through a limiter (lib/limit.mjs) that
 // lets at most K run at once; an async function per read awaits its turn and
 // its data, and the run awaits them all.  This is how bounded concurrency is
-// usually written with async/await, a queued promise per read included.
+// usually written with async/await, a queued promise per read included: N
+// async functions exist and wait at once.  C's await-bounded is instead K
+// coroutines over a shared counter; await-workers-bounded.mjs is that shape.
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
