@@ -12,7 +12,8 @@
 //     bounded mode turns 0 into DefaultBound), --warmup N (>= 0, default 0),
 //     --variant NAME (default: the workload's first variant), --help, and the
 //     workload's own.  Go's flag package also takes -name and --name=value.
-//     N is decimal digits only, as in C and Node.
+//     N is decimal digits only, as in C and Node: no sign, blank, underscore
+//     or base prefix; leading zeros are digits like any other, so 010 is ten.
 //   - Success: exactly one JSON line on stdout (Line, fields in the contract's
 //     order), nothing on stderr, exit 0.
 //   - Failure: nothing on stdout and one line on stderr naming the problem,
