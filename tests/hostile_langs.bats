@@ -140,3 +140,24 @@ programs() {
     done
   done < <(programs)
 }
+
+@test "Go: ulimit -n 5 is exit 3 with one line naming the limit, not the runtime's fatal error and exit 2" {
+  need_go
+  run -3 --separate-stderr bash -c 'ulimit -n 5 && exec "$1" --iterations 3' _ "$GO"
+  assert_equal "${#stderr_lines[@]}" 1
+  [[ "$stderr" == "go-readfile: too few file descriptors ("*"): ulimit -n is 5 and "*" are free; Go's poller needs 2 and each file in flight 1: raise it to at least "* ]] ||
+    fail "$stderr"
+}
+
+@test "Go: a runtime death is exit 2 with 'fatal error:' first, which never starts as a usage error does" {
+  need_go
+  # Under a small address-space limit the Go runtime cannot reserve its heap
+  # and dies before main: nothing in the program can change that exit 2, so
+  # the contract's package doc tells the two apart by the first line.
+  run bash -c 'ulimit -v 100000 2>/dev/null || exit 99; exec "$1" --iterations 3' _ "$GO"
+  [ "$status" -ne 99 ] || skip "this shell cannot set ulimit -v"
+  run -2 --separate-stderr bash -c 'ulimit -v 100000 && exec "$1" --iterations 3' _ "$GO"
+  [[ "${stderr_lines[0]}" == "fatal error: "* ]] || fail "${stderr_lines[0]}"
+  run -2 --separate-stderr "$GO" --iterations 0
+  [[ "${stderr_lines[0]}" == "go-readfile: "* ]] || fail "${stderr_lines[0]}"
+}

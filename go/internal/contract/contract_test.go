@@ -416,3 +416,33 @@ func TestALineOrUsageThatCannotBeWrittenIsAnEnvironmentErrorWithOneLine(t *testi
 		}
 	}
 }
+
+func TestTooFewFreeDescriptorsAreAnEnvironmentErrorBeforeAnythingIsOpened(t *testing.T) {
+	if err := CheckDescriptors(); err != nil {
+		t.Fatalf("with the usual limit: %v", err)
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Skip(err)
+	}
+	lowest, err := syscall.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(lowest)
+	low := lim
+	low.Cur = uint64(lowest) + SpareDescriptors - 1 // one short, whatever is open above
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+		t.Skip(err)
+	}
+	err = CheckDescriptors()
+	syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.HasPrefix(err.Error(), "too few file descriptors") {
+		t.Fatalf("one descriptor short: %v, want an *EnvError naming the limit", err)
+	}
+	code, stdout, stderr := run(newFake().workload(), "--iterations", "2")
+	if code != ExitOK || stdout == "" || stderr != "" {
+		t.Fatalf("after the limit is restored: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -146,6 +146,10 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	if !found {
 		return failUsage(fmt.Sprintf("unknown variant %q (choose one of %v)", s.variant, w.names()))
 	}
+	if err := CheckDescriptors(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return ExitEnv
+	}
 	if w.Check != nil {
 		if err := w.Check(); err != nil {
 			var u *UsageError
