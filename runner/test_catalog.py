@@ -104,8 +104,8 @@ class RealCatalogTest(unittest.TestCase):
     def setUpClass(cls):
         cls.cat = catalog.load()
 
-    def test_it_loads_with_readfiles_37_variants_and_noops_20(self):
-        self.assertEqual(len(self.cat.select(workload="readfile")), 37)
+    def test_it_loads_with_readfiles_38_variants_and_noops_20(self):
+        self.assertEqual(len(self.cat.select(workload="readfile")), 38)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
         self.assertEqual(sorted(self.cat.workloads), ["noop", "readfile"])
 
@@ -138,7 +138,7 @@ class RealCatalogTest(unittest.TestCase):
                                                     "rounds": 40, "warmup_rounds": 3})
         self.assertIsNone(self.cat.profile("nope"))
         self.assertEqual(len(self.cat.select(profile="selftest")), 1)
-        self.assertEqual(len(self.cat.select(profile="seed", lang="node")), 18)
+        self.assertEqual(len(self.cat.select(profile="seed", lang="node")), 19)
 
     def test_workload_args_are_the_flags_with_absolute_paths(self):
         self.assertEqual(self.cat.workload_args("readfile"),

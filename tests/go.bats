@@ -54,8 +54,8 @@ go_ids() { contract_ids "${1:-}" go; }
   *        | 2 | --warmup -1             | --warmup must be zero or a positive integer, got -1
   readfile | 3 | --file nope/missing.txt | fixture nope/missing\\.txt is missing
   readfile | 3 | --file fixtures         | fixture fixtures is a directory
-  readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes "Hello, world", expected 7 bytes "Goodbye"
-  readfile | 1 | --file $wrong           | iteration [0-9]+: read 12 bytes "Hello, World"
+  readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'
+  readfile | 1 | --file $wrong           | iteration [0-9]+: read 12 bytes 'Hello, World'
 EOF
 }
 

@@ -28,6 +28,7 @@ node_ids() { contract_ids "${1:-}" node; }
       await-parallel@fs.promises:await-parallel \
       await-sequential@fs.promises:await-sequential \
       await-bounded@fs.promises:await-bounded \
+      await-workers-bounded@fs.promises:await-workers-bounded \
       await-parallel@promisify:await-promisify-parallel \
       await-sequential@promisify:await-promisify-sequential; do
     id="readfile/node/${pair%%:*}"
@@ -99,8 +100,8 @@ node_ids() { contract_ids "${1:-}" node; }
   *        | 2 | --concurrency -1        | --concurrency must be a non-negative integer, got "-1"
   readfile | 3 | --file nope/missing.txt | fixture nope/missing\\.txt is missing
   readfile | 3 | --file fixtures         | fixture fixtures is a directory
-  readfile | 1 | --expect Goodbye        | iteration [0-9]+: read "Hello, world", expected "Goodbye"
-  readfile | 1 | --file $wrong           | iteration [0-9]+: read "Hello, World", expected "Hello, world"
+  readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'
+  readfile | 1 | --file $wrong           | iteration [0-9]+: read 12 bytes 'Hello, World', expected 12 bytes 'Hello, world'
 EOF
 }
 

@@ -284,9 +284,57 @@ export function resultLine(fields, measured) {
   });
 }
 
+/** How many bytes of a value quote() shows, as the C and Go programs do. */
+export const QUOTE_MAX = 40;
+
+/**
+ * Up to QUOTE_MAX bytes of `bytes` (a Buffer) for a one-line failure message,
+ * in the C and Go programs' format: \n, \t, \r and \\ escaped, every other
+ * control byte and every byte above 0x7e as \xNN, "..." when cut.  Its cost
+ * and length do not depend on the size of `bytes`.
+ */
+export function quote(bytes) {
+  let out = '';
+  const n = Math.min(bytes.length, QUOTE_MAX);
+  for (let k = 0; k < n; k++) {
+    const c = bytes[k];
+    if (c === 0x0a) out += '\\n';
+    else if (c === 0x09) out += '\\t';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x5c) out += '\\\\';
+    else if (c < 0x20 || c > 0x7e) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += String.fromCharCode(c);
+  }
+  return bytes.length > QUOTE_MAX ? `${out}...` : out;
+}
+
 /** One line on stderr, written synchronously so it survives process.exit(). */
 export function say(message) {
-  fs.writeSync(2, message.endsWith('\n') ? message : message + '\n');
+  try {
+    fs.writeSync(2, message.endsWith('\n') ? message : message + '\n');
+  } catch {
+    // stderr itself cannot be written: the exit code is all that is left.
+  }
+}
+
+/**
+ * Writes text to stdout synchronously, or ends the process with exit 3 and
+ * one line on stderr when it cannot (a full disk such as /dev/full, a closed
+ * pipe: Node ignores SIGPIPE, so the write fails with EPIPE).  `what` names
+ * the text in that line ("result", "usage").
+ */
+export function emit(prog, what, text) {
+  const bytes = Buffer.from(text, 'utf-8');
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += fs.writeSync(1, bytes, done);
+    } catch (err) {
+      if (err.code === 'EAGAIN') continue; // a non-blocking pipe that is full for now
+      say(`${prog}: cannot write the ${what} to stdout: ${err.message}`);
+      process.exit(EXIT_ENV);
+    }
+  }
 }
 
 /**
@@ -305,7 +353,7 @@ export function optionsOrExit(prog, workload, args, operand = '') {
     process.exit(EXIT_USAGE);
   }
   if (opts.help) {
-    fs.writeSync(1, usageText(prog, workload, operand) + '\n');
+    emit(prog, 'usage', usageText(prog, workload, operand) + '\n');
     process.exit(EXIT_OK);
   }
   const problem = workload.setup ? workload.setup(opts) : null;
@@ -362,7 +410,7 @@ export async function main(variant, moduleUrl) {
     say(`${prog}: ${message}`);
     process.exit(EXIT_VERIFY);
   });
-  fs.writeSync(1, resultLine(fields, {
+  emit(prog, 'result', resultLine(fields, {
     iterations: pass.n,
     concurrency,
     ok: pass.ok,

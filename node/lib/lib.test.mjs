@@ -4,13 +4,14 @@ import test from 'node:test';
 import assert from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { limiter } from './limit.mjs';
 import {
-  DEFAULT_BOUND, Pass, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs,
+  DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs, quote,
   resultLine, usageText, variantFields, variantId, variantLabel, variantName,
 } from './contract.mjs';
 import { fixtureProblem, readfile } from '../readfile/workload.mjs';
@@ -206,17 +207,17 @@ test('a readfile pass counts verified reads and their UTF-8 bytes and reports th
   const pass = new Pass(readfile, { file: 'f', expect: 'héllo' }, 2, 0, (m) => failures.push(m));
   assert.strictEqual(pass.file, 'f');
   pass.begin();
-  assert.strictEqual(pass.check(0, null, 'héllo'), true);
+  assert.strictEqual(pass.check(0, null, Buffer.from('héllo')), true);
   assert.strictEqual(pass.t1, 0n);
-  assert.strictEqual(pass.check(1, null, 'hello'), false);
+  assert.strictEqual(pass.check(1, null, Buffer.from('hello')), false);
   assert.strictEqual(pass.check(1, Object.assign(new Error('gone'), { code: 'ENOENT' })), false);
   assert.strictEqual(pass.check(null, new Error('all gone')), false);
-  assert.strictEqual(pass.check(1, null, 'héllo'), true);
+  assert.strictEqual(pass.check(1, null, Buffer.from('héllo')), true);
   assert.ok(pass.t1 >= pass.t0 && pass.t1 > 0n);
   assert.strictEqual(pass.ok, 2);
   assert.strictEqual(pass.bytes, 12); // 'héllo' is 6 bytes in UTF-8
   assert.deepStrictEqual(failures, [
-    'iteration 1: read "hello", expected "héllo"',
+    "iteration 1: read 5 bytes 'hello', expected 6 bytes 'h\\xc3\\xa9llo'",
     'iteration 1: read failed: ENOENT gone',
     'a read: read failed: all gone',
   ]);
@@ -295,4 +296,59 @@ test('the node --test method times any workload\'s variant and says so in the li
   assert.strictEqual(line.method, 'nodetest');
   assert.strictEqual(line.variant, 'noop/node/promise-nodetest-sequential@none');
   assert.deepStrictEqual([line.ok, line.concurrency, line.bytes], [20, 1, 0]);
+});
+
+test('quote escapes bytes as the C and Go programs do and cuts at 40 with an ellipsis', () => {
+  assert.strictEqual(quote(Buffer.from('Hello, world\n')), 'Hello, world\\n');
+  assert.strictEqual(quote(Buffer.from('a\tb\rc\\d\x00\x1f\x7f', 'latin1')), 'a\\tb\\rc\\\\d\\x00\\x1f\\x7f');
+  assert.strictEqual(quote(Buffer.from([0xff, 0xc3, 0xa9])), '\\xff\\xc3\\xa9');
+  assert.strictEqual(quote(Buffer.alloc(QUOTE_MAX, 'x')), 'x'.repeat(QUOTE_MAX));
+  assert.strictEqual(quote(Buffer.alloc(QUOTE_MAX + 1, 'x')), `${'x'.repeat(QUOTE_MAX)}...`);
+  assert.strictEqual(quote(Buffer.alloc(20 << 20, 0xff)).length, 4 * QUOTE_MAX + 3);
+});
+
+test('a read verifies by its bytes, not by text decoded from them', () => {
+  const verify = readfile.verifier({ expect: 'Hello, world\uFFFD' });
+  assert.strictEqual(verify(0, Buffer.from('Hello, world\uFFFD')), 15);
+  assert.strictEqual(verify(1, Buffer.from('Hello, world\xff', 'latin1')),
+    "read 13 bytes 'Hello, world\\xff', expected 15 bytes 'Hello, world\\xef\\xbf\\xbd'");
+  assert.match(readfile.verifier({ expect: 'x' })(2, 'x'), /not bytes/);
+});
+
+// Runs a bounded await variant over a stand-in fs.promises.readFile that
+// completes on a later turn, and returns the most reads it saw in flight and
+// the most async functions it saw started but not finished.
+async function boundedShape(file, n, k) {
+  const { variant } = await import(pathToFileURL(path.join(ROOT, 'node', 'readfile', file)).href);
+  const real = fsp.readFile;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  fsp.readFile = () => new Promise((resolve) => {
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    setImmediate(() => { inFlight--; resolve(Buffer.from('Hello, world')); });
+  });
+  const failures = [];
+  const pass = new Pass(readfile, { file: 'f', expect: 'Hello, world' }, n, k, (m) => failures.push(m));
+  try {
+    await variant.run(pass);
+  } finally {
+    fsp.readFile = real;
+  }
+  assert.deepStrictEqual(failures, []);
+  assert.strictEqual(pass.ok, n);
+  return maxInFlight;
+}
+
+test('await-workers-bounded keeps exactly K reads in flight, as the limiter variant does', async () => {
+  assert.strictEqual(await boundedShape('await-workers-bounded.mjs', 50, 4), 4);
+  assert.strictEqual(await boundedShape('await-workers-bounded.mjs', 3, 8), 3);
+  assert.strictEqual(await boundedShape('await-bounded.mjs', 50, 4), 4);
+});
+
+test('await-workers-bounded is the shape of C await-bounded and each about says how they differ', () => {
+  const catalogFile = path.join(ROOT, 'runner', 'catalog', 'readfile.json');
+  const text = fs.readFileSync(catalogFile, 'utf-8');
+  assert.match(text, /"shape": "workers", "mode": "bounded", "backend": "fs.promises"/);
+  assert.match(text, /"await-bounded": "K C async functions[^"]*await-workers-bounded[^"]*limiter/);
+  assert.match(text, /"bounded": "N async functions, one per read[^"]*K workers/);
 });

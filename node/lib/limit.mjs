@@ -3,7 +3,7 @@
 // written here so the suite has no dependencies.
 //
 //   const limit = limiter(64);
-//   const data = await limit(() => fsp.readFile(file, 'utf-8'));
+//   const data = await limit(() => fsp.readFile(file));
 //
 // limit(task) returns a promise of the task's result.  At most k tasks run at
 // once; the rest wait in a FIFO queue and start, in order, as running ones

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, isEntry, optionsOrExit, programName, resultLine, say, variantFields,
+  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, isEntry, optionsOrExit, programName, resultLine, say, variantFields,
 } from './contract.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -48,7 +48,7 @@ async function variantOrExit(file) {
 async function main() {
   const [file, ...rest] = process.argv.slice(2);
   if (file === '--help' || file === '-h') {
-    fs.writeSync(1, `${USAGE}\n`);
+    emit(PROG, 'usage', `${USAGE}\n`);
     process.exit(EXIT_OK);
   }
   if (!file || file.startsWith('-')) {
@@ -103,7 +103,7 @@ async function main() {
     say(`${PROG}: ${file}: verified ${result.ok} of ${opts.iterations} ${variant.workload.unit}s`);
     process.exit(EXIT_VERIFY);
   }
-  fs.writeSync(1, resultLine(variantFields(variant, 'nodetest'), {
+  emit(PROG, 'result', resultLine(variantFields(variant, 'nodetest'), {
     iterations: opts.iterations,
     concurrency: result.concurrency,
     ok: result.ok,

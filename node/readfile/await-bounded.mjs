@@ -1,7 +1,9 @@
 // await-bounded -- every read goes through a limiter (lib/limit.mjs) that
 // lets at most K run at once; an async function per read awaits its turn and
 // its data, and the run awaits them all.  This is how bounded concurrency is
-// usually written with async/await, a queued promise per read included.
+// usually written with async/await, a queued promise per read included: N
+// async functions exist and wait at once.  C's await-bounded is instead K
+// coroutines over a shared counter; await-workers-bounded.mjs is that shape.
 import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
@@ -14,7 +16,7 @@ export const variant = {
     const readOne = async (i) => {
       let data;
       try {
-        data = await limit(() => fsp.readFile(pass.file, 'utf-8'));
+        data = await limit(() => fsp.readFile(pass.file));
       } catch (err) {
         pass.check(i, err);
         return;

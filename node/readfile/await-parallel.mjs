@@ -4,11 +4,11 @@ import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 
-/** The style on any promise-returning reader (readFile(path, encoding)). */
+/** The style on any promise-returning reader (readFile(path), resolving to bytes). */
 export function awaitAll(readFile) {
   return async function run(pass) {
     const reads = [];
-    for (let i = 0; i < pass.n; i++) reads.push(readFile(pass.file, 'utf-8'));
+    for (let i = 0; i < pass.n; i++) reads.push(readFile(pass.file));
     let all;
     try {
       all = await Promise.all(reads);

@@ -4,13 +4,13 @@ import fsp from 'node:fs/promises';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 
-/** The style on any promise-returning reader (readFile(path, encoding)). */
+/** The style on any promise-returning reader (readFile(path), resolving to bytes). */
 export function awaitEach(readFile) {
   return async function run(pass) {
     for (let i = 0; i < pass.n; i++) {
       let data;
       try {
-        data = await readFile(pass.file, 'utf-8');
+        data = await readFile(pass.file);
       } catch (err) {
         pass.check(i, err);
         return;

@@ -11,7 +11,7 @@ export const variant = {
     let completed = 0;
     const issue = () => {
       const i = issued++;
-      fs.readFile(pass.file, 'utf-8', (err, data) => {
+      fs.readFile(pass.file, (err, data) => {
         pass.check(i, err, data);
         if (++completed === pass.n) done();
         else if (issued < pass.n) issue();

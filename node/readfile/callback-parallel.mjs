@@ -10,7 +10,7 @@ export const variant = {
   run(pass, done) {
     let completed = 0;
     for (let i = 0; i < pass.n; i++) {
-      fs.readFile(pass.file, 'utf-8', (err, data) => {
+      fs.readFile(pass.file, (err, data) => {
         pass.check(i, err, data);
         if (++completed === pass.n) done();
       });

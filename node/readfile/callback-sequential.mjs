@@ -8,7 +8,7 @@ export const variant = {
   workload: readfile, style: 'callback', mode: 'sequential', backend: 'fs.readFile',
   run(pass, done) {
     const step = (i) => {
-      fs.readFile(pass.file, 'utf-8', (err, data) => {
+      fs.readFile(pass.file, (err, data) => {
         pass.check(i, err, data);
         if (i + 1 === pass.n) done();
         else step(i + 1);

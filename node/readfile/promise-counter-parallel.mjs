@@ -10,7 +10,7 @@ export const variant = {
   run(pass, done) {
     let completed = 0;
     for (let i = 0; i < pass.n; i++) {
-      fsp.readFile(pass.file, 'utf-8').then(
+      fsp.readFile(pass.file).then(
         (data) => {
           pass.check(i, null, data);
           if (++completed === pass.n) done();

@@ -9,7 +9,7 @@ export const variant = {
   workload: readfile, style: 'promise', mode: 'parallel', backend: 'fs.promises',
   run(pass) {
     const reads = [];
-    for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file, 'utf-8'));
+    for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file));
     return Promise.all(reads).then(
       (all) => { for (let i = 0; i < all.length; i++) pass.check(i, null, all[i]); },
       (err) => pass.check(null, err),

@@ -9,7 +9,7 @@ export const variant = {
   workload: readfile, style: 'promise', mode: 'sequential', backend: 'fs.promises',
   run(pass, done) {
     const step = (i) => {
-      fsp.readFile(pass.file, 'utf-8').then(
+      fsp.readFile(pass.file).then(
         (data) => {
           pass.check(i, null, data);
           if (i + 1 === pass.n) done();

@@ -2,9 +2,10 @@
 // times and check that every read returned exactly the expected text.  Its
 // flags and their defaults live here and nowhere else in node/ (they equal
 // runner/catalog/readfile.json's, which a test compares); the variants in
-// this folder import `readfile` and read pass.file with 'utf-8'.
+// this folder import `readfile` and read pass.file as bytes (a Buffer), which
+// the verifier compares with --expect's UTF-8 bytes.
 import fs from 'node:fs';
-import { defineWorkload } from '../lib/contract.mjs';
+import { defineWorkload, quote } from '../lib/contract.mjs';
 
 /** Names the type of a file that is neither regular nor a directory. */
 function fileKind(st) {
@@ -51,10 +52,17 @@ export const readfile = defineWorkload({
     expect: { value: 'Hello, world', arg: 'TEXT', about: 'the exact content every read must return' },
   },
   setup: (opts) => fixtureProblem(opts.file),
-  /** A read verifies when it returned exactly --expect; it counts its UTF-8 bytes. */
+  /**
+   * A read verifies when its bytes are exactly --expect's UTF-8 bytes.  Bytes,
+   * not decoded text: decoding as UTF-8 turns every byte that is not UTF-8
+   * into U+FFFD, so a file ending in \xff would pass for 'Hello, world\uFFFD'.
+   */
   verifier({ expect }) {
-    const expectBytes = Buffer.byteLength(expect, 'utf-8');
-    return (i, data) => (data === expect ? expectBytes
-      : `read ${JSON.stringify(data)}, expected ${JSON.stringify(expect)}`);
+    const expected = Buffer.from(expect, 'utf-8');
+    return (i, data) => {
+      if (!Buffer.isBuffer(data)) return `read a ${typeof data}, not bytes`;
+      if (expected.equals(data)) return data.length;
+      return `read ${data.length} bytes '${quote(data)}', expected ${expected.length} bytes '${quote(expected)}'`;
+    };
   },
 });

@@ -12,12 +12,34 @@
 //     bounded mode turns 0 into DefaultBound), --warmup N (>= 0, default 0),
 //     --variant NAME (default: the workload's first variant), --help, and the
 //     workload's own.  Go's flag package also takes -name and --name=value.
-//     N is decimal digits only, as in C and Node.
+//     N is decimal digits only, as in C and Node: no sign, blank, underscore
+//     or base prefix; leading zeros are digits like any other, so 010 is ten.
 //   - Success: exactly one JSON line on stdout (Line, fields in the contract's
 //     order), nothing on stderr, exit 0.
 //   - Failure: nothing on stdout and one line on stderr naming the problem,
 //     followed by the usage for a usage error; exit ExitVerify, ExitUsage or
 //     ExitEnv.
+//   - A result line or --help text that cannot be written to stdout (a full
+//     disk, /dev/full, a pipe without a reader: SIGPIPE is ignored so that
+//     the write fails with EPIPE) is ExitEnv with one line on stderr.  A
+//     stdout that is closed when the program starts cannot be told apart:
+//     Go's runtime opens /dev/null on a closed descriptor 0, 1 or 2 before
+//     main runs, so the line goes there and the exit is 0 (Node does the
+//     same); whoever starts the program must leave stdout open.
+//
+// Exit 2 from a Go program is a usage error only when the first line on
+// stderr starts with "go-<workload>: ".  The Go runtime also exits 2, and
+// nothing in the program can catch or change it, when it dies of a fatal
+// error or an unrecovered panic: its stderr then starts with "fatal error: ",
+// "runtime: " or "panic: " followed by goroutine stacks.  Out of memory is
+// such a death ("fatal error: runtime: out of memory" during the run; under
+// a small ulimit -v, "fatal error: failed to reserve page summary memory"
+// before main even starts), so whoever runs the program must read the first
+// line to tell an environment failure from a usage error.  What can be
+// checked in the program is: too few free file descriptors for the
+// runtime's poller (ulimit -n 5 made it die with "fatal error: runtime:
+// eventfd failed") is found before anything is opened, ExitEnv with one line
+// (CheckDescriptors).
 //
 // Go needs no raising of RLIMIT_NOFILE here: since Go 1.19 the os package
 // raises the soft limit to the hard one when the program starts.

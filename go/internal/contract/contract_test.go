@@ -7,6 +7,7 @@ import (
 	"flag"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -394,5 +395,54 @@ func TestConcurrencyRefusesAnUnknownMode(t *testing.T) {
 func TestGetUsageReportsAResidentSetSize(t *testing.T) {
 	if u := GetUsage(); u.PeakRSSKb <= 0 || u.UserUs < 0 || u.SysUs < 0 {
 		t.Fatalf("GetUsage() = %+v, want a positive peak RSS and non-negative times", u)
+	}
+}
+
+// fullWriter fails every write as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+func TestALineOrUsageThatCannotBeWrittenIsAnEnvironmentErrorWithOneLine(t *testing.T) {
+	for _, args := range [][]string{{"--iterations", "2"}, {"--help"}} {
+		var errOut bytes.Buffer
+		code := Run(newFake().workload(), args, fullWriter{}, &errOut)
+		want := "go-fake: cannot write the result to stdout: no space left on device\n"
+		if args[0] == "--help" {
+			want = "go-fake: cannot write the usage to stdout: no space left on device\n"
+		}
+		if code != ExitEnv || errOut.String() != want {
+			t.Errorf("%v: exit %d, stderr %q; want 3 and %q", args, code, errOut.String(), want)
+		}
+	}
+}
+
+func TestTooFewFreeDescriptorsAreAnEnvironmentErrorBeforeAnythingIsOpened(t *testing.T) {
+	if err := CheckDescriptors(); err != nil {
+		t.Fatalf("with the usual limit: %v", err)
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Skip(err)
+	}
+	lowest, err := syscall.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(lowest)
+	low := lim
+	low.Cur = uint64(lowest) + SpareDescriptors - 1 // one short, whatever is open above
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+		t.Skip(err)
+	}
+	err = CheckDescriptors()
+	syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	var env *EnvError
+	if !errors.As(err, &env) || !strings.HasPrefix(err.Error(), "too few file descriptors") {
+		t.Fatalf("one descriptor short: %v, want an *EnvError naming the limit", err)
+	}
+	code, stdout, stderr := run(newFake().workload(), "--iterations", "2")
+	if code != ExitOK || stdout == "" || stderr != "" {
+		t.Fatalf("after the limit is restored: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -10,7 +10,8 @@ import (
 
 // count is the value of an N flag.  Only decimal digits are taken, as in C
 // and Node: strconv.Atoi alone would also take a sign, and the flag
-// package's Int a base prefix and underscores.  Set only keeps the text and
+// package's Int a base prefix and underscores (and 010 as eight); leading
+// zeros are decimal digits here, so 010 is ten.  Set only keeps the text and
 // value checks it after parsing, because the flag package would wrap an
 // error of Set in its own words: this way every bad N of a flag gets the one
 // message "--iterations must be a positive integer, got 0x10".

@@ -1,13 +1,16 @@
 package contract
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"sort"
+	"syscall"
 	"time"
 )
 
@@ -84,8 +87,25 @@ func (w Workload) find(name string) (Variant, bool) {
 
 // Main runs the program of workload w on the command line and exits with the
 // contract's code.
+//
+// SIGPIPE is ignored so that a write to a closed pipe returns EPIPE, which
+// Run reports as an environment error, instead of killing the process with
+// the signal (Go's default for fd 1 and 2, os/signal's "SIGPIPE").
 func Main(w Workload) {
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(Run(w, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// emit writes text to stdout in one call and reports whether all of it went:
+// a full disk (/dev/full), a closed pipe or a descriptor not open for writing
+// is an environment error, exit ExitEnv with one line on stderr, never a
+// silent exit 0 without the line.
+func emit(stdout, stderr io.Writer, prog, what, text string) int {
+	if _, err := io.WriteString(stdout, text); err != nil {
+		fmt.Fprintf(stderr, "%s: cannot write the %s to stdout: %v\n", prog, what, err)
+		return ExitEnv
+	}
+	return ExitOK
 }
 
 // Run is Main on args (without the program name) and two writers; it returns
@@ -109,8 +129,9 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout, prog, w, fs)
-			return ExitOK
+			var help bytes.Buffer
+			usage(&help, prog, w, fs)
+			return emit(stdout, stderr, prog, "usage", help.String())
 		}
 		return failUsage(err.Error())
 	}
@@ -124,6 +145,10 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	v, found := w.find(s.variant)
 	if !found {
 		return failUsage(fmt.Sprintf("unknown variant %q (choose one of %v)", s.variant, w.names()))
+	}
+	if err := CheckDescriptors(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return ExitEnv
 	}
 	if w.Check != nil {
 		if err := w.Check(); err != nil {
@@ -166,6 +191,5 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	line.SysUs = after.SysUs - before.SysUs
 	line.PeakRSSKb = after.PeakRSSKb
 	line.Runtime = runtime.Version()
-	fmt.Fprintln(stdout, line.Encode())
-	return ExitOK
+	return emit(stdout, stderr, prog, "result", line.Encode()+"\n")
 }

@@ -76,13 +76,16 @@ func (c *Config) Check() error {
 }
 
 // Verify checks the outcome of one read of iteration i: no error and exactly
-// the expected bytes.  It returns nil or a *contract.Failure.
+// the expected bytes.  It returns nil or a *contract.Failure whose reason
+// quotes at most contract.QuoteMax bytes of each side (contract.Quote), in
+// the C programs' words, however large the file.
 func Verify(i int, data []byte, readErr error, expect []byte) error {
 	if readErr != nil {
 		return &contract.Failure{Iteration: i, Reason: fmt.Sprintf("read failed: %v", readErr)}
 	}
 	if !bytes.Equal(data, expect) {
-		return &contract.Failure{Iteration: i, Reason: fmt.Sprintf("read %d bytes %q, expected %d bytes %q", len(data), data, len(expect), expect)}
+		return &contract.Failure{Iteration: i, Reason: fmt.Sprintf("read %d bytes '%s', expected %d bytes '%s'",
+			len(data), contract.Quote(data), len(expect), contract.Quote(expect))}
 	}
 	return nil
 }

@@ -168,8 +168,8 @@ func TestARunFailsWithTheContractsExitCodes(t *testing.T) {
 		want string
 		args []string
 	}{
-		{1, `iteration 0: read 12 bytes "Hello, World", expected 12 bytes "Hello, world"`, []string{"--file", wrong}},
-		{1, `iteration 0: read 12 bytes "Hello, world", expected 7 bytes "Goodbye"`, []string{"--expect", "Goodbye", "--file", fixture(t, hello)}},
+		{1, `iteration 0: read 12 bytes 'Hello, World', expected 12 bytes 'Hello, world'`, []string{"--file", wrong}},
+		{1, `iteration 0: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'`, []string{"--expect", "Goodbye", "--file", fixture(t, hello)}},
 		{2, "--file must name the fixture", []string{"--file", ""}},
 		{3, "fixture nope/missing.txt is missing", []string{"--file", "nope/missing.txt"}},
 		{3, "is a directory", []string{"--file", t.TempDir()}},
