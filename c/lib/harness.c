@@ -5,14 +5,17 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 uint64_t ab_now_ns(void) {
   /* uv_hrtime() is CLOCK_MONOTONIC on Linux and mach_absolute_time() on macOS. */
@@ -75,11 +78,16 @@ void ab_usage(FILE *f, const char *prog, const ab_workload_t *w) {
   fputc('\n', f);
 }
 
-/* Parses a whole decimal number in [min, LONG_MAX]; 0 on success. */
+/* Parses a whole decimal number in [min, LONG_MAX]; 0 on success.  Decimal
+ * digits only, as Go and Node take them: strtol alone would also take leading
+ * blanks and a sign (' 10', '+10'). */
 static int parse_long(const char *s, long min, long *out) {
+  const char *p;
   char *end;
   long v;
   if (s == NULL || *s == '\0') return -1;
+  for (p = s; *p != '\0'; p++)
+    if (*p < '0' || *p > '9') return -1;
   errno = 0;
   v = strtol(s, &end, 10);
   if (errno != 0 || *end != '\0' || v < min) return -1;
@@ -246,6 +254,51 @@ static int close_loop(uv_loop_t *loop, const char *prog, int rc) {
   return rc;
 }
 
+/* Bit k set: fd k (0, 1 or 2) was closed when the program started. */
+static int std_closed;
+
+/*
+ * libuv asserts that a descriptor it closes is above 2 (uv__close): started
+ * with fd 0, 1 or 2 closed, a program would get its loop's epoll or eventfd
+ * descriptor there and abort at uv_loop_close.  Each closed one is opened on
+ * /dev/null before libuv starts: 0 for reading, 2 for writing (messages are
+ * lost, the exit code stays right) and 1 for reading only, so that writing
+ * the result fails (exit 3) instead of vanishing.  SIGPIPE is ignored: a
+ * reader gone is a write error (EPIPE, exit 3), not death by a signal.
+ * Returns AB_EXIT_OK, or AB_EXIT_ENV when /dev/null cannot be opened.
+ */
+static int std_fds_open(const char *prog) {
+  int fd, got;
+  for (fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    /* The lowest free descriptor: fd itself, as 0..fd-1 are open. */
+    got = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+    if (got != fd) {
+      fprintf(stderr, "%s: fd %d is closed and /dev/null cannot be opened in its place: %s\n",
+              prog, fd, got < 0 ? strerror(errno) : "got another descriptor");
+      return AB_EXIT_ENV;
+    }
+    std_closed |= 1 << fd;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  return AB_EXIT_OK;
+}
+
+/* Flushes stdout after `what` (the result line, the usage) was printed:
+ * AB_EXIT_OK, or AB_EXIT_ENV after one line on stderr when any of it could
+ * not be written (stdout closed, a full disk, the reader gone). */
+static int stdout_finish(const char *prog, const char *what) {
+  int err;
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return AB_EXIT_OK;
+  err = errno != 0 ? errno : EIO;
+  if (std_closed & 2)
+    fprintf(stderr, "%s: writing the %s failed: stdout is closed\n", prog, what);
+  else
+    fprintf(stderr, "%s: writing the %s failed: %s\n", prog, what, strerror(err));
+  return AB_EXIT_ENV;
+}
+
 int ab_main(int argc, char **argv, const ab_workload_t *w) {
   const ab_variant_t *v;
   struct rusage ru0, ru1;
@@ -258,10 +311,16 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   char name[128];
   int rc;
 
+  if ((rc = std_fds_open(argc > 0 ? argv[0] : w->name)) != AB_EXIT_OK) return rc;
   rc = ab_parse_args(argc, argv, w, &o);
-  if (rc < 0) return AB_EXIT_OK; /* --help */
+  if (rc < 0) return stdout_finish(o.prog, "usage"); /* --help */
   if (rc != AB_EXIT_OK) return rc;
   v = ab_variant_find(w, o.variant);
+  if (std_closed & 2) {
+    /* Nowhere to write the result: say so before anything runs. */
+    fprintf(stderr, "%s: stdout is closed: the result line cannot be written\n", o.prog);
+    return AB_EXIT_ENV;
+  }
 
   if ((rc = uv_loop_init(&loop)) != 0) {
     fprintf(stderr, "%s: uv_loop_init: %s\n", o.prog, uv_strerror(rc));
@@ -309,9 +368,5 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   fputc('"', stdout);
   if (w->json != NULL) w->json(stdout, &run);
   fputs("}\n", stdout);
-  if (fflush(stdout) != 0) {
-    fprintf(stderr, "%s: writing the result failed: %s\n", o.prog, strerror(errno));
-    return AB_EXIT_ENV;
-  }
-  return AB_EXIT_OK;
+  return stdout_finish(o.prog, "result");
 }

@@ -45,6 +45,15 @@ static const ab_variant_t variants[] = {
   {NULL, NULL, NULL, NULL, NULL, 0}
 };
 
+/* What a file that is not a regular file is, for a message. */
+static const char *node_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "FIFO";
+  if (S_ISSOCK(mode)) return "socket";
+  if (S_ISCHR(mode)) return "character device";
+  if (S_ISBLK(mode)) return "block device";
+  return "special file";
+}
+
 /* Exit 3 before anything is timed when the fixture cannot be read at all. */
 static int check_fixture(const char *prog, const char *path) {
   struct stat st;
@@ -59,10 +68,11 @@ static int check_fixture(const char *prog, const char *path) {
             prog, path);
     return AB_EXIT_ENV;
   }
-  if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
-    /* Opening a FIFO blocks until a writer comes: the run would hang. */
+  if (!S_ISREG(st.st_mode)) {
+    /* Opening a FIFO blocks until a writer comes (the run would hang); a
+     * device (/dev/null, /dev/zero) is no file to read whole. */
     fprintf(stderr, "%s: fixture '%s' is a %s; --file must name a regular file\n", prog,
-            path, S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+            path, node_kind(st.st_mode));
     return AB_EXIT_ENV;
   }
   fd = open(path, O_RDONLY);

@@ -1,0 +1,163 @@
+#!/usr/bin/env bats
+# Hostile conditions for the C programs (c/lib/harness.c): standard
+# descriptors closed, stdout that cannot take the result, numbers that only
+# look decimal, devices given as the input file, resources too short to start
+# libuv's threadpool.  Each case: the exit code and one line on stderr.
+
+load test_helper
+
+setup() {
+  cd "$ROOT"
+}
+
+# c_ids -- every contract C variant of every workload.
+c_ids() { contract_ids "" c; }
+
+# c_programs -- one variant id a line for each C program (the first of its
+# variants): the flags are the harness's, parsed alike by every variant.
+c_programs() {
+  local seen=" " id
+  for id in $(c_ids); do
+    variant_argv "$id"
+    case $seen in *" ${VARIANT_ARGV[0]} "*) continue ;; esac
+    seen+="${VARIANT_ARGV[0]} "
+    echo "$id"
+  done
+}
+
+# each_c CODE PATTERN REDIRECT -- runs every C variant at N = 5 with the shell
+# redirection REDIRECT (e.g. '0<&-') applied to it, and expects exit CODE and
+# stderr matching PATTERN (an extended regexp; empty: anything); lists every
+# failure at the end.
+each_c() {
+  local code=$1 pattern=$2 redirect=$3 id failures="" err rc
+  for id in $(c_ids); do
+    variant_argv "$id"
+    rc=0
+    eval '"${VARIANT_ARGV[@]}" --iterations 5 >/dev/null 2>"$BATS_TEST_TMPDIR/err" '"$redirect" \
+      || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    if [ "$rc" -ne "$code" ]; then
+      failures+="$id $redirect: exit $rc, wanted $code: $err"$'\n'
+    elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$err"; then
+      failures+="$id $redirect: stderr does not match /$pattern/: $err"$'\n'
+    elif [ -n "$pattern" ] && [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then
+      failures+="$id $redirect: more than one line on stderr: $err"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# --- item: writing the result ------------------------------------------------
+
+@test "C: a closed stdin changes nothing (libuv gets no descriptor 0)" {
+  each_c 0 "" '0<&-'
+}
+
+@test "C: a closed stderr changes nothing either" {
+  each_c 0 "" '2>&-'
+}
+
+@test "C: a closed stdout is exit 3 with one line, before anything runs" {
+  local id failures="" rc err
+  for id in $(c_ids); do
+    variant_argv "$id"
+    rc=0
+    "${VARIANT_ARGV[@]}" --iterations 5 >&- 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    [ "$rc" -eq 3 ] && [ "$err" = "${VARIANT_ARGV[0]}: stdout is closed: the result line cannot be written" ] \
+      || failures+="$id: exit $rc: $err"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "C: stdout and stderr both closed is still exit 3" {
+  each_c 3 "" '>&- 2>&-'
+}
+
+@test "C: a result line that does not fit on /dev/full is exit 3 with one line" {
+  [ -w /dev/full ] || skip "no /dev/full here"
+  each_c 3 "writing the result failed: No space left on device" '>/dev/full'
+}
+
+@test "C: a reader gone (EPIPE) is exit 3 with one line, not death by SIGPIPE" {
+  local id failures="" got
+  for id in $(c_ids); do
+    variant_argv "$id"
+    # A pipe whose read end is closed before the program starts.
+    got=$("$PYTHON" - "${VARIANT_ARGV[@]}" --iterations 5 <<'PY'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
+print(p.returncode, p.stderr.decode().strip().replace("\n", "|"))
+PY
+    )
+    case $got in
+      "3 ${VARIANT_ARGV[0]}: writing the result failed: Broken pipe") ;;
+      *) failures+="$id: $got"$'\n' ;;
+    esac
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "C: --help to /dev/full or a closed stdout is exit 3, not 0" {
+  local id failures="" prog rc err ids
+  [ -w /dev/full ] || skip "no /dev/full here"
+  ids=$(c_programs)
+  [ -n "$ids" ] || failures+="no C program in the catalog"$'\n'
+  for id in $ids; do
+    variant_argv "$id"
+    prog=${VARIANT_ARGV[0]}
+    rc=0
+    "$prog" --help >/dev/full 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    [ "$rc" -eq 3 ] && [ "$err" = "$prog: writing the usage failed: No space left on device" ] \
+      || failures+="$prog --help >/dev/full: exit $rc: $err"$'\n'
+    rc=0
+    "$prog" --help >&- 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    [ "$rc" -eq 3 ] && [ "$err" = "$prog: writing the usage failed: stdout is closed" ] \
+      || failures+="$prog --help >&-: exit $rc: $err"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# --- item: one number grammar, decimal digits only ---------------------------
+
+@test "C: numbers are decimal digits only: ' 10', '+10', '10 ' are usage errors" {
+  local id failures="" flag value
+  for id in $(c_programs); do
+    variant_argv "$id"
+    for flag in --iterations --warmup --concurrency; do
+      for value in ' 10' '+10' '10 ' $'\t10' '-0' '1e3' '0x10'; do
+        run --separate-stderr "${VARIANT_ARGV[@]}" "$flag" "$value" < /dev/null
+        if [ "$status" -ne 2 ] || [ -n "$output" ] \
+          || [[ "$stderr" != *"$flag must be a "*"integer, got '$value'"* ]]; then
+          failures+="$id $flag '$value': exit $status: ${stderr%%$'\n'*}"$'\n'
+        fi
+      done
+    done
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "C: plain decimal numbers, leading zeros included, are still taken" {
+  run_variant "$(c_ids | head -1)" 010 --warmup 00 --concurrency 007
+  assert_success
+  [[ "$output" == *'"iterations":10,'* ]]
+}
+
+# --- item: devices as the input file -----------------------------------------
+
+@test "C: a device as --file is exit 3 with one line, like a FIFO" {
+  local ids dev failures=""
+  ids=$(contract_ids readfile c)
+  [ -n "$ids" ] || skip "no C readfile variant"
+  for dev in /dev/null /dev/zero; do
+    [ -c "$dev" ] || continue
+    expect_variants 3 "^[^ ]+: fixture '$dev' is a character device; --file must name a regular file$" \
+      "$ids" --file "$dev" || failures+="--file $dev"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
