@@ -161,3 +161,28 @@ PY
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
+
+# --- item: resources too short to start libuv's threadpool -------------------
+
+@test "C: a threadpool libuv cannot start (ulimit -v) is exit 3 with one line, not SIGABRT" {
+  local ids failures="" id rc err
+  ids=$(contract_ids readfile c)
+  [ -n "$ids" ] || skip "no C readfile variant"
+  # 24 MB of address space: room for the program, not for 4 threads of 8 MiB.
+  for id in $ids; do
+    variant_argv "$id"
+    rc=0
+    (ulimit -v 24000 && UV_THREADPOOL_SIZE=4 exec "${VARIANT_ARGV[@]}" --iterations 5) \
+      >/dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    case $id in
+      */sync-*)  # no threadpool at all: still runs
+        [ "$rc" -eq 0 ] || failures+="$id: exit $rc: $err"$'\n' ;;
+      *)
+        [ "$rc" -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+          && [[ "$err" == "${VARIANT_ARGV[0]}: cannot start libuv's threadpool: thread "*" of 4 (8 MiB stack): "* ]] \
+          || failures+="$id: exit $rc: $err"$'\n' ;;
+    esac
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -253,6 +254,94 @@ static int close_loop(uv_loop_t *loop, const char *prog, int rc) {
   }
   return rc;
 }
+
+/* ---- starting libuv's threadpool before the clock -------------------------- */
+
+/* How many threads libuv's pool will have: UV_THREADPOOL_SIZE as libuv reads
+ * it (atoi; 0 is 1; more than 1024, or negative, is 1024), 4 when unset. */
+static long threadpool_size(void) {
+  const char *val = getenv("UV_THREADPOOL_SIZE");
+  unsigned n = val != NULL ? (unsigned)atoi(val) : 4u;
+  if (n == 0) n = 1;
+  if (n > 1024) n = 1024;
+  return (long)n;
+}
+
+static void *thread_idle(void *arg) { return arg; }
+
+/* Creates n threads with 8 MiB stacks (libuv's pool's since 1.45; earlier
+ * ones take RLIMIT_STACK's size, 8 MiB by default), all alive until the last
+ * is created, then joins them: 0, or the error of the first that failed. */
+static int threads_try(long n, long *made) {
+  pthread_t *t = calloc((size_t)n, sizeof(*t));
+  pthread_attr_t attr;
+  int err = 0;
+  long k;
+  *made = 0;
+  if (t == NULL) return ENOMEM;
+  if ((err = pthread_attr_init(&attr)) != 0) {
+    free(t);
+    return err;
+  }
+  err = pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+  for (k = 0; err == 0 && k < n; k++)
+    if ((err = pthread_create(&t[k], &attr, thread_idle, NULL)) == 0) (*made)++;
+  for (k = 0; k < *made; k++) pthread_join(t[k], NULL);
+  pthread_attr_destroy(&attr);
+  free(t);
+  return err;
+}
+
+/* The line an abort during the pool's start prints (write(2) in the handler). */
+static char abort_line[512];
+static size_t abort_line_len;
+
+static void on_abort(int sig) {
+  ssize_t w = write(STDERR_FILENO, abort_line, abort_line_len);
+  (void)sig;
+  (void)w;
+  _exit(AB_EXIT_ENV);
+}
+
+static void work_noop(uv_work_t *req) { (void)req; }
+static void work_done(uv_work_t *req, int status) {
+  *(int *)req->data = status == 0 ? 1 : status;
+}
+
+int ab_threadpool_start(uv_loop_t *loop, const char *prog) {
+  struct sigaction sa, old;
+  uv_work_t req;
+  long n = threadpool_size(), made;
+  int done = 0, err, rc;
+
+  if ((err = threads_try(n, &made)) != 0) {
+    fprintf(stderr,
+            "%s: cannot start libuv's threadpool: thread %ld of %ld (8 MiB stack): %s "
+            "(ulimit -v, ulimit -u or UV_THREADPOOL_SIZE too large?)\n",
+            prog, made + 1, n, strerror(err));
+    return AB_EXIT_ENV;
+  }
+  abort_line_len = (size_t)snprintf(abort_line, sizeof(abort_line),
+                                    "%s: libuv aborted while starting its threadpool of %ld "
+                                    "threads (out of memory or threads?)\n", prog, n);
+  if (abort_line_len >= sizeof(abort_line)) abort_line_len = sizeof(abort_line) - 1;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_abort;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGABRT, &sa, &old);
+  req.data = &done;
+  rc = uv_queue_work(loop, &req, work_noop, work_done);
+  if (rc == 0) uv_run(loop, UV_RUN_DEFAULT);
+  sigaction(SIGABRT, &old, NULL);
+  if (rc != 0 || done != 1) {
+    fprintf(stderr, "%s: cannot start libuv's threadpool: %s\n", prog,
+            uv_strerror(rc != 0 ? rc : done));
+    return AB_EXIT_ENV;
+  }
+  return AB_EXIT_OK;
+}
+
+/* ---- standard descriptors and the result ------------------------------------- */
 
 /* Bit k set: fd k (0, 1 or 2) was closed when the program started. */
 static int std_closed;
