@@ -99,7 +99,8 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   /* Every style but sync reads through libuv's threadpool: started here, so
    * that its threads are not made inside the timed section and a failure to
    * make them is one line and exit 3 rather than libuv's silent abort. */
-  if (strncmp(o->variant, "sync-", 5) != 0 && (rc = ab_threadpool_start(loop, o->prog)) != 0)
+  if (o->variant != NULL && strncmp(o->variant, "sync-", 5) != 0 &&
+      (rc = ab_threadpool_start(loop, o->prog)) != 0)
     return rc;
   if (st->backend->loop_init != NULL && (rc = st->backend->loop_init(loop)) != 0) {
     fprintf(stderr, "%s: backend %s: %s\n", o->prog, st->backend->name, uv_strerror(rc));
