@@ -58,6 +58,17 @@ each_c() {
   each_c 0 "" '2>&-'
 }
 
+@test "C: with stderr closed a failure keeps its exit code (3 for a missing file)" {
+  local id failures="" rc
+  for id in $(contract_ids readfile c); do
+    variant_argv "$id"
+    rc=0
+    "${VARIANT_ARGV[@]}" --iterations 5 --file nope/missing.txt >/dev/null 2>&- || rc=$?
+    [ "$rc" -eq 3 ] || failures+="$id: exit $rc"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
 @test "C: a closed stdout is exit 3 with one line, before anything runs" {
   local id failures="" rc err
   for id in $(c_ids); do
