@@ -10,6 +10,7 @@
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
+#   make test-fpenv     the coroutine tests of the ABI-strict build, -DAB_CORO_SAVE_FPENV (part of test)
 #   make plots RUN=DIR  redraw a run's charts, summaries and REPORT.md from its samples.csv
 #   make hosts     cross-host charts from the newest run of every host under results/
 #   make clean     remove build/ (results/ is never touched)
@@ -73,7 +74,15 @@ FEATURES = -D_DARWIN_C_SOURCE
 else
 FEATURES = -D_DEFAULT_SOURCE -D_GNU_SOURCE
 endif
-ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) -Ic/lib $(UV_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
+# A frame larger than a coroutine stack's guard page (4 KiB) could jump over
+# it unnoticed: where the compiler can, it probes such frames page by page, so
+# an overflow always hits the guard and is reported (c/lib/stack.h).  gcc on
+# AArch64 assumes a 64 KiB guard unless told (the --param, which clang lacks).
+# Tried once with test compiles; -Werror so that a compiler that only warns
+# about an unknown flag is not taken at its word.
+SC_TRY = { echo 'int main(void){return 0;}' | $(CC) -Werror $(1) -x c -c -o /dev/null - 2>/dev/null && echo $(1); }
+STACK_CLASH := $(shell $(call SC_TRY,-fstack-clash-protection --param stack-clash-protection-guard-size=12) || $(call SC_TRY,-fstack-clash-protection))
+ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
 ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
 LIBS = $(UV_LIBS) -lm
@@ -104,7 +113,7 @@ GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
 LAUNCH := $(BUILD)/bin/launch
 
-.PHONY: all c go deps compare quick test test-c test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots hosts clean
+.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots hosts clean
 
 all: c go $(LAUNCH)
 
@@ -126,17 +135,18 @@ $(DEPS_ENV):
 endif
 
 # Listed first: GNU make 3.81 takes the first pattern rule that matches.
+# Objects depend on the Makefile too: it holds their flags.
 # Paths in recipes are quoted: the clone's own path may hold a space (BUILD,
 # relative to it, may not: make splits target names on blanks).
-$(BUILD)/c/tests/%.o: c/tests/%.c | $(DEPS_ENV)
+$(BUILD)/c/tests/%.o: c/tests/%.c Makefile | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.c | $(DEPS_ENV)
+$(BUILD)/c/%.o: c/%.c Makefile | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_CFLAGS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.S | $(DEPS_ENV)
+$(BUILD)/c/%.o: c/%.S Makefile | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_ASFLAGS) -c "$<" -o "$@"
 
@@ -211,7 +221,7 @@ hosts: deps
 	"$(PYTHON)" runner/run.py --hosts "$${RESULTS:-results}"
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
-TEST_SUITES = test-c test-aarch64 test-go test-runner test-bats test-aplus
+TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 endif
@@ -222,6 +232,16 @@ test: deps
 
 test-c: $(C_TESTS)
 	@sh scripts/run-ctests.sh $(C_TESTS)
+
+# The ABI-strict coroutine switch (-DAB_CORO_SAVE_FPENV: the x86_64 MXCSR and
+# x87 control word saved per coroutine) is a build of its own: its coroutine
+# and async tests, built into $(BUILD)/fpenv so that nothing of the normal
+# build is mixed in.
+FPENV_TESTS = test_coro test_async
+test-fpenv:
+	@$(MAKE) --no-print-directory BUILD="$(BUILD)/fpenv" CFLAGS="$(CFLAGS) -DAB_CORO_SAVE_FPENV" \
+	  $(patsubst %,"$(BUILD)/fpenv/bin/%",$(FPENV_TESTS)) >/dev/null
+	@sh scripts/run-ctests.sh $(patsubst %,"$(BUILD)/fpenv/bin/%",$(FPENV_TESTS))
 
 test-go: | $(DEPS_ENV)
 	cd go && "$(GO)" vet ./... && "$(GO)" test -v -count=1 ./...

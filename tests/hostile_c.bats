@@ -1,82 +1,199 @@
 #!/usr/bin/env bats
-# Hostile inputs for the C programs: a read is the whole file or fails
-# (c/readfile/node4.c), and the open-file limit (c/lib/harness.c).
+# Hostile conditions for the C programs (c/lib/harness.c): standard
+# descriptors closed, stdout that cannot take the result, numbers that only
+# look decimal, devices given as the input file, resources too short to start
+# libuv's threadpool.  Each case: the exit code and one line on stderr.
 
 load test_helper
 
 setup() {
   cd "$ROOT"
-  TMP=$(mktemp -d)
 }
 
-teardown() {
-  rm -rf "$TMP"
-}
+# c_ids -- every contract C variant of every workload.
+c_ids() { contract_ids "" c; }
 
-# c_readfile_variants -- every variant c-readfile lists in its usage.
-c_readfile_variants() {
-  "$BIN/c-readfile" --help | sed -n 's/^variants: //p' | tr ' ' '\n'
-}
-
-@test "node4: a sparse file of 4 GiB + 12 bytes starting with the expected text fails in every style, sync included" {
-  truncate -s 4294967308 "$TMP/big" || skip "no sparse files here"
-  printf 'Hello, world' | dd of="$TMP/big" conv=notrunc status=none
-  local v n=0
-  for v in $(c_readfile_variants); do
-    run -1 "$BIN/c-readfile" --variant "$v" --iterations 3 --file "$TMP/big"
-    assert_output --regexp "^.*c-readfile: iteration [0-2]: read failed: file too large( \(EFBIG\))?$"
-    n=$((n + 1))
-  done
-  [ "$n" -ge 10 ]
-}
-
-@test "node4: a file reporting size 0 (/proc/version) is read to EOF and verified in full" {
-  [ -r /proc/version ] && [ "$(stat -c %s /proc/version)" = 0 ] || skip "no /proc/version of size 0"
-  local full prefix v
-  full="$(cat /proc/version; echo x)"
-  full=${full%x}
-  [ "${#full}" -gt 64 ] || skip "/proc/version is too short to tell"
-  prefix=$(head -c 64 /proc/version)
-  for v in sync-sequential callback-sequential callback-parallel promise-parallel await-tasks-parallel stackless-bounded; do
-    run -0 "$BIN/c-readfile" --variant "$v" --iterations 3 --file /proc/version --expect "$full"
-    assert_output --partial "\"ok\":3,\"bytes\":$((3 * ${#full}))"
-    run -1 "$BIN/c-readfile" --variant "$v" --iterations 3 --file /proc/version --expect "$prefix"
-    assert_output --regexp "iteration [0-2]: read ${#full} bytes '"
-    assert_output --partial "expected 64 bytes"
+# c_programs -- one variant id a line for each C program (the first of its
+# variants): the flags are the harness's, parsed alike by every variant.
+c_programs() {
+  local seen=" " id
+  for id in $(c_ids); do
+    variant_argv "$id"
+    case $seen in *" ${VARIANT_ARGV[0]} "*) continue ;; esac
+    seen+="${VARIANT_ARGV[0]} "
+    echo "$id"
   done
 }
 
-# low_nofile CMD... -- runs CMD under a soft open-file limit of 64 and a
-# hard one of 200 (lowering either needs no privilege).
-low_nofile() {
-  bash -c 'ulimit -Sn 64 && ulimit -Hn 200 && exec "$@"' low_nofile "$@"
-}
-
-@test "open-file limit: the C parallel and bounded variants raise the soft limit to the hard one, and exit 3 before timing when even that is too low" {
-  local v n=0 extra
-  for v in $(c_readfile_variants); do
-    case $v in *-parallel) extra=() ;; *-bounded) extra=(--concurrency 150) ;; *) continue ;; esac
-    # 150 reads in flight: more than the soft 64, within the hard 200.
-    run -0 low_nofile "$BIN/c-readfile" --variant "$v" --iterations 150 "${extra[@]}"
-    assert_output --partial '"ok":150,'
-    [ "${extra[*]}" ] && extra=(--concurrency 500)
-    # 500 in flight cannot fit under 200: exit 3 with the number needed.
-    run -3 low_nofile "$BIN/c-readfile" --variant "$v" --iterations 500 "${extra[@]}"
-    assert_output --regexp "c-readfile: open-file limit too low: 500 operations in flight need 5[0-9][0-9] open files \(500 for them, 8 spare, the rest open already\), the limit is 200 \(hard 200\); raise it \(ulimit -n 5[0-9][0-9]\) or lower N$"
-    n=$((n + 1))
+# each_c CODE PATTERN REDIRECT -- runs every C variant at N = 5 with the shell
+# redirection REDIRECT (e.g. '0<&-') applied to it, and expects exit CODE and
+# stderr matching PATTERN (an extended regexp; empty: anything); lists every
+# failure at the end.
+each_c() {
+  local code=$1 pattern=$2 redirect=$3 id failures="" err rc
+  for id in $(c_ids); do
+    variant_argv "$id"
+    rc=0
+    eval '"${VARIANT_ARGV[@]}" --iterations 5 >/dev/null 2>"$BATS_TEST_TMPDIR/err" '"$redirect" \
+      || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    if [ "$rc" -ne "$code" ]; then
+      failures+="$id $redirect: exit $rc, wanted $code: $err"$'\n'
+    elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" <<<"$err"; then
+      failures+="$id $redirect: stderr does not match /$pattern/: $err"$'\n'
+    elif [ -n "$pattern" ] && [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then
+      failures+="$id $redirect: more than one line on stderr: $err"$'\n'
+    fi
   done
-  [ "$n" -ge 8 ]
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "open-file limit: a sequential variant needs one fd in flight, whatever N" {
-  local v
-  for v in sync-sequential callback-sequential await-sequential; do
-    run -0 low_nofile "$BIN/c-readfile" --variant "$v" --iterations 500
-    assert_output --partial '"ok":500,'
+# --- item: writing the result ------------------------------------------------
+
+@test "C: a closed stdin changes nothing (libuv gets no descriptor 0)" {
+  each_c 0 "" '0<&-'
+}
+
+@test "C: a closed stderr changes nothing either" {
+  each_c 0 "" '2>&-'
+}
+
+@test "C: with stderr closed a failure keeps its exit code (3 for a missing file)" {
+  local id failures="" rc
+  for id in $(contract_ids readfile c); do
+    variant_argv "$id"
+    rc=0
+    "${VARIANT_ARGV[@]}" --iterations 5 --file nope/missing.txt >/dev/null 2>&- || rc=$?
+    [ "$rc" -eq 3 ] || failures+="$id: exit $rc"$'\n'
   done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "open-file limit: the warm-up counts too" {
-  run -3 low_nofile "$BIN/c-readfile" --variant callback-parallel --iterations 10 --warmup 500
-  assert_output --partial "500 operations in flight need"
+@test "C: a closed stdout is exit 3 with one line, before anything runs" {
+  local id failures="" rc err
+  for id in $(c_ids); do
+    variant_argv "$id"
+    rc=0
+    "${VARIANT_ARGV[@]}" --iterations 5 >&- 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    [ "$rc" -eq 3 ] && [ "$err" = "${VARIANT_ARGV[0]}: stdout is closed: the result line cannot be written" ] \
+      || failures+="$id: exit $rc: $err"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "C: stdout and stderr both closed is still exit 3" {
+  each_c 3 "" '>&- 2>&-'
+}
+
+@test "C: a result line that does not fit on /dev/full is exit 3 with one line" {
+  [ -w /dev/full ] || skip "no /dev/full here"
+  each_c 3 "writing the result failed: No space left on device" '>/dev/full'
+}
+
+@test "C: a reader gone (EPIPE) is exit 3 with one line, not death by SIGPIPE" {
+  local id failures="" got
+  for id in $(c_ids); do
+    variant_argv "$id"
+    # A pipe whose read end is closed before the program starts.
+    got=$("$PYTHON" - "${VARIANT_ARGV[@]}" --iterations 5 <<'PY'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
+print(p.returncode, p.stderr.decode().strip().replace("\n", "|"))
+PY
+    )
+    case $got in
+      "3 ${VARIANT_ARGV[0]}: writing the result failed: Broken pipe") ;;
+      *) failures+="$id: $got"$'\n' ;;
+    esac
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "C: --help to /dev/full or a closed stdout is exit 3, not 0" {
+  local id failures="" prog rc err ids
+  [ -w /dev/full ] || skip "no /dev/full here"
+  ids=$(c_programs)
+  [ -n "$ids" ] || failures+="no C program in the catalog"$'\n'
+  for id in $ids; do
+    variant_argv "$id"
+    prog=${VARIANT_ARGV[0]}
+    rc=0
+    "$prog" --help >/dev/full 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    [ "$rc" -eq 3 ] && [ "$err" = "$prog: writing the usage failed: No space left on device" ] \
+      || failures+="$prog --help >/dev/full: exit $rc: $err"$'\n'
+    rc=0
+    "$prog" --help >&- 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    [ "$rc" -eq 3 ] && [ "$err" = "$prog: writing the usage failed: stdout is closed" ] \
+      || failures+="$prog --help >&-: exit $rc: $err"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# --- item: one number grammar, decimal digits only ---------------------------
+
+@test "C: numbers are decimal digits only: ' 10', '+10', '10 ' are usage errors" {
+  local id failures="" flag value
+  for id in $(c_programs); do
+    variant_argv "$id"
+    for flag in --iterations --warmup --concurrency; do
+      for value in ' 10' '+10' '10 ' $'\t10' '-0' '1e3' '0x10'; do
+        run --separate-stderr "${VARIANT_ARGV[@]}" "$flag" "$value" < /dev/null
+        if [ "$status" -ne 2 ] || [ -n "$output" ] \
+          || [[ "$stderr" != *"$flag must be a "*"integer, got '$value'"* ]]; then
+          failures+="$id $flag '$value': exit $status: ${stderr%%$'\n'*}"$'\n'
+        fi
+      done
+    done
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "C: plain decimal numbers, leading zeros included, are still taken" {
+  run_variant "$(c_ids | head -1)" 010 --warmup 00 --concurrency 007
+  assert_success
+  [[ "$output" == *'"iterations":10,'* ]]
+}
+
+# --- item: devices as the input file -----------------------------------------
+
+@test "C: a device as --file is exit 3 with one line, like a FIFO" {
+  local ids dev failures=""
+  ids=$(contract_ids readfile c)
+  [ -n "$ids" ] || skip "no C readfile variant"
+  for dev in /dev/null /dev/zero; do
+    [ -c "$dev" ] || continue
+    expect_variants 3 "^[^ ]+: fixture '$dev' is a character device; --file must name a regular file$" \
+      "$ids" --file "$dev" || failures+="--file $dev"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# --- item: resources too short to start libuv's threadpool -------------------
+
+@test "C: a threadpool libuv cannot start (ulimit -v) is exit 3 with one line, not SIGABRT" {
+  local ids failures="" id rc err
+  ids=$(contract_ids readfile c)
+  [ -n "$ids" ] || skip "no C readfile variant"
+  # 24 MB of address space: room for the program, not for 4 threads of 8 MiB.
+  for id in $ids; do
+    variant_argv "$id"
+    rc=0
+    (ulimit -v 24000 && UV_THREADPOOL_SIZE=4 exec "${VARIANT_ARGV[@]}" --iterations 5) \
+      >/dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    case $id in
+      */sync-*)  # no threadpool at all: still runs
+        [ "$rc" -eq 0 ] || failures+="$id: exit $rc: $err"$'\n' ;;
+      *)
+        [ "$rc" -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+          && [[ "$err" == "${VARIANT_ARGV[0]}: cannot start libuv's threadpool: thread "*" of 4 (8 MiB stack): "* ]] \
+          || failures+="$id: exit $rc: $err"$'\n' ;;
+    esac
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }

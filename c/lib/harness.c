@@ -5,8 +5,11 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +81,16 @@ void ab_usage(FILE *f, const char *prog, const ab_workload_t *w) {
   fputc('\n', f);
 }
 
-/* Parses a whole decimal number in [min, LONG_MAX]; 0 on success. */
+/* Parses a whole decimal number in [min, LONG_MAX]; 0 on success.  Decimal
+ * digits only, as Go and Node take them: strtol alone would also take leading
+ * blanks and a sign (' 10', '+10'). */
 static int parse_long(const char *s, long min, long *out) {
+  const char *p;
   char *end;
   long v;
   if (s == NULL || *s == '\0') return -1;
+  for (p = s; *p != '\0'; p++)
+    if (*p < '0' || *p > '9') return -1;
   errno = 0;
   v = strtol(s, &end, 10);
   if (errno != 0 || *end != '\0' || v < min) return -1;
@@ -362,6 +370,139 @@ static int close_loop(uv_loop_t *loop, const char *prog, int rc) {
   return rc;
 }
 
+/* ---- starting libuv's threadpool before the clock -------------------------- */
+
+/* How many threads libuv's pool will have: UV_THREADPOOL_SIZE as libuv reads
+ * it (atoi; 0 is 1; more than 1024, or negative, is 1024), 4 when unset. */
+static long threadpool_size(void) {
+  const char *val = getenv("UV_THREADPOOL_SIZE");
+  unsigned n = val != NULL ? (unsigned)atoi(val) : 4u;
+  if (n == 0) n = 1;
+  if (n > 1024) n = 1024;
+  return (long)n;
+}
+
+static void *thread_idle(void *arg) { return arg; }
+
+/* Creates n threads with 8 MiB stacks (libuv's pool's since 1.45; earlier
+ * ones take RLIMIT_STACK's size, 8 MiB by default), all alive until the last
+ * is created, then joins them: 0, or the error of the first that failed. */
+static int threads_try(long n, long *made) {
+  pthread_t *t = calloc((size_t)n, sizeof(*t));
+  pthread_attr_t attr;
+  int err = 0;
+  long k;
+  *made = 0;
+  if (t == NULL) return ENOMEM;
+  if ((err = pthread_attr_init(&attr)) != 0) {
+    free(t);
+    return err;
+  }
+  err = pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+  for (k = 0; err == 0 && k < n; k++)
+    if ((err = pthread_create(&t[k], &attr, thread_idle, NULL)) == 0) (*made)++;
+  for (k = 0; k < *made; k++) pthread_join(t[k], NULL);
+  pthread_attr_destroy(&attr);
+  free(t);
+  return err;
+}
+
+/* The line an abort during the pool's start prints (write(2) in the handler). */
+static char abort_line[512];
+static size_t abort_line_len;
+
+static void on_abort(int sig) {
+  ssize_t w = write(STDERR_FILENO, abort_line, abort_line_len);
+  (void)sig;
+  (void)w;
+  _exit(AB_EXIT_ENV);
+}
+
+static void work_noop(uv_work_t *req) { (void)req; }
+static void work_done(uv_work_t *req, int status) {
+  *(int *)req->data = status == 0 ? 1 : status;
+}
+
+int ab_threadpool_start(uv_loop_t *loop, const char *prog) {
+  struct sigaction sa, old;
+  uv_work_t req;
+  long n = threadpool_size(), made;
+  int done = 0, err, rc;
+
+  if ((err = threads_try(n, &made)) != 0) {
+    fprintf(stderr,
+            "%s: cannot start libuv's threadpool: thread %ld of %ld (8 MiB stack): %s "
+            "(ulimit -v, ulimit -u or UV_THREADPOOL_SIZE too large?)\n",
+            prog, made + 1, n, strerror(err));
+    return AB_EXIT_ENV;
+  }
+  abort_line_len = (size_t)snprintf(abort_line, sizeof(abort_line),
+                                    "%s: libuv aborted while starting its threadpool of %ld "
+                                    "threads (out of memory or threads?)\n", prog, n);
+  if (abort_line_len >= sizeof(abort_line)) abort_line_len = sizeof(abort_line) - 1;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_abort;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGABRT, &sa, &old);
+  req.data = &done;
+  rc = uv_queue_work(loop, &req, work_noop, work_done);
+  if (rc == 0) uv_run(loop, UV_RUN_DEFAULT);
+  sigaction(SIGABRT, &old, NULL);
+  if (rc != 0 || done != 1) {
+    fprintf(stderr, "%s: cannot start libuv's threadpool: %s\n", prog,
+            uv_strerror(rc != 0 ? rc : done));
+    return AB_EXIT_ENV;
+  }
+  return AB_EXIT_OK;
+}
+
+/* ---- standard descriptors and the result ------------------------------------- */
+
+/* Bit k set: fd k (0, 1 or 2) was closed when the program started. */
+static int std_closed;
+
+/*
+ * libuv asserts that a descriptor it closes is above 2 (uv__close): started
+ * with fd 0, 1 or 2 closed, a program would get its loop's epoll or eventfd
+ * descriptor there and abort at uv_loop_close.  Each closed one is opened on
+ * /dev/null before libuv starts: 0 for reading, 2 for writing (messages are
+ * lost, the exit code stays right) and 1 for reading only, so that writing
+ * the result fails (exit 3) instead of vanishing.  SIGPIPE is ignored: a
+ * reader gone is a write error (EPIPE, exit 3), not death by a signal.
+ * Returns AB_EXIT_OK, or AB_EXIT_ENV when /dev/null cannot be opened.
+ */
+static int std_fds_open(const char *prog) {
+  int fd, got;
+  for (fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    /* The lowest free descriptor: fd itself, as 0..fd-1 are open. */
+    got = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+    if (got != fd) {
+      fprintf(stderr, "%s: fd %d is closed and /dev/null cannot be opened in its place: %s\n",
+              prog, fd, got < 0 ? strerror(errno) : "got another descriptor");
+      return AB_EXIT_ENV;
+    }
+    std_closed |= 1 << fd;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  return AB_EXIT_OK;
+}
+
+/* Flushes stdout after `what` (the result line, the usage) was printed:
+ * AB_EXIT_OK, or AB_EXIT_ENV after one line on stderr when any of it could
+ * not be written (stdout closed, a full disk, the reader gone). */
+static int stdout_finish(const char *prog, const char *what) {
+  int err;
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return AB_EXIT_OK;
+  err = errno != 0 ? errno : EIO;
+  if (std_closed & 2)
+    fprintf(stderr, "%s: writing the %s failed: stdout is closed\n", prog, what);
+  else
+    fprintf(stderr, "%s: writing the %s failed: %s\n", prog, what, strerror(err));
+  return AB_EXIT_ENV;
+}
+
 int ab_main(int argc, char **argv, const ab_workload_t *w) {
   const ab_variant_t *v;
   struct rusage ru0, ru1;
@@ -374,10 +515,16 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   char name[128];
   int rc;
 
+  if ((rc = std_fds_open(argc > 0 ? argv[0] : w->name)) != AB_EXIT_OK) return rc;
   rc = ab_parse_args(argc, argv, w, &o);
-  if (rc < 0) return AB_EXIT_OK; /* --help */
+  if (rc < 0) return stdout_finish(o.prog, "usage"); /* --help */
   if (rc != AB_EXIT_OK) return rc;
   v = ab_variant_find(w, o.variant);
+  if (std_closed & 2) {
+    /* Nowhere to write the result: say so before anything runs. */
+    fprintf(stderr, "%s: stdout is closed: the result line cannot be written\n", o.prog);
+    return AB_EXIT_ENV;
+  }
 
   ab_fd_limit_raise(); /* what is still missing, the check below says */
   if ((rc = uv_loop_init(&loop)) != 0) {
@@ -431,9 +578,5 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   fputc('"', stdout);
   if (w->json != NULL) w->json(stdout, &run);
   fputs("}\n", stdout);
-  if (fflush(stdout) != 0) {
-    fprintf(stderr, "%s: writing the result failed: %s\n", o.prog, strerror(errno));
-    return AB_EXIT_ENV;
-  }
-  return AB_EXIT_OK;
+  return stdout_finish(o.prog, "result");
 }

@@ -231,6 +231,22 @@ int ab_fd_limit_raise(void);
 int ab_fd_limit_check(const ab_opts_t *o, const ab_workload_t *w, const ab_variant_t *v);
 
 /*
+ * Starts libuv's threadpool on `loop` before anything is timed, for a workload
+ * whose operations run there (libuv starts it at the first such request,
+ * inside the timed section).  libuv aborts without a word when it cannot
+ * create a thread of its pool (a small `ulimit -v` or `ulimit -u`), so this
+ * first creates as many threads as libuv will (UV_THREADPOOL_SIZE, read as
+ * libuv reads it) with 8 MiB stacks, all alive at once, which names the
+ * reason; then queues a no-op work request and runs the loop until it is
+ * done, with SIGABRT caught meanwhile, so that an abort there (libuv's pool
+ * start failing in a way the first step did not foresee) is one line and
+ * exit 3 too.  An abort later, or in a thread libuv starts for something
+ * else, is not caught.  Returns AB_EXIT_OK, or AB_EXIT_ENV after one line on
+ * stderr.
+ */
+int ab_threadpool_start(uv_loop_t *loop, const char *prog);
+
+/*
  * The whole life of a driver: parse flags, make the loop, the workload's
  * setup (its exit code, e.g. 3 for a missing fixture), warm-up then the
  * timed pass, teardown, close the loop, print the JSON line.  Returns the

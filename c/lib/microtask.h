@@ -43,7 +43,8 @@
  *     microtask it returns 0 at once (the outer drain runs what was queued).
  *   - A queue that cannot grow makes ab_next_tick() / ab_microtask_enqueue()
  *     return UV_ENOMEM and queue nothing; the promise core's own jobs cannot
- *     report it to anyone, so for them the process aborts.
+ *     report it to anyone, so for them the process ends ("ab_promise: out
+ *     of memory", exit 3).
  */
 #ifndef AB_MICROTASK_H
 #define AB_MICROTASK_H

@@ -93,12 +93,21 @@ void ab_op_fail(ab_run_t *run, long i, int code, const char *what) {
 
 /* ---- callback form: slots --------------------------------------------------- */
 
+/* Records that the operation of iteration i could not start (libuv code rc):
+ * out of memory (uv_fs_open copies the path) is the environment's, exit 3. */
+static void start_failed(ab_run_t *run, long i, int rc) {
+  if (rc == UV_ENOMEM)
+    ab_run_oom(run, i, "starting the operation");
+  else
+    ab_run_fail(run, i, "could not start the operation: %s", uv_strerror(rc));
+}
+
 /* Starts iteration set->next on op; 0, or -1 with the failure recorded. */
 static int slot_issue(ab_ops_t *set, ab_op_t *op) {
   op->i = set->next++;
   int rc = set->type->start(op);
   if (rc != 0) {
-    ab_run_fail(set->run, op->i, "could not start the operation: %s", uv_strerror(rc));
+    start_failed(set->run, op->i, rc);
     return -1;
   }
   set->inflight++;
@@ -190,7 +199,7 @@ ab_promise_t *ab_op_promise(ab_op_t *op, long i) {
     op->pending = NULL;
     ab_promise_release(p);
     ab_promise_release(p);
-    ab_run_fail(run, i, "could not start the operation: %s", uv_strerror(rc));
+    start_failed(run, i, rc);
     return NULL;
   }
   return p;

@@ -70,8 +70,8 @@
  *     promises only from the loop thread.
  *   - ab_microtasks_drain() is not reentrant: called from inside a microtask it
  *     returns 0 at once (the outer drain runs what was queued).
- *   - The core's own jobs abort the process when the queue cannot grow (they
- *     have nobody to report it to).
+ *   - The core's own jobs end the process when the queue cannot grow (they
+ *     have nobody to report it to): "ab_promise: out of memory" and exit 3.
  *   - A then() handler "returns" by settling `out` (resolve, reject, or resolve
  *     with a promise to adopt it) before it returns; if it leaves `out`
  *     unresolved, `out` is fulfilled with NULL (JavaScript's undefined).

@@ -18,9 +18,12 @@
  *
  * with write(2) and calls abort().  Faults anywhere else are passed on to the
  * handler that was installed before (or the default action), so real bugs and
- * sanitizers still report as usual.  Caveat: a single frame larger than the
- * guard page can jump over it (compile with -fstack-clash-protection to make
- * the compiler probe such frames page by page).
+ * sanitizers still report as usual.  A single frame larger than the guard
+ * page could jump over it: the Makefile compiles with -fstack-clash-protection
+ * (and a 4 KiB probe interval on AArch64) where the compiler has it, so such
+ * frames are probed page by page and hit the guard (test_coro checks a 64 KiB
+ * frame).  Code compiled without it (a library a coroutine calls into, a
+ * compiler without the flag) is not covered.
  *
  * Stacks are kept on a pool's free list when returned, so the steady state of
  * a benchmark makes no system calls.  Not thread-safe: a pool, like a libuv

@@ -466,6 +466,58 @@ static void records_that_own_handles_are_freed_after_the_handles_close(void **st
   }
 }
 
+/* An operation that cannot start: out of memory (UV_ENOMEM, as uv_fs_open
+ * says when it cannot copy the path) or anything else (UV_EINVAL).  Out of
+ * memory is the environment's (exit 3) in every style; it was exit 1. */
+static int start_code;
+static int nostart_start(ab_op_t *op) {
+  (void)op;
+  return start_code;
+}
+static const ab_op_type_t nostart_op = {sizeof(ab_op_t), nostart_start, NULL};
+static int nostart_slots(ab_run_t *run) { return ab_mode_slots(run, &nostart_op); }
+static int nostart_chains(ab_run_t *run) { return ab_mode_chains(run, &nostart_op); }
+static int nostart_all(ab_run_t *run) { return ab_mode_then_all(run, &nostart_op); }
+static int nostart_await(ab_run_t *run) { return ab_mode_await_all(run, &nostart_op); }
+static int nostart_stackless(ab_run_t *run) { return ab_mode_stackless_all(run, &nostart_op); }
+
+static const ab_variant_t nostart_variants[] = {
+  {"callback", NULL, "parallel", nostart_slots, NULL, 0},
+  {"promise", NULL, "sequential", nostart_chains, NULL, 0},
+  {"promise", NULL, "parallel", nostart_all, NULL, 0},
+  {"await", NULL, "parallel", nostart_await, NULL, 0},
+  {"stackless", NULL, "parallel", nostart_stackless, NULL, 0},
+  {NULL, NULL, NULL, NULL, NULL, 0}
+};
+
+static const ab_workload_t nostart = {
+  "nostart", "an operation that cannot start", NULL, fake_backend, nostart_variants,
+  NULL, fake_check, NULL, NULL
+};
+
+static void an_operation_without_memory_to_start_is_exit_3(void **state) {
+  static const char *const names[] = {"callback-parallel", "promise-sequential",
+                                      "promise-parallel", "await-parallel",
+                                      "stackless-parallel"};
+  (void)state;
+  for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+    child_t c;
+    char out[1024];
+    start_code = UV_ENOMEM;
+    main_in_child(&nostart, &c, out, sizeof(out),
+                  (const char *const[]){"--variant", names[k], "--iterations", "3", NULL});
+    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != AB_EXIT_ENV ||
+        strcmp(c.err, "prog: iteration 0: out of memory for starting the operation\n") != 0)
+      fail_msg("%s: status %d, stderr: %s", names[k], c.status, c.err);
+    start_code = UV_EINVAL;
+    main_in_child(&nostart, &c, out, sizeof(out),
+                  (const char *const[]){"--variant", names[k], "--iterations", "3", NULL});
+    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != AB_EXIT_VERIFY ||
+        strstr(c.err, "could not start the operation: invalid argument") == NULL)
+      fail_msg("%s: status %d, stderr: %s", names[k], c.status, c.err);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_are_the_contracts),
@@ -487,6 +539,7 @@ int main(void) {
     cmocka_unit_test(a_handle_teardown_leaves_open_fails_the_run),
     cmocka_unit_test(a_workload_needs_no_flags_setup_teardown_or_extra_fields),
     cmocka_unit_test(records_that_own_handles_are_freed_after_the_handles_close),
+    cmocka_unit_test(an_operation_without_memory_to_start_is_exit_3),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
