@@ -492,7 +492,7 @@ static const ab_variant_t nostart_variants[] = {
 
 static const ab_workload_t nostart = {
   "nostart", "an operation that cannot start", NULL, fake_backend, nostart_variants,
-  NULL, fake_check, NULL, NULL
+  NULL, fake_check, NULL, NULL, 0
 };
 
 static void an_operation_without_memory_to_start_is_exit_3(void **state) {
