@@ -135,10 +135,11 @@ def charts_section(rundir, charts):
     return out
 
 
-def warnings_section(rows, failures):
+def warnings_section(rows, failures, file_warnings=()):
     out = ["## Warnings", ""]
-    warned = [(r["variant"], w) for r in rows for w in r["warnings"]]
-    out += ["- `%s`: %s" % (v, w) for v, w in warned] or ["None."]
+    warned = ["- `%s`: %s" % (v, w) for v, w in
+              [(r["variant"], w) for r in rows for w in r["warnings"]]]
+    out += ["- %s" % w for w in file_warnings] + warned or ["None."]
     out += ["", "## Failures", ""]
     if not failures:
         out.append("None: every run met the contract.")
@@ -169,7 +170,7 @@ def markdown(rundir, summary, charts, failures):
         out += ["> **Incomplete run**: interrupted before every round finished.", ""]
     out += host_section(host) + [""] + method_section(run) + [""]
     out += results_section(rows) + charts_section(rundir, charts) + skipped_section(run)
-    out += warnings_section(rows, failures)
+    out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",
             "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above.",
             "- `hyperfine.json`: hyperfine's JSON export shape (times in seconds).",
