@@ -146,10 +146,13 @@ def measure(args, cat, plan, seed):
               "%s N=%d" % (w, s["iterations"]) for w, s in plan.settings.items()),
              seed, rd.shown(rundir)), file=sys.stderr)
 
-    # Ctrl-C (and a plain kill) end the run cleanly, even when the shell started us
-    # with SIGINT ignored, as non-interactive shells do for background jobs.
+    # Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) end the run cleanly,
+    # even when the shell started us with SIGINT ignored, as non-interactive
+    # shells do for background jobs.
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, _interrupt)
     by_id = {v["id"]: v for v in plan.variants}
     values = {w: cat.flag_values(w) for w in plan.settings}
     runtimes = {}

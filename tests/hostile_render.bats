@@ -141,3 +141,82 @@ duplicate-row          | samples\.csv:8: a second row of readfile/c/callback-seq
   assert_line --partial "samples.csv:8: a short last line (an interrupted write) was left out"
   grep -q "samples.csv:8: a short last line" "${d}/REPORT.md"
 }
+
+# sleeper_catalog -- a copy of the fake catalog whose programs go through a
+# wrapper that notes its pid (and the pid of a child it forks, which stays in
+# its process group) in $BATS_TEST_TMPDIR/pids, then runs the fake program;
+# prints the folder.  The hang variant then sleeps until it is killed.
+sleeper_catalog() {
+  local cat="${BATS_TEST_TMPDIR}/cat" wrap="${BATS_TEST_TMPDIR}/wrapped-fake"
+  cp -R "$FAKE_CATALOG" "$cat"
+  cat > "$wrap" <<SH
+#!/bin/sh
+sleep 300 &
+echo "\$! \$\$" >> "${BATS_TEST_TMPDIR}/pids"
+exec "${ROOT}/tests/fixtures-bin/fake-readfile" "\$@"
+SH
+  chmod +x "$wrap"
+  sed "s#tests/fixtures-bin/fake-readfile#${wrap}#" "$FAKE_CATALOG/readfile.json" > "$cat/readfile.json"
+  echo "$cat"
+}
+
+# wait_for FILE -- until FILE exists and is not empty (at most 10 s).
+wait_for() {
+  for _ in $(seq 1 100); do
+    [ -s "$1" ] && return 0
+    sleep 0.1
+  done
+  echo "wait_for: no $1 after 10 s" >&2
+  return 1
+}
+
+# gone PID... -- succeeds when every PID has ended within 3 s (a zombie counts
+# as ended: it runs no more).
+gone() {
+  local p alive
+  for _ in $(seq 1 30); do
+    alive=""
+    for p in "$@"; do
+      if kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
+        alive+=" $p"
+      fi
+    done
+    [ -z "$alive" ] && return 0
+    sleep 0.1
+  done
+  echo "still running:$alive" >&2
+  ps -o pid,ppid,pgid,stat,args -p "${alive# }" >&2 || true
+  kill -9 $alive 2>/dev/null || true
+  return 1
+}
+
+# start_hanging_run -- the runner on the hang variant alone (a long timeout) in
+# the background; sets RUNNER_PID and PIDS (the program and its child) once the
+# program runs.
+start_hanging_run() {
+  "$PYTHON" "$RUN" --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
+    --warmup-rounds 0 --timeout 120 --out "${BATS_TEST_TMPDIR}/r" \
+    > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  RUNNER_PID=$!
+  wait_for "${BATS_TEST_TMPDIR}/pids"
+  PIDS=$(cat "${BATS_TEST_TMPDIR}/pids")
+}
+
+@test "SIGHUP is handled like SIGTERM: run.json written and marked incomplete, the program killed" {
+  start_hanging_run
+  kill -HUP "$RUNNER_PID"
+  rc=0
+  wait "$RUNNER_PID" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  gone $PIDS
+  d=$("$PYTHON" -c 'import os,sys; print(os.path.realpath(sys.argv[1]))' "${BATS_TEST_TMPDIR}/r/latest")
+  "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' "${d}/run.json"
+  grep -q "interrupted after" "${BATS_TEST_TMPDIR}/out"
+}
+
+@test "after SIGKILL of the runner the measured program and its group are gone" {
+  start_hanging_run
+  kill -KILL "$RUNNER_PID"
+  wait "$RUNNER_PID" || true
+  gone $PIDS
+}
