@@ -158,6 +158,7 @@ def measure(args, cat, plan, seed):
     runtimes = {}
     progress = Progress(sum(len(o) for o in plan_orders))
     interrupted = False
+    sampled = 0
     servers = Servers()
     with rd.SampleLog(rundir) as log:
         try:
@@ -190,6 +191,7 @@ def measure(args, cat, plan, seed):
                                       file=sys.stderr)
                         if not warm:
                             log.sample(sample_row(rnd, pos, v, n, status, rec, res))
+                            sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C
                 if not warm:
@@ -201,7 +203,13 @@ def measure(args, cat, plan, seed):
     run["runtimes"] = runtimes
     run["finished_utc"] = rd.utc_now()
     rd.write_json(os.path.join(rundir, "run.json"), run)
-    rd.point_latest(out, rundir)
+    if sampled:
+        rd.point_latest(out, rundir)
+    else:
+        # Interrupted in the warm-up (or before the first sample): latest keeps
+        # pointing at the last run that measured something.
+        print("run.py: no sample was measured; %s not moved"
+              % rd.shown(os.path.join(out, "latest")), file=sys.stderr)
     if interrupted:
         print("run.py: interrupted after %d complete round%s; kept the samples in %s"
               % (run["rounds_done"], "" if run["rounds_done"] == 1 else "s",

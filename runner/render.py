@@ -16,7 +16,7 @@ import export
 import report
 import rundir as rd
 import summary as sm
-from errors import EnvError
+from errors import EnvError, RenderInterrupted
 from files import write_atomic
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -96,8 +96,23 @@ def read_object(path, types):
 
 def render(rundir, out_root=None):
     """Summaries, exports, charts and REPORT.md from RUNDIR/samples.csv.  Returns
-    (summary dict, True when every chart was drawn)."""
+    (summary dict, True when every chart was drawn).
+
+    Ctrl-C (KeyboardInterrupt) while the charts are drawn stops the drawing;
+    REPORT.md is still written, with the charts drawn so far and a line saying
+    the others are missing, and RenderInterrupted says so.  Ctrl-C before the
+    summaries are written raises RenderInterrupted naming what is missing (the
+    files are written whole or not at all)."""
     rundir = os.path.realpath(rundir)       # results/latest is a symlink
+    try:
+        return _render(rundir, out_root)
+    except RenderInterrupted:
+        raise
+    except KeyboardInterrupt:
+        raise RenderInterrupted("before the summaries and REPORT.md were written") from None
+
+
+def _render(rundir, out_root):
     samples_path = os.path.join(rundir, "samples.csv")
     if not os.path.isfile(samples_path):
         raise EnvError("%s has no samples.csv: not a run folder" % rundir)
@@ -131,6 +146,29 @@ def render(rundir, out_root=None):
     os.makedirs(charts_dir, exist_ok=True)
     charts, all_drawn = [], True
     workloads = sorted({r["workload"] for r in rows})
+    try:
+        all_drawn = _draw_charts(rundir, rows, workloads, charts)
+        # Cross-host charts when the results folder holds runs of more than one host.
+        out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
+        if len(host_runs(out_root)) > 1:
+            for path in draw_hosts(out_root, charts_dir):
+                charts.append(("Across hosts", os.path.relpath(path, rundir)))
+    except KeyboardInterrupt:
+        note = ("**Charts missing**: the run was interrupted while they were drawn (%d drawn); "
+                "redraw them with `make plots RUN=%s`." % (len(charts), rd.shown(rundir)))
+        write_atomic(os.path.join(rundir, "REPORT.md"),
+                     report.markdown(rundir, summary, charts, run.get("failures") or [], note))
+        raise RenderInterrupted("while drawing the charts: REPORT.md written with %d of them"
+                                % len(charts)) from None
+    write_atomic(os.path.join(rundir, "REPORT.md"),
+                 report.markdown(rundir, summary, charts, run.get("failures") or []))
+    return summary, all_drawn
+
+
+def _draw_charts(rundir, rows, workloads, charts):
+    """Draws every chart of every workload, appending (title, path) to charts;
+    True when every one was drawn."""
+    all_drawn = True
     for script, prefix, title, needs in CHARTS:
         for w in workloads:
             wrows = [r for r in rows if r["workload"] == w]
@@ -146,14 +184,7 @@ def render(rundir, out_root=None):
                 if "%s" in title:
                     text = title % " / ".join(sm.baseline_labels(wrows))
                 charts.append(("%s (%s)" % (text, w), rel))
-    # Cross-host charts when the results folder holds runs of more than one host.
-    out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
-    if len(host_runs(out_root)) > 1:
-        for path in draw_hosts(out_root, charts_dir):
-            charts.append(("Across hosts", os.path.relpath(path, rundir)))
-    write_atomic(os.path.join(rundir, "REPORT.md"),
-                 report.markdown(rundir, summary, charts, run.get("failures") or []))
-    return summary, all_drawn
+    return all_drawn
 
 
 def draw(script, argv):

@@ -209,8 +209,9 @@ start_hanging_run() {
   wait "$RUNNER_PID" || rc=$?
   [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
   gone $PIDS
-  d=$("$PYTHON" -c 'import os,sys; print(os.path.realpath(sys.argv[1]))' "${BATS_TEST_TMPDIR}/r/latest")
-  "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' "${d}/run.json"
+  # (no sample was measured, so latest was not moved: the one run folder)
+  "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' \
+    "${BATS_TEST_TMPDIR}"/r/*/*/run.json
   grep -q "interrupted after" "${BATS_TEST_TMPDIR}/out"
 }
 
@@ -219,4 +220,20 @@ start_hanging_run() {
   kill -KILL "$RUNNER_PID"
   wait "$RUNNER_PID" || true
   gone $PIDS
+}
+
+@test "Ctrl-C during the warm-up leaves latest where it was and says so" {
+  mkdir -p "${BATS_TEST_TMPDIR}/r/old/run1"
+  ln -s old/run1 "${BATS_TEST_TMPDIR}/r/latest"
+  "$PYTHON" "$RUN" --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
+    --warmup-rounds 1 --timeout 120 --out "${BATS_TEST_TMPDIR}/r" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  pid=$!
+  wait_for "${BATS_TEST_TMPDIR}/pids"
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  gone $(cat "${BATS_TEST_TMPDIR}/pids")
+  [ "$(readlink "${BATS_TEST_TMPDIR}/r/latest")" = old/run1 ]
+  grep -q "no sample was measured; .*latest not moved" "${BATS_TEST_TMPDIR}/out"
 }
