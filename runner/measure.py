@@ -175,6 +175,20 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _hangup(signum, frame):
+    """SIGHUP: the terminal is gone, so writing to it would fail (EIO) and lose
+    the end of the run; what went to it goes nowhere now, files stay files."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            if os.isatty(fd):
+                os.dup2(null, fd)
+        os.close(null)
+    except OSError:
+        pass
+    raise KeyboardInterrupt
+
+
 def measure(args, cat, plan, seed):
     """Runs the plan into a new run folder under args.out (--host names it); returns
     (folder, interrupted)."""
@@ -200,7 +214,7 @@ def measure(args, cat, plan, seed):
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, _interrupt)
+        signal.signal(signal.SIGHUP, _hangup)
     by_id = {v["id"]: v for v in plan.variants}
     values = {w: cat.flag_values(w) for w in plan.settings}
     runtimes = {}
