@@ -175,14 +175,18 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+# stdout and stderr when they are a terminal, noted when the run starts: after a
+# hangup isatty() fails with EIO like every other call on the terminal.
+_TTYS = []
+
+
 def _hangup(signum, frame):
     """SIGHUP: the terminal is gone, so writing to it would fail (EIO) and lose
     the end of the run; what went to it goes nowhere now, files stay files."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
-        for fd in (1, 2):
-            if os.isatty(fd):
-                os.dup2(null, fd)
+        for fd in _TTYS:
+            os.dup2(null, fd)
         os.close(null)
     except OSError:
         pass
@@ -214,6 +218,7 @@ def measure(args, cat, plan, seed):
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
     if hasattr(signal, "SIGHUP"):
+        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
         signal.signal(signal.SIGHUP, _hangup)
     by_id = {v["id"]: v for v in plan.variants}
     values = {w: cat.flag_values(w) for w in plan.settings}

@@ -237,3 +237,36 @@ start_hanging_run() {
   [ "$(readlink "${BATS_TEST_TMPDIR}/r/latest")" = old/run1 ]
   grep -q "no sample was measured; .*latest not moved" "${BATS_TEST_TMPDIR}/out"
 }
+
+@test "a closed terminal (SIGHUP, writes failing with EIO) still ends the run with run.json and REPORT.md" {
+  cat_dir=$(sleeper_catalog)
+  run "$PYTHON" - "$RUN" "$cat_dir" "$BATS_TEST_TMPDIR" <<'PY'
+import os, pty, sys, time
+run, cat, tmp = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, run, "--catalog", cat, "--profile", "broken",
+             "--filter", "hang", "--rounds", "1", "--warmup-rounds", "0", "--timeout", "120",
+             "--out", os.path.join(tmp, "r")])
+pids = os.path.join(tmp, "pids")
+for _ in range(100):
+    if os.path.exists(pids) and open(pids).read():
+        break
+    time.sleep(0.1)
+os.close(fd)                # the terminal is gone: the runner gets SIGHUP
+for _ in range(100):        # at most 10 s
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        print("exit", os.waitstatus_to_exitcode(status))
+        break
+    time.sleep(0.1)
+else:
+    os.kill(pid, 9)
+    print("still running after 10 s")
+PY
+  assert_output "exit 130"
+  gone $(cat "${BATS_TEST_TMPDIR}/pids")
+  ls "${BATS_TEST_TMPDIR}"/r/*/*/REPORT.md
+  "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' \
+    "${BATS_TEST_TMPDIR}"/r/*/*/run.json
+}
