@@ -146,6 +146,7 @@ duplicate-row          | samples\.csv:8: a second row of readfile/c/callback-seq
 # wrapper that notes its pid (and the pid of a child it forks, which stays in
 # its process group) in $BATS_TEST_TMPDIR/pids, then runs the fake program;
 # prints the folder.  The hang variant then sleeps until it is killed.
+# SLEEPER_PREFIX (e.g. setsid) goes before the fake program.
 sleeper_catalog() {
   local cat="${BATS_TEST_TMPDIR}/cat" wrap="${BATS_TEST_TMPDIR}/wrapped-fake"
   cp -R "$FAKE_CATALOG" "$cat"
@@ -153,7 +154,7 @@ sleeper_catalog() {
 #!/bin/sh
 sleep 300 &
 echo "\$! \$\$" >> "${BATS_TEST_TMPDIR}/pids"
-exec "${ROOT}/tests/fixtures-bin/fake-readfile" "\$@"
+exec ${SLEEPER_PREFIX:-} "${ROOT}/tests/fixtures-bin/fake-readfile" "\$@"
 SH
   chmod +x "$wrap"
   sed "s#tests/fixtures-bin/fake-readfile#${wrap}#" "$FAKE_CATALOG/readfile.json" > "$cat/readfile.json"
@@ -269,4 +270,14 @@ PY
   ls "${BATS_TEST_TMPDIR}"/r/*/*/REPORT.md
   "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' \
     "${BATS_TEST_TMPDIR}"/r/*/*/run.json
+}
+
+@test "on Linux a program that calls setsid still dies with the runner (its parent-death signal)" {
+  [ "$(uname -s)" = Linux ] && command -v setsid >/dev/null || skip "Linux with setsid(1) only"
+  SLEEPER_PREFIX=setsid start_hanging_run
+  kill -KILL "$RUNNER_PID"
+  wait "$RUNNER_PID" || true
+  # The program (the second pid) left the group, so only its own parent-death
+  # signal reaches it; the wrapper's child stayed in the group.
+  gone $PIDS
 }
