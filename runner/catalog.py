@@ -310,6 +310,33 @@ def _unknown(keys, allowed, where):
             where, ", ".join(repr(k) for k in extra), ", ".join(sorted(allowed))))
 
 
+# Upper bounds of the catalog's numbers: a figure beyond them is a typo, and
+# json accepts NaN and Infinity (a NaN timeout made every run an instant
+# timeout; a timeout beyond threading's limit killed the timer thread).
+MAX_ITERATIONS = 10 ** 9
+MAX_ROUNDS = 10000
+MIN_TIMEOUT_S = 0.1
+MAX_TIMEOUT_S = 86400
+MAX_BOUND = 10 ** 6
+
+
+def _integer(value, lo, hi, where, what):
+    """value when it is an integer from lo to hi (not a bool); CatalogError else."""
+    if type(value) is not int or not lo <= value <= hi:
+        raise CatalogError("%s: %s must be an integer from %d to %d, got %r" % (where, what, lo, hi, value))
+    return value
+
+
+def _seconds(value, hi, where, what):
+    """value when it is a number of seconds from MIN_TIMEOUT_S to hi (not a bool,
+    NaN or Infinity: a tiny one made every run an instant timeout); CatalogError else."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not MIN_TIMEOUT_S <= value <= hi):
+        raise CatalogError("%s: %s must be a number of seconds from %g to %d, got %r"
+                           % (where, what, MIN_TIMEOUT_S, hi, value))
+    return value
+
+
 def _strings(value, where, what):
     if not isinstance(value, list) or not value or not all(isinstance(s, str) and s for s in value):
         raise CatalogError("%s: %s must be a non-empty list of strings, got %r" % (where, what, value))
@@ -367,8 +394,7 @@ class Catalog:
                     raise CatalogError("%s: %s entry %r is not a lower-case word" % (path, k, w))
         if "inprocess" not in suite["methods"]:
             raise CatalogError("%s: methods must include inprocess (the default)" % path)
-        if type(suite.get("bound")) is not int or suite["bound"] < 1:
-            raise CatalogError("%s: bound must be a positive integer, got %r" % (path, suite.get("bound")))
+        _integer(suite.get("bound"), 1, MAX_BOUND, path, "bound")
         profiles = suite.get("profiles")
         if not isinstance(profiles, dict) or not profiles:
             raise CatalogError("%s: profiles must be a non-empty object" % path)
@@ -377,10 +403,8 @@ class Catalog:
             if not isinstance(p, dict):
                 raise CatalogError("%s must be an object" % where)
             _unknown(p, {"about", "rounds", "warmup_rounds"}, where)
-            if type(p.get("rounds")) is not int or p["rounds"] < 1:
-                raise CatalogError("%s: rounds must be a positive integer" % where)
-            if type(p.get("warmup_rounds")) is not int or p["warmup_rounds"] < 0:
-                raise CatalogError("%s: warmup_rounds must be an integer >= 0" % where)
+            _integer(p.get("rounds"), 1, MAX_ROUNDS, where, "rounds")
+            _integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
             if not isinstance(p.get("about"), str):
                 raise CatalogError("%s: about must be a string" % where)
         return suite
@@ -479,9 +503,7 @@ class Catalog:
             _strings(s.get("argv"), where, "requires.server.argv")
             if not isinstance(s.get("port_flag"), str) or not s["port_flag"].startswith("--"):
                 raise CatalogError("%s: requires.server.port_flag must be a --flag" % where)
-            t = s.get("ready_timeout_s", 10)
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
-                raise CatalogError("%s: requires.server.ready_timeout_s must be a positive number" % where)
+            _seconds(s.get("ready_timeout_s", 10), MAX_TIMEOUT_S, where, "requires.server.ready_timeout_s")
 
     def _check_profiles(self, profiles, path):
         if not isinstance(profiles, dict) or not profiles:
@@ -494,11 +516,8 @@ class Catalog:
             if not isinstance(s, dict):
                 raise CatalogError("%s must be an object" % where)
             _unknown(s, {"iterations", "timeout_s", "rounds"}, where)
-            if type(s.get("iterations")) is not int or s["iterations"] < 1:
-                raise CatalogError("%s: iterations must be a positive integer" % where)
-            t = s.get("timeout_s")
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
-                raise CatalogError("%s: timeout_s must be a positive number" % where)
+            _integer(s.get("iterations"), 1, MAX_ITERATIONS, where, "iterations")
+            _seconds(s.get("timeout_s"), MAX_TIMEOUT_S, where, "timeout_s")
             if "rounds" in s and (type(s["rounds"]) is not int or s["rounds"] < 1
                                   or s["rounds"] > self.suite["profiles"][name]["rounds"]):
                 raise CatalogError("%s: rounds must be an integer from 1 to the suite's %d" % (
@@ -694,7 +713,7 @@ class Catalog:
 def load(path=DIR):
     """The catalog of folder path (suite.json and one <workload>.json per
     workload), validated and expanded; raises CatalogError (one line)."""
-    if not os.path.isdir(path):
+    if not os.path.isdir(path) or not os.path.isfile(os.path.join(path, "suite.json")):
         raise CatalogError("%s: not a catalog folder (suite.json and <workload>.json files)" % _show(path))
     return Catalog(path)
 

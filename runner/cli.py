@@ -35,15 +35,17 @@ import argparse
 import os
 import re
 
+import catalog as catalog_mod
 from errors import UsageError
 
 # Every numeric option is bounded: a huge --timeout overflows the timer thread
 # (a hung program then hangs the runner), a tiny one makes every run an
 # instant timeout, and a huge --rounds sits building the order.
-MAX_ROUNDS = 10000
-MAX_ITERATIONS = 10 ** 9
-MIN_TIMEOUT = 0.1
-MAX_TIMEOUT = 24 * 3600
+# The catalog's own figures have the same upper bounds (runner/catalog.py).
+MAX_ROUNDS = catalog_mod.MAX_ROUNDS
+MAX_ITERATIONS = catalog_mod.MAX_ITERATIONS
+MIN_TIMEOUT = catalog_mod.MIN_TIMEOUT_S
+MAX_TIMEOUT = catalog_mod.MAX_TIMEOUT_S
 MAX_SEED = 2 ** 64 - 1
 # Names the runner itself uses directly under the results folder: a host slug
 # must be none of them (--host latest put the run inside the previous run and

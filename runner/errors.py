@@ -10,6 +10,15 @@ class UsageError(Exception):
     """The command line asked for something impossible (exit 2)."""
 
 
+class RenderInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, SIGHUP) while a run folder was rendered; what says
+    what was written and what is missing, in a few words."""
+
+    def __init__(self, what):
+        KeyboardInterrupt.__init__(self, what)
+        self.what = what
+
+
 class EnvError(Exception):
     """The machine or the project is not ready: a program not built, a broken
     catalog, an unwritable results folder (exit 3)."""

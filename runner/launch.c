@@ -19,10 +19,25 @@
  * when the program could not be started (exit status 127).  The program keeps
  * the launcher's stdin, stdout, stderr and process group, so the runner's
  * timeout kills both with one killpg.
+ *
+ * When the runner dies without cleaning up (SIGKILL, an out-of-memory kill),
+ * the program must not keep running.  On Linux the launcher asks for a
+ * parent-death signal (prctl PR_SET_PDEATHSIG, SIGTERM) and answers it by
+ * killing its whole process group (the program and whatever it forked that
+ * stayed in the group); the program itself gets SIGKILL as its own
+ * parent-death signal, in case the launcher is killed first.  Both check
+ * getppid() after asking, for a parent that died before the request.  The
+ * runner passes its pid in LAUNCH_PARENT_PID (removed before the program
+ * starts).  Elsewhere the launcher polls getppid() every 50 ms while the
+ * program runs, and kills the group when its parent has gone.
+ * A process that leaves the group (setsid, setpgid) escapes both: only the
+ * program's own process is killed then; its detached children are leaked,
+ * as nothing but a cgroup or a PID namespace could find them.
  */
 /* wait4 is BSD, not POSIX: glibc shows it with _DEFAULT_SOURCE, macOS by default. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +47,37 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+/* The runner's (or the launcher's) death: kill the whole process group, the
+ * launcher included.  kill() is async-signal-safe. */
+static void parent_died(int sig) {
+  (void)sig;
+  kill(0, SIGKILL);
+  _exit(128 + SIGKILL);
+}
+
+/* The pid of the runner: LAUNCH_PARENT_PID when the runner set it, else the
+ * parent now (the race of a parent dying before this call stays open then). */
+static pid_t runner_pid(void) {
+  const char *s = getenv("LAUNCH_PARENT_PID");
+  pid_t pid = s ? (pid_t)atol(s) : 0;
+  unsetenv("LAUNCH_PARENT_PID");
+  return pid > 0 ? pid : getppid();
+}
+
+/* Asks for sig when the parent (expected: pid parent) dies; returns 0, or -1
+ * when the parent is already gone. */
+static int die_with_parent(int sig, pid_t parent) {
+#ifdef __linux__
+  if (prctl(PR_SET_PDEATHSIG, sig) != 0) return 0; /* not fatal: the poll is not used here */
+#else
+  (void)sig;
+#endif
+  return getppid() == parent ? 0 : -1;
+}
 
 static long long now_ns(void) {
   struct timespec ts;
@@ -54,6 +100,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "launch: fd %s: %s\n", argv[1], strerror(errno));
     return 2;
   }
+  pid_t parent = runner_pid();
+  signal(SIGTERM, parent_died);
+  if (die_with_parent(SIGTERM, parent) != 0) {
+    fprintf(stderr, "launch: the runner (pid %ld) is gone; not starting %s\n", (long)parent,
+            argv[2]);
+    return 127;
+  }
+  pid_t self = getpid();
   long long t0 = now_ns();
   pid_t pid = fork();
   if (pid < 0) {
@@ -62,6 +116,8 @@ int main(int argc, char **argv) {
   }
   if (pid == 0) {
     close(fd);
+    signal(SIGTERM, SIG_DFL);
+    if (die_with_parent(SIGKILL, self) != 0) _exit(127);
     execvp(argv[2], argv + 2);
     /* The parent reports this through the exit status 127 and stderr. */
     fprintf(stderr, "launch: cannot run %s: %s\n", argv[2], strerror(errno));
@@ -70,9 +126,21 @@ int main(int argc, char **argv) {
   int status;
   struct rusage ru;
   pid_t got;
+#ifdef __linux__
+  (void)parent;
   do {
     got = wait4(pid, &status, 0, &ru);
   } while (got < 0 && errno == EINTR);
+#else
+  /* No parent-death signal: look at the parent every 50 ms. */
+  for (;;) {
+    got = wait4(pid, &status, WNOHANG, &ru);
+    if (got != 0 && !(got < 0 && errno == EINTR)) break;
+    if (getppid() != parent) parent_died(SIGTERM);
+    struct timespec nap = {0, 50 * 1000000L};
+    nanosleep(&nap, NULL);
+  }
+#endif
   long long t1 = now_ns();
   if (got < 0) {
     fprintf(report, "error=wait4: %s\n", strerror(errno));

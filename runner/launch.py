@@ -7,6 +7,9 @@ program's own wall time and rusage.  Forking straight from Python would carry
 the runner's own resident size into the program's peak RSS on Linux.  The
 program runs in its own process group, stdout and stderr go to temporary files
 (no pipe can fill up), and a timer kills the whole group when the timeout passes.
+When the runner itself dies (even of SIGKILL), the launcher kills the group
+(runner/launch.c: a parent-death signal on Linux); it learns the runner's pid
+from LAUNCH_PARENT_PID, which the program does not see.
 """
 import os
 import signal
@@ -100,7 +103,8 @@ def run_once(argv, timeout_s, launch):
         try:
             p = subprocess.Popen([launch, str(rep.fileno())] + list(argv),
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                 cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),))
+                                 cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),),
+                                 env=dict(os.environ, LAUNCH_PARENT_PID=str(os.getpid())))
         except OSError as e:
             # The harness, not the program measured: an environment error of the run.
             raise EnvError("cannot start the launcher %s: %s (run `make all`)"

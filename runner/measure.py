@@ -14,6 +14,7 @@ runner/contract.py, including ok != iterations), failed, timeout, crashed.
 import json
 import os
 import random
+import re
 import signal
 import sys
 
@@ -30,8 +31,39 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+# What a program's stderr says when the machine, not the program, failed it:
+# (pattern, the cause named in the reason).  Go's runtime says "fatal error:
+# runtime: out of memory" and exits 2; Node's V8 "FATAL ERROR: ... JavaScript
+# heap out of memory" and aborts (SIGABRT, or exit 134 through a shell); C
+# says "out of memory" or strerror(ENOMEM/EMFILE/EAGAIN).
+ENV_PATTERNS = (
+    (re.compile(r"out of memory|cannot allocate memory|allocation failed|bad_alloc|ENOMEM", re.I),
+     "out of memory"),
+    (re.compile(r"too many open files|EMFILE|ENFILE", re.I), "too many open files"),
+    (re.compile(r"failed to create new OS thread|pthread_create|cannot start a thread|"
+                r"resource temporarily unavailable|EAGAIN", re.I), "cannot start a thread"),
+)
+def environment_cause(res):
+    """(cause, the stderr line that shows it) when res failed because of the
+    machine (memory, file descriptors, threads), else (None, None)."""
+    text = res.stderr.decode("utf-8", "replace")
+    for pattern, cause in ENV_PATTERNS:
+        for line in text.splitlines():
+            if pattern.search(line):
+                return cause, line.strip()[:300]
+    return None, None
+
+
 def classify(v, n, res, workload_values=None):
-    """(status, parsed JSON line or None, reason or None) of one run."""
+    """(status, parsed JSON line or None, reason or None) of one run.
+
+    A run that failed because of the machine keeps the status of DESIGN section
+    6 (failed, crashed) but its reason starts with "environment failure (CAUSE)"
+    so that it is never read as a verification failure: exit 3 (the contract's
+    environment error), a Go runtime "fatal error:" (exit 2), or a death by a
+    signal or exit 134 (an abort through a shell) whose stderr says out of
+    memory, too many open files or no thread could start (Node out of memory
+    aborts).  Exit 1 stays a verification failure whatever its message says."""
     if res.spawn_error:
         return "failed", None, res.spawn_error
     if res.timed_out:
@@ -39,9 +71,25 @@ def classify(v, n, res, workload_values=None):
     if res.signal is not None:
         name = (signal.Signals(res.signal).name if res.signal in signal.valid_signals()
                 else res.signal)
+        cause, line = environment_cause(res)
+        if cause:
+            return "crashed", None, "environment failure (%s): killed by %s: %s" % (cause, name, line)
         why = launch.first_line(res.stderr)
         return "crashed", None, "killed by %s%s" % (name, ": " + why if why else "")
     if res.exit_code != 0:
+        cause, line = environment_cause(res)
+        text = res.stderr.decode("utf-8", "replace")
+        go_fatal = res.exit_code == 2 and re.search(r"^fatal error:", text, re.M)
+        if go_fatal and not cause:
+            cause, line = "Go runtime fatal error", go_fatal.string[go_fatal.start():].splitlines()[0]
+        # Exit 1 is the contract's verification failure and stays one: its
+        # message may quote a fixture's content, which anyone can write.
+        if (res.exit_code == 3 or go_fatal or (res.exit_code == 134 and cause)) and cause:
+            return "failed", None, "environment failure (%s): exit %d: %s" % (
+                cause, res.exit_code, line[:300])
+        if res.exit_code == 3:
+            return "failed", None, "environment failure: exit 3: %s" % (
+                launch.first_line(res.stderr) or "(nothing on stderr)")
         return "failed", None, "exit %d: %s" % (res.exit_code, launch.first_line(res.stderr)
                                                 or "(nothing on stderr)")
     line = res.stdout.decode("utf-8", "replace")
@@ -132,6 +180,24 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+# stdout and stderr when they are a terminal, noted when the run starts: after a
+# hangup isatty() fails with EIO like every other call on the terminal.
+_TTYS = []
+
+
+def _hangup(signum, frame):
+    """SIGHUP: the terminal is gone, so writing to it would fail (EIO) and lose
+    the end of the run; what went to it goes nowhere now, files stay files."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        for fd in _TTYS:
+            os.dup2(null, fd)
+        os.close(null)
+    except OSError:
+        pass
+    raise KeyboardInterrupt
+
+
 def measure(args, cat, plan, seed):
     """Runs the plan into a new run folder under args.out (--host names it); returns
     (folder, interrupted)."""
@@ -152,15 +218,20 @@ def measure(args, cat, plan, seed):
               "%s N=%d" % (w, s["iterations"]) for w, s in plan.settings.items()),
              seed, rd.shown(rundir)), file=sys.stderr)
 
-    # Ctrl-C (and a plain kill) end the run cleanly, even when the shell started us
-    # with SIGINT ignored, as non-interactive shells do for background jobs.
+    # Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) end the run cleanly,
+    # even when the shell started us with SIGINT ignored, as non-interactive
+    # shells do for background jobs.
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
+    if hasattr(signal, "SIGHUP"):
+        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
+        signal.signal(signal.SIGHUP, _hangup)
     by_id = {v["id"]: v for v in plan.variants}
     values = {w: cat.flag_values(w) for w in plan.settings}
     runtimes = {}
     progress = Progress(sum(len(o) for o in plan_orders))
     interrupted = False
+    sampled = 0
     servers = Servers()
     with rd.SampleLog(rundir) as log:
         try:
@@ -193,6 +264,7 @@ def measure(args, cat, plan, seed):
                                       file=sys.stderr)
                         if not warm:
                             log.sample(sample_row(rnd, pos, v, n, status, rec, res))
+                            sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C
                 if not warm:
@@ -212,7 +284,13 @@ def measure(args, cat, plan, seed):
     run["runtimes"] = runtimes
     run["finished_utc"] = rd.utc_now()
     rd.write_json(os.path.join(rundir, "run.json"), run)
-    rd.point_latest(out, rundir)
+    if sampled:
+        rd.point_latest(out, rundir)
+    else:
+        # Interrupted in the warm-up (or before the first sample): latest keeps
+        # pointing at the last run that measured something.
+        print("run.py: no sample was measured; %s not moved"
+              % rd.shown(os.path.join(out, "latest")), file=sys.stderr)
     if interrupted:
         print("run.py: interrupted after %d complete round%s; kept the samples in %s"
               % (run["rounds_done"], "" if run["rounds_done"] == 1 else "s",

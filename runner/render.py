@@ -6,6 +6,7 @@ The baselines come from run.json (their ids and labels were recorded when the
 run started), so a run renders the same whatever today's catalog says; only a
 folder without run.json falls back to the catalog.
 """
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import export
 import report
 import rundir as rd
 import summary as sm
-from errors import EnvError
+from errors import EnvError, RenderInterrupted
 from files import write_atomic
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,19 +41,90 @@ def catalog_baselines(samples):
     return cat.baseline_table([v for v in known if v is not None])
 
 
+# The fields of run.json that the summary and REPORT.md read, and their types.
+RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict,
+             "skipped": list, "failures": list, "baselines": dict, "complete": (bool, type(None)),
+             "stamp": str, "profile": str}
+
+
+# The fields of host.json that REPORT.md and the exports compute with.
+_STR = (str, type(None))
+HOST_TYPES = {"slug": _STR, "memory_bytes": (int, type(None)), "machine": _STR, "kernel": _STR,
+              "cpu_model": _STR}
+
+
+def _baseline_table(b):
+    """Whether b is run.json's baselines: {id: {key: [id, label] or None}}."""
+    return isinstance(b, dict) and all(
+        isinstance(rules, dict) and all(
+            r is None or (isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r))
+            for r in rules.values())
+        for rules in b.values())
+
+
+def read_object(path, types):
+    """The JSON object of path, or None when the file is missing.  EnvError (one
+    line naming the file) when it is there but is not JSON, not an object, or a
+    field of types has another type: run.json and host.json are written whole
+    by the runner, so anything else was edited by hand, and rendering from it
+    would draw a wrong report (or die in it)."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            obj = json.load(f)
+    except OSError as e:
+        raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
+    except ValueError as e:
+        raise EnvError("%s: not JSON: %s" % (path, e))
+    if not isinstance(obj, dict):
+        raise EnvError("%s: a JSON object is expected, not %s" % (path, type(obj).__name__))
+    for k, t in types.items():
+        if k in obj and (not isinstance(obj[k], t) or (t is int and isinstance(obj[k], bool))):
+            raise EnvError("%s: %s has the wrong type (%s)" % (path, k, type(obj[k]).__name__))
+    if "memory_bytes" in types and isinstance(obj.get("memory_bytes"), int) \
+            and not 0 <= obj["memory_bytes"] < 2 ** 63:
+        raise EnvError("%s: memory_bytes is out of range" % path)
+    for k in ("workloads",):
+        if not all(isinstance(x, dict) for x in obj.get(k, {}).values()):
+            raise EnvError("%s: every entry of %s must be an object" % (path, k))
+    for k in ("failures",):
+        if not all(isinstance(x, dict) for x in obj.get(k, [])):
+            raise EnvError("%s: every entry of %s must be an object" % (path, k))
+    return obj
+
+
 def render(rundir, out_root=None):
     """Summaries, exports, charts and REPORT.md from RUNDIR/samples.csv.  Returns
-    (summary dict, True when every chart was drawn)."""
+    (summary dict, True when every chart was drawn).
+
+    Ctrl-C (KeyboardInterrupt) while the charts are drawn stops the drawing;
+    REPORT.md is still written, with the charts drawn so far and a line saying
+    the others are missing, and RenderInterrupted says so.  Ctrl-C before the
+    summaries are written raises RenderInterrupted naming what is missing (the
+    files are written whole or not at all)."""
     rundir = os.path.realpath(rundir)       # results/latest is a symlink
+    try:
+        return _render(rundir, out_root)
+    except RenderInterrupted:
+        raise
+    except KeyboardInterrupt:
+        raise RenderInterrupted("before the summaries and REPORT.md were written") from None
+
+
+def _render(rundir, out_root):
     samples_path = os.path.join(rundir, "samples.csv")
     if not os.path.isfile(samples_path):
         raise EnvError("%s has no samples.csv: not a run folder" % rundir)
+    file_warnings = []
     try:
-        samples = sm.read_samples(samples_path)
+        samples = sm.read_samples(samples_path, file_warnings)
     except ValueError as e:
         raise EnvError(str(e))
-    run = rd.read_json(os.path.join(rundir, "run.json")) or {}
-    hinfo = rd.read_json(os.path.join(rundir, "host.json")) or {}
+    for w in file_warnings:
+        print("run.py: warning: %s" % w, file=sys.stderr)
+    run = read_object(os.path.join(rundir, "run.json"), RUN_TYPES) or {}
+    hinfo = read_object(os.path.join(rundir, "host.json"), HOST_TYPES) or {}
     if not hinfo.get("slug"):
         hinfo["slug"] = os.path.basename(os.path.dirname(os.path.abspath(rundir)))
     if not run:
@@ -60,11 +132,12 @@ def render(rundir, out_root=None):
         run = {"stamp": os.path.basename(os.path.abspath(rundir)),
                "rounds": max([s["round"] for s in samples] or [0]),
                "complete": None, "failures": []}
-    if not isinstance(run.get("baselines"), dict) or not all(
-            isinstance(b, dict) for b in run["baselines"].values()):
+    if not _baseline_table(run.get("baselines")):
         run["baselines"] = catalog_baselines(samples)
     rows = sm.summarize(samples, run["baselines"])
     summary = {"run": run, "host": hinfo, "variants": rows}
+    if file_warnings:
+        summary["warnings"] = file_warnings
     rd.write_json(os.path.join(rundir, "summary.json"), summary)
     sm.write_csv(rows, os.path.join(rundir, "summary.csv"))
     export.write(rundir, samples, rows, hinfo)
@@ -73,6 +146,29 @@ def render(rundir, out_root=None):
     os.makedirs(charts_dir, exist_ok=True)
     charts, all_drawn = [], True
     workloads = sorted({r["workload"] for r in rows})
+    try:
+        all_drawn = _draw_charts(rundir, rows, workloads, charts)
+        # Cross-host charts when the results folder holds runs of more than one host.
+        out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
+        if len(host_runs(out_root)) > 1:
+            for path in draw_hosts(out_root, charts_dir):
+                charts.append(("Across hosts", os.path.relpath(path, rundir)))
+    except KeyboardInterrupt:
+        note = ("**Charts missing**: the run was interrupted while they were drawn (%d drawn); "
+                "redraw them with `make plots RUN=%s`." % (len(charts), rd.shown(rundir)))
+        write_atomic(os.path.join(rundir, "REPORT.md"),
+                     report.markdown(rundir, summary, charts, run.get("failures") or [], note))
+        raise RenderInterrupted("while drawing the charts: REPORT.md written with %d of them"
+                                % len(charts)) from None
+    write_atomic(os.path.join(rundir, "REPORT.md"),
+                 report.markdown(rundir, summary, charts, run.get("failures") or []))
+    return summary, all_drawn
+
+
+def _draw_charts(rundir, rows, workloads, charts):
+    """Draws every chart of every workload, appending (title, path) to charts;
+    True when every one was drawn."""
+    all_drawn = True
     for script, prefix, title, needs in CHARTS:
         for w in workloads:
             wrows = [r for r in rows if r["workload"] == w]
@@ -88,14 +184,7 @@ def render(rundir, out_root=None):
                 if "%s" in title:
                     text = title % " / ".join(sm.baseline_labels(wrows))
                 charts.append(("%s (%s)" % (text, w), rel))
-    # Cross-host charts when the results folder holds runs of more than one host.
-    out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
-    if len(host_runs(out_root)) > 1:
-        for path in draw_hosts(out_root, charts_dir):
-            charts.append(("Across hosts", os.path.relpath(path, rundir)))
-    write_atomic(os.path.join(rundir, "REPORT.md"),
-                 report.markdown(rundir, summary, charts, run.get("failures") or []))
-    return summary, all_drawn
+    return all_drawn
 
 
 def draw(script, argv):

@@ -142,8 +142,10 @@ def results_section(rows):
     return out
 
 
-def charts_section(rundir, charts):
+def charts_section(rundir, charts, note=None):
     out = ["## Charts", ""]
+    if note:
+        out += [note, ""]
     if not charts:
         return out + ["No charts were drawn (see the runner's output for why).", ""]
     for title, rel in charts:
@@ -152,10 +154,11 @@ def charts_section(rundir, charts):
     return out
 
 
-def warnings_section(rows, failures):
+def warnings_section(rows, failures, file_warnings=()):
     out = ["## Warnings", ""]
-    warned = [(r["variant"], w) for r in rows for w in r["warnings"]]
-    out += ["- `%s`: %s" % (v, w) for v, w in warned] or ["None."]
+    warned = ["- `%s`: %s" % (v, w) for v, w in
+              [(r["variant"], w) for r in rows for w in r["warnings"]]]
+    out += ["- %s" % w for w in file_warnings] + warned or ["None."]
     out += ["", "## Failures", ""]
     if not failures:
         out.append("None: every run met the contract.")
@@ -177,7 +180,7 @@ def reproduce_section(summary, rundir=None):
     return [text.rstrip(), ""] if text else []
 
 
-def markdown(rundir, summary, charts, failures):
+def markdown(rundir, summary, charts, failures, charts_note=None):
     run, host, rows = summary["run"], summary["host"], summary["variants"]
     workloads = ", ".join(sorted({r["workload"] for r in rows})) or "no samples"
     title = "# %s on %s, %s" % (workloads, _v(host.get("slug")), _v(run.get("stamp")))
@@ -185,8 +188,8 @@ def markdown(rundir, summary, charts, failures):
     if run.get("complete") is False:
         out += ["> **Incomplete run**: interrupted before every round finished.", ""]
     out += host_section(host) + [""] + method_section(run) + [""]
-    out += results_section(rows) + charts_section(rundir, charts) + skipped_section(run)
-    out += warnings_section(rows, failures)
+    out += results_section(rows) + charts_section(rundir, charts, charts_note) + skipped_section(run)
+    out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",
             "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above.",
             "- `hyperfine.json`: hyperfine's JSON export shape (times in seconds).",

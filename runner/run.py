@@ -24,7 +24,7 @@ import plan as plan_mod  # noqa: E402
 import render as render_mod  # noqa: E402
 import rundir as rd  # noqa: E402
 import summary as sm  # noqa: E402
-from errors import EnvError, UsageError  # noqa: E402
+from errors import EnvError, RenderInterrupted, UsageError  # noqa: E402
 
 
 def hosts(folder):
@@ -57,6 +57,10 @@ def main(argv):
         if args.render:
             try:
                 summary, ok = render_mod.render(args.render)
+            except RenderInterrupted as e:
+                print("run.py: interrupted %s (redraw with: make plots RUN=%s)"
+                      % (e.what, rd.shown(os.path.realpath(args.render))), file=sys.stderr)
+                return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
             show(summary, args.render)
@@ -79,7 +83,9 @@ def main(argv):
         return 3
     try:
         summary, ok = render_mod.render(rundir, out_root=os.path.abspath(args.out))
-    except KeyboardInterrupt:
+    except RenderInterrupted as e:
+        print("run.py: interrupted %s; the samples are kept (redraw with: make plots RUN=%s)"
+              % (e.what, rd.shown(rundir)), file=sys.stderr)
         return 130
     except EnvError as e:
         print("run.py: %s" % e, file=sys.stderr)

@@ -7,6 +7,7 @@ with status ok count; the others are counted per status and warned about.
 """
 import csv
 import io
+import re
 
 import stats
 from files import write_atomic
@@ -35,27 +36,83 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "lang_significant", "lang_baseline_label"]
 
 
-def read_samples(path):
+# Columns every row of samples.csv has (the runner always writes them); the
+# others are empty when the program gave no line (elapsed_ns, ok, bytes) or the
+# launcher no figure.
+REQUIRED_COLUMNS = ("round", "order", "variant", "workload", "lang", "style", "mode",
+                    "backend", "iterations", "concurrency", "status")
+# Integer columns that are counts from 1 (the others are 0 or more; exit_code
+# may be anything the launcher reported).
+POSITIVE_COLUMNS = ("round", "iterations")
+INT64_MAX = 2 ** 63 - 1
+
+
+def read_samples(path, warnings=None):
     """samples.csv as a list of dicts with integer columns converted (None when empty).
-    Raises ValueError when the header is not the one of DESIGN section 6."""
+
+    A corrupted file is refused with ValueError, one line naming the file and
+    the line: a header other than the one of DESIGN section 6, a row with the
+    wrong number of columns (except a short last line: an interrupted write,
+    skipped with a warning appended to warnings), an empty required column, a
+    column that is not an integer or is negative (elapsed_ns < 0 would enter the
+    median), an unknown status, two rows of one variant in one round (counted
+    twice), or one variant with two different N (iterations): a median over
+    mixed N means nothing.  Refused rather than warned about: each is a file
+    edited or concatenated by hand, never something the runner writes, and any
+    figure drawn from it would be wrong."""
     with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        header = next(reader, None)
-        if header != SAMPLE_COLUMNS:
-            raise ValueError("%s: header is %r, expected the columns %s"
-                             % (path, header, ",".join(SAMPLE_COLUMNS)))
-        rows = []
-        for lineno, rec in enumerate(reader, start=2):
-            if len(rec) != len(SAMPLE_COLUMNS):
+        text = f.read()
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader, None)
+    if header != SAMPLE_COLUMNS:
+        raise ValueError("%s: header is %r, expected the columns %s"
+                         % (path, header, ",".join(SAMPLE_COLUMNS)))
+    records = list(enumerate(reader, start=2))
+    rows, seen, n_of = [], {}, {}
+    for i, (lineno, rec) in enumerate(records):
+        where = "%s:%d" % (path, lineno)
+        if len(rec) != len(SAMPLE_COLUMNS):
+            last = i == len(records) - 1 and not text.endswith("\n")
+            if last and len(rec) < len(SAMPLE_COLUMNS):
                 # An interrupted write leaves a short last line; keep what is whole.
+                if warnings is not None:
+                    warnings.append("%s: a short last line (an interrupted write) was "
+                                    "left out" % where)
                 continue
-            row = dict(zip(SAMPLE_COLUMNS, rec))
-            try:
-                for k in INT_COLUMNS:
-                    row[k] = int(row[k]) if row[k] != "" else None
-            except ValueError:
-                raise ValueError("%s:%d: %s is not an integer" % (path, lineno, k))
-            rows.append(row)
+            raise ValueError("%s: %d columns, expected %d" % (where, len(rec), len(SAMPLE_COLUMNS)))
+        row = dict(zip(SAMPLE_COLUMNS, rec))
+        for k in REQUIRED_COLUMNS:
+            if row[k] == "":
+                raise ValueError("%s: %s is empty" % (where, k))
+        for k in INT_COLUMNS:
+            if row[k] == "":
+                row[k] = None
+                continue
+            if not re.match(r"-?[0-9]+\Z", row[k]):
+                raise ValueError("%s: %s is not an integer: %r" % (where, k, row[k][:40]))
+            row[k] = int(row[k])
+            low = 1 if k in POSITIVE_COLUMNS else 0
+            if k != "exit_code" and row[k] < low:
+                raise ValueError("%s: %s is %d, below %d" % (where, k, row[k], low))
+            # elapsed_ns beyond 64 bits is a program's lie, not a corrupted file:
+            # _checked() makes such a run invalid and keeps it out of the figures.
+            if abs(row[k]) > INT64_MAX and k != "elapsed_ns":
+                raise ValueError("%s: %s has %d digits, beyond a 64-bit integer"
+                                 % (where, k, len(str(abs(row[k])))))
+        if row["status"] not in STATUSES:
+            raise ValueError("%s: unknown status %r (known: %s)"
+                             % (where, row["status"][:40], ", ".join(STATUSES)))
+        key = (row["variant"], row["round"])
+        if key in seen:
+            raise ValueError("%s: a second row of %s in round %d (the first is line %d)"
+                             % (where, row["variant"], row["round"], seen[key]))
+        seen[key] = lineno
+        first = n_of.setdefault(row["variant"], (row["iterations"], lineno))
+        if first[0] != row["iterations"]:
+            raise ValueError("%s: %s has iterations %d here and %d on line %d: one run "
+                             "has one N per variant" % (where, row["variant"], row["iterations"],
+                                                        first[0], first[1]))
+        rows.append(row)
     return [_checked(path, row) for row in rows]
 
 
@@ -64,7 +121,6 @@ def read_samples(path):
 # than the clocks' granularity.  10^20 ns from a 50 ms process, or 10^400 (JSON
 # has big integers; a float of it overflows), is a broken clock or a lie.
 WALL_SLACK_NS = 10 * 1000 * 1000
-MAX_INT = 2 ** 63 - 1
 
 
 def big(n):
@@ -78,7 +134,7 @@ def elapsed_problem(elapsed_ns, wall_ns):
     wall_ns (None when it can, or when either is unknown)."""
     if elapsed_ns is None:
         return None
-    if elapsed_ns > MAX_INT:
+    if elapsed_ns > INT64_MAX:
         return "elapsed_ns %s is beyond any clock (more than 2^63 - 1)" % big(elapsed_ns)
     if wall_ns is not None and elapsed_ns > wall_ns + WALL_SLACK_NS:
         return ("elapsed_ns %s is longer than the process's own wall time %d ns "
@@ -88,16 +144,12 @@ def elapsed_problem(elapsed_ns, wall_ns):
 
 def _checked(path, row):
     """A row whose ok run reports an impossible elapsed_ns counts as invalid (a file
-    written before the runner checked it); an integer beyond 64 bits elsewhere is a
-    corrupted file (ValueError)."""
-    for k in INT_COLUMNS:
-        if row[k] is not None and abs(row[k]) > MAX_INT and k != "elapsed_ns":
-            raise ValueError("%s: round %s, %s: %s is %s, beyond a 64-bit integer"
-                             % (path, row["round"], row["variant"], k, big(row[k])))
+    written before the runner checked it), and an elapsed_ns beyond 64 bits is
+    kept out of every figure."""
     if row["status"] == "ok" and elapsed_problem(row["elapsed_ns"], row["wall_ns"]):
         row["status"] = "invalid"
-    if row["elapsed_ns"] is not None and abs(row["elapsed_ns"]) > MAX_INT:
-        row["elapsed_ns"] = None        # kept out of every figure
+    if row["elapsed_ns"] is not None and abs(row["elapsed_ns"]) > INT64_MAX:
+        row["elapsed_ns"] = None
     return row
 
 

@@ -363,8 +363,12 @@ class ValidationTest(TempCatalog):
                             work=self.work(profiles={"quick": {"iterations": 1, "timeout_s": 1}}))
 
     def test_bad_profile_settings(self):
-        for settings, pattern in (({"iterations": 0, "timeout_s": 1}, "iterations must be a positive"),
-                                  ({"iterations": 1}, "timeout_s must be a positive"),
+        for settings, pattern in (({"iterations": 0, "timeout_s": 1}, "iterations must be an integer from 1 to"),
+                                  ({"iterations": 10 ** 30, "timeout_s": 1}, "iterations must be an integer from 1 to"),
+                                  ({"iterations": 1, "timeout_s": float("nan")}, "timeout_s must be .* got nan"),
+                                  ({"iterations": 1, "timeout_s": float("inf")}, "timeout_s must be .* got inf"),
+                                  ({"iterations": 1, "timeout_s": 1e10}, "timeout_s must be .* to 86400"),
+                                  ({"iterations": 1}, "timeout_s must be a number of seconds from 0.1"),
                                   ({"iterations": 1, "timeout_s": 1, "rounds": 9}, "rounds must be .* 3"),
                                   ({"iterations": 1, "timeout_s": 1, "n": 1}, "unknown field 'n'")):
             self.assertRejected(pattern, work=self.work(profiles={"quick": settings,
@@ -393,11 +397,11 @@ class ValidationTest(TempCatalog):
                              ({"probe": "sh -c true"}, "requires.probe must be a non-empty list"),
                              ({"server": {"argv": ["s"]}}, "port_flag must be a --flag"),
                              ({"server": {"argv": ["s"], "port_flag": "--port", "ready_timeout_s": 0}},
-                              "ready_timeout_s must be a positive number")):
+                              "ready_timeout_s must be a number of seconds from 0.1")):
             self.assertRejected(pattern, work=self.entry(requires=req))
 
     def test_a_broken_suite(self):
-        self.assertRejected(r"bound must be a positive integer", suite=dict(SUITE, bound=0), work=WORK)
+        self.assertRejected(r"bound must be an integer from 1 to", suite=dict(SUITE, bound=0), work=WORK)
         self.assertRejected(r"methods must include inprocess",
                             suite=dict(SUITE, methods=["nodetest"]), work=WORK)
 

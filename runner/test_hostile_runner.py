@@ -85,22 +85,20 @@ class CatalogTimeoutTest(Fixture):
         w["profiles"]["quick"]["timeout_s"] = 1e-9
         with open(path, "w") as f:
             json.dump(w, f)
-        cat = plan_mod.load_catalog(cat_dir)
-        with self.assertRaisesRegex(EnvError, r"^catalog: workload readfile, profile 'quick': "
-                                              r"timeout_s must be between 0.1 and 86400"):
-            plan_mod.make(cat, self.options("quick"), None)
-        # --timeout in bounds overrides it.
-        plan_mod.make(cat, self.options("quick", "--timeout", "5"), None)
+        with self.assertRaisesRegex(EnvError, r"readfile.json: profile 'quick': "
+                                              r"timeout_s must be a number of seconds from 0.1 to 86400"):
+            plan_mod.load_catalog(cat_dir)
 
     def test_catalog_rounds_and_iterations_out_of_bounds_are_catalog_errors(self):
         cat_dir = os.path.join(self.dir, "catalog")
         shutil.copytree(FAKE, cat_dir)
         for name, edit, msg in (
                 ("suite.json", lambda d: d["profiles"]["quick"].update(rounds=10 ** 9),
-                 r"^catalog: profile 'quick': rounds must be at most 10000, got 1000000000$"),
+                 r"suite.json: profile 'quick': rounds must be an integer from 1 to 10000, "
+                 r"got 1000000000$"),
                 ("readfile.json", lambda d: d["profiles"]["quick"].update(iterations=10 ** 12),
-                 r"^catalog: workload readfile, profile 'quick': iterations must be between 1 "
-                 r"and 1000000000, got 1000000000000$")):
+                 r"readfile.json: profile 'quick': iterations must be an integer from 1 to "
+                 r"1000000000, got 1000000000000$")):
             path = os.path.join(cat_dir, name)
             with open(path) as f:
                 saved = f.read()
@@ -109,9 +107,8 @@ class CatalogTimeoutTest(Fixture):
             with open(path, "w") as f:
                 json.dump(d, f)
             try:
-                cat = plan_mod.load_catalog(cat_dir)
                 with self.assertRaisesRegex(EnvError, msg):
-                    plan_mod.make(cat, self.options("quick"), None)
+                    plan_mod.load_catalog(cat_dir)
             finally:
                 with open(path, "w") as f:
                     f.write(saved)

@@ -17,9 +17,13 @@ import copy, glob, json, os, shutil, sys
 folder, breakage = sys.argv[1], sys.argv[2]
 path = sorted(p for p in glob.glob(os.path.join(folder, "*.json"))
               if os.path.basename(p) != "suite.json")[0]
+suite_path = os.path.join(folder, "suite.json")
 with open(path, encoding="utf-8") as f:
     w = json.load(f)
+with open(suite_path, encoding="utf-8") as f:
+    suite = json.load(f)
 entry = w["variants"][0]
+profile = sorted(w["profiles"])[0]
 if breakage == "duplicate-id":
     w["variants"].append(copy.deepcopy(entry))
 elif breakage == "unknown-field":
@@ -33,10 +37,53 @@ elif breakage == "bad-backend":
 elif breakage == "misnamed-file":
     # A second file of the same workload: a file must be named after its workload.
     shutil.copy(path, os.path.join(folder, "zz" + os.path.basename(path)))
+elif breakage == "argv-empty":
+    entry["argv"] = []
+elif breakage == "argv-null":
+    entry["argv"] = entry["argv"] + [None]
+elif breakage == "concurrency-field":
+    entry["concurrency"] = "1"
+elif breakage == "flag-value-number":
+    w["flags"]["--count"] = {"value": 5}
+elif breakage == "entry-profiles-string":
+    # "hh" must not select the profile "h" by substring.
+    entry["profiles"] = profile + profile
+elif breakage == "profile-list":
+    w["profiles"][profile] = [1000, 30]
+elif breakage == "zero-iterations":
+    w["profiles"][profile]["iterations"] = 0
+elif breakage == "huge-iterations":
+    w["profiles"][profile]["iterations"] = 10 ** 30
+elif breakage == "zero-timeout":
+    w["profiles"][profile]["timeout_s"] = 0
+elif breakage == "nan-timeout":
+    w["profiles"][profile]["timeout_s"] = float("nan")
+elif breakage == "infinite-timeout":
+    w["profiles"][profile]["timeout_s"] = float("inf")
+elif breakage == "huge-timeout":
+    w["profiles"][profile]["timeout_s"] = 1e10
+elif breakage == "workload-rounds-string":
+    w["profiles"][profile]["rounds"] = "3"
+elif breakage == "suite-rounds-missing":
+    del suite["profiles"][profile]["rounds"]
+elif breakage == "suite-rounds-string":
+    suite["profiles"][profile]["rounds"] = "3"
+elif breakage == "suite-rounds-zero":
+    suite["profiles"][profile]["rounds"] = 0
+elif breakage == "suite-rounds-huge":
+    suite["profiles"][profile]["rounds"] = 10 ** 9
+elif breakage == "suite-profile-list":
+    suite["profiles"][profile] = [3, 1]
+elif breakage == "not-a-catalog":
+    # A folder without suite.json (like --catalog /tmp).
+    os.remove(suite_path)
+    sys.exit(0)
 else:
     sys.exit("broken_catalog: no breakage %r" % breakage)
 with open(path, "w", encoding="utf-8") as f:
     json.dump(w, f, indent=1)
+with open(suite_path, "w", encoding="utf-8") as f:
+    json.dump(suite, f, indent=1)
 PY
   echo "$dir"
 }
@@ -49,6 +96,25 @@ unknown-style       | telepathy
 unknown-mode        | eventually
 bad-backend         | no such/backend
 misnamed-file       | zz[a-z]+\.json
+argv-empty          | argv must be a non-empty list
+argv-null           | argv must be a non-empty list.*None
+concurrency-field   | unknown field .concurrency
+flag-value-number   | --count.*value must be a string
+entry-profiles-string | profiles must be a non-empty list of strings
+profile-list        | profile .* must be an object
+zero-iterations     | iterations must be an integer from 1
+huge-iterations     | iterations must be an integer from 1 to [0-9]+, got 1000000000000000000000000000000
+zero-timeout        | timeout_s must be a number of seconds from 0.1
+nan-timeout         | timeout_s must be .*got nan
+infinite-timeout    | timeout_s must be .*got inf
+huge-timeout        | timeout_s must be .*at most [0-9]+, got 10000000000
+workload-rounds-string | rounds must be an integer from 1
+suite-rounds-missing | suite\.json.*rounds must be an integer
+suite-rounds-string | suite\.json.*rounds must be an integer
+suite-rounds-zero   | suite\.json.*rounds must be an integer from 1
+suite-rounds-huge   | suite\.json.*rounds must be an integer from 1 to [0-9]+, got 1000000000
+suite-profile-list  | suite\.json: profile .* must be an object
+not-a-catalog       | not a catalog folder
 '
 
 @test "the catalog lists its workloads, their flags and every variant once" {

@@ -1,0 +1,86 @@
+"""Tests of runner/render.py and run.py --render against interruptions: Ctrl-C
+while the charts are drawn still writes REPORT.md (without the missing charts,
+saying so) and exits 130 with one line."""
+import contextlib
+import csv
+import io
+import os
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import render  # noqa: E402
+import run  # noqa: E402
+import summary as sm  # noqa: E402
+
+IDS = ["readfile/c/callback-sequential@node4", "readfile/c/await-sequential@node4"]
+
+
+def write_run(folder):
+    with open(os.path.join(folder, "samples.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        for rnd in (1, 2, 3):
+            for order, vid in enumerate(IDS, start=1):
+                w.writerow({"round": rnd, "order": order, "variant": vid, "workload": "readfile",
+                            "lang": "c", "style": vid.split("/")[2].split("-")[0],
+                            "mode": "sequential", "backend": "node4", "iterations": 100,
+                            "concurrency": 1, "status": "ok", "exit_code": 0,
+                            "elapsed_ns": 1000000 * (order + rnd), "wall_ns": 9000000,
+                            "user_us": 1, "sys_us": 1, "peak_rss_kb": 1, "ok": 100, "bytes": 1200,
+                            "shape": "", "method": "inprocess", "label": vid.split("/", 1)[1]})
+
+
+class InterruptedRenderTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = os.path.join(self.tmp.name, "h", "20260101T000000Z")
+        os.makedirs(self.dir)
+        write_run(self.dir)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def main(self, *argv):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            code = run.main(list(argv))
+        return code, err.getvalue().splitlines()
+
+    def test_ctrl_c_while_charts_are_drawn_writes_the_report_and_says_so(self):
+        drawn = []
+
+        def draw(script, argv):
+            if drawn:
+                raise KeyboardInterrupt
+            drawn.append(script)
+            return True
+        with mock.patch.object(render, "draw", draw):
+            code, lines = self.main("--render", self.dir)
+        self.assertEqual(code, 130)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"^run\.py: interrupted while drawing the charts: REPORT\.md "
+                                   r"written with 1 of them \(redraw with: make plots RUN=")
+        with open(os.path.join(self.dir, "REPORT.md")) as f:
+            text = f.read()
+        self.assertIn("**Charts missing**", text)
+        self.assertIn("## Results", text)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "summary.json")))
+
+    def test_ctrl_c_before_the_summaries_names_what_is_missing(self):
+        def boom(*a, **k):
+            raise KeyboardInterrupt
+        with mock.patch.object(render.sm, "summarize", boom):
+            code, lines = self.main("--render", self.dir)
+        self.assertEqual(code, 130)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("interrupted before the summaries and REPORT.md were written", lines[0])
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "REPORT.md")))
+
+
+if __name__ == "__main__":
+    unittest.main()

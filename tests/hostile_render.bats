@@ -1,0 +1,283 @@
+#!/usr/bin/env bats
+# hostile_render.bats -- the runner against hostile inputs and ordinary accidents
+# of its own: --render of a corrupted run folder (refused with one line naming
+# the file and the row, or warned about in REPORT.md), and signals (SIGHUP,
+# SIGTERM, SIGKILL of the runner, Ctrl-C while the charts are drawn or during
+# the warm-up).
+
+load test_helper
+
+RUN="${ROOT}/runner/run.py"
+FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
+
+# good_run DIR -- a run folder DIR (under a host folder) with a whole samples.csv
+# of two variants over three rounds, a run.json and a host.json, as the runner
+# writes them; the cases below break one thing each.
+good_run() {
+  mkdir -p "$1"
+  "$PYTHON" - "$1" "${ROOT}/runner" <<'PY'
+import csv, json, os, sys
+d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import summary as sm
+ids = ["readfile/c/callback-sequential@node4", "readfile/c/await-sequential@node4"]
+with open(os.path.join(d, "samples.csv"), "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for rnd in (1, 2, 3):
+        for order, vid in enumerate(ids, start=1):
+            style = vid.split("/")[2].split("-")[0]
+            w.writerow({"round": rnd, "order": order, "variant": vid, "workload": "readfile",
+                        "lang": "c", "style": style, "mode": "sequential", "backend": "node4",
+                        "iterations": 100, "concurrency": 1, "status": "ok", "exit_code": 0,
+                        "elapsed_ns": 1000000 * (order + rnd), "wall_ns": 9000000,
+                        "user_us": 100, "sys_us": 100, "peak_rss_kb": 3000, "ok": 100,
+                        "bytes": 1200, "shape": "", "method": "inprocess",
+                        "label": vid.split("/", 1)[1]})
+with open(os.path.join(d, "run.json"), "w") as f:
+    json.dump({"profile": "quick", "stamp": os.path.basename(d), "seed": 1, "rounds": 3,
+               "warmup_rounds": 0, "complete": True, "failures": [], "skipped": []}, f)
+with open(os.path.join(d, "host.json"), "w") as f:
+    json.dump({"slug": "h", "cores": 2}, f)
+PY
+}
+
+# corrupt DIR CASE -- breaks the run folder DIR as CASE says.
+corrupt() {
+  "$PYTHON" - "$1" "$2" <<'PY'
+import json, os, sys
+d, case = sys.argv[1], sys.argv[2]
+samples = os.path.join(d, "samples.csv")
+lines = open(samples).read().splitlines()
+head = lines[0].split(",")
+def set_col(lineno, col, value):
+    cells = lines[lineno - 1].split(",")
+    cells[head.index(col)] = value
+    lines[lineno - 1] = ",".join(cells)
+def write_text(name, text):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
+if case == "empty-round":
+    set_col(3, "round", "")
+elif case == "run-json-list":
+    write_text("run.json", "[1, 2]")
+elif case == "run-json-not-json":
+    write_text("run.json", "{\"rounds\": ")
+elif case == "run-json-rounds-text":
+    write_text("run.json", json.dumps({"rounds": "3"}))
+elif case == "run-json-failures-text":
+    write_text("run.json", json.dumps({"failures": ["exit 1"]}))
+elif case == "host-json-string":
+    write_text("host.json", "\"a host\"")
+elif case == "host-json-memory-text":
+    write_text("host.json", json.dumps({"slug": "h", "memory_bytes": "8G"}))
+elif case == "extra-column":
+    lines[2] += ",surplus"
+elif case == "short-middle-row":
+    lines[2] = ",".join(lines[2].split(",")[:5])
+elif case == "negative-elapsed":
+    set_col(3, "elapsed_ns", "-5000000")
+elif case == "huge-elapsed":
+    set_col(3, "elapsed_ns", "1" + "0" * 400)
+elif case == "elapsed-not-integer":
+    set_col(3, "elapsed_ns", "1e9")
+elif case == "unknown-status":
+    set_col(3, "status", "great")
+elif case == "mixed-n":
+    set_col(6, "iterations", "200")
+elif case == "duplicate-row":
+    lines.append(lines[3])
+else:
+    sys.exit("corrupt: no case %r" % case)
+open(samples, "w").write("\n".join(lines) + "\n")
+PY
+}
+
+# The refused cases, one a row: CASE | what the one line says (an extended regexp).
+REFUSED='
+empty-round            | samples\.csv:3: round is empty
+run-json-list          | run\.json: a JSON object is expected, not list
+run-json-not-json      | run\.json: not JSON
+run-json-rounds-text   | run\.json: rounds has the wrong type
+run-json-failures-text | run\.json: every entry of failures must be an object
+host-json-string       | host\.json: a JSON object is expected, not str
+host-json-memory-text  | host\.json: memory_bytes has the wrong type
+extra-column           | samples\.csv:3: 23 columns, expected 22
+short-middle-row       | samples\.csv:3: 5 columns, expected 22
+negative-elapsed       | samples\.csv:3: elapsed_ns is -5000000, below 0
+huge-elapsed           | samples\.csv:3: elapsed_ns has 401 digits
+elapsed-not-integer    | samples\.csv:3: elapsed_ns is not an integer
+unknown-status         | samples\.csv:3: unknown status .great.
+mixed-n                | samples\.csv:6: readfile/c/callback-sequential@node4 has iterations 200 here and 100 on line 2
+duplicate-row          | samples\.csv:8: a second row of readfile/c/callback-sequential@node4 in round 2 \(the first is line 4\)
+'
+
+@test "--render refuses a corrupted run folder with one line naming the file and the row, exit 3" {
+  local name pattern failures="" d
+  while IFS='|' read -r name pattern; do
+    read -r name <<<"$name"
+    [ -n "$name" ] || continue
+    read -r pattern <<<"$pattern"
+    d="${BATS_TEST_TMPDIR}/${name}/h/20260101T000000Z"
+    good_run "$d"
+    corrupt "$d" "$name"
+    run "$PYTHON" "$RUN" --render "$d"
+    if [ "$status" -ne 3 ] || [ "${#lines[@]}" -ne 1 ] || ! grep -Eq -- "$pattern" <<<"$output"; then
+      failures+="$name: exit $status, wanted 3 and one line matching /$pattern/: $output"$'\n'
+    fi
+    [ ! -e "${d}/REPORT.md" ] || failures+="$name: wrote a REPORT.md"$'\n'
+  done <<<"$REFUSED"
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "--render of a whole folder works, and a torn last line is left out with a warning in REPORT.md" {
+  d="${BATS_TEST_TMPDIR}/torn/h/20260101T000000Z"
+  good_run "$d"
+  run -0 "$PYTHON" "$RUN" --render "$d"
+  assert_line --regexp '^c/await-sequential@node4 +3 '
+  printf '4,1,readfile/c/callback-seq' >> "${d}/samples.csv"
+  run -0 "$PYTHON" "$RUN" --render "$d"
+  assert_line --regexp '^c/callback-sequential@node4 +3 '
+  assert_line --partial "samples.csv:8: a short last line (an interrupted write) was left out"
+  grep -q "samples.csv:8: a short last line" "${d}/REPORT.md"
+}
+
+# sleeper_catalog -- a copy of the fake catalog whose programs go through a
+# wrapper that notes its pid (and the pid of a child it forks, which stays in
+# its process group) in $BATS_TEST_TMPDIR/pids, then runs the fake program;
+# prints the folder.  The hang variant then sleeps until it is killed.
+# SLEEPER_PREFIX (e.g. setsid) goes before the fake program.
+sleeper_catalog() {
+  local cat="${BATS_TEST_TMPDIR}/cat" wrap="${BATS_TEST_TMPDIR}/wrapped-fake"
+  cp -R "$FAKE_CATALOG" "$cat"
+  cat > "$wrap" <<SH
+#!/bin/sh
+sleep 300 &
+echo "\$! \$\$" >> "${BATS_TEST_TMPDIR}/pids"
+exec ${SLEEPER_PREFIX:-} "${ROOT}/tests/fixtures-bin/fake-readfile" "\$@"
+SH
+  chmod +x "$wrap"
+  sed "s#tests/fixtures-bin/fake-readfile#${wrap}#" "$FAKE_CATALOG/readfile.json" > "$cat/readfile.json"
+  echo "$cat"
+}
+
+# wait_for FILE -- until FILE exists and is not empty (at most 10 s).
+wait_for() {
+  for _ in $(seq 1 100); do
+    [ -s "$1" ] && return 0
+    sleep 0.1
+  done
+  echo "wait_for: no $1 after 10 s" >&2
+  return 1
+}
+
+# gone PID... -- succeeds when every PID has ended within 3 s (a zombie counts
+# as ended: it runs no more).
+gone() {
+  local p alive
+  for _ in $(seq 1 30); do
+    alive=""
+    for p in "$@"; do
+      if kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
+        alive+=" $p"
+      fi
+    done
+    [ -z "$alive" ] && return 0
+    sleep 0.1
+  done
+  echo "still running:$alive" >&2
+  ps -o pid,ppid,pgid,stat,args -p "${alive# }" >&2 || true
+  kill -9 $alive 2>/dev/null || true
+  return 1
+}
+
+# start_hanging_run -- the runner on the hang variant alone (a long timeout) in
+# the background; sets RUNNER_PID and PIDS (the program and its child) once the
+# program runs.
+start_hanging_run() {
+  "$PYTHON" "$RUN" --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
+    --warmup-rounds 0 --timeout 120 --out "${BATS_TEST_TMPDIR}/r" \
+    > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  RUNNER_PID=$!
+  wait_for "${BATS_TEST_TMPDIR}/pids"
+  PIDS=$(cat "${BATS_TEST_TMPDIR}/pids")
+}
+
+@test "SIGHUP is handled like SIGTERM: run.json written and marked incomplete, the program killed" {
+  start_hanging_run
+  kill -HUP "$RUNNER_PID"
+  rc=0
+  wait "$RUNNER_PID" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  gone $PIDS
+  # (no sample was measured, so latest was not moved: the one run folder)
+  "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' \
+    "${BATS_TEST_TMPDIR}"/r/*/*/run.json
+  grep -q "interrupted after" "${BATS_TEST_TMPDIR}/out"
+}
+
+@test "after SIGKILL of the runner the measured program and its group are gone" {
+  start_hanging_run
+  kill -KILL "$RUNNER_PID"
+  wait "$RUNNER_PID" || true
+  gone $PIDS
+}
+
+@test "Ctrl-C during the warm-up leaves latest where it was and says so" {
+  mkdir -p "${BATS_TEST_TMPDIR}/r/old/run1"
+  ln -s old/run1 "${BATS_TEST_TMPDIR}/r/latest"
+  "$PYTHON" "$RUN" --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
+    --warmup-rounds 1 --timeout 120 --out "${BATS_TEST_TMPDIR}/r" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  pid=$!
+  wait_for "${BATS_TEST_TMPDIR}/pids"
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  gone $(cat "${BATS_TEST_TMPDIR}/pids")
+  [ "$(readlink "${BATS_TEST_TMPDIR}/r/latest")" = old/run1 ]
+  grep -q "no sample was measured; .*latest not moved" "${BATS_TEST_TMPDIR}/out"
+}
+
+@test "a closed terminal (SIGHUP, writes failing with EIO) still ends the run with run.json and REPORT.md" {
+  cat_dir=$(sleeper_catalog)
+  run "$PYTHON" - "$RUN" "$cat_dir" "$BATS_TEST_TMPDIR" <<'PY'
+import os, pty, sys, time
+run, cat, tmp = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, run, "--catalog", cat, "--profile", "broken",
+             "--filter", "hang", "--rounds", "1", "--warmup-rounds", "0", "--timeout", "120",
+             "--out", os.path.join(tmp, "r")])
+pids = os.path.join(tmp, "pids")
+for _ in range(100):
+    if os.path.exists(pids) and open(pids).read():
+        break
+    time.sleep(0.1)
+os.close(fd)                # the terminal is gone: the runner gets SIGHUP
+for _ in range(100):        # at most 10 s
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        print("exit", os.waitstatus_to_exitcode(status))
+        break
+    time.sleep(0.1)
+else:
+    os.kill(pid, 9)
+    print("still running after 10 s")
+PY
+  assert_output "exit 130"
+  gone $(cat "${BATS_TEST_TMPDIR}/pids")
+  ls "${BATS_TEST_TMPDIR}"/r/*/*/REPORT.md
+  "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' \
+    "${BATS_TEST_TMPDIR}"/r/*/*/run.json
+}
+
+@test "on Linux a program that calls setsid still dies with the runner (its parent-death signal)" {
+  [ "$(uname -s)" = Linux ] && command -v setsid >/dev/null || skip "Linux with setsid(1) only"
+  SLEEPER_PREFIX=setsid start_hanging_run
+  kill -KILL "$RUNNER_PID"
+  wait "$RUNNER_PID" || true
+  # The program (the second pid) left the group, so only its own parent-death
+  # signal reaches it; the wrapper's child stayed in the group.
+  gone $PIDS
+}
