@@ -113,6 +113,13 @@ def _int_or_none(x):
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
 
+def _elapsed(x):
+    """The line's elapsed_ns for samples.csv: left empty beyond 64 bits (the run is
+    invalid with the reason; such a number in the file would mark it corrupted)."""
+    x = _int_or_none(x)
+    return None if x is not None and abs(x) > sm.INT64_MAX else x
+
+
 def sample_row(rnd, order, v, n, status, rec, res):
     """One row of samples.csv: the variant's fields from the catalog, the run's
     measurements, and the counts from its line."""
@@ -120,7 +127,7 @@ def sample_row(rnd, order, v, n, status, rec, res):
     return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
             "lang": v["lang"], "style": v["style"], "mode": v["mode"], "backend": v["backend"],
             "iterations": n, "concurrency": v["concurrency"], "status": status,
-            "exit_code": res.exit_code, "elapsed_ns": _int_or_none(rec.get("elapsed_ns")),
+            "exit_code": res.exit_code, "elapsed_ns": _elapsed(rec.get("elapsed_ns")),
             "wall_ns": res.wall_ns, "user_us": res.user_us, "sys_us": res.sys_us,
             "peak_rss_kb": res.peak_rss_kb, "ok": _int_or_none(rec.get("ok")),
             "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],

@@ -94,9 +94,7 @@ def read_samples(path, warnings=None):
             low = 1 if k in POSITIVE_COLUMNS else 0
             if k != "exit_code" and row[k] < low:
                 raise ValueError("%s: %s is %d, below %d" % (where, k, row[k], low))
-            # elapsed_ns beyond 64 bits is a program's lie, not a corrupted file:
-            # _checked() makes such a run invalid and keeps it out of the figures.
-            if abs(row[k]) > INT64_MAX and k != "elapsed_ns":
+            if abs(row[k]) > INT64_MAX:
                 raise ValueError("%s: %s has %d digits, beyond a 64-bit integer"
                                  % (where, k, len(str(abs(row[k])))))
         if row["status"] not in STATUSES:
@@ -143,13 +141,10 @@ def elapsed_problem(elapsed_ns, wall_ns):
 
 
 def _checked(path, row):
-    """A row whose ok run reports an impossible elapsed_ns counts as invalid (a file
-    written before the runner checked it), and an elapsed_ns beyond 64 bits is
-    kept out of every figure."""
+    """A row whose ok run reports an elapsed_ns longer than its process's wall
+    time counts as invalid (a file written before the runner checked it)."""
     if row["status"] == "ok" and elapsed_problem(row["elapsed_ns"], row["wall_ns"]):
         row["status"] = "invalid"
-    if row["elapsed_ns"] is not None and abs(row["elapsed_ns"]) > INT64_MAX:
-        row["elapsed_ns"] = None
     return row
 
 

@@ -179,24 +179,40 @@ class AbsurdTimingTest(Fixture):
                               "(more than 2^63 - 1)")
         self.assertEqual(self.classify(40 * 10 ** 6, 50 * 10 ** 6)[0], "ok")
 
-    def test_absurd_timings_already_on_disk_are_not_counted_and_do_not_crash(self):
+    def write_samples(self, elapsed):
         path = os.path.join(self.dir, "samples.csv")
         base = dict.fromkeys(sm.SAMPLE_COLUMNS, "")
         base.update(variant=HONEST, workload="readfile", lang="fake", style="honest",
                     mode="sequential", backend="python", iterations=5, concurrency=1,
                     status="ok", exit_code=0, wall_ns=50 * 10 ** 6, order=1)
-        rows = [dict(base, round=1, elapsed_ns=10 ** 400), dict(base, round=2, elapsed_ns=10 ** 20),
-                dict(base, round=3, elapsed_ns=10 ** 6)]
         import csv
         with open(path, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
             w.writeheader()
-            w.writerows(rows)
-        samples = sm.read_samples(path)
-        self.assertEqual([s["status"] for s in samples], ["invalid", "invalid", "ok"])
+            w.writerows([dict(base, round=r + 1, elapsed_ns=e) for r, e in enumerate(elapsed)])
+        return path
+
+    def test_an_ok_row_longer_than_its_wall_time_already_on_disk_is_not_counted(self):
+        samples = sm.read_samples(self.write_samples([10 ** 15, 10 ** 6]))
+        self.assertEqual([s["status"] for s in samples], ["invalid", "ok"])
         (row,) = sm.summarize(samples, {})
         self.assertEqual((row["n"], row["median_ms"]), (1, 1.0))
-        self.assertIn("2 of 3 runs not ok (2 invalid)", row["warnings"])
+        self.assertIn("1 of 2 runs not ok (1 invalid)", row["warnings"])
+
+    def test_an_elapsed_time_beyond_64_bits_on_disk_is_a_corrupted_file_not_a_crash(self):
+        # The runner never writes one (it leaves the cell empty for such a run).
+        for huge in (10 ** 400, 10 ** 20):
+            with self.assertRaisesRegex(ValueError, r"samples.csv:2: elapsed_ns has \d+ digits, "
+                                                    r"beyond a 64-bit integer"):
+                sm.read_samples(self.write_samples([huge, 10 ** 6]))
+
+    def test_the_runner_leaves_an_elapsed_time_beyond_64_bits_out_of_its_row(self):
+        row = measure.sample_row(1, 1, {"id": HONEST, "workload": "readfile", "lang": "fake",
+                                        "style": "honest", "mode": "sequential",
+                                        "backend": "python", "concurrency": 1, "shape": "",
+                                        "method": "inprocess", "label": "x"},
+                                 5, "invalid", {"elapsed_ns": 10 ** 400, "ok": 5}, launch.Result())
+        self.assertIsNone(row["elapsed_ns"])
 
 
 class HarnessFailureTest(Fixture):

@@ -107,7 +107,7 @@ huge-iterations     | iterations must be an integer from 1 to [0-9]+, got 100000
 zero-timeout        | timeout_s must be a number of seconds from 0.1
 nan-timeout         | timeout_s must be .*got nan
 infinite-timeout    | timeout_s must be .*got inf
-huge-timeout        | timeout_s must be .*at most [0-9]+, got 10000000000
+huge-timeout        | timeout_s must be .* to [0-9]+, got 10000000000
 workload-rounds-string | rounds must be an integer from 1
 suite-rounds-missing | suite\.json.*rounds must be an integer
 suite-rounds-string | suite\.json.*rounds must be an integer

@@ -51,7 +51,7 @@ json.dump(w, open(sys.argv[1], "w"))
 EOF
   run -3 "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none \
     --out "${BATS_TEST_TMPDIR}/r"
-  assert_output "run.py: catalog: workload readfile, profile 'quick': timeout_s must be between 0.1 and 86400 seconds, got 1e-09"
+  assert_output "run.py: ${BATS_TEST_TMPDIR}/cat/readfile.json: profile 'quick': timeout_s must be a number of seconds from 0.1 to 86400, got 1e-09"
   [ ! -e "${BATS_TEST_TMPDIR}/r" ]
 }
 
