@@ -17,6 +17,7 @@
 
 #include "harness.h"
 #include "modes.h"
+#include "timer_op.h"
 #include "workload_tests.h"
 
 /* ---- the fake workload ----------------------------------------------------- */
@@ -398,34 +399,7 @@ static void a_workload_needs_no_flags_setup_teardown_or_extra_fields(void **stat
  * record, started per operation and closed by the type's cleanup.  The mode
  * skeletons must let those closes finish before they free the records (a
  * throw-away workload of this kind crashed in uv_run when they did not). */
-typedef struct {
-  ab_op_t op;
-  uv_timer_t timer;
-  long value;
-} timer_op_t;
-
-static void timer_fired(uv_timer_t *t) {
-  timer_op_t *r = t->data;
-  r->value = r->op.i;
-  ab_op_done(&r->op, 0, NULL);
-}
-
-static int timer_start(ab_op_t *op) {
-  timer_op_t *r = (timer_op_t *)op;
-  if (r->timer.data == NULL) {
-    int rc = uv_timer_init(op->set->run->loop, &r->timer);
-    if (rc != 0) return rc;
-    r->timer.data = r;
-  }
-  return uv_timer_start(&r->timer, timer_fired, 0, 0);
-}
-
-static void timer_cleanup(ab_op_t *op) {
-  timer_op_t *r = (timer_op_t *)op;
-  if (r->timer.data != NULL) uv_close((uv_handle_t *)&r->timer, NULL);
-}
-
-static const ab_op_type_t timer_op = {sizeof(timer_op_t), timer_start, timer_cleanup};
+/* (the operation: timer_op.h) */
 
 static int timer_check(ab_run_t *run, long i, const void *result) {
   return fake_check(run, i, &((const timer_op_t *)result)->value);

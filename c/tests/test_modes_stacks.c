@@ -18,48 +18,25 @@
 #include "coro.h"
 #include "harness.h"
 #include "modes.h"
+#include "timer_op.h"
 
 /* An operation completing on a later loop turn (a zero-delay timer) that
  * notes, when it starts, how many stacks had been mapped and whether the
  * clock was running. */
-typedef struct {
-  ab_op_t op;
-  uv_timer_t timer;
-  long value;
-} tick_op_t;
-
 static size_t starts, starts_before_clock;
 static size_t mapped_min, mapped_max;
 
-static void tick_fired(uv_timer_t *t) {
-  tick_op_t *r = t->data;
-  r->value = r->op.i;
-  ab_op_done(&r->op, 0, NULL);
-}
-
-static int tick_start(ab_op_t *op) {
-  tick_op_t *r = (tick_op_t *)op;
+/* Watches every start of timer_op (timer_op.h): the stacks mapped so far, and
+ * whether the clock has started. */
+static void watch_start(ab_op_t *op) {
   size_t mapped = ab_coro_stacks_mapped();
   if (starts++ == 0 || mapped < mapped_min) mapped_min = mapped;
   if (mapped > mapped_max) mapped_max = mapped;
   if (op->set->run->t_start_ns == 0) starts_before_clock++;
-  if (r->timer.data == NULL) {
-    int rc = uv_timer_init(op->set->run->loop, &r->timer);
-    if (rc != 0) return rc;
-    r->timer.data = r;
-  }
-  return uv_timer_start(&r->timer, tick_fired, 0, 0);
 }
-
-static void tick_cleanup(ab_op_t *op) {
-  tick_op_t *r = (tick_op_t *)op;
-  if (r->timer.data != NULL) uv_close((uv_handle_t *)&r->timer, NULL);
-}
-
-static const ab_op_type_t tick_op = {sizeof(tick_op_t), tick_start, tick_cleanup};
 
 static int tick_check(ab_run_t *run, long i, const void *result) {
-  const tick_op_t *r = result;
+  const timer_op_t *r = result;
   if (r->value != i) {
     ab_run_fail(run, i, "value %ld, expected %ld", r->value, i);
     return -1;
@@ -100,7 +77,7 @@ static size_t pass(mode_fn mode, long n, long conc) {
   ab_coro_pool_drain();
   before = ab_coro_stacks_mapped();
 
-  assert_int_equal(mode(&run, &tick_op), 0);
+  assert_int_equal(mode(&run, &timer_op), 0);
   assert_int_equal(run.ok, n);
   assert_int_equal(starts, (size_t)n);
   assert_int_equal(starts_before_clock, 0);
@@ -152,5 +129,6 @@ int main(void) {
     cmocka_unit_test(stackless_maps_no_stack_at_all),
     cmocka_unit_test(a_pass_leaves_no_stack_in_the_pool),
   };
+  timer_op_on_start = watch_start;
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
