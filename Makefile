@@ -8,6 +8,7 @@
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
 #   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
+#   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make test-fpenv     the coroutine tests of the ABI-strict build, -DAB_CORO_SAVE_FPENV (part of test)
@@ -113,7 +114,7 @@ GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
 LAUNCH := $(BUILD)/bin/launch
 
-.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots hosts clean
+.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm micro plots hosts clean
 
 all: c go $(LAUNCH)
 
@@ -221,7 +222,7 @@ hosts: deps
 	"$(PYTHON)" runner/run.py --hosts "$${RESULTS:-results}"
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
-TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus
+TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus test-asm
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 endif
@@ -259,6 +260,12 @@ test-aplus: | $(DEPS_ENV)
 # The coroutine tests cross-built for AArch64 under qemu-aarch64 (skips without the tools).
 test-aarch64:
 	@sh scripts/test-aarch64.sh "$(BUILD)"
+
+# The coroutine switches assembled for arm64/x86_64 Mach-O and ELF with clang,
+# whatever the host: the symbols each object defines, its unwind information,
+# the AArch64 branch-protection note (skips without clang and llvm).
+test-asm:
+	@sh scripts/check-asm.sh "$(BUILD)"
 
 # ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
 test-sanitize: | $(DEPS_ENV)

@@ -12,6 +12,31 @@
 void ab__coro_boot(void);
 #endif
 
+#if !defined(AB_CORO_UCONTEXT) && defined(__aarch64__)
+/* The return address of a new coroutine's first switch.  Built with return
+ * address signing (-mbranch-protection=pac-ret or standard), the switch
+ * authenticates it with the sp it has when it returns, the stack's 16-byte
+ * aligned top, so it is signed here with that modifier: pacia1716 (or
+ * pacib1716 for the B key) signs x17 with x16, hint-space encodings that are
+ * no-ops on a core without pointer authentication, as the switch's are. */
+static uint64_t ab__coro_boot_lr(uintptr_t top) {
+  uint64_t lr = (uint64_t)(uintptr_t)ab__coro_boot;
+#if defined(__ARM_FEATURE_PAC_DEFAULT) && (__ARM_FEATURE_PAC_DEFAULT & 3)
+  register uint64_t x17 __asm__("x17") = lr;
+  register uint64_t x16 __asm__("x16") = (uint64_t)top;
+#if __ARM_FEATURE_PAC_DEFAULT & 1
+  __asm__("hint #8" : "+r"(x17) : "r"(x16)); /* pacia1716 */
+#else
+  __asm__("hint #10" : "+r"(x17) : "r"(x16)); /* pacib1716 */
+#endif
+  lr = x17;
+#else
+  (void)top;
+#endif
+  return lr;
+}
+#endif
+
 _Thread_local ab_coro_t *ab__coro_current;
 static _Thread_local ab_stack_pool_t ab__pool;
 static _Thread_local int ab__pool_ready;
@@ -152,7 +177,7 @@ ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
   f[0] = (uint64_t)(uintptr_t)co;         /* x19 */
   f[1] = (uint64_t)(uintptr_t)ab__coro_entry; /* x20 */
   f[10] = 0;                              /* x29 */
-  f[11] = (uint64_t)(uintptr_t)ab__coro_boot; /* x30 */
+  f[11] = ab__coro_boot_lr(top);          /* x30 */
   co->sp = f;
 #endif
   return co;

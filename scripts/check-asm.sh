@@ -1,0 +1,121 @@
+#!/bin/sh
+# check-asm.sh BUILD_DIR -- the coroutine switches (c/lib/coro_switch_*.S)
+# assembled for every object format they are written for, whatever the host:
+# clang cross-assembles for arm64 and x86_64, macOS (Mach-O) and Linux (ELF),
+# and llvm-nm lists the symbols each object defines, which must be the two
+# the C code calls (with Mach-O's leading underscore).  A `;` joining two
+# statements assembles on ELF and is a comment on arm64 Mach-O: that object
+# defined nothing and no program that uses coroutines linked on macOS.
+#
+# Also checked from the objects: the AArch64 ELF object built with
+# -mbranch-protection=standard carries the GNU property note with BTI and PAC
+# (and none without it), and each switch has unwind information (CFI) for
+# both of its functions.
+#
+# Needs clang and the llvm tools (scripts/deps.sh installs them); without them
+# it says so on one line and counts one skipped check.  Ends with
+# 'asm: N passed, N failed, N skipped' for scripts/run-tests.sh.
+set -u
+
+build=${1:-build}
+out="$build/asm"
+passed=0 failed=0 skipped=0
+
+# find_tool NAME -- prints a command for the llvm tool NAME: on PATH, with a
+# version suffix (Debian), Homebrew's keg-only llvm, or Xcode's.
+find_tool() {
+  for t in "$1" "$1-19" "$1-18" "$1-17" "$1-16" "$1-15" "$1-14" \
+           /opt/homebrew/opt/llvm/bin/"$1" /usr/local/opt/llvm/bin/"$1"; do
+    if command -v "$t" >/dev/null 2>&1; then command -v "$t"; return 0; fi
+  done
+  t=$(xcrun --find "$1" 2>/dev/null) && [ -n "$t" ] && { echo "$t"; return 0; }
+  return 1
+}
+
+clang=$(find_tool clang) || clang=""
+nm=$(find_tool llvm-nm) || nm=""
+readelf=$(find_tool llvm-readelf) || readelf=""
+dwarfdump=$(find_tool llvm-dwarfdump) || dwarfdump=""
+objdump=$(find_tool llvm-objdump) || objdump=""
+if [ -z "$clang" ] || [ -z "$nm" ] || [ -z "$readelf" ] || [ -z "$dwarfdump" ] || [ -z "$objdump" ]; then
+  echo "check-asm: skipped: needs clang, llvm-nm, llvm-readelf, llvm-dwarfdump and llvm-objdump (Debian: clang llvm; macOS: brew install llvm)"
+  echo "asm: 0 passed, 0 failed, 1 skipped"
+  exit 0
+fi
+mkdir -p "$out"
+
+ok() { echo "ok: $*"; passed=$((passed + 1)); }
+bad() { echo "FAILED: $*"; failed=$((failed + 1)); }
+
+# assemble TARGET SOURCE OBJ [FLAGS...] -- clang -c for TARGET; says why not.
+assemble() {
+  target=$1 src=$2 obj=$3
+  shift 3
+  if "$clang" -target "$target" "$@" -c "$src" -o "$obj" 2>"$obj.err"; then
+    return 0
+  fi
+  bad "$target $src does not assemble: $(head -3 "$obj.err")"
+  return 1
+}
+
+# The symbols c/lib/coro.h and coro.c use, as the object must define them.
+want="ab__coro_boot ab__coro_switch"
+
+for arch in aarch64 x86_64; do
+  src="c/lib/coro_switch_$arch.S"
+  case $arch in aarch64) darwin_arch=arm64 ;; *) darwin_arch=x86_64 ;; esac
+  for target in "$darwin_arch-apple-macos11" "$arch-linux-gnu"; do
+    obj="$out/$arch-$target.o"
+    assemble "$target" "$src" "$obj" || continue
+    case $target in *apple*) prefix=_ ;; *) prefix="" ;; esac
+    expect=$(for s in $want; do printf '%s%s\n' "$prefix" "$s"; done | sort)
+    # Defined, external symbols only (T: global text); assembler-local labels such as ltmp0 are not.
+    got=$("$nm" --defined-only "$obj" | awk '$2 == "T" { print $3 }' | sort)
+    if [ "$got" = "$expect" ]; then
+      ok "$target $src defines $(echo $got)"
+    else
+      bad "$target $src defines [$(echo $got)], wanted [$(echo $expect)]; all symbols: $("$nm" "$obj" | tr '\n' ' ')"
+    fi
+    # Unwind information: an eh_frame FDE or a compact-unwind entry per function.
+    fdes=$("$dwarfdump" --eh-frame "$obj" 2>/dev/null | grep -c ' FDE ')
+    compact=$("$objdump" --unwind-info "$obj" 2>/dev/null | grep -c 'start:')
+    if [ "$fdes" -ge 2 ] || [ "$compact" -ge 2 ]; then
+      ok "$target $src has unwind information for both functions ($fdes FDEs, $compact compact entries)"
+    else
+      bad "$target $src: unwind information for $fdes FDEs and $compact compact entries, wanted 2"
+    fi
+  done
+done
+
+# The branch-protection note: the linker ANDs it over every object, so one
+# object without it turns BTI off for the whole program.
+src=c/lib/coro_switch_aarch64.S
+obj="$out/aarch64-bti.o"
+if assemble aarch64-linux-gnu "$src" "$obj" -mbranch-protection=standard; then
+  note=$("$readelf" -n "$obj" | grep -i 'feature')
+  case $note in
+    *BTI*PAC*) ok "$src with -mbranch-protection=standard: $(echo $note)" ;;
+    *) bad "$src with -mbranch-protection=standard has no BTI+PAC property note: '$note'" ;;
+  esac
+  # Every function begins with a landing pad; the switch signs and authenticates its return address.
+  dis=$("$objdump" -d --mattr=+bti,+pauth "$obj")
+  pads=$(printf '%s\n' "$dis" | grep -cE 'bti[[:space:]]+c$')
+  signs=$(printf '%s\n' "$dis" | grep -cE 'paci(a|b)sp')
+  auths=$(printf '%s\n' "$dis" | grep -cE 'auti(a|b)sp')
+  if [ "$pads" -eq 2 ] && [ "$signs" -eq 1 ] && [ "$auths" -eq 1 ]; then
+    ok "$src with -mbranch-protection=standard: 2 bti c, 1 paciasp, 1 autiasp"
+  else
+    bad "$src with -mbranch-protection=standard: $pads bti c (want 2), $signs pac (want 1), $auths aut (want 1)"
+  fi
+fi
+obj="$out/aarch64-plain.o"
+if assemble aarch64-linux-gnu "$src" "$obj"; then
+  if "$readelf" -n "$obj" | grep -qi 'feature'; then
+    bad "$src without branch protection claims it in a property note"
+  else
+    ok "$src without branch protection has no property note"
+  fi
+fi
+
+echo "asm: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
