@@ -7,7 +7,7 @@
 #                  by any build when $(BUILD)/deps.env is missing)
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
-#   make test-aarch64   the coroutine tests cross-built for AArch64, run under qemu (part of test)
+#   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
 #   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
@@ -257,9 +257,12 @@ test-bats: | $(DEPS_ENV)
 test-aplus: | $(DEPS_ENV)
 	@sh tests/aplus/run.sh "$(BUILD)" "$(NODE)"
 
-# The coroutine tests cross-built for AArch64 under qemu-aarch64 (skips without the tools).
-test-aarch64:
-	@sh scripts/test-aarch64.sh "$(BUILD)"
+# The C suite on AArch64 (unit tests, every C variant's contract and bad-input
+# tables): natively on an aarch64 host, else cross-built into $(BUILD)/aarch64
+# and run under qemu-aarch64 when the arm64 libraries are installed, else the
+# coroutine tests alone; it says which (scripts/test-aarch64.sh).
+test-aarch64: | $(DEPS_ENV)
+	@sh scripts/test-aarch64.sh "$(MAKE)" "$(BUILD)"
 
 # The coroutine switches assembled for arm64/x86_64 Mach-O and ELF with clang,
 # whatever the host: the symbols each object defines, its unwind information,

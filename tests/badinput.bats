@@ -25,6 +25,7 @@ drivers() {
   local seen=" " id lang argv prog
   while IFS='|' read -r id lang argv; do
     case $lang in c | go) ;; *) continue ;; esac
+    lang_selected "$lang" || continue
     case $argv in *" --variant "*) ;; *) continue ;; esac
     prog=${argv%% *}
     case $seen in *" $prog "*) continue ;; esac
@@ -69,6 +70,7 @@ drivers() {
   local id lang name argv profiles prog="" words failures="" seen=0
   while IFS='|' read -r id lang name argv profiles; do
     case $lang in c | go) ;; *) continue ;; esac
+    lang_selected "$lang" || continue
     case $argv in *" --variant "*) ;; *) continue ;; esac
     seen=$((seen + 1))
     if [ "$prog" != "${argv%% *}" ]; then

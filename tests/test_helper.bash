@@ -81,20 +81,41 @@ for v in catalog.load(sys.argv[2]).variants:
 PY
 }
 
+# TEST_LANGS -- the languages whose programs the tests run, blank-separated
+# (all when unset): scripts/test-aarch64.sh sets c, its cross build has only
+# C programs.  lang_selected L succeeds when L is one of them.
+# TEST_ONE_PER_PROGRAM=1 -- contract_ids keeps the first variant of each
+# program (what a flag parser shared by its variants needs; the emulated run
+# of the bad-input tables uses it to stay short).
+lang_selected() {
+  case " ${TEST_LANGS:-$1} " in *" $1 "*) return 0 ;; esac
+  return 1
+}
+
 # contract_ids [W [L]] -- the catalog variants (of workload W, of language L)
 # a test should run: not the test-only ones (profile selftest), which must
 # break the contract, and not those whose requirements this machine does not
-# meet (an os, node, a probe), by the runner's own rule (runner/plan.py).
+# meet (an os, node, a probe), by the runner's own rule (runner/plan.py);
+# only those of TEST_LANGS, one a program with TEST_ONE_PER_PROGRAM.
 contract_ids() {
-  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" <<'PY'
+  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" \
+    "${TEST_LANGS:-}" "${TEST_ONE_PER_PROGRAM:-}" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import catalog
 import plan
 workload, lang, node = (a or None for a in sys.argv[3:6])
-probes = {}
+langs, one_per_program = sys.argv[6].split(), sys.argv[7] == "1"
+probes, programs = {}, set()
 for v in catalog.load(sys.argv[2]).select(workload=workload, lang=lang):
+    if langs and v["lang"] not in langs:
+        continue
     if "selftest" not in v["profiles"] and plan.unmet(v, node, probes) is None:
+        if one_per_program:
+            program = " ".join(v["argv"][:2] if v["argv"][0] == "{node}" else v["argv"][:1])
+            if program in programs:
+                continue
+            programs.add(program)
         print(v["id"])
 PY
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <cmocka.h>
 #include <uv.h>
@@ -220,6 +221,12 @@ static void fill_until_enomem(void) {
   rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)64 << 20);
   struct rlimit lim = {cap, cap};
   if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(5);
+  /* A cap nobody enforces (qemu-user keeps RLIMIT_AS for itself) would let
+   * the loop below fill all memory: a mapping four times the headroom must
+   * fail, or the test is skipped (exit 9). */
+  if (mmap(NULL, (size_t)256 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      != MAP_FAILED)
+    _exit(9);
   intptr_t queued = 0;
   int rc;
   while ((rc = ab_next_tick(count_tick, (void *)queued)) == 0) queued++;
@@ -244,6 +251,8 @@ static void a_queue_that_cannot_grow_says_enomem_and_keeps_its_tasks(void **stat
   child_t child;
   run_in_child(fill_until_enomem, &child);
   assert_true(WIFEXITED(child.status));
+  if (WEXITSTATUS(child.status) == 9)
+    skip();  /* the address-space cap is not enforced here (an emulator) */
   assert_int_equal(WEXITSTATUS(child.status), 0);
 }
 
