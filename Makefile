@@ -9,6 +9,7 @@
 #   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
 #   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed (part of test)
+#   make test-lint      shellcheck over the scripts make test runs, actionlint over the workflows (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make test-fpenv     the coroutine tests of the ABI-strict build, -DAB_CORO_SAVE_FPENV (part of test)
@@ -61,6 +62,7 @@ DEPS_ENV = $(BUILD)/deps.env
 PYTHON ?= $(shell sed -n 's/^PYTHON=//p' '$(DEPS_ENV)' 2>/dev/null)
 GO ?= $(shell sed -n 's/^GO=//p' '$(DEPS_ENV)' 2>/dev/null)
 NODE ?= $(shell sed -n 's/^NODE=//p' '$(DEPS_ENV)' 2>/dev/null)
+ACTIONLINT ?= $(shell sed -n 's/^ACTIONLINT=//p' '$(DEPS_ENV)' 2>/dev/null)
 
 # Recursive (=) on purpose: pkg-config is asked when a recipe runs, after deps.
 UV_CFLAGS = $(shell $(PKG_CONFIG) --cflags libuv 2>/dev/null)
@@ -114,7 +116,7 @@ GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
 LAUNCH := $(BUILD)/bin/launch
 
-.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm micro plots hosts clean
+.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint micro plots hosts clean
 
 all: c go $(LAUNCH)
 
@@ -222,7 +224,7 @@ hosts: deps
 	"$(PYTHON)" runner/run.py --hosts "$${RESULTS:-results}"
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
-TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus test-asm
+TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus test-asm test-lint
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 endif
@@ -269,6 +271,11 @@ test-aarch64: | $(DEPS_ENV)
 # the AArch64 branch-protection note (skips without clang and llvm).
 test-asm:
 	@sh scripts/check-asm.sh "$(BUILD)"
+
+# shellcheck over every shell script make test runs, actionlint (built by make
+# deps at a pinned version) over .github/workflows (skips a missing tool).
+test-lint: | $(DEPS_ENV)
+	@sh scripts/lint.sh "$(ACTIONLINT)"
 
 # ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
 test-sanitize: | $(DEPS_ENV)

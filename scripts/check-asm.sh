@@ -19,7 +19,7 @@ set -u
 
 build=${1:-build}
 out="$build/asm"
-passed=0 failed=0 skipped=0
+passed=0 failed=0
 
 # find_tool NAME -- prints a command for the llvm tool NAME: on PATH, with a
 # version suffix (Debian), Homebrew's keg-only llvm, or Xcode's.
@@ -45,6 +45,8 @@ fi
 mkdir -p "$out"
 
 ok() { echo "ok: $*"; passed=$((passed + 1)); }
+# words TEXT -- TEXT's lines joined by blanks.
+words() { printf '%s\n' "$1" | paste -sd ' ' -; }
 bad() { echo "FAILED: $*"; failed=$((failed + 1)); }
 
 # assemble TARGET SOURCE OBJ [FLAGS...] -- clang -c for TARGET; says why not.
@@ -72,9 +74,9 @@ for arch in aarch64 x86_64; do
     # Defined, external symbols only (T: global text); assembler-local labels such as ltmp0 are not.
     got=$("$nm" --defined-only "$obj" | awk '$2 == "T" { print $3 }' | sort)
     if [ "$got" = "$expect" ]; then
-      ok "$target $src defines $(echo $got)"
+      ok "$target $src defines $(words "$got")"
     else
-      bad "$target $src defines [$(echo $got)], wanted [$(echo $expect)]; all symbols: $("$nm" "$obj" | tr '\n' ' ')"
+      bad "$target $src defines [$(words "$got")], wanted [$(words "$expect")]; all symbols: $("$nm" "$obj" | tr '\n' ' ')"
     fi
     # Unwind information: an eh_frame FDE or a compact-unwind entry per function.
     fdes=$("$dwarfdump" --eh-frame "$obj" 2>/dev/null | grep -c ' FDE ')
@@ -94,7 +96,7 @@ obj="$out/aarch64-bti.o"
 if assemble aarch64-linux-gnu "$src" "$obj" -mbranch-protection=standard; then
   note=$("$readelf" -n "$obj" | grep -i 'feature')
   case $note in
-    *BTI*PAC*) ok "$src with -mbranch-protection=standard: $(echo $note)" ;;
+    *BTI*PAC*) ok "$src with -mbranch-protection=standard: $(words "$note" | sed 's/^ *//')" ;;
     *) bad "$src with -mbranch-protection=standard has no BTI+PAC property note: '$note'" ;;
   esac
   # Every function begins with a landing pad; the switch signs and authenticates its return address.

@@ -3,13 +3,16 @@
 #
 # Needs: a C compiler, make, pkg-config, libuv (headers), cmocka, Go, a Python 3
 # that imports matplotlib, bats with bats-support and bats-assert.  Optional: node
-# (the Node rows are skipped without it), qemu-aarch64 and an aarch64 cross
-# compiler (the AArch64 coroutine tests), valgrind (memcheck runs).
+# (the Node rows are skipped without it), qemu-aarch64, an aarch64 cross
+# compiler and the arm64 multiarch libuv and cmocka (make test-aarch64: the C
+# suite under qemu), valgrind (memcheck runs), clang and llvm (make test-asm:
+# the switches assembled for Mach-O), shellcheck, and actionlint (built with
+# Go into BUILD_DIR/tools at a pinned version) for the lint of make test.
 #
 # Debian/Ubuntu: apt-get.  macOS: Homebrew.  Elsewhere: prints the command to run
 # and stops.  A second run finds everything and installs nothing.
 #
-# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, BATS_LIB_PATH=) for the Makefile.
+# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, BATS_LIB_PATH=, ACTIONLINT=) for the Makefile.
 # Plain POSIX sh and BSD userland friendly (macOS has bash 3.2 and no nproc).
 set -eu
 
@@ -82,7 +85,90 @@ optional_missing_debian() {
   have valgrind || m="$m valgrind"
   have qemu-aarch64 || m="$m qemu-user"
   have aarch64-linux-gnu-gcc || m="$m gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+  have clang || m="$m clang"
+  have llvm-nm || have llvm-nm-14 || have llvm-nm-15 || have llvm-nm-16 || have llvm-nm-17 \
+    || have llvm-nm-18 || m="$m llvm"
+  have shellcheck || m="$m shellcheck"
   printf '%s\n' "$m"
+}
+
+# The arm64 multiarch libuv and cmocka (make test-aarch64 cross-builds the C
+# suite against them and runs it under qemu), on a Debian or Ubuntu host of
+# another architecture.  Ubuntu serves arm64 from another archive (ports):
+# its sources are first limited to the native architecture, then the ports
+# archive (named in python-apt's Ubuntu.info, or UBUNTU_PORTS) is added for
+# arm64.  Optional: a failure says so and test-aarch64 falls back.
+ARM64_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig
+install_arm64_libs() {
+  native=$(dpkg --print-architecture 2>/dev/null) || return 0
+  [ "$native" != arm64 ] || return 0
+  [ ! -f "$ARM64_LIBDIR/libuv.pc" ] || [ ! -f "$ARM64_LIBDIR/cmocka.pc" ] || return 0
+  have qemu-aarch64 && have aarch64-linux-gnu-gcc || return 0
+  say "installing the arm64 libuv and cmocka (multiarch) for make test-aarch64"
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    if grep -qs '^ID=ubuntu' /etc/os-release; then
+      ubuntu_arm64_sources "$native" || { say "arm64 sources not added; test-aarch64 will run the static tests"; return 0; }
+    fi
+    $sudo dpkg --add-architecture arm64 || return 0
+  fi
+  $sudo apt-get update -q >/dev/null 2>&1 || say "apt-get update with arm64 failed"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+    libuv1-dev:arm64 libcmocka-dev:arm64 >/dev/null 2>&1 \
+    || say "optional packages libuv1-dev:arm64 libcmocka-dev:arm64 not installed (test-aarch64 runs the static tests)"
+}
+
+# ubuntu_arm64_sources NATIVE -- every existing source limited to NATIVE (one-line
+# and deb822 formats), and the ports archive added for arm64.
+ubuntu_arm64_sources() {
+  ports=${UBUNTU_PORTS:-$(sed -n 's/^BaseURI: *//p' /usr/share/python-apt/templates/Ubuntu.info 2>/dev/null | head -1)}
+  codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+  if [ -z "$ports" ] || [ -z "$codename" ]; then
+    say "no ports archive known (set UBUNTU_PORTS to its URL)"
+    return 1
+  fi
+  tmp=$(mktemp "${TMPDIR:-/tmp}/deps.XXXXXX") || return 1
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    # deb URL ... -> deb [arch=NATIVE] URL ...; deb [opts] -> deb [arch=NATIVE opts]
+    sed -e "/arch=/b" -e "s/^\(deb\(-src\)\{0,1\}\)[[:space:]]\{1,\}\[/\1 [arch=$native /" \
+        -e "/arch=/b" -e "s/^\(deb\(-src\)\{0,1\}\)[[:space:]]\{1,\}/\1 [arch=$native] /" "$f" > "$tmp" \
+      && $sudo cp "$tmp" "$f"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    # A stanza without Architectures: gets one after its Types: line.
+    awk -v a="$native" '
+      function flush() { if (n) { for (i = 1; i <= n; i++) { print buf[i]
+                                  if (!has && buf[i] ~ /^Types:/) print "Architectures: " a } }
+                         n = 0; has = 0 }
+      /^[[:space:]]*$/ { flush(); print; next }
+      { buf[++n] = $0; if ($0 ~ /^Architectures:/) has = 1 }
+      END { flush() }' "$f" > "$tmp" && $sudo cp "$tmp" "$f"
+  done
+  rm -f "$tmp"
+  printf 'deb [arch=arm64] %s %s main universe\ndeb [arch=arm64] %s %s-updates main universe\ndeb [arch=arm64] %s %s-security main universe\n' \
+    "$ports" "$codename" "$ports" "$codename" "$ports" "$codename" \
+    | $sudo tee /etc/apt/sources.list.d/arm64-ports.list >/dev/null
+}
+
+# actionlint (the lint of .github/workflows in make test), built with Go at a
+# pinned version into BUILD_DIR/tools; a second run finds it there.
+ACTIONLINT_VERSION=v1.7.12
+find_actionlint() {
+  a="$(cd "$build" && pwd)/tools/actionlint"
+  if [ -x "$a" ] && "$a" -version 2>/dev/null | grep -qx "$ACTIONLINT_VERSION"; then
+    echo "$a"; return 0
+  fi
+  return 1
+}
+install_actionlint() {
+  find_actionlint >/dev/null && return 0
+  g=$(find_go) || return 0
+  say "building actionlint $ACTIONLINT_VERSION into $build/tools"
+  mkdir -p "$build/tools"
+  tools=$(cd "$build/tools" && pwd)
+  GOBIN="$tools" "$g" install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION" \
+    || say "actionlint not built (make test's lint will be skipped)"
 }
 
 debian_pkg() {
@@ -109,18 +195,18 @@ if [ -f /etc/debian_version ] && have apt-get; then
   opt=$(optional_missing_debian)
 fi
 
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ -n "$need$opt" ]; then
   if [ -f /etc/debian_version ] && have apt-get; then
     pkgs=""
     for n in $need; do pkgs="$pkgs $(debian_pkg "$n")"; done
     pkgs="$pkgs $opt"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
     say "installing:$pkgs"
     $sudo apt-get update -q >/dev/null || die "apt-get update failed; run it by hand and retry"
     # Optional packages are asked for one by one so that one unavailable package
     # does not stop the required ones.
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046  # lists of package names
     [ -z "$need" ] || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
       $(for n in $need; do debian_pkg "$n"; done) >/dev/null \
       || die "apt-get install failed for:$need"
@@ -143,8 +229,24 @@ if [ -n "$need$opt" ]; then
   [ -z "$need" ] || die "still missing after install:$need -- install them by hand and run 'make deps' again"
 fi
 
+if [ -f /etc/debian_version ] && have apt-get && have dpkg; then
+  install_arm64_libs
+fi
+if [ "$(uname -s)" = Darwin ] && have brew; then
+  # Optional on macOS: shellcheck for the lint, llvm for make test-asm (Xcode's
+  # clang assembles for both architectures; llvm-readelf and friends are Homebrew's).
+  opt_brew=""
+  have shellcheck || opt_brew="$opt_brew shellcheck"
+  [ -x /opt/homebrew/opt/llvm/bin/llvm-nm ] || [ -x /usr/local/opt/llvm/bin/llvm-nm ] || have llvm-nm \
+    || opt_brew="$opt_brew llvm"
+  # shellcheck disable=SC2086
+  [ -z "$opt_brew" ] || brew install $opt_brew || say "optional:$opt_brew not installed"
+fi
+install_actionlint
+
 python=$(find_python)
 go=$(find_go)
+actionlint=$(find_actionlint || true)
 node=$(command -v node 2>/dev/null || true)
 batslib=$(bats_lib_path)
 {
@@ -152,6 +254,7 @@ batslib=$(bats_lib_path)
   echo "GO=$go"
   echo "NODE=$node"
   echo "BATS_LIB_PATH=$batslib"
+  echo "ACTIONLINT=$actionlint"
 } > "$build/deps.env.tmp"
 mv "$build/deps.env.tmp" "$build/deps.env"
 say "ok: python $python, go $go, node ${node:-absent}, libuv $(pkg-config --modversion libuv)"

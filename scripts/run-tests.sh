@@ -38,6 +38,7 @@ for target in "$@"; do
   # The exit code of make, not of tee (POSIX sh has no pipefail).
   { "$make" --no-print-directory "$target" 2>&1; echo "exit=$?" > "$log.rc"; } | tee "$log"
   rc=$(sed -n 's/^exit=//p' "$log.rc")
+  # shellcheck disable=SC2046  # three numbers
   set -- $(count "$log")
   p=$1 f=$2 s=$3
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # a crash counts as a failure

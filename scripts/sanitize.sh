@@ -71,10 +71,12 @@ for step in $steps; do
         || { echo "tsan: 0 passed, 1 failed (build)"; bad=1; continue; }
       # halt_on_error: a race is a failure, not a warning.  setarch -R: TSan
       # cannot map its shadow memory with the high ASLR entropy of new kernels.
+      # shellcheck disable=SC2209  # the word env, run as the wrapper below
       wrap=env
       if command -v setarch >/dev/null 2>&1 && setarch "$(uname -m)" -R true 2>/dev/null; then
         wrap="setarch $(uname -m) -R"
       fi
+      # shellcheck disable=SC2086  # $wrap is a command and its arguments
       TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_variants tsan "$root/build/tsan/bin" "$n" $wrap
       ;;
     memcheck)

@@ -101,6 +101,7 @@ run_ctest() {
   # Per test: passed, failed, or failed by qemu-user 7's bug (a forked child
   # of a process whose threads are alive cannot start a thread: qemu asserts
   # in qemu_plugin_vcpu_init_hook), which is counted as skipped and named.
+  # shellcheck disable=SC2046  # three numbers
   set -- $(printf '%s\n' "$log" | awk '
     /^\[ RUN      \]/ { qemu_bug = 0; next }
     /qemu_plugin_vcpu_init_hook: assertion failed/ { qemu_bug = 1 }
@@ -229,6 +230,7 @@ if [ "$mode" = qemu ]; then
     [ -x "$p" ] || continue
     w="$run_build/bin/$(basename "$p")"
     # Quoted for sh by printf %s inside single quotes: the build path is ours.
+    # shellcheck disable=SC2016  # "$0" and "$@" are the wrapper's own
     printf '#!/bin/sh\nexec %s -L / -0 "$0" '"'"'%s'"'"' "$@"\n' "$qemu" "$p" > "$w"
     chmod +x "$w"
   done

@@ -124,7 +124,7 @@ workload_bad_inputs() {
   fixture=$(workload_flag readfile --file)
   expect=$(workload_flag readfile --expect)
   : > "$empty"
-  printf '%s' "$expect" | tr 'a-z' 'A-Z' > "$wrong"
+  printf '%s' "$expect" | tr '[:lower:]' '[:upper:]' > "$wrong"
   mkfifo "$fifo"
   cat <<EOF
 readfile | 3 | --file nope/missing.txt     | nope/missing\\.txt

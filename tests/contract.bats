@@ -188,7 +188,7 @@ print(json.dumps(d, sort_keys=True))' "$1"
   assert_equal "${#lines[@]}" 2
   expect_contract_lines 5 "$(contract_ids served)"
   # The server is gone once the variant has run.
-  ! kill -0 "$SERVER_PID" 2>/dev/null
+  run ! kill -0 "$SERVER_PID"
 }
 
 @test "a server that never gets ready fails the variant with the reason, not the suite" {

@@ -17,6 +17,7 @@ need_go() { [ -x "$GO" ] || skip "build/bin/go-readfile is not built: run make g
 need_node() { command -v node >/dev/null || skip "node is not on the PATH"; }
 
 # to_full CMD... -- runs CMD with stdout on /dev/full, stderr as output.
+# shellcheck disable=SC2069  # stderr to the captured output, then stdout to /dev/full
 to_full() { "$@" 2>&1 >/dev/full; }
 
 # to_closed_pipe CMD... -- runs CMD with stdout on a pipe whose reader is

@@ -4,6 +4,7 @@
 # the file and the row, or warned about in REPORT.md), and signals (SIGHUP,
 # SIGTERM, SIGKILL of the runner, Ctrl-C while the charts are drawn or during
 # the warm-up).
+# shellcheck disable=SC2086,SC2046  # lists of process ids, one a word
 
 load test_helper
 

@@ -44,6 +44,7 @@ PY
     --out "$BATS_TEST_TMPDIR/results" --host bats-host
   assert_success
   local report
+  # shellcheck disable=SC2012  # the newest of stamp-named folders
   report="$(ls -d "$BATS_TEST_TMPDIR"/results/bats-host/*/ | tail -1)REPORT.md"
   [ -f "$report" ]
   check_cells "$report"

@@ -247,6 +247,7 @@ expect_variants() {
 # stdout that begins with the catalog's fields of the variant (in the order of
 # DESIGN section 3) and passes runner/contract.py; lists every failure at the end.
 expect_contract_lines() {
+  # shellcheck disable=SC2086,SC2116,SC2155  # echo joins the ids by single blanks
   local n=$1 ids=" $(echo $2) " failures="" seen=0 row why head
   local id workload lang style shape mode method backend
   local -a rows=()

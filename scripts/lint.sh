@@ -1,0 +1,76 @@
+#!/bin/sh
+# lint.sh ACTIONLINT -- shellcheck over every shell script make test runs (the
+# scripts of scripts/ and .ci/, the bats files and their helper, tests/aplus),
+# actionlint over the GitHub Actions workflows (.github/workflows/).  A tool
+# that is missing is one skipped check, said on one line (scripts/deps.sh
+# installs shellcheck on Debian and Homebrew, and builds actionlint).
+# Ends with 'lint: N passed, N failed, N skipped' for scripts/run-tests.sh:
+# one check per file.
+#
+# The bats files are checked as bash with the idioms of bats allowed:
+#   SC2154  status, output, lines and stderr are set by bats' run
+#   SC2164  a failing cd fails the test (bats runs tests with errexit)
+#   SC2030 SC2031  each @test runs in a subshell of its own
+#   SC2016  Python and awk programs in single quotes
+#   SC2119 SC2120  helpers whose arguments are optional
+# Anything else is fixed, or disabled on its line with the reason.
+set -u
+
+actionlint=${1:-}
+passed=0 failed=0 skipped=0
+BATS_IDIOMS=SC2154,SC2164,SC2030,SC2031,SC2016,SC2119,SC2120
+
+# scripts -- every shell script under scripts/, tests/ and .ci/ (by extension
+# or shebang), one a line; none from node_modules.
+scripts() {
+  find scripts tests .ci -type f ! -path '*/node_modules/*' 2>/dev/null | sort | while IFS= read -r f; do
+    case $f in
+      *.sh | *.bash | *.bats) echo "$f" ;;
+      *) head -1 "$f" 2>/dev/null | grep -qE '^#!.*[/ ](sh|bash|bats)$' && echo "$f" ;;
+    esac
+  done
+}
+
+if command -v shellcheck >/dev/null 2>&1; then
+  for f in $(scripts); do
+    case $f in
+      *.bats | tests/test_helper.bash) set -- -s bash -e "$BATS_IDIOMS" ;;
+      *) set -- ;;
+    esac
+    if out=$(shellcheck "$@" -f gcc "$f" 2>&1); then
+      passed=$((passed + 1))
+    else
+      printf '%s\n' "$out" | sed 's/^/  /'
+      echo "shellcheck: $f: FAILED"
+      failed=$((failed + 1))
+    fi
+  done
+  echo "shellcheck: $passed files clean"
+else
+  echo "lint: shellcheck skipped: not installed (Debian: apt-get install shellcheck; macOS: brew install shellcheck)"
+  skipped=$((skipped + 1))
+fi
+
+workflows=$(find .github/workflows -type f \( -name '*.yml' -o -name '*.yaml' \) 2>/dev/null | sort)
+if [ -z "$workflows" ]; then
+  echo "lint: no workflow in .github/workflows"
+  failed=$((failed + 1))
+elif [ -n "$actionlint" ] && [ -x "$actionlint" ]; then
+  for w in $workflows; do
+    # actionlint runs shellcheck over each run: step too, when it finds it.
+    if out=$("$actionlint" -no-color "$w" 2>&1); then
+      echo "actionlint: $w clean"
+      passed=$((passed + 1))
+    else
+      printf '%s\n' "$out" | sed 's/^/  /'
+      echo "actionlint: $w: FAILED"
+      failed=$((failed + 1))
+    fi
+  done
+else
+  echo "lint: actionlint skipped: not built (make deps builds it with Go into build/tools)"
+  skipped=$((skipped + 1))
+fi
+
+echo "lint: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
