@@ -1,7 +1,8 @@
 #!/bin/sh
 # lint.sh ACTIONLINT -- shellcheck over every shell script make test runs (the
 # scripts of scripts/ and .ci/, the bats files and their helper, tests/aplus),
-# actionlint over the GitHub Actions workflows (.github/workflows/).  A tool
+# actionlint over the GitHub Actions workflows (.github/workflows/), and a
+# grep for what breaks on macOS (bash 4 features, GNU-only options).  A tool
 # that is missing is one skipped check, said on one line (scripts/deps.sh
 # installs shellcheck on Debian and Homebrew, and builds actionlint).
 # Ends with 'lint: N passed, N failed, N skipped' for scripts/run-tests.sh:
@@ -49,6 +50,28 @@ if command -v shellcheck >/dev/null 2>&1; then
 else
   echo "lint: shellcheck skipped: not installed (Debian: apt-get install shellcheck; macOS: brew install shellcheck)"
   skipped=$((skipped + 1))
+fi
+
+# Portability: macOS has bash 3.2 and BSD userland.  Never: bash 4 features
+# and GNU-only options.  Only behind a guard on the same line (command -v, a
+# fallback after ||, a /proc test): commands macOS lacks.
+NEVER='\<(mapfile|readarray|coproc)\>|declare -A|local -n|\$\{[A-Za-z_]+(,,|\^\^)\}|\[\[ -v |wait -n|&>>|\|&|sed -i( |$)|readlink -f|grep -[A-Za-z]*P|xargs -r|date -d|find .*-printf'
+GUARDED='(^|[;&|({]|\$\(|then|do|else|run|-[0-9])[[:space:]]*(timeout|nproc|setarch)([[:space:]]|\)|$)|stat -c'
+bad_lines=""
+for f in $(scripts) Makefile; do
+  [ "$f" != scripts/lint.sh ] || continue   # the patterns themselves
+  hits=$(grep -nE "$NEVER" "$f" | grep -v '^[0-9]*: *#')
+  hits="$hits$(grep -nE "$GUARDED" "$f" | grep -v '^[0-9]*: *#' | grep -vE 'command -v|2>/dev/null \|\||/proc')"
+  [ -z "$hits" ] || bad_lines="$bad_lines$(printf '%s\n' "$hits" | sed "s|^|  $f:|")
+"
+done
+if [ -z "$bad_lines" ]; then
+  echo "portable: no bash 4 feature, no GNU-only option, every Linux-only command guarded"
+  passed=$((passed + 1))
+else
+  printf '%s' "$bad_lines"
+  echo "portable: FAILED: the lines above break on macOS (bash 3.2, BSD userland)"
+  failed=$((failed + 1))
 fi
 
 workflows=$(find .github/workflows -type f \( -name '*.yml' -o -name '*.yaml' \) 2>/dev/null | sort)
