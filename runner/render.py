@@ -50,7 +50,7 @@ RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict
 # The fields of host.json that REPORT.md and the exports compute with.
 _STR = (str, type(None))
 HOST_TYPES = {"slug": _STR, "memory_bytes": (int, type(None)), "machine": _STR, "kernel": _STR,
-              "cpu_model": _STR}
+              "cpu_model": _STR, "emulation": _STR}
 
 
 def _baseline_table(b):
@@ -199,8 +199,16 @@ def draw(script, argv):
     return True
 
 
-def host_runs(out_root):
-    """{host slug: [run folders with a summary.json, oldest first]} under out_root."""
+def run_emulation(rundir):
+    """How the run in rundir was emulated (host.json's emulation: Rosetta,
+    qemu-user), or None for a native run or one recorded before the field."""
+    return (read_object(os.path.join(rundir, "host.json"), HOST_TYPES) or {}).get("emulation")
+
+
+def host_runs(out_root, emulated=False):
+    """{host slug: [run folders with a summary.json, oldest first]} under out_root:
+    the native runs, or with emulated the emulated ones (never drawn beside
+    native timings: they measure the emulator too)."""
     found = {}
     try:
         hosts = sorted(os.listdir(out_root))
@@ -212,7 +220,8 @@ def host_runs(out_root):
             continue
         runs = sorted(d for d in os.listdir(hdir)
                       if not os.path.islink(os.path.join(hdir, d))
-                      and os.path.isfile(os.path.join(hdir, d, "summary.json")))
+                      and os.path.isfile(os.path.join(hdir, d, "summary.json"))
+                      and bool(run_emulation(os.path.join(hdir, d))) == emulated)
         if runs:
             found[h] = [os.path.join(hdir, d) for d in runs]
     return found

@@ -29,6 +29,16 @@ def _nofile(host):
     return "%s / %s" % (lim(host.get("nofile_soft")), lim(host.get("nofile_hard")))
 
 
+def _freq_policy(host):
+    """host.json's cpu_frequency_policy in words; '-' in a host.json older than it."""
+    if "cpu_frequency_policy" not in host:
+        return None
+    p = host["cpu_frequency_policy"]
+    if not isinstance(p, dict):
+        return "not readable"
+    return ", ".join("%s %s" % (k.replace("_", " "), v) for k, v in sorted(p.items()) if v is not None)
+
+
 def host_section(host):
     mem = host.get("memory_bytes")
     rows = [("host", host.get("slug")),
@@ -36,6 +46,10 @@ def host_section(host):
             ("memory", "%.1f GiB" % (mem / 2 ** 30) if mem else None),
             ("OS / kernel", "%s / %s" % (_v(host.get("os")), _v(host.get("kernel")))),
             ("CPU governor", host.get("governor") or "not readable"),
+            ("CPU frequency policy", _freq_policy(host)),
+            ("page size", "%d KiB" % (host["page_size"] // 1024) if host.get("page_size") else None),
+            ("emulation", "%s: these timings are the emulator's too" % host["emulation"]
+             if host.get("emulation") else "none (native)" if "emulation" in host else None),
             ("C compiler", host.get("compiler")),
             ("libuv (C programs)", host.get("libuv")),
             ("Go", host.get("go")),

@@ -30,6 +30,9 @@ from errors import EnvError, RenderInterrupted, UsageError  # noqa: E402
 def hosts(folder):
     """--hosts: the cross-host charts of every host's newest run under folder."""
     runs = render_mod.host_runs(folder)
+    for slug, rundirs in sorted(render_mod.host_runs(folder, emulated=True).items()):
+        print("run.py: %s left out of the cross-host charts: emulated (%s), its timings are "
+              "not the host's" % (slug, render_mod.run_emulation(rundirs[-1])), file=sys.stderr)
     if len(runs) < 2:
         raise EnvError("%s holds runs of %d host%s; the cross-host charts need two or more "
                        "(run on another machine, or label a run with --host)"
