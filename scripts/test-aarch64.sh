@@ -29,7 +29,9 @@
 # (the lines above it are indented so that it counts nothing twice).
 # Environment: AARCH64_CC (default aarch64-linux-gnu-gcc), AARCH64_AR,
 # QEMU_AARCH64 (default qemu-aarch64), AARCH64_MODE (native, qemu or static:
-# force one), AARCH64_MULTIARCH (default /usr/lib/aarch64-linux-gnu).
+# force one), AARCH64_MULTIARCH (default /usr/lib/aarch64-linux-gnu),
+# AARCH64_NATIVE_CFLAGS (the native build's CFLAGS, default the branch
+# protection above), AARCH64_JOBS (make -j, default 2).
 set -u
 
 make=${1:-make}
@@ -87,17 +89,20 @@ case $mode in
 esac
 
 # run_ctest BIN [QEMU_ARGS...] -- one cmocka binary (under qemu unless native),
-# its counts added; its output indented.
+# its counts added; its output indented.  A first argument that is not a qemu
+# option (no leading -p) only names the build.
 run_ctest() {
   t=$1
   shift
+  label=""
+  case ${1:-} in -p) ;; ?*) label=$1; shift ;; esac
   if [ "$mode" = native ]; then
     log=$("$t" 2>&1)
   else
     log=$("$qemu" -L / "$@" "$t" 2>&1)
   fi
   rc=$?
-  name="$(basename "$t")${1:+ ($*)}"
+  name="$(basename "$t")${1:+ ($*)}${label:+ ($label)}"
   # Per test: passed, failed, or failed by qemu-user 7's bug (a forked child
   # of a process whose threads are alive cannot start a thread: qemu asserts
   # in qemu_plugin_vcpu_init_hook), which is counted as skipped and named.
@@ -112,7 +117,10 @@ run_ctest() {
     /^\[  FAILED  \] [0-9]+ test/ { listed = 1 }
     END { print ok + 0, bad + 0, skip + 0 }' 2>"$out/qemu-bug.txt")
   n_ok=$1 n_bad=$2 n_skip=$3
-  printf '%s\n' "$log" | grep -E '^\[  (PASSED|FAILED)' | sed "s|^|  $name: |"
+  # The summary lines, but for the tests skipped for qemu's bug (named below).
+  skipped_names=$(sed 's/^qemu-bug: /] /' "$out/qemu-bug.txt")
+  printf '%s\n' "$log" | grep -E '^\[  (PASSED|FAILED)' \
+    | { if [ -n "$skipped_names" ]; then grep -vF "$skipped_names"; else cat; fi; } | sed "s|^|  $name: |"
   while read -r _ test_name; do
     echo "  $name: $test_name skipped: qemu-user cannot start a thread in a forked child of a threaded process (runs natively in test-c)"
   done < "$out/qemu-bug.txt"
@@ -151,7 +159,14 @@ if [ "$mode" = static ]; then
 fi
 
 # ---- native and qemu: the Makefile's build ------------------------------------
+# Objects depend on their sources and the Makefile, not on CC or CFLAGS: a
+# folder built another way (the other mode, other flags) is built afresh.
+config="$mode $cc ${AARCH64_NATIVE_CFLAGS-default}"
+if [ -d "$out" ] && [ "$(cat "$out/config" 2>/dev/null)" != "$config" ]; then
+  rm -rf "$out"
+fi
 mkdir -p "$out"
+printf '%s\n' "$config" > "$out/config"
 # What make deps found (PYTHON, BATS_LIB_PATH): the build's own deps.env, so
 # that the Makefile does not run deps again for this folder.
 cp "$build/deps.env" "$out/deps.env" 2>/dev/null || true
@@ -177,7 +192,7 @@ bp=""
 if [ "$mode" = native ]; then
   # The main build already runs natively in test-c and test-bats: here the
   # one with branch protection (Linux), so that test-aarch64 adds something.
-  build_flags=$bp
+  build_flags=${AARCH64_NATIVE_CFLAGS-$bp}
 else
   build_flags=""
 fi
@@ -200,22 +215,26 @@ if [ "$mode" = qemu ]; then
   run_ctest "$out/bin/test_coro" -p 16384
   run_ctest "$out/bin/test_coro" -p 65536
 fi
-# Branch protection in the emulated run (the native run is built with it):
-# the coroutine tests, where the switch keeps return addresses on coroutine
-# stacks; qemu authenticates signed pointers for real, so a return address
-# signed with the wrong modifier crashes.
-if [ "$mode" = qemu ] && [ -n "$bp" ]; then
-  mkdir -p "$out/bp"
-  if "$cc" -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_GNU_SOURCE "$bp" \
-       -fstack-clash-protection --param stack-clash-protection-guard-size=12 \
-       -Ic/lib -O2 -g -o "$out/bp/test_coro" c/tests/test_coro.c c/lib/coro.c c/lib/stack.c \
-       c/lib/coro_switch_aarch64.S -lcmocka -lm > "$out/bp.log" 2>&1; then
-    run_ctest "$out/bp/test_coro"
-  else
-    tail -20 "$out/bp.log" | indent
-    echo "  test_coro with $bp: build failed (log: $out/bp.log)"
-    add_counts 0 1 0
-  fi
+# The coroutine tests of the switch's other builds, in the emulated run (the
+# native run is built with branch protection): with branch protection, where
+# the switch signs the return addresses it keeps on coroutine stacks (qemu
+# authenticates them for real, so one signed with the wrong modifier
+# crashes), and the `br` form (AB_CORO_AARCH64_BR, see the switch).
+if [ "$mode" = qemu ]; then
+  for flag in ${bp:+"$bp"} -DAB_CORO_AARCH64_BR; do
+    dir="$out/switch$(printf '%s' "$flag" | tr -c 'A-Za-z0-9' '_')"
+    mkdir -p "$dir"
+    if "$cc" -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_GNU_SOURCE "$flag" \
+         -fstack-clash-protection --param stack-clash-protection-guard-size=12 \
+         -Ic/lib -O2 -g -o "$dir/test_coro" c/tests/test_coro.c c/lib/coro.c c/lib/stack.c \
+         c/lib/coro_switch_aarch64.S -lcmocka -lm > "$dir/build.log" 2>&1; then
+      run_ctest "$dir/test_coro" "$flag"
+    else
+      tail -20 "$dir/build.log" | indent
+      echo "  test_coro with $flag: build failed (log: $dir/build.log)"
+      add_counts 0 1 0
+    fi
+  done
 fi
 phase "unit tests"
 
