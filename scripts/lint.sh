@@ -55,7 +55,7 @@ fi
 # Portability: macOS has bash 3.2 and BSD userland.  Never: bash 4 features
 # and GNU-only options.  Only behind a guard on the same line (command -v, a
 # fallback after ||, a /proc test): commands macOS lacks.
-NEVER='\<(mapfile|readarray|coproc)\>|declare -A|local -n|\$\{[A-Za-z_]+(,,|\^\^)\}|\[\[ -v |wait -n|&>>|\|&|sed -i( |$)|readlink -f|grep -[A-Za-z]*P|xargs -r|date -d|find .*-printf'
+NEVER='(^|[^A-Za-z_-])(mapfile|readarray|coproc)([^A-Za-z_-]|$)|declare -A|local -n|\$\{[A-Za-z_]+(,,|\^\^)\}|\[\[ -v |wait -n|&>>|\|&|sed -i( |$)|readlink -f|grep -[A-Za-z]*P|xargs -r|date -d|find .*-printf'
 GUARDED='(^|[;&|({]|\$\(|then|do|else|run|-[0-9])[[:space:]]*(timeout|nproc|setarch)([[:space:]]|\)|$)|stat -c'
 bad_lines=""
 for f in $(scripts) Makefile; do
