@@ -191,6 +191,29 @@ print(json.dumps(d, sort_keys=True))' "$1"
   run ! kill -0 "$SERVER_PID"
 }
 
+@test "the helpers run only TEST_LANGS's variants, and one variant a program with TEST_ONE_PER_PROGRAM" {
+  local c one id prog programs="" seen=" "
+  c=$(TEST_LANGS=c contract_ids)
+  [ -n "$c" ]
+  assert_equal "$c" "$(contract_ids "" c)"
+  [[ "$(contract_ids)" == *"/go/"* ]] && [[ "$c" != *"/go/"* ]]
+  one=$(TEST_LANGS=c TEST_ONE_PER_PROGRAM=1 contract_ids)
+  # Each C program once, by its first variant.
+  c=" $(tr '\n' ' ' <<<"$c")"
+  while IFS='|' read -r id prog; do
+    case $c in *" $id "*) ;; *) continue ;; esac
+    prog=${prog%% *}
+    case $programs in *" $prog "*) continue ;; esac
+    programs+=" $prog "
+    seen+="$id "
+  done < <(catalog_rows id argv)
+  assert_equal " $(tr '\n' ' ' <<<"$one")" "$seen"
+  run lang_selected go
+  assert_success
+  TEST_LANGS="c node" run lang_selected go
+  assert_failure
+}
+
 @test "a server that never gets ready fails the variant with the reason, not the suite" {
   CATALOG_DIR="$ROOT/tests/fixtures-bin/catalog"
   run_variant unserved/fake/honest-sequential@python 3
