@@ -26,7 +26,7 @@
 #   ARGS                  extra runner options, e.g. ARGS="--rounds 20 --filter c/"
 #   RUN                   a run folder, for `make plots`
 #   RESULTS               results folder for `make hosts` (default results)
-#   PYTHON, GO, NODE      override what `make deps` found
+#   PYTHON, GO, NODE, ACTIONLINT   override what `make deps` found
 #
 # C sources (what `make c` builds from c/):
 #   c/lib/*.c *.S        the shared runtime, archived in build/c/libab.a
