@@ -28,6 +28,10 @@
  *                AAPCS64 requires).  x18 is never touched (the platform
  *                register on Apple).  FPCR is left as thread-wide state,
  *                the same choice Boost.Context makes: writing it can serialise.
+ *                The switch ends with `ret` (BTI forbids the x86_64 trick
+ *                there; -DAB_CORO_AARCH64_BR builds it for a measurement), and
+ *                honours -mbranch-protection: landing pads, the return
+ *                addresses it keeps on coroutine stacks signed (see the .S file).
  *
  * Elsewhere the build falls back to ucontext (glibc's swapcontext makes a
  * sigprocmask system call per switch: far slower); define AB_CORO_UCONTEXT
