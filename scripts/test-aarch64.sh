@@ -3,8 +3,9 @@
 # this host has, saying which it ran:
 #
 #   native  an aarch64 (arm64) host: the C code built again in BUILD_DIR/aarch64
-#           (on Linux with -mbranch-protection=standard, so that the BTI landing
-#           pads and signed return addresses run for real) and run directly.
+#           (on Linux with -mbranch-protection=standard, so that the signed
+#           return addresses run for real, and the BTI landing pads where the
+#           C runtime's objects have BTI too) and run directly.
 #   qemu    another Linux host with an aarch64 cross compiler, qemu-aarch64 and
 #           the arm64 multiarch libraries (libuv1-dev:arm64, libcmocka-dev:arm64;
 #           scripts/deps.sh installs them on Debian and Ubuntu): the C code
@@ -18,12 +19,13 @@
 # What native and qemu run: every cmocka unit test; the contract tables of
 # tests/contract.bats (every C variant of every workload in the catalog, at
 # small N) and the bad-input tables of tests/badinput.bats (one variant of
-# each C program: they check its flag parser),
-# through wrappers in BUILD_DIR/aarch64/run/bin that start each program under
-# qemu with its own name as argv[0], the bats helpers told that only C
-# programs exist here (TEST_LANGS=c); test_coro again at 16 KiB and 64 KiB
-# pages (qemu -p) and test_coro built with -mbranch-protection=standard.  The variant list comes from the catalog, so a
-# new workload is covered without an edit here.
+# each C program: they check its flag parser), under qemu through wrappers in
+# BUILD_DIR/aarch64/run/bin that start each program with its own name as
+# argv[0], the bats helpers told that only C programs exist here
+# (TEST_LANGS=c).  Under qemu also: test_coro at 16 KiB and 64 KiB pages
+# (qemu -p), built with -mbranch-protection=standard, and built with the `br`
+# form of the switch.  The variant list comes from the catalog, so a new
+# workload is covered without an edit here.
 #
 # Ends with 'aarch64: N passed, N failed, N skipped' for scripts/run-tests.sh
 # (the lines above it are indented so that it counts nothing twice).
