@@ -148,7 +148,7 @@ ubuntu_arm64_sources() {
   rm -f "$tmp"
   printf 'deb [arch=arm64] %s %s main universe\ndeb [arch=arm64] %s %s-updates main universe\ndeb [arch=arm64] %s %s-security main universe\n' \
     "$ports" "$codename" "$ports" "$codename" "$ports" "$codename" \
-    | $sudo tee /etc/apt/sources.list.d/arm64-ports.list >/dev/null
+    | $sudo tee /etc/apt/sources.list.d/arm64-ports.list >/dev/null || return 1
 }
 
 # actionlint (the lint of .github/workflows in make test), built with Go at a
