@@ -117,8 +117,8 @@ install_arm64_libs() {
     || say "optional packages libuv1-dev:arm64 libcmocka-dev:arm64 not installed (test-aarch64 runs the static tests)"
 }
 
-# ubuntu_arm64_sources NATIVE -- every existing source limited to NATIVE (one-line
-# and deb822 formats), and the ports archive added for arm64.
+# ubuntu_arm64_sources NATIVE -- every existing source limited to NATIVE and the
+# ports archive added for arm64 (scripts/apt-arm64-sources.sh).
 ubuntu_arm64_sources() {
   ports=${UBUNTU_PORTS:-$(sed -n 's/^BaseURI: *//p' /usr/share/python-apt/templates/Ubuntu.info 2>/dev/null | head -1)}
   codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
@@ -126,29 +126,7 @@ ubuntu_arm64_sources() {
     say "no ports archive known (set UBUNTU_PORTS to its URL)"
     return 1
   fi
-  tmp=$(mktemp "${TMPDIR:-/tmp}/deps.XXXXXX") || return 1
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    # deb URL ... -> deb [arch=NATIVE] URL ...; deb [opts] -> deb [arch=NATIVE opts]
-    sed -e "/arch=/b" -e "s/^\(deb\(-src\)\{0,1\}\)[[:space:]]\{1,\}\[/\1 [arch=$native /" \
-        -e "/arch=/b" -e "s/^\(deb\(-src\)\{0,1\}\)[[:space:]]\{1,\}/\1 [arch=$native] /" "$f" > "$tmp" \
-      && $sudo cp "$tmp" "$f"
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    # A stanza without Architectures: gets one after its Types: line.
-    awk -v a="$native" '
-      function flush() { if (n) { for (i = 1; i <= n; i++) { print buf[i]
-                                  if (!has && buf[i] ~ /^Types:/) print "Architectures: " a } }
-                         n = 0; has = 0 }
-      /^[[:space:]]*$/ { flush(); print; next }
-      { buf[++n] = $0; if ($0 ~ /^Architectures:/) has = 1 }
-      END { flush() }' "$f" > "$tmp" && $sudo cp "$tmp" "$f"
-  done
-  rm -f "$tmp"
-  printf 'deb [arch=arm64] %s %s main universe\ndeb [arch=arm64] %s %s-updates main universe\ndeb [arch=arm64] %s %s-security main universe\n' \
-    "$ports" "$codename" "$ports" "$codename" "$ports" "$codename" \
-    | $sudo tee /etc/apt/sources.list.d/arm64-ports.list >/dev/null || return 1
+  $sudo sh "$(dirname "$0")/apt-arm64-sources.sh" /etc/apt "$1" "$ports" "$codename"
 }
 
 # actionlint (the lint of .github/workflows in make test), built with Go at a
