@@ -53,7 +53,7 @@ bad() { echo "FAILED: $*"; failed=$((failed + 1)); }
 assemble() {
   target=$1 src=$2 obj=$3
   shift 3
-  if "$clang" -target "$target" "$@" -c "$src" -o "$obj" 2>"$obj.err"; then
+  if "$clang" -target "$target" -Ic/lib "$@" -c "$src" -o "$obj" 2>"$obj.err"; then
     return 0
   fi
   bad "$target $src does not assemble: $(head -3 "$obj.err")"

@@ -34,19 +34,27 @@ scripts() {
   done
 }
 
+# check TOOL FILE COMMAND... -- one check: COMMAND's findings, indented, on failure.
+check() {
+  tool=$1 file=$2
+  shift 2
+  if out=$("$@" 2>&1); then
+    passed=$((passed + 1))
+    return 0
+  fi
+  printf '%s\n' "$out" | sed 's/^/  /'
+  echo "$tool: $file: FAILED"
+  failed=$((failed + 1))
+  return 1
+}
+
 if command -v shellcheck >/dev/null 2>&1; then
   for f in $(scripts); do
     case $f in
       *.bats | tests/test_helper.bash) set -- -s bash -e "$BATS_IDIOMS" ;;
       *) set -- ;;
     esac
-    if out=$(shellcheck "$@" -f gcc "$f" 2>&1); then
-      passed=$((passed + 1))
-    else
-      printf '%s\n' "$out" | sed 's/^/  /'
-      echo "shellcheck: $f: FAILED"
-      failed=$((failed + 1))
-    fi
+    check shellcheck "$f" shellcheck "$@" -f gcc "$f"
   done
   echo "shellcheck: $passed files clean"
 else
@@ -83,14 +91,7 @@ if [ -z "$workflows" ]; then
 elif [ -n "$actionlint" ] && [ -x "$actionlint" ]; then
   for w in $workflows; do
     # actionlint runs shellcheck over each run: step too, when it finds it.
-    if out=$("$actionlint" -no-color "$w" 2>&1); then
-      echo "actionlint: $w clean"
-      passed=$((passed + 1))
-    else
-      printf '%s\n' "$out" | sed 's/^/  /'
-      echo "actionlint: $w: FAILED"
-      failed=$((failed + 1))
-    fi
+    check actionlint "$w" "$actionlint" -no-color "$w" && echo "actionlint: $w clean"
   done
 else
   echo "lint: actionlint skipped: not built (make deps builds it with Go into build/tools)"

@@ -19,10 +19,10 @@
  *   with x19 = the coroutine, x20 = its C entry, x29 = 0 (end of the frame
  *   chain) and x30 = this label.  The entry never returns.
  *
- * One statement per line, and no `;` anywhere: on arm64 Darwin `;` starts a
- * comment (its separator is `%%`), so a macro that joined statements with
- * `;` left the Mach-O object with no symbols at all.  `make test` assembles
- * this file for arm64-apple-macos and lists the symbols (scripts/check-asm.sh).
+ * One statement per line, and no `;` anywhere (asm.h says why): a macro that
+ * joined statements with `;` left the arm64 Mach-O object with no symbols at
+ * all.  `make test` assembles this file for arm64-apple-macos and lists the
+ * symbols (scripts/check-asm.sh).
  *
  * Branch protection (-mbranch-protection=bti, pac-ret or standard):
  *   BTI: each function begins with `bti c`, the landing pad of a call
@@ -58,17 +58,7 @@
  */
 #if defined(__aarch64__)
 
-#if defined(__APPLE__)
-#define SYM(name) _##name
-#define HIDDEN(name) .private_extern _##name
-#define TYPE_FUNCTION(name)
-#define SIZE(name)
-#else
-#define SYM(name) name
-#define HIDDEN(name) .hidden name
-#define TYPE_FUNCTION(name) .type name, %function
-#define SIZE(name) .size name, . - name
-#endif
+#include "asm.h"
 
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
 #define AB_BTI 1

@@ -28,19 +28,8 @@
  */
 #if defined(__x86_64__)
 
-/* One statement per line, as in coro_switch_aarch64.S (where `;` is a
- * comment on Mach-O): the same source for ELF and Mach-O. */
-#if defined(__APPLE__)
-#define SYM(name) _##name
-#define HIDDEN(name) .private_extern _##name
-#define TYPE_FUNCTION(name)
-#define SIZE(name)
-#else
-#define SYM(name) name
-#define HIDDEN(name) .hidden name
-#define TYPE_FUNCTION(name) .type name, @function
-#define SIZE(name) .size name, . - name
-#endif
+/* One statement per line (asm.h): the same source for ELF and Mach-O. */
+#include "asm.h"
 
         .text
 
