@@ -102,9 +102,14 @@ ARM64_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig
 install_arm64_libs() {
   native=$(dpkg --print-architecture 2>/dev/null) || return 0
   [ "$native" != arm64 ] || return 0
-  [ ! -f "$ARM64_LIBDIR/libuv.pc" ] || [ ! -f "$ARM64_LIBDIR/cmocka.pc" ] || return 0
   have qemu-aarch64 && have aarch64-linux-gnu-gcc || return 0
-  say "installing the arm64 libuv and cmocka (multiarch) for make test-aarch64"
+  want=""
+  [ -f "$ARM64_LIBDIR/libuv.pc" ] || want="$want libuv1-dev:arm64"
+  [ -f "$ARM64_LIBDIR/cmocka.pc" ] || want="$want libcmocka-dev:arm64"
+  # liburing for the cross build's uring backend, where the native build has it.
+  [ ! -f /usr/include/liburing.h ] || [ -f "$ARM64_LIBDIR/liburing.pc" ] || want="$want liburing-dev:arm64"
+  [ -n "$want" ] || return 0
+  say "installing the arm64 multiarch libraries for make test-aarch64:$want"
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     if grep -qs '^ID=ubuntu' /etc/os-release; then
       ubuntu_arm64_sources "$native" || { say "arm64 sources not added; test-aarch64 will run the static tests"; return 0; }
@@ -112,9 +117,10 @@ install_arm64_libs() {
     $sudo dpkg --add-architecture arm64 || return 0
   fi
   $sudo apt-get update -q >/dev/null 2>&1 || say "apt-get update with arm64 failed"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
-    libuv1-dev:arm64 libcmocka-dev:arm64 >/dev/null 2>&1 \
-    || say "optional packages libuv1-dev:arm64 libcmocka-dev:arm64 not installed (test-aarch64 runs the static tests)"
+  for p in $want; do
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$p" \
+      >/dev/null 2>&1 || say "optional package $p not installed (test-aarch64 falls back to the static tests without libuv and cmocka)"
+  done
 }
 
 # ubuntu_arm64_sources NATIVE -- every existing source limited to NATIVE and the
