@@ -25,7 +25,8 @@ LANGS = ("c", "go", "node")
 # prefix of their fields in a summary row ("ratio", "lang_ratio", ...).
 BASELINE_KEYS = (("c", ""), ("lang", "lang_"))
 RATIO_FIELDS = ("baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
-                "significant", "rounds_paired", "baseline_label")
+                "significant", "rounds_paired", "baseline_label", "diff_per_op_ns",
+                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high")
 SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend", "iterations",
                        "concurrency", "n", "ok", "invalid", "failed", "timeout", "crashed",
                        "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
@@ -33,7 +34,11 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "peak_rss_kb", "user_ms", "sys_ms", "outliers", "warnings",
                        "shape", "method", "label", "baseline_label", "lang_baseline",
                        "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high", "lang_p_value",
-                       "lang_significant", "lang_baseline_label"]
+                       "lang_significant", "lang_baseline_label", "unit", "per_op_ns",
+                       "per_op_ns_ci_low", "per_op_ns_ci_high", "rounds_paired", "diff_per_op_ns",
+                       "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "lang_rounds_paired",
+                       "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
+                       "lang_diff_per_op_ns_ci_high"]
 
 
 # Columns every row of samples.csv has (the runner always writes them); the
@@ -167,7 +172,10 @@ def _ms(ns):
 
 
 def _ratio(row, prefix, vid, base, label, ok_times, warnings):
-    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline id."""
+    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline id,
+    from the rounds both ran in (stats.paired: ratio, its interval, the sign
+    test, significance exactly when the interval excludes 1, the difference per
+    operation)."""
     row[prefix + "baseline"] = base
     row[prefix + "baseline_label"] = label
     if not ok_times.get(base):
@@ -175,24 +183,25 @@ def _ratio(row, prefix, vid, base, label, ok_times, warnings):
         return
     if not ok_times.get(vid):
         return
-    ratios = stats.paired_ratios(ok_times[vid], ok_times[base])
-    row[prefix + "rounds_paired"] = len(ratios)
-    m, lo, hi = stats.ratio_ci(ratios)
-    row[prefix + "ratio"], row[prefix + "ratio_ci_low"], row[prefix + "ratio_ci_high"] = m, lo, hi
-    if ratios and lo is None and vid != base:
-        warnings.append("ratio to %s from %d paired rounds: too few for a 95%% CI"
-                        % (label, len(ratios)))
+    p = stats.paired(ok_times[vid], ok_times[base], row["iterations"])
+    row[prefix + "rounds_paired"] = p["rounds"]
+    for k in ("ratio", "ratio_ci_low", "ratio_ci_high", "diff_per_op_ns",
+              "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high"):
+        row[prefix + k] = p[k]
+    if p["rounds"] and p["ratio_ci_low"] is None and vid != base:
+        warnings.append("ratio to %s from %d paired rounds: too few for a 95%% CI or a test "
+                        "(needs %d)" % (label, p["rounds"], stats.min_samples_for_ci()))
     if vid != base:
-        _, p = stats.mann_whitney([_ms(t) for t in ok_times[vid].values()],
-                                  [_ms(t) for t in ok_times[base].values()])
-        row[prefix + "p_value"] = p
-        row[prefix + "significant"] = None if p is None else p < stats.ALPHA
+        row[prefix + "p_value"] = p["p_value"]
+        row[prefix + "significant"] = p["significant"]
 
 
-def summarize(samples, baselines):
+def summarize(samples, baselines, units=None):
     """One summary row per variant (grouped by the full id: workloads and backends
     never merge), in table order.  baselines maps a variant id to {"c": [id,
-    label] or None, "lang": [id, label] or None}, as run.json records it."""
+    label] or None, "lang": [id, label] or None}, as run.json records it;
+    units maps a workload to what one of its operations is ("read"), from the
+    catalog's unit (run.json's workloads)."""
     by_variant = {}
     for s in samples:
         by_variant.setdefault(s["variant"], []).append(s)
@@ -205,6 +214,7 @@ def summarize(samples, baselines):
         oks = [s for s in rows if s["status"] == "ok" and s["elapsed_ns"] is not None]
         times_ms = [_ms(s["elapsed_ns"]) for s in oks]
         d = stats.describe(times_ms)
+        per_op = stats.median_ci([s["elapsed_ns"] / s["iterations"] for s in oks])
         statuses = {k: sum(1 for s in rows if s["status"] == k) for k in STATUSES}
         warnings = []
         bad = len(rows) - statuses["ok"]
@@ -219,6 +229,11 @@ def summarize(samples, baselines):
                "n": len(oks), "statuses": statuses,
                "median_ms": d["median"], "ci_low_ms": d["ci_low"], "ci_high_ms": d["ci_high"],
                "ci_confidence": d["confidence"], "outliers": d["outliers"],
+               "unit": (units or {}).get(first["workload"]) or "operation",
+               "per_op_ns": (d["median"] * 1e6 / first["iterations"]
+                             if d["median"] is not None else None),
+               "per_op_ns_ci_low": per_op[0] if per_op else None,
+               "per_op_ns_ci_high": per_op[1] if per_op else None,
                "peak_rss_kb": _median_or_none([s["peak_rss_kb"] for s in oks]),
                "user_ms": _median_or_none([s["user_us"] / 1000.0 for s in oks
                                            if s["user_us"] is not None]),
