@@ -134,7 +134,8 @@ def _render(rundir, out_root):
                "complete": None, "failures": []}
     if not _baseline_table(run.get("baselines")):
         run["baselines"] = catalog_baselines(samples)
-    rows = sm.summarize(samples, run["baselines"])
+    units = {w: s.get("unit") for w, s in (run.get("workloads") or {}).items()}
+    rows = sm.summarize(samples, run["baselines"], units)
     summary = {"run": run, "host": hinfo, "variants": rows}
     if file_warnings:
         summary["warnings"] = file_warnings

@@ -80,11 +80,15 @@ class SummarizeTest(unittest.TestCase):
         self.assertEqual(p["ratio"], 2.0)
         self.assertEqual((p["ratio_ci_low"], p["ratio_ci_high"]), (2.0, 2.0))
         self.assertEqual(p["rounds_paired"], 6)
-        # every promise time (20..26) is above every baseline time (10..13): U = 36.
-        # Ties (10,10 11,11 20,20 22,22) take the normal path: sum(t^3-t) = 24,
-        # var = 36/12 (13 - 24/132) = 38.45, z = (18 - 0.5)/6.201 = 2.822, p = 0.00477.
-        self.assertAlmostEqual(p["p_value"], 0.00477, places=5)
+        # all six paired ratios are above 1: sign test p = 2 / 2^6.
+        self.assertAlmostEqual(p["p_value"], 2 / 64)
         self.assertTrue(p["significant"])
+        # each round the variant takes the baseline's time again: 10..13 ms over
+        # 100 operations, median 11 ms = 110,000 ns per operation.
+        self.assertEqual(p["diff_per_op_ns"], 110000.0)
+        self.assertEqual((p["diff_per_op_ns_ci_low"], p["diff_per_op_ns_ci_high"]),
+                         (100000.0, 130000.0))
+        self.assertEqual(p["per_op_ns"], 220000.0)
 
     def test_statuses_are_counted_and_failed_runs_warned_about(self):
         p = self.rows[PR]
@@ -132,9 +136,12 @@ class SummarizeTest(unittest.TestCase):
         self.assertTrue(aw["lang_significant"])
         self.assertEqual(rows[nodecb]["lang_ratio"], 1.0)
         table = sm.terminal_table(list(rows.values()))
-        self.assertRegex(table, r"(?m)^variant +n +median ms +95% CI +vs C callback +"
-                                r"vs Node callback$")
-        self.assertRegex(table, r"(?m)^node/await-sequential@fs.promises .* 6\.00x .* 3\.00x ")
+        self.assertRegex(table, r"(?m)^variant +n +µs/operation +95% CI +vs C callback +"
+                                r"Δ µs/operation +vs Node callback +Δ µs/operation$")
+        # 60 or 120 ms over 100 operations: 900 µs; 6x the C callback, 750 µs more.
+        self.assertRegex(table, r"(?m)^node/await-sequential@fs.promises +6 +900 +\[600, 1200\] +"
+                                r"6\.00x \[6\.00, 6\.00\] +\+750 \[500, 1000\] +"
+                                r"3\.00x \[3\.00, 3\.00\] +\+600 \[400, 800\]$")
         self.assertRegex(table, r"(?m)^node/callback-sequential@fs.readFile .* baseline$")
         self.assertRegex(table, r"(?m)^c/callback-sequential@node4 .* baseline$")
 
@@ -153,6 +160,19 @@ class SummarizeTest(unittest.TestCase):
         self.assertRegex(table, r"c/await-sequential@node4 .* ~ 1\.00x \[1\.00, 1\.00\]")
         self.assertIn("== readfile (N = 100) ==", table)
         self.assertIn("-- sequential", table)
+        self.assertIn("~ : no significant difference (the paired 95% CI includes 1", table)
+        self.assertNotIn("? :", table)
+
+    def test_three_rounds_say_untested_instead_of_a_tilde(self):
+        rows = summarize([sample(r, v, ms * r) for r in range(1, 4)
+                          for v, ms in ((CB, 10), ("readfile/c/await-sequential@node4", 11))])
+        aw = [r for r in rows if r["style"] == "await"][0]
+        self.assertIsNone(aw["significant"])
+        self.assertEqual(sm.fmt_ratio(aw), "? 1.10x [3 rounds]")
+        table = sm.terminal_table(rows)
+        self.assertIn("? : too few paired rounds for a CI or a test (6 needed)", table)
+        self.assertNotIn("~", table)
+        self.assertIn("too few for a 95% CI or a test (needs 6)", " ".join(aw["warnings"]))
 
 
 class SamplesFileTest(unittest.TestCase):
