@@ -16,6 +16,7 @@ import export
 import report
 import rundir as rd
 import summary as sm
+import verdicts
 from errors import EnvError, RenderInterrupted
 from files import write_atomic
 
@@ -136,7 +137,8 @@ def _render(rundir, out_root):
         run["baselines"] = catalog_baselines(samples)
     units = {w: s.get("unit") for w, s in (run.get("workloads") or {}).items()}
     rows = sm.summarize(samples, run["baselines"], units)
-    summary = {"run": run, "host": hinfo, "variants": rows}
+    summary = {"run": run, "host": hinfo, "variants": rows,
+               "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows))}
     if file_warnings:
         summary["warnings"] = file_warnings
     rd.write_json(os.path.join(rundir, "summary.json"), summary)
