@@ -211,7 +211,7 @@ def host_runs(out_root):
         return found
     for h in hosts:
         hdir = os.path.join(out_root, h)
-        if h in ("latest", "hosts") or os.path.islink(hdir) or not os.path.isdir(hdir):
+        if h in ("latest", "hosts", "reference") or os.path.islink(hdir) or not os.path.isdir(hdir):
             continue
         runs = sorted(d for d in os.listdir(hdir)
                       if not os.path.islink(os.path.join(hdir, d))
