@@ -254,17 +254,32 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(lines[:3], ["goos: linux", "goarch: amd64", "pkg: asyncstyles"])
         bench = [line for line in lines if line.startswith("Benchmark")]
         self.assertEqual(len(bench), 12)
-        pat = re.compile(r"^BenchmarkReadfile/c/[a-z]+-sequential@node4 1 \d+ ns/op "
+        # One op is one operation: the count is N (100), ns/op the time per operation.
+        pat = re.compile(r"^BenchmarkReadfile/c/[a-z]+-sequential@node4 100 \d+(\.\d+)? ns/op "
                          r"\d+ peak-RSS-KiB$")
         for line in bench:
             self.assertRegex(line, pat)
-        self.assertIn("BenchmarkReadfile/c/promise-sequential@node4 1 26000000 ns/op 1500 "
+        self.assertIn("BenchmarkReadfile/c/promise-sequential@node4 100 260000 ns/op 1500 "
                       "peak-RSS-KiB",
                       bench)
         # Every non-benchmark line is a "key: value" configuration line.
         for line in lines:
             if not line.startswith("Benchmark"):
                 self.assertRegex(line, r"^[a-z][a-z-]*: \S")
+
+    def test_time_per_operation_keeps_its_digits(self):
+        self.assertEqual(export._per_op(93012345, 10000), "9301.2345")
+        self.assertEqual(export._per_op(3, 3), "1")
+        self.assertEqual(export._per_op(10, 3), "3.3333")
+
+    def test_markdown_export_has_a_table_per_mode_with_the_summary_cells(self):
+        md = export.markdown(self.rows)
+        self.assertIn("## readfile, sequential (N = 100)", md)
+        self.assertRegex(md, r"(?m)^\| variant \| n \| µs/operation \| 95% CI \| vs C callback \| "
+                             r"Δ µs/operation \|$")
+        # promise: 20..26 ms over 100 operations, 220 µs, twice the baseline.
+        self.assertIn("| `c/promise-sequential@node4` | 6/7 | 220 | [200, 260] | "
+                      "2.00x [2.00, 2.00] | +110 [100, 130] |", md)
 
     def test_macos_arm_maps_to_go_names(self):
         text = export.gobench([], [], {"machine": "arm64", "kernel": "Darwin 23.0"})
