@@ -157,6 +157,7 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
+            "iterations_override": args.iterations, "timeout_override": args.timeout,
             "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
                                   unit=cat.workloads[w]["unit"])
                           for w, s in plan.settings.items()},
@@ -256,7 +257,8 @@ def measure(args, cat, plan, seed):
                             progress.show("%s  %s" % (label, vid))
                         res = run_variant(plan, v, servers, launcher)
                         status, rec, reason = classify(v, n, res, values[v["workload"]])
-                        progress.done += 1
+                        progress.record(v["label"], rec.get("elapsed_ns") if rec else None,
+                                        status, keep=not warm)
                         if rec and isinstance(rec.get("runtime"), str):
                             runtimes[vid] = rec["runtime"]
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
@@ -267,9 +269,7 @@ def measure(args, cat, plan, seed):
                         if reason:
                             run["failures"].append({k: entry[k] for k in (
                                 "round", "variant", "status", "exit_code", "reason")})
-                            if not progress.tty:
-                                print("run.py: %s %s: %s" % (vid, status, reason),
-                                      file=sys.stderr)
+                            progress.note("run.py: %s %s: %s" % (vid, status, reason))
                         if not warm:
                             log.sample(sample_row(rnd, pos, v, n, status, rec, res))
                             sampled += 1
