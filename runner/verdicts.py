@@ -167,8 +167,11 @@ def text(rows):
 
 
 def markdown(rows):
-    """The verdicts as Markdown: a paragraph per workload."""
+    """The verdicts as Markdown: per workload a line naming it, a bullet per sentence."""
     out = []
     for w, ss in sentences(rows):
-        out += ["**%s**: %s" % (w, " ".join(ss)), ""]
+        wrows = [r for r in rows if r["workload"] == w]
+        out += ["**%s** (N = %s, time per %s):" % (w, format(wrows[0]["iterations"], ","),
+                                                   sm.unit_of(wrows)), ""]
+        out += ["- " + s for s in ss] + [""]
     return out
