@@ -1,6 +1,6 @@
 """readme.py -- the README's generated parts from the committed reference runs.
 
-Usage: readme.py [--check] [RUNDIR [SEED_RUNDIR]]
+Usage: readme.py [--check] [--readme FILE] [RUNDIR [SEED_RUNDIR]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
 SEED_RUNDIR an optional run of the `seed` profile (seed 000's own method
@@ -18,7 +18,8 @@ README's generated blocks are rewritten from the runs' summary.json:
 The runs used are recorded in the README (a `reference-runs` comment), so that
 `readme.py` without a folder regenerates from the same runs, and `readme.py
 --check` (what tests/readme.bats runs) exits 1 when the README differs from
-what it would write.  Re-making the reference after a change is one command:
+what it would write.  --readme FILE works on another copy of the README (run
+folders stay relative to the project).  Re-making the reference after a change is one command:
 
   make compare && make compare PROFILE=seed   # two new runs
   python3 runner/readme.py RUN1 RUN2          # copy, redraw, rewrite the README
@@ -159,10 +160,18 @@ def generate(text, runs):
 def main(args):
     check = "--check" in args
     args = [a for a in args if a != "--check"]
+    readme = README
+    if "--readme" in args:
+        i = args.index("--readme")
+        if i + 1 >= len(args):
+            print("readme.py: --readme needs a file", file=sys.stderr)
+            return 2
+        readme = args[i + 1]
+        del args[i:i + 2]
     if len(args) > 2 or any(a.startswith("-") for a in args):
         print(__doc__.strip(), file=sys.stderr)
         return 0 if args and args[0] in ("-h", "--help") else 2
-    with open(README, encoding="utf-8") as f:
+    with open(readme, encoding="utf-8") as f:
         text = f.read()
     if args:
         if check:
@@ -187,7 +196,7 @@ def main(args):
                   % " and ".join(runs), file=sys.stderr)
             return 1
         return 0
-    write_atomic(README, new)
+    write_atomic(readme, new)
     return 0
 
 
