@@ -135,7 +135,8 @@ def results_table(wrows):
     cols.append("notes")
     out = ["| " + " | ".join(cols) + " |", "|---|---:|---:|" + "---|" * k + "---|"]
     for r, b in zip(wrows, body):
-        cells = ["`%s`" % b[0], b[1], "%s %s" % (b[2], b[3])]
+        cells = ["`%s`" % b[0], b[1], "%s %s" % (b[2], b[3] if b[3].startswith("[")
+                                                 else "(%s)" % b[3])]
         for i in range(k):
             ratio, diff = b[4 + 2 * i], b[5 + 2 * i]
             cells.append(_cell(ratio + ("; Δ " + diff if diff else "")))

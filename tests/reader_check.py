@@ -27,9 +27,14 @@ def fail(msg):
 
 
 def close(shown, value, what):
-    """shown (text as printed) equals value to the digits shown."""
+    """shown (text as printed) equals value to the digits shown; '-' that the
+    summary has no value."""
     global checked
     checked += 1
+    if shown == "-":
+        if value not in ("", None):
+            fail("%s: '-' shown but the summary says %s" % (what, value))
+        return
     if value is None or value == "":
         fail("%s: %r shown but the summary has none" % (what, shown))
     digits = len(shown.split(".")[1]) if "." in shown else 0
@@ -75,6 +80,11 @@ def check_ratio(cell, row, prefix, what):
     checked += 1
 
 
+def per_op(row, key, unit):
+    """A per-operation figure of summary.csv in the table's unit (None when empty)."""
+    return float(row[key]) / unit if row[key] not in ("", None) else None
+
+
 def summary_rows(path):
     return {r["label"]: r for r in csv.DictReader(open(path, encoding="utf-8"))}
 
@@ -94,11 +104,11 @@ def table(text, rows):
         total = sum(int(row[k] or 0) for k in ("ok", "invalid", "failed", "timeout", "crashed"))
         if cells[1] != (row["n"] if int(row["n"]) == total else "%s/%d" % (row["n"], total)):
             fail("%s: n %s, the summary says %s of %d" % (what, cells[1], row["n"], total))
-        close(cells[2], float(row["per_op_ns"]) / unit, what + " time per operation")
+        close(cells[2], per_op(row, "per_op_ns", unit), what + " time per operation")
         ci = re.match(r"^\[(\S+), (\S+)\]$", cells[3])
         if ci:
-            close(ci.group(1), float(row["per_op_ns_ci_low"]) / unit, what + " CI low")
-            close(ci.group(2), float(row["per_op_ns_ci_high"]) / unit, what + " CI high")
+            close(ci.group(1), per_op(row, "per_op_ns_ci_low", unit), what + " CI low")
+            close(ci.group(2), per_op(row, "per_op_ns_ci_high", unit), what + " CI high")
         ratios = [c for c in cells[4:] if c in ("baseline", "-") or RATIO.match(c)]
         prefixes = [p for p in ("", "lang_") if row[p + "baseline"]]
         if len(ratios) != len(prefixes):
@@ -115,13 +125,13 @@ def report(text, rows):
         if line.startswith("| variant | n | "):
             unit = SCALE[line.split("|")[3].strip().split("/")[0]]
             continue
-        m = re.match(r"^\| `([^`]+)` \| (\d+(?:/\d+)?) \| (\S+) (\[\S+, \S+\]|n too small) \|(.*)$",
+        m = re.match(r"^\| `([^`]+)` \| (\d+(?:/\d+)?) \| (\S+) (\[\S+, \S+\]|\(n too small\)|\(-\)) \|(.*)$",
                      line)
         if unit is None or not m or m.group(1) not in rows:
             continue
         row = rows[m.group(1)]
         what = "REPORT.md row %s" % m.group(1)
-        close(m.group(3), float(row["per_op_ns"]) / unit, what + " time per operation")
+        close(m.group(3), per_op(row, "per_op_ns", unit), what + " time per operation")
         cells = [c.strip().replace("\\~", "~") for c in m.group(5).split("|")[:-1]]
         prefixes = [p for p in ("", "lang_") if row[p + "baseline"]]
         shown = [c.split("; Δ")[0] for c in cells[:-1] if c]
