@@ -16,6 +16,7 @@ import export
 import report
 import rundir as rd
 import summary as sm
+import targets
 import verdicts
 from errors import EnvError, RenderInterrupted
 from files import write_atomic
@@ -40,6 +41,16 @@ def catalog_baselines(samples):
         return {}
     known = [cat.find(vid) for vid in sorted({s["variant"] for s in samples})]
     return cat.baseline_table([v for v in known if v is not None])
+
+
+def catalog_targets():
+    """{workload: [target]} from today's catalog (targets are judged with today's
+    bounds, as the seed claims are); {} when the catalog cannot be read."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError:
+        return {}
+    return {w: spec.get("targets") or [] for w, spec in cat.workloads.items()}
 
 
 # The fields of run.json that the summary and REPORT.md read, and their types.
@@ -138,7 +149,8 @@ def _render(rundir, out_root):
     units = {w: s.get("unit") for w, s in (run.get("workloads") or {}).items()}
     rows = sm.summarize(samples, run["baselines"], units)
     summary = {"run": run, "host": hinfo, "variants": rows,
-               "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows))}
+               "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
+               "targets": targets.evaluate(samples, catalog_targets())}
     if file_warnings:
         summary["warnings"] = file_warnings
     rd.write_json(os.path.join(rundir, "summary.json"), summary)

@@ -11,6 +11,7 @@ import shlex
 
 import reproduce
 import summary as sm
+import targets
 import verdicts
 
 
@@ -259,6 +260,7 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     if run.get("complete") is False:
         out += ["> **Incomplete run**: interrupted before every round finished.", ""]
     out += findings_section(rows, charts)
+    out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
     out += method_section(run) + [""] + host_section(host) + [""]
     out += results_section(rows) + charts_section(rundir, charts, charts_note)

@@ -156,7 +156,7 @@ def paired(values, baseline, iterations, confidence=CONFIDENCE):
 MET, MISSED, UNRESOLVED, UNTESTED = "met", "missed", "not resolvable on this host", "untested"
 
 
-def bound_verdict(estimate, low, high, bound):
+def bound_verdict(low, high, bound):
     """(verdict, resolution) of a measured interval [low, high] against an upper
     bound: MET when high <= bound, MISSED when low > bound, else UNRESOLVED;
     UNTESTED without an interval.  resolution is half the interval's width

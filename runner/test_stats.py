@@ -202,22 +202,22 @@ class PairedTest(unittest.TestCase):
 
 class BoundVerdictTest(unittest.TestCase):
     def test_met_only_when_the_whole_interval_is_within_the_bound(self):
-        verdict, resolution = stats.bound_verdict(1.01, 0.98, 1.04, 1.05)
+        verdict, resolution = stats.bound_verdict(0.98, 1.04, 1.05)
         self.assertEqual(verdict, stats.MET)
         self.assertAlmostEqual(resolution, 0.03)
 
     def test_missed_only_when_the_whole_interval_is_beyond_it(self):
-        verdict, _ = stats.bound_verdict(1.2, 1.1, 1.3, 1.05)
+        verdict, _ = stats.bound_verdict(1.1, 1.3, 1.05)
         self.assertEqual(verdict, stats.MISSED)
 
     def test_an_interval_across_the_bound_is_not_resolvable(self):
         # The README once called 1.01x [0.96, 1.14] a met 1.05 target.
-        verdict, resolution = stats.bound_verdict(1.01, 0.96, 1.14, 1.05)
+        verdict, resolution = stats.bound_verdict(0.96, 1.14, 1.05)
         self.assertEqual(verdict, stats.UNRESOLVED)
         self.assertAlmostEqual(resolution, 0.09)
 
     def test_no_interval_is_untested(self):
-        self.assertEqual(stats.bound_verdict(1.0, None, None, 1.05), (stats.UNTESTED, None))
+        self.assertEqual(stats.bound_verdict(None, None, 1.05), (stats.UNTESTED, None))
 
 
 if __name__ == "__main__":
