@@ -12,8 +12,9 @@ README's generated blocks are rewritten from the runs' summary.json:
 
   answer             the verdict sentences (runner/verdicts.py) and the
                      headline charts: the first screen of the README
-  reference-results  the terminal table, the charts, the seeds' claims beside
-                     the run (runner/reproduce.py), and the seed-profile run's
+  reference-results  the terminal table, the charts, the catalog's targets
+                     judged (runner/targets.py), the seeds' claims beside the
+                     run (runner/reproduce.py), and the seed-profile run's
 
 The runs used are recorded in the README (a `reference-runs` comment), so that
 `readme.py` without a folder regenerates from the same runs, and `readme.py
@@ -36,6 +37,7 @@ sys.path.insert(0, HERE)
 
 import report  # noqa: E402
 import summary as sm  # noqa: E402
+import targets  # noqa: E402
 import verdicts  # noqa: E402
 from files import write_atomic  # noqa: E402
 
@@ -115,6 +117,7 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None):
                           ("memory", "Memory")):
         for png in charts(rel, prefix + "-"):
             out += ["![%s (%s)](%s)" % (title, os.path.basename(png)[:-4], png), ""]
+    out += demote(targets.markdown(summary.get("targets") or []), 2)
     out += demote(report.reproduce_section(summary, os.path.join(ROOT, rel)), 2)
     if seed_rel:
         out += ["", "#### Seed 000's own method: the seed-profile run", "",
