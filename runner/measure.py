@@ -21,6 +21,7 @@ import sys
 import contract
 import launch
 import rundir as rd
+import stats
 import summary as sm
 import host as host_mod
 from errors import EnvError
@@ -226,6 +227,10 @@ def measure(args, cat, plan, seed):
           % (len(plan.variants), rounds, warmups, ", ".join(
               "%s N=%d" % (w, s["iterations"]) for w, s in plan.settings.items()),
              seed, rd.shown(rundir)), file=sys.stderr)
+    if rounds < stats.min_samples_for_ci():
+        print("run.py: %d round%s: too few for a 95%% interval or a test (%d needed); ratios "
+              "will be marked '?', never '~'" % (rounds, "" if rounds == 1 else "s",
+                                                 stats.min_samples_for_ci()), file=sys.stderr)
 
     # Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) end the run cleanly,
     # even when the shell started us with SIGINT ignored, as non-interactive

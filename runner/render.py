@@ -43,6 +43,15 @@ def catalog_baselines(samples):
     return cat.baseline_table([v for v in known if v is not None])
 
 
+def catalog_units():
+    """{workload: what one operation is} from today's catalog, for a run folder
+    whose run.json does not say; {} when the catalog cannot be read."""
+    try:
+        return {w: spec["unit"] for w, spec in catalog_mod.load().workloads.items()}
+    except catalog_mod.CatalogError:
+        return {}
+
+
 def catalog_targets():
     """{workload: [target]} from today's catalog (targets are judged with today's
     bounds, as the seed claims are); {} when the catalog cannot be read."""
@@ -147,6 +156,8 @@ def _render(rundir, out_root):
     if not _baseline_table(run.get("baselines")):
         run["baselines"] = catalog_baselines(samples)
     units = {w: s.get("unit") for w, s in (run.get("workloads") or {}).items()}
+    if not all(units.get(s["workload"]) for s in samples):
+        units = dict(catalog_units(), **{w: u for w, u in units.items() if u})
     rows = sm.summarize(samples, run["baselines"], units)
     summary = {"run": run, "host": hinfo, "variants": rows,
                "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
