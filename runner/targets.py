@@ -14,17 +14,21 @@ import stats
 
 def evaluate(samples, targets_by_workload):
     """[{id, workload, what, variant, against, bound, kind, value, low, high,
-    verdict, resolution, rounds, missing}] for every target of the workloads
-    that ran; missing says why a target could not be measured (else None)."""
+    verdict, resolution, rounds, missing}] for every target both of whose
+    variants took part in the run; missing says why a target could not be
+    measured (else None)."""
     times, iterations = {}, {}
     for s in samples:
         if s["status"] == "ok" and s["elapsed_ns"] is not None:
             times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
             iterations[s["variant"]] = s["iterations"]
     ran = {s["workload"] for s in samples}
+    present = {s["variant"] for s in samples}
     out = []
     for workload in sorted(ran):
         for t in targets_by_workload.get(workload) or []:
+            if t["variant"] not in present or t["against"] not in present:
+                continue            # not selected in this run (profile, filter, skipped)
             kind = "ratio" if "max_ratio" in t else "diff_per_op_ns"
             e = {"id": t["id"], "workload": workload, "what": t["what"], "variant": t["variant"],
                  "against": t["against"], "kind": kind,

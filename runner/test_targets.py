@@ -60,12 +60,14 @@ class EvaluateTest(unittest.TestCase):
         (e,) = targets.evaluate(samples([1.0] * 3, base=(10, 11, 12)), {"readfile": [target()]})
         self.assertEqual(e["verdict"], stats.UNTESTED)
         self.assertIn("3 paired rounds", e["missing"])
-        (e,) = targets.evaluate([sample(1, CB, 10)], {"readfile": [target()]})
+        (e,) = targets.evaluate([sample(1, CB, 10), sample(1, PR, 0, status="failed")],
+                                {"readfile": [target()]})
         self.assertIn("no valid run of %s" % PR, e["missing"])
         self.assertIn("not measured", "\n".join(targets.markdown([e])))
 
-    def test_a_workload_that_did_not_run_has_no_targets(self):
+    def test_a_workload_or_a_variant_that_did_not_run_has_no_targets(self):
         self.assertEqual(targets.evaluate(samples([1.0] * 6), {"noop": [target()]}), [])
+        self.assertEqual(targets.evaluate([sample(1, CB, 10)], {"readfile": [target()]}), [])
 
 
 class CatalogTargetsTest(tc.TempCatalog):
