@@ -32,6 +32,10 @@ warmup_rounds}}.  <workload>.json:
   baselines  [{"key": "c", "label": "C callback", "for": {partial fields, a list
              = any of}, "baseline": {partial fields}}] (see Catalog.baselines)
   claims     seed claims as data (runner/reproduce.py describes them)
+  targets    optional upper bounds a run is judged against (runner/targets.py):
+             [{"id", "what", "variant": id, "against": id, and one of
+             "max_ratio" (variant / against) or "max_diff_per_op_ns" (variant
+             minus against, per operation)}], both ids of this workload
   charts     optional hints for plots/
   variants   matrix entries: lang, style, shape, method, mode, backend (each a
              value or a list; shape defaults to "", method to inprocess), argv
@@ -86,7 +90,9 @@ FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
 ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
-                 "baselines", "claims", "charts", "variants", "fields"}
+                 "baselines", "claims", "charts", "variants", "fields", "targets"}
+TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
+TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
 SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles"}
 FLAG_KEYS = {"value", "path", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
@@ -436,6 +442,7 @@ class Catalog:
         self._check_requires(w["requires"], path)
         self._check_profiles(w.get("profiles"), path)
         self._check_rules(w["baselines"], path)
+        self._check_targets(w.setdefault("targets", []), path, name)
         entries = w.get("variants")
         if not isinstance(entries, list) or not entries:
             raise CatalogError("%s: variants must be a non-empty list of matrix entries" % path)
@@ -536,6 +543,34 @@ class Catalog:
                     raise CatalogError("%s: %s must be a non-empty string" % (where, k))
             _partial(r.get("for"), where, "for")
             _partial(r.get("baseline"), where, "baseline")
+
+    def _check_targets(self, targets, path, workload):
+        """Each target names two variant ids of this workload and one positive bound."""
+        if not isinstance(targets, list):
+            raise CatalogError("%s: targets must be a list" % path)
+        seen = set()
+        for i, t in enumerate(targets):
+            where = "%s: targets[%d]" % (path, i)
+            if not isinstance(t, dict):
+                raise CatalogError("%s must be an object" % where)
+            _unknown(t, TARGET_KEYS, where)
+            for k in ("id", "what", "variant", "against"):
+                if not isinstance(t.get(k), str) or not t[k]:
+                    raise CatalogError("%s: %s must be a non-empty string" % (where, k))
+            if t["id"] in seen:
+                raise CatalogError("%s: duplicate target id %r" % (where, t["id"]))
+            seen.add(t["id"])
+            for k in ("variant", "against"):
+                f = parse_id(t[k])
+                if f is None or f["workload"] != workload:
+                    raise CatalogError("%s: %s %r is not a variant id of %s"
+                                       % (where, k, t[k], workload))
+            bounds = [k for k in TARGET_BOUNDS if k in t]
+            if len(bounds) != 1:
+                raise CatalogError("%s: give exactly one of %s" % (where, ", ".join(TARGET_BOUNDS)))
+            b = t[bounds[0]]
+            if type(b) not in (int, float) or not 0 < b < 1e12:
+                raise CatalogError("%s: %s must be a positive number, got %r" % (where, bounds[0], b))
 
     # -- matrix entries
 

@@ -50,7 +50,7 @@ MAX_SEED = 2 ** 64 - 1
 # Names the runner itself uses directly under the results folder: a host slug
 # must be none of them (--host latest put the run inside the previous run and
 # made latest a link to itself; --host hosts hid the run from `make hosts`).
-RESERVED_HOSTS = ("latest", "hosts")
+RESERVED_HOSTS = ("latest", "hosts", "reference")
 HOST_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -7,12 +7,19 @@
   programs' elapsed_ns (what the suite compares), user/system the mean CPU time
   of the whole process from wait4.
 - bench.txt: Go benchmark format, one line per valid sample, e.g.
-  `BenchmarkReadfile/c/callback-parallel@node4 1 93012345 ns/op` (the workload,
-  then the variant's label), under goos/goarch/
-  pkg/cpu/host headers, so that `benchstat old.txt new.txt` compares two runs
-  (two hosts: `benchstat -ignore host,cpu,goarch a.txt b.txt`, since benchstat
-  splits tables on configuration lines that differ).  One "op" is one whole run of N iterations; N is stated by an
-  `iterations: N` configuration line above the benchmarks it applies to.
+  `BenchmarkReadfile/c/callback-parallel@node4 10000 9301.2345 ns/op` (the
+  workload, then the variant's label; the iteration count is N and ns/op the
+  time per operation, elapsed_ns / N, as `go test -bench` reports it), under
+  goos/goarch/pkg/cpu/host headers, so that `benchstat old.txt new.txt`
+  compares two runs per operation (two hosts: `benchstat -ignore
+  host,cpu,goarch a.txt b.txt`, since benchstat splits tables on configuration
+  lines that differ).  Peak RSS is a per-process figure, so it is given per
+  run as `peak-RSS-KiB` (benchstat divides nothing: a custom unit is taken as
+  it is).
+- results.md: the tables of summary.table_cells as Markdown, one per workload
+  and mode, in the manner of hyperfine's --export-markdown (time per
+  operation with its CI, the ratio to each baseline with the difference per
+  operation).
 """
 import json
 import math
@@ -20,6 +27,7 @@ import os
 import platform
 
 import stats
+import summary as sm
 from files import write_atomic
 
 GOARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64",
@@ -81,26 +89,55 @@ def gobench(samples, rows, host):
     if host and host.get("slug"):
         lines.append("host: %s" % host["slug"])
     groups = _by_variant(samples)
-    iters = None
     for r in rows:
         runs = groups.get(r["variant"])
         if not runs:
             continue
-        if r["iterations"] != iters:
-            # One line per change of N: workloads run different N in one run.
-            iters = r["iterations"]
-            lines.append("iterations: %s" % iters)
         name = bench_name(r["workload"], r["label"])
         for s in runs:
             extra = ""
             if s["peak_rss_kb"] is not None:
                 extra = " %d peak-RSS-KiB" % s["peak_rss_kb"]
-            lines.append("%s 1 %d ns/op%s" % (name, s["elapsed_ns"], extra))
+            lines.append("%s %d %s ns/op%s" % (name, s["iterations"],
+                                               _per_op(s["elapsed_ns"], s["iterations"]), extra))
     return "\n".join(lines) + "\n"
 
 
+def _per_op(elapsed_ns, n):
+    """elapsed_ns / n with the digits the division has (no float rounding of
+    large times): '9301.2345'."""
+    whole, rest = divmod(elapsed_ns, n)
+    if rest == 0:
+        return str(whole)
+    return ("%.4f" % (elapsed_ns / n)).rstrip("0").rstrip(".")
+
+
+def markdown(rows):
+    """results.md: a table per workload and mode (hyperfine's --export-markdown manner)."""
+    out = []
+    for workload in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["workload"] == workload]
+        head, body, _ = sm.table_cells(wrows)
+        modes = []
+        for r in wrows:
+            if r["mode"] not in modes:
+                modes.append(r["mode"])
+        for mode in modes:
+            out += ["## %s, %s (N = %s)" % (workload, mode, wrows[0]["iterations"]), "",
+                    "| " + " | ".join(head) + " |",
+                    "|:---|---:|---:|:---|" + ":---|---:|" * ((len(head) - 4) // 2)]
+            for r, b in zip(wrows, body):
+                if r["mode"] == mode:
+                    cells = ["`%s`" % b[0]] + [c.replace("~", "\\~") for c in b[1:]]
+                    out.append("| " + " | ".join(cells) + " |")
+            out.append("")
+        out += sm.legend(wrows) + [""]
+    return "\n".join(out)
+
+
 def write(rundir_path, samples, rows, host):
-    """Writes hyperfine.json and bench.txt into the run folder."""
+    """Writes hyperfine.json, bench.txt and results.md into the run folder."""
     write_atomic(os.path.join(rundir_path, "hyperfine.json"),
                  json.dumps(hyperfine(samples, rows), indent=2) + "\n")
     write_atomic(os.path.join(rundir_path, "bench.txt"), gobench(samples, rows, host))
+    write_atomic(os.path.join(rundir_path, "results.md"), markdown(rows))

@@ -21,6 +21,7 @@ import sys
 import contract
 import launch
 import rundir as rd
+import stats
 import summary as sm
 import host as host_mod
 from errors import EnvError
@@ -157,6 +158,7 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
+            "iterations_override": args.iterations, "timeout_override": args.timeout,
             "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
                                   unit=cat.workloads[w]["unit"])
                           for w, s in plan.settings.items()},
@@ -225,6 +227,10 @@ def measure(args, cat, plan, seed):
           % (len(plan.variants), rounds, warmups, ", ".join(
               "%s N=%d" % (w, s["iterations"]) for w, s in plan.settings.items()),
              seed, rd.shown(rundir)), file=sys.stderr)
+    if rounds < stats.min_samples_for_ci():
+        print("run.py: %d round%s: too few for a 95%% interval or a test (%d needed); ratios "
+              "will be marked '?', never '~'" % (rounds, "" if rounds == 1 else "s",
+                                                 stats.min_samples_for_ci()), file=sys.stderr)
 
     # Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) end the run cleanly,
     # even when the shell started us with SIGINT ignored, as non-interactive
@@ -256,7 +262,8 @@ def measure(args, cat, plan, seed):
                             progress.show("%s  %s" % (label, vid))
                         res = run_variant(plan, v, servers, launcher)
                         status, rec, reason = classify(v, n, res, values[v["workload"]])
-                        progress.done += 1
+                        progress.record(v["label"], rec.get("elapsed_ns") if rec else None,
+                                        status, keep=not warm)
                         if rec and isinstance(rec.get("runtime"), str):
                             runtimes[vid] = rec["runtime"]
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
@@ -267,9 +274,7 @@ def measure(args, cat, plan, seed):
                         if reason:
                             run["failures"].append({k: entry[k] for k in (
                                 "round", "variant", "status", "exit_code", "reason")})
-                            if not progress.tty:
-                                print("run.py: %s %s: %s" % (vid, status, reason),
-                                      file=sys.stderr)
+                            progress.note("run.py: %s %s: %s" % (vid, status, reason))
                         if not warm:
                             log.sample(sample_row(rnd, pos, v, n, status, rec, res))
                             sampled += 1

@@ -1,15 +1,34 @@
-"""readme.py -- write the README's reference results from a committed run folder.
+"""readme.py -- the README's generated parts from the committed reference runs.
 
-Usage: readme.py [--check] RUNDIR
+Usage: readme.py [--check] [--readme FILE] [RUNDIR [SEED_RUNDIR]]
 
-Replaces the part of README.md between the reference-results markers with the
-run's terminal table, its time and ratio charts, and its reproduction of the seeds'
-claims, all generated from RUNDIR/summary.json (and samples.csv for the
-paired ratios), so the README says exactly what the committed run says.
---check exits 1 when README.md differs from what it would write.
+RUNDIR is the reference run of the default profile (`make compare`),
+SEED_RUNDIR an optional run of the `seed` profile (seed 000's own method
+beside the suite's).  A run folder outside results/reference/ (a fresh
+results/latest) is first copied to results/reference/<host>/<stamp>/, where
+committed reference runs live (everything else under results/ is ignored by
+git), and its summaries and report are redrawn from its samples.csv.  Then the
+README's generated blocks are rewritten from the runs' summary.json:
+
+  answer             the verdict sentences (runner/verdicts.py) and the
+                     headline charts: the first screen of the README
+  reference-results  the terminal table, the charts, the catalog's targets
+                     judged (runner/targets.py), the seeds' claims beside the
+                     run (runner/reproduce.py), and the seed-profile run's
+
+The runs used are recorded in the README (a `reference-runs` comment), so that
+`readme.py` without a folder regenerates from the same runs, and `readme.py
+--check` (what tests/readme.bats runs) exits 1 when the README differs from
+what it would write.  --readme FILE works on another copy of the README (run
+folders stay relative to the project).  Re-making the reference after a change is one command:
+
+  make compare && make compare PROFILE=seed   # two new runs
+  python3 runner/readme.py RUN1 RUN2          # copy, redraw, rewrite the README
 """
 import json
 import os
+import re
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -18,77 +37,169 @@ sys.path.insert(0, HERE)
 
 import report  # noqa: E402
 import summary as sm  # noqa: E402
+import targets  # noqa: E402
+import verdicts  # noqa: E402
 from files import write_atomic  # noqa: E402
 
 README = os.path.join(ROOT, "README.md")
-BEGIN, END = "<!-- reference-results:begin -->", "<!-- reference-results:end -->"
+REFERENCE = os.path.join(ROOT, "results", "reference")
+BLOCKS = ("answer", "reference-results")
+RUNS_RE = re.compile(r"<!-- reference-runs: ([^>]*) -->")
 
 
-def demote(lines):
-    """Headings one level deeper, so the run's sections nest under the README's."""
-    return ["#" + l if l.startswith("#") else l for l in lines]
+def begin(name):
+    return "<!-- %s:begin -->" % name
 
 
-def section(rundir):
-    with open(os.path.join(rundir, "summary.json"), encoding="utf-8") as f:
-        summary = json.load(f)
-    run, host, rows = summary["run"], summary["host"], summary["variants"]
-    rel = os.path.relpath(os.path.abspath(rundir), ROOT)
-    workloads = run.get("workloads") or {}
+def end(name):
+    return "<!-- %s:end -->" % name
+
+
+def demote(lines, levels=1):
+    """Headings deeper, so the run's sections nest under the README's."""
+    return ["#" * levels + l if l.startswith("#") else l for l in lines]
+
+
+def load(rundir):
+    with open(os.path.join(ROOT, rundir, "summary.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def charts(rel, prefix):
+    """The run's charts whose file name starts with prefix, sorted."""
+    d = os.path.join(ROOT, rel, "charts")
+    try:
+        names = sorted(n for n in os.listdir(d) if n.startswith(prefix) and n.endswith(".png"))
+    except OSError:
+        return []
+    return ["%s/charts/%s" % (rel, n) for n in names]
+
+
+def describe_run(rel, summary):
+    """One sentence: which run, how it was made, on what."""
+    run, host = summary["run"], summary["host"]
     sizes = ", ".join("%s N = %s" % (w, format(s.get("iterations"), ","))
-                      for w, s in sorted(workloads.items()))
-    out = [
-        "The committed reference run [`%s`](%s/REPORT.md): `make compare` (profile `%s`, "
-        "%s measured rounds after %s warm-up, %s, seed %s) on %s, %s cores, %s, "
-        "libuv %s, %s, Node %s (libuv %s), at commit `%s`. Timings on this shared 2-core "
-        "VM are noisy: read the medians, the intervals and the ratios, not single times."
-        % (rel, rel, run.get("profile"), run.get("rounds"), run.get("warmup_rounds"),
-           sizes, run.get("seed"), host.get("cpu_model"),
-           host.get("cores"), host.get("os"), host.get("libuv"),
-           (host.get("go") or "").replace("go version ", "Go "), host.get("node"),
-           host.get("node_libuv"), (host.get("git_commit") or "?")[:7]),
-        "",
-        "What `make compare` printed at the end (time of the N operations per run, median "
-        "and 95% CI; the ratios to each variant's two baselines, named in the header, "
-        "from round-paired runs, `~` when not significant):",
-        "",
-        "```",
-    ]
+                      for w, s in sorted((run.get("workloads") or {}).items()))
+    return ("[`%s`](%s/REPORT.md): profile `%s`, %s measured rounds after %s warm-up, %s, "
+            "seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
+            % (rel, rel, run.get("profile"), run.get("rounds"), run.get("warmup_rounds"), sizes,
+               run.get("seed"), host.get("cpu_model"), host.get("cores"), host.get("os"),
+               host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "),
+               host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))
+
+
+def answer_block(rel, summary):
+    rows = summary["variants"]
+    out = ["On the reference host, each style against the baseline of its own language, "
+           "mode by mode (brackets: 95% confidence intervals from round-paired runs; a "
+           "difference is named only when its interval excludes 1):", ""]
+    md = verdicts.markdown(rows)
+    out += md if md else ["(no comparison in this run)", ""]
+    for png in charts(rel, "headline"):
+        out += ["![Each style against its own language's baseline](%s)" % png, ""]
+    out.append("From the reference run %s." % describe_run(rel, summary))
+    return out
+
+
+def results_block(rel, summary, seed_rel=None, seed_summary=None):
+    rows = summary["variants"]
+    out = ["The reference run %s. Timings on this shared 2-core VM are noisy: read the "
+           "medians, the intervals and the ratios, not single times." % describe_run(rel, summary),
+           "",
+           "What `make compare` printed at the end (time per operation, median and 95% CI; "
+           "the ratio to each variant's two baselines, named in the header, from round-paired "
+           "runs, with the difference per operation beside it):",
+           "", "```"]
     out += sm.terminal_table(rows).rstrip("\n").split("\n")
     out += ["```", ""]
-    for name, title in (("ms", "Median time per run of N operations"),
-                        ("ratio", "Ratio to the C callback of the same mode and backend"),
-                        ("memory", "Peak memory")):
-        for workload in sorted({r["workload"] for r in rows}):
-            png = "%s/charts/%s-%s.png" % (rel, name, workload)
-            if os.path.exists(os.path.join(ROOT, png)):
-                out += ["![%s (%s)](%s)" % (title, workload, png), ""]
-    repro = report.reproduce_section(summary, rundir)
-    out += demote(repro)
-    return "\n".join(out).rstrip("\n")
+    for prefix, title in (("ms", "Time per run of N operations"),
+                          ("ratio", "Ratio to the baselines"),
+                          ("memory", "Memory")):
+        for png in charts(rel, prefix + "-"):
+            out += ["![%s (%s)](%s)" % (title, os.path.basename(png)[:-4], png), ""]
+    out += demote(targets.markdown(summary.get("targets") or []), 2)
+    out += demote(report.reproduce_section(summary, os.path.join(ROOT, rel)), 2)
+    if seed_rel:
+        out += ["", "#### Seed 000's own method: the seed-profile run", "",
+                "The `seed` profile (`make compare PROFILE=seed`) times every Node variant "
+                "both in-process and as a whole `node --test` process, as seed 000 did; its "
+                "run %s." % describe_run(seed_rel, seed_summary), ""]
+        sec = report.reproduce_section(seed_summary, os.path.join(ROOT, seed_rel))
+        out += [l for l in demote(sec, 3) if not l.startswith("###")]
+    return out
+
+
+def adopt(rundir):
+    """The run folder's path relative to the project, copied under
+    results/reference/<host>/<stamp>/ (and redrawn) unless it is there already."""
+    real = os.path.realpath(rundir)
+    if not os.path.isfile(os.path.join(real, "samples.csv")):
+        raise SystemExit("readme.py: %s has no samples.csv: not a run folder" % rundir)
+    if not real.startswith(os.path.realpath(REFERENCE) + os.sep):
+        host = os.path.basename(os.path.dirname(real))
+        dest = os.path.join(REFERENCE, host, os.path.basename(real))
+        if not os.path.exists(dest):
+            shutil.copytree(real, dest, symlinks=True)
+        real = dest
+        import render
+        render.render(real)
+    return os.path.relpath(real, ROOT)
+
+
+def generate(text, runs):
+    summary = load(runs[0])
+    seed = (runs[1], load(runs[1])) if len(runs) > 1 else (None, None)
+    blocks = {"answer": answer_block(runs[0], summary),
+              "reference-results": results_block(runs[0], summary, *seed)}
+    for name in BLOCKS:
+        a, b = text.index(begin(name)) + len(begin(name)), text.index(end(name))
+        body = "\n".join(blocks[name]).rstrip("\n")
+        if name == "answer":
+            body = "<!-- reference-runs: %s -->\n%s" % (" ".join(runs), body)
+        text = text[:a] + "\n" + body + "\n" + text[b:]
+    return text
 
 
 def main(args):
     check = "--check" in args
     args = [a for a in args if a != "--check"]
-    if len(args) != 1 or args[0] in ("-h", "--help"):
+    readme = README
+    if "--readme" in args:
+        i = args.index("--readme")
+        if i + 1 >= len(args):
+            print("readme.py: --readme needs a file", file=sys.stderr)
+            return 2
+        readme = args[i + 1]
+        del args[i:i + 2]
+    if len(args) > 2 or any(a.startswith("-") for a in args):
         print(__doc__.strip(), file=sys.stderr)
-        return 2
-    rundir = args[0]
-    if not os.path.exists(os.path.join(rundir, "summary.json")):
-        print("readme.py: %s has no summary.json: not a run folder" % rundir, file=sys.stderr)
-        return 3
-    with open(README, encoding="utf-8") as f:
+        return 0 if args and args[0] in ("-h", "--help") else 2
+    with open(readme, encoding="utf-8") as f:
         text = f.read()
-    a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
-    new = text[:a] + "\n" + section(rundir) + "\n" + text[b:]
+    if args:
+        if check:
+            runs = [os.path.relpath(os.path.realpath(a), ROOT) for a in args]
+        else:
+            runs = [adopt(a) for a in args]
+    else:
+        m = RUNS_RE.search(text)
+        if not m:
+            print("readme.py: README.md names no reference run; give one: readme.py RUNDIR",
+                  file=sys.stderr)
+            return 2
+        runs = m.group(1).split()
+    for r in runs:
+        if not os.path.isfile(os.path.join(ROOT, r, "summary.json")):
+            print("readme.py: %s has no summary.json: not a run folder" % r, file=sys.stderr)
+            return 3
+    new = generate(text, runs)
     if check:
         if new != text:
-            print("README.md: the reference results differ from %s; run: "
-                  "python3 runner/readme.py %s" % (rundir, rundir), file=sys.stderr)
+            print("README.md: the generated blocks differ from %s; run: python3 runner/readme.py"
+                  % " and ".join(runs), file=sys.stderr)
             return 1
         return 0
-    write_atomic(README, new)
+    write_atomic(readme, new)
     return 0
 
 

@@ -16,6 +16,8 @@ import export
 import report
 import rundir as rd
 import summary as sm
+import targets
+import verdicts
 from errors import EnvError, RenderInterrupted
 from files import write_atomic
 
@@ -39,6 +41,25 @@ def catalog_baselines(samples):
         return {}
     known = [cat.find(vid) for vid in sorted({s["variant"] for s in samples})]
     return cat.baseline_table([v for v in known if v is not None])
+
+
+def catalog_units():
+    """{workload: what one operation is} from today's catalog, for a run folder
+    whose run.json does not say; {} when the catalog cannot be read."""
+    try:
+        return {w: spec["unit"] for w, spec in catalog_mod.load().workloads.items()}
+    except catalog_mod.CatalogError:
+        return {}
+
+
+def catalog_targets():
+    """{workload: [target]} from today's catalog (targets are judged with today's
+    bounds, as the seed claims are); {} when the catalog cannot be read."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError:
+        return {}
+    return {w: spec.get("targets") or [] for w, spec in cat.workloads.items()}
 
 
 # The fields of run.json that the summary and REPORT.md read, and their types.
@@ -134,8 +155,13 @@ def _render(rundir, out_root):
                "complete": None, "failures": []}
     if not _baseline_table(run.get("baselines")):
         run["baselines"] = catalog_baselines(samples)
-    rows = sm.summarize(samples, run["baselines"])
-    summary = {"run": run, "host": hinfo, "variants": rows}
+    units = {w: s.get("unit") for w, s in (run.get("workloads") or {}).items()}
+    if not all(units.get(s["workload"]) for s in samples):
+        units = dict(catalog_units(), **{w: u for w, u in units.items() if u})
+    rows = sm.summarize(samples, run["baselines"], units)
+    summary = {"run": run, "host": hinfo, "variants": rows,
+               "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
+               "targets": targets.evaluate(samples, catalog_targets())}
     if file_warnings:
         summary["warnings"] = file_warnings
     rd.write_json(os.path.join(rundir, "summary.json"), summary)
@@ -216,7 +242,7 @@ def host_runs(out_root, emulated=False):
         return found
     for h in hosts:
         hdir = os.path.join(out_root, h)
-        if h in ("latest", "hosts") or os.path.islink(hdir) or not os.path.isdir(hdir):
+        if h in ("latest", "hosts", "reference") or os.path.islink(hdir) or not os.path.isdir(hdir):
             continue
         runs = sorted(d for d in os.listdir(hdir)
                       if not os.path.islink(os.path.join(hdir, d))

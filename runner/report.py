@@ -1,12 +1,18 @@
-"""report.py -- REPORT.md of a run folder: host and versions, the method, the tables
-with CIs and significance against both baselines (named by their labels in the
-data), the charts, the skipped variants with their reasons, warnings and
-failures, then the reproduction of the seeds' claims (runner/reproduce.py).
+"""report.py -- REPORT.md of a run folder, findings first: the verdict sentences
+(runner/verdicts.py), the command that reproduces the run, the method, the
+host and versions, the tables (per workload and mode, at most six columns so
+that they fit an issue comment: time per operation with its CI, the ratio to
+each baseline with the difference per operation, the warnings folded into a
+notes column; then memory and CPU), the charts, the reproduction of the seeds'
+claims (runner/reproduce.py), the skipped variants, warnings and failures.
 """
 import os
+import shlex
 
 import reproduce
 import summary as sm
+import targets
+import verdicts
 
 
 def _v(x):
@@ -98,12 +104,15 @@ def method_section(run):
            "set-up excluded). CPU time, peak memory and `wall_ns` come from `wait4` on the "
            "whole program process, forked from the small launcher `runner/launch.c` so that "
            "the runner's own memory does not leak into the program's peak RSS.",
-           "- Statistics: median with a distribution-free 95% CI from order statistics; each "
+           "- Statistics: median with a distribution-free 95%% CI from order statistics; each "
            "ratio to a baseline (the catalog names two per variant: one across languages, one "
            "within the variant's language) is the median of per-round ratios (runs paired "
-           "within a round) with its order-statistic CI; a difference with Mann-Whitney U "
-           "p >= 0.05 is shown as `~`. Outliers (modified z-score over 3.5 by MAD) are "
-           "counted, never dropped."]
+           "within a round) with its order-statistic CI, and the difference per operation "
+           "the median of per-round differences over N with its CI. A difference is "
+           "significant exactly when the ratio's CI excludes 1 (an exact sign test on the "
+           "paired rounds, so `~` and the interval never disagree); below %d paired rounds "
+           "no CI and no test exist and the ratio is marked `?`. Outliers (modified z-score "
+           "over 3.5 by MAD) are counted, never dropped." % sm.stats.min_samples_for_ci()]
     if run.get("complete") is False:
         out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
                       "samples measured before the interruption.")
@@ -125,35 +134,98 @@ def skipped_section(run):
     return out + [""]
 
 
-def _p(x):
-    return "-" if x is None else "%.3g" % x
+def _cell(text):
+    """A Markdown table cell: '~' escaped (GitHub reads ~x~ as strike-through), '|' too."""
+    return text.replace("|", "\\|").replace("~", "\\~")
+
+
+def results_table(wrows):
+    """One mode's rows as a Markdown table of at most six columns: variant, n,
+    time per operation [CI], one column per baseline (ratio [CI], Δ per
+    operation [CI]), notes (the row's warnings)."""
+    head, body, _ = sm.table_cells(wrows)
+    k = (len(head) - 4) // 2
+    cols = ["variant", "n", "%s [95%% CI]" % head[2]]
+    cols += ["%s (%s)" % (head[4 + 2 * i], head[5 + 2 * i]) for i in range(k)]
+    cols.append("notes")
+    out = ["| " + " | ".join(cols) + " |", "|---|---:|---:|" + "---|" * k + "---|"]
+    for r, b in zip(wrows, body):
+        cells = ["`%s`" % b[0], b[1], "%s %s" % (b[2], b[3] if b[3].startswith("[")
+                                                 else "(%s)" % b[3])]
+        for i in range(k):
+            ratio, diff = b[4 + 2 * i], b[5 + 2 * i]
+            cells.append(_cell(ratio + ("; Δ " + diff if diff else "")))
+        cells.append(_cell("; ".join(r["warnings"])) or "-")
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def _mib(kb):
+    return "-" if kb is None else "%.1f" % (kb / 1024.0)
+
+
+def resources_table(wrows):
+    """Memory and CPU of each variant: the runner's wait4 figures, medians."""
+    out = ["| variant | peak RSS MiB | above idle MiB | user ms | sys ms | outliers |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for r in wrows:
+        out.append("| `%s` | %s | %s | %s | %s | %d |" % (
+            r["label"], _mib(r.get("peak_rss_kb")), _mib(r.get("mem_above_idle_kb")),
+            sm.fmt_ms(r.get("user_ms")), sm.fmt_ms(r.get("sys_ms")), r.get("outliers") or 0))
+    return out
 
 
 def results_section(rows):
     out = ["## Results", ""]
     for workload in sorted({r["workload"] for r in rows}):
         wrows = [r for r in rows if r["workload"] == workload]
-        cols = sm.ratio_columns(wrows)
-        head = ["variant", "mode", "n", "median ms", "95% CI ms"]
-        for _, header, _ in cols:
-            head += [header, "p"]
-        head += ["peak RSS KiB", "user ms", "sys ms", "outliers"]
-        out += ["### %s (N = %s)" % (workload, _v(wrows[0]["iterations"])), "",
-                "| " + " | ".join(head) + " |",
-                "|---|---|---:|---:|---|" + "---|---:|" * len(cols) + "---:|---:|---:|---:|"]
+        out += ["### %s (N = %s per run)" % (workload, format(wrows[0]["iterations"], ",")), ""]
+        modes = []
         for r in wrows:
-            total = sum(r["statuses"].values())
-            n = str(r["n"]) if r["n"] == total else "%d of %d" % (r["n"], total)
-            cells = ["`%s`" % r["label"], r["mode"], n, sm.fmt_ms(r["median_ms"]), sm.fmt_ci(r)]
-            for prefix, _, labels in cols:
-                cells += [sm.ratio_cell(r, prefix, labels).replace("~", "\\~"),
-                          _p(r[prefix + "p_value"])]
-            cells += [_v(r["peak_rss_kb"] and int(r["peak_rss_kb"])), sm.fmt_ms(r["user_ms"]),
-                      sm.fmt_ms(r["sys_ms"]), str(r.get("outliers", 0))]
-            out.append("| " + " | ".join(cells) + " |")
-        out += ["", "`~`: not significantly different from the baseline (Mann-Whitney U, "
-                "alpha 0.05). A ratio above 1 is slower than the baseline.", ""]
+            if r["mode"] not in modes:
+                modes.append(r["mode"])
+        for mode in modes:
+            out += ["#### %s" % mode, ""] + results_table([r for r in wrows if r["mode"] == mode])
+            out.append("")
+        out += ["%s. A ratio above 1 is slower than the baseline." % "; ".join(sm.legend(wrows)),
+                "", "Memory and CPU (the whole process, from `wait4`; medians):", ""]
+        out += resources_table(wrows) + [""]
     return out
+
+
+def findings_section(rows, charts):
+    """The verdicts first, with the headline charts when they were drawn."""
+    out = ["## Findings", "",
+           "Each style against the baseline of its own language, per mode (ratios are "
+           "round-paired medians with their 95% CI; a difference is named only when the CI "
+           "excludes 1):", ""]
+    md = verdicts.markdown(rows)
+    out += md if md else ["No variant has a baseline of its own language in this run.", ""]
+    for title, rel in charts:
+        if os.path.basename(rel).startswith("headline"):
+            out += ["![%s](%s)" % (title, rel), ""]
+    return out
+
+
+def reproduce_command(run, host):
+    """The command that repeats the run: the profile, the seed of the shuffle and
+    every setting run.json recorded, at the commit of host.json."""
+    args = ["--seed", str(run.get("seed"))] if run.get("seed") is not None else []
+    for opt, key in (("--rounds", "rounds"), ("--warmup-rounds", "warmup_rounds")):
+        if run.get(key) is not None:
+            args += [opt, str(run[key])]
+    for opt, key in (("--iterations", "iterations_override"), ("--timeout", "timeout_override")):
+        if run.get(key) is not None:
+            args += [opt, str(run[key])]
+    for f in run.get("filters") or []:
+        args += ["--filter", f]
+    cmd = "make compare PROFILE=%s ARGS=%s" % (
+        shlex.quote(str(run.get("profile") or "default")), shlex.quote(" ".join(
+            shlex.quote(a) for a in args)))
+    commit = (host.get("git_commit") or "unknown")[:12]
+    return ["## Reproduce", "",
+            "`%s` at commit `%s` (the shuffle of every round follows from the seed; the "
+            "timings depend on the host)." % (cmd, commit), ""]
 
 
 def charts_section(rundir, charts, note=None):
@@ -201,15 +273,22 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out = [title, ""]
     if run.get("complete") is False:
         out += ["> **Incomplete run**: interrupted before every round finished.", ""]
-    out += host_section(host) + [""] + method_section(run) + [""]
-    out += results_section(rows) + charts_section(rundir, charts, charts_note) + skipped_section(run)
+    out += findings_section(rows, charts)
+    out += targets.markdown(summary.get("targets") or [])
+    out += reproduce_command(run, host)
+    out += method_section(run) + [""] + host_section(host) + [""]
+    out += results_section(rows) + charts_section(rundir, charts, charts_note)
+    out += reproduce_section(summary, rundir)
+    out += skipped_section(run)
     out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",
-            "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above.",
+            "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above "
+            "(summary.json's `headline` holds each style against its own language's baseline).",
+            "- `results.md`: the tables as Markdown, in the manner of hyperfine's "
+            "`--export-markdown`.",
             "- `hyperfine.json`: hyperfine's JSON export shape (times in seconds).",
-            "- `bench.txt`: Go benchmark format (one op = one run of N iterations). Compare two "
-            "runs with `benchstat A/bench.txt B/bench.txt`; two hosts with "
-            "`benchstat -ignore host,cpu,goarch A/bench.txt B/bench.txt`.",
+            "- `bench.txt`: Go benchmark format, one op = one operation (ns/op is the time per "
+            "operation). Compare two runs with `benchstat A/bench.txt B/bench.txt`; two hosts "
+            "with `benchstat -ignore host,cpu,goarch A/bench.txt B/bench.txt`.",
             ""]
-    out += reproduce_section(summary, rundir)
     return "\n".join(out).rstrip() + "\n"

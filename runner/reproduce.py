@@ -173,9 +173,9 @@ def verdict_ratio(r, seed):
         return "**does not hold here**: no significant difference (the CI includes 1)"
     if lo <= seed <= hi:
         return "**holds**: the CI includes %.1fx" % seed
-    if hi < seed:
-        return "**direction holds, smaller**: %.1fx here, not %.1fx" % (v, seed)
-    return "**holds, larger here**: %.1fx, claimed %.1fx" % (v, seed)
+    # The CI excludes the claimed figure: the direction holds, the magnitude does not.
+    return "**direction holds, magnitude does not**: %.1fx here (CI %s), claimed %.1fx" % (
+        v, "below it" if hi < seed else "above it", seed)
 
 
 def verdict_ms(run, claims, vid, seed_ms):
@@ -205,20 +205,19 @@ def log_share(small, big):
 
 
 def claims_table(run, claims):
-    out = ["| # | whose claim | seed %s says | pair measured (slower / faster) | seed | "
-           "this run, in-process timing | this run, seed's method | verdict (in-process) |"
-           % claims["seed"],
-           "|---|---|---|---|---:|---|---|---|"]
+    out = ["| # | claim (pair measured: slower / faster) | seed | "
+           "this run, in-process timing | this run, seed's method | verdict (in-process) |",
+           "|---|---|---:|---|---|---|"]
     ratios = claims.get("ratios", [])
     for i, c in enumerate(ratios, 1):
         suite = run.ratio([c["num"]], [c["den"]])
         sm_num, sm_den = c["seed_method"]
         seedm = run.ratio([sm_num], [sm_den])
-        out.append("| %d | %s | %s | `%s` / `%s` | %.1fx | %s | %s | %s |" % (
+        out.append("| %d | %s: %s (`%s` / `%s`) | %.1fx | %s | %s | %s |" % (
             i, c["whose"], c["claim"], c["num"], c["den"], c["seed"], fmt_ratio(suite),
             fmt_ratio(seedm), verdict_ratio(suite, c["seed"])))
     for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
-        out.append("| %d | %s | %s | `%s` | %.1f ms | %s | %s | %s |" % (
+        out.append("| %d | %s: %s (`%s`) | %.1f ms | %s | %s | %s |" % (
             j, c["whose"], c["claim"], c["variant"], c["seed_ms"], fmt_ms(run, c["variant"]),
             fmt_ms(run, c["seed_method"]) if c["seed_method"] != c["variant"]
             else claims["same_method"],

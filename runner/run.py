@@ -24,6 +24,7 @@ import plan as plan_mod  # noqa: E402
 import render as render_mod  # noqa: E402
 import rundir as rd  # noqa: E402
 import summary as sm  # noqa: E402
+import verdicts  # noqa: E402
 from errors import EnvError, RenderInterrupted, UsageError  # noqa: E402
 
 
@@ -46,7 +47,14 @@ def hosts(folder):
 
 
 def show(summary, rundir):
+    """The end of a run's output: the tables, the verdicts, where the rest is."""
     print(sm.terminal_table(summary["variants"]))
+    text = verdicts.text(summary["variants"])
+    if text:
+        print("")
+        print("Verdicts:")
+        print(text)
+        print("")
     rel = rd.shown(rundir)
     print("charts: %s" % os.path.join(rel, "charts"))
     print("report: %s" % os.path.join(rel, "REPORT.md"))

@@ -11,9 +11,26 @@ distribution, in the manner of benchstat:
 - paired_ratios() and ratio_ci(): a variant's time over its baseline's time,
   taken round by round (both ran in the same round, so slow drift of the
   machine cancels), then summarised by the median and its order-statistic CI.
-- mann_whitney(): the two-sided Mann-Whitney U test; exact for small samples
-  without ties, the normal approximation with tie and continuity corrections
-  otherwise.  A difference with p >= alpha is reported as `~`.
+- paired(): the verdict on a variant against its baseline from the same
+  round-paired data as the ratio: the ratio's interval, the difference per
+  operation with its interval, and significance.  A difference is significant
+  exactly when the paired 95% interval of the ratio excludes 1; the p-value
+  shown beside it is the exact two-sided sign test on the per-round ratios
+  (ratios equal to 1 count on both sides), which rejects at the interval's own
+  level exactly when the interval excludes 1, so a `~` and its interval can
+  never disagree.  Below min_samples_for_ci() paired rounds (6) no interval
+  and no test is possible: significant is None and the tables say "too few
+  rounds" instead of `~`.  The signed-rank test would be more powerful but
+  tests another quantity (the pseudo-median) than the interval of the median,
+  and the two could disagree.
+- bound_verdict(): a measured interval against an upper bound: met only when
+  the whole interval is within it, missed when the whole interval is beyond
+  it, otherwise not resolvable, with the run's resolution (half the width of
+  the interval) as the smallest difference it could tell.
+- mann_whitney(): the two-sided Mann-Whitney U test of two unpaired samples;
+  exact for small samples without ties, the normal approximation with tie and
+  continuity corrections otherwise.  Kept for unpaired comparisons (two runs,
+  two hosts); the tables use paired().
 - mad_outliers(): samples whose modified z-score (0.6745 |x - median| / MAD)
   exceeds 3.5 (Iglewicz and Hoaglin).  They are counted, never dropped.
 """
@@ -84,6 +101,75 @@ def ratio_ci(ratios, confidence=CONFIDENCE):
     ci = median_ci(ratios, confidence)
     m = median(ratios)
     return (m, ci[0], ci[1]) if ci else (m, None, None)
+
+
+def sign_test(ratios):
+    """Exact two-sided sign test of "the median ratio is 1" over per-round ratios:
+    2 P(B <= m), B ~ Binomial(n, 1/2), m the smaller of the counts of ratios
+    <= 1 and >= 1 (a ratio of exactly 1 counts on both sides, which keeps the
+    test conservative and in step with the order-statistic interval).  None
+    for no ratios."""
+    n = len(ratios)
+    if n == 0:
+        return None
+    below = sum(1 for r in ratios if r <= 1)
+    above = sum(1 for r in ratios if r >= 1)
+    return min(1.0, 2 * _binom_cdf_half(min(below, above), n))
+
+
+def smallest_p(n):
+    """The smallest p-value the sign test can give with n paired rounds (all on
+    one side): 2 / 2^n.  With 3 rounds it is 0.25: no difference can ever be
+    significant at 0.05."""
+    return min(1.0, 2.0 / 2 ** n) if n else 1.0
+
+
+def paired(values, baseline, iterations, confidence=CONFIDENCE):
+    """Variant against baseline from their times per round ({round: ns}).
+
+    Returns a dict: rounds (paired), ratio, ratio_ci_low, ratio_ci_high (the
+    median of per-round ratios and its order-statistic CI; None below 6
+    rounds), p_value (sign test), significant (True / False, None when the
+    rounds are too few for a test), diff_per_op_ns, diff_per_op_ns_ci_low,
+    diff_per_op_ns_ci_high (the median per-round difference divided by
+    iterations, in ns per operation, and its CI)."""
+    rounds = sorted(r for r in set(values) & set(baseline) if baseline[r] > 0)
+    ratios = [values[r] / baseline[r] for r in rounds]
+    n = max(1, iterations or 1)
+    diffs = [(values[r] - baseline[r]) / n for r in rounds]
+    out = {"rounds": len(ratios), "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None,
+           "p_value": None, "significant": None, "diff_per_op_ns": None,
+           "diff_per_op_ns_ci_low": None, "diff_per_op_ns_ci_high": None}
+    if not ratios:
+        return out
+    out["ratio"], out["ratio_ci_low"], out["ratio_ci_high"] = ratio_ci(ratios, confidence)
+    out["diff_per_op_ns"] = median(diffs)
+    ci = median_ci(diffs, confidence)
+    if ci:
+        out["diff_per_op_ns_ci_low"], out["diff_per_op_ns_ci_high"] = ci[0], ci[1]
+    out["p_value"] = sign_test(ratios)
+    if out["ratio_ci_low"] is not None:
+        out["significant"] = out["ratio_ci_low"] > 1 or out["ratio_ci_high"] < 1
+    return out
+
+
+MET, MISSED, UNRESOLVED, UNTESTED = "met", "missed", "not resolvable on this host", "untested"
+
+
+def bound_verdict(low, high, bound):
+    """(verdict, resolution) of a measured interval [low, high] against an upper
+    bound: MET when high <= bound, MISSED when low > bound, else UNRESOLVED;
+    UNTESTED without an interval.  resolution is half the interval's width
+    (None without one): the smallest difference this run could resolve, in
+    the interval's own unit."""
+    if low is None or high is None:
+        return UNTESTED, None
+    resolution = (high - low) / 2.0
+    if high <= bound:
+        return MET, resolution
+    if low > bound:
+        return MISSED, resolution
+    return UNRESOLVED, resolution
 
 
 def _exact_u_distribution(n1, n2):

@@ -28,7 +28,8 @@ LANGS = ("c", "go", "node")
 # prefix of their fields in a summary row ("ratio", "lang_ratio", ...).
 BASELINE_KEYS = (("c", ""), ("lang", "lang_"))
 RATIO_FIELDS = ("baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
-                "significant", "rounds_paired", "baseline_label")
+                "significant", "rounds_paired", "baseline_label", "diff_per_op_ns",
+                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high")
 SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend", "iterations",
                        "concurrency", "n", "ok", "invalid", "failed", "timeout", "crashed",
                        "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
@@ -37,7 +38,11 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "shape", "method", "label", "baseline_label", "lang_baseline",
                        "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high", "lang_p_value",
                        "lang_significant", "lang_baseline_label", "idle_rss_kb",
-                       "mem_above_idle_kb"]
+                       "mem_above_idle_kb", "unit", "per_op_ns",
+                       "per_op_ns_ci_low", "per_op_ns_ci_high", "rounds_paired", "diff_per_op_ns",
+                       "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "lang_rounds_paired",
+                       "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
+                       "lang_diff_per_op_ns_ci_high"]
 
 
 # Columns every row of samples.csv has (the runner always writes them); the
@@ -175,7 +180,10 @@ def _ms(ns):
 
 
 def _ratio(row, prefix, vid, base, label, ok_times, warnings):
-    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline id."""
+    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline id,
+    from the rounds both ran in (stats.paired: ratio, its interval, the sign
+    test, significance exactly when the interval excludes 1, the difference per
+    operation)."""
     row[prefix + "baseline"] = base
     row[prefix + "baseline_label"] = label
     if not ok_times.get(base):
@@ -183,24 +191,25 @@ def _ratio(row, prefix, vid, base, label, ok_times, warnings):
         return
     if not ok_times.get(vid):
         return
-    ratios = stats.paired_ratios(ok_times[vid], ok_times[base])
-    row[prefix + "rounds_paired"] = len(ratios)
-    m, lo, hi = stats.ratio_ci(ratios)
-    row[prefix + "ratio"], row[prefix + "ratio_ci_low"], row[prefix + "ratio_ci_high"] = m, lo, hi
-    if ratios and lo is None and vid != base:
-        warnings.append("ratio to %s from %d paired rounds: too few for a 95%% CI"
-                        % (label, len(ratios)))
+    p = stats.paired(ok_times[vid], ok_times[base], row["iterations"])
+    row[prefix + "rounds_paired"] = p["rounds"]
+    for k in ("ratio", "ratio_ci_low", "ratio_ci_high", "diff_per_op_ns",
+              "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high"):
+        row[prefix + k] = p[k]
+    if p["rounds"] and p["ratio_ci_low"] is None and vid != base:
+        warnings.append("ratio to %s from %d paired rounds: too few for a 95%% CI or a test "
+                        "(needs %d)" % (label, p["rounds"], stats.min_samples_for_ci()))
     if vid != base:
-        _, p = stats.mann_whitney([_ms(t) for t in ok_times[vid].values()],
-                                  [_ms(t) for t in ok_times[base].values()])
-        row[prefix + "p_value"] = p
-        row[prefix + "significant"] = None if p is None else p < stats.ALPHA
+        row[prefix + "p_value"] = p["p_value"]
+        row[prefix + "significant"] = p["significant"]
 
 
-def summarize(samples, baselines):
+def summarize(samples, baselines, units=None):
     """One summary row per variant (grouped by the full id: workloads and backends
     never merge), in table order.  baselines maps a variant id to {"c": [id,
-    label] or None, "lang": [id, label] or None}, as run.json records it."""
+    label] or None, "lang": [id, label] or None}, as run.json records it;
+    units maps a workload to what one of its operations is ("read"), from the
+    catalog's unit (run.json's workloads)."""
     by_variant = {}
     for s in samples:
         by_variant.setdefault(s["variant"], []).append(s)
@@ -213,6 +222,7 @@ def summarize(samples, baselines):
         oks = [s for s in rows if s["status"] == "ok" and s["elapsed_ns"] is not None]
         times_ms = [_ms(s["elapsed_ns"]) for s in oks]
         d = stats.describe(times_ms)
+        per_op = stats.median_ci([s["elapsed_ns"] / s["iterations"] for s in oks])
         statuses = {k: sum(1 for s in rows if s["status"] == k) for k in STATUSES}
         warnings = []
         bad = len(rows) - statuses["ok"]
@@ -227,6 +237,11 @@ def summarize(samples, baselines):
                "n": len(oks), "statuses": statuses,
                "median_ms": d["median"], "ci_low_ms": d["ci_low"], "ci_high_ms": d["ci_high"],
                "ci_confidence": d["confidence"], "outliers": d["outliers"],
+               "unit": (units or {}).get(first["workload"]) or "operation",
+               "per_op_ns": (d["median"] * 1e6 / first["iterations"]
+                             if d["median"] is not None else None),
+               "per_op_ns_ci_low": per_op[0] if per_op else None,
+               "per_op_ns_ci_high": per_op[1] if per_op else None,
                "peak_rss_kb": _median_or_none([s["peak_rss_kb"] for s in oks]),
                "idle_rss_kb": _median_or_none([s["idle_rss_kb"] for s in oks
                                                if s.get("idle_rss_kb") is not None]),
@@ -280,20 +295,87 @@ def fmt_ms(v):
     return "%.1f" % v if v >= 100 else ("%.2f" % v if v >= 1 else "%.3f" % v)
 
 
+# Per-operation figures are shown in the largest unit that keeps them above 1.
+SCALES = ((1e6, "ms"), (1e3, "µs"), (1.0, "ns"))
+
+
+def op_scale(rows):
+    """(divisor from ns, unit name) for the per-operation figures of rows: the
+    unit of the median of their per-operation medians."""
+    values = sorted(r["per_op_ns"] for r in rows if r.get("per_op_ns"))
+    typical = values[len(values) // 2] if values else 0
+    for div, name in SCALES:
+        if typical >= div:
+            return div, name
+    return SCALES[-1]
+
+
+def fmt_num(v):
+    """Three significant figures for |v| >= 1, more below; '-' for None."""
+    if v is None:
+        return "-"
+    a = abs(v)
+    return ("%.0f" % v if a >= 100 else "%.1f" % v if a >= 10 else "%.2f" % v if a >= 1
+            else "%.3f" % v)
+
+
+def fmt_op(v, div):
+    return "-" if v is None else fmt_num(v / div)
+
+
+def per_op_ci(r, div):
+    """'[118, 140]' per operation in the scale div; 'n too small' without a CI."""
+    if r.get("per_op_ns_ci_low") is None:
+        return "n too small" if r["n"] else "-"
+    return "[%s, %s]" % (fmt_op(r["per_op_ns_ci_low"], div), fmt_op(r["per_op_ns_ci_high"], div))
+
+
+# The marks of a ratio: not significant, and untestable (too few paired rounds).
+SAME, UNTESTED = "~", "?"
+
+
+def ratio_mark(r, prefix=""):
+    """'~' when the paired interval includes 1, '?' when the rounds are too few
+    for an interval and a test, '' when the difference is significant."""
+    if r[prefix + "significant"] is False:
+        return SAME
+    if r[prefix + "significant"] is None:
+        return UNTESTED
+    return ""
+
+
 def fmt_ratio(r, prefix=""):
-    """'1.93x [1.85, 2.01]', '~ 1.01x [0.97, 1.05]' when not significant, 'baseline'
-    for the baseline itself, '-' when the ratio is missing, '' when no baseline
-    rule applies.  prefix "lang_" gives the same-language ratio."""
+    """'1.93x [1.85, 2.01]', '~ 1.01x [0.97, 1.05]' when not significant (the
+    interval includes 1), '? 1.10x [3 rounds]' when the paired rounds are too
+    few for an interval or a test, 'baseline' for the baseline itself, '-' when
+    the ratio is missing, '' when no baseline rule applies.  prefix "lang_"
+    gives the same-language ratio."""
     if r.get(prefix + "baseline") is None:
         return ""
     if r["variant"] == r[prefix + "baseline"]:
         return "baseline"
     if r.get(prefix + "ratio") is None:
         return "-"
-    ci = ("[%.2f, %.2f]" % (r[prefix + "ratio_ci_low"], r[prefix + "ratio_ci_high"])
-          if r[prefix + "ratio_ci_low"] is not None else "[n too small]")
-    mark = "~ " if r[prefix + "significant"] is False else ""
-    return "%s%.2fx %s" % (mark, r[prefix + "ratio"], ci)
+    if r[prefix + "ratio_ci_low"] is not None:
+        ci = "[%.2f, %.2f]" % (r[prefix + "ratio_ci_low"], r[prefix + "ratio_ci_high"])
+    else:
+        k = r.get(prefix + "rounds_paired") or 0
+        ci = "[%d round%s]" % (k, "" if k == 1 else "s")
+    mark = ratio_mark(r, prefix)
+    return "%s%.2fx %s" % (mark + " " if mark else "", r[prefix + "ratio"], ci)
+
+
+def fmt_diff(r, prefix, div):
+    """The difference from the baseline per operation in the scale div, signed,
+    with its CI: '+6.3 [2.1, 9.0]'; '' for the baseline itself or no ratio."""
+    if r.get(prefix + "baseline") in (None, r["variant"]) or r.get(prefix + "diff_per_op_ns") is None:
+        return ""
+    d = r[prefix + "diff_per_op_ns"] / div
+    text = ("+" if d > 0 else "") + fmt_num(d)
+    if r.get(prefix + "diff_per_op_ns_ci_low") is not None:
+        text += " [%s, %s]" % (fmt_op(r[prefix + "diff_per_op_ns_ci_low"], div),
+                               fmt_op(r[prefix + "diff_per_op_ns_ci_high"], div))
+    return text
 
 
 def baseline_labels(rows, prefix=""):
@@ -320,7 +402,7 @@ def ratio_columns(rows):
 def ratio_cell(r, prefix, labels):
     """fmt_ratio, naming the baseline when the column mixes several."""
     text = fmt_ratio(r, prefix)
-    if len(labels) > 1 and text not in ("", "baseline"):
+    if len(labels) > 1 and text not in ("", "baseline", "-"):
         text += " (%s)" % r[prefix + "baseline_label"]
     return text
 
@@ -331,24 +413,60 @@ def fmt_ci(r):
     return "[%s, %s]" % (fmt_ms(r["ci_low_ms"]), fmt_ms(r["ci_high_ms"]))
 
 
+def unit_of(rows):
+    """The workload's operation ('read') from its rows."""
+    return next((r.get("unit") for r in rows if r.get("unit")), "operation")
+
+
+def legend(rows):
+    """The lines under a table that explain its marks (only the marks it uses)."""
+    marks = {ratio_mark(r, p) for r in rows for _, p in BASELINE_KEYS
+             if r.get(p + "ratio") is not None and r[p + "baseline"] != r["variant"]}
+    out = ["ratios: time over the baseline's, median of the rounds paired in this run, "
+           "with its 95% CI; Δ: the difference per operation, with its CI"]
+    if SAME in marks:
+        out.append("~ : no significant difference (the paired 95% CI includes 1; sign test "
+                   "p >= 0.05)")
+    if UNTESTED in marks:
+        out.append("? : too few paired rounds for a CI or a test (%d needed): no verdict "
+                   "either way" % stats.min_samples_for_ci())
+    return out
+
+
+def table_cells(wrows):
+    """(head, body rows, scale) of one workload's table: variant, n, time per
+    operation with its CI, then per baseline column the ratio and the
+    difference per operation.  The terminal table, REPORT.md and the markdown
+    export all format the same cells."""
+    div, uname = op_scale(wrows)
+    unit = unit_of(wrows)
+    cols = ratio_columns(wrows)
+    head = ["variant", "n", "%s/%s" % (uname, unit), "95% CI"]
+    for _, header, _ in cols:
+        head += [header, "Δ %s/%s" % (uname, unit)]
+    body = []
+    for r in wrows:
+        n = "%d" % r["n"]
+        if r["n"] != sum(r["statuses"].values()):
+            n += "/%d" % sum(r["statuses"].values())
+        cells = [r["label"], n, fmt_op(r.get("per_op_ns"), div), per_op_ci(r, div)]
+        for prefix, _, labels in cols:
+            cells += [ratio_cell(r, prefix, labels), fmt_diff(r, prefix, div)]
+        body.append(cells)
+    return head, body, (div, uname)
+
+
 def terminal_table(rows):
     """The table printed at the end of a run: a block per workload with its own
-    header (the ratio columns are named by the catalog's baseline labels), a
-    section per mode."""
+    header (time per operation; the ratio columns are named by the catalog's
+    baseline labels, each with the difference per operation beside it), a
+    section per mode, and the legend of its marks."""
     lines = []
     for workload in sorted({r["workload"] for r in rows}):
         wrows = [r for r in rows if r["workload"] == workload]
-        cols = ratio_columns(wrows)
-        head = ("variant", "n", "median ms", "95% CI") + tuple(c[1] for c in cols)
-        body = []
-        for r in wrows:
-            n = "%d" % r["n"]
-            if r["n"] != sum(r["statuses"].values()):
-                n += "/%d" % sum(r["statuses"].values())
-            body.append((r["label"], n, fmt_ms(r["median_ms"]), fmt_ci(r))
-                         + tuple(ratio_cell(r, p, labels) for p, _, labels in cols))
+        head, body, _ = table_cells(wrows)
         widths = [max([len(head[i])] + [len(b[i]) for b in body]) for i in range(len(head))]
-        align = [str.ljust, str.rjust, str.rjust, str.ljust] + [str.ljust] * len(cols)
+        align = [str.ljust, str.rjust, str.rjust, str.ljust] + [str.ljust] * (len(head) - 4)
 
         def line(cells):
             return "  ".join(align[i](c, widths[i]) for i, c in enumerate(cells)).rstrip()
@@ -362,5 +480,5 @@ def terminal_table(rows):
                 mode = r["mode"]
                 lines.append("-- %s " % mode + "-" * max(0, sum(widths[:4]) + 6 - len(mode)))
             lines.append(line(b))
-    lines.append("~ : not significantly different from the baseline (Mann-Whitney U, p >= 0.05)")
+    lines += legend(rows)
     return "\n".join(lines)

@@ -58,7 +58,7 @@ class BoundsTest(unittest.TestCase):
         text = " ".join(out.getvalue().split())
         self.assertIn("--rounds and --warmup-rounds at most 10000", text)
         self.assertIn("--timeout 0.1 s to 86400 s (24 h)", text)
-        self.assertIn("(latest, hosts)", text)
+        self.assertIn("(latest, hosts, reference)", text)
 
     def test_an_empty_filter_is_refused(self):
         self.assertEqual(usage("--profile", "quick", "--filter", "^c/", "--filter", ""),
@@ -66,7 +66,7 @@ class BoundsTest(unittest.TestCase):
                          "leave --filter out to run them all")
 
     def test_reserved_and_malformed_host_slugs_are_refused(self):
-        for slug in ("latest", "hosts", "LATEST", "Hosts"):
+        for slug in ("latest", "hosts", "reference", "LATEST", "Hosts"):
             self.assertEqual(usage("--profile", "quick", "--host", slug),
                              "--host %r: the runner uses that name in the results folder; "
                              "choose another host slug" % slug)

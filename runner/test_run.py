@@ -488,7 +488,8 @@ class EndToEndTest(Fixture):
         self.assertEqual((par["baseline"], par["baseline_label"], par["lang_baseline"]),
                          ("readfile/fake/honest-parallel@python", "fake honest", None))
         self.assertEqual(rows[HONEST]["lang_baseline_label"], "fake honest sequential")
-        self.assertIn("| vs fake honest | p | vs fake honest sequential | p |", report)
+        self.assertIn("| vs fake honest (Δ µs/read) | vs fake honest sequential (Δ µs/read) | "
+                      "notes |", report)
         self.assertEqual(info["workloads"]["readfile"]["args"],
                          ["--file", "fixtures/text.txt", "--expect", "Hello, world"])
 

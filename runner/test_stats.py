@@ -140,5 +140,85 @@ class DescribeTest(unittest.TestCase):
         self.assertIn("1 outlier by MAD (kept)", d["warnings"])
 
 
+# c/await-bounded of an earlier reference run: the table printed
+# "~ 1.10x [1.01, 1.35]", the mark from an unpaired Mann-Whitney test and the
+# interval from round-paired ratios.  Baseline times drift from round to round
+# (50..80 ms) far more than the 10% the variant adds within a round.
+AWAIT_BOUNDED_BASE = [50.0, 80.0, 55.0, 75.0, 60.0, 70.0, 52.0, 78.0, 58.0, 66.0]
+AWAIT_BOUNDED_RATIOS = [1.10, 1.35, 0.98, 1.08, 1.40, 1.15, 1.01, 1.05, 1.20, 1.10]
+
+
+def _rounds(xs):
+    return {i + 1: x for i, x in enumerate(xs)}
+
+
+class PairedTest(unittest.TestCase):
+    def test_the_await_bounded_case_is_significant_with_its_interval(self):
+        base = _rounds(AWAIT_BOUNDED_BASE)
+        value = _rounds([b * r for b, r in zip(AWAIT_BOUNDED_BASE, AWAIT_BOUNDED_RATIOS)])
+        p = stats.paired(value, base, iterations=1)
+        # sorted ratios 0.98 1.01 1.05 1.08 1.10 1.10 1.15 1.20 1.35 1.40; n = 10: CI [x2, x9].
+        self.assertAlmostEqual(p["ratio"], 1.10)
+        self.assertAlmostEqual(p["ratio_ci_low"], 1.01)
+        self.assertAlmostEqual(p["ratio_ci_high"], 1.35)
+        # one ratio of ten at or below 1: p = 2 P(B <= 1) = 2 * 11 / 1024.
+        self.assertAlmostEqual(p["p_value"], 22 / 1024)
+        self.assertIs(p["significant"], True)
+        # The unpaired test on the same times sees no difference: the old mark.
+        _, unpaired = stats.mann_whitney(list(value.values()), list(base.values()))
+        self.assertGreater(unpaired, stats.ALPHA)
+
+    def test_significance_and_the_interval_never_disagree(self):
+        # Every split of n rounds into ratios below, at and above 1.
+        for n in range(stats.min_samples_for_ci(), 31):
+            for below in range(n + 1):
+                for equal in range(n + 1 - below):
+                    ratios = [0.9] * below + [1.0] * equal + [1.1] * (n - below - equal)
+                    p = stats.paired(_rounds(ratios), _rounds([1.0] * n), iterations=1)
+                    excludes = p["ratio_ci_low"] > 1 or p["ratio_ci_high"] < 1
+                    self.assertEqual(p["significant"], excludes, (n, below, equal))
+                    self.assertEqual(p["p_value"] < stats.ALPHA, excludes, (n, below, equal))
+
+    def test_three_rounds_are_too_few_for_any_test(self):
+        p = stats.paired(_rounds([2.0, 2.0, 2.0]), _rounds([1.0, 1.0, 1.0]), iterations=1)
+        self.assertEqual(p["ratio"], 2.0)
+        self.assertIsNone(p["ratio_ci_low"])
+        self.assertIsNone(p["significant"])
+        self.assertEqual(p["p_value"], 0.25)
+        self.assertEqual(stats.smallest_p(3), 0.25)
+
+    def test_the_difference_is_per_operation(self):
+        # 6 rounds, the variant 1000 ns slower per run of 10 operations: 100 ns per op.
+        base = _rounds([5000.0, 6000.0, 7000.0, 5500.0, 6500.0, 8000.0])
+        value = {r: t + 1000 for r, t in base.items()}
+        p = stats.paired(value, base, iterations=10)
+        self.assertEqual((p["diff_per_op_ns"], p["diff_per_op_ns_ci_low"],
+                          p["diff_per_op_ns_ci_high"]), (100.0, 100.0, 100.0))
+
+    def test_no_shared_round_gives_nothing(self):
+        p = stats.paired({1: 1.0}, {2: 1.0}, iterations=1)
+        self.assertEqual((p["rounds"], p["ratio"], p["significant"]), (0, None, None))
+
+
+class BoundVerdictTest(unittest.TestCase):
+    def test_met_only_when_the_whole_interval_is_within_the_bound(self):
+        verdict, resolution = stats.bound_verdict(0.98, 1.04, 1.05)
+        self.assertEqual(verdict, stats.MET)
+        self.assertAlmostEqual(resolution, 0.03)
+
+    def test_missed_only_when_the_whole_interval_is_beyond_it(self):
+        verdict, _ = stats.bound_verdict(1.1, 1.3, 1.05)
+        self.assertEqual(verdict, stats.MISSED)
+
+    def test_an_interval_across_the_bound_is_not_resolvable(self):
+        # The README once called 1.01x [0.96, 1.14] a met 1.05 target.
+        verdict, resolution = stats.bound_verdict(0.96, 1.14, 1.05)
+        self.assertEqual(verdict, stats.UNRESOLVED)
+        self.assertAlmostEqual(resolution, 0.09)
+
+    def test_no_interval_is_untested(self):
+        self.assertEqual(stats.bound_verdict(None, None, 1.05), (stats.UNTESTED, None))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -80,11 +80,15 @@ class SummarizeTest(unittest.TestCase):
         self.assertEqual(p["ratio"], 2.0)
         self.assertEqual((p["ratio_ci_low"], p["ratio_ci_high"]), (2.0, 2.0))
         self.assertEqual(p["rounds_paired"], 6)
-        # every promise time (20..26) is above every baseline time (10..13): U = 36.
-        # Ties (10,10 11,11 20,20 22,22) take the normal path: sum(t^3-t) = 24,
-        # var = 36/12 (13 - 24/132) = 38.45, z = (18 - 0.5)/6.201 = 2.822, p = 0.00477.
-        self.assertAlmostEqual(p["p_value"], 0.00477, places=5)
+        # all six paired ratios are above 1: sign test p = 2 / 2^6.
+        self.assertAlmostEqual(p["p_value"], 2 / 64)
         self.assertTrue(p["significant"])
+        # each round the variant takes the baseline's time again: 10..13 ms over
+        # 100 operations, median 11 ms = 110,000 ns per operation.
+        self.assertEqual(p["diff_per_op_ns"], 110000.0)
+        self.assertEqual((p["diff_per_op_ns_ci_low"], p["diff_per_op_ns_ci_high"]),
+                         (100000.0, 130000.0))
+        self.assertEqual(p["per_op_ns"], 220000.0)
 
     def test_statuses_are_counted_and_failed_runs_warned_about(self):
         p = self.rows[PR]
@@ -132,9 +136,12 @@ class SummarizeTest(unittest.TestCase):
         self.assertTrue(aw["lang_significant"])
         self.assertEqual(rows[nodecb]["lang_ratio"], 1.0)
         table = sm.terminal_table(list(rows.values()))
-        self.assertRegex(table, r"(?m)^variant +n +median ms +95% CI +vs C callback +"
-                                r"vs Node callback$")
-        self.assertRegex(table, r"(?m)^node/await-sequential@fs.promises .* 6\.00x .* 3\.00x ")
+        self.assertRegex(table, r"(?m)^variant +n +µs/operation +95% CI +vs C callback +"
+                                r"Δ µs/operation +vs Node callback +Δ µs/operation$")
+        # 60 or 120 ms over 100 operations: 900 µs; 6x the C callback, 750 µs more.
+        self.assertRegex(table, r"(?m)^node/await-sequential@fs.promises +6 +900 +\[600, 1200\] +"
+                                r"6\.00x \[6\.00, 6\.00\] +\+750 \[500, 1000\] +"
+                                r"3\.00x \[3\.00, 3\.00\] +\+600 \[400, 800\]$")
         self.assertRegex(table, r"(?m)^node/callback-sequential@fs.readFile .* baseline$")
         self.assertRegex(table, r"(?m)^c/callback-sequential@node4 .* baseline$")
 
@@ -153,6 +160,19 @@ class SummarizeTest(unittest.TestCase):
         self.assertRegex(table, r"c/await-sequential@node4 .* ~ 1\.00x \[1\.00, 1\.00\]")
         self.assertIn("== readfile (N = 100) ==", table)
         self.assertIn("-- sequential", table)
+        self.assertIn("~ : no significant difference (the paired 95% CI includes 1", table)
+        self.assertNotIn("? :", table)
+
+    def test_three_rounds_say_untested_instead_of_a_tilde(self):
+        rows = summarize([sample(r, v, ms * r) for r in range(1, 4)
+                          for v, ms in ((CB, 10), ("readfile/c/await-sequential@node4", 11))])
+        aw = [r for r in rows if r["style"] == "await"][0]
+        self.assertIsNone(aw["significant"])
+        self.assertEqual(sm.fmt_ratio(aw), "? 1.10x [3 rounds]")
+        table = sm.terminal_table(rows)
+        self.assertIn("? : too few paired rounds for a CI or a test (6 needed)", table)
+        self.assertNotIn("~", table)
+        self.assertIn("too few for a 95% CI or a test (needs 6)", " ".join(aw["warnings"]))
 
 
 class SamplesFileTest(unittest.TestCase):
@@ -234,17 +254,32 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(lines[:3], ["goos: linux", "goarch: amd64", "pkg: asyncstyles"])
         bench = [line for line in lines if line.startswith("Benchmark")]
         self.assertEqual(len(bench), 12)
-        pat = re.compile(r"^BenchmarkReadfile/c/[a-z]+-sequential@node4 1 \d+ ns/op "
+        # One op is one operation: the count is N (100), ns/op the time per operation.
+        pat = re.compile(r"^BenchmarkReadfile/c/[a-z]+-sequential@node4 100 \d+(\.\d+)? ns/op "
                          r"\d+ peak-RSS-KiB$")
         for line in bench:
             self.assertRegex(line, pat)
-        self.assertIn("BenchmarkReadfile/c/promise-sequential@node4 1 26000000 ns/op 1500 "
+        self.assertIn("BenchmarkReadfile/c/promise-sequential@node4 100 260000 ns/op 1500 "
                       "peak-RSS-KiB",
                       bench)
         # Every non-benchmark line is a "key: value" configuration line.
         for line in lines:
             if not line.startswith("Benchmark"):
                 self.assertRegex(line, r"^[a-z][a-z-]*: \S")
+
+    def test_time_per_operation_keeps_its_digits(self):
+        self.assertEqual(export._per_op(93012345, 10000), "9301.2345")
+        self.assertEqual(export._per_op(3, 3), "1")
+        self.assertEqual(export._per_op(10, 3), "3.3333")
+
+    def test_markdown_export_has_a_table_per_mode_with_the_summary_cells(self):
+        md = export.markdown(self.rows)
+        self.assertIn("## readfile, sequential (N = 100)", md)
+        self.assertRegex(md, r"(?m)^\| variant \| n \| µs/operation \| 95% CI \| vs C callback \| "
+                             r"Δ µs/operation \|$")
+        # promise: 20..26 ms over 100 operations, 220 µs, twice the baseline.
+        self.assertIn("| `c/promise-sequential@node4` | 6/7 | 220 | [200, 260] | "
+                      "2.00x [2.00, 2.00] | +110 [100, 130] |", md)
 
     def test_macos_arm_maps_to_go_names(self):
         text = export.gobench([], [], {"machine": "arm64", "kernel": "Darwin 23.0"})

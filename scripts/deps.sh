@@ -12,7 +12,9 @@
 # Debian/Ubuntu: apt-get.  macOS: Homebrew.  Elsewhere: prints the command to run
 # and stops.  A second run finds everything and installs nothing.
 #
-# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, BATS_LIB_PATH=, ACTIONLINT=) for the Makefile.
+# Also builds benchstat (pinned) into BUILD_DIR/tools/bin with the Go toolchain.
+# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, BATS_LIB_PATH=, ACTIONLINT=, BENCHSTAT=)
+# for the Makefile.
 # Plain POSIX sh and BSD userland friendly (macOS has bash 3.2 and no nproc).
 set -eu
 
@@ -233,12 +235,28 @@ go=$(find_go)
 actionlint=$(find_actionlint || true)
 node=$(command -v node 2>/dev/null || true)
 batslib=$(bats_lib_path)
+
+# benchstat reads a run's bench.txt; a pinned version, built by the Go toolchain
+# into the build folder (nothing global), once per version.
+BENCHSTAT_VERSION=v0.0.0-20260908200009-22c9c6c9d4da
+tools=$(cd "$build" && pwd)/tools
+benchstat=$tools/bin/benchstat
+if [ ! -x "$benchstat" ] || [ "$(cat "$tools/benchstat.version" 2>/dev/null)" != "$BENCHSTAT_VERSION" ]; then
+  if GOBIN=$tools/bin GOTOOLCHAIN=local "$go" install \
+       "golang.org/x/perf/cmd/benchstat@$BENCHSTAT_VERSION" >/dev/null 2>&1; then
+    echo "$BENCHSTAT_VERSION" > "$tools/benchstat.version"
+  else
+    say "benchstat $BENCHSTAT_VERSION not installed (go install failed; its test will be skipped)"
+    benchstat=""
+  fi
+fi
 {
   echo "PYTHON=$python"
   echo "GO=$go"
   echo "NODE=$node"
   echo "BATS_LIB_PATH=$batslib"
   echo "ACTIONLINT=$actionlint"
+  echo "BENCHSTAT=$benchstat"
 } > "$build/deps.env.tmp"
 mv "$build/deps.env.tmp" "$build/deps.env"
 say "ok: python $python, go $go, node ${node:-absent}, libuv $(pkg-config --modversion libuv)"

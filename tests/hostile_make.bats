@@ -31,12 +31,12 @@ clone_at() {
   assert_success
   refute_output --partial -- '--- FAIL'
 
-  # A copy of the committed reference run (charts redrawn in the copy).
-  local run_dir="${BATS_TEST_TMPDIR}/a b/run"
-  [ -f "$ROOT/results/latest/samples.csv" ] || skip "no results/latest/samples.csv"
+  # A copy of a committed reference run (charts redrawn in the copy).
+  local run_dir="${BATS_TEST_TMPDIR}/a b/run" ref
+  ref=$(ls -d "$ROOT"/results/reference/*/*/ 2>/dev/null | tail -1)
+  [ -f "${ref}samples.csv" ] || skip "no reference run under results/reference/"
   mkdir -p "$run_dir"
-  cp "$ROOT/results/latest/samples.csv" "$ROOT/results/latest/run.json" \
-     "$ROOT/results/latest/host.json" "$run_dir/"
+  cp "${ref}samples.csv" "${ref}run.json" "${ref}host.json" "$run_dir/"
   run make --no-print-directory -C "$clone" plots RUN="$run_dir"
   assert_success
   [ -f "$run_dir/REPORT.md" ]

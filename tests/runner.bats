@@ -90,7 +90,8 @@ quick_workloads() {
       || { echo "no table for $w"; false; }
   done
   run cat "${BATS_FILE_TMPDIR}/quick.out"
-  assert_line --regexp '^variant +n +median ms +95% CI +vs C callback'
+  assert_line --regexp '^variant +n +(ns|µs|ms)/[a-z]+ +95% CI +vs C callback'
+  assert_line "Verdicts:"
   assert_line --regexp '^c/callback-sequential@node4 .* baseline( |$)'
   assert_line "charts: ${QUICK}/charts"
 }
@@ -136,7 +137,7 @@ EOF
   "$PYTHON" - "${QUICK}/summary.json" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert set(s) == {"run", "host", "variants"}, s.keys()
+assert {"run", "host", "variants", "headline", "verdicts"} <= set(s), s.keys()
 keys = {"variant", "label", "workload", "lang", "style", "shape", "mode", "method", "backend",
         "iterations", "concurrency", "n", "statuses", "median_ms", "ci_low_ms", "ci_high_ms",
         "baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "significant", "baseline_label",
@@ -207,19 +208,30 @@ bench = open(os.path.join(d, "bench.txt")).read().splitlines()
 assert bench[:3] == ["goos: linux", "goarch: amd64", "pkg: asyncstyles"] or bench[0].startswith("goos: ")
 lines = [l for l in bench if l.startswith("Benchmark")]
 assert len(lines) == len(h["results"]) * summary["run"]["rounds"], len(lines)
+n_of = {v["label"]: v["iterations"] for v in summary["variants"]}
 for l in lines:
-    assert re.match(r"^Benchmark[A-Z][a-z]*/[a-z]+/[a-z-]+@[A-Za-z0-9._]+ 1 \d+ ns/op \d+ peak-RSS-KiB$", l), l
+    # One op is one operation: the count is N and ns/op the time per operation.
+    m = re.match(r"^Benchmark[A-Z][a-z]*/([a-z]+/[a-z-]+@[A-Za-z0-9._]+) (\d+) (\d+(\.\d+)?) ns/op "
+                 r"\d+ peak-RSS-KiB$", l)
+    assert m, l
+    assert int(m.group(2)) == n_of[m.group(1)], l
+results_md = open(os.path.join(d, "results.md"), encoding="utf-8").read()
+for v in summary["variants"]:
+    assert "| `%s` |" % v["label"] in results_md, v["label"]
 EOF
 }
 
 @test "benchstat reads the Go benchmark export" {
   need_quick_run
-  bs=$(command -v benchstat || echo "${HOME}/go/bin/benchstat")
-  [ -x "$bs" ] || skip "benchstat is not installed (go install golang.org/x/perf/cmd/benchstat@latest)"
+  # make deps builds a pinned benchstat into the build folder (deps.env names it).
+  bs=$(sed -n 's/^BENCHSTAT=//p' "${BUILD_DIR}/deps.env" 2>/dev/null)
+  [ -n "$bs" ] && [ -x "$bs" ] || skip "make deps could not build benchstat (see its output)"
   run "$bs" "${QUICK}/bench.txt"
   assert_success
   assert_output --partial "Readfile/c/callback-sequential@node4"
   assert_output --partial "sec/op"
+  # Time per operation: a read takes microseconds per op, not a whole run's milliseconds.
+  assert_line --regexp '^Readfile/c/callback-sequential@node4 +[0-9.]+(µ|n) '
 }
 
 @test "the test-only variant that does not wait for its completions is reported invalid" {

@@ -1,0 +1,101 @@
+"""Unit tests of runner/targets.py and of the catalog's targets field."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402
+import targets  # noqa: E402
+import catalog  # noqa: E402
+import test_catalog as tc  # noqa: E402
+from test_summary import CB, PR, sample  # noqa: E402
+
+
+def target(**changes):
+    t = {"id": "promise-overhead", "what": "promise costs at most 5% over callbacks",
+         "variant": PR, "against": CB, "max_ratio": 1.05}
+    t.update(changes)
+    return t
+
+
+def samples(ratios, base=(10, 12, 11, 13, 10, 12, 11, 10, 12, 11)):
+    out = []
+    for r, (b, k) in enumerate(zip(base, ratios), start=1):
+        out += [sample(r, CB, b), sample(r, PR, b * k)]
+    return out
+
+
+class EvaluateTest(unittest.TestCase):
+    def test_met_only_when_the_whole_interval_is_within_the_bound(self):
+        (e,) = targets.evaluate(samples([1.01, 1.02, 1.0, 1.03, 1.01, 1.02, 1.0, 1.01, 1.02, 1.01]),
+                                {"readfile": [target()]})
+        self.assertEqual(e["verdict"], stats.MET)
+        self.assertLessEqual(e["high"], 1.05)
+
+    def test_no_significant_difference_is_not_met_when_the_interval_reaches_beyond(self):
+        # Ratios around 1 with an interval up to 1.14: not a met 1.05 bound.
+        (e,) = targets.evaluate(samples([0.95, 1.14, 0.97, 1.10, 1.01, 0.9, 1.12, 1.0, 0.96, 1.2]),
+                                {"readfile": [target()]})
+        self.assertEqual(e["verdict"], stats.UNRESOLVED)
+        self.assertGreater(e["resolution"], 0)
+        md = "\n".join(targets.markdown([e]))
+        self.assertIn("**not resolvable on this host: this run resolves about ±", md)
+
+    def test_missed_when_the_whole_interval_is_beyond(self):
+        (e,) = targets.evaluate(samples([2.0] * 10), {"readfile": [target()]})
+        self.assertEqual((e["verdict"], e["value"]), (stats.MISSED, 2.0))
+
+    def test_a_bound_per_operation_in_ns(self):
+        # 1 ms more per run of 100 operations: 10,000 ns per operation, bound 50 ns.
+        out = []
+        for r in range(1, 7):
+            out += [sample(r, CB, 10 + r), sample(r, PR, 11 + r)]
+        t = target(max_diff_per_op_ns=50)
+        del t["max_ratio"]
+        (e,) = targets.evaluate(out, {"readfile": [t]})
+        self.assertEqual((e["kind"], e["value"], e["verdict"]), ("diff_per_op_ns", 10000.0,
+                                                                 stats.MISSED))
+
+    def test_too_few_rounds_or_a_missing_variant_say_why(self):
+        (e,) = targets.evaluate(samples([1.0] * 3, base=(10, 11, 12)), {"readfile": [target()]})
+        self.assertEqual(e["verdict"], stats.UNTESTED)
+        self.assertIn("3 paired rounds", e["missing"])
+        (e,) = targets.evaluate([sample(1, CB, 10), sample(1, PR, 0, status="failed")],
+                                {"readfile": [target()]})
+        self.assertIn("no valid run of %s" % PR, e["missing"])
+        self.assertIn("not measured", "\n".join(targets.markdown([e])))
+
+    def test_a_workload_or_a_variant_that_did_not_run_has_no_targets(self):
+        self.assertEqual(targets.evaluate(samples([1.0] * 6), {"noop": [target()]}), [])
+        self.assertEqual(targets.evaluate([sample(1, CB, 10)], {"readfile": [target()]}), [])
+
+
+class CatalogTargetsTest(tc.TempCatalog):
+    def work(self, **changes):
+        return dict(tc.WORK, **changes)
+
+    def assertRejected(self, pattern, work):
+        with self.assertRaises(catalog.CatalogError) as cm:
+            self.load(demo=work)
+        self.assertRegex(str(cm.exception), pattern)
+
+    def test_targets_are_checked(self):
+        ok = {"id": "t", "what": "x", "variant": "demo/c/promise-parallel@b1",
+              "against": "demo/c/callback-parallel@b1", "max_ratio": 1.05}
+        cat = self.load(demo=self.work(targets=[ok]))
+        self.assertEqual(cat.workloads["demo"]["targets"], [ok])
+        self.assertRejected(r"targets\[0\]: give exactly one of max_ratio, max_diff_per_op_ns",
+                            work=self.work(targets=[dict(ok, max_diff_per_op_ns=3)]))
+        self.assertRejected(r"targets\[0\]: variant 'other/c/promise-parallel@b1' is not a "
+                            r"variant id of demo",
+                            work=self.work(targets=[dict(ok, variant="other/c/promise-parallel@b1")]))
+        self.assertRejected(r"targets\[0\]: max_ratio must be a positive number",
+                            work=self.work(targets=[dict(ok, max_ratio=-1)]))
+        self.assertRejected(r"targets\[0\]: unknown field 'bound'",
+                            work=self.work(targets=[dict(ok, bound=1)]))
+        self.assertRejected(r"targets\[1\]: duplicate target id 't'",
+                            work=self.work(targets=[ok, ok]))
+
+
+if __name__ == "__main__":
+    unittest.main()

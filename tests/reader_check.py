@@ -1,0 +1,159 @@
+"""reader_check.py -- what a reader sees, checked against the run's data.
+
+Usage:
+  reader_check.py table OUTPUT SUMMARY_CSV   the table run.py printed (or a README
+                                             block holding it) against summary.csv
+  reader_check.py report REPORT_MD SUMMARY_CSV  REPORT.md's result tables against it
+
+Each number shown (runs, time per operation and its CI, every ratio and its
+CI) must equal the summary's figure to the digits shown, and every mark must
+agree with its interval: `~` only when the interval includes 1, no mark only
+when it excludes 1, `?` only without an interval.  Exits 1 naming the first
+cell that disagrees; prints how many cells it checked.  Parses the text
+independently of runner/summary.py: it reads what is printed.
+"""
+import csv
+import re
+import sys
+
+SCALE = {"ns": 1.0, "µs": 1e3, "ms": 1e6}
+RATIO = re.compile(r"^(?P<mark>[~?] )?(?P<r>\d+\.\d+)x (\[(?P<lo>\d+\.\d+), (?P<hi>\d+\.\d+)\]"
+                   r"|\[(?P<k>\d+) rounds?\])")
+checked = 0
+
+
+def fail(msg):
+    sys.exit("reader_check: " + msg)
+
+
+def close(shown, value, what):
+    """shown (text as printed) equals value to the digits shown; '-' that the
+    summary has no value."""
+    global checked
+    checked += 1
+    if shown == "-":
+        if value not in ("", None):
+            fail("%s: '-' shown but the summary says %s" % (what, value))
+        return
+    if value is None or value == "":
+        fail("%s: %r shown but the summary has none" % (what, shown))
+    digits = len(shown.split(".")[1]) if "." in shown else 0
+    if abs(float(shown) - float(value)) > 0.5 * 10 ** -digits + 1e-9:
+        fail("%s: shown %s, the summary says %s" % (what, shown, value))
+
+
+def check_ratio(cell, row, prefix, what):
+    """A ratio cell against the row's ratio fields (prefix '' or 'lang_')."""
+    global checked
+    if cell == "-":
+        if row[prefix + "ratio"] not in ("", None):
+            fail("%s: '-' but the summary has the ratio %s" % (what, row[prefix + "ratio"]))
+        checked += 1
+        return
+    if cell == "baseline":
+        if row[prefix + "baseline"] != row["variant"]:
+            fail("%s: 'baseline' but the baseline is %s" % (what, row[prefix + "baseline"]))
+        return
+    m = RATIO.match(cell)
+    if not m:
+        fail("%s: %r is not a ratio" % (what, cell))
+    close(m.group("r"), row[prefix + "ratio"], what + " ratio")
+    mark = (m.group("mark") or "").strip()
+    sig = row[prefix + "significant"]
+    if m.group("lo"):
+        lo, hi = float(m.group("lo")), float(m.group("hi"))
+        close(m.group("lo"), row[prefix + "ratio_ci_low"], what + " CI low")
+        close(m.group("hi"), row[prefix + "ratio_ci_high"], what + " CI high")
+        # The printed interval (rounded) decides the mark a reader checks.
+        lo_raw, hi_raw = float(row[prefix + "ratio_ci_low"]), float(row[prefix + "ratio_ci_high"])
+        includes = lo_raw <= 1 <= hi_raw
+        if mark == "~" and not includes:
+            fail("%s: '~' beside %s, an interval that excludes 1" % (what, cell))
+        if mark == "" and includes:
+            fail("%s: no '~' beside %s, an interval that includes 1" % (what, cell))
+        if mark == "?":
+            fail("%s: '?' beside an interval" % what)
+        if (sig == "True") != (not includes) or sig == "":
+            fail("%s: summary.csv says significant=%r for [%s, %s]" % (what, sig, lo, hi))
+    elif mark != "?" or sig not in ("", None):
+        fail("%s: a ratio without an interval must be marked '?' and untested" % what)
+    checked += 1
+
+
+def per_op(row, key, unit):
+    """A per-operation figure of summary.csv in the table's unit (None when empty)."""
+    return float(row[key]) / unit if row[key] not in ("", None) else None
+
+
+def summary_rows(path):
+    return {r["label"]: r for r in csv.DictReader(open(path, encoding="utf-8"))}
+
+
+def table(text, rows):
+    """The terminal table: blocks '== w (N = n) ==', a header, '-- mode --' lines, rows."""
+    unit = None
+    for line in text.splitlines():
+        if line.startswith("variant ") and "/" in line.split()[2]:
+            unit = SCALE[line.split()[2].split("/")[0]]
+            continue
+        cells = re.split(r"\s{2,}", line.strip())
+        if unit is None or not cells or cells[0] not in rows:
+            continue
+        row = rows[cells[0]]
+        what = "table row %s" % cells[0]
+        total = sum(int(row[k] or 0) for k in ("ok", "invalid", "failed", "timeout", "crashed"))
+        if cells[1] != (row["n"] if int(row["n"]) == total else "%s/%d" % (row["n"], total)):
+            fail("%s: n %s, the summary says %s of %d" % (what, cells[1], row["n"], total))
+        close(cells[2], per_op(row, "per_op_ns", unit), what + " time per operation")
+        ci = re.match(r"^\[(\S+), (\S+)\]$", cells[3])
+        if ci:
+            close(ci.group(1), per_op(row, "per_op_ns_ci_low", unit), what + " CI low")
+            close(ci.group(2), per_op(row, "per_op_ns_ci_high", unit), what + " CI high")
+        ratios = [c for c in cells[4:] if c in ("baseline", "-") or RATIO.match(c)]
+        prefixes = [p for p in ("", "lang_") if row[p + "baseline"]]
+        if len(ratios) != len(prefixes):
+            fail("%s: %d ratios shown, the summary has %d baselines" % (what, len(ratios),
+                                                                       len(prefixes)))
+        for cell, p in zip(ratios, prefixes):
+            check_ratio(re.sub(r" \([^)]*\)$", "", cell), row, p, what)
+
+
+def report(text, rows):
+    """REPORT.md's result tables: '| `label` | n | t [lo, hi] | ratio; Δ d | ... | notes |'."""
+    unit = None
+    for line in text.splitlines():
+        if line.startswith("| variant | n | "):
+            unit = SCALE[line.split("|")[3].strip().split("/")[0]]
+            continue
+        m = re.match(r"^\| `([^`]+)` \| (\d+(?:/\d+)?) \| (\S+) (\[\S+, \S+\]|\(n too small\)|\(-\)) \|(.*)$",
+                     line)
+        if unit is None or not m or m.group(1) not in rows:
+            continue
+        row = rows[m.group(1)]
+        what = "REPORT.md row %s" % m.group(1)
+        close(m.group(3), per_op(row, "per_op_ns", unit), what + " time per operation")
+        cells = [c.strip().replace("\\~", "~") for c in m.group(5).split("|")[:-1]]
+        prefixes = [p for p in ("", "lang_") if row[p + "baseline"]]
+        shown = [c.split("; Δ")[0] for c in cells[:-1] if c]
+        if len(shown) != len(prefixes):
+            fail("%s: %d ratios shown, the summary has %d baselines" % (what, len(shown),
+                                                                       len(prefixes)))
+        for cell, p in zip(shown, prefixes):
+            check_ratio(re.sub(r" \([^)]*\)$", "", cell), row, p, what)
+
+
+def main(argv):
+    if len(argv) != 3 or argv[0] not in ("table", "report"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    text = open(argv[1], encoding="utf-8").read()
+    rows = summary_rows(argv[2])
+    (table if argv[0] == "table" else report)(text, rows)
+    if not checked:
+        fail("no cell of %s matched a variant of %s" % (argv[1], argv[2]))
+    print("%d cells agree with %s" % (checked, argv[2]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
