@@ -21,13 +21,44 @@ from files import write_atomic
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOTS = os.path.join(os.path.dirname(HERE), "plots")
-# (chart script, file prefix, title in REPORT.md, the summary field a variant
-# needs to appear on the chart), drawn per workload.  The ratio chart's title
-# names the baseline, from the data.
-CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI", "median_ms"),
+# (chart script, file prefix, title in REPORT.md, what a workload needs for the
+# chart: a summary field some variant has, or "claims:<key>" for a key of the
+# workload's seed claims in the catalog), drawn per workload.  Each chart writes
+# beside its PNG a JSON of what it plotted (charts/<prefix>-<workload>.json).  A
+# title with %s names the baselines, from the data.
+CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each style against "
+           "callbacks of its own language", "median_ms"),
+          ("time_chart.py", "time", "Time per operation with 95% CI", "median_ms"),
           ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
-          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb")]
+          ("cpu_chart.py", "cpu", "CPU time beside wall time", "user_ms"),
+          ("memory_chart.py", "memory", "Memory above the idle process", "peak_rss_kb"),
+          ("claims_chart.py", "claims", "Seed claims against this host", "claims:ratios"),
+          ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
+           "claims:decomposition")]
+
+
+def chart_wanted(needs, rows):
+    """Why a chart is not drawn for rows (one workload's summary rows), or None
+    when it is: needs is a summary field one row must have, or claims:<key>,
+    a key of the workload's claims in today's catalog."""
+    if needs.startswith("claims:"):
+        key = needs.split(":", 1)[1]
+        claims = claims_of(rows[0]["workload"]) or {}
+        return None if claims.get(key) else "its catalog file has no claims %s" % key
+    if any(r.get(needs) is not None for r in rows):
+        return None
+    return "no variant has a %s" % needs.replace("_", " ")
+
+
+def claims_of(workload):
+    """The seed claims of a workload in today's catalog, or None."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError:
+        return None
+    w = cat.workloads.get(workload)
+    return w.get("claims") if w else None
 
 
 def catalog_baselines(samples):
@@ -172,9 +203,10 @@ def _draw_charts(rundir, rows, workloads, charts):
     for script, prefix, title, needs in CHARTS:
         for w in workloads:
             wrows = [r for r in rows if r["workload"] == w]
-            if not any(r[needs] is not None for r in wrows):
-                print("run.py: no %s chart for %s: no variant has a %s"
-                      % (prefix, w, needs.replace("_", " ")), file=sys.stderr)
+            why = chart_wanted(needs, wrows)
+            if why:
+                if not needs.startswith("claims:"):
+                    print("run.py: no %s chart for %s: %s" % (prefix, w, why), file=sys.stderr)
                 continue
             rel = os.path.join("charts", "%s-%s.png" % (prefix, w))
             ok = draw(script, [rundir, "--workload", w, "-o", os.path.join(rundir, rel)])
