@@ -54,7 +54,7 @@ GITHUB_PX = 880          # the width GitHub shows an image at in a README or an 
 MIN_PT_AT_GITHUB = 11    # the smallest text there, in points of a 96 dpi screen
 # How a panel of whole-process timings is titled, per method; other methods get
 # their name.
-METHOD_TITLES = {"nodetest": "whole process (node --test: start-up and test runner included)"}
+METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)"}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,
                      "axes.labelsize": FONT_PT, "xtick.labelsize": FONT_PT,
@@ -567,6 +567,10 @@ class Panels:
         for ax, h in zip(self.axes, heights):
             y -= self.ABOVE_IN + h
             ax.set_position([left, y / total, right - left, h / total])
+            # The panel's title starts at the figure's left margin: the whole
+            # width is its own.
+            ax.set_title(ax.get_title(loc="left"), loc="left", fontweight="bold", pad=6,
+                         x=(margin_px / width_px - left) / (right - left))
             y -= self.BELOW_IN
         self.title_text.set_position((0.01, 1.0 - 0.06 / total))
         fig.text(0.01, (note_h - 0.1) / total, note, ha="left", va="top", color="#222222")

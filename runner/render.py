@@ -32,7 +32,7 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
           ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
           ("cpu_chart.py", "cpu", "CPU time beside wall time", "user_ms"),
-          ("memory_chart.py", "memory", "Memory above the idle process", "peak_rss_kb"),
+          ("memory_chart.py", "memory", "Memory above the idle process (or peak)", "peak_rss_kb"),
           ("claims_chart.py", "claims", "Seed claims against this host", "claims:ratios"),
           ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
            "claims:decomposition")]
