@@ -58,8 +58,9 @@ def main(argv):
             p.value(k, y, "%s %s" % (st.fmt_num(v), unit))
             vals.append(v)
         ax.axvline(0, color="black", linewidth=0.8)
-        lo = min(vals + [0.0])
-        ax.set_xlim(lo * 1.1, max(vals + [1e-9]) * 1.08)
+        lo, hi = min(vals + [0.0]), max(vals + [0.0])
+        # All zero (nothing above idle): one unit wide, not an axis of 1e-9.
+        ax.set_xlim(lo * 1.1, hi * 1.08 if hi > 0 else 1.0)
     p.legend_handles = st.style_handles(rows, "patch")
     return p.finish()
 

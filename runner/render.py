@@ -41,11 +41,20 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
 def chart_wanted(needs, rows):
     """Why a chart is not drawn for rows (one workload's summary rows), or None
     when it is: needs is a summary field one row must have, or claims:<key>,
-    a key of the workload's claims in today's catalog."""
+    a key of the workload's seed claims in today's catalog of which one claim
+    (or decomposition row) has every variant it names measured in this run."""
     if needs.startswith("claims:"):
         key = needs.split(":", 1)[1]
-        claims = claims_of(rows[0]["workload"]) or {}
-        return None if claims.get(key) else "its catalog file has no claims %s" % key
+        measured = {r["variant"] for r in rows if r.get("n")}
+        entries = (claims_of(rows[0]["workload"]) or {}).get(key) or []
+        if key == "decomposition":
+            entries = entries.get("rows", []) if isinstance(entries, dict) else []
+        for e in entries:
+            ids = [v for k in ("num", "den", "variant", "node", "c") if k in e
+                   for v in (e[k] if isinstance(e[k], list) else [e[k]])]
+            if ids and set(ids) <= measured:
+                return None
+        return "no claim's variants (%s) were all measured in this run" % key
     if any(r.get(needs) is not None for r in rows):
         return None
     return "no variant has a %s" % needs.replace("_", " ")
