@@ -550,6 +550,8 @@ class Panels:
         heights = [self.ROW_IN * max(len(rows), 1) + 0.2 for _, rows in self.groups]
         total = title_h + legend_h + sum(h + self.ABOVE_IN + self.BELOW_IN for h in heights) \
             + note_h
+        # Whole pixels (Agg truncates the figure's size to its PNG's).
+        total = (round(total * DPI) + 0.01) / float(DPI)
         fig.set_size_inches(WIDTH_IN, total)
         # Left: the widest row label; right: the widest value.
         fig.canvas.draw()
@@ -789,7 +791,7 @@ def check_figure(fig):
                 overlaps.append([a.get_text(), b.get_text()])
     width_px, height_px = fig.bbox.width, fig.bbox.height
     smallest = min([t.get_fontsize() for t in texts] or [FONT_PT])
-    return {"width_px": int(round(width_px)), "height_px": int(round(height_px)),
+    return {"width_px": int(width_px), "height_px": int(height_px),    # as Agg sizes the PNG
             "texts": len(texts), "overlaps": overlaps, "outside": outside,
             "smallest_pt": smallest,
             "smallest_pt_at_github": round(smallest * DPI / 96.0 * min(1.0, GITHUB_PX / width_px),

@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# charts.bats -- what a reader sees in the charts, checked from the charts
+# themselves: the committed reference runs (the newest of each host under
+# results/) and a run of the fake catalog are redrawn into a scratch folder,
+# and every chart's sidecar JSON (charts/<chart>-<workload>.json: what it
+# plotted, and the check of its rendered figure: text boxes measured by the
+# renderer after drawing) is held against the run's summary and the catalog.
+
+load test_helper
+
+RUN="${ROOT}/runner/run.py"
+
+setup_file() {
+  export RUNS="${BATS_FILE_TMPDIR}/runs"
+  mkdir -p "$RUNS"
+  # The newest committed run of each host, copied without its charts.
+  for host in "${ROOT}"/results/*/; do
+    case "$(basename "$host")" in latest | hosts) continue ;; esac
+    newest=$(ls -d "${host}"*/ 2>/dev/null | sort | tail -n 1)
+    [ -n "$newest" ] && [ -f "${newest}samples.csv" ] || continue
+    dest="${RUNS}/$(basename "$host")/$(basename "$newest")"
+    mkdir -p "$dest"
+    cp "${newest}"samples.csv "${newest}"*.json "$dest"/ 2>/dev/null || true
+    "$PYTHON" "$RUN" --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
+  done
+  # A run of the fake catalog: other languages, one variant per mode.
+  if [ -x "${BIN}/launch" ]; then
+    "$PYTHON" "$RUN" --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile quick --rounds 6 \
+      --warmup-rounds 0 --iterations 5 --host fake-host --out "${RUNS}/fake" > "${RUNS}/fake.out" 2>&1 \
+      || echo "fake run failed" >> "${RUNS}/failures"
+    rm -f "${RUNS}/fake/latest"
+  fi
+}
+
+# sidecars -- every chart's sidecar JSON of the redrawn runs, one a line.
+sidecars() { ls "$RUNS"/*/*/charts/*.json; }
+
+@test "every run was redrawn and every chart has its sidecar" {
+  [ ! -f "${RUNS}/failures" ] || { cat "${RUNS}/failures"; false; }
+  n=0
+  for png in "$RUNS"/*/*/charts/*.png; do
+    [ -f "${png%.png}.json" ] || { echo "no sidecar for $png"; false; }
+    n=$((n + 1))
+  done
+  [ "$n" -ge 6 ]
+}
+
+@test "every variant of a run appears in each chart that should show it" {
+  run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
+import json, os, sys
+root = sys.argv[1]
+sys.path.insert(0, os.path.join(root, "runner"))
+import catalog, render
+cat = catalog.load()
+needs = {prefix: need for _, prefix, _, need in render.CHARTS}
+for path in sys.argv[2:]:
+    side = json.load(open(path))
+    rundir = os.path.dirname(os.path.dirname(path))
+    rows = [r for r in json.load(open(os.path.join(rundir, "summary.json")))["variants"]
+            if r["workload"] == side["workload"]]
+    plotted = set(side["variants"])
+    omitted = {o["variant"]: o["why"] for o in side["omitted"]}
+    assert all(omitted.values()), "%s: an omitted variant without a reason" % path
+    assert not plotted & set(omitted), "%s: plotted and omitted: %s" % (path, plotted & set(omitted))
+    assert plotted == {p["variant"] for p in side["points"]}, path
+    need = needs.get(side["chart"])
+    assert need, "%s: chart %s is not in render.CHARTS" % (path, side["chart"])
+    measured = {r["variant"] for r in rows if r.get("n")}
+    if need.startswith("claims:"):
+        claims = cat.workloads[side["workload"]]["claims"]
+        want = set()
+        if side["chart"] == "claims":
+            for c in claims.get("ratios", []):
+                if {c["num"], c["den"]} <= measured:
+                    want |= {c["num"], c["den"]}
+            for c in claims.get("absolute", []):
+                if c["variant"] in measured:
+                    want.add(c["variant"])
+        else:
+            for d in claims["decomposition"]["rows"]:
+                ids = set(d["node"] + d["c"])
+                langs = ({v.split("/")[1] for v in d["node"]}, {v.split("/")[1] for v in d["c"]})
+                if ids <= measured and len(langs[0]) == len(langs[1]) == 1 and langs[0] != langs[1]:
+                    want |= ids
+        missing = want - plotted
+        assert not missing, "%s: measured but not drawn: %s" % (path, sorted(missing))
+        assert plotted <= measured, "%s: drawn but not measured: %s" % (path, plotted - measured)
+    else:
+        # A ratio chart names each variant it cannot draw (no baseline to divide by).
+        if side["chart"] in ("headline", "ratio"):
+            need = "median_ms"
+        want = {r["variant"] for r in rows if r.get(need) is not None}
+        shown = plotted | set(omitted)
+        assert shown == want, "%s: missing %s, extra %s" % (path, sorted(want - shown),
+                                                            sorted(shown - want))
+        # Only the ratio charts may leave a variant out (no baseline to divide by).
+        assert not omitted or side["chart"] in ("headline", "ratio"), (path, omitted)
+print("checked %d charts" % (len(sys.argv) - 2))
+EOF
+  assert_output --regexp "^checked [0-9]+ charts$"
+}
+
+@test "no two texts of a chart overlap and none leaves the figure" {
+  run -0 "$PYTHON" - $(sidecars) <<'EOF'
+import json, sys
+bad = []
+for path in sys.argv[1:]:
+    lay = json.load(open(path))["layout"]
+    assert lay["texts"] > 5, (path, lay["texts"])
+    for a, b in lay["overlaps"]:
+        bad.append("%s: %r overlaps %r" % (path, a, b))
+    for t in lay["outside"]:
+        bad.append("%s: %r leaves the figure" % (path, t))
+print("\n".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+EOF
+  assert_output "ok"
+}
+
+@test "every chart is at most 1200 px wide and its smallest text is 11 pt or more at GitHub's 880 px" {
+  run -0 "$PYTHON" - $(sidecars) <<'EOF'
+import json, struct, sys
+for path in sys.argv[1:]:
+    lay = json.load(open(path))["layout"]
+    with open(path[:-len(".json")] + ".png", "rb") as f:
+        head = f.read(24)
+    width, height = struct.unpack(">II", head[16:24])      # the PNG's IHDR
+    assert (width, height) == (lay["width_px"], lay["height_px"]), (path, width, height)
+    assert width <= 1200, "%s: %d px wide" % (path, width)
+    assert lay["smallest_pt_at_github"] >= 11, "%s: smallest text %s pt at 880 px" % (
+        path, lay["smallest_pt_at_github"])
+print("ok")
+EOF
+  assert_output "ok"
+}
+
+@test "the headline chart compares each variant with a baseline of its own language" {
+  run -0 "$PYTHON" - $(ls "$RUNS"/*/*/charts/headline-*.json) <<'EOF'
+import json, sys
+n = 0
+for path in sys.argv[1:]:
+    for p in json.load(open(path))["points"]:
+        assert p["baseline"].split("/")[1] == p["variant"].split("/")[1], (path, p)
+        n += 1
+print("points %d" % n)
+EOF
+  assert_output --regexp "^points [1-9][0-9]*$"
+}
+
+@test "within a panel, every language lists its styles in suite.json's order" {
+  run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
+import json, os, sys
+styles = json.load(open(os.path.join(sys.argv[1], "runner", "catalog", "suite.json")))["styles"]
+for path in sys.argv[2:]:
+    side = json.load(open(path))
+    if side["chart"] in ("claims", "gap"):
+        continue
+    rundir = os.path.dirname(os.path.dirname(path))
+    rows = {r["variant"]: r for r in json.load(open(os.path.join(rundir, "summary.json")))["variants"]}
+    for panel in side["panels"]:
+        seq = [rows[p["variant"]] for p in side["points"] if p["panel"] == panel]
+        for lang in {r["lang"] for r in seq}:
+            order = [styles.index(r["style"]) for r in seq if r["lang"] == lang and r["style"] in styles]
+            assert order == sorted(order), (path, panel, lang, order)
+print("ok")
+EOF
+  assert_output "ok"
+}
