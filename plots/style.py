@@ -18,7 +18,6 @@ import json
 import math
 import os
 import sys
-import textwrap
 
 import matplotlib
 matplotlib.use("Agg")
@@ -37,6 +36,7 @@ STYLE_COLORS = {
     "await": "#009E73",
     "stackless": "#CC79A7",
     "goroutine": "#56B4E9",
+    "fiber": "#882255",
     "nexttick": "#D55E00",
     "trampoline": "#8C564B",
 }
@@ -135,90 +135,6 @@ def pick_workload(prog, rows, workload):
     return workload, [r for r in rows if r["workload"] == workload]
 
 
-def by_mode(rows):
-    """[(mode, rows of that mode)] in the fixed mode order, rows in summary order."""
-    order = list(MODES) + sorted({r["mode"] for r in rows} - set(MODES))
-    return [(m, [r for r in rows if r["mode"] == m]) for m in order
-            if any(r["mode"] == m for r in rows)]
-
-
-def positions(groups, gap=1.0):
-    """x positions of the bars with a gap between mode groups, and each group's span."""
-    xs, spans, x = [], [], 0.0
-    for _, rows in groups:
-        start = x
-        for _ in rows:
-            xs.append(x)
-            x += 1.0
-        spans.append((start, x - 1.0))
-        x += gap
-    return xs, spans
-
-
-def mode_separators(ax, spans, groups, label_y=1.0):
-    """Dashed lines between mode groups and the mode's name above each group."""
-    for i, ((s, e), (mode, rows)) in enumerate(zip(spans, groups)):
-        ax.text((s + e) / 2.0, label_y, mode, transform=ax.get_xaxis_transform(),
-                ha="center", va="bottom", fontsize=10, fontweight="bold")
-        if i:
-            prev_end = spans[i - 1][1]
-            ax.axvline((prev_end + s) / 2.0, color="#444444", linestyle="--", linewidth=0.8)
-
-
-def operations(summary, workload):
-    """'N reads': what one run of the workload does N times, by the unit its catalog
-    file names (recorded in run.json), 'N operations' when the run does not say."""
-    w = ((summary.get("run") or {}).get("workloads") or {}).get(workload) or {}
-    return "N %ss" % (w.get("unit") or "operation")
-
-
-def title(summary, what, workload):
-    run, host = summary.get("run", {}), summary.get("host", {})
-    n = next((r["iterations"] for r in summary["variants"] if r["workload"] == workload), None)
-    incomplete = " (INCOMPLETE RUN)" if run.get("complete") is False else ""
-    return "%s: %s, N = %s per run, host %s%s" % (
-        workload, what, "{:,}".format(n) if isinstance(n, int) else n,
-        host.get("slug", "?"), incomplete)
-
-
-def footnote(fig, summary, extra=""):
-    run, host = summary.get("run", {}), summary.get("host", {})
-    parts = []
-    if host.get("cpu_model"):
-        parts.append("%s, %s cores" % (host["cpu_model"], host.get("cores", "?")))
-    if host.get("os"):
-        parts.append(host["os"])
-    if host.get("libuv"):
-        parts.append("libuv %s" % host["libuv"])
-    if host.get("go"):
-        parts.append(host["go"].replace("go version ", ""))
-    if host.get("node"):
-        parts.append("node %s (libuv %s)" % (host["node"], host.get("node_libuv", "?")))
-    if host.get("compiler"):
-        parts.append(host["compiler"])
-    line2 = "%s rounds, shuffled order (seed %s), %s warm-up; run %s" % (
-        run.get("rounds", "?"), run.get("seed", "?"), run.get("warmup_rounds", "?"),
-        run.get("stamp", "?"))
-    text = "; ".join(parts) + "\n" + line2 + (("\n" + extra) if extra else "")
-    fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=7.5, color="#333333")
-
-
-def legend_handles(rows):
-    """Patches for every style and language present, for the legend."""
-    from matplotlib.patches import Patch
-    styles = []
-    langs = []
-    for r in rows:
-        if style_key(r) not in styles:
-            styles.append(style_key(r))
-        if r["lang"] not in langs:
-            langs.append(r["lang"])
-    hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
-    hs += [Patch(facecolor="white", edgecolor="black", hatch=lang_hatch(lang),
-                 label="lang: %s" % lang) for lang in langs]
-    return hs
-
-
 def parser(prog, doc):
     """The argument parser of a chart script: its docstring is the --help."""
     p = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
@@ -233,16 +149,6 @@ def output_path(prog, args, default_name):
     if not os.path.isdir(d):
         die(prog, "output folder %s does not exist" % d)
     return out
-
-
-def label(r):
-    """Tick label: the variant's label (its id without the workload) without the
-    mode, which the group says: c/promise-counter@node4."""
-    name, at, backend = r["label"].partition("@")
-    suffix = "-" + r["mode"]
-    if name.endswith(suffix):
-        name = name[: -len(suffix)]
-    return name + at + backend
 
 
 # -- order and grouping ------------------------------------------------------
@@ -392,28 +298,28 @@ def emphasis(significant):
 
 # -- the figure ----------------------------------------------------------------
 
-def style_handles(rows, kind="patch"):
+def style_handles(rows, kind="patch", langs=True):
     """Legend entries: one per style present (in the suite's order), then one per
-    language (hatch for bars, marker for dots)."""
+    language (hatch for bars, marker for dots) unless langs is False."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    styles, langs = [], []
+    styles, present = [], []
     for r in sorted(rows, key=lambda r: (_index(VOCAB["styles"], r["style"]), style_key(r))):
         if style_key(r) not in styles:
             styles.append(style_key(r))
     for r in sorted(rows, key=variant_order):
-        if r["lang"] not in langs:
-            langs.append(r["lang"])
+        if langs and r["lang"] not in present:
+            present.append(r["lang"])
     if kind == "patch":
         hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
         hs += [Patch(facecolor="white", edgecolor="black", hatch=lang_hatch(lang),
-                     label=LANG_NAMES.get(lang, lang)) for lang in langs]
+                     label=LANG_NAMES.get(lang, lang)) for lang in present]
     else:
         hs = [Line2D([], [], marker="o", linestyle="none", color=style_color(s), label=s,
                      markersize=9) for s in styles]
         hs += [Line2D([], [], marker=LANG_MARKER.get(lang, "v"), linestyle="none",
                       color="white", markeredgecolor="black", label=LANG_NAMES.get(lang, lang),
-                      markersize=9) for lang in langs]
+                      markersize=9) for lang in present]
     return hs
 
 
@@ -626,9 +532,14 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
                "significant, read it as no measurable difference. Each panel has its own "
                "axis; the line is 1.0 (as fast as the baseline). Per %s, the difference is "
                "the ratio times the baseline's time." % noun, summary)
+    measured = {r["variant"] for r in rows if r.get("n")}
     for r in left_out:
-        why = ("no baseline of its own language in its mode" if not pick(r)
-               else "no valid ratio (no paired rounds)")
+        if not pick(r):
+            why = "no baseline of its own language in its mode"
+        elif pick(r)["baseline"] not in measured:
+            why = "no ratio: the baseline has no valid run here"
+        else:
+            why = "no ratio: no round with both runs valid"
         p.omit(r, why)
     if left_out:
         p.note_text += " Not shown (%s): %s." % (
