@@ -16,16 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style as st  # noqa: E402
-
-
-def against_baseline(r):
-    """r's ratio to its cross-language baseline (the summary's ratio fields)."""
-    if not r.get("baseline"):
-        return None
-    return {"baseline": r["baseline"], "label": r.get("baseline_label") or r["baseline"],
-            "ratio": r.get("ratio"), "low": r.get("ratio_ci_low"),
-            "high": r.get("ratio_ci_high"), "significant": r.get("significant"),
-            "p": r.get("p_value"), "is_baseline": r["baseline"] == r["variant"]}
+from ratios import against_baseline  # noqa: E402  (runner/ratios.py, on the path by style)
 
 
 def main(argv):

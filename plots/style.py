@@ -26,6 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the chart sc
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "runner"))
 import summary as sm  # noqa: E402  (runner/summary.py: what a summary row holds)
+from ratios import lang_of, same_language  # noqa: E402,F401  (re-exported to the charts)
 
 # One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
 STYLE_COLORS = {
@@ -208,29 +209,6 @@ def short_label(r):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
     return name + at + backend
-
-
-def lang_of(vid):
-    """The language of a variant id (<workload>/<lang>/<name>@<backend>)."""
-    parts = vid.split("/")
-    return parts[1] if len(parts) > 2 else None
-
-
-def same_language(r):
-    """r against the baseline of its own language (C vs C callback, Node vs Node
-    callback, Go vs Go): a dict with baseline, label, ratio, low, high,
-    significant and p, from the summary's ratio fields whose baseline is of r's
-    language (the same-language ratio, lang_*, first), or None when r has no
-    such baseline."""
-    for prefix in ("lang_", ""):
-        base = r.get(prefix + "baseline")
-        if base and lang_of(base) == r["lang"]:
-            return {"baseline": base, "label": r.get(prefix + "baseline_label") or base,
-                    "ratio": r.get(prefix + "ratio"), "low": r.get(prefix + "ratio_ci_low"),
-                    "high": r.get(prefix + "ratio_ci_high"),
-                    "significant": r.get(prefix + "significant"),
-                    "p": r.get(prefix + "p_value"), "is_baseline": base == r["variant"]}
-    return None
 
 
 # -- units ---------------------------------------------------------------------

@@ -13,6 +13,7 @@ import sys
 
 import catalog as catalog_mod
 import export
+import ratios
 import report
 import rundir as rd
 import summary as sm
@@ -22,14 +23,16 @@ from files import write_atomic
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOTS = os.path.join(os.path.dirname(HERE), "plots")
 # (chart script, file prefix, title in REPORT.md, what a workload needs for the
-# chart: a summary field some variant has, or "claims:<key>" for a key of the
-# workload's seed claims in the catalog), drawn per workload.  Each chart writes
+# chart: a summary field some variant has, "ratios:<pick>" for a ratio that
+# runner/ratios.py picks, or "claims:<key>" for a key of the workload's seed
+# claims in the catalog), drawn per workload.  Each chart writes
 # beside its PNG a JSON of what it plotted (charts/<prefix>-<workload>.json).  A
 # title with %s names the baselines, from the data.
 CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each style against "
-           "callbacks of its own language", "median_ms"),
+           "callbacks of its own language", "ratios:same_language"),
           ("time_chart.py", "time", "Time per operation with 95% CI", "median_ms"),
-          ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
+          ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode",
+           "ratios:against_baseline"),
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
           ("cpu_chart.py", "cpu", "CPU time beside wall time", "user_ms"),
           ("memory_chart.py", "memory", "Memory above the idle process (or peak)", "peak_rss_kb"),
@@ -40,7 +43,8 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
 
 def chart_wanted(needs, rows):
     """Why a chart is not drawn for rows (one workload's summary rows), or None
-    when it is: needs is a summary field one row must have, or claims:<key>,
+    when it is: needs is a summary field one row must have, ratios:<pick>
+    (runner/ratios.py) that one row must have, or claims:<key>,
     a key of the workload's seed claims in today's catalog of which one claim
     (or decomposition row) has every variant it names measured in this run."""
     if needs.startswith("claims:"):
@@ -55,6 +59,9 @@ def chart_wanted(needs, rows):
             if ids and set(ids) <= measured:
                 return None
         return "no claim's variants (%s) were all measured in this run" % key
+    if needs.startswith("ratios:"):
+        pick = needs.split(":", 1)[1]
+        return None if ratios.has_ratio(rows, pick) else "no variant has a ratio (%s)" % pick
     if any(r.get(needs) is not None for r in rows):
         return None
     return "no variant has a %s" % needs.replace("_", " ")

@@ -87,7 +87,7 @@ for path in sys.argv[2:]:
         assert plotted <= measured, "%s: drawn but not measured: %s" % (path, plotted - measured)
     else:
         # A ratio chart names each variant it cannot draw (no baseline to divide by).
-        if side["chart"] in ("headline", "ratio"):
+        if need.startswith("ratios:"):
             need = "median_ms"
         want = {r["variant"] for r in rows if r.get(need) is not None}
         shown = plotted | set(omitted)
