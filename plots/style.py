@@ -505,7 +505,7 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
     noun = unit_noun(summary, workload)
     p = Panels(prog, out, prefix, workload, what(labels), groups,
                "time / baseline's time (log; lower is better)", style_handles(shown, "dot"),
-               "A ratio is the median of per-round ratios (runs paired within a round), the "
+               "Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired within a round), the "
                "whisker its 95%% CI. Solid and bold: significant; faded with ~: not "
                "significant, read it as no measurable difference. Each panel has its own "
                "axis; the line is 1.0 (as fast as the baseline). Per %s, the difference is "
@@ -533,7 +533,7 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
                         markerfacecolor="white", markeredgecolor=row_color(r),
                         markeredgewidth=2, linestyle="none")
                 p.point(k, r, 1.0, baseline=q["baseline"], significant=None)
-                p.value(k, y, "baseline (%s)" % q["label"])
+                p.value(k, y, "baseline")
                 continue
             dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
             p.point(k, r, q["ratio"], q["low"], q["high"], baseline=q["baseline"],
@@ -585,16 +585,16 @@ def log_limits(ax, values, pad=1.25, include_one=False):
 
 
 def ratio_axis(ax):
-    """Tick labels of a ratio axis: 0.5x, 1x, 2x; a few minor labels when the
-    axis spans less than a decade."""
+    """Tick labels of a ratio axis: 0.5x, 1x, 2x; intermediate ticks when the
+    axis spans less than about two decades, so that a few are always labelled."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     lo, hi = ax.get_xlim()
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "%gx" % float("%.2g" % v)))
     if hi / lo < 12:
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 1.5, 2.0, 3.0, 5.0, 7.0)))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-    else:
-        ax.xaxis.set_minor_formatter(NullFormatter())
+    elif hi / lo < 150:
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def plain_log_axis(ax):
