@@ -256,12 +256,24 @@ def fmt_num(v):
     return "%.3g" % v
 
 
-def fmt_ratio(value, low, high, significant=None):
-    """'~ 1.01x [0.97, 1.05]' (~ when the difference is not significant)."""
+def fmt_ratio(value, low, high, significant=None, tested=False):
+    """'~ 1.01x [0.97, 1.05]': ~ when the difference is not significant, ? when
+    tested is True but there was no test (too few paired rounds)."""
     if value is None:
         return "-"
     ci = " [%.2f, %.2f]" % (low, high) if low is not None and high is not None else " [no CI]"
-    return "%s%.2fx%s" % ("~ " if significant is False else "", value, ci)
+    mark = "~ " if significant is False else ("? " if significant is None and tested else "")
+    return "%s%.2fx%s" % (mark, value, ci)
+
+
+def fmt_ns(ns, signed=False):
+    """A duration in ns with a unit that suits it: '+6.52 µs', '-120 ns'."""
+    name, scale = TIME_UNITS[0]
+    for name, scale in TIME_UNITS:
+        if abs(ns) < 1000 * scale:
+            break
+    text = fmt_num(ns / scale)
+    return "%s%s %s" % ("+" if signed and ns > 0 else "", text, name)
 
 
 def emphasis(significant):
@@ -507,9 +519,10 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
                "time / baseline's time (log; lower is better)", style_handles(shown, "dot"),
                "Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired within a round), the "
                "whisker its 95%% CI. Solid and bold: significant; faded with ~: not "
-               "significant, read it as no measurable difference. Each panel has its own "
-               "axis; the line is 1.0 (as fast as the baseline). Per %s, the difference is "
-               "the ratio times the baseline's time." % noun, summary)
+               "significant, read it as no measurable difference; ?: too few paired rounds "
+               "for a test. Each panel has its own axis; the line is 1.0 (as fast as the "
+               "baseline). After the ratio, when the summary has it: the difference per %s."
+               % noun, summary)
     measured = {r["variant"] for r in rows if r.get("n")}
     for r in left_out:
         if not pick(r):
@@ -537,9 +550,11 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
                 continue
             dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
             p.point(k, r, q["ratio"], q["low"], q["high"], baseline=q["baseline"],
-                    significant=q["significant"])
-            p.value(k, y, fmt_ratio(q["ratio"], q["low"], q["high"], q["significant"]),
-                    q["significant"])
+                    significant=q["significant"], diff_per_op_ns=q.get("diff"))
+            text = fmt_ratio(q["ratio"], q["low"], q["high"], q["significant"], tested=True)
+            if q.get("diff") is not None:
+                text += ", %s" % fmt_ns(q["diff"], signed=True)
+            p.value(k, y, text, q["significant"])
             vals += [q["ratio"], q["low"], q["high"]]
         ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
         log_limits(ax, vals, pad=1.15, include_one=True)

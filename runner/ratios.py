@@ -18,7 +18,11 @@ def _fields(r, prefix):
             "ratio": r.get(prefix + "ratio"), "low": r.get(prefix + "ratio_ci_low"),
             "high": r.get(prefix + "ratio_ci_high"),
             "significant": r.get(prefix + "significant"),
-            "p": r.get(prefix + "p_value"), "is_baseline": base == r["variant"]}
+            "p": r.get(prefix + "p_value"), "is_baseline": base == r["variant"],
+            # The difference per operation in ns with its CI, when the summary has it.
+            "diff": r.get(prefix + "diff_per_op_ns"),
+            "diff_low": r.get(prefix + "diff_per_op_ns_ci_low"),
+            "diff_high": r.get(prefix + "diff_per_op_ns_ci_high")}
 
 
 def against_baseline(r):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # charts.bats -- what a reader sees in the charts, checked from the charts
 # themselves: the committed reference runs (the newest of each host under
-# results/) and a run of the fake catalog are redrawn into a scratch folder,
+# results/), a made-up wide workload (tests/fixtures-bin/chart-run) and a run
+# of the fake catalog are drawn into a scratch folder,
 # and every chart's sidecar JSON (charts/<chart>-<workload>.json: what it
 # plotted, and the check of its rendered figure: text boxes measured by the
 # renderer after drawing) is held against the run's summary and the catalog.
@@ -13,16 +14,20 @@ RUN="${ROOT}/runner/run.py"
 setup_file() {
   export RUNS="${BATS_FILE_TMPDIR}/runs"
   mkdir -p "$RUNS"
-  # The newest committed run of each host, copied without its charts.
-  for host in "${ROOT}"/results/*/; do
-    case "$(basename "$host")" in latest | hosts) continue ;; esac
-    newest=$(ls -d "${host}"*/ 2>/dev/null | sort | tail -n 1)
-    [ -n "$newest" ] && [ -f "${newest}samples.csv" ] || continue
-    dest="${RUNS}/$(basename "$host")/$(basename "$newest")"
+  # The newest committed run of each host (results/<host>/<stamp>/, or under
+  # results/reference/), copied without its charts.
+  find "${ROOT}/results" -mindepth 3 -maxdepth 4 -name samples.csv ! -path '*/latest/*' \
+    | sed 's|/samples.csv$||' | sort | awk -F/ '{host=$0; sub("/[^/]*$", "", host); last[host]=$0}
+      END {for (h in last) print last[h]}' | while read -r newest; do
+    dest="${RUNS}/$(basename "$(dirname "$newest")")/$(basename "$newest")"
     mkdir -p "$dest"
-    cp "${newest}"samples.csv "${newest}"*.json "$dest"/ 2>/dev/null || true
+    cp "${newest}"/samples.csv "${newest}"/*.json "$dest"/
     "$PYTHON" "$RUN" --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
   done
+  # A made-up wide workload: three backends, shapes, whole-process timings, ns.
+  "$PYTHON" "${ROOT}/tests/fixtures-bin/chart-run" "${RUNS}/made-up/manyrows"
+  "$PYTHON" "$RUN" --render "${RUNS}/made-up/manyrows" > "${RUNS}/made-up.out" 2>&1 \
+    || echo "render failed: made-up" >> "${RUNS}/failures"
   # A run of the fake catalog: other languages, one variant per mode.
   if [ -x "${BIN}/launch" ]; then
     "$PYTHON" "$RUN" --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile quick --rounds 6 \
@@ -33,12 +38,12 @@ setup_file() {
 }
 
 # sidecars -- every chart's sidecar JSON of the redrawn runs, one a line.
-sidecars() { ls "$RUNS"/*/*/charts/*.json; }
+sidecars() { find "$RUNS" -path '*/charts/*.json' | sort; }
 
 @test "every run was redrawn and every chart has its sidecar" {
   [ ! -f "${RUNS}/failures" ] || { cat "${RUNS}/failures"; false; }
   n=0
-  for png in "$RUNS"/*/*/charts/*.png; do
+  for png in $(find "$RUNS" -path '*/charts/*.png'); do
     [ -f "${png%.png}.json" ] || { echo "no sidecar for $png"; false; }
     n=$((n + 1))
   done
@@ -135,7 +140,7 @@ EOF
 }
 
 @test "the headline chart compares each variant with a baseline of its own language" {
-  run -0 "$PYTHON" - $(ls "$RUNS"/*/*/charts/headline-*.json) <<'EOF'
+  run -0 "$PYTHON" - $(sidecars | grep '/headline-') <<'EOF'
 import json, sys
 n = 0
 for path in sys.argv[1:]:
