@@ -34,7 +34,7 @@ def main(argv):
     above = all(above_idle_kb(r) is not None for r in rows)
     value = above_idle_kb if above else (lambda r: r["peak_rss_kb"])
     kbs = [value(r) for r in rows]
-    big = sorted(abs(v) for v in kbs)[len(kbs) // 2] >= 1024
+    big = max(abs(v) for v in kbs) >= 2048
     unit, div = ("MiB", 1024.0) if big else ("KiB", 1.0)
     what = "peak memory above the idle process" if above else \
         "peak memory of the whole process (this run did not record the idle RSS)"
@@ -43,7 +43,8 @@ def main(argv):
                   groups, "%s, %s" % ("peak RSS above idle" if above else "peak RSS", unit),
                   st.style_handles(rows, "dot"),
                   ("Above idle = the peak RSS (wait4, whole process) minus the RSS just before "
-                   "the first operation: what the N operations took, without the runtime."
+                   "the first %s: what the N %ss took, without the runtime."
+                   % (st.unit_noun(summary, workload), st.unit_noun(summary, workload))
                    if above else
                    "Peak RSS from wait4 (whole process, runtime included: Go's and Node's floors "
                    "are higher than C's before any work)."), summary)
