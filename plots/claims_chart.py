@@ -105,7 +105,7 @@ def main(argv):
                         markeredgecolor="black", linestyle="none", zorder=4)
                 vals.append(res["value"])
             if "missing" in here:
-                missing.append("%s (%s)" % (g["label"], here["missing"]))
+                missing.append("%s (%s)" % (g["label"], here["missing"].replace("`", "")))
                 text += "; not measured"
             else:
                 text += "; here " + fmt % here["value"]

@@ -74,23 +74,22 @@ def main(argv):
     if not dec or not dec.get("rows"):
         st.die(PROG, "the catalog has no decomposition of %s's gaps" % workload, 1)
     run = reproduce.Run(summary, args.rundir, cat)
-    groups, measured, missing = [], [], []
-    for d in dec["rows"]:
-        if not splits(d):
-            continue
+    groups, measured, missing, reasons = [], [], {}, []
+    gaps = [d for d in dec["rows"] if splits(d)]
+    for d in gaps:
         rows = []
         for name, num, den in parts(d):
             res = run.ratio(num, den)
             if "missing" in res:
-                missing.append("%s, %s (%s)" % (d["gap"], name, res["missing"]))
+                missing.setdefault(name, []).append(d["gap"])
+                reasons.append(res["missing"])
                 continue
             rows.append({"variant": num[0], "label": name, "mode": "", "lang": "",
                          "num": num, "den": den, "res": res})
         if rows:
             groups.append((d["gap"], rows))
     if not groups:
-        st.die(PROG, "no gap of %s was measured in this run: %s" % (workload, "; ".join(missing)),
-               1)
+        st.die(PROG, "no gap of %s was measured in this run: %s" % (workload, reasons[0]), 1)
     p = st.Panels(PROG, out, "gap", workload,
                   "%s: Node's gap to C split into runtime, style and file reader "
                   "(ratios of times, 95%% CI, log axis)" % workload, groups,
@@ -125,7 +124,10 @@ def main(argv):
                    "excludes 1, faded: it does not. In the first panel: %s."
                    % "; ".join(measured[:len(first)]))
     if missing:
-        p.note_text += " Not measured in this run: %s." % "; ".join(missing)
+        p.note_text += " Not measured in this run: %s (for example, %s)." % (
+            "; ".join("%s in %s" % (part, "every gap" if len(where) == len(gaps)
+                                    else ", ".join(where)) for part, where in missing.items()),
+            reasons[0].replace("`", ""))
     return p.finish()
 
 
