@@ -24,8 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PLOTS = os.path.join(os.path.dirname(HERE), "plots")
 # (chart script, file prefix, title in REPORT.md, what a workload needs for the
 # chart: a summary field some variant has, "ratios:<pick>" for a ratio that
-# runner/ratios.py picks, or "claims:<key>" for a key of the workload's seed
-# claims in the catalog), drawn per workload.  Each chart writes
+# runner/ratios.py picks, or "claims:<key>[|<key>...]" for keys of the
+# workload's seed claims in the catalog), drawn per workload.  Each chart writes
 # beside its PNG a JSON of what it plotted (charts/<prefix>-<workload>.json).  A
 # title with %s names the baselines, from the data.
 CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each style against "
@@ -36,7 +36,8 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
           ("cpu_chart.py", "cpu", "CPU time beside wall time", "user_ms"),
           ("memory_chart.py", "memory", "Memory above the idle process (or peak)", "peak_rss_kb"),
-          ("claims_chart.py", "claims", "Seed claims against this host", "claims:ratios"),
+          ("claims_chart.py", "claims", "Seed claims against this host",
+           "claims:ratios|absolute"),
           ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
            "claims:decomposition")]
 
@@ -48,17 +49,19 @@ def chart_wanted(needs, rows):
     a key of the workload's seed claims in today's catalog of which one claim
     (or decomposition row) has every variant it names measured in this run."""
     if needs.startswith("claims:"):
-        key = needs.split(":", 1)[1]
+        keys = needs.split(":", 1)[1]
         measured = {r["variant"] for r in rows if r.get("n")}
-        entries = (claims_of(rows[0]["workload"]) or {}).get(key) or []
-        if key == "decomposition":
-            entries = entries.get("rows", []) if isinstance(entries, dict) else []
-        for e in entries:
-            ids = [v for k in ("num", "den", "variant", "node", "c") if k in e
-                   for v in (e[k] if isinstance(e[k], list) else [e[k]])]
-            if ids and set(ids) <= measured:
-                return None
-        return "no claim's variants (%s) were all measured in this run" % key
+        claims = claims_of(rows[0]["workload"]) or {}
+        for key in keys.split("|"):
+            entries = claims.get(key) or []
+            if key == "decomposition":
+                entries = entries.get("rows", []) if isinstance(entries, dict) else []
+            for e in entries:
+                ids = [v for k in ("num", "den", "variant", "node", "c") if k in e
+                       for v in (e[k] if isinstance(e[k], list) else [e[k]])]
+                if ids and set(ids) <= measured:
+                    return None
+        return "no claim's variants (%s) were all measured in this run" % keys
     if needs.startswith("ratios:"):
         pick = needs.split(":", 1)[1]
         return None if ratios.has_ratio(rows, pick) else "no variant has a ratio (%s)" % pick

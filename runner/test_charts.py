@@ -10,6 +10,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "plots"))
 import style as st  # noqa: E402
+import render  # noqa: E402
 
 
 def row(vid, **kw):
@@ -111,6 +112,33 @@ class Panels(unittest.TestCase):
         # 5 entries in 3 columns: a legend fills columns first, so the order it
         # is given must be 1 4 2 5 3 for rows "1 2 3" and "4 5".
         self.assertEqual(st.row_major([1, 2, 3, 4, 5], 3), [1, 4, 2, 5, 3])
+
+
+class ChartWanted(unittest.TestCase):
+    """Which charts the runner draws for a workload's rows."""
+
+    def test_the_headline_needs_a_same_language_ratio(self):
+        go = row("w/go/goroutine-parallel@os", baseline="w/c/callback-parallel@x", ratio=0.3)
+        self.assertIsNotNone(render.chart_wanted("ratios:same_language", [go]))
+        self.assertIsNone(render.chart_wanted("ratios:against_baseline", [go]))
+        c = row("w/c/await-parallel@x", baseline="w/c/callback-parallel@x", ratio=1.0)
+        self.assertIsNone(render.chart_wanted("ratios:same_language", [go, c]))
+
+    def test_the_claims_chart_needs_one_claim_measured_whole(self):
+        cat = render.catalog_mod.load()
+        claim = cat.workloads["readfile"]["claims"]["ratios"][0]
+        num = row(claim["num"], n=10)
+        den = row(claim["den"], n=10)
+        self.assertIsNone(render.chart_wanted("claims:ratios|absolute", [num, den]))
+        self.assertRegex(render.chart_wanted("claims:ratios", [num]), "no claim's variants")
+        self.assertRegex(render.chart_wanted("claims:ratios", [num, dict(den, n=0)]),
+                         "no claim's variants")
+
+    def test_a_summary_field(self):
+        self.assertIsNone(render.chart_wanted("user_ms", [row("w/c/sync-sequential@x",
+                                                               user_ms=1.0)]))
+        self.assertEqual(render.chart_wanted("user_ms", [row("w/c/sync-sequential@x")]),
+                         "no variant has a user ms")
 
 
 class Units(unittest.TestCase):
