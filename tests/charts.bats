@@ -28,6 +28,16 @@ setup_file() {
   "$PYTHON" "${ROOT}/tests/fixtures-bin/chart-run" "${RUNS}/made-up/manyrows"
   "$PYTHON" "$RUN" --render "${RUNS}/made-up/manyrows" > "${RUNS}/made-up.out" 2>&1 \
     || echo "render failed: made-up" >> "${RUNS}/failures"
+  # The same made-up workload as a second host, and the charts across the two.
+  "$PYTHON" "${ROOT}/tests/fixtures-bin/chart-run" "${RUNS}/made-up-too/manyrows"
+  "$PYTHON" "$RUN" --render "${RUNS}/made-up-too/manyrows" > "${RUNS}/made-up-too.out" 2>&1 \
+    || echo "render failed: made-up-too" >> "${RUNS}/failures"
+  mkdir -p "${RUNS}/across/hosts/charts"
+  for kind in ms ratio; do
+    "$PYTHON" "${ROOT}/plots/hosts_chart.py" "${RUNS}/made-up/manyrows" "${RUNS}/made-up-too/manyrows" \
+      --kind "$kind" -o "${RUNS}/across/hosts/charts/hosts-${kind}.png" \
+      || echo "hosts chart failed: $kind" >> "${RUNS}/failures"
+  done
   # A run of the fake catalog: other languages, one variant per mode.
   if [ -x "${BIN}/launch" ]; then
     "$PYTHON" "$RUN" --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile quick --rounds 6 \
@@ -61,6 +71,8 @@ needs = {prefix: need for _, prefix, _, need in render.CHARTS}
 for path in sys.argv[2:]:
     side = json.load(open(path))
     rundir = os.path.dirname(os.path.dirname(path))
+    if side["chart"].startswith("hosts-"):
+        continue        # across runs: its own test
     rows = [r for r in json.load(open(os.path.join(rundir, "summary.json")))["variants"]
             if r["workload"] == side["workload"]]
     plotted = set(side["variants"])
@@ -158,7 +170,7 @@ import json, os, sys
 styles = json.load(open(os.path.join(sys.argv[1], "runner", "catalog", "suite.json")))["styles"]
 for path in sys.argv[2:]:
     side = json.load(open(path))
-    if side["chart"] in ("claims", "gap"):
+    if side["chart"] in ("claims", "gap") or side["chart"].startswith("hosts-"):
         continue
     rundir = os.path.dirname(os.path.dirname(path))
     rows = {r["variant"]: r for r in json.load(open(os.path.join(rundir, "summary.json")))["variants"]}
@@ -167,6 +179,23 @@ for path in sys.argv[2:]:
         for lang in {r["lang"] for r in seq}:
             order = [styles.index(r["style"]) for r in seq if r["lang"] == lang and r["style"] in styles]
             assert order == sorted(order), (path, panel, lang, order)
+print("ok")
+EOF
+  assert_output "ok"
+}
+
+@test "the charts across hosts show every variant of each host" {
+  run -0 "$PYTHON" - "$RUNS" <<'EOF'
+import json, os, sys
+runs = sys.argv[1]
+want = set()
+for host in ("made-up", "made-up-too"):
+    want |= {(host, r["variant"]) for r in json.load(open(os.path.join(
+        runs, host, "manyrows", "summary.json")))["variants"]}
+for kind in ("ms", "ratio"):
+    side = json.load(open(os.path.join(runs, "across", "hosts", "charts", "hosts-%s.json" % kind)))
+    got = {(p["host"], p["variant"]) for p in side["points"]}
+    assert got == want, (kind, sorted(want - got)[:5], sorted(got - want)[:5])
 print("ok")
 EOF
   assert_output "ok"
