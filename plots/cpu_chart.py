@@ -35,7 +35,7 @@ def main(argv):
     p = st.Panels(PROG, out, "cpu", workload,
                   "%s: CPU time (user + system) beside wall time, per %s, whole process; "
                   "lower is better" % (workload, noun), groups, "%s per %s" % (unit, noun),
-                  legend + st.style_handles(rows, "dot", langs=False),
+                  legend + [None] + st.style_handles(rows, "dot", langs=False),
                   "Medians of wait4's rusage and the runner's wall time of the whole process "
                   "(start-up included) / N. Bar: user (solid) + system (hatched) CPU, colour = "
                   "style; tick: wall time. CPU beyond wall time = several threads at work.",

@@ -41,7 +41,7 @@ def main(argv):
     groups = st.panels(rows)
     p = st.Panels(PROG, out, "memory", workload, "%s: %s; lower is better" % (workload, what),
                   groups, "%s, %s" % ("peak RSS above idle" if above else "peak RSS", unit),
-                  st.style_handles(rows, "dot"),
+                  st.style_handles(rows, "patch"),
                   ("Above idle = the peak RSS (wait4, whole process) minus the RSS just before "
                    "the first %s: what the N %ss took, without the runtime."
                    % (st.unit_noun(summary, workload), st.unit_noun(summary, workload))
@@ -62,7 +62,6 @@ def main(argv):
         lo, hi = min(vals + [0.0]), max(vals + [0.0])
         # All zero (nothing above idle): one unit wide, not an axis of 1e-9.
         ax.set_xlim(lo * 1.1, hi * 1.08 if hi > 0 else 1.0)
-    p.legend_handles = st.style_handles(rows, "patch")
     return p.finish()
 
 

@@ -302,11 +302,13 @@ def style_handles(rows, kind="patch", langs=True):
             present.append(r["lang"])
     if kind == "patch":
         hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
+        hs += [None] if present else []
         hs += [Patch(facecolor="white", edgecolor="black", hatch=lang_hatch(lang),
                      label=LANG_NAMES.get(lang, lang)) for lang in present]
     else:
         hs = [Line2D([], [], marker="o", linestyle="none", color=style_color(s), label=s,
                      markersize=9) for s in styles]
+        hs += [None] if present else []
         hs += [Line2D([], [], marker=LANG_MARKER.get(lang, "v"), linestyle="none",
                       color="white", markeredgecolor="black", label=LANG_NAMES.get(lang, lang),
                       markersize=9) for lang in present]
@@ -429,9 +431,18 @@ class Panels:
         title_h = line_in * (self.title_text.get_text().count("\n") + 1) + 0.12
         legend_rows, legend = 0, None
         if self.legend_handles:
-            ncol = len(self.legend_handles)
+            # None in the handles starts a new row (styles, then languages).
+            blocks = [[]]
+            for h in self.legend_handles:
+                if h is None:
+                    blocks.append([])
+                else:
+                    blocks[-1].append(h)
+            blocks = [b for b in blocks if b]
+            ncol = max(len(b) for b in blocks)
             while True:
-                legend = fig.legend(handles=row_major(self.legend_handles, ncol),
+                padded = [h for b in blocks for h in b + [_blank()] * (-len(b) % ncol)]
+                legend = fig.legend(handles=row_major(padded, ncol),
                                     loc="upper left", ncol=ncol,
                                     frameon=False, handlelength=1.6, columnspacing=1.2,
                                     borderaxespad=0.0, bbox_to_anchor=(0.005, 0.9))
@@ -440,7 +451,7 @@ class Panels:
                     break
                 legend.remove()
                 ncol -= 1
-            legend_rows = math.ceil(len(self.legend_handles) / float(ncol))
+            legend_rows = math.ceil(len(padded) / float(ncol))
         legend_h = legend_rows * line_in * 1.25 + (0.1 if legend_rows else 0)
         note_h = line_in * (note.count("\n") + 1) + 0.15
         heights = [self.ROW_IN * max(len(rows), 1) + 0.2 for _, rows in self.groups]
@@ -481,6 +492,12 @@ class Panels:
             "omitted": self.omitted, "panels": [g[0] for g in self.groups],
             "points": self.points, "layout": check})
         return 0
+
+
+def _blank():
+    """An empty legend entry, to end a row of the legend early."""
+    from matplotlib.lines import Line2D
+    return Line2D([], [], linestyle="none", label=" ")
 
 
 def row_major(handles, ncol):
@@ -618,7 +635,7 @@ def plain_log_axis(ax):
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     lo, hi = ax.get_xlim()
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "{:,g}".format(float("%.2g" % v))))
-    if hi / lo < 100:
+    if hi / lo < 1000:
         ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.xaxis.set_minor_formatter(NullFormatter())
 
