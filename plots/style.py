@@ -372,6 +372,7 @@ class Panels:
         self.note_text = note
         self.summary = summary or {}
         self.values = [[] for _ in groups]
+        self.value_log = []
         self.points = []
         self.omitted = []
 
@@ -394,6 +395,8 @@ class Panels:
                                   va="center", fontweight=e["weight"], color=color,
                                   alpha=max(e["alpha"], 0.6))
         self.values[k].append(t)
+        self.value_log.append({"panel": self.groups[k][0], "row": y, "text": text,
+                               "weight": e["weight"], "alpha": t.get_alpha()})
         return t
 
     # -- layout
@@ -490,7 +493,7 @@ class Panels:
             "chart": self.chart, "workload": self.workload,
             "variants": sorted({p["variant"] for p in self.points}),
             "omitted": self.omitted, "panels": [g[0] for g in self.groups],
-            "points": self.points, "layout": check})
+            "points": self.points, "values": self.value_log, "layout": check})
         return 0
 
 
@@ -562,12 +565,12 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
                 ax.plot([1.0], [y], marker=LANG_MARKER.get(r["lang"], "v"), markersize=10,
                         markerfacecolor="white", markeredgecolor=row_color(r),
                         markeredgewidth=2, linestyle="none")
-                p.point(k, r, 1.0, baseline=q["baseline"], significant=None)
+                p.point(k, r, 1.0, baseline=q["baseline"], significant=None, row=y)
                 p.value(k, y, "baseline")
                 continue
             dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
             p.point(k, r, q["ratio"], q["low"], q["high"], baseline=q["baseline"],
-                    significant=q["significant"], diff_per_op_ns=q.get("diff"))
+                    significant=q["significant"], diff_per_op_ns=q.get("diff"), row=y)
             text = fmt_ratio(q["ratio"], q["low"], q["high"], q["significant"], tested=True)
             if q.get("diff") is not None:
                 text += ", %s" % fmt_ns(q["diff"], signed=True)

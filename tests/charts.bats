@@ -201,3 +201,29 @@ print("ok")
 EOF
   assert_output "ok"
 }
+
+@test "a significant ratio is bold and solid, a ~ one faded, never the reverse" {
+  run -0 "$PYTHON" - $(sidecars | grep -E '/(headline|ratio)-') <<'EOF'
+import json, sys
+seen = {"bold": 0, "faded": 0}
+for path in sys.argv[1:]:
+    side = json.load(open(path))
+    for v in side["values"]:
+        if v["text"].startswith("~"):
+            assert v["weight"] == "normal" and v["alpha"] < 1, (path, v)
+            seen["faded"] += 1
+        elif v["text"][0].isdigit():
+            assert v["weight"] == "bold" and v["alpha"] == 1, (path, v)
+            seen["bold"] += 1
+    # Each ratio's value text says what the summary says of its significance.
+    text = {(v["panel"], v["row"]): v for v in side["values"]}
+    for p in side["points"]:
+        v = text[(p["panel"], p["row"])]
+        if p["significant"] is False:
+            assert v["text"].startswith("~ ") and v["weight"] == "normal", (path, p, v)
+        elif p["significant"] is True:
+            assert v["text"][0].isdigit() and v["weight"] == "bold", (path, p, v)
+print("bold %(bold)d faded %(faded)d" % seen)
+EOF
+  assert_output --regexp "^bold [1-9][0-9]* faded [1-9][0-9]*$"
+}
