@@ -135,7 +135,7 @@ EOF
   assert_output "ok"
 }
 
-@test "every chart is at most 1200 px wide and its smallest text is 11 pt or more at GitHub's 880 px" {
+@test "every chart is at most 1200 px wide and its smallest text is 11.5 pt or more at GitHub's 880 px" {
   run -0 "$PYTHON" - $(sidecars) <<'EOF'
 import json, struct, sys
 for path in sys.argv[1:]:
@@ -145,7 +145,7 @@ for path in sys.argv[1:]:
     width, height = struct.unpack(">II", head[16:24])      # the PNG's IHDR
     assert (width, height) == (lay["width_px"], lay["height_px"]), (path, width, height)
     assert width <= 1200, "%s: %d px wide" % (path, width)
-    assert lay["smallest_pt_at_github"] >= 11, "%s: smallest text %s pt at 880 px" % (
+    assert lay["smallest_pt_at_github"] >= 11.5, "%s: smallest text %s pt at 880 px" % (
         path, lay["smallest_pt_at_github"])
 print("ok")
 EOF
