@@ -387,12 +387,12 @@ class Panels:
         """Records a variant the chart leaves out, and why (said in the note too)."""
         self.omitted.append({"variant": r["variant"], "why": why})
 
-    def value(self, k, y, text, significant=None, color="black"):
+    def value(self, k, y, text, significant=None):
         """The text of row y of panel k, in the value column right of the axes."""
         e = emphasis(significant)
         t = self.axes[k].annotate(text, xy=(1.0, y), xycoords=("axes fraction", "data"),
                                   xytext=(10, 0), textcoords="offset points", ha="left",
-                                  va="center", fontweight=e["weight"], color=color,
+                                  va="center", fontweight=e["weight"], color="black",
                                   alpha=max(e["alpha"], 0.6))
         self.values[k].append(t)
         self.value_log.append({"panel": self.groups[k][0], "row": y, "text": text,
