@@ -15,8 +15,13 @@ setup_file() {
   export RUNS="${BATS_FILE_TMPDIR}/runs"
   mkdir -p "$RUNS"
   # The newest committed run of each host (results/<host>/<stamp>/, or under
-  # results/reference/), copied without its charts.
-  find "${ROOT}/results" -mindepth 3 -maxdepth 4 -name samples.csv ! -path '*/latest/*' \
+  # results/reference/), copied without its charts.  Committed: git's list, so
+  # that a local run in the same folders (ignored by git) is not taken.
+  if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$ROOT" ls-files -- results | sed "s|^|${ROOT}/|"
+  else
+    find "${ROOT}/results" -mindepth 3 -maxdepth 4 -name samples.csv
+  fi | grep '/samples\.csv$' | grep -v '/latest/' \
     | sed 's|/samples.csv$||' | sort | awk -F/ '{host=$0; sub("/[^/]*$", "", host); last[host]=$0}
       END {for (h in last) print last[h]}' | while read -r newest; do
     dest="${RUNS}/$(basename "$(dirname "$newest")")/$(basename "$newest")"
