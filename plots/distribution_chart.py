@@ -1,11 +1,13 @@
-"""distribution_chart.py -- every valid sample of every variant, as a box with the
-points on top, grouped by mode.
+"""distribution_chart.py -- every valid sample of every variant, per operation:
+a box with the runs on top, one panel per mode and method.
 
 Usage: distribution_chart.py RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/samples.csv (status ok rows) and RUNDIR/summary.json.  Each dot is
-one process run; the box spans the quartiles with the median line.  MAD
-outliers are drawn as red crosses: flagged, never dropped.  Lower is better.
+one process run (its elapsed time / N); the box spans the quartiles with the
+median line.  MAD outliers are drawn as red crosses: flagged, never dropped.
+Each panel has its own axis, logarithmic when its values span more than 10x.
+Lower is better.
 """
 import os
 import random
@@ -23,47 +25,70 @@ PROG = "distribution_chart.py"
 
 
 def main(argv):
-    c = st.Chart(PROG, __doc__, argv, "median_ms", "distribution")
+    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "distribution", argv,
+                                                     "median_ms")
     times = {}
-    for s in st.load_samples(PROG, c.args.rundir):
+    for s in st.load_samples(PROG, args.rundir):
         if s.get("status") == "ok" and s.get("elapsed_ns"):
             try:
-                times.setdefault(s["variant"], []).append(int(s["elapsed_ns"]) / 1e6)
+                times.setdefault(s["variant"], []).append(int(s["elapsed_ns"]))
             except ValueError:
                 st.die(PROG, "samples.csv: elapsed_ns %r is not an integer" % s["elapsed_ns"])
-    missing = [r["variant"] for r in c.rows if not times.get(r["variant"])]
+    missing = [r["variant"] for r in rows if not times.get(r["variant"])]
     if missing:
         st.die(PROG, "samples.csv has no valid sample of %s, which summary.json has: "
                      "redraw with runner/run.py --render" % ", ".join(missing))
-    ax = c.ax
-    data = [times[r["variant"]] for r in c.rows]
-    bp = ax.boxplot(data, positions=c.xs, widths=0.6, patch_artist=True, showfliers=False,
-                    medianprops={"color": "black", "linewidth": 1.5})
-    for box, r in zip(bp["boxes"], c.rows):
-        box.set_facecolor(st.row_color(r))
-        box.set_alpha(0.35)
-        box.set_hatch(st.lang_hatch(r["lang"]))
+    groups = st.panels(rows)
+    unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows])
+    noun = st.unit_noun(summary, workload)
+    outlier = Line2D([], [], marker="x", color="#d62728", linestyle="none", markersize=9,
+                     mew=2, label="MAD outlier (kept)")
+    p = st.Panels(PROG, out, "distribution", workload,
+                  "%s: every run, time per %s; lower is better" % (workload, noun), groups,
+                  "%s per %s" % (unit, noun), st.style_handles(rows, "dot") + [outlier],
+                  "", summary)
     jitter = random.Random(1)      # the same picture on every redraw
-    n_out = 0
-    for x, r, ys in zip(c.xs, c.rows, data):
-        flagged = set(stats.mad_outliers(ys))
-        n_out += len(flagged)
-        for i, y in enumerate(ys):
-            dx = jitter.uniform(-0.18, 0.18)
-            if i in flagged:
-                ax.plot(x + dx, y, "x", color="#d62728", markersize=7, mew=1.8)
-            else:
-                ax.plot(x + dx, y, "o", color=st.row_color(r), markersize=4,
-                        markeredgecolor="black", markeredgewidth=0.5)
-    ax.set_ylim(bottom=0)
-    outlier = Line2D([], [], marker="x", color="#d62728", linestyle="none",
-                     label="MAD outlier (kept)")
-    return c.finish("every sample", "time per run of %s, ms (lower is better)"
-                    % st.operations(c.summary, c.workload),
-                    "Dots: one process run each (n = %d to %d per variant); boxes: quartiles and "
-                    "median; %d outlier%s flagged." % (min(map(len, data)), max(map(len, data)),
-                                                       n_out, "" if n_out == 1 else "s"),
-                    [outlier])
+    n_out, counts = 0, []
+    for k, (_, grows) in enumerate(groups):
+        ax = p.axes[k]
+        data = [[t / r["iterations"] / scale for t in times[r["variant"]]] for r in grows]
+        bp = ax.boxplot(data, positions=range(len(grows)), vert=False, widths=0.55,
+                        patch_artist=True, showfliers=False,
+                        medianprops={"color": "black", "linewidth": 1.5})
+        for box, r in zip(bp["boxes"], grows):
+            box.set_facecolor(st.row_color(r))
+            box.set_alpha(0.35)
+        for y, (r, xs) in enumerate(zip(grows, data)):
+            flagged = set(stats.mad_outliers(xs))
+            n_out += len(flagged)
+            counts.append(len(xs))
+            for i, x in enumerate(xs):
+                dy = jitter.uniform(-0.18, 0.18)
+                if i in flagged:
+                    ax.plot(x, y + dy, "x", color="#d62728", markersize=8, mew=2)
+                else:
+                    ax.plot(x, y + dy, st.LANG_MARKER.get(r["lang"], "v"),
+                            color=st.row_color(r), markersize=5, markeredgecolor="black",
+                            markeredgewidth=0.5)
+            p.point(k, r, stats.median(xs), min(xs), max(xs), samples=len(xs),
+                    outliers=len(flagged), unit="%s/%s" % (unit, noun))
+            p.value(k, y, "n = %d%s" % (len(xs), ", %d out" % len(flagged) if flagged else ""))
+        # boxplot resets the ticks: the labels again, top to bottom.
+        ax.set_yticks(range(len(grows)))
+        ax.set_yticklabels([st.short_label(r) for r in grows])
+        ax.set_ylim(len(grows) - 0.5, -0.5)
+        flat = [x for xs in data for x in xs]
+        if max(flat) / min(flat) > 10:
+            st.log_limits(ax, flat, pad=1.1)
+            st.plain_log_axis(ax)
+        else:
+            ax.set_xlim(0, max(flat) * 1.05)
+    n_text = ("%d" % counts[0] if min(counts) == max(counts)
+              else "%d to %d" % (min(counts), max(counts)))
+    p.note_text = ("Dots: one process run each (its elapsed time / N; n = %s per variant); "
+                   "boxes: quartiles and median; %d outlier%s flagged by MAD, none dropped."
+                   % (n_text, n_out, "" if n_out == 1 else "s"))
+    return p.finish()
 
 
 if __name__ == "__main__":

@@ -4,20 +4,23 @@ Usage: hosts_chart.py RUNDIR RUNDIR... [--kind ms|ratio] [-o OUT.png] [--workloa
 
 Reads each RUNDIR/summary.json (one run per host; `runner/run.py --hosts`
 passes the newest run of every host under results/).  --kind ms draws the
-median time with its 95% CI; --kind ratio draws each variant normalised to its
-baseline of the same mode on the same host (log axis, the baseline's label from
-the summaries), so that a faster
-machine does not hide the pattern.  Colour = style as in every chart; the
-hosts are told apart by hatching and shade, named in the legend.
+median time per operation with its 95% CI; --kind ratio draws each variant
+normalised to its baseline of the same mode on the same host (log axis, the
+baseline's label from the summaries), so that a faster machine does not hide
+the pattern.  One panel per mode and method, one row per variant, one dot per
+host (told apart by its marker, named in the legend; colour = style as in
+every chart).
 """
 import os
 import sys
+
+from matplotlib.lines import Line2D
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style as st  # noqa: E402
 
 PROG = "hosts_chart.py"
-HOST_HATCH = ["", "///", "...", "xxx", "\\\\\\", "++"]
+HOST_MARKERS = ["o", "s", "^", "D", "v", "P"]
 
 
 def main(argv):
@@ -29,8 +32,8 @@ def main(argv):
     args = p.parse_args(argv)
     if len(args.rundirs) < 2:
         st.die(PROG, "give run folders of at least two hosts (got %d)" % len(args.rundirs))
-    if len(args.rundirs) > len(HOST_HATCH):
-        st.die(PROG, "at most %d hosts fit on one chart" % len(HOST_HATCH))
+    if len(args.rundirs) > len(HOST_MARKERS):
+        st.die(PROG, "at most %d hosts fit on one chart" % len(HOST_MARKERS))
     if not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):
         st.die(PROG, "output folder of %s does not exist" % args.output)
     runs = [st.load_summary(PROG, d) for d in args.rundirs]
@@ -48,7 +51,6 @@ def main(argv):
     key = "median_ms" if args.kind == "ms" else "ratio"
     per_host = [{v["variant"]: v for v in r["variants"]
                  if v["workload"] == workload and v.get(key) is not None} for r in runs]
-    # Variants in the first host's order, then any the others add.
     rows, seen = [], set()
     for table in per_host:
         for v in table.values():
@@ -57,85 +59,65 @@ def main(argv):
                 rows.append(v)
     if not rows:
         st.die(PROG, "no variant has a %s on any host" % key, 1)
-    groups = st.by_mode(rows)
-    ordered = [r for _, g in groups for r in g]
-    k = len(runs)
-    width = 0.8 / k
-    xs, spans = st.positions(groups)
-    fig, ax = st.plt.subplots(figsize=(max(8.0, (0.55 + 0.35 * k) * len(ordered) + 3.5), 5.8))
-    if args.kind == "ratio":
-        ax.set_yscale("log")
-        ax.axhline(1.0, color="black", linewidth=1.2)
-    vals = []
-    for h, table in enumerate(per_host):
-        for x, r in zip(xs, ordered):
-            v = table.get(r["variant"])
-            if v is None:
-                continue
-            xh = x - 0.4 + width * (h + 0.5)
-            y = v[key]
-            lo = v["ci_low_ms"] if args.kind == "ms" else v["ratio_ci_low"]
-            hi = v["ci_high_ms"] if args.kind == "ms" else v["ratio_ci_high"]
-            kw = dict(width=width * 0.95, color=st.row_color(r), edgecolor="black",
-                      linewidth=0.6, hatch=HOST_HATCH[h], alpha=1.0 - 0.25 * (h % 2))
-            if args.kind == "ratio":
-                ax.bar(xh, y - 1.0, bottom=1.0, **kw)
-            else:
-                ax.bar(xh, y, **kw)
-            is_base = v["variant"] == v.get("baseline")
-            if args.kind == "ratio" and is_base:
-                # The baseline is 1.0 by definition: a bar of height 0 would vanish.
-                ax.plot([xh - width * 0.45, xh + width * 0.45], [1.0, 1.0], color="black",
-                        linewidth=4, solid_capstyle="butt")
-                ax.text(xh, 1.05, "base", ha="center", va="bottom", fontsize=7, rotation=90)
-            elif lo is not None:
-                ax.errorbar(xh, y, yerr=[[y - lo], [hi - y]], fmt="none", ecolor="black",
-                            capsize=2.5, linewidth=1)
-            mark = "~" if args.kind == "ratio" and v.get("significant") is False else ""
-            if mark:
-                ax.text(xh, (hi or y) * 1.05, mark, ha="center", va="bottom", fontsize=10,
-                        fontweight="bold")
-            vals += [y, hi or y, lo or y]
+    groups = st.panels(rows)
+    unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows
+                                if r.get("median_ms") is not None])
+    noun = st.unit_noun(runs[0], workload)
     if args.kind == "ms":
-        ax.set_ylim(0, max(vals) * 1.12)
-        ax.set_ylabel("median time per run of %s, ms (lower is better)"
-                      % st.operations(runs[0], workload))
+        what, xlabel = "time per %s (median, 95%% CI)" % noun, "%s per %s" % (unit, noun)
     else:
-        ax.set_ylim(min(vals + [1.0]) / 1.5, max(vals + [1.0]) * 2.2)
-        ax.set_ylabel("time / %s on the same host (log; lower is better)"
-                      % st.baseline_label(ordered))
-        from matplotlib.ticker import FuncFormatter
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "%gx" % v))
-        ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
-    ax.set_xticks(xs)
-    ax.set_xticklabels([st.label(r) for r in ordered], rotation=30, ha="right", fontsize=9)
-    ax.grid(axis="y", which="both", alpha=0.25)
-    ax.set_axisbelow(True)
-    st.mode_separators(ax, spans, groups)
-    n = rows[0]["iterations"]
-    what = ("median time" if args.kind == "ms"
-            else "normalised to each host's %s" % st.baseline_label(ordered))
-    ax.set_title("%s across %d hosts: %s, N = %s per run" % (workload, k, what, n),
-                 pad=22, fontsize=11)
-    from matplotlib.patches import Patch
-    styles = []
-    for r in ordered:
-        if st.style_key(r) not in styles:
-            styles.append(st.style_key(r))
-    hs = [Patch(facecolor=st.style_color(s), edgecolor="black", label=s) for s in styles]
-    hs += [Patch(facecolor="white", edgecolor="black", hatch=HOST_HATCH[i],
-                 label="host %d: %s" % (i + 1, h)) for i, h in enumerate(hosts)]
-    ax.legend(handles=hs, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-              frameon=False)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+        base = st.baseline_label(rows)
+        what = "time / each host's %s (95%% CI)" % base
+        xlabel = "time / %s on the same host (log; lower is better)" % base
+    legend = [Line2D([], [], marker=HOST_MARKERS[i], linestyle="none", color="white",
+                     markeredgecolor="black", markersize=9, label="host %d: %s" % (i + 1, h))
+              for i, h in enumerate(hosts)]
     notes = ["host %d: %s, run %s" % (i + 1, r.get("host", {}).get("cpu_model") or hosts[i],
                                       r.get("run", {}).get("stamp", "?"))
              for i, r in enumerate(runs)]
-    fig.text(0.01, 0.005, "; ".join(notes) + "\nBars in host order within each variant; "
-             "whiskers: 95% CI; ~ = not significant (Mann-Whitney U).",
-             ha="left", va="bottom", fontsize=7.5, color="#333333")
-    fig.savefig(args.output, dpi=st.DPI)
-    return 0
+    chart = st.Panels(PROG, args.output, "hosts-%s" % args.kind, workload,
+                      "%s across %d hosts: %s; lower is better" % (workload, len(runs), what),
+                      groups, xlabel, legend, "; ".join(notes) + ". Dots in host order within "
+                      "each row; whiskers: 95% CI.", runs[0])
+    k_hosts = len(runs)
+    for k, (_, grows) in enumerate(groups):
+        ax = chart.axes[k]
+        vals = []
+        for y, r in enumerate(grows):
+            texts = []
+            for h, table in enumerate(per_host):
+                v = table.get(r["variant"])
+                if v is None:
+                    texts.append("-")
+                    continue
+                dy = (h - (k_hosts - 1) / 2.0) * 0.5 / k_hosts
+                if args.kind == "ms":
+                    val = st.per_op_ns(v, v["median_ms"]) / scale
+                    lo = hi = None
+                    if v.get("ci_low_ms") is not None:
+                        lo = st.per_op_ns(v, v["ci_low_ms"]) / scale
+                        hi = st.per_op_ns(v, v["ci_high_ms"]) / scale
+                    sig = True
+                    texts.append(st.fmt_num(val))
+                else:
+                    val, lo, hi = v["ratio"], v.get("ratio_ci_low"), v.get("ratio_ci_high")
+                    sig = v.get("significant")
+                    texts.append(("~" if sig is False else "") + "%.2fx" % val)
+                st.dot(ax, y + dy, r, val, lo, hi, sig, marker=HOST_MARKERS[h])
+                chart.point(k, r, val, lo, hi, host=hosts[h])
+                vals += [val, lo, hi]
+            chart.value(k, y, " | ".join(texts) + (" %s" % unit if args.kind == "ms" else ""))
+        vals = [x for x in vals if x]
+        if args.kind == "ratio":
+            ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
+            st.log_limits(ax, vals, pad=1.15, include_one=True)
+            st.ratio_axis(ax)
+        elif max(vals) / min(vals) > 10:
+            st.log_limits(ax, vals)
+            st.plain_log_axis(ax)
+        else:
+            ax.set_xlim(0, max(vals) * 1.08)
+    return chart.finish()
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
-"""memory_chart.py -- median peak resident memory of each variant's process.
+"""memory_chart.py -- the memory each variant's work takes: peak resident memory
+above the idle process, one panel per mode and method.
 
 Usage: memory_chart.py RUNDIR [-o OUT.png] [--workload W]
 
-Reads RUNDIR/summary.json.  Peak RSS is wait4's ru_maxrss of the whole program
-process (KiB on Linux, bytes on macOS, converted), forked from the runner's
-small launcher so that the runner's own memory is not counted.  It includes
-the runtime itself: Go's and Node's floors are higher than C's before any
-work.  Lower is better.
+Reads RUNDIR/summary.json.  Above idle = the process's peak RSS (wait4's
+ru_maxrss of the whole program) minus its RSS just before the timed section
+(after the runtime started and set up, before the first operation), so Go's
+and Node's runtimes do not count, only what the N operations took.  A run that
+did not record the idle RSS gets the whole peak RSS instead, and the chart
+says so in its title.  Lower is better.
 """
 import os
 import sys
@@ -14,19 +16,53 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style as st  # noqa: E402
 
+PROG = "memory_chart.py"
+
+
+def above_idle_kb(r):
+    """r's median peak RSS above the idle process, KiB, or None when unknown."""
+    if r.get("mem_above_idle_kb") is not None:
+        return r["mem_above_idle_kb"]
+    if r.get("idle_rss_kb") is not None and r.get("peak_rss_kb") is not None:
+        return r["peak_rss_kb"] - r["idle_rss_kb"]
+    return None
+
 
 def main(argv):
-    c = st.Chart("memory_chart.py", __doc__, argv, "peak_rss_kb", "memory")
-    mib = [r["peak_rss_kb"] / 1024.0 for r in c.rows]
-    top = max(mib)
-    for x, r, m in zip(c.xs, c.rows, mib):
-        c.ax.bar(x, m, width=0.75, color=st.row_color(r),
-                 hatch=st.lang_hatch(r["lang"]), edgecolor="black", linewidth=0.7)
-        c.ax.text(x, m + top * 0.015, "%.1f" % m, ha="center", va="bottom", fontsize=8,
-                  rotation=90 if len(c.rows) > 14 else 0)
-    c.ax.set_ylim(0, top * 1.18)
-    return c.finish("peak memory", "median peak RSS of the process, MiB (lower is better)",
-                    "Peak RSS from wait4 (whole process, runtime included).")
+    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "memory", argv,
+                                                     "peak_rss_kb")
+    above = all(above_idle_kb(r) is not None for r in rows)
+    value = above_idle_kb if above else (lambda r: r["peak_rss_kb"])
+    kbs = [value(r) for r in rows]
+    big = max(abs(v) for v in kbs) >= 2048
+    unit, div = ("MiB", 1024.0) if big else ("KiB", 1.0)
+    what = "peak memory above the idle process" if above else \
+        "peak memory of the whole process (this run did not record the idle RSS)"
+    groups = st.panels(rows)
+    p = st.Panels(PROG, out, "memory", workload, "%s: %s; lower is better" % (workload, what),
+                  groups, "%s, %s" % ("peak RSS above idle" if above else "peak RSS", unit),
+                  st.style_handles(rows, "patch"),
+                  ("Above idle = the peak RSS (wait4, whole process) minus the RSS just before "
+                   "the first %s: what the N %ss took, without the runtime."
+                   % (st.unit_noun(summary, workload), st.unit_noun(summary, workload))
+                   if above else
+                   "Peak RSS from wait4 (whole process, runtime included: Go's and Node's floors "
+                   "are higher than C's before any work)."), summary)
+    for k, (_, grows) in enumerate(groups):
+        ax = p.axes[k]
+        vals = []
+        for y, r in enumerate(grows):
+            v = value(r) / div
+            ax.barh(y, v, height=0.6, color=st.row_color(r), edgecolor="black", linewidth=0.6,
+                    hatch=st.lang_hatch(r["lang"]))
+            p.point(k, r, v, unit=unit, kind="above idle" if above else "peak")
+            p.value(k, y, "%s %s" % (st.fmt_num(v), unit))
+            vals.append(v)
+        ax.axvline(0, color="black", linewidth=0.8)
+        lo, hi = min(vals + [0.0]), max(vals + [0.0])
+        # All zero (nothing above idle): one unit wide, not an axis of 1e-9.
+        ax.set_xlim(lo * 1.1, hi * 1.08 if hi > 0 else 1.0)
+    return p.finish()
 
 
 if __name__ == "__main__":

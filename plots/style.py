@@ -1,10 +1,21 @@
-"""style.py -- what every chart of plots/ shares: one colour per style and one hatch
-per language across all charts, the run folder reader, the title and footnote,
-the mode grouping, and die() for bad input.  Not a chart itself.
+"""style.py -- what every chart of plots/ shares: one colour per style and one
+marker and hatch per language across all charts, the suite's order of styles,
+the run folder reader, the panel layout (Panels: one panel per mode and method,
+each with its own axis, variant labels on the left and the values in a column
+of their own on the right), the sidecar JSON of what a chart plotted, the
+check of the rendered figure (no two texts overlap, none leaves the figure,
+the smallest text stays legible at GitHub's width), and die() for bad input.
+Not a chart itself.
+
+Sizes: a chart is WIDTH_IN x DPI = 1000 px wide with no text under FONT_PT
+(13 pt); shown 880 px wide (GitHub's column) its smallest text is still
+11.9 pt (FONT_PT x DPI / 96 x 880 / 1000).  Panels stack downwards, so a
+chart grows in height, never in width, with its number of variants.
 """
 import argparse
 import csv
 import json
+import math
 import os
 import sys
 
@@ -15,6 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the chart sc
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "runner"))
 import summary as sm  # noqa: E402  (runner/summary.py: what a summary row holds)
+from ratios import lang_of, same_language  # noqa: E402,F401  (re-exported to the charts)
 
 # One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
 STYLE_COLORS = {
@@ -25,14 +37,30 @@ STYLE_COLORS = {
     "await": "#009E73",
     "stackless": "#CC79A7",
     "goroutine": "#56B4E9",
+    "fiber": "#882255",
     "nexttick": "#D55E00",
     "trampoline": "#8C564B",
 }
 EXTRA_COLORS = ["#332288", "#117733", "#999933", "#882255", "#44AA99", "#AA4499"]
 # Languages are told apart by hatching and by the tick label.
 LANG_HATCH = {"c": "", "go": "//", "node": "..", "fake": "xx"}
+# Languages are also told apart by the marker of a dot.
+LANG_MARKER = {"c": "o", "go": "s", "node": "D"}
+LANG_NAMES = {"c": "C", "go": "Go", "node": "Node"}
 MODES = ("sequential", "parallel", "bounded")
-DPI = 110
+DPI = 100
+WIDTH_IN = 10.0
+FONT_PT = 13
+GITHUB_PX = 880          # the width GitHub shows an image at in a README or an issue
+MIN_PT_AT_GITHUB = 11.5  # the smallest text there, in points of a 96 dpi screen
+# How a panel of whole-process timings is titled, per method; other methods get
+# their name.
+METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)"}
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,
+                     "axes.labelsize": FONT_PT, "xtick.labelsize": FONT_PT,
+                     "ytick.labelsize": FONT_PT, "legend.fontsize": FONT_PT,
+                     "figure.titlesize": FONT_PT})
 
 
 def die(prog, msg, code=2):
@@ -108,90 +136,6 @@ def pick_workload(prog, rows, workload):
     return workload, [r for r in rows if r["workload"] == workload]
 
 
-def by_mode(rows):
-    """[(mode, rows of that mode)] in the fixed mode order, rows in summary order."""
-    order = list(MODES) + sorted({r["mode"] for r in rows} - set(MODES))
-    return [(m, [r for r in rows if r["mode"] == m]) for m in order
-            if any(r["mode"] == m for r in rows)]
-
-
-def positions(groups, gap=1.0):
-    """x positions of the bars with a gap between mode groups, and each group's span."""
-    xs, spans, x = [], [], 0.0
-    for _, rows in groups:
-        start = x
-        for _ in rows:
-            xs.append(x)
-            x += 1.0
-        spans.append((start, x - 1.0))
-        x += gap
-    return xs, spans
-
-
-def mode_separators(ax, spans, groups, label_y=1.0):
-    """Dashed lines between mode groups and the mode's name above each group."""
-    for i, ((s, e), (mode, rows)) in enumerate(zip(spans, groups)):
-        ax.text((s + e) / 2.0, label_y, mode, transform=ax.get_xaxis_transform(),
-                ha="center", va="bottom", fontsize=10, fontweight="bold")
-        if i:
-            prev_end = spans[i - 1][1]
-            ax.axvline((prev_end + s) / 2.0, color="#444444", linestyle="--", linewidth=0.8)
-
-
-def operations(summary, workload):
-    """'N reads': what one run of the workload does N times, by the unit its catalog
-    file names (recorded in run.json), 'N operations' when the run does not say."""
-    w = ((summary.get("run") or {}).get("workloads") or {}).get(workload) or {}
-    return "N %ss" % (w.get("unit") or "operation")
-
-
-def title(summary, what, workload):
-    run, host = summary.get("run", {}), summary.get("host", {})
-    n = next((r["iterations"] for r in summary["variants"] if r["workload"] == workload), None)
-    incomplete = " (INCOMPLETE RUN)" if run.get("complete") is False else ""
-    return "%s: %s, N = %s per run, host %s%s" % (
-        workload, what, "{:,}".format(n) if isinstance(n, int) else n,
-        host.get("slug", "?"), incomplete)
-
-
-def footnote(fig, summary, extra=""):
-    run, host = summary.get("run", {}), summary.get("host", {})
-    parts = []
-    if host.get("cpu_model"):
-        parts.append("%s, %s cores" % (host["cpu_model"], host.get("cores", "?")))
-    if host.get("os"):
-        parts.append(host["os"])
-    if host.get("libuv"):
-        parts.append("libuv %s" % host["libuv"])
-    if host.get("go"):
-        parts.append(host["go"].replace("go version ", ""))
-    if host.get("node"):
-        parts.append("node %s (libuv %s)" % (host["node"], host.get("node_libuv", "?")))
-    if host.get("compiler"):
-        parts.append(host["compiler"])
-    line2 = "%s rounds, shuffled order (seed %s), %s warm-up; run %s" % (
-        run.get("rounds", "?"), run.get("seed", "?"), run.get("warmup_rounds", "?"),
-        run.get("stamp", "?"))
-    text = "; ".join(parts) + "\n" + line2 + (("\n" + extra) if extra else "")
-    fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=7.5, color="#333333")
-
-
-def legend_handles(rows):
-    """Patches for every style and language present, for the legend."""
-    from matplotlib.patches import Patch
-    styles = []
-    langs = []
-    for r in rows:
-        if style_key(r) not in styles:
-            styles.append(style_key(r))
-        if r["lang"] not in langs:
-            langs.append(r["lang"])
-    hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
-    hs += [Patch(facecolor="white", edgecolor="black", hatch=lang_hatch(lang),
-                 label="lang: %s" % lang) for lang in langs]
-    return hs
-
-
 def parser(prog, doc):
     """The argument parser of a chart script: its docstring is the --help."""
     p = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
@@ -208,54 +152,580 @@ def output_path(prog, args, default_name):
     return out
 
 
-class Chart:
-    """One per-run chart: the variants of one workload that have `needs`, laid out
-    in mode groups, on a figure sized to their number."""
+# -- order and grouping ------------------------------------------------------
 
-    def __init__(self, prog, doc, argv, needs, prefix):
-        p = parser(prog, doc)
-        p.add_argument("rundir", help="a run folder, e.g. results/latest")
-        p.add_argument("-o", "--output",
-                       help="PNG to write (default: RUNDIR/charts/%s-<workload>.png)" % prefix)
-        p.add_argument("--workload", help="which workload (default: the only one)")
-        self.prog = prog
-        self.args = p.parse_args(argv)
-        self.summary = load_summary(prog, self.args.rundir)
-        self.workload, rows = pick_workload(prog, self.summary["variants"], self.args.workload)
-        rows = [r for r in rows if r.get(needs) is not None]
-        if not rows:
-            die(prog, "no variant of %s has a %s to draw" % (self.workload,
-                                                            needs.replace("_", " ")), 1)
-        self.output = output_path(prog, self.args, "%s-%s.png" % (prefix, self.workload))
-        self.groups = by_mode(rows)
-        self.rows = [r for _, g in self.groups for r in g]
-        self.xs, self.spans = positions(self.groups)
-        self.fig, self.ax = plt.subplots(figsize=(max(7.0, 0.55 * len(self.rows) + 3.5), 6.2))
+def suite_vocabulary():
+    """suite.json's styles, modes and methods (runner/catalog/suite.json is their
+    one source); the built-in lists when it cannot be read."""
+    try:
+        with open(os.path.join(ROOT, "runner", "catalog", "suite.json"), encoding="utf-8") as f:
+            suite = json.load(f)
+    except (OSError, ValueError):
+        suite = {}
+    return {"styles": suite.get("styles") or list(STYLE_COLORS),
+            "modes": suite.get("modes") or list(MODES),
+            "methods": suite.get("methods") or ["inprocess"]}
 
-    def finish(self, what, ylabel, note, extra_handles=()):
-        """Ticks, mode separators, title, legend and footnote; writes the PNG."""
-        ax = self.ax
-        ax.set_xticks(self.xs)
-        ax.set_xticklabels([label(r) for r in self.rows], rotation=35, ha="right", fontsize=9)
-        ax.set_ylabel(ylabel)
-        ax.grid(axis="y", which="both", alpha=0.3)
-        ax.set_axisbelow(True)
-        ax.set_xlim(self.xs[0] - 0.7, self.xs[-1] + 0.7)
-        mode_separators(ax, self.spans, self.groups)
-        ax.set_title(title(self.summary, what, self.workload), pad=22, fontsize=11)
-        ax.legend(handles=legend_handles(self.rows) + list(extra_handles), fontsize=8,
-                  loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-        self.fig.tight_layout(rect=(0, 0.08, 1, 1))
-        footnote(self.fig, self.summary, note)
-        self.fig.savefig(self.output, dpi=DPI)
+
+VOCAB = suite_vocabulary()
+
+
+def _index(seq, x):
+    return seq.index(x) if x in seq else len(seq)
+
+
+def variant_order(r):
+    """Rows sort by language (c, go, node, then others), then by the suite's style
+    order, the same in every language, then shape, backend and id."""
+    return (_index(list(sm.LANGS), r["lang"]), r["lang"], _index(VOCAB["styles"], r["style"]),
+            r["style"], r.get("shape") or "", r.get("backend") or "", r["variant"])
+
+
+def panel_key(r):
+    mode, method = r["mode"], r.get("method") or "inprocess"
+    return (_index(VOCAB["modes"], mode), mode, _index(VOCAB["methods"], method), method)
+
+
+def panel_title(mode, method):
+    if method in ("", "inprocess", None):
+        return mode
+    return "%s: %s" % (mode, METHOD_TITLES.get(method, "method %s" % method))
+
+
+def panels(rows):
+    """[(panel title, rows)]: one panel per mode and method (whole-process timings
+    apart from in-process ones), modes in the suite's order, rows in
+    variant_order."""
+    keys = sorted({panel_key(r) for r in rows})
+    return [(panel_title(k[1], k[3]), sorted([r for r in rows if panel_key(r) == k],
+                                              key=variant_order)) for k in keys]
+
+
+def short_label(r):
+    """A variant's label inside its panel: without the mode and the method (the
+    panel's title says them): node/await@fs.promises."""
+    name, at, backend = r["label"].partition("@")
+    for suffix in ("-" + r["mode"], "-" + (r.get("method") or "inprocess")):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name + at + backend
+
+
+# -- units ---------------------------------------------------------------------
+
+def unit_noun(summary, workload):
+    """What one operation of the workload is ('read'), from the catalog's unit as
+    run.json recorded it; 'operation' when the run does not say."""
+    w = ((summary.get("run") or {}).get("workloads") or {}).get(workload) or {}
+    return w.get("unit") or "operation"
+
+
+TIME_UNITS = (("ns", 1.0), ("µs", 1e3), ("ms", 1e6), ("s", 1e9))
+
+
+def per_op_ns(r, ms):
+    """A time of one run of r (ms) per operation, in ns: elapsed / iterations."""
+    if ms is None or not r.get("iterations"):
+        return None
+    return ms * 1e6 / r["iterations"]
+
+
+def time_unit(values_ns):
+    """(name, ns per unit) that suits the values: their median below 1000 units."""
+    vals = sorted(v for v in values_ns if v)
+    if not vals:
+        return TIME_UNITS[0]
+    mid = vals[len(vals) // 2]
+    for name, scale in TIME_UNITS:
+        if mid < 1000 * scale:
+            return name, scale
+    return TIME_UNITS[-1]
+
+
+def fmt_num(v):
+    """Three significant figures, no exponent: 1.23, 12.3, 123, 1234."""
+    if v is None:
+        return "-"
+    a = abs(v)
+    if a >= 100:
+        return "{:,.0f}".format(v)
+    if a >= 10:
+        return "%.1f" % v
+    if a >= 1:
+        return "%.2f" % v
+    return "%.3g" % v
+
+
+def fmt_ratio(value, low, high, significant=None, tested=False):
+    """'~ 1.01x [0.97, 1.05]': ~ when the difference is not significant, ? when
+    tested is True but there was no test (too few paired rounds)."""
+    if value is None:
+        return "-"
+    ci = " [%.2f, %.2f]" % (low, high) if low is not None and high is not None else " [no CI]"
+    mark = "~ " if significant is False else ("? " if significant is None and tested else "")
+    return "%s%.2fx%s" % (mark, value, ci)
+
+
+def fmt_ns(ns, signed=False):
+    """A duration in ns with a unit that suits it: '+6.52 µs', '-120 ns'."""
+    name, scale = TIME_UNITS[0]
+    for name, scale in TIME_UNITS:
+        if abs(ns) < 1000 * scale:
+            break
+    text = fmt_num(ns / scale)
+    return "%s%s %s" % ("+" if signed and ns > 0 else "", text, name)
+
+
+def emphasis(significant):
+    """Drawing and text properties: solid and bold for a significant difference,
+    faded for one that is not (~), plain when there was no test."""
+    if significant is True:
+        return {"alpha": 1.0, "weight": "bold"}
+    if significant is False:
+        return {"alpha": 0.35, "weight": "normal"}
+    return {"alpha": 0.8, "weight": "normal"}
+
+
+# -- the figure ----------------------------------------------------------------
+
+def style_handles(rows, kind="patch", langs=True):
+    """Legend entries: one per style present (in the suite's order), then one per
+    language (hatch for bars, marker for dots) unless langs is False."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    styles, present = [], []
+    for r in sorted(rows, key=lambda r: (_index(VOCAB["styles"], r["style"]), style_key(r))):
+        if style_key(r) not in styles:
+            styles.append(style_key(r))
+    for r in sorted(rows, key=variant_order):
+        if langs and r["lang"] not in present:
+            present.append(r["lang"])
+    if kind == "patch":
+        hs = [Patch(facecolor=style_color(s), edgecolor="black", label=s) for s in styles]
+        hs += [None] if present else []
+        hs += [Patch(facecolor="white", edgecolor="black", hatch=lang_hatch(lang),
+                     label=LANG_NAMES.get(lang, lang)) for lang in present]
+    else:
+        hs = [Line2D([], [], marker="o", linestyle="none", color=style_color(s), label=s,
+                     markersize=9) for s in styles]
+        hs += [None] if present else []
+        hs += [Line2D([], [], marker=LANG_MARKER.get(lang, "v"), linestyle="none",
+                      color="white", markeredgecolor="black", label=LANG_NAMES.get(lang, lang),
+                      markersize=9) for lang in present]
+    return hs
+
+
+def host_note(summary):
+    """The host and the run, for the footnote."""
+    run, host = summary.get("run", {}), summary.get("host", {})
+    parts = []
+    if host.get("cpu_model"):
+        parts.append("%s, %s cores" % (host["cpu_model"], host.get("cores", "?")))
+    if host.get("os"):
+        parts.append(host["os"])
+    if host.get("libuv"):
+        parts.append("libuv %s" % host["libuv"])
+    if host.get("go"):
+        parts.append(host["go"].replace("go version ", ""))
+    if host.get("node"):
+        parts.append("node %s" % host["node"])
+    incomplete = " INCOMPLETE RUN." if run.get("complete") is False else ""
+    return "%s. Run %s: %s rounds, shuffled order (seed %s).%s" % (
+        "; ".join(parts) or "host %s" % host.get("slug", "?"), run.get("stamp", "?"),
+        run.get("rounds", "?"), run.get("seed", "?"), incomplete)
+
+
+class Panels:
+    """A chart of panels stacked downwards, one per group of rows (a mode, or a
+    mode's whole-process timings), each with its own x axis.  Row i of a panel
+    is at y = i (top to bottom); its label on the left, and a value column on
+    the right outside the axes, so that no value collides with a whisker.
+
+    Draw into self.axes[k]; record what is plotted with point() (it goes to the
+    sidecar JSON); put the text of a row's value with value(); finish() lays the
+    figure out from the measured texts, checks it and writes the PNG and the
+    sidecar."""
+
+    ROW_IN = 0.36
+    ABOVE_IN = 0.42       # a panel's title
+    BELOW_IN = 0.80       # tick labels and the axis label under a panel
+
+    def __init__(self, prog, output, chart, workload, title, groups, xlabel,
+                 legend=(), note="", summary=None):
+        self.prog, self.output, self.chart, self.workload = prog, output, chart, workload
+        self.groups = groups
+        self.fig = plt.figure(figsize=(WIDTH_IN, 6), dpi=DPI)
+        self.axes = []
+        for ptitle, rows in groups:
+            ax = self.fig.add_axes([0.3, 0.1, 0.4, 0.2])
+            ax.set_title(ptitle, loc="left", fontweight="bold", pad=6)
+            ax.set_yticks(range(len(rows)))
+            ax.set_yticklabels([short_label(r) for r in rows])
+            ax.set_ylim(len(rows) - 0.5, -0.5)
+            ax.set_xlabel(xlabel)
+            ax.grid(axis="x", which="major", alpha=0.3)
+            ax.set_axisbelow(True)
+            self.axes.append(ax)
+        self.title_text = self.fig.text(0.01, 0.99, title, ha="left", va="top",
+                                        fontweight="bold")
+        self.legend_handles = list(legend)
+        self.note_text = note
+        self.summary = summary or {}
+        self.values = [[] for _ in groups]
+        self.value_log = []
+        self.points = []
+        self.omitted = []
+
+    def point(self, k, r, value, low=None, high=None, **extra):
+        """Records one plotted value of row r in panel k for the sidecar."""
+        p = {"panel": self.groups[k][0], "variant": r["variant"], "value": value,
+             "low": low, "high": high}
+        p.update(extra)
+        self.points.append(p)
+
+    def omit(self, r, why):
+        """Records a variant the chart leaves out, and why (said in the note too)."""
+        self.omitted.append({"variant": r["variant"], "why": why})
+
+    def value(self, k, y, text, significant=None):
+        """The text of row y of panel k, in the value column right of the axes."""
+        e = emphasis(significant)
+        t = self.axes[k].annotate(text, xy=(1.0, y), xycoords=("axes fraction", "data"),
+                                  xytext=(10, 0), textcoords="offset points", ha="left",
+                                  va="center", fontweight=e["weight"], color="black",
+                                  alpha=max(e["alpha"], 0.6))
+        self.values[k].append(t)
+        self.value_log.append({"panel": self.groups[k][0], "row": y, "text": text,
+                               "weight": e["weight"], "alpha": t.get_alpha()})
+        return t
+
+    # -- layout
+
+    def _wrap(self, text, renderer, width_px, **kw):
+        """text wrapped to lines no wider than width_px, measured with the
+        renderer at the chart's font size."""
+        from matplotlib.font_manager import FontProperties
+        prop = FontProperties(size=FONT_PT, **kw)
+        lines = []
+        for para in text.split("\n"):
+            words, cur = para.split(" "), ""
+            for w in words:
+                trial = (cur + " " + w).strip()
+                wpx = renderer.get_text_width_height_descent(trial, prop, ismath=False)[0]
+                if cur and wpx > width_px:
+                    lines.append(cur)
+                    cur = w
+                else:
+                    cur = trial
+            lines.append(cur)
+        return "\n".join(lines)
+
+    def finish(self):
+        fig = self.fig
+        renderer = fig.canvas.get_renderer()
+        width_px = WIDTH_IN * DPI
+        margin_px = 0.012 * width_px
+        line_in = FONT_PT * 1.35 / 72.0
+        # Title, note and legend wrapped to the width.
+        self.title_text.set_text(self._wrap(self.title_text.get_text(), renderer,
+                                            width_px - 2 * margin_px, weight="bold"))
+        note = self.note_text + ("\n" if self.note_text else "") + host_note(self.summary)
+        note = self._wrap(note, renderer, width_px - 2 * margin_px)
+        title_h = line_in * (self.title_text.get_text().count("\n") + 1) + 0.12
+        legend_rows, legend = 0, None
+        if self.legend_handles:
+            # None in the handles starts a new row (styles, then languages).
+            blocks = [[]]
+            for h in self.legend_handles:
+                if h is None:
+                    blocks.append([])
+                else:
+                    blocks[-1].append(h)
+            blocks = [b for b in blocks if b]
+            ncol = max(len(b) for b in blocks)
+            while True:
+                padded = [h for b in blocks for h in b + [_blank()] * (-len(b) % ncol)]
+                legend = fig.legend(handles=row_major(padded, ncol),
+                                    loc="upper left", ncol=ncol,
+                                    frameon=False, handlelength=1.6, columnspacing=1.2,
+                                    borderaxespad=0.0, bbox_to_anchor=(0.005, 0.9))
+                if legend.get_window_extent(renderer).width <= width_px - 2 * margin_px \
+                        or ncol == 1:
+                    break
+                legend.remove()
+                ncol -= 1
+            legend_rows = math.ceil(len(padded) / float(ncol))
+        legend_h = legend_rows * line_in * 1.25 + (0.1 if legend_rows else 0)
+        note_h = line_in * (note.count("\n") + 1) + 0.15
+        heights = [self.ROW_IN * max(len(rows), 1) + 0.2 for _, rows in self.groups]
+        total = title_h + legend_h + sum(h + self.ABOVE_IN + self.BELOW_IN for h in heights) \
+            + note_h
+        # Whole pixels (Agg truncates the figure's size to its PNG's).
+        total = (round(total * DPI) + 0.01) / float(DPI)
+        fig.set_size_inches(WIDTH_IN, total)
+        # Left: the widest row label; right: the widest value.
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        label_px = max([t.get_window_extent(renderer).width for ax in self.axes
+                        for t in ax.get_yticklabels() if t.get_text()] + [40])
+        value_px = max([t.get_window_extent(renderer).width for vs in self.values for t in vs]
+                       + [0])
+        left = (label_px + margin_px + 12) / width_px
+        right = 1.0 - (value_px + margin_px + (16 if value_px else 8)) / width_px
+        y = total - title_h
+        if legend is not None:
+            legend.set_bbox_to_anchor((0.005, y / total), transform=fig.transFigure)
+        y -= legend_h
+        for ax, h in zip(self.axes, heights):
+            y -= self.ABOVE_IN + h
+            ax.set_position([left, y / total, right - left, h / total])
+            # The panel's title starts at the figure's left margin: the whole
+            # width is its own.
+            ax.set_title(ax.get_title(loc="left"), loc="left", fontweight="bold", pad=6,
+                         x=(margin_px / width_px - left) / (right - left))
+            y -= self.BELOW_IN
+        self.title_text.set_position((0.01, 1.0 - 0.06 / total))
+        fig.text(0.01, (note_h - 0.1) / total, note, ha="left", va="top", color="#222222")
+        fig.canvas.draw()
+        check = check_figure(fig)
+        # Said when drawing, so that whoever changes a chart sees it (the tests fail on it).
+        for a, b in check["overlaps"]:
+            print("%s: warning: %r overlaps %r" % (self.prog, a, b), file=sys.stderr)
+        for t in check["outside"]:
+            print("%s: warning: %r leaves the figure" % (self.prog, t), file=sys.stderr)
+        if check["smallest_pt_at_github"] < MIN_PT_AT_GITHUB:
+            print("%s: warning: text of %s pt at GitHub's width (under %s)"
+                  % (self.prog, check["smallest_pt_at_github"], MIN_PT_AT_GITHUB),
+                  file=sys.stderr)
+        fig.savefig(self.output, dpi=DPI)
+        write_sidecar(self.output, {
+            "chart": self.chart, "workload": self.workload,
+            "variants": sorted({p["variant"] for p in self.points}),
+            "omitted": self.omitted, "panels": [g[0] for g in self.groups],
+            "points": self.points, "values": self.value_log, "layout": check})
         return 0
 
 
-def label(r):
-    """Tick label: the variant's label (its id without the workload) without the
-    mode, which the group says: c/promise-counter@node4."""
-    name, at, backend = r["label"].partition("@")
-    suffix = "-" + r["mode"]
-    if name.endswith(suffix):
-        name = name[: -len(suffix)]
-    return name + at + backend
+def _blank():
+    """An empty legend entry, to end a row of the legend early."""
+    from matplotlib.lines import Line2D
+    return Line2D([], [], linestyle="none", label=" ")
+
+
+def row_major(handles, ncol):
+    """handles reordered so that a legend, which fills its columns first, reads
+    row by row."""
+    nrows = math.ceil(len(handles) / float(ncol))
+    rows = [handles[i:i + ncol] for i in range(0, len(handles), ncol)]
+    out = []
+    for c in range(ncol):
+        for r in range(nrows):
+            if c < len(rows[r]):
+                out.append(rows[r][c])
+    return out
+
+
+def ratio_chart(prog, doc, prefix, argv, pick, what):
+    """A chart of ratios to a baseline: per panel (mode and method), each
+    variant's ratio as a dot with its 95% CI on a log axis around the line at
+    1.0; solid and bold when the difference is significant, faded with ~ when
+    not.  pick(row) gives the row's ratio (a dict as same_language() returns)
+    or None when it has none (the variant is left out and the note says so);
+    what(labels) the chart's title from the baselines' labels."""
+    args, summary, workload, rows, out = load_run(prog, doc, prefix, argv)
+    shown, left_out = [], []
+    for r in rows:
+        (shown if pick(r) and pick(r)["ratio"] is not None else left_out).append(r)
+    if not shown:
+        die(prog, "no variant of %s has a ratio to draw" % workload, 1)
+    labels = []
+    for r in sorted(shown, key=variant_order):
+        if pick(r)["label"] not in labels:
+            labels.append(pick(r)["label"])
+    groups = panels(shown)
+    noun = unit_noun(summary, workload)
+    p = Panels(prog, out, prefix, workload, what(labels), groups,
+               "time / baseline's time (log; lower is better)", style_handles(shown, "dot"),
+               "Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired within a round), the "
+               "whisker its 95%% CI. Solid and bold: significant; faded with ~: not "
+               "significant, read it as no measurable difference; ?: too few paired rounds "
+               "for a test. Each panel has its own axis; the line is 1.0 (as fast as the "
+               "baseline). After the ratio, when the summary has it: the difference per %s."
+               % noun, summary)
+    measured = {r["variant"] for r in rows if r.get("n")}
+    for r in left_out:
+        if not pick(r):
+            why = "no baseline of its own language in its mode"
+        elif pick(r)["baseline"] not in measured:
+            why = "no ratio: the baseline has no valid run here"
+        else:
+            why = "no ratio: no round with both runs valid"
+        p.omit(r, why)
+    if left_out:
+        p.note_text += " Not shown (%s): %s." % (
+            "; ".join(sorted({o["why"] for o in p.omitted})),
+            ", ".join(r["label"] for r in left_out))
+    for k, (_, grows) in enumerate(groups):
+        ax = p.axes[k]
+        vals = []
+        for y, r in enumerate(grows):
+            q = pick(r)
+            if q["is_baseline"]:
+                ax.plot([1.0], [y], marker=LANG_MARKER.get(r["lang"], "v"), markersize=10,
+                        markerfacecolor="white", markeredgecolor=row_color(r),
+                        markeredgewidth=2, linestyle="none")
+                p.point(k, r, 1.0, baseline=q["baseline"], significant=None, row=y)
+                p.value(k, y, "baseline")
+                continue
+            dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
+            p.point(k, r, q["ratio"], q["low"], q["high"], baseline=q["baseline"],
+                    significant=q["significant"], diff_per_op_ns=q.get("diff"), row=y)
+            text = fmt_ratio(q["ratio"], q["low"], q["high"], q["significant"], tested=True)
+            if q.get("diff") is not None:
+                text += ", %s" % fmt_ns(q["diff"], signed=True)
+            p.value(k, y, text, q["significant"])
+            vals += [q["ratio"], q["low"], q["high"]]
+        ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
+        log_limits(ax, vals, pad=1.15, include_one=True)
+        ratio_axis(ax)
+    return p.finish()
+
+
+def chart_args(prog, doc, prefix, argv):
+    """The arguments every per-run chart takes: RUNDIR, -o, --workload."""
+    p = parser(prog, doc)
+    p.add_argument("rundir", help="a run folder, e.g. results/latest")
+    p.add_argument("-o", "--output",
+                   help="PNG to write (default: RUNDIR/charts/%s-<workload>.png)" % prefix)
+    p.add_argument("--workload", help="which workload (default: the only one)")
+    return p.parse_args(argv)
+
+
+def load_run(prog, doc, prefix, argv, needs=None):
+    """(args, summary, workload, its rows that have `needs`, output path) for a
+    per-run chart; dies (exit 1) when no row has `needs`."""
+    args = chart_args(prog, doc, prefix, argv)
+    summary = load_summary(prog, args.rundir)
+    workload, rows = pick_workload(prog, summary["variants"], args.workload)
+    if needs:
+        rows = [r for r in rows if r.get(needs) is not None]
+        if not rows:
+            die(prog, "no variant of %s has a %s to draw" % (workload, needs.replace("_", " ")), 1)
+    return args, summary, workload, rows, output_path(prog, args, "%s-%s.png" % (prefix,
+                                                                               workload))
+
+
+def log_limits(ax, values, pad=1.25, include_one=False):
+    """x limits of a log axis around values (and 1.0), with room on both sides."""
+    vals = [v for v in values if v is not None and v > 0]
+    if include_one:
+        vals.append(1.0)
+    lo, hi = min(vals), max(vals)
+    if hi / lo < 1.5:
+        mid = math.sqrt(hi * lo)
+        lo, hi = mid / 1.25, mid * 1.25
+    ax.set_xscale("log")
+    ax.set_xlim(lo / pad, hi * pad)
+
+
+def ratio_axis(ax):
+    """Tick labels of a ratio axis: 0.5x, 1x, 2x; intermediate ticks when the
+    axis spans less than about two decades, so that a few are always labelled."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    lo, hi = ax.get_xlim()
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "%gx" % float("%.2g" % v)))
+    if hi / lo < 12:
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 1.5, 2.0, 3.0, 5.0, 7.0)))
+    elif hi / lo < 150:
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def plain_log_axis(ax):
+    """Plain numbers (not 10^k) on a log axis, with intermediate ticks when it
+    spans less than two decades."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    lo, hi = ax.get_xlim()
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "{:,g}".format(float("%.2g" % v))))
+    if hi / lo < 1000:
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def dot(ax, y, r, value, low=None, high=None, significant=None, marker=None, color=None):
+    """A dot with its CI as a horizontal whisker, emphasised by significance."""
+    e = emphasis(significant)
+    color = color or row_color(r)
+    if low is not None and high is not None:
+        ax.plot([low, high], [y, y], color=color, alpha=e["alpha"],
+                linewidth=3 if significant else 2, solid_capstyle="butt")
+    ax.plot([value], [y], marker=marker or LANG_MARKER.get(r["lang"], "v"), markersize=9,
+            color=color, markeredgecolor="black", alpha=e["alpha"], linestyle="none")
+
+
+# -- what a chart plotted, and the check of the rendered figure -------------------
+
+def write_sidecar(png, data):
+    """PNG's sidecar: the same path with .json, what the chart plotted."""
+    path = os.path.splitext(png)[0] + ".json"
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, sort_keys=True, allow_nan=False, default=str)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def _drawn_texts(fig, renderer):
+    """Every Text of fig that is drawn: visible, not empty, and for tick labels
+    only the ticks inside the axis' view."""
+    from matplotlib.text import Text
+    tick_labels = set()
+    drawn_ticks = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                tick_labels.update((id(tick.label1), id(tick.label2)))
+            try:
+                shown = axis._update_ticks()
+            except AttributeError:      # a matplotlib without it: every tick counts
+                shown = axis.get_major_ticks() + axis.get_minor_ticks()
+            for tick in shown:
+                for t in (tick.label1, tick.label2):
+                    if t.get_visible():
+                        drawn_ticks.add(id(t))
+    out = []
+    for t in fig.findobj(Text):
+        if not t.get_visible() or not t.get_text().strip():
+            continue
+        if id(t) in tick_labels and id(t) not in drawn_ticks:
+            continue
+        out.append(t)
+    return out
+
+
+def check_figure(fig):
+    """What the rendered figure shows of its texts: pairs whose boxes overlap,
+    texts that leave the figure, its size and its smallest text at GitHub's
+    width.  Draws the figure first."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    texts = _drawn_texts(fig, renderer)
+    boxes = [(t, t.get_window_extent(renderer)) for t in texts]
+    fb = fig.bbox
+    overlaps, outside = [], []
+    for i, (a, ba) in enumerate(boxes):
+        if ba.x0 < fb.x0 - 0.5 or ba.y0 < fb.y0 - 0.5 or ba.x1 > fb.x1 + 0.5 \
+                or ba.y1 > fb.y1 + 0.5:
+            outside.append(a.get_text())
+        for b, bb in boxes[i + 1:]:
+            # Boxes that only touch (within half a pixel) do not overlap.
+            if min(ba.x1, bb.x1) - max(ba.x0, bb.x0) > 0.5 and \
+                    min(ba.y1, bb.y1) - max(ba.y0, bb.y0) > 0.5:
+                overlaps.append([a.get_text(), b.get_text()])
+    width_px, height_px = fig.bbox.width, fig.bbox.height
+    smallest = min([t.get_fontsize() for t in texts] or [FONT_PT])
+    return {"width_px": int(width_px), "height_px": int(height_px),    # as Agg sizes the PNG
+            "texts": len(texts), "overlaps": overlaps, "outside": outside,
+            "smallest_pt": smallest,
+            "smallest_pt_at_github": round(smallest * DPI / 96.0 * min(1.0, GITHUB_PX / width_px),
+                                           2)}

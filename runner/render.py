@@ -13,6 +13,7 @@ import sys
 
 import catalog as catalog_mod
 import export
+import ratios
 import report
 import rundir as rd
 import summary as sm
@@ -23,13 +24,62 @@ from files import write_atomic
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOTS = os.path.join(os.path.dirname(HERE), "plots")
-# (chart script, file prefix, title in REPORT.md, the summary field a variant
-# needs to appear on the chart), drawn per workload.  The ratio chart's title
-# names the baseline, from the data.
-CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI", "median_ms"),
-          ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
+# (chart script, file prefix, title in REPORT.md, what a workload needs for the
+# chart: a summary field some variant has, "ratios:<pick>" for a ratio that
+# runner/ratios.py picks, or "claims:<key>[|<key>...]" for keys of the
+# workload's seed claims in the catalog), drawn per workload.  Each chart writes
+# beside its PNG a JSON of what it plotted (charts/<prefix>-<workload>.json).  A
+# title with %s names the baselines, from the data.
+CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each style against "
+           "callbacks of its own language", "ratios:same_language"),
+          ("time_chart.py", "time", "Time per operation with 95% CI", "median_ms"),
+          ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode",
+           "ratios:against_baseline"),
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
-          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb")]
+          ("cpu_chart.py", "cpu", "CPU time beside wall time", "user_ms"),
+          ("memory_chart.py", "memory", "Memory above the idle process (or peak)", "peak_rss_kb"),
+          ("claims_chart.py", "claims", "Seed claims against this host",
+           "claims:ratios|absolute"),
+          ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
+           "claims:decomposition")]
+
+
+def chart_wanted(needs, rows):
+    """Why a chart is not drawn for rows (one workload's summary rows), or None
+    when it is: needs is a summary field one row must have, ratios:<pick>
+    (runner/ratios.py) that one row must have, or claims:<key>,
+    a key of the workload's seed claims in today's catalog of which one claim
+    (or decomposition row) has every variant it names measured in this run."""
+    if needs.startswith("claims:"):
+        keys = needs.split(":", 1)[1]
+        measured = {r["variant"] for r in rows if r.get("n")}
+        claims = claims_of(rows[0]["workload"]) or {}
+        for key in keys.split("|"):
+            entries = claims.get(key) or []
+            if key == "decomposition":
+                entries = entries.get("rows", []) if isinstance(entries, dict) else []
+            for e in entries:
+                ids = [v for k in ("num", "den", "variant", "node", "c") if k in e
+                       for v in (e[k] if isinstance(e[k], list) else [e[k]])]
+                if ids and set(ids) <= measured:
+                    return None
+        return "no claim's variants (%s) were all measured in this run" % keys
+    if needs.startswith("ratios:"):
+        pick = needs.split(":", 1)[1]
+        return None if ratios.has_ratio(rows, pick) else "no variant has a ratio (%s)" % pick
+    if any(r.get(needs) is not None for r in rows):
+        return None
+    return "no variant has a %s" % needs.replace("_", " ")
+
+
+def claims_of(workload):
+    """The seed claims of a workload in today's catalog, or None."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError:
+        return None
+    w = cat.workloads.get(workload)
+    return w.get("claims") if w else None
 
 
 def catalog_baselines(samples):
@@ -198,9 +248,10 @@ def _draw_charts(rundir, rows, workloads, charts):
     for script, prefix, title, needs in CHARTS:
         for w in workloads:
             wrows = [r for r in rows if r["workload"] == w]
-            if not any(r[needs] is not None for r in wrows):
-                print("run.py: no %s chart for %s: no variant has a %s"
-                      % (prefix, w, needs.replace("_", " ")), file=sys.stderr)
+            why = chart_wanted(needs, wrows)
+            if why:
+                if not needs.startswith("claims:"):
+                    print("run.py: no %s chart for %s: %s" % (prefix, w, why), file=sys.stderr)
                 continue
             rel = os.path.join("charts", "%s-%s.png" % (prefix, w))
             ok = draw(script, [rundir, "--workload", w, "-o", os.path.join(rundir, rel)])

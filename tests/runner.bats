@@ -163,7 +163,7 @@ EOF
   done
   [ "$n" -ge 4 ]
   for w in $(quick_workloads); do
-    for chart in ms ratio distribution memory; do
+    for chart in headline time ratio distribution cpu memory; do
       [ -f "${QUICK}/charts/${chart}-${w}.png" ] || { echo "no ${chart}-${w}.png"; false; }
     done
   done
@@ -360,7 +360,7 @@ EOF
   run "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/only/h/copy"
   assert_success
   assert_line --regexp '^fake/honest-sequential@python +6 '
-  for f in summary.csv summary.json REPORT.md hyperfine.json bench.txt charts/ms-readfile.png; do
+  for f in summary.csv summary.json REPORT.md hyperfine.json bench.txt charts/time-readfile.png; do
     [ -s "${BATS_TEST_TMPDIR}/only/h/copy/$f" ]
   done
   cmp <(cut -d, -f1-5 "${d}/summary.csv") <(cut -d, -f1-5 "${BATS_TEST_TMPDIR}/only/h/copy/summary.csv")
@@ -404,7 +404,7 @@ EOF
   "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' "${d}/run.json"
   grep -q "Incomplete run" "${d}/REPORT.md"
   grep -q "interrupted after" "${BATS_TEST_TMPDIR}/out"
-  check_png "${d}/charts/ms-readfile.png"
+  check_png "${d}/charts/time-readfile.png"
 }
 
 @test "two runs labelled as two hosts give the cross-host charts" {
@@ -430,10 +430,10 @@ EOF
 }
 
 @test "each chart script explains itself and refuses a folder that is not a run" {
-  for s in ms_chart ratio_chart distribution_chart memory_chart hosts_chart; do
+  for s in headline_chart time_chart ratio_chart distribution_chart cpu_chart memory_chart claims_chart gap_chart hosts_chart; do
     run -0 "$PYTHON" "${ROOT}/plots/${s}.py" --help
     assert_line --regexp "^usage: ${s}.py"
   done
-  run -2 "$PYTHON" "${ROOT}/plots/ms_chart.py" "${BATS_TEST_TMPDIR}"
-  assert_output "ms_chart.py: ${BATS_TEST_TMPDIR}/summary.json is missing: run \`runner/run.py --render ${BATS_TEST_TMPDIR}\` first"
+  run -2 "$PYTHON" "${ROOT}/plots/time_chart.py" "${BATS_TEST_TMPDIR}"
+  assert_output "time_chart.py: ${BATS_TEST_TMPDIR}/summary.json is missing: run \`runner/run.py --render ${BATS_TEST_TMPDIR}\` first"
 }

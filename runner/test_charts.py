@@ -1,0 +1,155 @@
+"""test_charts.py -- the shared pieces of the charts (plots/style.py): the check
+of a rendered figure finds overlapping and clipped texts, the same-language
+ratio picks a baseline of the row's own language, panels keep whole-process
+timings apart and the suite's style order in every language, and times are
+per operation."""
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "plots"))
+import style as st  # noqa: E402
+import render  # noqa: E402
+
+
+def row(vid, **kw):
+    """A summary row of variant id vid (<workload>/<lang>/<style>[-...]-<mode>@<backend>)."""
+    w, lang, rest = vid.split("/", 2)
+    name, _, backend = rest.partition("@")
+    parts = name.split("-")
+    r = {"variant": vid, "label": "%s/%s" % (lang, rest), "workload": w, "lang": lang,
+         "style": parts[0], "shape": "", "mode": parts[-1], "method": "inprocess",
+         "backend": backend, "iterations": 1000}
+    r.update(kw)
+    return r
+
+
+class CheckFigure(unittest.TestCase):
+    def figure(self):
+        fig = st.plt.figure(figsize=(st.WIDTH_IN, 3), dpi=st.DPI)
+        self.addCleanup(st.plt.close, fig)
+        return fig
+
+    def test_two_texts_apart_pass(self):
+        fig = self.figure()
+        fig.text(0.1, 0.5, "left")
+        fig.text(0.7, 0.5, "right")
+        check = st.check_figure(fig)
+        self.assertEqual(check["overlaps"], [])
+        self.assertEqual(check["outside"], [])
+        self.assertEqual(check["texts"], 2)
+
+    def test_two_texts_on_each_other_are_reported(self):
+        fig = self.figure()
+        fig.text(0.1, 0.5, "a long label here")
+        fig.text(0.15, 0.5, "another")
+        self.assertEqual(st.check_figure(fig)["overlaps"], [["a long label here", "another"]])
+
+    def test_a_text_beyond_the_edge_is_reported(self):
+        fig = self.figure()
+        fig.text(0.95, 0.5, "cut off at the right edge")
+        self.assertEqual(st.check_figure(fig)["outside"], ["cut off at the right edge"])
+
+    def test_tick_labels_out_of_view_do_not_count(self):
+        fig = self.figure()
+        ax = fig.add_axes([0.2, 0.2, 0.6, 0.6])
+        ax.set_xticks([0, 0.5, 1, 5, 10])
+        ax.set_xticklabels(["0", "0.5", "1", "five", "ten"])
+        ax.set_xlim(0, 1)         # after the ticks: set_xticks widens the view to them
+        texts = [t.get_text() for t in st._drawn_texts(fig, fig.canvas.get_renderer())]
+        self.assertNotIn("ten", texts)
+        self.assertIn("0.5", texts)
+
+    def test_smallest_text_at_githubs_width(self):
+        fig = self.figure()
+        fig.text(0.1, 0.5, "small", fontsize=8)
+        check = st.check_figure(fig)
+        self.assertEqual(check["width_px"], 1000)
+        self.assertAlmostEqual(check["smallest_pt_at_github"], 8 * st.DPI / 96.0 * 0.88, 2)
+
+
+class SameLanguage(unittest.TestCase):
+    def test_node_uses_its_same_language_ratio(self):
+        r = row("w/node/await-parallel@p", baseline="w/c/callback-parallel@x", ratio=4.5,
+                lang_baseline="w/node/callback-parallel@y", lang_ratio=2.8, lang_ratio_ci_low=2.5,
+                lang_ratio_ci_high=3.0, lang_significant=True, lang_baseline_label="Node callback")
+        q = st.same_language(r)
+        self.assertEqual((q["baseline"], q["ratio"], q["low"], q["label"]),
+                         ("w/node/callback-parallel@y", 2.8, 2.5, "Node callback"))
+
+    def test_c_uses_its_c_baseline(self):
+        r = row("w/c/await-parallel@x", baseline="w/c/callback-parallel@x", ratio=1.01,
+                significant=False, baseline_label="C callback")
+        q = st.same_language(r)
+        self.assertEqual((q["ratio"], q["significant"], q["is_baseline"]), (1.01, False, False))
+
+    def test_a_baseline_of_another_language_only_gives_none(self):
+        r = row("w/go/goroutine-parallel@os", baseline="w/c/callback-parallel@x", ratio=0.35)
+        self.assertIsNone(st.same_language(r))
+
+
+class Panels(unittest.TestCase):
+    def test_whole_process_timings_get_a_panel_of_their_own(self):
+        rows = [row("w/node/callback-sequential@y"),
+                row("w/node/callback-nodetest-sequential@y", method="nodetest"),
+                row("w/c/callback-parallel@x")]
+        titles = [t for t, _ in st.panels(rows)]
+        self.assertEqual(titles[0], "sequential")
+        self.assertTrue(titles[1].startswith("sequential: whole process"))
+        self.assertEqual(titles[2], "parallel")
+
+    def test_every_language_in_the_suites_style_order(self):
+        rows = [row("w/node/await-parallel@y"), row("w/c/await-parallel@x"),
+                row("w/node/callback-parallel@y"), row("w/c/promise-parallel@x"),
+                row("w/c/callback-parallel@x"), row("w/node/promise-parallel@y")]
+        (_, got), = st.panels(rows)
+        self.assertEqual([st.short_label(r) for r in got],
+                         ["c/callback@x", "c/promise@x", "c/await@x",
+                          "node/callback@y", "node/promise@y", "node/await@y"])
+
+    def test_legend_reads_row_by_row(self):
+        # 5 entries in 3 columns: a legend fills columns first, so the order it
+        # is given must be 1 4 2 5 3 for rows "1 2 3" and "4 5".
+        self.assertEqual(st.row_major([1, 2, 3, 4, 5], 3), [1, 4, 2, 5, 3])
+
+
+class ChartWanted(unittest.TestCase):
+    """Which charts the runner draws for a workload's rows."""
+
+    def test_the_headline_needs_a_same_language_ratio(self):
+        go = row("w/go/goroutine-parallel@os", baseline="w/c/callback-parallel@x", ratio=0.3)
+        self.assertIsNotNone(render.chart_wanted("ratios:same_language", [go]))
+        self.assertIsNone(render.chart_wanted("ratios:against_baseline", [go]))
+        c = row("w/c/await-parallel@x", baseline="w/c/callback-parallel@x", ratio=1.0)
+        self.assertIsNone(render.chart_wanted("ratios:same_language", [go, c]))
+
+    def test_the_claims_chart_needs_one_claim_measured_whole(self):
+        cat = render.catalog_mod.load()
+        claim = cat.workloads["readfile"]["claims"]["ratios"][0]
+        num = row(claim["num"], n=10)
+        den = row(claim["den"], n=10)
+        self.assertIsNone(render.chart_wanted("claims:ratios|absolute", [num, den]))
+        self.assertRegex(render.chart_wanted("claims:ratios", [num]), "no claim's variants")
+        self.assertRegex(render.chart_wanted("claims:ratios", [num, dict(den, n=0)]),
+                         "no claim's variants")
+
+    def test_a_summary_field(self):
+        self.assertIsNone(render.chart_wanted("user_ms", [row("w/c/sync-sequential@x",
+                                                               user_ms=1.0)]))
+        self.assertEqual(render.chart_wanted("user_ms", [row("w/c/sync-sequential@x")]),
+                         "no variant has a user ms")
+
+
+class Units(unittest.TestCase):
+    def test_per_operation(self):
+        self.assertEqual(st.per_op_ns(row("w/c/sync-sequential@x", iterations=10000), 1.0), 100.0)
+
+    def test_unit_suits_the_median(self):
+        self.assertEqual(st.time_unit([50.0, 80.0, 900.0])[0], "ns")
+        self.assertEqual(st.time_unit([5e3, 12e3, 130e3])[0], "µs")
+        self.assertEqual(st.time_unit([2e6, 3e6])[0], "ms")
+
+
+if __name__ == "__main__":
+    unittest.main()

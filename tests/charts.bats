@@ -1,0 +1,234 @@
+#!/usr/bin/env bats
+# charts.bats -- what a reader sees in the charts, checked from the charts
+# themselves: the committed reference runs (the newest of each host under
+# results/), a made-up wide workload (tests/fixtures-bin/chart-run) and a run
+# of the fake catalog are drawn into a scratch folder,
+# and every chart's sidecar JSON (charts/<chart>-<workload>.json: what it
+# plotted, and the check of its rendered figure: text boxes measured by the
+# renderer after drawing) is held against the run's summary and the catalog.
+
+load test_helper
+
+RUN="${ROOT}/runner/run.py"
+
+setup_file() {
+  export RUNS="${BATS_FILE_TMPDIR}/runs"
+  mkdir -p "$RUNS"
+  # The newest committed run of each host (results/<host>/<stamp>/, or under
+  # results/reference/), copied without its charts.  Committed: git's list, so
+  # that a local run in the same folders (ignored by git) is not taken.
+  if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$ROOT" ls-files -- results | sed "s|^|${ROOT}/|"
+  else
+    find "${ROOT}/results" -mindepth 3 -maxdepth 4 -name samples.csv
+  fi | grep '/samples\.csv$' | grep -v '/latest/' \
+    | sed 's|/samples.csv$||' | sort | awk -F/ '{host=$0; sub("/[^/]*$", "", host); last[host]=$0}
+      END {for (h in last) print last[h]}' | while read -r newest; do
+    dest="${RUNS}/$(basename "$(dirname "$newest")")/$(basename "$newest")"
+    mkdir -p "$dest"
+    cp "${newest}"/samples.csv "${newest}"/*.json "$dest"/
+    "$PYTHON" "$RUN" --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
+  done
+  # A made-up wide workload: three backends, shapes, whole-process timings, ns.
+  "$PYTHON" "${ROOT}/tests/fixtures-bin/chart-run" "${RUNS}/made-up/manyrows"
+  "$PYTHON" "$RUN" --render "${RUNS}/made-up/manyrows" > "${RUNS}/made-up.out" 2>&1 \
+    || echo "render failed: made-up" >> "${RUNS}/failures"
+  # The same made-up run's summary as a second host's, and the charts across the two.
+  mkdir -p "${RUNS}/across/made-up-too/manyrows" "${RUNS}/across/hosts/charts"
+  "$PYTHON" -c 'import json, sys
+s = json.load(open(sys.argv[1])); s["host"]["slug"] = "made-up-too"
+json.dump(s, open(sys.argv[2], "w"))' "${RUNS}/made-up/manyrows/summary.json" \
+    "${RUNS}/across/made-up-too/manyrows/summary.json"
+  for kind in ms ratio; do
+    "$PYTHON" "${ROOT}/plots/hosts_chart.py" "${RUNS}/made-up/manyrows" "${RUNS}/across/made-up-too/manyrows" \
+      --kind "$kind" -o "${RUNS}/across/hosts/charts/hosts-${kind}.png" \
+      || echo "hosts chart failed: $kind" >> "${RUNS}/failures"
+  done
+  # A run of the fake catalog: other languages, one variant per mode.
+  if [ -x "${BIN}/launch" ]; then
+    "$PYTHON" "$RUN" --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile quick --rounds 6 \
+      --warmup-rounds 0 --iterations 5 --host fake-host --out "${RUNS}/fake" > "${RUNS}/fake.out" 2>&1 \
+      || echo "fake run failed" >> "${RUNS}/failures"
+    rm -f "${RUNS}/fake/latest"
+  fi
+}
+
+# sidecars -- every chart's sidecar JSON of the redrawn runs, one a line.
+sidecars() { find "$RUNS" -path '*/charts/*.json' | sort; }
+
+@test "every run was redrawn and every chart has its sidecar" {
+  [ ! -f "${RUNS}/failures" ] || { cat "${RUNS}/failures"; false; }
+  n=0
+  for png in $(find "$RUNS" -path '*/charts/*.png'); do
+    [ -f "${png%.png}.json" ] || { echo "no sidecar for $png"; false; }
+    n=$((n + 1))
+  done
+  [ "$n" -ge 6 ]
+}
+
+@test "every variant of a run appears in each chart that should show it" {
+  run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
+import json, os, sys
+root = sys.argv[1]
+sys.path.insert(0, os.path.join(root, "runner"))
+import catalog, render
+cat = catalog.load()
+needs = {prefix: need for _, prefix, _, need in render.CHARTS}
+for path in sys.argv[2:]:
+    side = json.load(open(path))
+    rundir = os.path.dirname(os.path.dirname(path))
+    if side["chart"].startswith("hosts-"):
+        continue        # across runs: its own test
+    rows = [r for r in json.load(open(os.path.join(rundir, "summary.json")))["variants"]
+            if r["workload"] == side["workload"]]
+    plotted = set(side["variants"])
+    omitted = {o["variant"]: o["why"] for o in side["omitted"]}
+    assert all(omitted.values()), "%s: an omitted variant without a reason" % path
+    assert not plotted & set(omitted), "%s: plotted and omitted: %s" % (path, plotted & set(omitted))
+    assert plotted == {p["variant"] for p in side["points"]}, path
+    need = needs.get(side["chart"])
+    assert need, "%s: chart %s is not in render.CHARTS" % (path, side["chart"])
+    measured = {r["variant"] for r in rows if r.get("n")}
+    if need.startswith("claims:"):
+        claims = cat.workloads[side["workload"]]["claims"]
+        want = set()
+        if side["chart"] == "claims":
+            for c in claims.get("ratios", []):
+                if {c["num"], c["den"]} <= measured:
+                    want |= {c["num"], c["den"]}
+            for c in claims.get("absolute", []):
+                if c["variant"] in measured:
+                    want.add(c["variant"])
+        else:
+            for d in claims["decomposition"]["rows"]:
+                ids = set(d["node"] + d["c"])
+                langs = ({v.split("/")[1] for v in d["node"]}, {v.split("/")[1] for v in d["c"]})
+                if ids <= measured and len(langs[0]) == len(langs[1]) == 1 and langs[0] != langs[1]:
+                    want |= ids
+        missing = want - plotted
+        assert not missing, "%s: measured but not drawn: %s" % (path, sorted(missing))
+        assert plotted <= measured, "%s: drawn but not measured: %s" % (path, plotted - measured)
+    else:
+        # A ratio chart names each variant it cannot draw (no baseline to divide by).
+        if need.startswith("ratios:"):
+            need = "median_ms"
+        want = {r["variant"] for r in rows if r.get(need) is not None}
+        shown = plotted | set(omitted)
+        assert shown == want, "%s: missing %s, extra %s" % (path, sorted(want - shown),
+                                                            sorted(shown - want))
+        # Only a chart of ratios may leave a variant out (no baseline to divide by).
+        assert not omitted or needs[side["chart"]].startswith("ratios:"), (path, omitted)
+print("checked %d charts" % (len(sys.argv) - 2))
+EOF
+  assert_output --regexp "^checked [0-9]+ charts$"
+}
+
+@test "no two texts of a chart overlap and none leaves the figure" {
+  run -0 "$PYTHON" - $(sidecars) <<'EOF'
+import json, sys
+bad = []
+for path in sys.argv[1:]:
+    lay = json.load(open(path))["layout"]
+    assert lay["texts"] > 5, (path, lay["texts"])
+    for a, b in lay["overlaps"]:
+        bad.append("%s: %r overlaps %r" % (path, a, b))
+    for t in lay["outside"]:
+        bad.append("%s: %r leaves the figure" % (path, t))
+print("\n".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+EOF
+  assert_output "ok"
+}
+
+@test "every chart is at most 1200 px wide and its smallest text is 11.5 pt or more at GitHub's 880 px" {
+  run -0 "$PYTHON" - $(sidecars) <<'EOF'
+import json, struct, sys
+for path in sys.argv[1:]:
+    lay = json.load(open(path))["layout"]
+    with open(path[:-len(".json")] + ".png", "rb") as f:
+        head = f.read(24)
+    width, height = struct.unpack(">II", head[16:24])      # the PNG's IHDR
+    assert (width, height) == (lay["width_px"], lay["height_px"]), (path, width, height)
+    assert width <= 1200, "%s: %d px wide" % (path, width)
+    assert lay["smallest_pt_at_github"] >= 11.5, "%s: smallest text %s pt at 880 px" % (
+        path, lay["smallest_pt_at_github"])
+print("ok")
+EOF
+  assert_output "ok"
+}
+
+@test "the headline chart compares each variant with a baseline of its own language" {
+  run -0 "$PYTHON" - $(sidecars | grep '/headline-') <<'EOF'
+import json, sys
+n = 0
+for path in sys.argv[1:]:
+    for p in json.load(open(path))["points"]:
+        assert p["baseline"].split("/")[1] == p["variant"].split("/")[1], (path, p)
+        n += 1
+print("points %d" % n)
+EOF
+  assert_output --regexp "^points [1-9][0-9]*$"
+}
+
+@test "within a panel, every language lists its styles in suite.json's order" {
+  run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
+import json, os, sys
+styles = json.load(open(os.path.join(sys.argv[1], "runner", "catalog", "suite.json")))["styles"]
+for path in sys.argv[2:]:
+    side = json.load(open(path))
+    if side["chart"] in ("claims", "gap") or side["chart"].startswith("hosts-"):
+        continue
+    rundir = os.path.dirname(os.path.dirname(path))
+    rows = {r["variant"]: r for r in json.load(open(os.path.join(rundir, "summary.json")))["variants"]}
+    for panel in side["panels"]:
+        seq = [rows[p["variant"]] for p in side["points"] if p["panel"] == panel]
+        for lang in {r["lang"] for r in seq}:
+            order = [styles.index(r["style"]) for r in seq if r["lang"] == lang and r["style"] in styles]
+            assert order == sorted(order), (path, panel, lang, order)
+print("ok")
+EOF
+  assert_output "ok"
+}
+
+@test "the charts across hosts show every variant of each host" {
+  run -0 "$PYTHON" - "$RUNS" <<'EOF'
+import json, os, sys
+runs = sys.argv[1]
+want = set()
+for host, folder in (("made-up", "made-up"), ("made-up-too", "across/made-up-too")):
+    want |= {(host, r["variant"]) for r in json.load(open(os.path.join(
+        runs, folder, "manyrows", "summary.json")))["variants"]}
+for kind in ("ms", "ratio"):
+    side = json.load(open(os.path.join(runs, "across", "hosts", "charts", "hosts-%s.json" % kind)))
+    got = {(p["host"], p["variant"]) for p in side["points"]}
+    assert got == want, (kind, sorted(want - got)[:5], sorted(got - want)[:5])
+print("ok")
+EOF
+  assert_output "ok"
+}
+
+@test "a significant ratio is bold and solid, a ~ one faded, never the reverse" {
+  run -0 "$PYTHON" - $(sidecars | grep -E '/(headline|ratio)-') <<'EOF'
+import json, sys
+seen = {"bold": 0, "faded": 0}
+for path in sys.argv[1:]:
+    side = json.load(open(path))
+    for v in side["values"]:
+        if v["text"].startswith("~"):
+            assert v["weight"] == "normal" and v["alpha"] < 1, (path, v)
+            seen["faded"] += 1
+        elif v["text"][0].isdigit():
+            assert v["weight"] == "bold" and v["alpha"] == 1, (path, v)
+            seen["bold"] += 1
+    # Each ratio's value text says what the summary says of its significance.
+    text = {(v["panel"], v["row"]): v for v in side["values"]}
+    for p in side["points"]:
+        v = text[(p["panel"], p["row"])]
+        if p["significant"] is False:
+            assert v["text"].startswith("~ ") and v["weight"] == "normal", (path, p, v)
+        elif p["significant"] is True:
+            assert v["text"][0].isdigit() and v["weight"] == "bold", (path, p, v)
+print("bold %(bold)d faded %(faded)d" % seen)
+EOF
+  assert_output --regexp "^bold [1-9][0-9]* faded [1-9][0-9]*$"
+}
