@@ -112,7 +112,7 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None):
            "", "```"]
     out += sm.terminal_table(rows).rstrip("\n").split("\n")
     out += ["```", ""]
-    for prefix, title in (("ms", "Time per run of N operations"),
+    for prefix, title in (("time", "Time per operation"),
                           ("ratio", "Ratio to the baselines"),
                           ("memory", "Memory")):
         for png in charts(rel, prefix + "-"):
