@@ -162,6 +162,7 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "variants": [v["id"] for v in plan.variants],
             "baselines": cat.baseline_table(plan.variants), "skipped": plan.skipped, "filters": args.filter,
             "commands": {k: [_rel(a) for a in c] for k, c in plan.commands.items()},
+            "env": {v["id"]: v["env"] for v in plan.variants if v.get("env")},
             "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
             "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
@@ -180,7 +181,8 @@ def run_variant(plan, v, servers, launcher):
             res.spawn_error = why
             return res
         argv = argv + [spec["port_flag"], str(port)]
-    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher)
+    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher,
+                           v.get("env"))
 
 
 def _interrupt(signum, frame):
