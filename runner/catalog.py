@@ -27,8 +27,10 @@ warmup_rounds}}.  <workload>.json:
   requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
              "port_flag": "--port", "ready_timeout_s": 10}}; a matrix entry's own
              requires is merged over it, and {node} in an argv implies node
-  profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]}}: the suite
-             profiles the workload takes part in (R: only the first R rounds)
+  profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]
+             [, "trace_iterations": T]}}: the suite profiles the workload takes
+             part in (R: only the first R rounds; T: N of the traced runs that
+             count system calls after the rounds, runner/trace.py)
   baselines  [{"key": "c", "label": "C callback", "for": {partial fields, a list
              = any of}, "baseline": {partial fields}}] (see Catalog.baselines)
   claims     seed claims as data (runner/reproduce.py describes them)
@@ -519,8 +521,10 @@ class Catalog:
                     where, ", ".join(self.suite["profiles"])))
             if not isinstance(s, dict):
                 raise CatalogError("%s must be an object" % where)
-            _unknown(s, {"iterations", "timeout_s", "rounds"}, where)
+            _unknown(s, {"iterations", "timeout_s", "rounds", "trace_iterations"}, where)
             _integer(s.get("iterations"), 1, MAX_ITERATIONS, where, "iterations")
+            if "trace_iterations" in s:
+                _integer(s["trace_iterations"], 2, MAX_ITERATIONS, where, "trace_iterations")
             _seconds(s.get("timeout_s"), MAX_TIMEOUT_S, where, "timeout_s")
             if "rounds" in s and (type(s["rounds"]) is not int or s["rounds"] < 1
                                   or s["rounds"] > self.suite["profiles"][name]["rounds"]):

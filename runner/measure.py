@@ -22,6 +22,7 @@ import contract
 import launch
 import rundir as rd
 import summary as sm
+import trace as trace_mod
 import host as host_mod
 from errors import EnvError
 from progress import Progress
@@ -263,6 +264,7 @@ def measure(args, cat, plan, seed):
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
                                  "variant": vid, "status": status, "exit_code": res.exit_code,
                                  "wall_ns": res.wall_ns, "reason": reason, "line": rec,
+                                 "nvcsw": res.nvcsw, "nivcsw": res.nivcsw,
                                  "stderr": launch.first_line(res.stderr) or None}
                         log.run(entry)
                         if reason:
@@ -289,6 +291,14 @@ def measure(args, cat, plan, seed):
             rd.write_json(os.path.join(rundir, "run.json"), run)
             raise
     progress.end()
+    if not interrupted and sampled and not getattr(args, "no_trace", False):
+        # System calls per operation, from traced runs after the rounds.
+        print("run.py: counting system calls with strace (run.py --no-trace skips it)",
+              file=sys.stderr)
+        traced = trace_mod.trace_run(plan, cat, launcher, rundir)
+        interrupted = bool(traced.get("interrupted"))
+        if traced.get("skipped"):
+            print("run.py: no system call counts: %s" % traced["skipped"], file=sys.stderr)
     run["complete"] = not interrupted
     run["runtimes"] = runtimes
     run["finished_utc"] = rd.utc_now()

@@ -154,6 +154,8 @@ def workload_settings(cat, workload, profile, rounds, args):
             "timeout_s": timeout,
             # --rounds, like --iterations, overrides every workload's own figure.
             "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
+            # N of the traced runs after the rounds (trace.py), never above N.
+            "trace_iterations": min(s.get("trace_iterations") or n, n),
             "args": values}
 
 

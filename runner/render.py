@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import accounting
 import catalog as catalog_mod
 import export
 import report
@@ -135,6 +136,7 @@ def _render(rundir, out_root):
     if not _baseline_table(run.get("baselines")):
         run["baselines"] = catalog_baselines(samples)
     rows = sm.summarize(samples, run["baselines"])
+    accounting.attach(rundir, rows)      # per operation: CPU, counts, system calls
     summary = {"run": run, "host": hinfo, "variants": rows}
     if file_warnings:
         summary["warnings"] = file_warnings

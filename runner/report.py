@@ -5,8 +5,10 @@ failures, then the reproduction of the seeds' claims (runner/reproduce.py).
 """
 import os
 
+import accounting
 import reproduce
 import summary as sm
+import trace as trace_mod
 
 
 def _v(x):
@@ -188,7 +190,8 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     if run.get("complete") is False:
         out += ["> **Incomplete run**: interrupted before every round finished.", ""]
     out += host_section(host) + [""] + method_section(run) + [""]
-    out += results_section(rows) + charts_section(rundir, charts, charts_note) + skipped_section(run)
+    out += results_section(rows) + accounting.markdown(rows, trace_mod.load(rundir))
+    out += charts_section(rundir, charts, charts_note) + skipped_section(run)
     out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",
             "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above.",
