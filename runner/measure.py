@@ -291,7 +291,8 @@ def measure(args, cat, plan, seed):
             rd.write_json(os.path.join(rundir, "run.json"), run)
             raise
     progress.end()
-    if not interrupted and sampled and not getattr(args, "no_trace", False):
+    if (not interrupted and sampled and not getattr(args, "no_trace", False)
+            and any(s.get("trace_iterations") for s in plan.settings.values())):
         # System calls per operation, from traced runs after the rounds.
         print("run.py: counting system calls with strace (run.py --no-trace skips it)",
               file=sys.stderr)

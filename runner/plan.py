@@ -154,8 +154,9 @@ def workload_settings(cat, workload, profile, rounds, args):
             "timeout_s": timeout,
             # --rounds, like --iterations, overrides every workload's own figure.
             "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
-            # N of the traced runs after the rounds (trace.py), never above N.
-            "trace_iterations": min(s.get("trace_iterations") or n, n),
+            # N of the traced runs after the rounds (trace.py), never above N;
+            # None: the profile traces none of this workload's variants.
+            "trace_iterations": min(s["trace_iterations"], n) if s.get("trace_iterations") else None,
             "args": values}
 
 

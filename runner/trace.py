@@ -4,7 +4,8 @@ rounds (never inside a timed sample).
 For each variant of the run, on Linux when strace is on the PATH, two extra
 runs of the program under `strace -f -c` (every thread, a count per system
 call): one with N = N0 and one with N = T, the workload profile's
-trace_iterations (its iterations when it names none).  N0 is 1, or K for a
+trace_iterations (a profile that names none traces none of the workload's
+variants: the quick profile, so that tests stay fast).  N0 is 1, or K for a
 bounded variant (its K workers, coroutine stacks included, are made in both
 runs).  The system calls per operation are the difference divided by T - N0:
 the program's start-up, set-up and exit make the same calls in both and
@@ -76,6 +77,8 @@ def trace_run(plan, cat, launcher, rundir):
     """Traces every variant of the plan into rundir (strace/, trace.json); returns
     the trace.json object.  Ctrl-C stops it, keeping what was traced."""
     why = available()
+    if not any(s.get("trace_iterations") for s in plan.settings.values()):
+        return {"variants": {}}     # nothing to trace in this profile
     out = {"tool": "strace -f -c", "method": "calls(N = T) - calls(N = N0), divided by T - N0",
            "variants": {}}
     if why:
@@ -88,7 +91,9 @@ def trace_run(plan, cat, launcher, rundir):
     try:
         for v in plan.variants:
             s = plan.settings[v["workload"]]
-            n = s.get("trace_iterations") or s["iterations"]
+            n = s.get("trace_iterations")
+            if not n:
+                continue
             n0 = v["concurrency"] if v["mode"] == "bounded" and v["concurrency"] > 0 else 1
             rec = {"iterations": n, "iterations_small": n0}
             if n <= n0:
