@@ -28,7 +28,8 @@ PLOTS = os.path.join(os.path.dirname(HERE), "plots")
 CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI", "median_ms"),
           ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
-          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb")]
+          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb"),
+          ("where_time_chart.py", "where", "Where the time of one operation goes", "median_ms")]
 
 
 def catalog_baselines(samples):
