@@ -4,7 +4,8 @@
 # Needs: a C compiler, make, pkg-config, libuv (headers), cmocka, Go, a Python 3
 # that imports matplotlib, bats with bats-support and bats-assert.  Optional: node
 # (the Node rows are skipped without it), qemu-aarch64 and an aarch64 cross
-# compiler (the AArch64 coroutine tests), valgrind (memcheck runs).
+# compiler (the AArch64 coroutine tests), valgrind (memcheck runs), liburing
+# (readfile's uring backend, Linux) and strace (system calls per operation).
 #
 # Debian/Ubuntu: apt-get.  macOS: Homebrew.  Elsewhere: prints the command to run
 # and stops.  A second run finds everything and installs nothing.
@@ -80,6 +81,10 @@ optional_missing_debian() {
     m="$m libnode-dev"
   fi
   have valgrind || m="$m valgrind"
+  # liburing (readfile's uring backend; built without it, the backend says it is
+  # unavailable) and strace (system calls per operation after a run's rounds).
+  { have pkg-config && pkg-config --exists liburing; } || m="$m liburing-dev"
+  have strace || m="$m strace"
   have qemu-aarch64 || m="$m qemu-user"
   have aarch64-linux-gnu-gcc || m="$m gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
   printf '%s\n' "$m"

@@ -582,14 +582,14 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   fprintf(stdout, "libuv %s", uv_version_string());
   if (v->runtime_extra != NULL) json_str(stdout, v->runtime_extra);
   fputc('"', stdout);
-  /* What the timed pass cost beside time (optional fields of the line; the
+  if (w->json != NULL) w->json(stdout, &run);
+  /* What the timed pass cost beside time (optional fields at the end of the line; the
    * report divides them by N): threadpool requests started, heap allocations
    * counted, promise-pool objects taken, context switches of the process. */
   printf(",\"threadpool_trips\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"pool_gets\":%" PRIu64
          ",\"nvcsw\":%ld,\"nivcsw\":%ld",
          c1.threadpool - c0.threadpool, c1.allocs - c0.allocs, c1.pool_gets - c0.pool_gets,
          ru1.ru_nvcsw - ru0.ru_nvcsw, ru1.ru_nivcsw - ru0.ru_nivcsw);
-  if (w->json != NULL) w->json(stdout, &run);
   fputs("}\n", stdout);
   return stdout_finish(o.prog, "result");
 }
