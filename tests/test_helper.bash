@@ -103,16 +103,23 @@ PY
 # and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
 # workload needs started first (SERVER_ARGV empty when none; runner/catalog.py's
 # requires.server).
+# A variant with an env of its own in the catalog (Node's io_uring rows:
+# UV_USE_IO_URING=1) gets it exported here, and the previous variant's unset,
+# so that running VARIANT_ARGV runs it as the runner does.
 variant_argv() {
   VARIANT_ARGV=()
   SERVER_ARGV=()
   SERVER_PORT_FLAG=""
   SERVER_READY_S=10
-  local line part=argv
+  local line part=argv name
+  for name in ${VARIANT_ENV_NAMES[@]+"${VARIANT_ENV_NAMES[@]}"}; do unset "$name"; done
+  VARIANT_ENV_NAMES=()
   while IFS= read -r line; do
     case $part/$line in
-      argv/--server--) part=flag ;;
+      argv/--env--) part=env ;;
+      argv/--server-- | env/--server--) part=flag ;;
       argv/*) VARIANT_ARGV+=("$line") ;;
+      env/*) VARIANT_ENV_NAMES+=("${line%%=*}"); export "${line?}" ;;
       flag/*) SERVER_PORT_FLAG=$line part=ready ;;
       ready/*) SERVER_READY_S=$line part=server ;;
       server/*) SERVER_ARGV+=("$line") ;;
@@ -126,6 +133,8 @@ v = catalog.load(sys.argv[2]).find(vid)
 if v is None:
     sys.exit("no variant %s in the catalog" % vid)
 print("\n".join(catalog.argv(v, bin_dir, node)))
+if v.get("env"):
+    print("--env--\n%s" % "\n".join("%s=%s" % kv for kv in sorted(v["env"].items())))
 server = (v.get("requires") or {}).get("server")
 if server:
     print("--server--\n%s\n%d\n%s" % (server.get("port_flag", "--port"),
