@@ -68,11 +68,11 @@ typedef struct ab_read_s ab_read_t;
 typedef void (*ab_read_cb)(ab_read_t *req, ssize_t nread);
 
 /* The backends' state of a request: not part of the API.  The one request
- * a read has in flight is node4's uv_fs_t or fused's uv_work_t (a union: the
- * record stays the size of the larger). */
+ * a read has in flight is node4's uv_fs_t (allocated per read: at 440 bytes
+ * it would double every backend's record) or fused's uv_work_t. */
 #define AB_READ_PRIVATE_FIELDS                                              \
   union {                                                                   \
-    uv_fs_t fs;            /* node4: the one uv_fs_* request in flight */   \
+    uv_fs_t *fs;           /* node4: the one uv_fs_* request in flight */   \
     uv_work_t work;        /* fused: the one threadpool request */          \
   } u;                                                                      \
   ab_read_t *next;         /* inline, uring: the backend's queue of reads */\
