@@ -45,10 +45,24 @@ static const char *ab_uring_why; /* why loop_init failed, for the message */
 
 static const char *uring_unavailable(void) { return ab_uring_why; }
 
+/* True when the variable is set to something other than "" or "0". */
+static int env_set(const char *name) {
+  const char *v = getenv(name);
+  return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+}
+
+/* AB_URING_DISABLE=1: refuse as a kernel without io_uring would (for tests). */
+static int uring_disabled(void) {
+  if (!env_set("AB_URING_DISABLE")) return 0;
+  ab_uring_why = "io_uring is disabled (AB_URING_DISABLE is set)";
+  return 1;
+}
+
 #ifndef AB_HAVE_LIBURING
 
 static int uring_loop_init(uv_loop_t *loop) {
   (void)loop;
+  if (uring_disabled()) return UV_ENOSYS;
   ab_uring_why = "this program was built without liburing (install liburing-dev and rebuild)";
   return UV_ENOSYS;
 }
@@ -94,11 +108,6 @@ static struct {
 } U;
 
 static uint64_t tag(ab_read_t *req, int op) { return (uint64_t)(uintptr_t)req | (uint64_t)op; }
-
-static int env_set(const char *name) {
-  const char *v = getenv(name);
-  return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
-}
 
 /* The buffer for the next attempt: the heap buffer when an earlier read of
  * this request made one, else the inline one. */
@@ -285,10 +294,7 @@ static int uring_loop_init(uv_loop_t *loop) {
   unsigned k, n;
   int rc;
   if (U.loop != NULL) return UV_EBUSY;
-  if (env_set("AB_URING_DISABLE")) {
-    ab_uring_why = "io_uring is disabled (AB_URING_DISABLE is set)";
-    return UV_ENOSYS;
-  }
+  if (uring_disabled()) return UV_ENOSYS;
   memset(&U.ring, 0, sizeof(U.ring));
   if ((rc = io_uring_queue_init(RING_ENTRIES, &U.ring, 0)) < 0) {
     ab_uring_why = rc == -ENOSYS ? "this kernel has no io_uring"
