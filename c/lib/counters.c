@@ -9,22 +9,19 @@
 
 ab_counters_t ab_counters;
 
-/* libuv may allocate on a threadpool thread too (a uv_fs_* of many buffers,
- * a scandir): the allocator's count is atomic, relaxed. */
-#define COUNT() __atomic_fetch_add(&ab_counters.allocs, 1, __ATOMIC_RELAXED)
 
 static void *count_malloc(size_t size) {
-  COUNT();
+  AB_COUNT_ALLOC();
   return malloc(size);
 }
 
 static void *count_realloc(void *p, size_t size) {
-  COUNT();
+  AB_COUNT_ALLOC();
   return realloc(p, size);
 }
 
 static void *count_calloc(size_t n, size_t size) {
-  COUNT();
+  AB_COUNT_ALLOC();
   return calloc(n, size);
 }
 

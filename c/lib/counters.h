@@ -27,6 +27,10 @@ typedef struct ab_counters_s {
 
 extern ab_counters_t ab_counters;
 
+/* Counts one heap allocation: atomic (relaxed), as libuv may allocate on a
+ * threadpool thread and fused's read buffers are made there. */
+#define AB_COUNT_ALLOC() __atomic_fetch_add(&ab_counters.allocs, 1, __ATOMIC_RELAXED)
+
 /* Installs libuv's counting allocator (calls to malloc and friends, counted
  * in ab_counters.allocs).  Call before the first libuv call; 0 or a libuv
  * error code. */

@@ -162,7 +162,7 @@ static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
 static void pool_grow(pool_t *pool) {
   slab_t *s = malloc(sizeof(slab_t) + SLAB_OBJECTS * pool->size);
   if (s == NULL) return;
-  ab_counters.allocs++;
+  AB_COUNT_ALLOC();
   s->next = pool->slabs;
   pool->slabs = s;
   char *base = (char *)(s + 1);

@@ -59,8 +59,7 @@ static int heap_reserve(ab_read_t *req, size_t cap) {
   if (req->heap_cap >= cap) return 0;
   p = realloc(req->heap, cap);
   if (p == NULL) return UV_ENOMEM;
-  /* atomic: fused reads on a threadpool thread */
-  __atomic_fetch_add(&ab_counters.allocs, 1, __ATOMIC_RELAXED);
+  AB_COUNT_ALLOC(); /* fused reads on a threadpool thread */
   req->heap = p;
   req->heap_cap = cap;
   return 0;

@@ -113,7 +113,7 @@ static int node4_start(uv_loop_t *loop, ab_read_t *req, const char *path,
    * FSReqCallback): a uv_fs_t is 440 bytes, which a record of every other
    * backend would carry for nothing. */
   if ((req->u.fs = malloc(sizeof(*req->u.fs))) == NULL) return UV_ENOMEM;
-  ab_counters.allocs++;
+  AB_COUNT_ALLOC();
   req->u.fs->data = req;
   rc = counted(uv_fs_open(loop, req->u.fs, path, O_RDONLY, 0, node4_on_open));
   if (rc != 0) {
