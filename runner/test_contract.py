@@ -68,7 +68,7 @@ class ProblemTest(unittest.TestCase):
     def test_a_field_among_the_contracts_is_named_not_a_crash(self):
         rec = json.loads(line())
         rec = dict(list(rec.items())[:3] + [("hits", 3)] + list(rec.items())[3:])
-        self.assertIn("field 'hits' comes before 'style'", self.problem(json.dumps(rec)))
+        self.assertIn("field 'hits' comes before 'shape'", self.problem(json.dumps(rec)))
 
     def test_the_optional_counts_are_integers_when_present(self):
         self.assertIsNone(self.problem(line(threadpool_trips=40, allocs=0, nvcsw=1, nivcsw=0)))
