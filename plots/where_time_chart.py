@@ -115,7 +115,7 @@ def main(argv):
     ncol = 2 if len(backends) > 1 else 1
     nrow = (len(backends) + ncol - 1) // ncol
     most = max(sum(1 for r in c_rows if r["backend"] == b) for b in backends)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(11.5 if ncol == 2 else 7.5,
+    fig, axes = plt.subplots(nrow, ncol, figsize=(11.5 if ncol == 2 else 10.0,
                                                    nrow * (0.24 * most + 1.4) + 1.6),
                              squeeze=False)
     for k, b in enumerate(backends):
