@@ -6,7 +6,8 @@
  * The harness (harness.c) takes a copy before and after the timed pass and
  * writes the differences into the JSON line (threadpool_trips, allocs,
  * pool_gets), so the report can divide them by N.  Heap allocations are
- * counted through libuv's allocator hook (uv_replace_allocator: every
+ * counted through libuv's allocator hook, which ab_main installs before the
+ * loop exists (uv_replace_allocator: every
  * malloc, calloc and realloc libuv makes, e.g. the path copy of a uv_fs_open)
  * and by the callers that allocate per operation in this code base (a pool's
  * new slab, a read buffer); a plain malloc elsewhere is not seen.
@@ -31,9 +32,5 @@ extern ab_counters_t ab_counters;
  * threadpool thread and fused's read buffers are made there. */
 #define AB_COUNT_ALLOC() __atomic_fetch_add(&ab_counters.allocs, 1, __ATOMIC_RELAXED)
 
-/* Installs libuv's counting allocator (calls to malloc and friends, counted
- * in ab_counters.allocs).  Call before the first libuv call; 0 or a libuv
- * error code. */
-int ab_counters_install(void);
 
 #endif /* AB_COUNTERS_H */

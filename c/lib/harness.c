@@ -22,6 +22,22 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+/* libuv's allocator, counting its calls (counters.h). */
+static void *count_malloc(size_t size) {
+  AB_COUNT_ALLOC();
+  return malloc(size);
+}
+
+static void *count_realloc(void *p, size_t size) {
+  AB_COUNT_ALLOC();
+  return realloc(p, size);
+}
+
+static void *count_calloc(size_t n, size_t size) {
+  AB_COUNT_ALLOC();
+  return calloc(n, size);
+}
+
 uint64_t ab_now_ns(void) {
   /* uv_hrtime() is CLOCK_MONOTONIC on Linux and mach_absolute_time() on macOS. */
   return uv_hrtime();
@@ -531,7 +547,8 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   }
 
   ab_fd_limit_raise(); /* what is still missing, the check below says */
-  ab_counters_install(); /* before libuv's first allocation */
+  /* Before libuv's first allocation: every one of them is counted. */
+  uv_replace_allocator(count_malloc, count_realloc, count_calloc, free);
   if ((rc = uv_loop_init(&loop)) != 0) {
     fprintf(stderr, "%s: uv_loop_init: %s\n", o.prog, uv_strerror(rc));
     return AB_EXIT_ENV;
