@@ -98,3 +98,27 @@ readfile/c/callback-sequential@inline"
   run --separate-stderr "${NODE:-node}" node/readfile/callback-sequential.mjs --iterations 5
   [[ "$output" == *'"backend":"fs.readFile",'* ]]
 }
+
+@test "after the rounds, strace counts each variant's system calls per read into trace.json and REPORT.md" {
+  command -v strace >/dev/null || skip "strace is not installed"
+  strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
+  run "$PYTHON" "${ROOT}/runner/run.py" --profile default --node none \
+    --filter '^readfile/c/callback-sequential@inline$' --rounds 1 --warmup-rounds 0 \
+    --iterations 300 --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  assert_line "run.py: counting system calls with strace (run.py --no-trace skips it)"
+  d=$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)
+  # Open, fstat, read and close once per read: the start-up cancels out.
+  run "$PYTHON" -c 'import json, sys
+v = json.load(open(sys.argv[1]))["variants"]["readfile/c/callback-sequential@inline"]
+by = v["by_syscall"]
+print(v["iterations"], by.get("openat"), by.get("close"), by.get("read"), v["total"] >= 4)' "${d}/trace.json"
+  assert_output "200 1.0 1.0 1.0 True"
+  [ -f "${d}/strace/readfile_c_callback-sequential_inline-n200.txt" ]
+  grep -q '^| `c/callback-sequential@inline` |.*| 0.00 | 0.00 |.*(.*openat 1.0' "${d}/REPORT.md"
+  run "$PYTHON" "${ROOT}/runner/run.py" --profile default --node none --no-trace \
+    --filter '^readfile/c/callback-sequential@inline$' --rounds 1 --warmup-rounds 0 \
+    --iterations 300 --out "${BATS_TEST_TMPDIR}/q"
+  assert_success
+  refute_line --partial "counting system calls"
+}
