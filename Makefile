@@ -69,6 +69,15 @@ UV_CFLAGS = $(shell $(PKG_CONFIG) --cflags libuv 2>/dev/null)
 UV_LIBS = $(shell $(PKG_CONFIG) --libs libuv 2>/dev/null)
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+# liburing (Linux, optional): the readfile backend `uring` is built with it
+# when pkg-config knows it and its header compiles; without it the backend
+# is still there and says it is unavailable (exit 3), and the rest builds.
+ifeq ($(UNAME_S),Linux)
+# Asked once per make, when first needed (after deps).
+URING_OK = $(eval URING_OK := $(shell $(PKG_CONFIG) --exists liburing 2>/dev/null && $(CC) $$($(PKG_CONFIG) --cflags liburing 2>/dev/null) -include liburing.h -E -x c -o /dev/null /dev/null 2>/dev/null && echo yes))$(URING_OK)
+URING_CFLAGS = $(if $(URING_OK),-DAB_HAVE_LIBURING $(shell $(PKG_CONFIG) --cflags liburing 2>/dev/null))
+URING_LIBS = $(if $(URING_OK),$(shell $(PKG_CONFIG) --libs liburing 2>/dev/null))
+endif
 
 STD = -std=c11
 WARN = -Wall -Wextra
@@ -85,10 +94,10 @@ endif
 # about an unknown flag is not taken at its word.
 SC_TRY = { echo 'int main(void){return 0;}' | $(CC) -Werror $(1) -x c -c -o /dev/null - 2>/dev/null && echo $(1); }
 STACK_CLASH := $(shell $(call SC_TRY,-fstack-clash-protection --param stack-clash-protection-guard-size=12) || $(call SC_TRY,-fstack-clash-protection))
-ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(URING_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
 ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
-LIBS = $(UV_LIBS) -lm
+LIBS = $(UV_LIBS) $(URING_LIBS) -lm
 
 # Sources of the other OSes are left out (see the header); `os_only` filters a list.
 HOST_OS := $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,other))

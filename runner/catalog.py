@@ -27,8 +27,10 @@ warmup_rounds}}.  <workload>.json:
   requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
              "port_flag": "--port", "ready_timeout_s": 10}}; a matrix entry's own
              requires is merged over it, and {node} in an argv implies node
-  profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]}}: the suite
-             profiles the workload takes part in (R: only the first R rounds)
+  profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]
+             [, "trace_iterations": T]}}: the suite profiles the workload takes
+             part in (R: only the first R rounds; T: N of the traced runs that
+             count system calls after the rounds, runner/trace.py)
   baselines  [{"key": "c", "label": "C callback", "for": {partial fields, a list
              = any of}, "baseline": {partial fields}}] (see Catalog.baselines)
   claims     seed claims as data (runner/reproduce.py describes them)
@@ -42,7 +44,10 @@ warmup_rounds}}.  <workload>.json:
              (templates {bin} {node} {name} {workload} {lang} {style} {shape}
              {method} {mode} {backend}), profiles, about (a text, or texts keyed
              by name, mode, style or "*"; templated as argv), requires, exclude
-             (partial field objects removed from the product)
+             (partial field objects removed from the product), env ({"NAME":
+             "value"}: set in the program's environment for every run of these
+             variants, the probe's included, e.g. UV_USE_IO_URING for Node's
+             libuv; recorded in run.json)
 
 Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
 or method, a backend with bad characters, a check that is not a small integer
@@ -88,7 +93,7 @@ README = os.path.join(ROOT, "README.md")
 MATRIX_FIELDS = ("lang", "style", "shape", "method", "mode", "backend")
 FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
-ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude"}
+ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
                  "baselines", "claims", "charts", "variants", "fields", "targets"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
@@ -107,6 +112,7 @@ LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us"
 WORD = re.compile(r"[a-z][a-z0-9]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")
 TEMPLATE = re.compile(r"\{(\w+)\}")
+ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*\Z")
 # Placeholders filled only when the command runs (argv()).
 LATE = ("bin", "node")
 
@@ -522,8 +528,10 @@ class Catalog:
                     where, ", ".join(self.suite["profiles"])))
             if not isinstance(s, dict):
                 raise CatalogError("%s must be an object" % where)
-            _unknown(s, {"iterations", "timeout_s", "rounds"}, where)
+            _unknown(s, {"iterations", "timeout_s", "rounds", "trace_iterations"}, where)
             _integer(s.get("iterations"), 1, MAX_ITERATIONS, where, "iterations")
+            if "trace_iterations" in s:
+                _integer(s["trace_iterations"], 2, MAX_ITERATIONS, where, "trace_iterations")
             _seconds(s.get("timeout_s"), MAX_TIMEOUT_S, where, "timeout_s")
             if "rounds" in s and (type(s["rounds"]) is not int or s["rounds"] < 1
                                   or s["rounds"] > self.suite["profiles"][name]["rounds"]):
@@ -624,6 +632,16 @@ class Catalog:
             raise CatalogError("%s: the exclusions leave no variant" % where)
         return out
 
+    @staticmethod
+    def _check_env(env, where):
+        """A copy of an entry's env: names of [A-Z_][A-Z0-9_]* with string values."""
+        if not isinstance(env, dict) or not all(
+                isinstance(k, str) and ENV_NAME.match(k) and isinstance(val, str)
+                for k, val in env.items()):
+            raise CatalogError("%s: env must map variable names ([A-Z_][A-Z0-9_]*) to strings, "
+                               "got %r" % (where, env))
+        return dict(env)
+
     def _check_field(self, f, x, where):
         if f in ("style", "mode", "method"):
             known = self.suite[f + "s"]
@@ -664,6 +682,7 @@ class Catalog:
         if any("{node}" in a for a in words):
             req["node"] = True
         v["requires"] = req
+        v["env"] = self._check_env(entry.get("env", {}), where)
         # What runner/contract.py needs to check a line of this variant on its own.
         v["checks"] = dict(w["checks"])
         v["flag_values"] = dict(values)

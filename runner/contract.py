@@ -25,6 +25,9 @@ import catalog  # noqa: E402
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
 INT_FIELDS = catalog.LINE_INTS
 ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
+# Optional counts of the timed pass (the C harness writes them, c/lib/counters.h;
+# runner/accounting.py reads them): integers >= 0 when present.
+OPTIONAL_INTS = ("threadpool_trips", "allocs", "pool_gets", "nvcsw", "nivcsw")
 # Strings that may be empty: a variant without a shape prints "".
 MAY_BE_EMPTY = ("shape",)
 # Fields that must equal the catalog entry of the variant.
@@ -60,13 +63,17 @@ def _shape_problem(obj, extra):
     keys = list(obj)
     if keys[:len(ORDER)] != list(ORDER):
         got = [k for k in keys if k in ORDER]
-        i = next(i for i, (a, b) in enumerate(zip(got, ORDER)) if a != b)
+        i = next((i for i, (a, b) in enumerate(zip(got, ORDER)) if a != b), None)
+        if i is None:   # the contract's fields in order, another one among them
+            i = next(i for i, k in enumerate(keys) if k not in ORDER)
+            return "field %r comes before %r: a workload's own fields follow runtime" % (
+                keys[i], ORDER[i])
         return "fields out of order: %r where %r belongs (DESIGN section 3's order)" % (got[i], ORDER[i])
     for k in STRING_FIELDS + ("runtime",):
         if not isinstance(obj[k], str) or (not obj[k] and k not in MAY_BE_EMPTY):
             return "field %r must be a %sstring, got %r" % (
                 k, "" if k in MAY_BE_EMPTY else "non-empty ", obj[k])
-    for k in INT_FIELDS + tuple(extra):
+    for k in INT_FIELDS + tuple(extra) + tuple(k for k in OPTIONAL_INTS if k in obj):
         if not _is_int(obj[k]):
             return "field %r must be an integer, got %r" % (k, obj[k])
         if obj[k] < 0:

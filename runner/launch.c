@@ -13,8 +13,9 @@
  * rusage is the program's alone.
  *
  * On the file descriptor FD it writes one line when the program has ended:
- *   status=<wait status> wall_ns=<n> user_us=<n> sys_us=<n> maxrss=<n>
- * (maxrss as the kernel gives it: KiB on Linux, bytes on macOS), or
+ *   status=<wait status> wall_ns=<n> user_us=<n> sys_us=<n> maxrss=<n> nvcsw=<n> nivcsw=<n>
+ * (maxrss as the kernel gives it: KiB on Linux, bytes on macOS; nvcsw and
+ * nivcsw the voluntary and involuntary context switches), or
  *   error=<what failed>
  * when the program could not be started (exit status 127).  The program keeps
  * the launcher's stdin, stdout, stderr and process group, so the runner's
@@ -146,8 +147,9 @@ int main(int argc, char **argv) {
     fprintf(report, "error=wait4: %s\n", strerror(errno));
     return 127;
   }
-  fprintf(report, "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld\n", status,
-          t1 - t0, tv_us(ru.ru_utime), tv_us(ru.ru_stime), (long)ru.ru_maxrss);
+  fprintf(report, "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld\n",
+          status, t1 - t0, tv_us(ru.ru_utime), tv_us(ru.ru_stime), (long)ru.ru_maxrss,
+          (long)ru.ru_nvcsw, (long)ru.ru_nivcsw);
   fclose(report);
   return 0;
 }

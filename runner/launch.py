@@ -30,11 +30,12 @@ class Result:
     """What one run left behind.  exit_code is negative (-signal) when a signal
     ended it; spawn_error says why it never started."""
     __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
-                 "user_us", "sys_us", "peak_rss_kb", "spawn_error")
+                 "user_us", "sys_us", "peak_rss_kb", "spawn_error", "nvcsw", "nivcsw")
 
     def __init__(self):
         self.exit_code = self.signal = self.wall_ns = None
         self.user_us = self.sys_us = self.peak_rss_kb = None
+        self.nvcsw = self.nivcsw = None     # context switches (wait4), when reported
         self.timed_out = False
         self.spawn_error = None
         self.stdout = self.stderr = b""
@@ -92,8 +93,9 @@ def harness_failure(launch, status, text, fields, err):
             raise EnvError(why)
 
 
-def run_once(argv, timeout_s, launch):
-    """Runs argv through the launcher `launch` and returns its Result."""
+def run_once(argv, timeout_s, launch, env=None):
+    """Runs argv through the launcher `launch` and returns its Result; env
+    ({name: value}) is added to the program's environment."""
     res = Result()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.TemporaryFile() as rep:
@@ -104,7 +106,8 @@ def run_once(argv, timeout_s, launch):
             p = subprocess.Popen([launch, str(rep.fileno())] + list(argv),
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                  cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),),
-                                 env=dict(os.environ, LAUNCH_PARENT_PID=str(os.getpid())))
+                                 env=dict(os.environ, LAUNCH_PARENT_PID=str(os.getpid()),
+                                         **(env or {})))
         except OSError as e:
             # The harness, not the program measured: an environment error of the run.
             raise EnvError("cannot start the launcher %s: %s (run `make all`)"
@@ -150,6 +153,8 @@ def run_once(argv, timeout_s, launch):
             res.wall_ns = int(fields["wall_ns"])
             res.user_us, res.sys_us = int(fields["user_us"]), int(fields["sys_us"])
             res.peak_rss_kb = _maxrss_kb(int(fields["maxrss"]))
+            if fields.get("nvcsw", "").isdigit() and fields.get("nivcsw", "").isdigit():
+                res.nvcsw, res.nivcsw = int(fields["nvcsw"]), int(fields["nivcsw"])
         if os.WIFSIGNALED(status):
             res.signal = os.WTERMSIG(status)
             res.exit_code = -res.signal

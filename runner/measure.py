@@ -23,6 +23,7 @@ import launch
 import rundir as rd
 import stats
 import summary as sm
+import trace as trace_mod
 import host as host_mod
 from errors import EnvError
 from progress import Progress
@@ -165,6 +166,7 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "variants": [v["id"] for v in plan.variants],
             "baselines": cat.baseline_table(plan.variants), "skipped": plan.skipped, "filters": args.filter,
             "commands": {k: [_rel(a) for a in c] for k, c in plan.commands.items()},
+            "env": {v["id"]: v["env"] for v in plan.variants if v.get("env")},
             "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
             "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
@@ -183,7 +185,8 @@ def run_variant(plan, v, servers, launcher):
             res.spawn_error = why
             return res
         argv = argv + [spec["port_flag"], str(port)]
-    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher)
+    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher,
+                           v.get("env"))
 
 
 def _interrupt(signum, frame):
@@ -269,6 +272,7 @@ def measure(args, cat, plan, seed):
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
                                  "variant": vid, "status": status, "exit_code": res.exit_code,
                                  "wall_ns": res.wall_ns, "reason": reason, "line": rec,
+                                 "nvcsw": res.nvcsw, "nivcsw": res.nivcsw,
                                  "stderr": launch.first_line(res.stderr) or None}
                         log.run(entry)
                         if reason:
@@ -293,6 +297,15 @@ def measure(args, cat, plan, seed):
             rd.write_json(os.path.join(rundir, "run.json"), run)
             raise
     progress.end()
+    if (not interrupted and sampled and not getattr(args, "no_trace", False)
+            and any(s.get("trace_iterations") for s in plan.settings.values())):
+        # System calls per operation, from traced runs after the rounds.
+        print("run.py: counting system calls with strace (run.py --no-trace skips it)",
+              file=sys.stderr)
+        traced = trace_mod.trace_run(plan, cat, launcher, rundir)
+        interrupted = bool(traced.get("interrupted"))
+        if traced.get("skipped"):
+            print("run.py: no system call counts: %s" % traced["skipped"], file=sys.stderr)
     run["complete"] = not interrupted
     run["runtimes"] = runtimes
     run["finished_utc"] = rd.utc_now()

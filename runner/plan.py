@@ -96,10 +96,12 @@ def fill(args, node):
     return out
 
 
-def run_probe(argv):
-    """None when the probe exits 0, else why not in one line."""
+def run_probe(argv, env=None):
+    """None when the probe exits 0 (run with env added to the environment), else
+    why not in one line."""
     try:
         p = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           env=dict(os.environ, **(env or {})),
                            stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT_S)
     except OSError as e:
         return "probe %s cannot run: %s" % (os.path.basename(argv[0]), e.strerror or e)
@@ -124,9 +126,10 @@ def unmet(v, node, probes):
         return "needs node, and none was found (install Node.js, set NODE or say --node PATH)"
     if req.get("probe"):
         argv = fill(req["probe"], node)
-        key = tuple(argv)
+        env = v.get("env") or {}
+        key = (tuple(argv), tuple(sorted(env.items())))
         if key not in probes:
-            probes[key] = run_probe(argv)
+            probes[key] = run_probe(argv, env)
         return probes[key]
     return None
 
@@ -151,6 +154,9 @@ def workload_settings(cat, workload, profile, rounds, args):
             "timeout_s": timeout,
             # --rounds, like --iterations, overrides every workload's own figure.
             "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
+            # N of the traced runs after the rounds (trace.py), never above N;
+            # None: the profile traces none of this workload's variants.
+            "trace_iterations": min(s["trace_iterations"], n) if s.get("trace_iterations") else None,
             "args": values}
 
 

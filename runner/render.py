@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import accounting
 import catalog as catalog_mod
 import export
 import ratios
@@ -41,7 +42,8 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
           ("claims_chart.py", "claims", "Seed claims against this host",
            "claims:ratios|absolute"),
           ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
-           "claims:decomposition")]
+           "claims:decomposition"),
+          ("where_time_chart.py", "where", "Where the time of one operation goes", "median_ms")]
 
 
 def chart_wanted(needs, rows):
@@ -209,6 +211,7 @@ def _render(rundir, out_root):
     if not all(units.get(s["workload"]) for s in samples):
         units = dict(catalog_units(), **{w: u for w, u in units.items() if u})
     rows = sm.summarize(samples, run["baselines"], units)
+    accounting.attach(rundir, rows)      # per operation: CPU, counts, system calls
     summary = {"run": run, "host": hinfo, "variants": rows,
                "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
                "targets": targets.evaluate(samples, catalog_targets())}

@@ -9,10 +9,12 @@ claims (runner/reproduce.py), the skipped variants, warnings and failures.
 import os
 import shlex
 
+import accounting
 import reproduce
 import summary as sm
 import targets
 import verdicts
+import trace as trace_mod
 
 
 def _v(x):
@@ -277,7 +279,8 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
     out += method_section(run) + [""] + host_section(host) + [""]
-    out += results_section(rows) + charts_section(rundir, charts, charts_note)
+    out += results_section(rows) + accounting.markdown(rows, trace_mod.load(rundir))
+    out += charts_section(rundir, charts, charts_note)
     out += reproduce_section(summary, rundir)
     out += skipped_section(run)
     out += warnings_section(rows, failures, summary.get("warnings") or ())

@@ -104,8 +104,8 @@ class RealCatalogTest(unittest.TestCase):
     def setUpClass(cls):
         cls.cat = catalog.load()
 
-    def test_it_loads_with_readfiles_38_variants_and_noops_20(self):
-        self.assertEqual(len(self.cat.select(workload="readfile")), 38)
+    def test_it_loads_with_readfiles_96_variants_and_noops_20(self):
+        self.assertEqual(len(self.cat.select(workload="readfile")), 96)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
         self.assertEqual(sorted(self.cat.workloads), ["noop", "readfile"])
 
@@ -131,7 +131,8 @@ class RealCatalogTest(unittest.TestCase):
 
     def test_profiles_give_n_timeout_and_rounds_per_workload(self):
         self.assertEqual(self.cat.settings("readfile", "quick"), {"iterations": 500, "timeout_s": 30})
-        self.assertEqual(self.cat.settings("readfile", "full"), {"iterations": 10000, "timeout_s": 120})
+        self.assertEqual(self.cat.settings("readfile", "full"),
+                         {"iterations": 10000, "timeout_s": 120, "trace_iterations": 1000})
         self.assertEqual(self.cat.settings("noop", "quick"), {"iterations": 2000, "timeout_s": 30})
         self.assertIsNone(self.cat.settings("noop", "default"))
         self.assertEqual(self.cat.profile("full"), {"about": "more rounds for tighter intervals",

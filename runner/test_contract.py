@@ -65,6 +65,16 @@ class ProblemTest(unittest.TestCase):
     def test_a_workloads_own_fields_may_follow_runtime(self):
         self.assertIsNone(self.problem(line(hits=3)))
 
+    def test_a_field_among_the_contracts_is_named_not_a_crash(self):
+        rec = json.loads(line())
+        rec = dict(list(rec.items())[:3] + [("hits", 3)] + list(rec.items())[3:])
+        self.assertIn("field 'hits' comes before 'shape'", self.problem(json.dumps(rec)))
+
+    def test_the_optional_counts_are_integers_when_present(self):
+        self.assertIsNone(self.problem(line(threadpool_trips=40, allocs=0, nvcsw=1, nivcsw=0)))
+        self.assertIn("'allocs' must be an integer, got '3'", self.problem(line(allocs="3")))
+        self.assertIn("'nivcsw' must not be negative", self.problem(line(nivcsw=-1)))
+
     def test_wrong_types(self):
         self.assertIn("'style' must be a non-empty string", self.problem(line(style="")))
         self.assertIn("'shape' must be a string", self.problem(line(shape=None)))

@@ -7,7 +7,8 @@
 # compiler and the arm64 multiarch libuv and cmocka (make test-aarch64: the C
 # suite under qemu), valgrind (memcheck runs), clang and llvm (make test-asm:
 # the switches assembled for Mach-O), shellcheck, and actionlint (built with
-# Go into BUILD_DIR/tools at a pinned version) for the lint of make test.
+# Go into BUILD_DIR/tools at a pinned version) for the lint of make test, liburing
+# (readfile's uring backend, Linux) and strace (system calls per operation).
 #
 # Debian/Ubuntu: apt-get.  macOS: Homebrew.  Elsewhere: prints the command to run
 # and stops.  A second run finds everything and installs nothing.
@@ -85,6 +86,10 @@ optional_missing_debian() {
     m="$m libnode-dev"
   fi
   have valgrind || m="$m valgrind"
+  # liburing (readfile's uring backend; built without it, the backend says it is
+  # unavailable) and strace (system calls per operation after a run's rounds).
+  { have pkg-config && pkg-config --exists liburing; } || m="$m liburing-dev"
+  have strace || m="$m strace"
   have qemu-aarch64 || m="$m qemu-user"
   have aarch64-linux-gnu-gcc || m="$m gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
   have clang || m="$m clang"

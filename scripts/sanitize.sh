@@ -9,7 +9,13 @@
 #             no error and no leak allowed
 #
 # Each step prints one line per program and a total "STEP: N passed, N failed".
-# Steps whose tool is missing are skipped with a line saying so.
+# Steps whose tool is missing are skipped with a line saying so.  readfile's
+# uring variants are skipped, with the probe's reason, where io_uring is
+# unavailable (build/bin/c-readfile-probe uring).  tsan leaves out the inline
+# and uring backends (no thread of theirs runs a read: the loop thread or the
+# kernel does); memcheck runs the fused, inline and uring backends in their
+# parallel variants and callback-sequential only (their other variants share
+# the same code, and valgrind's start-up costs a second each).
 # Set SANITIZE_STEPS to run only some ("asan tsan memcheck"), SANITIZE_N for N.
 set -u
 make=${1:-make}
@@ -21,6 +27,21 @@ bad=0
 
 c_variants() { "$python" runner/catalog.py ids --lang c; }
 
+# Why io_uring cannot be used here (the probe's line), or nothing.
+uring_why=$("$root/build/bin/c-readfile-probe" uring 2>&1 >/dev/null) || [ -n "$uring_why" ] || uring_why="probe failed"
+
+# wanted STEP ID -- whether STEP runs the variant ID (see the header).
+wanted() {
+  case $1:$2 in
+    tsan:*@inline|tsan:*@uring) return 1 ;;
+    memcheck:*-parallel@fused|memcheck:*-parallel@inline|memcheck:*-parallel@uring) return 0 ;;
+    memcheck:*/callback-sequential@fused|memcheck:*/callback-sequential@inline) return 0 ;;
+    memcheck:*/callback-sequential@uring) return 0 ;;
+    memcheck:*@fused|memcheck:*@inline|memcheck:*@uring) return 1 ;;
+  esac
+  return 0
+}
+
 # run_variants STEP BIN_DIR N WRAPPER... -- every C variant of the catalog,
 # run through WRAPPER, then the step's total line.
 run_variants() {
@@ -28,6 +49,10 @@ run_variants() {
   shift 3
   pass=0 fail=0
   for id in $(c_variants); do
+    wanted "$step" "$id" || continue
+    case $id in
+      *@uring) if [ -n "$uring_why" ]; then echo "  skip $id ($uring_why)"; continue; fi ;;
+    esac
     # One argument a line: split on newlines only (BIN_DIR may hold a space).
     argv=$("$python" runner/catalog.py argv "$id" --bin "$bin")
     # The test-only variant stops its clock early but must still be clean.

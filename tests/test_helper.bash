@@ -124,36 +124,59 @@ PY
 # and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
 # workload needs started first (SERVER_ARGV empty when none; runner/catalog.py's
 # requires.server).
+# A variant with an env of its own in the catalog (Node's io_uring rows:
+# UV_USE_IO_URING=1) gets it exported here, and the previous variant's unset,
+# so that running VARIANT_ARGV runs it as the runner does.
 variant_argv() {
   VARIANT_ARGV=()
   SERVER_ARGV=()
   SERVER_PORT_FLAG=""
   SERVER_READY_S=10
-  local line part=argv
+  local line part=argv name
+  for name in ${VARIANT_ENV_NAMES[@]+"${VARIANT_ENV_NAMES[@]}"}; do unset "$name"; done
+  VARIANT_ENV_NAMES=()
   while IFS= read -r line; do
     case $part/$line in
-      argv/--server--) part=flag ;;
+      argv/--env--) part=env ;;
+      argv/--server-- | env/--server--) part=flag ;;
       argv/*) VARIANT_ARGV+=("$line") ;;
+      env/*) VARIANT_ENV_NAMES+=("${line%%=*}"); export "${line?}" ;;
       flag/*) SERVER_PORT_FLAG=$line part=ready ;;
       ready/*) SERVER_READY_S=$line part=server ;;
       server/*) SERVER_ARGV+=("$line") ;;
     esac
-  done < <("$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$1" "$BIN" "${NODE:-node}" <<'PY'
+  done < <(variant_record "$1")
+  [ "${#VARIANT_ARGV[@]}" -gt 0 ] || echo "no variant $1 in the catalog" >&2
+}
+
+# variant_record ID -- variant_argv's lines for ID: its command, its env after
+# --env--, its server after --server--.  Every variant's lines are written once
+# per test file and catalog (one Python run, not one per call: the tests ask
+# for hundreds of variants) into a cache in BATS_FILE_TMPDIR.
+variant_record() {
+  local key cache
+  key=$(printf '%s|%s|%s' "$CATALOG_DIR" "$BIN" "${NODE:-node}" | cksum | tr ' ' '-')
+  cache="${BATS_FILE_TMPDIR:-${BATS_TMPDIR:-/tmp}}/variant_argv.$key"
+  if [ ! -s "$cache" ]; then
+    "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$BIN" "${NODE:-node}" > "$cache.$$" <<'PY' || return 1
 import sys
 sys.path.insert(0, sys.argv[1])
 import catalog
-vid, bin_dir, node = sys.argv[3:6]
-v = catalog.load(sys.argv[2]).find(vid)
-if v is None:
-    sys.exit("no variant %s in the catalog" % vid)
-print("\n".join(catalog.argv(v, bin_dir, node)))
-server = (v.get("requires") or {}).get("server")
-if server:
-    print("--server--\n%s\n%d\n%s" % (server.get("port_flag", "--port"),
-                                      -(-float(server.get("ready_timeout_s", 10)) // 1),
-                                      "\n".join(catalog.expand(server["argv"], bin_dir, node))))
+bin_dir, node = sys.argv[3:5]
+for v in catalog.load(sys.argv[2]).variants:
+    print("@@ " + v["id"])
+    print("\n".join(catalog.argv(v, bin_dir, node)))
+    if v.get("env"):
+        print("--env--\n%s" % "\n".join("%s=%s" % kv for kv in sorted(v["env"].items())))
+    server = (v.get("requires") or {}).get("server")
+    if server:
+        print("--server--\n%s\n%d\n%s" % (server.get("port_flag", "--port"),
+                                          -(-float(server.get("ready_timeout_s", 10)) // 1),
+                                          "\n".join(catalog.expand(server["argv"], bin_dir, node))))
 PY
-  )
+    mv "$cache.$$" "$cache"
+  fi
+  awk -v id="@@ $1" '$0 == id { p = 1; next } /^@@ / { p = 0 } p' "$cache"
 }
 
 # start_server -- starts SERVER_ARGV from the project root and waits

@@ -4,6 +4,8 @@
  */
 #include "harness.h"
 
+#include "counters.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,6 +21,22 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
+
+/* libuv's allocator, counting its calls (counters.h). */
+static void *count_malloc(size_t size) {
+  AB_COUNT_ALLOC();
+  return malloc(size);
+}
+
+static void *count_realloc(void *p, size_t size) {
+  AB_COUNT_ALLOC();
+  return realloc(p, size);
+}
+
+static void *count_calloc(size_t n, size_t size) {
+  AB_COUNT_ALLOC();
+  return calloc(n, size);
+}
 
 uint64_t ab_now_ns(void) {
   /* uv_hrtime() is CLOCK_MONOTONIC on Linux and mach_absolute_time() on macOS. */
@@ -506,7 +524,8 @@ static int stdout_finish(const char *prog, const char *what) {
 int ab_main(int argc, char **argv, const ab_workload_t *w) {
   const ab_variant_t *v;
   struct rusage ru0, ru1;
-  long idle_kb = 0;
+  ab_counters_t c0 = {0, 0, 0}, c1 = {0, 0, 0};
+  long idle_kb = 0, peak_kb = 0;
   uv_loop_t loop;
   ab_opts_t o;
   ab_run_t run;
@@ -528,6 +547,8 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   }
 
   ab_fd_limit_raise(); /* what is still missing, the check below says */
+  /* Before libuv's first allocation: every one of them is counted. */
+  uv_replace_allocator(count_malloc, count_realloc, count_calloc, free);
   if ((rc = uv_loop_init(&loop)) != 0) {
     fprintf(stderr, "%s: uv_loop_init: %s\n", o.prog, uv_strerror(rc));
     return AB_EXIT_ENV;
@@ -546,6 +567,7 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
     rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
   }
   if (rc == AB_EXIT_OK) {
+    c0 = ab_counters;
     getrusage(RUSAGE_SELF, &ru0);
     idle_kb = peak_rss_kb(&ru0);
     if (run_pass(&loop, &o, w, state, v, o.iterations, &run) != 0) {
@@ -553,6 +575,12 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
       rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
     }
     getrusage(RUSAGE_SELF, &ru1);
+    /* The peak now, before the teardown: a backend's teardown may unmap
+     * memory (io_uring's rings) in a way that Linux's VmHWM then no longer
+     * counts, which would put the peak below the idle figure. */
+    peak_kb = peak_rss_kb(&ru1);
+    if (peak_kb < idle_kb) peak_kb = idle_kb;
+    c1 = ab_counters;
     /* Taken now: a test-only variant may still have completions in flight. */
     ok = run.ok;
     bytes = run.bytes;
@@ -574,11 +602,18 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
          w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
          o.backend, o.iterations, run.concurrency, ok, bytes, elapsed,
          tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
-         tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_rss_kb(&ru1), idle_kb);
+         tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_kb, idle_kb);
   fprintf(stdout, "libuv %s", uv_version_string());
   if (v->runtime_extra != NULL) json_str(stdout, v->runtime_extra);
   fputc('"', stdout);
   if (w->json != NULL) w->json(stdout, &run);
+  /* What the timed pass cost beside time (optional fields at the end of the line; the
+   * report divides them by N): threadpool requests started, heap allocations
+   * counted, promise-pool objects taken, context switches of the process. */
+  printf(",\"threadpool_trips\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"pool_gets\":%" PRIu64
+         ",\"nvcsw\":%ld,\"nivcsw\":%ld",
+         c1.threadpool - c0.threadpool, c1.allocs - c0.allocs, c1.pool_gets - c0.pool_gets,
+         ru1.ru_nvcsw - ru0.ru_nvcsw, ru1.ru_nivcsw - ru0.ru_nivcsw);
   fputs("}\n", stdout);
   return stdout_finish(o.prog, "result");
 }

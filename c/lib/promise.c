@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "counters.h"
 #include "microtask_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -161,6 +162,7 @@ static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
 static void pool_grow(pool_t *pool) {
   slab_t *s = malloc(sizeof(slab_t) + SLAB_OBJECTS * pool->size);
   if (s == NULL) return;
+  AB_COUNT_ALLOC();
   s->next = pool->slabs;
   pool->slabs = s;
   char *base = (char *)(s + 1);
@@ -181,6 +183,7 @@ static inline void *pool_get(pool_t *pool) {
   UNPOISON((char *)obj + sizeof(void *), pool->size - sizeof(void *));
   pool->free = *obj;
   pool->live++;
+  ab_counters.pool_gets++;
   return obj;
 }
 

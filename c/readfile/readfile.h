@@ -10,6 +10,23 @@
  *          close, each its own uv_fs_* request, so four threadpool round trips.
  *          The blocking form makes the same four system calls on the caller's
  *          thread.
+ *   fused  the same four system calls in ONE threadpool request
+ *          (uv_queue_work): one round trip per read.
+ *   inline the four system calls on the loop thread, from a uv_idle handle on
+ *          the loop's next turn: no threadpool, and the completion is never
+ *          delivered inside the call that started the read (see "Zalgo" in the
+ *          README).
+ *   uring  Linux only (uring_linux.c, liburing): openat, read and close linked
+ *          in one io_uring submission per read, on direct descriptors where
+ *          the kernel has them; the submissions of a loop turn go to the
+ *          kernel together from a uv_prepare handle, the completions are
+ *          reaped when the ring's eventfd, polled by a uv_poll_t, turns
+ *          readable.  Without io_uring (old kernel, seccomp, a build without
+ *          liburing, or AB_URING_DISABLE=1 set) its loop_init fails with
+ *          UV_ENOSYS or the kernel's error.
+ *
+ * The fused and inline blocking forms are node4's (the same four system
+ * calls); uring's submits one linked chain and waits for it.
  *
  * The caller owns the request memory (as with libuv): an ab_read_t is embedded
  * in, or allocated by, the caller and recovered with container_of-style casts
@@ -27,6 +44,7 @@
 #define AB_READFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <uv.h>
 
@@ -49,9 +67,17 @@ typedef struct ab_read_s ab_read_t;
  * (uv_strerror(nread) says what failed, req->failed_op says where). */
 typedef void (*ab_read_cb)(ab_read_t *req, ssize_t nread);
 
-/* The backends' state of a request: not part of the API. */
+/* The backends' state of a request: not part of the API.  The one request
+ * a read has in flight is node4's uv_fs_t (allocated per read: at 440 bytes
+ * it would double every backend's record) or fused's uv_work_t. */
 #define AB_READ_PRIVATE_FIELDS                                              \
-  uv_fs_t fs;              /* node4: the one uv_fs_* request in flight */   \
+  union {                                                                   \
+    uv_fs_t *fs;           /* node4: the one uv_fs_* request in flight */   \
+    uv_work_t work;        /* fused: the one threadpool request */          \
+  } u;                                                                      \
+  ab_read_t *next;         /* inline, uring: the backend's queue of reads */\
+  int slot;                /* uring: the direct descriptor (or plain fd) */ \
+  int cqes;                /* uring: completions still to come */           \
   uv_buf_t iov;                                                             \
   uv_file fd;                                                               \
   ab_read_cb cb;                                                            \
@@ -85,6 +111,13 @@ typedef struct ab_backend_s {
   /* Reads `path` with blocking system calls on this thread; returns the size
    * (bytes at req->buf) or a libuv error code. */
   ssize_t (*read_sync)(ab_read_t *req, const char *path);
+  /* After loop_init failed: why, in words (the kernel, the build, the
+   * environment), or NULL; NULL for a backend whose loop_init cannot fail
+   * that way. */
+  const char *(*unavailable)(void);
+  /* 1 when its reads go through libuv's threadpool (the driver starts the
+   * pool before the clock), 0 when they never do. */
+  int threadpool;
 } ab_backend_t;
 
 /* Looks a backend up by name; NULL when unknown. */
@@ -98,5 +131,35 @@ const char *ab_backend_name(size_t k);
 void ab_read_cleanup(ab_read_t *req);
 
 extern const ab_backend_t ab_backend_node4;
+extern const ab_backend_t ab_backend_fused;
+extern const ab_backend_t ab_backend_inline;
+#ifdef __linux__
+extern const ab_backend_t ab_backend_uring;
+#endif
+
+/* ---- for the backends only ------------------------------------------------ */
+
+/* Threadpool round trips the backends have started (node4: 4 per read,
+ * fused: 1): the JSON line's threadpool_trips comes from the harness's
+ * counters (ab_counters, harness.h), which the backends increment. */
+
+/* Resets req for a new read of `path` (result, failed_op, buf at the inline
+ * buffer, cb). */
+void ab__read_reset(ab_read_t *req, const char *path, ab_read_cb cb);
+
+/* Makes room for a file of `size` bytes (0: unknown, read until EOF): 0,
+ * UV_EFBIG past AB_READ_MAX, or UV_ENOMEM. */
+int ab__read_prepare(ab_read_t *req, uint64_t size);
+
+/* Points req's iov at the room for the next read (growing the buffer of a file
+ * of unknown size when it is full): 0, UV_EFBIG or UV_ENOMEM. */
+int ab__read_next_iov(ab_read_t *req);
+
+/* True when nothing more is to be read: the fstat size is in. */
+int ab__read_complete(const ab_read_t *req);
+
+/* open, fstat, read until done, close with blocking system calls on this
+ * thread: the size, or a libuv error code with req->failed_op set. */
+ssize_t ab__read_blocking(ab_read_t *req, const char *path);
 
 #endif /* AB_READFILE_H */

@@ -96,14 +96,17 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   st->path = o->flags[FLAG_FILE];
   st->expect = o->flags[FLAG_EXPECT];
   st->expect_len = strlen(st->expect);
-  /* Every style but sync reads through libuv's threadpool: started here, so
-   * that its threads are not made inside the timed section and a failure to
-   * make them is one line and exit 3 rather than libuv's silent abort. */
-  if (o->variant != NULL && strncmp(o->variant, "sync-", 5) != 0 &&
+  /* Every style but sync reads through libuv's threadpool on node4 and
+   * fused: started here, so that its threads are not made inside the timed
+   * section and a failure to make them is one line and exit 3 rather than
+   * libuv's silent abort.  inline and uring never use it. */
+  if (o->variant != NULL && strncmp(o->variant, "sync-", 5) != 0 && st->backend->threadpool &&
       (rc = ab_threadpool_start(loop, o->prog)) != 0)
     return rc;
   if (st->backend->loop_init != NULL && (rc = st->backend->loop_init(loop)) != 0) {
-    fprintf(stderr, "%s: backend %s: %s\n", o->prog, st->backend->name, uv_strerror(rc));
+    const char *why = st->backend->unavailable ? st->backend->unavailable() : NULL;
+    fprintf(stderr, "%s: backend %s is not available: %s%s%s\n", o->prog, st->backend->name,
+            why ? why : "", why ? ": " : "", uv_strerror(rc));
     return AB_EXIT_ENV;
   }
   *state = st;

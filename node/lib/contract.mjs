@@ -253,12 +253,24 @@ export function variantFields(variant, method = 'inprocess') {
   effectiveConcurrency(mode, 0);
   if (!BACKEND.test(backend || '')) throw new TypeError(`a backend is a name of [A-Za-z0-9._], got "${backend}"`);
   if (typeof variant.run !== 'function') throw new TypeError('a variant has a run(pass, done)');
-  const fields = { workload: workload.name, lang: 'node', style, shape, mode, method, backend };
+  const fields = { workload: workload.name, lang: 'node', style, shape, mode, method,
+    backend: ioUring() ? `${backend}.uring` : backend };
   return { ...fields, variant: variantId(fields) };
 }
 
+/**
+ * True when libuv was told to use io_uring for file operations
+ * (UV_USE_IO_URING=1, read as Node 20's libuv reads it: a number above 0).
+ * Such a run is another backend: its id's backend gets ".uring" and its
+ * runtime names the variable.
+ */
+export function ioUring() {
+  return Number.parseInt(process.env.UV_USE_IO_URING ?? '', 10) > 0;
+}
+
 export function runtimeName() {
-  return `node ${process.version} (libuv ${process.versions.uv})`;
+  const uring = ioUring() ? `, UV_USE_IO_URING=${process.env.UV_USE_IO_URING}` : '';
+  return `node ${process.version} (libuv ${process.versions.uv}${uring})`;
 }
 
 /** The contract's JSON line (DESIGN section 3): the variant's fields, then the measurements. */

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { limiter } from './limit.mjs';
 import {
   DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs, quote,
-  resultLine, usageText, variantFields, variantId, variantLabel, variantName,
+  resultLine, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
 } from './contract.mjs';
 import { fixtureProblem, readfile } from '../readfile/workload.mjs';
 import { noop } from '../noop/workload.mjs';
@@ -104,6 +104,23 @@ test('every Node variant file is named after its variant, and the old promisify 
   assert.strictEqual(ids['node/readfile/promise-counter-parallel.mjs'], 'readfile/node/promise-counter-parallel@fs.promises');
   assert.strictEqual(ids['node/readfile/callback-parallel.mjs'], 'readfile/node/callback-parallel@fs.readFile');
   assert.strictEqual(ids['node/noop/await-parallel.mjs'], 'noop/node/await-parallel@none');
+});
+
+test('UV_USE_IO_URING=1 makes a variant\'s backend <backend>.uring and names itself in the runtime', () => {
+  const decl = { workload: readfile, style: 'callback', mode: 'parallel', backend: 'fs.readFile', run() {} };
+  const saved = process.env.UV_USE_IO_URING;
+  try {
+    for (const [value, backend] of [['1', 'fs.readFile.uring'], ['0', 'fs.readFile'], ['', 'fs.readFile']]) {
+      process.env.UV_USE_IO_URING = value;
+      assert.strictEqual(variantFields(decl).backend, backend, `UV_USE_IO_URING=${value}`);
+      assert.strictEqual(runtimeName().includes('UV_USE_IO_URING'), backend.endsWith('.uring'));
+    }
+    delete process.env.UV_USE_IO_URING;
+    assert.strictEqual(variantFields(decl).variant, 'readfile/node/callback-parallel@fs.readFile');
+  } finally {
+    if (saved === undefined) delete process.env.UV_USE_IO_URING;
+    else process.env.UV_USE_IO_URING = saved;
+  }
 });
 
 test('a declaration that is not a variant is refused with a sentence', () => {

@@ -1,0 +1,100 @@
+"""Tests of trace.py (system calls per operation) and accounting.py (the
+per-operation figures from the runs' lines)."""
+import json
+import os
+import tempfile
+import unittest
+
+import accounting
+import trace
+
+STRACE_C = """\
+% time     seconds  usecs/call     calls    errors syscall
+------ ----------- ----------- --------- --------- ----------------
+ 79.77    8.596410         308     27845      1886 futex
+ 16.60    1.789308         111     15997           epoll_pwait
+  1.15    0.124156          12     10091           read
+  0.28    0.029806          14      2024         3 openat
+------ ----------- ----------- --------- --------- ----------------
+100.00   10.539680         189     55957      1889 total
+"""
+
+
+class TraceTest(unittest.TestCase):
+    def test_parse_reads_the_calls_column_with_and_without_errors(self):
+        self.assertEqual(trace.parse(STRACE_C),
+                         {"futex": 27845, "epoll_pwait": 15997, "read": 10091, "openat": 2024})
+
+    def test_parse_of_no_table_is_empty(self):
+        self.assertEqual(trace.parse("strace: exec: No such file\n"), {})
+
+    def test_per_op_cancels_the_start_up_and_drops_calls_that_did_not_grow(self):
+        small = {"execve": 1, "mmap": 40, "openat": 11, "read": 12}
+        big = {"execve": 1, "mmap": 40, "openat": 110, "read": 210}
+        got = trace.per_op(small, big, 100, 1)
+        self.assertEqual(got["by_syscall"], {"read": 2.0, "openat": 1.0})
+        self.assertEqual(got["total"], 3.0)
+
+    def test_per_op_divides_by_the_difference_of_n(self):
+        self.assertEqual(trace.per_op({"read": 64}, {"read": 200}, 200, 64)["total"], 1.0)
+
+    def test_with_iterations_replaces_only_n(self):
+        argv = ["prog", "--variant", "x", "--iterations", "10000", "--warmup", "0"]
+        self.assertEqual(trace.with_iterations(argv, 7),
+                         ["prog", "--variant", "x", "--iterations", "7", "--warmup", "0"])
+        self.assertEqual(argv[4], "10000")
+
+    def test_slug_is_a_file_name(self):
+        self.assertEqual(trace.slug("readfile/c/sync-sequential@node4"),
+                         "readfile_c_sync-sequential_node4")
+
+
+def entry(rnd, line, **rusage):
+    return dict({"round": rnd, "variant": line["variant"], "status": "ok", "line": line}, **rusage)
+
+
+class AccountingTest(unittest.TestCase):
+    def c_line(self, n, trips):
+        return {"variant": "w/c/callback-sequential@x", "iterations": n, "user_us": n,
+                "sys_us": 2 * n, "threadpool_trips": trips, "allocs": n, "pool_gets": 0,
+                "nvcsw": n // 2, "nivcsw": 0}
+
+    def test_a_c_line_gives_its_counts_per_operation(self):
+        a = accounting.per_variant([entry(1, self.c_line(100, 400)),
+                                    entry(2, self.c_line(100, 400))], None)
+        self.assertEqual(a["threadpool"], 4.0)
+        self.assertEqual(a["allocs"], 1.0)
+        self.assertEqual(a["user_ns"], 1000.0)
+        self.assertEqual(a["cpu_ns"], 3000.0)
+        self.assertEqual((a["nvcsw"], a["switches_from"]), (0.5, "line"))
+
+    def test_a_line_without_counts_gives_none_and_the_process_switches(self):
+        line = {"variant": "w/node/callback-sequential@y", "iterations": 10, "user_us": 10,
+                "sys_us": 0}
+        a = accounting.per_variant([entry(1, line, nvcsw=30, nivcsw=5)], None)
+        self.assertIsNone(a["threadpool"])
+        self.assertIsNone(a["allocs"])
+        self.assertEqual((a["nvcsw"], a["nivcsw"], a["switches_from"]), (3.0, 0.5, "process"))
+
+    def test_attach_reads_runs_jsonl_and_trace_json_and_skips_warm_ups(self):
+        with tempfile.TemporaryDirectory() as d:
+            line = self.c_line(10, 40)
+            with open(os.path.join(d, "runs.jsonl"), "w") as f:
+                f.write(json.dumps(entry("w1", self.c_line(10, 99999))) + "\n")
+                f.write(json.dumps(entry(1, line)) + "\n")
+                f.write(json.dumps(dict(entry(2, line), status="failed")) + "\n")
+            with open(os.path.join(d, "trace.json"), "w") as f:
+                json.dump({"variants": {line["variant"]: {
+                    "iterations": 200, "total": 4.0, "by_syscall": {"read": 1.0}}}}, f)
+            rows = [{"variant": line["variant"], "workload": "w", "label": "c/x",
+                     "median_ms": 1.0, "iterations": 10}]
+            accounting.attach(d, rows)
+            a = rows[0]["accounting"]
+            self.assertEqual((a["runs"], a["threadpool"], a["syscalls"]), (1, 4.0, 4.0))
+            text = "\n".join(accounting.markdown(rows))
+            self.assertIn("| `c/x` | 100 |", text)
+            self.assertIn("4.0 (read 1.0)", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
