@@ -92,8 +92,9 @@ def harness_failure(launch, status, text, fields, err):
             raise EnvError(why)
 
 
-def run_once(argv, timeout_s, launch):
-    """Runs argv through the launcher `launch` and returns its Result."""
+def run_once(argv, timeout_s, launch, env=None):
+    """Runs argv through the launcher `launch` and returns its Result; env
+    ({name: value}) is added to the program's environment."""
     res = Result()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.TemporaryFile() as rep:
@@ -104,7 +105,8 @@ def run_once(argv, timeout_s, launch):
             p = subprocess.Popen([launch, str(rep.fileno())] + list(argv),
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                  cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),),
-                                 env=dict(os.environ, LAUNCH_PARENT_PID=str(os.getpid())))
+                                 env=dict(os.environ, **dict(env or {}),
+                                          LAUNCH_PARENT_PID=str(os.getpid())))
         except OSError as e:
             # The harness, not the program measured: an environment error of the run.
             raise EnvError("cannot start the launcher %s: %s (run `make all`)"

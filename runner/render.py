@@ -27,7 +27,15 @@ PLOTS = os.path.join(os.path.dirname(HERE), "plots")
 CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI", "median_ms"),
           ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
-          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb")]
+          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb"),
+          # Drawn only when the run swept (the scaling profile): log-log, one line
+          # per variant, against N, against K, against the threadpool's size.
+          ("scaling_n_chart.py", "scaling-n", "Scaling with N: time per operation, "
+           "ratio to the C baseline, peak memory", "sweep_iterations"),
+          ("scaling_k_chart.py", "scaling-k", "Scaling with K (bounded): time per "
+           "operation and peak memory", "sweep_concurrency"),
+          ("scaling_env_chart.py", "scaling-env", "Scaling with the threadpool's size: "
+           "time per operation and peak memory", "sweep_env")]
 
 
 def catalog_baselines(samples):
@@ -134,13 +142,19 @@ def _render(rundir, out_root):
                "complete": None, "failures": []}
     if not _baseline_table(run.get("baselines")):
         run["baselines"] = catalog_baselines(samples)
-    rows = sm.summarize(samples, run["baselines"])
+    rows, points = sm.split_points(sm.summarize(samples, run["baselines"]))
     summary = {"run": run, "host": hinfo, "variants": rows}
+    if points:
+        # A sweep (the scaling profile): every point's row, the base included;
+        # the variants' rows above are the base point's.
+        summary["points"] = points
+        sm.write_csv(points, os.path.join(rundir, "points.csv"))
     if file_warnings:
         summary["warnings"] = file_warnings
     rd.write_json(os.path.join(rundir, "summary.json"), summary)
     sm.write_csv(rows, os.path.join(rundir, "summary.csv"))
-    export.write(rundir, samples, rows, hinfo)
+    export.write(rundir, [s for s in samples if s.get("point") in (None, "", "base")],
+                 rows, hinfo)
 
     charts_dir = os.path.join(rundir, "charts")
     os.makedirs(charts_dir, exist_ok=True)
@@ -172,7 +186,9 @@ def _draw_charts(rundir, rows, workloads, charts):
     for script, prefix, title, needs in CHARTS:
         for w in workloads:
             wrows = [r for r in rows if r["workload"] == w]
-            if not any(r[needs] is not None for r in wrows):
+            if not any(r.get(needs) is not None for r in wrows):
+                if needs.startswith("sweep_"):
+                    continue        # a sweep's chart, and this run did not sweep
                 print("run.py: no %s chart for %s: no variant has a %s"
                       % (prefix, w, needs.replace("_", " ")), file=sys.stderr)
                 continue

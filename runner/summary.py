@@ -15,7 +15,10 @@ from files import write_atomic
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
-                  "shape", "method", "label"]
+                  "shape", "method", "label", "env", "point"]
+# A file written before env and point existed has the columns up to label;
+# its rows read as env "" and point "" (no sweep).
+OLD_SAMPLE_COLUMNS = SAMPLE_COLUMNS[:SAMPLE_COLUMNS.index("label") + 1]
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
                "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
@@ -33,7 +36,7 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "peak_rss_kb", "user_ms", "sys_ms", "outliers", "warnings",
                        "shape", "method", "label", "baseline_label", "lang_baseline",
                        "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high", "lang_p_value",
-                       "lang_significant", "lang_baseline_label"]
+                       "lang_significant", "lang_baseline_label", "point", "env"]
 
 
 # Columns every row of samples.csv has (the runner always writes them); the
@@ -64,23 +67,24 @@ def read_samples(path, warnings=None):
         text = f.read()
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None)
-    if header != SAMPLE_COLUMNS:
+    if header not in (SAMPLE_COLUMNS, OLD_SAMPLE_COLUMNS):
         raise ValueError("%s: header is %r, expected the columns %s"
                          % (path, header, ",".join(SAMPLE_COLUMNS)))
+    columns = header
     records = list(enumerate(reader, start=2))
     rows, seen, n_of = [], {}, {}
     for i, (lineno, rec) in enumerate(records):
         where = "%s:%d" % (path, lineno)
-        if len(rec) != len(SAMPLE_COLUMNS):
+        if len(rec) != len(columns):
             last = i == len(records) - 1 and not text.endswith("\n")
-            if last and len(rec) < len(SAMPLE_COLUMNS):
+            if last and len(rec) < len(columns):
                 # An interrupted write leaves a short last line; keep what is whole.
                 if warnings is not None:
                     warnings.append("%s: a short last line (an interrupted write) was "
                                     "left out" % where)
                 continue
-            raise ValueError("%s: %d columns, expected %d" % (where, len(rec), len(SAMPLE_COLUMNS)))
-        row = dict(zip(SAMPLE_COLUMNS, rec))
+            raise ValueError("%s: %d columns, expected %d" % (where, len(rec), len(columns)))
+        row = dict(dict.fromkeys(SAMPLE_COLUMNS, ""), **dict(zip(columns, rec)))
         for k in REQUIRED_COLUMNS:
             if row[k] == "":
                 raise ValueError("%s: %s is empty" % (where, k))
@@ -100,15 +104,17 @@ def read_samples(path, warnings=None):
         if row["status"] not in STATUSES:
             raise ValueError("%s: unknown status %r (known: %s)"
                              % (where, row["status"][:40], ", ".join(STATUSES)))
-        key = (row["variant"], row["round"])
+        # A sweep's points (the point column) are series of their own.
+        shown = row["variant"] + (" at " + row["point"] if row["point"] else "")
+        key = (row["variant"], row["point"], row["round"])
         if key in seen:
             raise ValueError("%s: a second row of %s in round %d (the first is line %d)"
-                             % (where, row["variant"], row["round"], seen[key]))
+                             % (where, shown, row["round"], seen[key]))
         seen[key] = lineno
-        first = n_of.setdefault(row["variant"], (row["iterations"], lineno))
+        first = n_of.setdefault((row["variant"], row["point"]), (row["iterations"], lineno))
         if first[0] != row["iterations"]:
             raise ValueError("%s: %s has iterations %d here and %d on line %d: one run "
-                             "has one N per variant" % (where, row["variant"], row["iterations"],
+                             "has one N per variant" % (where, shown, row["iterations"],
                                                         first[0], first[1]))
         rows.append(row)
     return [_checked(path, row) for row in rows]
@@ -166,16 +172,19 @@ def _ms(ns):
     return None if ns is None else ns / 1e6
 
 
-def _ratio(row, prefix, vid, base, label, ok_times, warnings):
-    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline id."""
+def _ratio(row, prefix, key, base_key, label, ok_times, warnings):
+    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline
+    (keys are (variant id, point): a sweep's point pairs with the same point)."""
+    vid, base = key[0], base_key[0]
     row[prefix + "baseline"] = base
     row[prefix + "baseline_label"] = label
-    if not ok_times.get(base):
-        warnings.append("baseline %s has no valid samples in this run: no ratio" % base)
+    if not ok_times.get(base_key):
+        if not base_key[1]:
+            warnings.append("baseline %s has no valid samples in this run: no ratio" % base)
         return
-    if not ok_times.get(vid):
+    if not ok_times.get(key):
         return
-    ratios = stats.paired_ratios(ok_times[vid], ok_times[base])
+    ratios = stats.paired_ratios(ok_times[key], ok_times[base_key])
     row[prefix + "rounds_paired"] = len(ratios)
     m, lo, hi = stats.ratio_ci(ratios)
     row[prefix + "ratio"], row[prefix + "ratio_ci_low"], row[prefix + "ratio_ci_high"] = m, lo, hi
@@ -183,8 +192,8 @@ def _ratio(row, prefix, vid, base, label, ok_times, warnings):
         warnings.append("ratio to %s from %d paired rounds: too few for a 95%% CI"
                         % (label, len(ratios)))
     if vid != base:
-        _, p = stats.mann_whitney([_ms(t) for t in ok_times[vid].values()],
-                                  [_ms(t) for t in ok_times[base].values()])
+        _, p = stats.mann_whitney([_ms(t) for t in ok_times[key].values()],
+                                  [_ms(t) for t in ok_times[base_key].values()])
         row[prefix + "p_value"] = p
         row[prefix + "significant"] = None if p is None else p < stats.ALPHA
 
@@ -195,12 +204,12 @@ def summarize(samples, baselines):
     label] or None, "lang": [id, label] or None}, as run.json records it."""
     by_variant = {}
     for s in samples:
-        by_variant.setdefault(s["variant"], []).append(s)
+        by_variant.setdefault((s["variant"], s.get("point") or ""), []).append(s)
     ok_times = {v: {s["round"]: s["elapsed_ns"] for s in rows
                     if s["status"] == "ok" and s["elapsed_ns"] is not None}
                 for v, rows in by_variant.items()}
     out = []
-    for vid, rows in by_variant.items():
+    for (vid, point), rows in by_variant.items():
         first = rows[0]
         oks = [s for s in rows if s["status"] == "ok" and s["elapsed_ns"] is not None]
         times_ms = [_ms(s["elapsed_ns"]) for s in oks]
@@ -227,15 +236,61 @@ def summarize(samples, baselines):
                "wall_ms": _median_or_none([_ms(s["wall_ns"]) for s in oks
                                            if s["wall_ns"] is not None]),
                "warnings": warnings}
+        if point:
+            # A sweep's point: its K (and N) are the point's, its environment too.
+            row.update(point=point, env=first.get("env") or "",
+                       axis=point_axis(point), x=point_x(point, first))
         for key, prefix in BASELINE_KEYS:
             for f in RATIO_FIELDS:
                 row[prefix + f] = 0 if f == "rounds_paired" else None
             rule = (baselines.get(vid) or {}).get(key)
             if rule:
-                _ratio(row, prefix, vid, rule[0], rule[1], ok_times, warnings)
+                _ratio(row, prefix, (vid, point), (rule[0], point), rule[1], ok_times, warnings)
         out.append(row)
     out.sort(key=sort_key)
     return out
+
+
+def point_axis(point):
+    """What a sweep's point varies: "iterations", "concurrency", the name of an
+    environment variable, or "" for the base point."""
+    name = point.partition("=")[0]
+    return "" if "=" not in point else name
+
+
+def point_x(point, sample):
+    """The value on the point's axis (an integer when it is one), None for the base."""
+    axis = point_axis(point)
+    if not axis:
+        return None
+    if axis in ("iterations", "concurrency"):
+        return sample[axis]
+    value = point.partition("=")[2]
+    return int(value) if re.match(r"[0-9]+\Z", value) else value
+
+
+def split_points(rows):
+    """(the rows of the variants, the rows of a sweep's points): the variants'
+    rows are those of the base point (a sweep's "base", or the only one), and
+    carry "sweep": {axis: number of points} and sweep_iterations,
+    sweep_concurrency, sweep_env (the points on such axes, None for none) when
+    the run swept; the points are
+    every row of a sweep, the base included, or [] without one."""
+    swept = [r for r in rows if r.get("point")]
+    base = [r for r in rows if r.get("point") in (None, "", "base")]
+    if swept:
+        for r in base:
+            axes = {}
+            for p in swept:
+                if p["variant"] == r["variant"] and p["axis"]:
+                    axes[p["axis"]] = axes.get(p["axis"], 1) + 1
+            r["sweep"] = axes
+            # What the charts of runner/render.py ask for: points on each kind of axis.
+            for kind in ("iterations", "concurrency", "env"):
+                n = sum(c for a, c in axes.items()
+                        if a == kind or (kind == "env" and a not in ("iterations", "concurrency")))
+                r["sweep_" + kind] = n or None
+    return base, swept
 
 
 def _median_or_none(xs):

@@ -190,7 +190,9 @@ class ClassifyTest(Fixture):
         st, rec, _ = self.status(result(self.line()))
         row = measure.sample_row(2, 5, self.v, 10, st, rec, result())
         self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
-        self.assertEqual(sm.SAMPLE_COLUMNS[-3:], ["shape", "method", "label"])
+        self.assertEqual(sm.SAMPLE_COLUMNS[19:22], ["shape", "method", "label"])
+        self.assertEqual(sm.SAMPLE_COLUMNS[-2:], ["env", "point"])
+        self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))
 
