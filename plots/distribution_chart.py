@@ -26,7 +26,8 @@ def main(argv):
     c = st.Chart(PROG, __doc__, argv, "median_ms", "distribution")
     times = {}
     for s in st.load_samples(PROG, c.args.rundir):
-        if s.get("status") == "ok" and s.get("elapsed_ns"):
+        # A sweep's other points (the scaling profile) have charts of their own.
+        if s.get("status") == "ok" and s.get("elapsed_ns") and s.get("point") in (None, "", "base"):
             try:
                 times.setdefault(s["variant"], []).append(int(s["elapsed_ns"]) / 1e6)
             except ValueError:

@@ -169,12 +169,12 @@ def points(v, s):
     """The points of variant v under its workload's settings s: [{"point",
     "iterations", "concurrency", "env"}], the base point first.  Without a sweep
     there is one, labelled "".  With one, the base point ("base": the settings'
-    N, v's own K, no variable set) and one point per value of every axis whose
+    N, v's own K, only v's own environment) and one point per value of every axis whose
     `for` matches v, the others at the base: "iterations=1000",
     "concurrency=16" (bounded variants only), "UV_THREADPOOL_SIZE=8".  A value
     equal to the base's (an env axis's default) is the base point itself."""
     base = {"point": BASE if s.get("sweep") else "", "iterations": s["iterations"],
-            "concurrency": v["concurrency"], "env": {}}
+            "concurrency": v["concurrency"], "env": dict(v.get("env") or {})}
     out = [base]
     for ax in s.get("sweep") or []:
         if not catalog_mod._matches(v, ax.get("for") or {}):
@@ -186,7 +186,8 @@ def points(v, s):
             if kind == "env":
                 if "default" in ax and str(x) == str(ax["default"]):
                     continue
-                p = dict(base, env={ax["name"]: str(x)}, point="%s=%s" % (ax["name"], x))
+                p = dict(base, env=dict(base["env"], **{ax["name"]: str(x)}),
+                         point="%s=%s" % (ax["name"], x))
             else:
                 if x == base[kind]:
                     continue
