@@ -319,7 +319,7 @@ EOF
 
 @test "bad runner options are usage errors with exit code 2" {
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile nope
-  assert_output "run.py: unknown profile 'nope'; the catalog has broken, nodeonly, quick, requires, served, unserved"
+  assert_output "run.py: unknown profile 'nope'; the catalog has broken, budget, nodeonly, quick, requires, scaling, served, unserved"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '^zzz'
   assert_output "run.py: no variant of profile 'quick' matches '^zzz'"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 0
