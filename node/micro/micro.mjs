@@ -52,7 +52,7 @@ if (process.env.MICRO_THREADCPU) {
     cpuNs = addon.threadCpuNs;
     clock = 'thread';
   } catch (e) {
-    process.stderr.write(`micro.mjs: ${process.env.MICRO_THREADCPU}: ${e.message}; process CPU instead\n`);
+    process.stderr.write(`micro.mjs: ${process.env.MICRO_THREADCPU}: ${String(e.message).split('\n')[0]}; process CPU instead\n`);
   }
 }
 
