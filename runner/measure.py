@@ -172,22 +172,34 @@ def orders(plan, seed, rounds_of=None):
     return out
 
 
+# The fields a variant shares with the others it is compared with (its C
+# baseline is the same workload, mode, method and backend): a time budget gives
+# them all the same rounds, so that their ratios pair over every round.
+BUDGET_GROUP = ("workload", "lang", "mode", "method", "backend")
+
+
 def budget_rounds(plan, warm_wall):
     """{id: rounds} of the variants under a time budget (their workload's
     settings have one and its `for` matches): as many rounds as fit in the
-    budget's seconds at the median wall time of their ok warm-up runs
-    (warm_wall {id: [wall_ns]}), at least the workload's rounds and at most the
-    budget's max_rounds.  A variant without an ok warm-up keeps its rounds."""
-    out = {}
+    budget's seconds at the median wall time of the ok warm-up runs (warm_wall
+    {id: [wall_ns]}) of their group (BUDGET_GROUP: the variants it compares),
+    at least the workload's rounds and at most the budget's max_rounds.  A group
+    without an ok warm-up keeps its rounds."""
+    groups = {}
     for v in plan.variants:
-        s = plan.settings[v["workload"]]
-        b = s.get("budget")
-        walls = sorted(warm_wall.get(v["id"]) or [])
-        if not b or not walls or not catalog_mod._matches(v, b.get("for") or {}):
+        b = plan.settings[v["workload"]].get("budget")
+        if b and catalog_mod._matches(v, b.get("for") or {}):
+            groups.setdefault(tuple(v[k] for k in BUDGET_GROUP), []).append(v)
+    out = {}
+    for members in groups.values():
+        walls = sorted(w for v in members for w in warm_wall.get(v["id"]) or [])
+        if not walls:
             continue
-        wall = max(walls[len(walls) // 2], 1)
-        fit = int(b["seconds"] * 1e9 // wall)
-        out[v["id"]] = max(s["rounds"], min(b["max_rounds"], fit))
+        s = plan.settings[members[0]["workload"]]
+        b = s["budget"]
+        fit = int(b["seconds"] * 1e9 // max(walls[len(walls) // 2], 1))
+        for v in members:
+            out[v["id"]] = max(s["rounds"], min(b["max_rounds"], fit))
     return out
 
 
