@@ -434,10 +434,12 @@ def _check_sweep(sweep, where):
             for x in values:
                 _integer(x, 1, top, at, kind)
             key = (kind,)
-        if key in seen:
-            raise CatalogError("%s: a second %s axis" % (at, " ".join(key)))
-        seen.add(key)
         _partial(ax.get("for", {}), at, "for")
+        # The same axis twice is allowed for different variants (different `for`).
+        key += (json.dumps(ax.get("for", {}), sort_keys=True),)
+        if key in seen:
+            raise CatalogError("%s: a second %s axis for the same variants" % (at, " ".join(key[:-1])))
+        seen.add(key)
 
 
 class Catalog:

@@ -172,7 +172,8 @@ def points(v, s):
     N, v's own K, only v's own environment) and one point per value of every axis whose
     `for` matches v, the others at the base: "iterations=1000",
     "concurrency=16" (bounded variants only), "UV_THREADPOOL_SIZE=8".  A value
-    equal to the base's (an env axis's default) is the base point itself."""
+    equal to the base's (an env axis's default) is the base point itself, and a
+    point two axes give is run once."""
     base = {"point": BASE if s.get("sweep") else "", "iterations": s["iterations"],
             "concurrency": v["concurrency"], "env": dict(v.get("env") or {})}
     out = [base]
@@ -193,7 +194,8 @@ def points(v, s):
                     continue
                 p = dict(base, point="%s=%d" % (kind, x))
                 p[kind] = x
-            out.append(p)
+            if all(q["point"] != p["point"] for q in out):
+                out.append(p)
     return out
 
 

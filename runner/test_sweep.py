@@ -53,6 +53,12 @@ class PointsTest(unittest.TestCase):
         self.assertEqual(by["base"]["env"], {"URING": "1"})
         self.assertEqual(by["POOL=1"]["env"], {"URING": "1", "POOL": "1"})
 
+    def test_an_axis_given_twice_for_different_variants_runs_a_point_once(self):
+        sweep = [{"axis": "iterations", "values": [10, 1000]},
+                 {"axis": "iterations", "values": [10], "for": {"mode": "parallel"}}]
+        pts = plan_mod.points(variant("callback", "parallel"), {"iterations": 100, "sweep": sweep})
+        self.assertEqual([p["point"] for p in pts], ["base", "iterations=10", "iterations=1000"])
+
     def test_order_entries_round_trip(self):
         self.assertEqual(plan_mod.entry("w/c/x-parallel@b", "base"), "w/c/x-parallel@b")
         self.assertEqual(plan_mod.parse_entry("w/c/x-parallel@b POOL=1"), ("w/c/x-parallel@b", "POOL=1"))

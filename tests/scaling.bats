@@ -128,7 +128,10 @@ import catalog
 cat = catalog.load()
 s = cat.settings("readfile", "scaling")
 axes = {a["axis"]: a for a in s["sweep"]}
-assert axes["iterations"]["values"] == [100, 1000, 10000, 100000]
+n_axes = [a for a in s["sweep"] if a["axis"] == "iterations"]
+assert [a["values"] for a in n_axes] == [[100, 1000, 10000, 100000], [100, 1000, 10000]]
+# parallel stops at 10,000: 100,000 reads in flight need 100,000 open files
+assert n_axes[1]["for"] == {"mode": "parallel"}
 assert axes["concurrency"]["values"] == [1, 4, 16, 64, 256]
 assert axes["env"]["name"] == "UV_THREADPOOL_SIZE" and axes["env"]["values"] == [1, 2, 4, 8, 16]
 # The threadpool axis is data: the catalog names the threadpool backends.
@@ -167,7 +170,7 @@ EOF
 {"sweep": [{"axis": "env", "name": "lower", "values": [1]}]}|an env axis needs a name
 {"sweep": [{"axis": "env", "name": "X", "values": ["a b"]}]}|is not a value of X
 {"sweep": [{"axis": "iterations", "name": "X", "values": [1]}]}|name and default belong to an env axis
-{"sweep": [{"axis": "iterations", "values": [1]}, {"axis": "iterations", "values": [2]}]}|a second iterations axis
+{"sweep": [{"axis": "iterations", "values": [1]}, {"axis": "iterations", "values": [2]}]}|a second iterations axis for the same variants
 {"sweep": [{"axis": "iterations", "values": [1], "for": {"colour": "red"}}]}|names unknown field 'colour'
 {"sweep": [{"axis": "iterations", "values": [1], "step": 2}]}|unknown field 'step'
 {"budget": {"seconds": 0, "max_rounds": 5}}|seconds must be a number above 0
