@@ -143,6 +143,7 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None):
             "peak_rss_kb": res.peak_rss_kb, "ok": _int_or_none(rec.get("ok")),
             "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],
             "method": v["method"], "label": v["label"],
+            "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
             "env": env_text(point.get("env")), "point": point.get("point", "")}
 
 

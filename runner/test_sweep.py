@@ -133,10 +133,10 @@ class SummaryPointsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "samples.csv")
             with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=sm.OLD_SAMPLE_COLUMNS, lineterminator="\n")
+                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS[:sm.BASE_COLUMNS], lineterminator="\n")
                 w.writeheader()
                 for r in self.rows("w/c/callback-parallel@b", "", 100):
-                    w.writerow({k: r[k] for k in sm.OLD_SAMPLE_COLUMNS})
+                    w.writerow({k: r[k] for k in sm.SAMPLE_COLUMNS[:sm.BASE_COLUMNS]})
             rows = sm.read_samples(path)
         self.assertEqual(len(rows), 6)
         self.assertEqual((rows[0]["env"], rows[0]["point"]), ("", ""))
