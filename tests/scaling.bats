@@ -12,7 +12,8 @@ FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
 run_dir() { "$PYTHON" -c 'import os,sys; print(os.path.realpath(os.path.join(sys.argv[1], "latest")))' "$1"; }
 
 @test "a sweep runs every point of every variant in every round, each a row with its N, K and environment" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile scaling --node none --seed 5 \
+  # Unset, so that only the sweep's points set it.
+  run env -u UV_THREADPOOL_SIZE "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile scaling --node none --seed 5 \
     --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
