@@ -108,6 +108,7 @@ assert run["variant_rounds"]["readfile/fake/honest-sequential@python"] == 5
 assert [len(o) for o in run["order"]] == [3, 3, 1, 1, 1], run["order"]
 assert len(run["warmup_order"]) == 1 and len(run["warmup_order"][0]) == 3
 EOF
+  grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their warm-up time, at most 5" "${d}/REPORT.md"
 }
 
 @test "--rounds overrides a time budget" {
