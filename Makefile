@@ -6,7 +6,7 @@
 #   make deps      find or install the toolchain (run by compare and test, and
 #                  by any build when $(BUILD)/deps.env is missing)
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
-#   make micro     run the micro-benchmarks of c/micro/ (ns per switch, per await, ...)
+#   make micro     the micro-benchmarks of c/micro/ beside Node and Go (ns per switch, per await, ...)
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
 #   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed (part of test)
 #   make test-lint      shellcheck over the scripts make test runs, actionlint over the workflows (part of test)
@@ -200,9 +200,12 @@ $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(LIBS)
 
-# Runs every micro-benchmark once (figures on stdout; never part of test).
-micro: $(MICRO_BINS)
-	@for b in $(MICRO_BINS); do "$$b" || exit 1; done
+# The micro-benchmarks of c/micro/ beside the same operations in Node and Go, in
+# one alternated run (runner/micro.py): the table on stdout and in
+# results/<host>/micro-<stamp>/; MICRO_ARGS="--rounds 20 --n 1000000" to change
+# them.  Timings, so never part of test.
+micro: $(MICRO_BINS) $(BUILD)/bin/go-micro | $(DEPS_ENV)
+	"$(PYTHON)" runner/micro.py --bin "$(BUILD)/bin" $(if $(NODE),--node "$(NODE)",) $(MICRO_ARGS)
 
 # Go builds are cheap to repeat and go tracks its own dependencies.  The
 # output is made absolute in the shell: $(abspath) splits a path with a space.

@@ -29,7 +29,8 @@ def main(argv):
                                                      "median_ms")
     times = {}
     for s in st.load_samples(PROG, args.rundir):
-        if s.get("status") == "ok" and s.get("elapsed_ns"):
+        # A sweep's other points (the scaling profile) have charts of their own.
+        if s.get("status") == "ok" and s.get("elapsed_ns") and s.get("point") in (None, "", "base"):
             try:
                 times.setdefault(s["variant"], []).append(int(s["elapsed_ns"]))
             except ValueError:

@@ -30,7 +30,17 @@ warmup_rounds}}.  <workload>.json:
   profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]
              [, "trace_iterations": T]}}: the suite profiles the workload takes
              part in (R: only the first R rounds; T: N of the traced runs that
-             count system calls after the rounds, runner/trace.py)
+             count system calls after the rounds, runner/trace.py);
+             optional: "budget" {"seconds": S, "max_rounds": M, "for": {partial
+             fields}}: a matching variant runs in more rounds, as many as fit in
+             S seconds by its warm-up time, at least R and at most M;
+             "variants_of" {"profile": P, "for": {partial}}: the profile also
+             takes the workload's variants of profile P that match; "sweep"
+             [{"axis": "iterations" | "concurrency" | "env", "values": [...],
+             "for": {partial}, "name": VAR, "default": V}]: each axis varied
+             alone from the base point (N, the variant's K, no VAR set; an env
+             axis's default is the value of VAR that the base point stands
+             for), concurrency only in bounded mode (runner/plan.py: points)
   baselines  [{"key": "c", "label": "C callback", "for": {partial fields, a list
              = any of}, "baseline": {partial fields}}] (see Catalog.baselines)
   claims     seed claims as data (runner/reproduce.py describes them)
@@ -378,6 +388,73 @@ def _partial(partial, where, what):
     return partial
 
 
+# The keys of a workload's settings for one profile (see the module doc).
+PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "budget", "sweep",
+                    "variants_of"}
+BUDGET_KEYS = {"seconds", "max_rounds", "for"}
+SWEEP_KEYS = {"axis", "values", "for", "name", "default"}
+SWEEP_AXES = ("iterations", "concurrency", "env")
+ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*\Z")
+ENV_VALUE = re.compile(r"[A-Za-z0-9._-]+\Z")
+MAX_BUDGET_S = 3600
+
+
+def _check_budget(b, where):
+    """A time budget per variant: {"seconds": S, "max_rounds": R, "for": {partial}}."""
+    where += ": budget"
+    if not isinstance(b, dict):
+        raise CatalogError("%s must be an object {\"seconds\": S, \"max_rounds\": R}" % where)
+    _unknown(b, BUDGET_KEYS, where)
+    if (isinstance(b.get("seconds"), bool) or not isinstance(b.get("seconds"), (int, float))
+            or not 0 < b["seconds"] <= MAX_BUDGET_S):
+        raise CatalogError("%s: seconds must be a number above 0 and at most %d, got %r"
+                           % (where, MAX_BUDGET_S, b.get("seconds")))
+    _integer(b.get("max_rounds"), 1, MAX_ROUNDS, where, "max_rounds")
+    _partial(b.get("for", {}), where, "for")
+
+
+def _check_sweep(sweep, where):
+    """A sweep: a list of axes, each varied alone from the base point."""
+    where += ": sweep"
+    if not isinstance(sweep, list) or not sweep:
+        raise CatalogError("%s must be a non-empty list of axes" % where)
+    seen = set()
+    for i, ax in enumerate(sweep):
+        at = "%s[%d]" % (where, i)
+        if not isinstance(ax, dict):
+            raise CatalogError("%s must be an object" % at)
+        _unknown(ax, SWEEP_KEYS, at)
+        kind = ax.get("axis")
+        if kind not in SWEEP_AXES:
+            raise CatalogError("%s: axis must be one of %s, got %r" % (at, ", ".join(SWEEP_AXES), kind))
+        values = ax.get("values")
+        if not isinstance(values, list) or not values or len(set(values)) != len(values):
+            raise CatalogError("%s: values must be a non-empty list without repeats" % at)
+        if kind == "env":
+            if not isinstance(ax.get("name"), str) or not ENV_NAME.match(ax["name"]):
+                raise CatalogError("%s: an env axis needs a name (an environment variable, "
+                                   "upper case), got %r" % (at, ax.get("name")))
+            for x in values + ([ax["default"]] if "default" in ax else []):
+                if isinstance(x, bool) or not (isinstance(x, int) and x >= 0
+                                               or isinstance(x, str) and ENV_VALUE.match(x)):
+                    raise CatalogError("%s: %r is not a value of %s (an integer or a word)"
+                                       % (at, x, ax["name"]))
+            key = ("env", ax["name"])
+        else:
+            if "name" in ax or "default" in ax:
+                raise CatalogError("%s: name and default belong to an env axis" % at)
+            top = MAX_ITERATIONS if kind == "iterations" else MAX_BOUND
+            for x in values:
+                _integer(x, 1, top, at, kind)
+            key = (kind,)
+        _partial(ax.get("for", {}), at, "for")
+        # The same axis twice is allowed for different variants (different `for`).
+        key += (json.dumps(ax.get("for", {}), sort_keys=True),)
+        if key in seen:
+            raise CatalogError("%s: a second %s axis for the same variants" % (at, " ".join(key[:-1])))
+        seen.add(key)
+
+
 class Catalog:
     """A loaded catalog folder; see the module doc and load()."""
 
@@ -459,6 +536,16 @@ class Catalog:
                     raise CatalogError("%s: duplicate variant id %s" % (path, v["id"]))
                 self._by_id[v["id"]] = v
                 expanded.append(v)
+        # A profile that takes the variants of another (variants_of) lists itself
+        # in the profiles of those variants, so that select() and the README
+        # tables see it like any profile named in a matrix entry.
+        for pname, s in w["profiles"].items():
+            of = s.get("variants_of")
+            if of:
+                for v in expanded:
+                    if of["profile"] in v["profiles"] and pname not in v["profiles"] \
+                            and _matches(v, of.get("for", {})):
+                        v["profiles"].append(pname)
         w = dict(w, variants=expanded)
         self.workloads[name] = w
         self.variants += expanded
@@ -528,7 +615,7 @@ class Catalog:
                     where, ", ".join(self.suite["profiles"])))
             if not isinstance(s, dict):
                 raise CatalogError("%s must be an object" % where)
-            _unknown(s, {"iterations", "timeout_s", "rounds", "trace_iterations"}, where)
+            _unknown(s, PROFILE_SETTINGS, where)
             _integer(s.get("iterations"), 1, MAX_ITERATIONS, where, "iterations")
             if "trace_iterations" in s:
                 _integer(s["trace_iterations"], 2, MAX_ITERATIONS, where, "trace_iterations")
@@ -537,6 +624,21 @@ class Catalog:
                                   or s["rounds"] > self.suite["profiles"][name]["rounds"]):
                 raise CatalogError("%s: rounds must be an integer from 1 to the suite's %d" % (
                     where, self.suite["profiles"][name]["rounds"]))
+            if "budget" in s:
+                _check_budget(s["budget"], where)
+            if "sweep" in s:
+                _check_sweep(s["sweep"], where)
+            if "variants_of" in s:
+                of = s["variants_of"]
+                if not isinstance(of, dict):
+                    raise CatalogError("%s: variants_of must be an object {\"profile\": P, "
+                                       "\"for\": {partial fields}}" % where)
+                _unknown(of, {"profile", "for"}, where + ": variants_of")
+                if of.get("profile") not in profiles or of.get("profile") == name:
+                    raise CatalogError("%s: variants_of names profile %r, not another of the "
+                                       "workload's profiles (%s)" % (
+                                           where, of.get("profile"), ", ".join(profiles)))
+                _partial(of.get("for", {}), where, "variants_of's for")
 
     def _check_rules(self, rules, path):
         if not isinstance(rules, list):

@@ -106,8 +106,8 @@ def run_once(argv, timeout_s, launch, env=None):
             p = subprocess.Popen([launch, str(rep.fileno())] + list(argv),
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                  cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),),
-                                 env=dict(os.environ, LAUNCH_PARENT_PID=str(os.getpid()),
-                                         **(env or {})))
+                                 env=dict(os.environ, **dict(env or {}),
+                                          LAUNCH_PARENT_PID=str(os.getpid())))
         except OSError as e:
             # The harness, not the program measured: an environment error of the run.
             raise EnvError("cannot start the launcher %s: %s (run `make all`)"

@@ -18,8 +18,10 @@ import re
 import signal
 import sys
 
+import catalog as catalog_mod
 import contract
 import launch
+import plan as plan_mod
 import rundir as rd
 import stats
 import summary as sm
@@ -56,7 +58,7 @@ def environment_cause(res):
     return None, None
 
 
-def classify(v, n, res, workload_values=None):
+def classify(v, n, res, workload_values=None, concurrency=None):
     """(status, parsed JSON line or None, reason or None) of one run.
 
     A run that failed because of the machine keeps the status of DESIGN section
@@ -95,7 +97,8 @@ def classify(v, n, res, workload_values=None):
         return "failed", None, "exit %d: %s" % (res.exit_code, launch.first_line(res.stderr)
                                                 or "(nothing on stderr)")
     line = res.stdout.decode("utf-8", "replace")
-    why = contract.problem(v, n, line, workload_values, v["concurrency"])
+    why = contract.problem(v, n, line, workload_values,
+                           v["concurrency"] if concurrency is None else concurrency)
     rec = None
     try:
         rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None
@@ -122,31 +125,84 @@ def _elapsed(x):
     return None if x is not None and abs(x) > sm.INT64_MAX else x
 
 
-def sample_row(rnd, order, v, n, status, rec, res):
+def env_text(env):
+    """A point's environment as samples.csv records it: NAME=VALUE, space-separated."""
+    return " ".join("%s=%s" % kv for kv in sorted((env or {}).items()))
+
+
+def sample_row(rnd, order, v, n, status, rec, res, point=None):
     """One row of samples.csv: the variant's fields from the catalog, the run's
-    measurements, and the counts from its line."""
+    measurements, and the counts from its line; point (a sweep's, plan.points)
+    gives its K, its environment and its label."""
     rec = rec or {}
+    point = point or {}
     return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
             "lang": v["lang"], "style": v["style"], "mode": v["mode"], "backend": v["backend"],
-            "iterations": n, "concurrency": v["concurrency"], "status": status,
+            "iterations": n, "concurrency": point.get("concurrency", v["concurrency"]),
+            "status": status,
             "exit_code": res.exit_code, "elapsed_ns": _elapsed(rec.get("elapsed_ns")),
             "wall_ns": res.wall_ns, "user_us": res.user_us, "sys_us": res.sys_us,
             "peak_rss_kb": res.peak_rss_kb, "ok": _int_or_none(rec.get("ok")),
             "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],
             "method": v["method"], "label": v["label"],
-            "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb"))}
+            "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
+            "env": env_text(point.get("env")), "point": point.get("point", "")}
 
 
-def orders(plan, seed):
-    """The shuffled order of variant ids of every round, warm-ups first."""
+def variant_rounds(plan, v, rounds_of=None):
+    """In how many measured rounds v runs: rounds_of's figure (a time budget's
+    decision), else its workload's."""
+    return (rounds_of or {}).get(v["id"], plan.settings[v["workload"]]["rounds"])
+
+
+def orders(plan, seed, rounds_of=None):
+    """The shuffled order of every round, warm-ups first: variant ids, and for a
+    sweep's other points "id point" (plan_mod.entry).  rounds_of ({id: rounds})
+    lets a variant run in more (or fewer) rounds than its workload; the warm-up
+    orders do not depend on it, so the orders decided after the warm-ups begin
+    with the ones already run."""
     rng = random.Random(seed)
+    total = max([plan.rounds] + [variant_rounds(plan, v, rounds_of) for v in plan.variants])
+    pts = getattr(plan, "points", None) or {}
     out = []
-    for i in range(plan.warmups + plan.rounds):
+    for i in range(plan.warmups + total):
         rnd = i + 1 - plan.warmups           # measured round number (<= 0: a warm-up)
-        ids = [v["id"] for v in plan.variants
-               if rnd <= 0 or rnd <= plan.settings[v["workload"]]["rounds"]]
+        ids = [plan_mod.entry(v["id"], p) for v in plan.variants
+               if rnd <= 0 or rnd <= variant_rounds(plan, v, rounds_of)
+               for p in (pts.get(v["id"]) or {"": None})]
         rng.shuffle(ids)
         out.append(ids)
+    return out
+
+
+# The fields a variant shares with the others it is compared with (its C
+# baseline is the same workload, mode, method and backend): a time budget gives
+# them all the same rounds, so that their ratios pair over every round.
+BUDGET_GROUP = ("workload", "lang", "mode", "method", "backend")
+
+
+def budget_rounds(plan, warm_wall):
+    """{id: rounds} of the variants under a time budget (their workload's
+    settings have one and its `for` matches): as many rounds as fit in the
+    budget's seconds at the median wall time of the ok warm-up runs (warm_wall
+    {id: [wall_ns]}) of their group (BUDGET_GROUP: the variants it compares),
+    at least the workload's rounds and at most the budget's max_rounds.  A group
+    without an ok warm-up keeps its rounds."""
+    groups = {}
+    for v in plan.variants:
+        b = plan.settings[v["workload"]].get("budget")
+        if b and catalog_mod._matches(v, b.get("for") or {}):
+            groups.setdefault(tuple(v[k] for k in BUDGET_GROUP), []).append(v)
+    out = {}
+    for members in groups.values():
+        walls = sorted(w for v in members for w in warm_wall.get(v["id"]) or [])
+        if not walls:
+            continue
+        s = plan.settings[members[0]["workload"]]
+        b = s["budget"]
+        fit = int(b["seconds"] * 1e9 // max(walls[len(walls) // 2], 1))
+        for v in members:
+            out[v["id"]] = max(s["rounds"], min(b["max_rounds"], fit))
     return out
 
 
@@ -170,13 +226,16 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
             "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
+            "sweep": {w: s["sweep"] for w, s in plan.settings.items() if s.get("sweep")},
+            "budget": {w: s["budget"] for w, s in plan.settings.items() if s.get("budget")},
             "complete": False, "rounds_done": 0, "failures": []}
 
 
-def run_variant(plan, v, servers, launcher):
-    """One run of v, given its round's server port when it needs a server; a server
-    that is not up fails the run with the server's reason, the client unstarted."""
-    argv = plan.commands[v["id"]]
+def run_variant(plan, v, servers, launcher, point=None):
+    """One run of v (at a sweep's point), given its round's server port when it
+    needs a server; a server that is not up fails the run with the server's
+    reason, the client unstarted."""
+    argv = point["argv"] if point else plan.commands[v["id"]]
     spec = plan.servers.get(v["id"])
     if spec:
         port, why = servers.port(spec)
@@ -185,6 +244,8 @@ def run_variant(plan, v, servers, launcher):
             res.spawn_error = why
             return res
         argv = argv + [spec["port_flag"], str(port)]
+    if point:
+        return launch.run_once(argv, point["timeout_s"], launcher, point.get("env"))
     return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher,
                            v.get("env"))
 
@@ -250,23 +311,47 @@ def measure(args, cat, plan, seed):
     interrupted = False
     sampled = 0
     servers = Servers()
+    warm_wall = {}
+    budgeted = any(s.get("budget") for s in plan.settings.values())
     with rd.SampleLog(rundir) as log:
         try:
-            for i, order in enumerate(plan_orders):
+            i = -1
+            while i + 1 < len(plan_orders):
+                i += 1
+                if i == warmups and budgeted:
+                    # The warm-ups are done: a variant under a time budget runs
+                    # in as many rounds as fit in it (the orders so far stay).
+                    rounds_of = budget_rounds(plan, warm_wall)
+                    plan_orders[warmups:] = orders(plan, seed, rounds_of)[warmups:]
+                    rounds = len(plan_orders) - warmups
+                    run.update(rounds=rounds, order=plan_orders[warmups:], variant_rounds={
+                        v["id"]: variant_rounds(plan, v, rounds_of) for v in plan.variants})
+                    rd.write_json(os.path.join(rundir, "run.json"), run)
+                    progress.total = progress.done + sum(len(o) for o in plan_orders[i:])
+                order = plan_orders[i]
                 warm = i < warmups
                 rnd = i + 1 - warmups
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     "round %d/%d" % (rnd, rounds))
                 try:
-                    for pos, vid in enumerate(order, start=1):
+                    for pos, item in enumerate(order, start=1):
+                        vid, label_of_point = plan_mod.parse_entry(item)
                         v = by_id[vid]
-                        n = plan.settings[v["workload"]]["iterations"]
+                        pts = getattr(plan, "points", None) or {}
+                        point = None
+                        if vid in pts:
+                            point = pts[vid][label_of_point or next(iter(pts[vid]))]
+                        n = point["iterations"] if point else plan.settings[v["workload"]]["iterations"]
                         if progress.tty or pos == 1:
-                            progress.show("%s  %s" % (label, vid))
-                        res = run_variant(plan, v, servers, launcher)
-                        status, rec, reason = classify(v, n, res, values[v["workload"]])
-                        progress.record(v["label"], rec.get("elapsed_ns") if rec else None,
+                            progress.show("%s  %s" % (label, item))
+                        res = run_variant(plan, v, servers, launcher, point)
+                        status, rec, reason = classify(v, n, res, values[v["workload"]],
+                                                       point["concurrency"] if point else None)
+                        progress.record(v["label"] + (" " + label_of_point if label_of_point else ""),
+                                        rec.get("elapsed_ns") if rec else None,
                                         status, keep=not warm)
+                        if warm and status == "ok" and not label_of_point:
+                            warm_wall.setdefault(vid, []).append(res.wall_ns)
                         if rec and isinstance(rec.get("runtime"), str):
                             runtimes[vid] = rec["runtime"]
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
@@ -274,13 +359,16 @@ def measure(args, cat, plan, seed):
                                  "wall_ns": res.wall_ns, "reason": reason, "line": rec,
                                  "nvcsw": res.nvcsw, "nivcsw": res.nivcsw,
                                  "stderr": launch.first_line(res.stderr) or None}
+                        if label_of_point:
+                            entry["point"] = label_of_point
                         log.run(entry)
                         if reason:
                             run["failures"].append({k: entry[k] for k in (
-                                "round", "variant", "status", "exit_code", "reason")})
-                            progress.note("run.py: %s %s: %s" % (vid, status, reason))
+                                "round", "variant", "status", "exit_code", "reason", "point")
+                                if k in entry})
+                            progress.note("run.py: %s %s: %s" % (item, status, reason))
                         if not warm:
-                            log.sample(sample_row(rnd, pos, v, n, status, rec, res))
+                            log.sample(sample_row(rnd, pos, v, n, status, rec, res, point))
                             sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C

@@ -31,8 +31,10 @@ PROBE_TIMEOUT_S = 30
 class Plan:
     """The decided run: the profile, its measured and warm-up rounds, variants
     (catalog order), skipped ({"variant", "reason"}), settings per workload
-    ({"iterations", "timeout_s", "rounds", "args"}), the command of each variant
-    id, and the server spec of each variant that needs one."""
+    ({"iterations", "timeout_s", "rounds", "args"[, "budget", "sweep"]}), the
+    command of each variant id, the server spec of each variant that needs one,
+    and the points of each variant (points(): {label: point with its argv and
+    timeout_s}; one, labelled "", without a sweep)."""
 
     def __init__(self, profile, rounds, warmups, variants, skipped, settings, commands,
                  servers):
@@ -150,23 +152,79 @@ def workload_settings(cat, workload, profile, rounds, args):
     # The catalog's figures were bounded when it was loaded, the options by cli.py.
     timeout = args.timeout or s["timeout_s"]
     n = args.iterations or s["iterations"]
-    return {"iterations": n,
-            "timeout_s": timeout,
-            # --rounds, like --iterations, overrides every workload's own figure.
-            "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
-            # N of the traced runs after the rounds (trace.py), never above N;
-            # None: the profile traces none of this workload's variants.
-            "trace_iterations": min(s["trace_iterations"], n) if s.get("trace_iterations") else None,
-            "args": values}
+    out = {"iterations": n,
+           "timeout_s": timeout,
+           # --rounds, like --iterations, overrides every workload's own figure.
+           "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
+           # N of the traced runs after the rounds (trace.py), never above N;
+           # None: the profile traces none of this workload's variants.
+           "trace_iterations": min(s["trace_iterations"], n) if s.get("trace_iterations") else None,
+           "args": values}
+    # A time budget gives cheap variants more rounds; --rounds fixes them all.
+    if s.get("budget") and not args.rounds:
+        out["budget"] = s["budget"]
+    if s.get("sweep"):
+        out["sweep"] = s["sweep"]
+    return out
 
 
-def command(v, node, n, workload_args):
+BASE = "base"       # the label of a sweep's base point
+
+
+def points(v, s):
+    """The points of variant v under its workload's settings s: [{"point",
+    "iterations", "concurrency", "env"}], the base point first.  Without a sweep
+    there is one, labelled "".  With one, the base point ("base": the settings'
+    N, v's own K, only v's own environment) and one point per value of every axis whose
+    `for` matches v, the others at the base: "iterations=1000",
+    "concurrency=16" (bounded variants only), "UV_THREADPOOL_SIZE=8".  A value
+    equal to the base's (an env axis's default) is the base point itself, and a
+    point two axes give is run once."""
+    base = {"point": BASE if s.get("sweep") else "", "iterations": s["iterations"],
+            "concurrency": v["concurrency"], "env": dict(v.get("env") or {})}
+    out = [base]
+    for ax in s.get("sweep") or []:
+        if not catalog_mod._matches(v, ax.get("for") or {}):
+            continue
+        kind = ax["axis"]
+        if kind == "concurrency" and v["mode"] != "bounded":
+            continue
+        for x in ax["values"]:
+            if kind == "env":
+                if "default" in ax and str(x) == str(ax["default"]):
+                    continue
+                p = dict(base, env=dict(base["env"], **{ax["name"]: str(x)}),
+                         point="%s=%s" % (ax["name"], x))
+            else:
+                if x == base[kind]:
+                    continue
+                p = dict(base, point="%s=%d" % (kind, x))
+                p[kind] = x
+            if all(q["point"] != p["point"] for q in out):
+                out.append(p)
+    return out
+
+
+def entry(vid, point):
+    """An entry of a round's order: the id, and the point's label after a space
+    unless it is the base point."""
+    return vid if point in ("", BASE) else "%s %s" % (vid, point)
+
+
+def parse_entry(text):
+    """(variant id, point label or None for the base point) of an order entry."""
+    vid, _, point = text.partition(" ")
+    return vid, point or None
+
+
+def command(v, node, n, workload_args, concurrency=None):
     """The argv of one run: the catalog's command plus the contract's flags, the
-    workload's own flags and, in bounded mode, the bound."""
+    workload's own flags and, in bounded mode, the bound (v's own unless a
+    sweep's point gives another)."""
     argv = fill(v["argv"], node)
     argv += ["--iterations", str(n), "--warmup", "0"] + list(workload_args)
     if v["mode"] == "bounded":
-        argv += ["--concurrency", str(v["concurrency"])]
+        argv += ["--concurrency", str(v["concurrency"] if concurrency is None else concurrency)]
     return argv
 
 
@@ -203,12 +261,21 @@ def make(cat, args, node):
     for v in runnable:
         if v["workload"] not in settings:
             settings[v["workload"]] = workload_settings(cat, v["workload"], profile, rounds, args)
-    commands, servers = {}, {}
+    commands, servers, pts = {}, {}, {}
     for v in runnable:
         s = settings[v["workload"]]
         commands[v["id"]] = command(v, node, s["iterations"], s["args"])
+        pts[v["id"]] = {}
+        for p in points(v, s):
+            # A point's timeout grows with its N (the catalog's is for the base N).
+            timeout = s["timeout_s"] * max(1.0, p["iterations"] / float(s["iterations"]))
+            pts[v["id"]][p["point"]] = dict(
+                p, timeout_s=timeout,
+                argv=command(v, node, p["iterations"], s["args"], p["concurrency"]))
         spec = (v.get("requires") or {}).get("server")
         if spec:
             servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node))
     check_programs(list(commands.values()) + [s["argv"] for s in servers.values()])
-    return Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
+    plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
+    plan.points = pts
+    return plan

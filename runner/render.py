@@ -14,6 +14,7 @@ import sys
 import accounting
 import catalog as catalog_mod
 import export
+import plan
 import ratios
 import report
 import rundir as rd
@@ -43,7 +44,15 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
            "claims:ratios|absolute"),
           ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
            "claims:decomposition"),
-          ("where_time_chart.py", "where", "Where the time of one operation goes", "median_ms")]
+          ("where_time_chart.py", "where", "Where the time of one operation goes", "median_ms"),
+          # Drawn only when the run swept (the scaling profile): log-log, one line
+          # per variant, against N, against K, against the threadpool's size.
+          ("scaling_n_chart.py", "scaling-n", "Scaling with N: time per operation, "
+           "ratio to the C baseline, peak memory", "sweep_iterations"),
+          ("scaling_k_chart.py", "scaling-k", "Scaling with K (bounded): time per "
+           "operation and peak memory", "sweep_concurrency"),
+          ("scaling_env_chart.py", "scaling-env", "Scaling with the threadpool's size: "
+           "time per operation and peak memory", "sweep_env")]
 
 
 def chart_wanted(needs, rows):
@@ -210,16 +219,23 @@ def _render(rundir, out_root):
     units = {w: s.get("unit") for w, s in (run.get("workloads") or {}).items()}
     if not all(units.get(s["workload"]) for s in samples):
         units = dict(catalog_units(), **{w: u for w, u in units.items() if u})
-    rows = sm.summarize(samples, run["baselines"], units)
+    rows, points = sm.split_points(sm.summarize(samples, run["baselines"], units))
     accounting.attach(rundir, rows)      # per operation: CPU, counts, system calls
+    base = [s for s in samples if s.get("point") in (None, "", plan.BASE)]
     summary = {"run": run, "host": hinfo, "variants": rows,
                "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
-               "targets": targets.evaluate(samples, catalog_targets())}
+               "targets": targets.evaluate(base, catalog_targets())}
+    if points:
+        # A sweep (the scaling profile): every point's row, the base included;
+        # the variants' rows above are the base point's.
+        summary["points"] = points
+        sm.write_csv(points, os.path.join(rundir, "points.csv"))
     if file_warnings:
         summary["warnings"] = file_warnings
     rd.write_json(os.path.join(rundir, "summary.json"), summary)
     sm.write_csv(rows, os.path.join(rundir, "summary.csv"))
-    export.write(rundir, samples, rows, hinfo)
+    export.write(rundir, [s for s in samples if s.get("point") in (None, "", "base")],
+                 rows, hinfo)
 
     charts_dir = os.path.join(rundir, "charts")
     os.makedirs(charts_dir, exist_ok=True)
@@ -253,6 +269,8 @@ def _draw_charts(rundir, rows, workloads, charts):
             wrows = [r for r in rows if r["workload"] == w]
             why = chart_wanted(needs, wrows)
             if why:
+                if needs.startswith("sweep_"):
+                    continue        # a sweep's chart, and this run did not sweep
                 if not needs.startswith("claims:"):
                     print("run.py: no %s chart for %s: %s" % (prefix, w, why), file=sys.stderr)
                 continue

@@ -15,7 +15,7 @@ from files import write_atomic
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
-                  "shape", "method", "label", "idle_rss_kb"]
+                  "shape", "method", "label", "idle_rss_kb", "env", "point"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
@@ -42,7 +42,7 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "per_op_ns_ci_low", "per_op_ns_ci_high", "rounds_paired", "diff_per_op_ns",
                        "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "lang_rounds_paired",
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
-                       "lang_diff_per_op_ns_ci_high"]
+                       "lang_diff_per_op_ns_ci_high", "point", "env"]
 
 
 # Columns every row of samples.csv has (the runner always writes them); the
@@ -113,15 +113,17 @@ def read_samples(path, warnings=None):
         if row["status"] not in STATUSES:
             raise ValueError("%s: unknown status %r (known: %s)"
                              % (where, row["status"][:40], ", ".join(STATUSES)))
-        key = (row["variant"], row["round"])
+        # A sweep's points (the point column) are series of their own.
+        shown = row["variant"] + (" at " + row["point"] if row["point"] else "")
+        key = (row["variant"], row["point"], row["round"])
         if key in seen:
             raise ValueError("%s: a second row of %s in round %d (the first is line %d)"
-                             % (where, row["variant"], row["round"], seen[key]))
+                             % (where, shown, row["round"], seen[key]))
         seen[key] = lineno
-        first = n_of.setdefault(row["variant"], (row["iterations"], lineno))
+        first = n_of.setdefault((row["variant"], row["point"]), (row["iterations"], lineno))
         if first[0] != row["iterations"]:
             raise ValueError("%s: %s has iterations %d here and %d on line %d: one run "
-                             "has one N per variant" % (where, row["variant"], row["iterations"],
+                             "has one N per variant" % (where, shown, row["iterations"],
                                                         first[0], first[1]))
         rows.append(row)
     return [_checked(path, row) for row in rows]
@@ -179,19 +181,22 @@ def _ms(ns):
     return None if ns is None else ns / 1e6
 
 
-def _ratio(row, prefix, vid, base, label, ok_times, warnings):
-    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline id,
+def _ratio(row, prefix, key, base_key, label, ok_times, warnings):
+    """Fills the row's ratio fields (prefix "" or "lang_") against the baseline,
     from the rounds both ran in (stats.paired: ratio, its interval, the sign
     test, significance exactly when the interval excludes 1, the difference per
-    operation)."""
+    operation).  Keys are (variant id, point): a sweep's point pairs with the
+    same point of the baseline."""
+    vid, base = key[0], base_key[0]
     row[prefix + "baseline"] = base
     row[prefix + "baseline_label"] = label
-    if not ok_times.get(base):
-        warnings.append("baseline %s has no valid samples in this run: no ratio" % base)
+    if not ok_times.get(base_key):
+        if not base_key[1]:
+            warnings.append("baseline %s has no valid samples in this run: no ratio" % base)
         return
-    if not ok_times.get(vid):
+    if not ok_times.get(key):
         return
-    p = stats.paired(ok_times[vid], ok_times[base], row["iterations"])
+    p = stats.paired(ok_times[key], ok_times[base_key], row["iterations"])
     row[prefix + "rounds_paired"] = p["rounds"]
     for k in ("ratio", "ratio_ci_low", "ratio_ci_high", "diff_per_op_ns",
               "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high"):
@@ -212,12 +217,12 @@ def summarize(samples, baselines, units=None):
     catalog's unit (run.json's workloads)."""
     by_variant = {}
     for s in samples:
-        by_variant.setdefault(s["variant"], []).append(s)
+        by_variant.setdefault((s["variant"], s.get("point") or ""), []).append(s)
     ok_times = {v: {s["round"]: s["elapsed_ns"] for s in rows
                     if s["status"] == "ok" and s["elapsed_ns"] is not None}
                 for v, rows in by_variant.items()}
     out = []
-    for vid, rows in by_variant.items():
+    for (vid, point), rows in by_variant.items():
         first = rows[0]
         oks = [s for s in rows if s["status"] == "ok" and s["elapsed_ns"] is not None]
         times_ms = [_ms(s["elapsed_ns"]) for s in oks]
@@ -255,15 +260,61 @@ def summarize(samples, baselines, units=None):
                "wall_ms": _median_or_none([_ms(s["wall_ns"]) for s in oks
                                            if s["wall_ns"] is not None]),
                "warnings": warnings}
+        if point:
+            # A sweep's point: its K (and N) are the point's, its environment too.
+            row.update(point=point, env=first.get("env") or "",
+                       axis=point_axis(point), x=point_x(point, first))
         for key, prefix in BASELINE_KEYS:
             for f in RATIO_FIELDS:
                 row[prefix + f] = 0 if f == "rounds_paired" else None
             rule = (baselines.get(vid) or {}).get(key)
             if rule:
-                _ratio(row, prefix, vid, rule[0], rule[1], ok_times, warnings)
+                _ratio(row, prefix, (vid, point), (rule[0], point), rule[1], ok_times, warnings)
         out.append(row)
     out.sort(key=sort_key)
     return out
+
+
+def point_axis(point):
+    """What a sweep's point varies: "iterations", "concurrency", the name of an
+    environment variable, or "" for the base point."""
+    name = point.partition("=")[0]
+    return "" if "=" not in point else name
+
+
+def point_x(point, sample):
+    """The value on the point's axis (an integer when it is one), None for the base."""
+    axis = point_axis(point)
+    if not axis:
+        return None
+    if axis in ("iterations", "concurrency"):
+        return sample[axis]
+    value = point.partition("=")[2]
+    return int(value) if re.match(r"[0-9]+\Z", value) else value
+
+
+def split_points(rows):
+    """(the rows of the variants, the rows of a sweep's points): the variants'
+    rows are those of the base point (a sweep's "base", or the only one), and
+    carry "sweep": {axis: number of points} and sweep_iterations,
+    sweep_concurrency, sweep_env (the points on such axes, None for none) when
+    the run swept; the points are
+    every row of a sweep, the base included, or [] without one."""
+    swept = [r for r in rows if r.get("point")]
+    base = [r for r in rows if r.get("point") in (None, "", "base")]
+    if swept:
+        for r in base:
+            axes = {}
+            for p in swept:
+                if p["variant"] == r["variant"] and p["axis"]:
+                    axes[p["axis"]] = axes.get(p["axis"], 1) + 1
+            r["sweep"] = axes
+            # What the charts of runner/render.py ask for: points on each kind of axis.
+            for kind in ("iterations", "concurrency", "env"):
+                n = sum(c for a, c in axes.items()
+                        if a == kind or (kind == "env" and a not in ("iterations", "concurrency")))
+                r["sweep_" + kind] = n or None
+    return base, swept
 
 
 def _median_or_none(xs):

@@ -480,7 +480,7 @@ class CliTest(unittest.TestCase):
     def test_the_table_has_one_section_per_workload(self):
         code, out, _ = run_cli("table")
         self.assertEqual(out.count("| id | backend | profiles | what it does |"), 2)
-        self.assertIn("| `readfile/c/sync-sequential@node4` | node4 | quick, default, full | open, fstat", out)
+        self.assertIn("| `readfile/c/sync-sequential@node4` | node4 | quick, default, full, scaling | open, fstat", out)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,15 @@ for step in $steps; do
       done
       echo "asan-unit: $pass passed, $fail failed"
       [ "$fail" -eq 0 ] || bad=1
+      # The micro-benchmarks (c/micro/) at a tiny N, in make micro's --tsv mode.
+      pass=0 fail=0
+      for t in build/asan/bin/micro-*; do
+        [ -x "$t" ] || continue
+        if out=$("$t" 200 --tsv 2>&1 >/dev/null); then pass=$((pass + 1)); echo "  ok   $(basename "$t")"
+        else fail=$((fail + 1)); echo "  FAIL $(basename "$t")"; printf '%s\n' "$out" | tail -25 | sed 's/^/       /'; fi
+      done
+      echo "asan-micro: $pass passed, $fail failed"
+      [ "$fail" -eq 0 ] || bad=1
       run_variants asan "$root/build/asan/bin" "$n" env
       unset ASAN_OPTIONS UBSAN_OPTIONS
       ;;

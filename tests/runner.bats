@@ -10,7 +10,7 @@ load test_helper
 
 RUN="${ROOT}/runner/run.py"
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
-COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb"
+COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point"
 
 # The node option the runner gets: the real node when there is one, else none.
 node_opt() {
@@ -331,7 +331,7 @@ EOF
 
 @test "bad runner options are usage errors with exit code 2" {
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile nope
-  assert_output "run.py: unknown profile 'nope'; the catalog has broken, nodeonly, quick, requires, served, unserved"
+  assert_output "run.py: unknown profile 'nope'; the catalog has broken, budget, nodeonly, quick, requires, scaling, served, unserved"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '^zzz'
   assert_output "run.py: no variant of profile 'quick' matches '^zzz'"
   run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 0

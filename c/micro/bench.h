@@ -5,7 +5,12 @@
  * binary of its own), so the harness is a header of static functions:
  *
  *   bench_parse_n(argc, argv)   the optional N (operations per round) of
- *                       `micro-<name> [N]`; exits 2 with a usage line if bad
+ *                       `micro-<name> [N] [--tsv]`; exits 2 with a usage line
+ *                       if bad; --tsv sets bench_tsv
+ *   bench_print(id, name, wall, cpu)   one figure: a line for people, or with
+ *                       --tsv the line runner/micro.py reads:
+ *                       id TAB wall ns TAB cpu ns TAB clock   (clock "thread":
+ *                       CLOCK_THREAD_CPUTIME_ID); nothing else goes to stdout
  *   bench_median(fn, ops, &wall, &cpu)   runs fn once untimed (it fills the
  *                       pools), then BENCH_ROUNDS timed times, and gives the
  *                       median ns per operation by the wall clock and by the
@@ -18,9 +23,11 @@
 #ifndef AB_MICRO_BENCH_H
 #define AB_MICRO_BENCH_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "harness.h"
@@ -53,17 +60,41 @@ static void bench_median(void (*fn)(void), double ops, double *wall, double *cpu
   *cpu = (double)c[BENCH_ROUNDS / 2] / ops;
 }
 
+static int bench_tsv; /* --tsv: machine lines only (runner/micro.py) */
+
 static long bench_parse_n(int argc, char **argv) {
   long n = 1000000;
-  if (argc > 1) {
+  int have_n = 0;
+  for (int i = 1; i < argc; i++) {
     char *end;
-    n = strtol(argv[1], &end, 10);
-    if (*end != '\0' || n < 1) {
-      fprintf(stderr, "usage: %s [N]   (N >= 1 operations per round)\n", argv[0]);
-      exit(2);
+    if (strcmp(argv[i], "--tsv") == 0) {
+      bench_tsv = 1;
+      continue;
     }
+    if (have_n || argv[i][0] < '0' || argv[i][0] > '9') goto usage;
+    errno = 0;
+    n = strtol(argv[i], &end, 10);
+    if (*end != '\0' || n < 1 || errno == ERANGE) goto usage;
+    have_n = 1;
   }
   return n;
+usage:
+  fprintf(stderr, "usage: %s [N] [--tsv]   (N >= 1 operations per round)\n", argv[0]);
+  exit(2);
 }
+
+/* Prints one figure (ns per operation by the wall clock and the thread's CPU clock). */
+static void bench_print(const char *id, const char *name, double wall, double cpu) {
+  if (bench_tsv)
+    printf("%s\t%.3f\t%.3f\tthread\n", id, wall, cpu);
+  else
+    printf("  %-40s %7.2f ns  (thread CPU time: %.2f ns)\n", name, wall, cpu);
+}
+
+/* A header line for people (nothing with --tsv). */
+#define bench_header(...) \
+  do {                     \
+    if (!bench_tsv) printf(__VA_ARGS__); \
+  } while (0)
 
 #endif /* AB_MICRO_BENCH_H */

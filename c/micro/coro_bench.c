@@ -18,7 +18,7 @@
  * Each figure is the median of BENCH_ROUNDS (bench.h) timed rounds of N
  * operations, after one untimed warm-up round (it fills the stack and promise
  * pools), by the wall clock and by the thread's CPU time.  Usage:
- * micro-coro_bench [N] (default 1,000,000).  Timings, so never part of `make test`.
+ * micro-coro_bench [N] [--tsv] (default 1,000,000; bench.h: --tsv).  Timings, so never part of `make test`.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,10 +31,10 @@
 static long n_ops;
 
 /* Prints one figure: median ns per operation, one call of fn being `ops`. */
-static void report(const char *name, void (*fn)(void), double ops) {
+static void report(const char *id, const char *name, void (*fn)(void), double ops) {
   double wall, cpu;
   bench_median(fn, ops, &wall, &cpu);
-  printf("  %-31s %7.2f ns  (thread CPU time: %.2f ns)\n", name, wall, cpu);
+  bench_print(id, name, wall, cpu);
 }
 
 /* ---- raw switch --------------------------------------------------------- */
@@ -128,19 +128,19 @@ int main(int argc, char **argv) {
   ab_coro_resume(raw_co); /* runs to its first raw switch back */
 #endif
 
-  printf("coro_bench: %ld operations per round, median of %d rounds, switch %s\n",
+  bench_header("coro_bench: %ld operations per round, median of %d rounds, switch %s\n",
          n_ops, BENCH_ROUNDS, ab_coro_backend());
 #if defined(__SANITIZE_ADDRESS__)
   /* raw switches skip the fiber annotations ASan insists on */
-  printf("  switch one way, raw asm         (not under ASan)\n");
+  bench_header("  switch one way, raw asm         (not under ASan)\n");
   (void)bench_raw;
 #else
-  report("switch one way, raw asm", bench_raw, 2.0 * (double)n_ops);
+  report("switch.raw", "switch one way, raw asm", bench_raw, 2.0 * (double)n_ops);
 #endif
-  report("switch one way, resume/yield", bench_resume_yield, 2.0 * (double)n_ops);
-  report("await settled, stackful", bench_await, (double)n_ops);
-  report("await settled, stackless", bench_stackless, (double)n_ops);
-  report("ab_async of an empty function", bench_async_empty, (double)n_ops);
+  report("switch.one_way", "switch one way, resume/yield", bench_resume_yield, 2.0 * (double)n_ops);
+  report("await.settled", "await settled, stackful", bench_await, (double)n_ops);
+  report("await.settled_stackless", "await settled, stackless", bench_stackless, (double)n_ops);
+  report("async.empty", "ab_async of an empty function", bench_async_empty, (double)n_ops);
   /* The two looping coroutines are never finished: their stacks go with the
    * process.  Everything else is back in its pool. */
   ab_promise_release(settled);

@@ -21,7 +21,7 @@
  * Each figure is the median of BENCH_ROUNDS (bench.h) timed rounds of N
  * operations, after one untimed warm-up round (it fills the pools and the
  * queue), by the wall clock and by the thread's CPU time.  Usage:
- * micro-promise_bench [N] (default 1,000,000).  Timings, so never part of
+ * micro-promise_bench [N] [--tsv] (default 1,000,000; bench.h: --tsv).  Timings, so never part of
  * `make test`.
  */
 #include <stdint.h>
@@ -109,17 +109,17 @@ static void bench_tick(void) {
 int main(int argc, char **argv) {
   n_ops = bench_parse_n(argc, argv);
   static const struct {
-    const char *name;
+    const char *id, *name;
     void (*fn)(void);
   } benches[] = {
-    {"create+then+settle+reaction", bench_step},
-    {"create+then+settle+reaction, batched", bench_step_batched},
-    {"resolved().then", bench_resolved_then},
-    {"then chain link", bench_chain},
-    {"microtask enqueue+run", bench_microtask},
-    {"nextTick enqueue+run", bench_tick},
+    {"promise.step", "create+then+settle+reaction", bench_step},
+    {"promise.step_batched", "create+then+settle+reaction, batched", bench_step_batched},
+    {"promise.resolved_then", "resolved().then", bench_resolved_then},
+    {"promise.chain_link", "then chain link", bench_chain},
+    {"microtask", "microtask enqueue+run", bench_microtask},
+    {"nexttick", "nextTick enqueue+run", bench_tick},
   };
-  printf("promise micro-benchmark: N = %ld, median of %d rounds (target: step <= 15 ns, V8 28 ns)\n",
+  bench_header("promise micro-benchmark: N = %ld, median of %d rounds (target: step <= 15 ns, V8 28 ns)\n",
          n_ops, BENCH_ROUNDS);
   for (size_t b = 0; b < sizeof(benches) / sizeof(benches[0]); b++) {
     long before = reactions;
@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
               reactions - before, (long)(BENCH_ROUNDS + 1) * n_ops);
       return 1;
     }
-    printf("  %-40s %7.2f ns  (thread CPU time: %.2f ns)\n", benches[b].name, wall, cpu);
+    bench_print(benches[b].id, benches[b].name, wall, cpu);
   }
   ab_promise_pool_trim();
   if (ab_promise_live() != 0) {

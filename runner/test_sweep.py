@@ -1,0 +1,162 @@
+"""Tests of sweeps and time budgets below the runner: plan.points(), the order
+entries, measure.budget_rounds() and orders(), summary's point columns and
+split_points(), and reading a samples.csv written before env and point."""
+import csv
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import measure  # noqa: E402
+import plan as plan_mod  # noqa: E402
+import summary as sm  # noqa: E402
+
+
+def variant(style, mode, backend="b", lang="c", concurrency=None):
+    return {"id": "w/%s/%s-%s@%s" % (lang, style, mode, backend), "workload": "w", "lang": lang,
+            "style": style, "shape": "", "method": "inprocess", "mode": mode, "backend": backend,
+            "concurrency": concurrency if concurrency is not None else
+            {"sequential": 1, "parallel": 0}.get(mode, 8)}
+
+
+SWEEP = [{"axis": "iterations", "values": [10, 100, 1000]},
+         {"axis": "concurrency", "values": [1, 8, 64], "for": {"mode": "bounded"}},
+         {"axis": "env", "name": "POOL", "values": [1, 4, 16], "default": 4,
+          "for": {"backend": "b"}}]
+
+
+class PointsTest(unittest.TestCase):
+    def test_without_a_sweep_one_point_labelled_empty(self):
+        pts = plan_mod.points(variant("callback", "parallel"), {"iterations": 100})
+        self.assertEqual(pts, [{"point": "", "iterations": 100, "concurrency": 0, "env": {}}])
+
+    def test_each_axis_alone_from_the_base_which_is_never_repeated(self):
+        pts = plan_mod.points(variant("callback", "bounded"), {"iterations": 100, "sweep": SWEEP})
+        self.assertEqual([p["point"] for p in pts],
+                         ["base", "iterations=10", "iterations=1000", "concurrency=1",
+                          "concurrency=64", "POOL=1", "POOL=16"])
+        by = {p["point"]: p for p in pts}
+        self.assertEqual((by["concurrency=64"]["iterations"], by["concurrency=64"]["concurrency"]),
+                         (100, 64))
+        self.assertEqual(by["POOL=16"]["env"], {"POOL": "16"})
+        self.assertEqual(by["iterations=10"]["env"], {})
+
+    def test_for_filters_and_concurrency_only_in_bounded_mode(self):
+        pts = plan_mod.points(variant("sync", "sequential", backend="other"),
+                              {"iterations": 100, "sweep": SWEEP})
+        self.assertEqual([p["point"] for p in pts], ["base", "iterations=10", "iterations=1000"])
+
+    def test_a_variants_own_environment_stays_at_every_point(self):
+        v = dict(variant("callback", "parallel"), env={"URING": "1"})
+        by = {p["point"]: p for p in plan_mod.points(v, {"iterations": 100, "sweep": SWEEP})}
+        self.assertEqual(by["base"]["env"], {"URING": "1"})
+        self.assertEqual(by["POOL=1"]["env"], {"URING": "1", "POOL": "1"})
+
+    def test_an_axis_given_twice_for_different_variants_runs_a_point_once(self):
+        sweep = [{"axis": "iterations", "values": [10, 1000]},
+                 {"axis": "iterations", "values": [10], "for": {"mode": "parallel"}}]
+        pts = plan_mod.points(variant("callback", "parallel"), {"iterations": 100, "sweep": sweep})
+        self.assertEqual([p["point"] for p in pts], ["base", "iterations=10", "iterations=1000"])
+
+    def test_order_entries_round_trip(self):
+        self.assertEqual(plan_mod.entry("w/c/x-parallel@b", "base"), "w/c/x-parallel@b")
+        self.assertEqual(plan_mod.parse_entry("w/c/x-parallel@b POOL=1"), ("w/c/x-parallel@b", "POOL=1"))
+        self.assertEqual(plan_mod.parse_entry("w/c/x-parallel@b"), ("w/c/x-parallel@b", None))
+
+
+class FakePlan:
+    def __init__(self, variants, settings, rounds=3, warmups=1):
+        self.variants, self.settings, self.rounds, self.warmups = variants, settings, rounds, warmups
+        self.points = {}
+
+
+class BudgetTest(unittest.TestCase):
+    def setUp(self):
+        self.cb = variant("callback", "parallel")
+        self.pr = variant("promise", "parallel")
+        self.seq = variant("callback", "sequential")
+        self.node = variant("callback", "parallel", lang="node")
+        budget = {"seconds": 1, "max_rounds": 50, "for": {"lang": "c"}}
+        self.plan = FakePlan([self.cb, self.pr, self.seq, self.node],
+                             {"w": {"rounds": 3, "budget": budget}})
+
+    def test_a_group_shares_the_rounds_its_median_warm_up_time_fits(self):
+        # the parallel group: 20, 40 and 60 ms -> median 40 ms -> 25 rounds, for both
+        walls = {self.cb["id"]: [20e6, 60e6], self.pr["id"]: [40e6], self.seq["id"]: [900e6],
+                 self.node["id"]: [1e6]}
+        got = measure.budget_rounds(self.plan, walls)
+        self.assertEqual(got, {self.cb["id"]: 25, self.pr["id"]: 25, self.seq["id"]: 3})
+
+    def test_bounded_by_max_rounds_and_by_the_profiles_rounds(self):
+        got = measure.budget_rounds(self.plan, {self.cb["id"]: [1e3], self.seq["id"]: [5e9]})
+        self.assertEqual((got[self.cb["id"]], got[self.seq["id"]]), (50, 3))
+        self.assertNotIn(self.node["id"], got)
+
+    def test_orders_keep_the_warm_ups_and_extend_the_budgeted_variants(self):
+        before = measure.orders(self.plan, 7)
+        after = measure.orders(self.plan, 7, {self.cb["id"]: 5, self.pr["id"]: 5})
+        self.assertEqual(after[:1], before[:1])
+        self.assertEqual([len(o) for o in after], [4, 4, 4, 4, 2, 2])
+
+
+class SummaryPointsTest(unittest.TestCase):
+    def rows(self, vid, point, iterations, env=""):
+        return [{"round": r, "order": 1, "variant": vid, "workload": "w", "lang": "c",
+                 "style": "callback", "mode": "parallel", "backend": "b", "iterations": iterations,
+                 "concurrency": 0, "status": "ok", "exit_code": 0, "elapsed_ns": 1000 * r * iterations,
+                 "wall_ns": 10 ** 9, "user_us": 1, "sys_us": 1, "peak_rss_kb": 100, "ok": iterations,
+                 "bytes": 0, "shape": "", "method": "inprocess", "label": vid[2:], "env": env,
+                 "point": point} for r in range(1, 7)]
+
+    def test_points_are_series_of_their_own_and_the_base_is_the_variant(self):
+        samples = (self.rows("w/c/callback-parallel@b", "base", 100)
+                   + self.rows("w/c/callback-parallel@b", "iterations=10", 10)
+                   + self.rows("w/c/callback-parallel@b", "POOL=1", 100, "POOL=1"))
+        base, pts = sm.split_points(sm.summarize(samples, {}))
+        self.assertEqual([r["iterations"] for r in base], [100])
+        self.assertEqual(base[0]["sweep"], {"iterations": 2, "POOL": 2})
+        self.assertEqual((base[0]["sweep_iterations"], base[0]["sweep_concurrency"],
+                          base[0]["sweep_env"]), (2, None, 2))
+        by = {p["point"]: p for p in pts}
+        self.assertEqual((by["iterations=10"]["axis"], by["iterations=10"]["x"]), ("iterations", 10))
+        self.assertEqual((by["POOL=1"]["axis"], by["POOL=1"]["x"], by["POOL=1"]["env"]),
+                         ("POOL", 1, "POOL=1"))
+        self.assertEqual(by["iterations=10"]["median_ms"], 0.035)
+
+    def test_without_points_nothing_changes(self):
+        base, pts = sm.split_points(sm.summarize(self.rows("w/c/callback-parallel@b", "", 100), {}))
+        self.assertEqual((len(base), pts), (1, []))
+        self.assertNotIn("sweep", base[0])
+
+    def test_a_samples_csv_without_env_and_point_still_reads(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS[:sm.BASE_COLUMNS], lineterminator="\n")
+                w.writeheader()
+                for r in self.rows("w/c/callback-parallel@b", "", 100):
+                    w.writerow({k: r[k] for k in sm.SAMPLE_COLUMNS[:sm.BASE_COLUMNS]})
+            rows = sm.read_samples(path)
+        self.assertEqual(len(rows), 6)
+        self.assertEqual((rows[0]["env"], rows[0]["point"]), ("", ""))
+
+    def test_the_same_round_twice_is_refused_only_at_the_same_point(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            rows = self.rows("w/c/callback-parallel@b", "base", 100)
+            rows += self.rows("w/c/callback-parallel@b", "iterations=10", 10)
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
+                w.writeheader()
+                w.writerows(rows)
+            self.assertEqual(len(sm.read_samples(path)), 12)
+            with open(path, "a", newline="") as f:
+                csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n").writerow(rows[7])
+            with self.assertRaisesRegex(ValueError, "a second row of w/c/callback-parallel@b at "
+                                                    "iterations=10 in round 2"):
+                sm.read_samples(path)
+
+
+if __name__ == "__main__":
+    unittest.main()
