@@ -62,16 +62,16 @@ static int driver(void *arg, void **value) {
   (void)value;
   af_state_t *st = arg;
   ab_async_fn fn = st->shape == AF_RECURSIVE ? fib_recursive : fib_iterative;
-  while (st->i < st->run->n) {
+  while (st->i < st->total) {
     uint64_t r;
     int rc = await_call(fn, st, af_arg(st, st->i), &r);
     if (rc == AB_ENOMEM) {
-      ab_run_oom(st->run, st->i, "a coroutine stack or a promise");
+      ab_run_oom(st->run, af_rep(st), "a coroutine stack or a promise");
       break;
     }
     if (rc != 0 || af_done(st, r) != 0) {
       if (rc != 0)
-        ab_run_fail(st->run, st->i, "the call failed: %s", ab_promise_strerror(rc));
+        ab_run_fail(st->run, af_rep(st), "the call failed: %s", ab_promise_strerror(rc));
       break;
     }
   }

@@ -14,7 +14,7 @@ static void body(void *arg) {
   af_state_t *st = arg;
   uint64_t (*fib)(af_state_t *, int) =
       st->shape == AF_RECURSIVE ? af_fib_recursive : af_fib_iterative;
-  while (st->i < st->run->n)
+  while (st->i < st->total)
     if (af_done(st, fib(st, af_arg(st, st->i))) != 0)
       break;
 }

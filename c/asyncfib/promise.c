@@ -17,7 +17,7 @@
 #include "promise.h"
 
 static ab_promise_t *oom(af_state_t *st) {
-  ab_run_oom(st->run, st->i, "a promise");
+  ab_run_oom(st->run, af_rep(st), "a promise");
   return NULL;
 }
 
@@ -62,7 +62,7 @@ static void returned(void *arg, ab_promise_t *settled, ab_promise_t *out) {
 }
 
 static void next(af_state_t *st) {
-  if (st->i >= st->run->n || ab_run_failed(st->run))
+  if (st->i >= st->total || ab_run_failed(st->run))
     return;
   int n = af_arg(st, st->i);
   ab_promise_t *p = st->shape == AF_RECURSIVE ? fib_recursive(st, n) : fib_iterative(st, n);

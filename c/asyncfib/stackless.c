@@ -125,18 +125,18 @@ static int drive(ab_pt_t *pt) {
   driver_t *d = AB_PT_FRAME(pt, driver_t, pt);
   af_state_t *st = d->st;
   AB_PT_BEGIN(pt);
-  while (st->i < st->run->n && !ab_run_failed(st->run)) {
+  while (st->i < st->total && !ab_run_failed(st->run)) {
     if ((d->p = call(st, af_arg(st, st->i), d->step)) == NULL) {
-      ab_run_oom(st->run, st->i, "a frame or a promise");
+      ab_run_oom(st->run, af_rep(st), "a frame or a promise");
       AB_PT_RETURN(pt, -1);
     }
     AB_PT_AWAIT(pt, d->p);
     ab_promise_release(d->p);
     if (pt->code != 0) {
       if (pt->code == AB_ENOMEM)
-        ab_run_oom(st->run, st->i, "a frame or a promise");
+        ab_run_oom(st->run, af_rep(st), "a frame or a promise");
       else
-        ab_run_fail(st->run, st->i, "the call failed: %s", ab_promise_strerror(pt->code));
+        ab_run_fail(st->run, af_rep(st), "the call failed: %s", ab_promise_strerror(pt->code));
       AB_PT_RETURN(pt, -1);
     }
     if (af_done(st, AF_UINT(pt->value)) != 0)

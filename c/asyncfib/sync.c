@@ -28,7 +28,7 @@ static int plain(ab_run_t *run, af_shape_t shape) {
   af_state_t *st = af_pass_begin(run, shape);
   uint64_t (*fib)(af_state_t *, int) = shape == AF_RECURSIVE ? af_fib_recursive : af_fib_iterative;
   ab_run_begin(run);
-  while (st->i < run->n)
+  while (st->i < st->total)
     if (af_done(st, fib(st, af_arg(st, st->i))) != 0)
       break;
   return af_pass_end(run);

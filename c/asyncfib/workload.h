@@ -3,14 +3,15 @@
  * and as async functions, recursively and iteratively, to see what a style
  * costs per call and in memory when there is no I/O at all.
  *
- * Iteration i of a pass calls fib(i mod M) at the top level: M is
- * --max-recursive for the `recursive` shape (fib(n) = fib(n-1) + fib(n-2),
- * fib(0) = fib(1) = 1, so 2 fib(n) - 1 calls) and --max-iterative for the
- * `iterative` one (one call running a loop); the seed ran n = 0..M-1 once
- * per repetition, which N = repetitions x M reproduces.  Every top-level
- * result is checked against a table made by the plain computation, and the
- * pass's total of calls and the sum of its results (the line's `calls` and
- * `checksum`) against the plain computation's.
+ * One iteration is one repetition of the seed's loop: top-level calls of
+ * fib(n) for n = 0..M-1, where M is --max-recursive for the `recursive`
+ * shape (fib(n) = fib(n-1) + fib(n-2), fib(0) = fib(1) = 1, so 2 fib(n) - 1
+ * calls: 276 calls a repetition at M = 10) and --max-iterative for the
+ * `iterative` one (one call running a loop: 20 calls at M = 20); the seed
+ * ran 5 repetitions, N = 5.  Every top-level result is checked against a
+ * table made by the plain computation, and the pass's total of calls and the
+ * sum of its results (the line's `calls` and `checksum`) against the plain
+ * computation's.
  *
  * Each style is a file: sync.c (plain calls), fiber.c (the same plain calls
  * on a fiber's stack), promise.c (every call returns a promise; a recursive
@@ -46,6 +47,7 @@ typedef struct af_state_s {
   af_shape_t shape;        /* of the running variant */
   ab_run_t *run;
   long i;                  /* the top-level call the pass is at */
+  long total;              /* top-level calls of the pass: N x M */
 } af_state_t;
 
 /* The state of run, reset for a pass of `shape`. */
@@ -54,8 +56,12 @@ af_state_t *af_pass_begin(ab_run_t *run, af_shape_t shape);
 /* The n of top-level call i. */
 static inline int af_arg(const af_state_t *st, long i) { return (int)(i % st->m[st->shape]); }
 
-/* Verifies top-level call st->i's result and moves to the next: 0, or -1
- * with the failure recorded. */
+/* The iteration (repetition) the pass is at. */
+static inline long af_rep(const af_state_t *st) { return st->i / st->m[st->shape]; }
+
+/* Verifies top-level call st->i's result and moves to the next; the last
+ * call of a repetition completes its iteration.  0, or -1 with the failure
+ * recorded. */
 int af_done(af_state_t *st, uint64_t result);
 
 /* Ends a pass: checks the calls and the checksum against the plain

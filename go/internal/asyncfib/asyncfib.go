@@ -1,7 +1,7 @@
-// Package asyncfib is seed 004's workload in Go: iteration i of a pass calls
-// fib(i mod M) at the top level, fib(n) = fib(n-1) + fib(n-2) with fib(0) =
-// fib(1) = 1, recursively (M = --max-recursive) or with a loop (M =
-// --max-iterative).  Every result is checked against a table, and the pass's
+// Package asyncfib is seed 004's workload in Go: an iteration is one
+// repetition of top-level calls fib(0), ..., fib(M-1), fib(n) = fib(n-1) +
+// fib(n-2) with fib(0) = fib(1) = 1, recursively (M = --max-recursive) or
+// with a loop (M = --max-iterative).  Every result is checked against a table, and the pass's
 // calls and the sum of its results (the line's calls and checksum) against
 // the plain computation's.
 //
@@ -139,7 +139,8 @@ func GoroutineIterative(n int, calls *atomic.Int64) uint64 {
 	return <-ch
 }
 
-// Pass makes n top-level calls of fib and checks them, the calls and the checksum.
+// Pass makes n repetitions of the top-level calls and checks them, the calls
+// and the checksum.
 func Pass(cfg *Config, shape string, n int, fib func(int) uint64, calls func() int64) (contract.Result, error) {
 	m := cfg.MaxIterative
 	if shape == "recursive" {
@@ -152,16 +153,17 @@ func Pass(cfg *Config, shape string, n int, fib func(int) uint64, calls func() i
 	}
 	var res contract.Result
 	var sum, wantCalls, wantSum uint64
-	for i := 0; i < n; i++ {
-		arg := i % m
-		got := fib(arg)
-		if got != table[arg] {
-			return res, &contract.Failure{Iteration: i, Reason: fmt.Sprintf("fib(%d) returned %d, expected %d", arg, got, table[arg])}
+	for rep := 0; rep < n; rep++ {
+		for arg := 0; arg < m; arg++ {
+			got := fib(arg)
+			if got != table[arg] {
+				return res, &contract.Failure{Iteration: rep, Reason: fmt.Sprintf("fib(%d) returned %d, expected %d", arg, got, table[arg])}
+			}
+			sum += got
 		}
-		sum += got
 		res.OK++
 	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < n*m; i++ {
 		f := table[i%m]
 		wantSum += f
 		if shape == "recursive" {
