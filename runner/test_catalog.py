@@ -104,8 +104,8 @@ class RealCatalogTest(unittest.TestCase):
     def setUpClass(cls):
         cls.cat = catalog.load()
 
-    def test_it_loads_with_readfiles_38_variants_and_noops_20(self):
-        self.assertEqual(len(self.cat.select(workload="readfile")), 38)
+    def test_it_loads_with_readfiles_41_variants_and_noops_20(self):
+        self.assertEqual(len(self.cat.select(workload="readfile")), 41)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
         self.assertLessEqual({"noop", "readfile"}, set(self.cat.workloads))
 
