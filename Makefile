@@ -183,10 +183,12 @@ $(LAUNCH): runner/launch.c
 	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<"
 
 # Unit tests may test any workload's pieces: every archive is on the line
-# (the linker takes only what a test uses).
+# (the linker takes only what a test uses), then again those that workloads
+# use (c/<w>/uses), so that an archive's needs come after it.
+W_USES := $(sort $(foreach w,$(WORKLOADS),$(call w_uses,$(w))))
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(W_LIBS) $(LIBAB)
 	@mkdir -p "$(dir $@)"
-	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(W_USES) $(LIBAB) $(CMOCKA_LIBS) $(LIBS)
 
 $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 	@mkdir -p "$(dir $@)"
