@@ -37,6 +37,9 @@
 #     any other .c       the workload's pieces (styles, backends), archived in
 #                        build/c/<w>/lib<w>.a and linked into each of its programs
 #                        and into every unit test
+#     uses               optional: other workloads whose pieces its programs
+#                        link too, one name a line (cacheloop reads its misses
+#                        through readfile's backends)
 #   c/tests/test_*.c     cmocka unit tests, build/bin/test_* (include a workload's
 #                        headers as "readfile/readfile.h": tests get -Ic)
 #   c/micro/*.c          micro-benchmarks, build/bin/micro-*
@@ -113,6 +116,7 @@ w_sources = $(call os_only,$(wildcard c/$(1)/*.c))
 w_mains = $(filter c/$(1)/main.c c/$(1)/main_%.c,$(call w_sources,$(1)))
 w_parts = $(filter-out c/$(1)/main.c c/$(1)/main_%.c,$(call w_sources,$(1)))
 w_lib = $(if $(call w_parts,$(1)),$(BUILD)/c/$(1)/lib$(1).a)
+w_uses = $(foreach u,$(shell cat 'c/$(1)/uses' 2>/dev/null),$(call w_lib,$(u)))
 # c/<w>/main.c -> c-<w>; c/<w>/main_<name>.c -> c-<w>-<name>
 w_program = $(BUILD)/bin/c-$(1)$(patsubst main%,%,$(subst _,-,$(basename $(notdir $(2)))))
 W_LIBS := $(foreach w,$(WORKLOADS),$(call w_lib,$(w)))
@@ -176,7 +180,7 @@ $(call w_lib,$(1)): $(call objs,$(call w_parts,$(1)))
 	$$(AR) rcs $$@ $$^
 endef
 define PROGRAM_template
-$(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(LIBAB)
+$(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(call w_uses,$(1)) $(LIBAB)
 	@mkdir -p "$$(dir $$@)"
 	$$(CC) $$(ALL_LDFLAGS) -o "$$@" $$^ $$(LIBS)
 endef
@@ -191,10 +195,12 @@ $(LAUNCH): runner/launch.c
 	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<"
 
 # Unit tests may test any workload's pieces: every archive is on the line
-# (the linker takes only what a test uses).
+# (the linker takes only what a test uses), then again those that workloads
+# use (c/<w>/uses), so that an archive's needs come after it.
+W_USES := $(sort $(foreach w,$(WORKLOADS),$(call w_uses,$(w))))
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(W_LIBS) $(LIBAB)
 	@mkdir -p "$(dir $@)"
-	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(W_USES) $(LIBAB) $(CMOCKA_LIBS) $(LIBS)
 
 $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 	@mkdir -p "$(dir $@)"

@@ -120,6 +120,8 @@ LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us"
              "sys_us", "peak_rss_kb", "idle_rss_kb")
 
 WORD = re.compile(r"[a-z][a-z0-9]*\Z")
+# A workload's own field of the line: snake case, as the contract's are (peak_rss_kb).
+FIELD = re.compile(r"[a-z][a-z0-9_]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")
 TEMPLATE = re.compile(r"\{(\w+)\}")
 ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*\Z")
@@ -517,8 +519,8 @@ class Catalog:
         w.setdefault("baselines", [])
         values = self._check_flags(w["flags"], path)
         extra = w["fields"]
-        if not isinstance(extra, dict) or any(not WORD.match(k) or k in LINE_INTS for k in extra):
-            raise CatalogError("%s: fields must map new integer fields of the line (lower-case "
+        if not isinstance(extra, dict) or any(not FIELD.match(k) or k in LINE_INTS for k in extra):
+            raise CatalogError("%s: fields must map new integer fields of the line (snake-case "
                                "words) to what they count, got %r" % (path, extra))
         self._check_checks(w["checks"], path, set(values) | set(LINE_INTS) | set(extra),
                            set(LINE_INTS) | set(extra))

@@ -30,8 +30,14 @@ are filled in):
   count                                   "read the file {n} times": this run's N
   same_method                             the seed's-method cell of an absolute
                                           claim timed the same way by both
-  ratios     [{id, whose, claim, seed, num, den, seed_method: [num, den]}]
-  absolute   [{id, whose, claim, seed_ms, variant, seed_method}]
+  ratios     [{id, whose, claim, seed, num, den, seed_method?: [num, den]}]
+  absolute   [{id, whose, claim, seed_ms, variant, seed_method?}]
+             (without seed_method the seed's-method cell says same_method)
+  memory     [{id, whose, claim, seed_kb, num, den?}]: memory above the idle
+             process (a run's peak_rss_kb - idle_rss_kb), of num, or of num
+             minus den's (a claimed difference, negative for a saving); from
+             the rounds in which both ran, with a CI, else of the summary's
+             medians (mem_above_idle_kb)
   decomposition {title, about, c_column, rows: [{gap, node: [num, den],
                  c: [num, den], style_in_node?: [..], backend_in_node?: [..]}]}
   split      {about, style_column, backend_column}   (rows with style_in_node)
@@ -61,6 +67,7 @@ class Run:
         self.rows = {r["variant"]: r for r in summary.get("variants", [])}
         self.catalog = catalog
         self.times = None  # {variant: {round: elapsed_ns}} of valid runs
+        self.mem = None
         self.samples_note = "no run folder was given"
         if run_dir:
             path = os.path.join(run_dir, "samples.csv")
@@ -70,9 +77,13 @@ class Run:
                 self.samples_note = "samples.csv unreadable (%s)" % e
             else:
                 self.times = {}
+                self.mem = {}  # {variant: {round: KB above the idle process}}
                 for s in samples:
                     if s["status"] == "ok" and s["elapsed_ns"]:
                         self.times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
+                        if s.get("idle_rss_kb") is not None and s.get("peak_rss_kb") is not None:
+                            self.mem.setdefault(s["variant"], {})[s["round"]] = (
+                                s["peak_rss_kb"] - s["idle_rss_kb"])
 
     def why_missing(self, vid):
         """None when vid has valid samples in this run, else the reason in words."""
@@ -136,6 +147,68 @@ class Run:
         if not bottom:
             return {"missing": "a median of 0 ms"}
         return {"value": top / bottom, "low": None, "high": None, "rounds": 0, "paired": False}
+
+
+    def memory(self, num, den=None):
+        """Memory above the idle process of num, minus den's when given, in KB: a
+        dict like ratio()'s (value, low, high, rounds, paired) or {"missing": why}."""
+        for vid in [num] + ([den] if den else []):
+            why = self.why_missing(vid)
+            if why:
+                return {"missing": why}
+        if self.mem is not None:
+            rounds = set(self.mem.get(num, {}))
+            if den:
+                rounds &= set(self.mem.get(den, {}))
+            diffs = [self.mem[num][r] - (self.mem[den][r] if den else 0) for r in sorted(rounds)]
+            if diffs:
+                m, lo, hi = stats.ratio_ci(diffs)
+                return {"value": m, "low": lo, "high": hi, "rounds": len(diffs), "paired": True}
+        vals = [self.rows[v].get("mem_above_idle_kb") for v in [num] + ([den] if den else [])]
+        if any(v is None for v in vals):
+            return {"missing": "no memory above the idle process in this run (no idle_rss_kb)"}
+        return {"value": vals[0] - (vals[1] if den else 0), "low": None, "high": None,
+                "rounds": 0, "paired": False}
+
+
+def fmt_kb(r):
+    if "missing" in r:
+        return "not measured: %s" % r["missing"]
+    if r["low"] is not None:
+        return "%+.0f KB [%+.0f, %+.0f]" % (r["value"], r["low"], r["high"])
+    if r["paired"]:
+        return "%+.0f KB (no CI: %d paired rounds, %d needed)" % (
+            r["value"], r["rounds"], stats.min_samples_for_ci())
+    return "%+.0f KB (of medians, no CI)" % r["value"]
+
+
+def verdict_kb(r, seed_kb):
+    """Whether a measured memory difference supports a claimed one, in words."""
+    if "missing" in r:
+        return "cannot tell: not measured"
+    v, lo, hi = r["value"], r["low"], r["high"]
+    if lo is None:
+        return "no CI; %+.0f KB here against the claimed %+.0f KB" % (v, seed_kb)
+    if lo <= seed_kb <= hi:
+        return "**holds**: the CI includes %+.0f KB" % seed_kb
+    if lo <= 0 <= hi:
+        return "**does not hold here**: no significant difference (the CI includes 0)"
+    if (v > 0) != (seed_kb > 0):
+        return "**reversed**: %+.0f KB here, claimed %+.0f KB" % (v, seed_kb)
+    return "**direction holds, %s here**: %+.0f KB, claimed %+.0f KB" % (
+        "smaller" if abs(v) < abs(seed_kb) else "larger", v, seed_kb)
+
+
+def memory_table(run, claims):
+    out = ["| # | whose claim | seed %s says | measured (above the idle process) | seed | "
+           "this run | verdict |" % claims["seed"],
+           "|---|---|---|---|---:|---|---|"]
+    for i, c in enumerate(claims.get("memory", []), 1):
+        r = run.memory(c["num"], c.get("den"))
+        pair = "`%s` - `%s`" % (c["num"], c["den"]) if c.get("den") else "`%s`" % c["num"]
+        out.append("| %d | %s | %s | %s | %+d KB | %s | %s |" % (
+            i, c["whose"], c["claim"], pair, c["seed_kb"], fmt_kb(r), verdict_kb(r, c["seed_kb"])))
+    return out
 
 
 def fmt_ratio(r):
@@ -211,15 +284,18 @@ def claims_table(run, claims):
     ratios = claims.get("ratios", [])
     for i, c in enumerate(ratios, 1):
         suite = run.ratio([c["num"]], [c["den"]])
-        sm_num, sm_den = c["seed_method"]
-        seedm = run.ratio([sm_num], [sm_den])
+        if c.get("seed_method"):
+            sm_num, sm_den = c["seed_method"]
+            seedm = fmt_ratio(run.ratio([sm_num], [sm_den]))
+        else:
+            seedm = claims["same_method"]
         out.append("| %d | %s: %s (`%s` / `%s`) | %.1fx | %s | %s | %s |" % (
             i, c["whose"], c["claim"], c["num"], c["den"], c["seed"], fmt_ratio(suite),
-            fmt_ratio(seedm), verdict_ratio(suite, c["seed"])))
+            seedm, verdict_ratio(suite, c["seed"])))
     for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
         out.append("| %d | %s: %s (`%s`) | %.1f ms | %s | %s | %s |" % (
             j, c["whose"], c["claim"], c["variant"], c["seed_ms"], fmt_ms(run, c["variant"]),
-            fmt_ms(run, c["seed_method"]) if c["seed_method"] != c["variant"]
+            fmt_ms(run, c["seed_method"]) if c.get("seed_method", c["variant"]) != c["variant"]
             else claims["same_method"],
             verdict_ms(run, claims, c["variant"], c["seed_ms"])))
     return out
@@ -288,6 +364,9 @@ def section(run, workload, claims):
                    % (format(n, ","), format(seed_n, ",")))
     out.append("")
     out += claims_table(run, claims)
+    if claims.get("memory"):
+        out += ["", "Memory, in KB above each program's RSS just before its timed section:", ""]
+        out += memory_table(run, claims)
     dec = claims.get("decomposition")
     if dec:
         out += ["", "### %s" % dec["title"], "", dec["about"], ""]

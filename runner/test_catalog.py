@@ -104,10 +104,10 @@ class RealCatalogTest(unittest.TestCase):
     def setUpClass(cls):
         cls.cat = catalog.load()
 
-    def test_it_loads_with_readfiles_96_variants_and_noops_20(self):
-        self.assertEqual(len(self.cat.select(workload="readfile")), 96)
+    def test_it_loads_with_readfiles_99_variants_and_noops_20(self):
+        self.assertEqual(len(self.cat.select(workload="readfile")), 99)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
-        self.assertEqual(sorted(self.cat.workloads), ["noop", "readfile"])
+        self.assertLessEqual({"noop", "readfile"}, set(self.cat.workloads))
 
     def test_every_id_is_the_rule_applied_to_its_fields(self):
         for v in self.cat.variants:
@@ -139,7 +139,7 @@ class RealCatalogTest(unittest.TestCase):
                                                     "rounds": 40, "warmup_rounds": 3})
         self.assertIsNone(self.cat.profile("nope"))
         self.assertEqual(len(self.cat.select(profile="selftest")), 1)
-        self.assertEqual(len(self.cat.select(profile="seed", lang="node")), 19)
+        self.assertEqual(len(self.cat.select(profile="seed", lang="node", workload="readfile")), 19)
 
     def test_workload_args_are_the_flags_with_absolute_paths(self):
         self.assertEqual(self.cat.workload_args("readfile"),
@@ -435,7 +435,7 @@ class BaselineRuleTest(TempCatalog):
 
 class CliTest(unittest.TestCase):
     def test_ids_with_filters(self):
-        code, out, _ = run_cli("ids", "--profile", "seed", "--lang", "go")
+        code, out, _ = run_cli("ids", "--profile", "seed", "--lang", "go", "--workload", "readfile")
         self.assertEqual((code, out), (0, "readfile/go/sync-sequential@os.ReadFile\n"))
         code, out, _ = run_cli("ids", "--workload", "noop", "--lang", "go")
         self.assertEqual(out.split(), ["noop/go/sync-sequential@none", "noop/go/goroutine-parallel@none"])
@@ -452,7 +452,7 @@ class CliTest(unittest.TestCase):
         self.assertEqual(run_cli("flags", "noop")[1], "")
         self.assertEqual(run_cli("default", "readfile/c/sync-sequential@node4", "--expect")[1],
                          "Hello, world\n")
-        self.assertEqual(run_cli("workloads")[1], "noop\nreadfile\n")
+        self.assertLessEqual({"noop", "readfile"}, set(run_cli("workloads")[1].split()))
 
     def test_another_catalog_folder(self):
         code, out, _ = run_cli("--catalog", FAKE, "ids", "--profile", "quick")
@@ -479,7 +479,8 @@ class CliTest(unittest.TestCase):
 
     def test_the_table_has_one_section_per_workload(self):
         code, out, _ = run_cli("table")
-        self.assertEqual(out.count("| id | backend | profiles | what it does |"), 2)
+        self.assertEqual(out.count("| id | backend | profiles | what it does |"),
+                         len(catalog.load().workloads))
         self.assertIn("| `readfile/c/sync-sequential@node4` | node4 | quick, default, full, scaling | open, fstat", out)
 
 

@@ -255,5 +255,89 @@ class ReproduceTest(unittest.TestCase):
         self.assertRegex(claims[0][3], r"^3\.00x \(no CI: 3 paired rounds, \d+ needed\)$")
 
 
+# asyncfib's Node variants: times, and memory above the idle process per round.
+FIB = "asyncfib/node/%s-sequential@none"
+FIB_MS = {FIB % "sync-recursive": 20.0, FIB % "await-recursive": 5000.0,
+          FIB % "sync-iterative": 2.0, FIB % "await-iterative": 66.0,
+          FIB % "promise-iterative": 68.0}
+# KB above idle: await-recursive 560 + r more than plain (median 566.5 over 12
+# rounds, so the claimed +567 is inside the CI); promise-iterative 10 below
+# await-iterative in every round (the claimed saving, exactly).
+FIB_KB = {FIB % "sync-recursive": lambda r: 40, FIB % "await-recursive": lambda r: 600 + r,
+          FIB % "sync-iterative": lambda r: 40, FIB % "await-iterative": lambda r: 90,
+          FIB % "promise-iterative": lambda r: 80}
+
+
+def write_memory_samples(folder, rounds=12):
+    path = os.path.join(folder, "samples.csv")
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(summary_mod.SAMPLE_COLUMNS)
+        for r in range(1, rounds + 1):
+            for order, (vid, ms) in enumerate(FIB_MS.items()):
+                rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
+                rec.update(round=r, order=order, variant=vid, workload="asyncfib", lang="node",
+                           style="s", mode="sequential", backend="none", iterations=5,
+                           concurrency=1, status="ok", exit_code=0, elapsed_ns=int(ms * 1e6),
+                           wall_ns=int(ms * 1e6) + 1, user_us=1, sys_us=1,
+                           peak_rss_kb=40000 + FIB_KB[vid](r), idle_rss_kb=40000, ok=5, bytes=0)
+                w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])
+
+
+class MemoryClaimsTest(unittest.TestCase):
+    def setUp(self):
+        patcher = mock.patch.object(reproduce.catalog_mod, "load", return_value=CATALOG)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def memory_rows(self, md):
+        rows = table_rows(md, "| # | whose claim | seed 004 says | measured (above")
+        return {r[3]: r for r in rows}
+
+    def test_memory_claims_are_round_paired_differences_with_a_ci(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_memory_samples(d)
+            md = reproduce.markdown(make_summary(FIB_MS, profile="seed"), d)
+        self.assertIn("## Seed 004 reproduced", md)
+        rows = self.memory_rows(md)
+        rec = rows["`%s` - `%s`" % (FIB % "await-recursive", FIB % "sync-recursive")]
+        self.assertRegex(rec[5], r"^\+56[67] KB \[\+\d+, \+\d+\]$")
+        self.assertIn("**holds**", rec[6])
+        saving = rows["`%s` - `%s`" % (FIB % "promise-iterative", FIB % "await-iterative")]
+        self.assertTrue(saving[5].startswith("-10 KB [-10, -10]"), saving[5])
+        self.assertIn("**holds**", saving[6])
+        # A C stand-in not in this run is named as such.
+        c_row = [r for k, r in rows.items() if "asyncfib/c/" in k][0]
+        self.assertIn("not measured", c_row[5])
+
+    def test_memory_without_samples_uses_the_summarys_medians_or_says_why(self):
+        summary = make_summary(FIB_MS)
+        for r in summary["variants"]:
+            r["mem_above_idle_kb"] = FIB_KB[r["variant"]](0)
+        md = reproduce.markdown(summary)
+        rec = self.memory_rows(md)["`%s` - `%s`" % (FIB % "await-recursive", FIB % "sync-recursive")]
+        self.assertEqual(rec[5], "+560 KB (of medians, no CI)")
+        for r in summary["variants"]:
+            r["mem_above_idle_kb"] = None
+        rec = self.memory_rows(reproduce.markdown(summary))[
+            "`%s` - `%s`" % (FIB % "await-recursive", FIB % "sync-recursive")]
+        self.assertIn("no idle_rss_kb", rec[5])
+
+    def test_a_claim_without_a_seed_method_says_the_method_is_the_same(self):
+        md = reproduce.markdown(make_summary(FIB_MS))
+        claims = table_rows(md, "| # | whose claim | seed 004 says | pair")
+        self.assertEqual(claims[0][6], CATALOG.workloads["asyncfib"]["claims"]["same_method"])
+        self.assertRegex(claims[0][5], r"^250\.00x")
+
+    def test_memory_verdicts(self):
+        def r(v, lo, hi):
+            return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
+        self.assertIn("**holds**", reproduce.verdict_kb(r(560, 500, 600), 567))
+        self.assertIn("does not hold", reproduce.verdict_kb(r(5, -10, 20), 567))
+        self.assertIn("reversed", reproduce.verdict_kb(r(40, 30, 50), -10))
+        self.assertIn("smaller here", reproduce.verdict_kb(r(100, 90, 110), 567))
+        self.assertIn("larger here", reproduce.verdict_kb(r(900, 800, 1000), 567))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -133,6 +133,15 @@ readfile | 3 | --file $fifo               | is a FIFO; --file must name a regula
 readfile | 1 | --file $empty              | iteration 0?.*expected
 readfile | 1 | --file $wrong              | iteration [0-9]+.*expected
 readfile | 1 | --expect Goodbye           | iteration [0-9]+.*expected
+cacheloop | 3 | --file nope/missing.txt     | nope/missing\\.txt
+cacheloop | 3 | --file $(dirname "$fixture") | directory
+cacheloop | 3 | --file $fifo               | regular file
+cacheloop | 3 | --file $empty              | is empty
+asyncfib | 2 | --max-recursive 0          | max-recursive must be an integer from 1 to 40
+asyncfib | 2 | --max-recursive 41         | max-recursive must be an integer from 1 to 40
+asyncfib | 2 | --max-iterative 79         | max-iterative must be an integer from 1 to 78
+asyncfib | 2 | --max-iterative abc        | max-iterative
+asyncfib | 2 | --max-recursive -3         | max-recursive
 EOF
 }
 
@@ -143,6 +152,7 @@ workload_unreadable_inputs() {
   chmod 000 "$locked"
   cat <<EOF
 readfile | 3 | --file $locked | unreadable|not readable|permission
+cacheloop | 3 | --file $locked | unreadable|not readable|permission
 EOF
 }
 

@@ -182,6 +182,67 @@ print(json.dumps(d, sort_keys=True))' "$1"
   assert_output --regexp "^ *${#expect}$"
 }
 
+# --- cacheloop's own assertions -----------------------------------------------
+
+@test "cacheloop: every program hits N - 1 times, misses once and sums N times the file, whatever the file" {
+  local file="$BATS_TEST_TMPDIR/seven.txt" id failures=""
+  printf 'seven!!' > "$file"
+  for id in $(contract_ids cacheloop); do
+    run_variant "$id" 40 --file "$file"
+    [ "$status" -eq 0 ] || { failures+="$id: exit $status: $stderr"$'\n'; continue; }
+    [[ "$output" == *'"bytes":280,'* && "$output" == *'"hits":39,"misses":1,"file_bytes":7'* ]] \
+      || failures+="$id: $output"$'\n'
+    check_result_line "$id" 40 "$output" --file "$file" >/dev/null || failures+="$id: the check refuses it"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "cacheloop: the contract check refuses a line whose hits, misses or bytes are off" {
+  local id=cacheloop/c/fiber-sequential@node4 line
+  run_variant "$id" 10
+  assert_success
+  line=$output
+  run check_result_line "$id" 10 "${line/\"hits\":9,/\"hits\":10,}"
+  assert_failure 1
+  assert_output --partial hits
+  run check_result_line "$id" 10 "${line/\"misses\":1,/\"misses\":2,}"
+  assert_failure 1
+  assert_output --partial misses
+  run check_result_line "$id" 10 "${line/\"bytes\":120,/\"bytes\":108,}"
+  assert_failure 1
+  assert_output --partial bytes
+}
+
+# --- asyncfib's own assertions ------------------------------------------------
+
+@test "asyncfib: at the seed's sizes every program makes 276 recursive or 20 iterative calls a repetition" {
+  local id failures="" want
+  for id in $(contract_ids asyncfib); do
+    case $id in
+      *-recursive-*) want='"calls":1380,"checksum":715}' ;;
+      *) want='"calls":100,"checksum":88550}' ;;
+    esac
+    run_variant "$id" 5
+    [ "$status" -eq 0 ] && [[ "$output" == *"$want" ]] || failures+="$id: exit $status: $output $stderr"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "asyncfib: M changes the calls and the checksum in every language alike" {
+  local id failures="" want
+  for id in $(contract_ids asyncfib); do
+    case $id in
+      # fib(0..14) recursively: 2 x (1 + 1 + 2 + ... + 610) - 15 calls, results sum to 1596
+      *-recursive-*) want='"calls":3177,"checksum":1596}' ;;
+      # fib(0..77) iteratively: 78 calls; their sum is fib(79) - 1
+      *) want='"calls":78,"checksum":23416728348467684}' ;;
+    esac
+    run_variant "$id" 1 --max-recursive 15 --max-iterative 78
+    [ "$status" -eq 0 ] && [[ "$output" == *"$want" ]] || failures+="$id: exit $status: $output $stderr"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
 # --- the helpers themselves, on the fake catalog (tests/fixtures-bin/catalog) --
 
 @test "the helpers start a workload's server, pass its port and check the line by that workload's rules" {

@@ -43,6 +43,7 @@ typedef struct ab_stack_s {
   struct ab_stack_s *next_free; /* pool free list */
   struct ab_stack_s *prev_live; /* every mapped stack of this thread */
   struct ab_stack_s *next_live;
+  unsigned valgrind_id;         /* its registration with valgrind, if built in */
 } ab_stack_t;
 
 typedef struct ab_stack_pool_s {

@@ -39,6 +39,9 @@ static const ab_variant_t variants[] = {
   {"stackless", NULL,      "parallel",   ab_readfile_stackless_all, NULL, 0},
   {"stackless", "tasks",   "parallel",   ab_readfile_stackless_tasks, NULL, 0},
   {"stackless", NULL,      "bounded",    ab_readfile_stackless_loop, NULL, 0},
+  {"fiber",     NULL,      "sequential", ab_readfile_fiber_loop, AB_CORO_RUNTIME, 0},
+  {"fiber",     NULL,      "parallel",   ab_readfile_fiber_all, AB_CORO_RUNTIME, 0},
+  {"fiber",     NULL,      "bounded",    ab_readfile_fiber_loop, AB_CORO_RUNTIME, 0},
   /* Test only: stops the clock before its reads complete (seed 000's first
    * mistake), so the runner must report it invalid. */
   {"callback",  "nowait",  "parallel",   ab_readfile_callback_nowait, NULL, 1},

@@ -58,4 +58,9 @@ int ab_readfile_stackless_loop(ab_run_t *run);
 int ab_readfile_stackless_all(ab_run_t *run);
 int ab_readfile_stackless_tasks(ab_run_t *run);
 
+/* fiber.c: plain loops on fibers (c/lib/fiber.h) that suspend only while a
+ * read is pending; the read's callback wakes them. */
+int ab_readfile_fiber_loop(ab_run_t *run);
+int ab_readfile_fiber_all(ab_run_t *run);
+
 #endif /* AB_READFILE_WORKLOAD_H */

@@ -12,7 +12,8 @@
 //     flags: { file: { value: <default>, arg: 'PATH', about: '...' }, ... },
 //     setup(opts) { return null or a sentence },   // before the clock: exit 3
 //     verifier(opts) { return (i, value) => bytes or a sentence },
-//   });
+//     fields(pass) { return { hits: pass.hits } },  // optional: the line's
+//   });                                              // own fields, after runtime
 //
 // A variant file describes itself and hands over to main():
 //
@@ -294,6 +295,7 @@ export function resultLine(fields, measured) {
     peak_rss_kb: measured.peak_rss_kb,
     idle_rss_kb: measured.idle_rss_kb,
     runtime: measured.runtime || runtimeName(),
+    ...measured.extra,
   });
 }
 
@@ -435,5 +437,7 @@ export async function main(variant, moduleUrl) {
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
+    // The workload's own fields, after runtime (workload.fields(pass), if any).
+    extra: variant.workload.fields ? variant.workload.fields(pass) : undefined,
   }) + '\n');
 }

@@ -146,6 +146,16 @@ test('the line holds the contract\'s fields in their order (DESIGN section 3)', 
   assert.match(parsed.runtime, /^node v\d+\.\d+\.\d+ \(libuv \d+\.\d+\.\d+\)$/);
 });
 
+test('a workload\'s own fields follow runtime in the line, in their order', () => {
+  const fields = variantFields({ workload: noop, style: 'sync', mode: 'sequential', backend: 'none', run() {} });
+  const line = JSON.parse(resultLine(fields, {
+    iterations: 3, concurrency: 1, ok: 3, bytes: 0, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3, idle_rss_kb: 2,
+    extra: { hits: 2, misses: 1 },
+  }));
+  assert.deepStrictEqual(Object.keys(line).slice(-3), ['runtime', 'hits', 'misses']);
+  assert.strictEqual(line.hits, 2);
+});
+
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
   const opts = parseArgs(readfile, ['--iterations', '5', '--expect=hi', '--concurrency', '3', '--warmup=2', '--file', 'f']);
   assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, file: 'f' });

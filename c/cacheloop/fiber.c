@@ -1,0 +1,63 @@
+/*
+ * fiber.c -- one fiber (c/lib/fiber.h) runs the plain loop: for (i...) {
+ * entry = load(name); check }.  load() is the sync style's function except
+ * for the miss: a hit returns the cached entry directly, with no promise, no
+ * queue and no switch; the miss starts the backend's read and suspends the
+ * fiber, whose callback wakes it.  This is what node-fibers let seed 002's
+ * streamline program do.  Nothing is allocated per load.
+ */
+#include "workload.h"
+
+#include "fiber.h"
+#include "modes.h"
+
+static void read_done(ab_read_t *req, ssize_t nread) {
+  cl_state_t *st = req->data;
+  st->read_code = nread < 0 ? (int)nread : 0;
+  ab_fiber_wake(st->waiter);
+}
+
+static const cl_entry_t *load(cl_state_t *st, const char *name) {
+  const cl_entry_t *e = cl_cache_get(st, name);
+  if (e != NULL)
+    return e;
+  st->req.data = st;
+  st->waiter = ab_fiber_current();
+  int rc = st->backend->start(st->loop, &st->req, name, read_done);
+  if (rc == 0) {
+    ab_fiber_suspend();
+    rc = st->read_code;
+  }
+  st->waiter = NULL;
+  if (rc != 0) {
+    cl_read_failed(st, rc);
+    return NULL;
+  }
+  return cl_cache_put(st, name, st->req.buf, (size_t)st->req.result);
+}
+
+static void body(void *arg) {
+  cl_state_t *st = arg;
+  while (st->i < st->run->n) {
+    const cl_entry_t *e = load(st, st->path);
+    if (e == NULL || cl_loaded(st, e) != 0)
+      break;
+  }
+}
+
+int cl_fiber(ab_run_t *run) {
+  cl_state_t *st = run->state;
+  if (ab_coro_reserve(1) != 0) { /* its stack, mapped before the clock */
+    ab_run_oom(run, 0, "a coroutine stack");
+    return -1;
+  }
+  cl_pass_begin(run);
+  ab_run_begin(run);
+  if (ab_fiber_start(body, st) != 0)
+    ab_run_oom(run, 0, "a coroutine stack");
+  uv_run(st->loop, UV_RUN_DEFAULT);
+  if (!ab_run_failed(run) && ab_coro_live() != 0)
+    ab_run_fail(run, run->n - 1, "%zu fibers never finished", ab_coro_live());
+  ab_coro_pool_drain();
+  return cl_pass_end(run);
+}

@@ -1,0 +1,102 @@
+// workload.mjs -- asyncfib (seed 004) for the Node.js variants: an iteration
+// is one repetition of top-level calls fib(0), ..., fib(M-1), recursively
+// (M = --max-recursive) or with a loop (M = --max-iterative); fib(0) =
+// fib(1) = 1.
+// Every result is checked against a table made by the plain loop, and the
+// pass's calls and the sum of its results (the line's calls and checksum)
+// against the plain computation's.  M is at most 78 in every language, so
+// that fib(M-1) is exact in a JavaScript number; a sum past 2^53 is rounded
+// the same way in the check as in the pass.  Each variant file writes fib in its
+// style (the seed's fibonacci_10, fibonacci_20, fibonacci_async_10,
+// fibonacci_async_20 and fibonacci_promise) and hands it to plainPass or
+// awaitPass; every fib counts its calls in `counter.calls`.
+import { defineWorkload } from '../lib/contract.mjs';
+
+const bounded = (flag, max) => (value) => (value >= 1 && value <= max
+  ? null : `--${flag} must be an integer from 1 to ${max}, got ${value}`);
+
+export const asyncfib = defineWorkload({
+  name: 'asyncfib',
+  unit: 'repetition',
+  flags: {
+    'max-recursive': {
+      value: 10, integer: true, arg: 'M', validate: bounded('max-recursive', 40),
+      about: 'recursive shape: top-level calls are fib(0..M-1), 1 <= M <= 40',
+    },
+    'max-iterative': {
+      value: 20, integer: true, arg: 'M', validate: bounded('max-iterative', 78),
+      about: 'iterative shape: top-level calls are fib(0..M-1), 1 <= M <= 78',
+    },
+  },
+  verifier() {
+    return (i, bad) => (bad === null ? 0 : `fib(${bad.n}) returned ${bad.got}, expected ${bad.want}`);
+  },
+  fields: (pass) => ({ calls: pass.calls, checksum: pass.checksum }),
+});
+
+/** The calls every fib counts. */
+export const counter = { calls: 0 };
+
+/** fib(0..m-1) by the plain loop: exact as numbers up to fib(77), below 2^53. */
+function table(m) {
+  const t = [1, 1];
+  while (t.length < m) t.push(t[t.length - 1] + t[t.length - 2]);
+  return t;
+}
+
+/** What a pass of `shape` must give: its M, the table, the calls and the sum. */
+function expected(pass, shape) {
+  const m = shape === 'recursive' ? pass.maxRecursive : pass.maxIterative;
+  const fib = table(m);
+  let calls = 0;
+  let sum = 0;
+  for (let i = 0; i < pass.n * m; i++) {
+    sum += fib[i % m];
+    calls += shape === 'recursive' ? 2 * fib[i % m] - 1 : 1;
+  }
+  return { m, fib, calls, sum };
+}
+
+/** Checks the pass's totals and leaves them on the pass for the line. */
+function settle(pass, want, sum) {
+  if (counter.calls !== want.calls) {
+    pass.fail(pass.n - 1, `made ${counter.calls} calls, the plain computation makes ${want.calls}`);
+  }
+  if (sum !== want.sum) pass.fail(pass.n - 1, `results sum to ${sum}, the plain computation's to ${want.sum}`);
+  pass.calls = counter.calls;
+  pass.checksum = sum;
+}
+
+/** A pass of plain calls: fib(n) returns its number. */
+export function plainPass(pass, shape, fib) {
+  const want = expected(pass, shape);
+  counter.calls = 0;
+  let sum = 0;
+  for (let i = 0; i < pass.n; i++) {
+    let bad = null;
+    for (let n = 0; n < want.m; n++) {
+      const got = fib(n);
+      sum += got;
+      if (got !== want.fib[n] && !bad) bad = { n, got, want: want.fib[n] };
+    }
+    pass.check(i, null, bad);
+  }
+  settle(pass, want, sum);
+}
+
+/** A pass of async calls: fib(n) returns a promise; each is awaited. */
+export async function awaitPass(pass, shape, fib) {
+  const want = expected(pass, shape);
+  counter.calls = 0;
+  let sum = 0;
+  for (let i = 0; i < pass.n; i++) {
+    let bad = null;
+    for (let n = 0; n < want.m; n++) {
+      const got = await fib(n);
+      sum += got;
+      if (got !== want.fib[n] && !bad) bad = { n, got, want: want.fib[n] };
+    }
+    pass.check(i, null, bad);
+  }
+  settle(pass, want, sum);
+}

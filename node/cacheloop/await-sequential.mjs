@@ -1,0 +1,37 @@
+// await-sequential -- load() is an async function; the loop awaits each
+// load.  Every await takes a microtask turn, hit or not.
+import fs from 'node:fs';
+import { main } from '../lib/contract.mjs';
+import { Cache, cacheloop, settle } from './workload.mjs';
+
+export const variant = {
+  workload: cacheloop, style: 'await', mode: 'sequential', backend: 'fs.readFile',
+  async run(pass) {
+    const cache = new Cache();
+    async function load(name) {
+      const res = cache.map.get(name);
+      if (res) {
+        cache.hits++;
+        return res;
+      }
+      const data = await new Promise((resolve, reject) => {
+        fs.readFile(name, (err, bytes) => (err ? reject(err) : resolve(bytes)));
+      });
+      cache.misses++;
+      cache.map.set(name, data);
+      return data;
+    }
+    for (let i = 0; i < pass.n; i++) {
+      let data;
+      try {
+        data = await load(pass.file);
+      } catch (err) {
+        pass.check(i, err);
+      }
+      pass.check(i, null, data);
+    }
+    settle(pass, cache);
+  },
+};
+
+main(variant, import.meta.url);

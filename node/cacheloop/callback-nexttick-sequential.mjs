@@ -1,0 +1,43 @@
+// callback-nexttick-sequential -- seed 002's first program: a hit answers
+// through process.nextTick, the miss through fs.readFile's callback; the loop
+// is loop(i) called again from each callback.
+import fs from 'node:fs';
+import { main } from '../lib/contract.mjs';
+import { Cache, cacheloop, settle } from './workload.mjs';
+
+export const variant = {
+  workload: cacheloop, style: 'callback', shape: 'nexttick', mode: 'sequential', backend: 'fs.readFile',
+  run(pass, done) {
+    const cache = new Cache();
+    function load(name, cb) {
+      const res = cache.map.get(name);
+      if (res) {
+        process.nextTick(() => {
+          cache.hits++;
+          cb(null, res);
+        });
+      } else {
+        fs.readFile(name, (err, data) => {
+          if (err) return cb(err);
+          cache.misses++;
+          cache.map.set(name, data);
+          cb(null, data);
+        });
+      }
+    }
+    function loop(i) {
+      if (i === pass.n) {
+        settle(pass, cache);
+        done();
+        return;
+      }
+      load(pass.file, (err, data) => {
+        pass.check(i, err, data);
+        loop(i + 1);
+      });
+    }
+    loop(0);
+  },
+};
+
+main(variant, import.meta.url);
