@@ -30,7 +30,9 @@
 // style signals the end is not timed.  A failed check ends the process at
 // once with exit code 1 and one line on stderr naming the iteration, which is
 // why styles need no error paths of their own beyond routing errors into
-// check().
+// check().  A workload's own fields of the line (its `fields` in the
+// catalog) are what the style leaves in pass.extra ({ name: integer }),
+// written after runtime.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -281,6 +283,7 @@ export function resultLine(fields, measured) {
     sys_us: measured.sys_us,
     peak_rss_kb: measured.peak_rss_kb,
     runtime: measured.runtime || runtimeName(),
+    ...(measured.extra || {}),
   });
 }
 
@@ -419,5 +422,6 @@ export async function main(variant, moduleUrl) {
     user_us: cpu.user,
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
+    extra: pass.extra,
   }) + '\n');
 }
