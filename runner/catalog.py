@@ -99,6 +99,8 @@ LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us"
              "sys_us", "peak_rss_kb")
 
 WORD = re.compile(r"[a-z][a-z0-9]*\Z")
+# A field of the line a workload adds, named as the contract's own are (peak_rss_kb).
+FIELD_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")
 TEMPLATE = re.compile(r"\{(\w+)\}")
 # Placeholders filled only when the command runs (argv()).
@@ -428,9 +430,9 @@ class Catalog:
         w.setdefault("baselines", [])
         values = self._check_flags(w["flags"], path)
         extra = w["fields"]
-        if not isinstance(extra, dict) or any(not WORD.match(k) or k in LINE_INTS for k in extra):
+        if not isinstance(extra, dict) or any(not FIELD_NAME.match(k) or k in LINE_INTS for k in extra):
             raise CatalogError("%s: fields must map new integer fields of the line (lower-case "
-                               "words) to what they count, got %r" % (path, extra))
+                               "words joined by _) to what they count, got %r" % (path, extra))
         self._check_checks(w["checks"], path, set(values) | set(LINE_INTS) | set(extra),
                            set(LINE_INTS) | set(extra))
         self._check_requires(w["requires"], path)
