@@ -27,7 +27,10 @@ PLOTS = os.path.join(os.path.dirname(HERE), "plots")
 CHARTS = [("ms_chart.py", "ms", "Median time with 95% CI", "median_ms"),
           ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode", "ratio"),
           ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
-          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb")]
+          ("memory_chart.py", "memory", "Peak memory", "peak_rss_kb"),
+          # Only for a workload whose catalog file asks for it (charts.per_unit_memory).
+          ("unit_memory_chart.py", "unit-memory", "Memory per suspended operation", "peak_rss_kb",
+           "per_unit_memory")]
 
 
 def catalog_baselines(samples):
@@ -169,8 +172,10 @@ def _draw_charts(rundir, rows, workloads, charts):
     """Draws every chart of every workload, appending (title, path) to charts;
     True when every one was drawn."""
     all_drawn = True
-    for script, prefix, title, needs in CHARTS:
+    for script, prefix, title, needs, *hint in CHARTS:
         for w in workloads:
+            if hint and not chart_hint(w, hint[0]):
+                continue
             wrows = [r for r in rows if r["workload"] == w]
             if not any(r[needs] is not None for r in wrows):
                 print("run.py: no %s chart for %s: no variant has a %s"
@@ -185,6 +190,16 @@ def _draw_charts(rundir, rows, workloads, charts):
                     text = title % " / ".join(sm.baseline_labels(wrows))
                 charts.append(("%s (%s)" % (text, w), rel))
     return all_drawn
+
+
+def chart_hint(workload, name):
+    """The catalog's charts.<name> of a workload (None when it has none or the
+    catalog cannot be read)."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError:
+        return None
+    return ((cat.workloads.get(workload) or {}).get("charts") or {}).get(name)
 
 
 def draw(script, argv):
