@@ -131,6 +131,13 @@ readfile | 3 | --file $fifo               | is a FIFO; --file must name a regula
 readfile | 1 | --file $empty              | iteration 0?.*expected
 readfile | 1 | --file $wrong              | iteration [0-9]+.*expected
 readfile | 1 | --expect Goodbye           | iteration [0-9]+.*expected
+doxbee   | 2 | --delay-ms x               | delay-ms
+doxbee   | 2 | --delay-ms -1              | delay-ms
+doxbee   | 2 | --delay-ms 86400001        | delay-ms
+doxbee   | 2 | --queries 0                | queries
+doxbee   | 2 | --queries 2x               | queries
+tasks    | 2 | --sleep-ms x               | sleep-ms
+tasks    | 2 | --sleep-ms 86400001        | sleep-ms
 EOF
 }
 
