@@ -9,12 +9,12 @@
 
 #include <stdlib.h>
 
-/* Hands the next operation's promise to `out` (adopted), or rejects out. */
+/* Hands the next operation's promise to `out` (adopted).  When it could not
+ * start (NULL: the failure is recorded in the run, the one line it ends
+ * with), out is left to be fulfilled with nothing and the chain's next links
+ * stop at that, rather than a rejection nobody handles adding a second line. */
 static void adopt(ab_promise_t *out, ab_promise_t *next) {
-  if (next == NULL) {
-    ab_promise_reject(out, AB_ENOMEM, "could not start the operation");
-    return;
-  }
+  if (next == NULL) return;
   ab_promise_resolve_promise(out, next);
   ab_promise_release(next);
 }
