@@ -273,10 +273,13 @@ def memory_claim(run, vid, among):
             return "not measured: `%s` has %s" % (v, what), "cannot tell: not measured"
         figures[v] = (kb, what)
     cell = "; ".join("`%s` %.1f MiB %s" % (v, kb / 1024.0, what) for v, (kb, what) in figures.items())
-    least = min(figures, key=lambda v: figures[v][0])
-    if least == vid:
+    mine = figures[vid][0]
+    others = sorted((kb, v) for v, (kb, _) in figures.items() if v != vid)
+    if not others or mine < others[0][0]:
         return cell, "**holds**: the smallest here"
-    return cell, "**does not hold here**: `%s` uses less" % least
+    if mine == others[0][0]:
+        return cell, "**does not hold here**: the same as `%s`" % others[0][1]
+    return cell, "**does not hold here**: `%s` uses less" % others[0][1]
 
 
 def decomposition_table(run, dec):
