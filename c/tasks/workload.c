@@ -112,9 +112,8 @@ static int check_map_count(ab_run_t *run, long stacks) {
     fclose(f);
   }
   if (limit > 0 && need > limit) {
-    ab_run_fail(run, 0, "%ld coroutine stacks need about %ld memory mappings (a stack and its "
-                "guard page each) and vm.max_map_count is %ld: raise it (sysctl -w "
-                "vm.max_map_count=%ld) or lower N", stacks, need, limit, need);
+    ab_run_fail(run, 0, "%ld coroutine stacks need %ld mappings, vm.max_map_count is %ld: "
+                "sysctl -w vm.max_map_count=%ld or lower N", stacks, need, limit, need);
     run->env_error = 1;
     return -1;
   }
