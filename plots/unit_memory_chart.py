@@ -50,13 +50,15 @@ def main(argv):
     marks = h.get("marks") or {}
     for name, value in marks.items():
         c.ax.axhline(value, color="grey", linestyle="--", linewidth=0.8)
-        c.ax.text(c.xs[-1] + 0.6, value, name, ha="right", va="bottom", fontsize=7, color="dimgrey")
+        # Labelled at the left edge, on a white box, so that no bar hides it.
+        c.ax.text(c.xs[0] - 0.65, value, name, ha="left", va="center", fontsize=7, color="dimgrey",
+                  bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0}, zorder=5)
     top = max(per + list(marks.values()))
     c.ax.set_ylim(max(min(per + list(marks.values())) / 2.0, 1.0), top * 3.0)
     what = "memory above idle" if above else "peak RSS (no idle figure)"
     return c.finish("bytes per %s, %s" % (unit, what),
                     "bytes per %s (log scale, lower is better)" % unit,
-                    "%s / N.\n%s" % (what, textwrap.fill(h.get("anchor", ""), 150)))
+                    "%s / N.\n%s" % (what, textwrap.fill(h.get("anchor", ""), 110)))
 
 
 if __name__ == "__main__":
