@@ -150,12 +150,13 @@ node=$(command -v node 2>/dev/null || true)
 # node/package-lock.json, never globally; again only when the lockfile changed.
 # Without npm (or offline) the variants that need them are skipped with a reason.
 nodedir=$(cd "$(dirname "$0")/.." && pwd)/node
+# node_modules/.installed-lock is the lockfile that was installed.
 if [ -n "$node" ] && [ -f "$nodedir/package-lock.json" ] &&
-   { [ ! -f "$nodedir/node_modules/.package-lock.json" ] ||
-     [ "$nodedir/package-lock.json" -nt "$nodedir/node_modules/.package-lock.json" ]; }; then
+   ! cmp -s "$nodedir/package-lock.json" "$nodedir/node_modules/.installed-lock"; then
   npm=$(dirname "$node")/npm
   [ -x "$npm" ] || npm=$(command -v npm 2>/dev/null || true)
-  if [ -n "$npm" ] && (cd "$nodedir" && "$npm" ci --no-audit --no-fund --silent) >&2; then
+  if [ -n "$npm" ] && (cd "$nodedir" && "$npm" ci --no-audit --no-fund --silent) >&2 &&
+     cp "$nodedir/package-lock.json" "$nodedir/node_modules/.installed-lock"; then
     say "installed node/node_modules from node/package-lock.json"
   else
     say "could not install node/node_modules (npm ci in node/): the variants needing bluebird will be skipped"
