@@ -4,8 +4,6 @@
  */
 #include "workload.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const ab_variant_t variants[] = {
@@ -37,28 +35,16 @@ static ab_doxbee_t the_state;
 
 static const char *backend(size_t k) { return k == 0 ? "sleepq" : NULL; }
 
-/* A flag's value as decimal digits only from lo to hi: 0, or -1. */
-static int parse_count(const char *s, long lo, long hi, long *out) {
-  char *end;
-  long v;
-  if (*s == '\0' || strspn(s, "0123456789") != strlen(s)) return -1;
-  errno = 0;
-  v = strtol(s, &end, 10);
-  if (errno != 0 || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
 static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   ab_doxbee_t *st = &the_state;
   int rc;
   memset(st, 0, sizeof(*st));
-  if (parse_count(o->flags[0], 0, MAX_DELAY_MS, &st->delay_ms) != 0) {
+  if (ab_parse_count(o->flags[0], 0, MAX_DELAY_MS, &st->delay_ms) != 0) {
     fprintf(stderr, "%s: --delay-ms must be an integer from 0 to %ld, got '%s'\n", o->prog,
             MAX_DELAY_MS, o->flags[0]);
     return AB_EXIT_USAGE;
   }
-  if (parse_count(o->flags[1], 1, MAX_QUERIES, &st->queries) != 0) {
+  if (ab_parse_count(o->flags[1], 1, MAX_QUERIES, &st->queries) != 0) {
     fprintf(stderr, "%s: --queries must be an integer from 1 to %ld, got '%s'\n", o->prog,
             MAX_QUERIES, o->flags[1]);
     return AB_EXIT_USAGE;

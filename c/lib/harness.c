@@ -98,6 +98,13 @@ static int parse_long(const char *s, long min, long *out) {
   return 0;
 }
 
+int ab_parse_count(const char *s, long lo, long hi, long *out) {
+  long v;
+  if (parse_long(s, lo, &v) != 0 || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
 static int usage_error(const ab_opts_t *o, const ab_workload_t *w, const char *fmt,
                        const char *arg) {
   fprintf(stderr, "%s: ", o->prog);

@@ -4,8 +4,6 @@
  */
 #include "workload.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,15 +42,11 @@ static const char *backend(size_t k) {
 
 static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   tasks_state_t *st = &the_state;
-  const char *s = o->flags[0];
-  char *end;
   int rc;
   memset(st, 0, sizeof(*st));
-  errno = 0;
-  st->sleep_ms = *s != '\0' && strspn(s, "0123456789") == strlen(s) ? strtol(s, &end, 10) : -1;
-  if (errno != 0 || st->sleep_ms < 0 || st->sleep_ms > MAX_SLEEP_MS) {
+  if (ab_parse_count(o->flags[0], 0, MAX_SLEEP_MS, &st->sleep_ms) != 0) {
     fprintf(stderr, "%s: --sleep-ms must be an integer from 0 to %ld, got '%s'\n", o->prog,
-            MAX_SLEEP_MS, s);
+            MAX_SLEEP_MS, o->flags[0]);
     return AB_EXIT_USAGE;
   }
   st->use_timers = strcmp(o->backend, "uv_timer") == 0;

@@ -17,23 +17,7 @@
 #include "workload_tests.h"
 
 static int setup_with(const char *delay, const char *queries) {
-  ab_opts_t o;
-  uv_loop_t loop;
-  void *st = NULL;
-  FILE *saved = stderr;
-  memset(&o, 0, sizeof(o));
-  o.prog = "prog";
-  o.flags[0] = delay;
-  o.flags[1] = queries;
-  assert_int_equal(uv_loop_init(&loop), 0);
-  stderr = fopen("/dev/null", "w");
-  int rc = ab_doxbee.setup(&o, &loop, &st);
-  fclose(stderr);
-  stderr = saved;
-  if (rc == AB_EXIT_OK) ab_doxbee.teardown(st);
-  uv_run(&loop, UV_RUN_DEFAULT);
-  assert_int_equal(uv_loop_close(&loop), 0);
-  return rc;
+  return setup_quiet(&ab_doxbee, "sleepq", (const char *const[]){delay, queries, NULL});
 }
 
 static void flags_are_digits_within_bounds(void **state) {

@@ -18,23 +18,7 @@
 #include "workload_tests.h"
 
 static int setup_with(const char *sleep_ms) {
-  ab_opts_t o;
-  uv_loop_t loop;
-  void *st = NULL;
-  FILE *saved = stderr;
-  memset(&o, 0, sizeof(o));
-  o.prog = "prog";
-  o.backend = "sleepq";
-  o.flags[0] = sleep_ms;
-  assert_int_equal(uv_loop_init(&loop), 0);
-  stderr = fopen("/dev/null", "w");
-  int rc = ab_tasks.setup(&o, &loop, &st);
-  fclose(stderr);
-  stderr = saved;
-  if (rc == AB_EXIT_OK) ab_tasks.teardown(st);
-  uv_run(&loop, UV_RUN_DEFAULT);
-  assert_int_equal(uv_loop_close(&loop), 0);
-  return rc;
+  return setup_quiet(&ab_tasks, "sleepq", (const char *const[]){sleep_ms, NULL});
 }
 
 static void sleep_is_digits_within_bounds(void **state) {

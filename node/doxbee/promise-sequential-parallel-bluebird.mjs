@@ -1,22 +1,12 @@
-// promise-sequential-parallel on bluebird -- the same .then chain over bluebird's
-// promises: Promise.promisify of the callback fake; all N
-// uploads at once.  bluebird comes from node/node_modules (make deps).
-import { main, say, EXIT_ENV } from '../lib/contract.mjs';
-import { doxbee, callbackFake, runPromises } from './workload.mjs';
-
-let Bluebird;
-try {
-  Bluebird = (await import('bluebird')).default;
-} catch {
-  say('node/doxbee: bluebird is not installed: run make deps (npm ci in node/)');
-  process.exit(EXIT_ENV);
-}
+// promise-sequential-parallel on bluebird -- every upload a .then chain over
+// bluebird's promises (lib/bluebird.mjs); all N uploads at once.
+import { main } from '../lib/contract.mjs';
+import { runBluebird } from './lib/bluebird.mjs';
+import { doxbee } from './workload.mjs';
 
 export const variant = {
   workload: doxbee, style: 'promise', shape: 'sequential', mode: 'parallel', backend: 'bluebird',
-  run(pass, done) {
-    runPromises(pass, done, false, Bluebird.promisify(callbackFake(pass.delayMs)), (ps) => Bluebird.all(ps));
-  },
+  run(pass, done) { runBluebird(pass, done, false); },
 };
 
 main(variant, import.meta.url);
