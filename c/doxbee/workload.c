@@ -39,16 +39,9 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   ab_doxbee_t *st = &the_state;
   int rc;
   memset(st, 0, sizeof(*st));
-  if (ab_parse_count(o->flags[0], 0, MAX_DELAY_MS, &st->delay_ms) != 0) {
-    fprintf(stderr, "%s: --delay-ms must be an integer from 0 to %ld, got '%s'\n", o->prog,
-            MAX_DELAY_MS, o->flags[0]);
-    return AB_EXIT_USAGE;
-  }
-  if (ab_parse_count(o->flags[1], 1, MAX_QUERIES, &st->queries) != 0) {
-    fprintf(stderr, "%s: --queries must be an integer from 1 to %ld, got '%s'\n", o->prog,
-            MAX_QUERIES, o->flags[1]);
-    return AB_EXIT_USAGE;
-  }
+  if ((rc = ab_flag_count(o, "--delay-ms", 0, 0, MAX_DELAY_MS, &st->delay_ms)) != AB_EXIT_OK ||
+      (rc = ab_flag_count(o, "--queries", 1, 1, MAX_QUERIES, &st->queries)) != AB_EXIT_OK)
+    return rc;
   if ((rc = ab_sleepq_init(loop, &st->q, (uint64_t)st->delay_ms)) != 0) {
     fprintf(stderr, "%s: the timer: %s\n", o->prog, uv_strerror(rc));
     return AB_EXIT_ENV;

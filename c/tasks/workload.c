@@ -44,11 +44,8 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   tasks_state_t *st = &the_state;
   int rc;
   memset(st, 0, sizeof(*st));
-  if (ab_parse_count(o->flags[0], 0, MAX_SLEEP_MS, &st->sleep_ms) != 0) {
-    fprintf(stderr, "%s: --sleep-ms must be an integer from 0 to %ld, got '%s'\n", o->prog,
-            MAX_SLEEP_MS, o->flags[0]);
-    return AB_EXIT_USAGE;
-  }
+  if ((rc = ab_flag_count(o, "--sleep-ms", 0, 0, MAX_SLEEP_MS, &st->sleep_ms)) != AB_EXIT_OK)
+    return rc;
   st->use_timers = strcmp(o->backend, "uv_timer") == 0;
   if ((rc = ab_sleepq_init(loop, &st->q, (uint64_t)st->sleep_ms)) != 0) {
     fprintf(stderr, "%s: the timer: %s\n", o->prog, uv_strerror(rc));

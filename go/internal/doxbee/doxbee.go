@@ -22,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -81,26 +80,15 @@ func New() contract.Workload {
 	}
 }
 
-// count parses decimal digits only, from lo to hi.
-func count(text string, lo, hi int) (int, bool) {
-	for _, c := range text {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-	}
-	v, err := strconv.Atoi(text)
-	return v, err == nil && text != "" && v >= lo && v <= hi
-}
-
 // Check turns the flags into numbers; a bad one is a *contract.UsageError.
 func (c *Config) Check() error {
-	d, ok := count(c.DelayText, 0, maxDelayMs)
-	if !ok {
-		return &contract.UsageError{Msg: fmt.Sprintf("--delay-ms must be an integer from 0 to %d, got %q", maxDelayMs, c.DelayText)}
+	d, err := contract.FlagCount("--delay-ms", c.DelayText, 0, maxDelayMs)
+	if err != nil {
+		return err
 	}
-	q, ok := count(c.QueriesText, 1, maxQueries)
-	if !ok {
-		return &contract.UsageError{Msg: fmt.Sprintf("--queries must be an integer from 1 to %d, got %q", maxQueries, c.QueriesText)}
+	q, err := contract.FlagCount("--queries", c.QueriesText, 1, maxQueries)
+	if err != nil {
+		return err
 	}
 	c.Delay, c.Queries = time.Duration(d)*time.Millisecond, q
 	return nil

@@ -46,19 +46,9 @@ func New() contract.Workload {
 
 // Check turns --sleep-ms into a duration; a bad value is a *contract.UsageError.
 func (c *Config) Check() error {
-	ms := 0
-	for _, ch := range c.SleepText {
-		if ch < '0' || ch > '9' || ms > maxSleepMs {
-			ms = -1
-			break
-		}
-		ms = ms*10 + int(ch-'0')
-	}
-	if c.SleepText == "" || ms < 0 || ms > maxSleepMs {
-		return &contract.UsageError{Msg: fmt.Sprintf("--sleep-ms must be an integer from 0 to %d, got %q", maxSleepMs, c.SleepText)}
-	}
+	ms, err := contract.FlagCount("--sleep-ms", c.SleepText, 0, maxSleepMs)
 	c.Sleep = time.Duration(ms) * time.Millisecond
-	return nil
+	return err
 }
 
 // Run starts n sleeping goroutines and waits for all; each records the
