@@ -124,9 +124,6 @@ long ab_doxbee_create_query(ab_doxbee_up_t *up, void (*cb)(ab_doxbee_up_t *up, l
  * (ab_run_check).  0, or -1. */
 int ab_doxbee_committed(ab_doxbee_up_t *up, long got);
 
-/* The operation kind of step s of the sequential shape. */
-static inline int ab_doxbee_kind(int s) { return s; }
-
 /* callback.c */
 int ab_doxbee_callback_seq(ab_run_t *run);
 int ab_doxbee_callback_par(ab_run_t *run);
