@@ -14,7 +14,7 @@
  * upload at once; a parallel one when its last query is back). */
 static void resume(ab_doxbee_op_t *op) {
   ab_doxbee_up_t *up = op->up;
-  if (--up->pending > 0) return;
+  if (--up->pending != 0) return; /* more to come, or the upload gave up (-1) */
   ab_coro_resume(up->co);
   if (ab_coro_done(up->co)) {
     ab_coro_destroy(up->co);
