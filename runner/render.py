@@ -52,7 +52,10 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
           ("scaling_k_chart.py", "scaling-k", "Scaling with K (bounded): time per "
            "operation and peak memory", "sweep_concurrency"),
           ("scaling_env_chart.py", "scaling-env", "Scaling with the threadpool's size: "
-           "time per operation and peak memory", "sweep_env")]
+           "time per operation and peak memory", "sweep_env"),
+          # Only for a workload whose catalog file asks for it (charts.per_unit_memory).
+          ("unit_memory_chart.py", "unit-memory", "Memory per suspended operation", "peak_rss_kb",
+           "per_unit_memory")]
 
 
 def chart_wanted(needs, rows):
@@ -264,8 +267,10 @@ def _draw_charts(rundir, rows, workloads, charts):
     """Draws every chart of every workload, appending (title, path) to charts;
     True when every one was drawn."""
     all_drawn = True
-    for script, prefix, title, needs in CHARTS:
+    for script, prefix, title, needs, *hint in CHARTS:
         for w in workloads:
+            if hint and not chart_hint(w, hint[0]):
+                continue
             wrows = [r for r in rows if r["workload"] == w]
             why = chart_wanted(needs, wrows)
             if why:
@@ -283,6 +288,16 @@ def _draw_charts(rundir, rows, workloads, charts):
                     text = title % " / ".join(sm.baseline_labels(wrows))
                 charts.append(("%s (%s)" % (text, w), rel))
     return all_drawn
+
+
+def chart_hint(workload, name):
+    """The catalog's charts.<name> of a workload (None when it has none or the
+    catalog cannot be read)."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError:
+        return None
+    return ((cat.workloads.get(workload) or {}).get("charts") or {}).get(name)
 
 
 def draw(script, argv):

@@ -38,6 +38,11 @@ are filled in):
              minus den's (a claimed difference, negative for a saving); from
              the rounds in which both ran, with a CI, else of the summary's
              medians (mem_above_idle_kb)
+             (ratios: seed null when the claim names no figure, only which is
+             faster)
+  smallest_memory [{id, whose, claim, variant, among: [ids]}]: variant has the
+             smallest memory of itself and `among` (median memory above the
+             idle process, or peak RSS where a row has no idle figure)
   decomposition {title, about, c_column, rows: [{gap, node: [num, den],
                  c: [num, den], style_in_node?: [..], backend_in_node?: [..]}]}
   split      {about, style_column, backend_column}   (rows with style_in_node)
@@ -233,10 +238,19 @@ def fmt_ms(run, vid):
 
 
 def verdict_ratio(r, seed):
-    """Whether a measured ratio supports a claimed one, in words."""
+    """Whether a measured ratio supports a claimed one (seed None: only that
+    the ratio is above 1), in words."""
     if "missing" in r:
         return "cannot tell: not measured"
     v, lo, hi = r["value"], r["low"], r["high"]
+    if seed is None:
+        if lo is None:
+            return "no CI; the median ratio is %.2fx" % v
+        if hi < 1:
+            return "**reversed**: the claimed faster side is slower here"
+        if lo <= 1:
+            return "**does not hold here**: no significant difference (the CI includes 1)"
+        return "**holds**: %.2fx faster here" % v
     if lo is None:
         return "no CI; the median ratio %.2fx is %s the claimed %.1fx" % (
             v, "below" if v < seed else "above", seed)
@@ -289,8 +303,9 @@ def claims_table(run, claims):
             seedm = fmt_ratio(run.ratio([sm_num], [sm_den]))
         else:
             seedm = claims["same_method"]
-        out.append("| %d | %s: %s (`%s` / `%s`) | %.1fx | %s | %s | %s |" % (
-            i, c["whose"], c["claim"], c["num"], c["den"], c["seed"], fmt_ratio(suite),
+        out.append("| %d | %s: %s (`%s` / `%s`) | %s | %s | %s | %s |" % (
+            i, c["whose"], c["claim"], c["num"], c["den"],
+            "faster" if c["seed"] is None else "%.1fx" % c["seed"], fmt_ratio(suite),
             seedm, verdict_ratio(suite, c["seed"])))
     for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
         out.append("| %d | %s: %s (`%s`) | %.1f ms | %s | %s | %s |" % (
@@ -298,7 +313,45 @@ def claims_table(run, claims):
             fmt_ms(run, c["seed_method"]) if c.get("seed_method", c["variant"]) != c["variant"]
             else claims["same_method"],
             verdict_ms(run, claims, c["variant"], c["seed_ms"])))
+    first = len(ratios) + len(claims.get("absolute", [])) + 1
+    for k, c in enumerate(claims.get("smallest_memory", []), first):
+        cell, verdict = memory_claim(run, c["variant"], c["among"])
+        out.append("| %d | %s: %s (`%s` against %s) | smallest | %s | %s | %s |" % (
+            k, c["whose"], c["claim"], c["variant"], ", ".join("`%s`" % v for v in c["among"]),
+            cell, "no timing: memory is read from the kernel at the end", verdict))
     return out
+
+
+def memory_kb(row):
+    """(KiB, what it is) of a summary row: memory above the idle process when
+    the row has it, else peak RSS; (None, why) when it has neither."""
+    if row.get("mem_above_idle_kb") is not None:
+        return row["mem_above_idle_kb"], "above idle"
+    if row.get("peak_rss_kb") is not None:
+        return row["peak_rss_kb"], "peak RSS"
+    return None, "no memory figure"
+
+
+def memory_claim(run, vid, among):
+    """(this run's cell, verdict) of a claim that vid uses the least memory of
+    itself and among."""
+    figures = {}
+    for v in [vid] + list(among):
+        why = run.why_missing(v)
+        if why:
+            return "not measured: %s" % why, "cannot tell: not measured"
+        kb, what = memory_kb(run.rows[v])
+        if kb is None:
+            return "not measured: `%s` has %s" % (v, what), "cannot tell: not measured"
+        figures[v] = (kb, what)
+    cell = "; ".join("`%s` %.1f MiB %s" % (v, kb / 1024.0, what) for v, (kb, what) in figures.items())
+    mine = figures[vid][0]
+    others = sorted((kb, v) for v, (kb, _) in figures.items() if v != vid)
+    if not others or mine < others[0][0]:
+        return cell, "**holds**: the smallest here"
+    if mine == others[0][0]:
+        return cell, "**does not hold here**: the same as `%s`" % others[0][1]
+    return cell, "**does not hold here**: `%s` uses less" % others[0][1]
 
 
 def decomposition_table(run, dec):

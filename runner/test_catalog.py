@@ -107,7 +107,8 @@ class RealCatalogTest(unittest.TestCase):
     def test_it_loads_with_readfiles_99_variants_and_noops_20(self):
         self.assertEqual(len(self.cat.select(workload="readfile")), 99)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
-        self.assertLessEqual({"noop", "readfile"}, set(self.cat.workloads))
+        self.assertEqual(sorted(self.cat.workloads),
+                         sorted(n[:-5] for n in os.listdir(catalog.DIR) if n != "suite.json"))
 
     def test_every_id_is_the_rule_applied_to_its_fields(self):
         for v in self.cat.variants:
@@ -452,7 +453,8 @@ class CliTest(unittest.TestCase):
         self.assertEqual(run_cli("flags", "noop")[1], "")
         self.assertEqual(run_cli("default", "readfile/c/sync-sequential@node4", "--expect")[1],
                          "Hello, world\n")
-        self.assertLessEqual({"noop", "readfile"}, set(run_cli("workloads")[1].split()))
+        self.assertEqual(run_cli("workloads")[1], "".join(
+            n[:-5] + "\n" for n in sorted(os.listdir(catalog.DIR)) if n != "suite.json"))
 
     def test_another_catalog_folder(self):
         code, out, _ = run_cli("--catalog", FAKE, "ids", "--profile", "quick")
@@ -480,7 +482,7 @@ class CliTest(unittest.TestCase):
     def test_the_table_has_one_section_per_workload(self):
         code, out, _ = run_cli("table")
         self.assertEqual(out.count("| id | backend | profiles | what it does |"),
-                         len(catalog.load().workloads))
+                         len([n for n in os.listdir(catalog.DIR) if n != "suite.json"]))
         self.assertIn("| `readfile/c/sync-sequential@node4` | node4 | quick, default, full, scaling | open, fstat", out)
 
 

@@ -82,5 +82,24 @@ class InterruptedRenderTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.dir, "REPORT.md")))
 
 
+class ChartHintTest(unittest.TestCase):
+    def test_a_chart_with_a_catalog_hint_is_drawn_only_for_workloads_that_give_it(self):
+        rows = [{"workload": w, "peak_rss_kb": 10, "median_ms": 1.0, "ratio": 1.0,
+                 "baseline_label": None} for w in ("tasks", "readfile")]
+        drawn = []
+
+        def fake_draw(script, argv):
+            drawn.append((script, argv[argv.index("--workload") + 1]))
+            return True
+        with mock.patch.object(render, "draw", fake_draw), \
+                contextlib.redirect_stderr(io.StringIO()):
+            render._draw_charts("/nowhere", rows, ["tasks", "readfile"], [])
+        hinted = [(s, w) for s, w in drawn if s == "unit_memory_chart.py"]
+        self.assertEqual(hinted, [("unit_memory_chart.py", "tasks")])
+        self.assertIn(("memory_chart.py", "readfile"), drawn)
+        self.assertTrue(render.chart_hint("tasks", "per_unit_memory"))
+        self.assertIsNone(render.chart_hint("readfile", "per_unit_memory"))
+
+
 if __name__ == "__main__":
     unittest.main()

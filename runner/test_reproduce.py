@@ -338,6 +338,60 @@ class MemoryClaimsTest(unittest.TestCase):
         self.assertIn("smaller here", reproduce.verdict_kb(r(100, 90, 110), 567))
         self.assertIn("larger here", reproduce.verdict_kb(r(900, 800, 1000), 567))
 
+    def test_a_claim_without_a_figure_only_needs_the_ratio_above_one(self):
+        def r(v, lo, hi):
+            return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
+        self.assertIn("holds**: 1.30x faster", reproduce.verdict_ratio(r(1.3, 1.2, 1.4), None))
+        self.assertIn("does not hold here", reproduce.verdict_ratio(r(1.0, 0.9, 1.1), None))
+        self.assertIn("reversed", reproduce.verdict_ratio(r(0.8, 0.7, 0.9), None))
+        self.assertIn("no CI", reproduce.verdict_ratio(
+            {"value": 2.0, "low": None, "high": None, "rounds": 3, "paired": True}, None))
+
+    def test_doxbee_claims_with_memory_rows(self):
+        claims = CATALOG.workloads["doxbee"]["claims"]
+        medians = {"doxbee/node/await-sequential-parallel@native": 80.0,
+                   "doxbee/node/promise-sequential-parallel@native": 100.0,
+                   "doxbee/node/promise-sequential-parallel@bluebird": 90.0,
+                   "doxbee/node/await-parallel-parallel@native": 300.0,
+                   "doxbee/node/promise-parallel-parallel@native": 320.0,
+                   "doxbee/node/promise-parallel-parallel@bluebird": 100.0}
+        summary = make_summary(medians)
+        above = {"doxbee/node/promise-sequential-parallel@bluebird": 40000,
+                 "doxbee/node/promise-parallel-parallel@bluebird": 90000,
+                 "doxbee/node/promise-parallel-parallel@native": 80000}
+        for rw in summary["variants"]:
+            rw["mem_above_idle_kb"] = above.get(rw["variant"], 50000)
+        md = reproduce.markdown(summary)
+        self.assertIn("## %s" % claims["title"], md)
+        rows = table_rows(md, "| # |")
+        self.assertEqual(len(rows), len(claims["ratios"]) + len(claims["smallest_memory"]))
+        # await faster than promises sequentially: 100 / 80, a claim without a figure.
+        self.assertEqual(rows[0][4], "faster")
+        self.assertTrue(rows[0][5].startswith("1.25x"), rows[0][5])
+        self.assertEqual(rows[0][6], claims["same_method"])
+        # bluebird vs native in parallel: 320 / 100 against "up to 4x".
+        self.assertTrue(rows[1][5].startswith("3.20x"), rows[1][5])
+        # Memory: bluebird least sequentially, native less in parallel.
+        self.assertIn("holds**: the smallest here", rows[2][7])
+        self.assertIn("39.1 MiB above idle", rows[2][5])
+        self.assertIn("does not hold here", rows[3][7])
+        self.assertIn("await-parallel-parallel@native` uses less", rows[3][7])
+
+    def test_a_memory_claim_falls_back_to_peak_rss_and_names_what_is_missing(self):
+        medians = {"doxbee/node/await-sequential-parallel@native": 80.0,
+                   "doxbee/node/promise-sequential-parallel@native": 100.0}
+        md = reproduce.markdown(make_summary(medians))
+        rows = table_rows(md, "| # |")
+        self.assertIn("not measured", rows[2][5])
+        self.assertIn("promise-sequential-parallel@bluebird", rows[2][5])
+        run = reproduce.Run(make_summary(dict(medians, **{
+            "doxbee/node/promise-sequential-parallel@bluebird": 90.0})), catalog=CATALOG)
+        cell, verdict = reproduce.memory_claim(
+            run, "doxbee/node/promise-sequential-parallel@bluebird",
+            ["doxbee/node/promise-sequential-parallel@native"])
+        self.assertIn("peak RSS", cell)
+        self.assertIn("the same as `doxbee/node/promise-sequential-parallel@native`", verdict)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -239,6 +239,22 @@ python=$(find_python)
 go=$(find_go)
 actionlint=$(find_actionlint || true)
 node=$(command -v node 2>/dev/null || true)
+# Node's own dependencies (bluebird, for doxbee) go into node/node_modules from
+# node/package-lock.json, never globally; again only when the lockfile changed.
+# Without npm (or offline) the variants that need them are skipped with a reason.
+nodedir=$(cd "$(dirname "$0")/.." && pwd)/node
+# node_modules/.installed-lock is the lockfile that was installed.
+if [ -n "$node" ] && [ -f "$nodedir/package-lock.json" ] &&
+   ! cmp -s "$nodedir/package-lock.json" "$nodedir/node_modules/.installed-lock"; then
+  npm=$(dirname "$node")/npm
+  [ -x "$npm" ] || npm=$(command -v npm 2>/dev/null || true)
+  if [ -n "$npm" ] && (cd "$nodedir" && "$npm" ci --no-audit --no-fund --silent) >&2 &&
+     cp "$nodedir/package-lock.json" "$nodedir/node_modules/.installed-lock"; then
+    say "installed node/node_modules from node/package-lock.json"
+  else
+    say "could not install node/node_modules (npm ci in node/): the variants needing bluebird will be skipped"
+  fi
+fi
 batslib=$(bats_lib_path)
 
 # benchstat reads a run's bench.txt; a pinned version, built by the Go toolchain

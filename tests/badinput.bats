@@ -142,6 +142,13 @@ asyncfib | 2 | --max-recursive 41         | max-recursive must be an integer fro
 asyncfib | 2 | --max-iterative 79         | max-iterative must be an integer from 1 to 78
 asyncfib | 2 | --max-iterative abc        | max-iterative
 asyncfib | 2 | --max-recursive -3         | max-recursive
+doxbee   | 2 | --delay-ms x               | delay-ms
+doxbee   | 2 | --delay-ms -1              | delay-ms
+doxbee   | 2 | --delay-ms 86400001        | delay-ms
+doxbee   | 2 | --queries 0                | queries
+doxbee   | 2 | --queries 2x               | queries
+tasks    | 2 | --sleep-ms x               | sleep-ms
+tasks    | 2 | --sleep-ms 86400001        | sleep-ms
 EOF
 }
 

@@ -13,13 +13,15 @@ json_list() {
   "$PYTHON" -c 'import json,sys; print("|".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$1" "$2"
 }
 
-# without_timings LINE -- the JSON line without what differs from run to run.
+# without_timings LINE -- the JSON line without what differs from run to run:
+# the measurements, which are the fields named with a unit (elapsed_ns, user_us,
+# peak_rss_kb, a workload's start_ns).
 without_timings() {
   "$PYTHON" -c 'import json,sys
 d = json.loads(sys.argv[1])
-for k in ("elapsed_ns", "user_us", "sys_us", "peak_rss_kb", "idle_rss_kb", "nvcsw", "nivcsw",
-          "allocs"):
-    d.pop(k, None)
+for k in [k for k in d if k.endswith(("_ns", "_us", "_kb"))
+          or k in ("nvcsw", "nivcsw", "allocs")]:
+    d.pop(k)
 print(json.dumps(d, sort_keys=True))' "$1"
 }
 

@@ -102,6 +102,11 @@ node_ids() { contract_ids "${1:-}" node; }
   readfile | 3 | --file fixtures         | fixture fixtures is a directory
   readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'
   readfile | 1 | --file $wrong           | iteration [0-9]+: read 12 bytes 'Hello, World', expected 12 bytes 'Hello, world'
+  doxbee   | 2 | --delay-ms x            | --delay-ms must be a non-negative integer, got "x"
+  doxbee   | 2 | --delay-ms 86400001     | --delay-ms must be an integer from 0 to 86400000, got 86400001
+  doxbee   | 2 | --queries 0             | --queries must be an integer from 1 to 1000000, got 0
+  tasks    | 2 | --sleep-ms 5s           | --sleep-ms must be a non-negative integer, got "5s"
+  tasks    | 2 | --sleep-ms 86400001     | --sleep-ms must be an integer from 0 to 86400000, got 86400001
 EOF
 }
 

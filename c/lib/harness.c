@@ -116,6 +116,20 @@ static int parse_long(const char *s, long min, long *out) {
   return 0;
 }
 
+int ab_parse_count(const char *s, long lo, long hi, long *out) {
+  long v;
+  if (parse_long(s, lo, &v) != 0 || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+int ab_flag_count(const ab_opts_t *o, const char *flag, int k, long lo, long hi, long *out) {
+  if (ab_parse_count(o->flags[k], lo, hi, out) == 0) return AB_EXIT_OK;
+  fprintf(stderr, "%s: %s must be an integer from %ld to %ld, got '%s'\n", o->prog, flag, lo, hi,
+          o->flags[k] != NULL ? o->flags[k] : "");
+  return AB_EXIT_USAGE;
+}
+
 static int usage_error(const ab_opts_t *o, const ab_workload_t *w, const char *fmt,
                        const char *arg) {
   fprintf(stderr, "%s: ", o->prog);

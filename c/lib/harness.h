@@ -148,6 +148,15 @@ uint64_t ab_now_ns(void);
  * returns -1 (the caller exits 0). */
 int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *opts);
 
+/* Parses a workload flag's value as a whole decimal number from lo to hi
+ * (digits only, as every flag's N: no sign or blank): 0 with *out set, or -1. */
+int ab_parse_count(const char *s, long lo, long hi, long *out);
+
+/* A workload's setup reading its flag number k (named `flag`, "--delay-ms")
+ * with ab_parse_count: AB_EXIT_OK with *out set, or AB_EXIT_USAGE after one
+ * line on stderr ("--delay-ms must be an integer from 0 to 9, got 'x'"). */
+int ab_flag_count(const ab_opts_t *o, const char *flag, int k, long lo, long hi, long *out);
+
 /* Prints the usage text of a workload's driver to `out`. */
 void ab_usage(FILE *out, const char *prog, const ab_workload_t *w);
 

@@ -498,11 +498,40 @@ static void an_operation_without_memory_to_start_is_exit_3(void **state) {
   }
 }
 
+static void a_workload_flag_number_is_digits_within_its_bounds(void **state) {
+  ab_opts_t o;
+  long v = -7;
+  FILE *saved = stderr;
+  (void)state;
+  assert_int_equal(ab_parse_count("25", 1, 100, &v), 0);
+  assert_int_equal(v, 25);
+  assert_int_equal(ab_parse_count("0", 0, 0, &v), 0);
+  assert_int_equal(v, 0);
+  v = -7;
+  const char *bad[] = {"", "-1", "+3", " 3", "3 ", "3x", "0x10", "101", "99999999999999999999"};
+  for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+    assert_int_equal(ab_parse_count(bad[k], 0, 100, &v), -1);
+    assert_int_equal(v, -7); /* untouched */
+  }
+  assert_int_equal(ab_parse_count(NULL, 0, 100, &v), -1);
+  memset(&o, 0, sizeof(o));
+  o.prog = "prog";
+  o.flags[1] = "9";
+  assert_int_equal(ab_flag_count(&o, "--queries", 1, 1, 10, &v), AB_EXIT_OK);
+  assert_int_equal(v, 9);
+  o.flags[1] = "11";
+  stderr = fopen("/dev/null", "w");
+  assert_int_equal(ab_flag_count(&o, "--queries", 1, 1, 10, &v), AB_EXIT_USAGE);
+  fclose(stderr);
+  stderr = saved;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_are_the_contracts),
     cmocka_unit_test(every_flag_is_read),
     cmocka_unit_test(bad_numbers_are_usage_errors),
+    cmocka_unit_test(a_workload_flag_number_is_digits_within_its_bounds),
     cmocka_unit_test(unknown_names_are_usage_errors),
     cmocka_unit_test(help_asks_to_exit_cleanly),
     cmocka_unit_test(usage_lists_the_workloads_flags_backends_and_variants),

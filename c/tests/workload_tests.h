@@ -34,6 +34,29 @@ static int parse_quiet(const ab_workload_t *w, ab_opts_t *o, ...) {
   return rc;
 }
 
+/* w's setup (then its teardown) on a fresh loop with the backend and the
+ * workload's flag values `flags` (NULL-terminated), its messages sent to
+ * /dev/null: setup's exit code.  The loop must close. */
+static inline int setup_quiet(const ab_workload_t *w, const char *backend, const char *const *flags) {
+  ab_opts_t o;
+  uv_loop_t loop;
+  void *st = NULL;
+  FILE *saved = stderr;
+  memset(&o, 0, sizeof(o));
+  o.prog = "prog";
+  o.backend = backend;
+  for (int k = 0; flags[k] != NULL && k < AB_FLAGS_MAX; k++) o.flags[k] = flags[k];
+  assert_int_equal(uv_loop_init(&loop), 0);
+  stderr = fopen("/dev/null", "w");
+  int rc = w->setup(&o, &loop, &st);
+  fclose(stderr);
+  stderr = saved;
+  if (rc == AB_EXIT_OK && w->teardown != NULL) w->teardown(st);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  assert_int_equal(uv_loop_close(&loop), 0);
+  return rc;
+}
+
 static const ab_workload_t *main_workload;
 static char *main_argv[32];
 static char main_out_path[64];

@@ -31,7 +31,9 @@
 // style signals the end is not timed.  A failed check ends the process at
 // once with exit code 1 and one line on stderr naming the iteration, which is
 // why styles need no error paths of their own beyond routing errors into
-// check().
+// check().  A workload's own fields of the line (its `fields` in the
+// catalog) are what the style leaves in pass.extra ({ name: integer }),
+// written after runtime.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -295,7 +297,7 @@ export function resultLine(fields, measured) {
     peak_rss_kb: measured.peak_rss_kb,
     idle_rss_kb: measured.idle_rss_kb,
     runtime: measured.runtime || runtimeName(),
-    ...measured.extra,
+    ...(measured.extra || {}),
   });
 }
 
@@ -437,7 +439,8 @@ export async function main(variant, moduleUrl) {
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
-    // The workload's own fields, after runtime (workload.fields(pass), if any).
-    extra: variant.workload.fields ? variant.workload.fields(pass) : undefined,
+    // The workload's own fields, after runtime: workload.fields(pass) when the
+    // workload derives them, and what the variant put in pass.extra.
+    extra: { ...(variant.workload.fields ? variant.workload.fields(pass) : {}), ...pass.extra },
   }) + '\n');
 }

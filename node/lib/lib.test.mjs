@@ -97,13 +97,18 @@ test('every Node variant file is named after its variant, and the old promisify 
     assert.strictEqual(fields.workload, path.basename(path.dirname(file)), file);
     // await-promisify-parallel.mjs keeps its name from before the backend was a field.
     const legacy = variantName({ ...fields, shape: fields.backend });
-    assert.ok([variantName(fields), legacy].includes(path.basename(file, '.mjs')), `${file}: ${fields.variant}`);
+    // Where two backends share a name (doxbee's promise on native promises and on
+    // bluebird), the second file adds its backend: promise-sequential-parallel-bluebird.mjs.
+    const withBackend = `${variantName(fields)}-${fields.backend}`;
+    assert.ok([variantName(fields), legacy, withBackend].includes(path.basename(file, '.mjs')), `${file}: ${fields.variant}`);
   }
   assert.strictEqual(ids['node/readfile/await-promisify-parallel.mjs'], 'readfile/node/await-parallel@promisify');
   assert.strictEqual(ids['node/readfile/await-promisify-sequential.mjs'], 'readfile/node/await-sequential@promisify');
   assert.strictEqual(ids['node/readfile/promise-counter-parallel.mjs'], 'readfile/node/promise-counter-parallel@fs.promises');
   assert.strictEqual(ids['node/readfile/callback-parallel.mjs'], 'readfile/node/callback-parallel@fs.readFile');
   assert.strictEqual(ids['node/noop/await-parallel.mjs'], 'noop/node/await-parallel@none');
+  assert.strictEqual(ids['node/doxbee/promise-parallel-parallel-bluebird.mjs'], 'doxbee/node/promise-parallel-parallel@bluebird');
+  assert.strictEqual(ids['node/doxbee/promise-parallel-parallel.mjs'], 'doxbee/node/promise-parallel-parallel@native');
 });
 
 test('UV_USE_IO_URING=1 makes a variant\'s backend <backend>.uring and names itself in the runtime', () => {
@@ -154,6 +159,14 @@ test('a workload\'s own fields follow runtime in the line, in their order', () =
   }));
   assert.deepStrictEqual(Object.keys(line).slice(-3), ['runtime', 'hits', 'misses']);
   assert.strictEqual(line.hits, 2);
+test('a workload\'s own fields follow runtime, in the order the style gave them', () => {
+  const fields = variantFields({ workload: noop, style: 'callback', mode: 'parallel', backend: 'none', run() {} });
+  const line = JSON.parse(resultLine(fields, {
+    iterations: 1, concurrency: 0, ok: 1, bytes: 0, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3, idle_rss_kb: 2,
+    extra: { commits: 1, start_ns: 7 },
+  }));
+  assert.deepStrictEqual(Object.keys(line).slice(-3), ['runtime', 'commits', 'start_ns']);
+  assert.strictEqual(line.start_ns, 7);
 });
 
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"runtime"
 	"strings"
 	"syscall"
@@ -447,5 +448,18 @@ func TestTooFewFreeDescriptorsAreAnEnvironmentErrorBeforeAnythingIsOpened(t *tes
 	code, stdout, stderr := run(newFake().workload(), "--iterations", "2")
 	if code != ExitOK || stdout == "" || stderr != "" {
 		t.Fatalf("after the limit is restored: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestFlagCountTakesDigitsWithinBounds(t *testing.T) {
+	if n, err := FlagCount("--queries", "25", 1, 100); err != nil || n != 25 {
+		t.Fatalf("25: %d %v", n, err)
+	}
+	for _, text := range []string{"", "0", "-1", "+3", " 3", "3x", "0x10", "101", "99999999999999999999"} {
+		_, err := FlagCount("--queries", text, 1, 100)
+		u, ok := err.(*UsageError)
+		if !ok || u.Msg != fmt.Sprintf("--queries must be an integer from 1 to 100, got %q", text) {
+			t.Errorf("%q: %v", text, err)
+		}
 	}
 }

@@ -49,6 +49,18 @@ func digitsOnly(s string) bool {
 	return s != ""
 }
 
+// FlagCount reads a workload flag's text as decimal digits only, from lo to
+// hi, the way the N flags are read; anything else is a *UsageError in the
+// words the C and Go programs share: "--delay-ms must be an integer from 0
+// to 86400000, got "x"".
+func FlagCount(name, text string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(text)
+	if err != nil || !digitsOnly(text) || n < lo || n > hi {
+		return 0, &UsageError{fmt.Sprintf("%s must be an integer from %d to %d, got %q", name, lo, hi, text)}
+	}
+	return n, nil
+}
+
 // options are the generic flags of every program, as given.
 type options struct {
 	iterations  count

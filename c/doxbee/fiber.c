@@ -1,0 +1,97 @@
+/*
+ * fiber.c -- the fiber style: a stackful coroutine per upload (coro.h used
+ * directly, no promises).  An operation that is pending suspends the
+ * coroutine (ab_coro_yield); the timer's wake-up resumes it from the
+ * operation's callback, and the query creation, whose result is there at
+ * once, is a plain call: the coroutine suspends only on pending work, as
+ * node-fibers did.  The parallel shape starts its P queries, suspends until
+ * the last is back, checks each and commits.  The N stacks are mapped
+ * before the clock starts and unmapped after the pass.
+ */
+#include "workload.h"
+
+/* The operation completed: the suspended coroutine goes on (a sequential
+ * upload at once; a parallel one when its last query is back). */
+static void resume(ab_doxbee_op_t *op) {
+  ab_doxbee_up_t *up = op->up;
+  if (--up->pending != 0) return; /* more to come, or the upload gave up (-1) */
+  ab_coro_resume(up->co);
+  if (ab_coro_done(up->co)) {
+    ab_coro_destroy(up->co);
+    up->co = NULL;
+  }
+}
+
+/* Starts `count` operations of `kind` (index j = 0..count-1) and suspends
+ * until all are back; 0, or -1 with the failure recorded. */
+static int wait_ops(ab_doxbee_up_t *up, int kind, long count) {
+  up->pending = count;
+  for (long j = 0; j < count; j++)
+    if (ab_doxbee_start(&up->ops[j], up, kind, j, resume) != 0) {
+      /* Those started still wake; the pass has failed and they resume nothing. */
+      up->pending = -1;
+      return -1;
+    }
+  ab_coro_yield();
+  return 0;
+}
+
+static void seq_body(void *arg) {
+  ab_doxbee_up_t *up = arg;
+  for (int kind = AB_DOXBEE_PUT; kind < AB_DOXBEE_COMMIT; kind++) {
+    long got;
+    if (kind == AB_DOXBEE_CREATE) {
+      got = ab_doxbee_create_query(up, NULL);
+    } else {
+      if (wait_ops(up, kind, 1) != 0) return;
+      got = up->ops[0].result;
+    }
+    if (ab_doxbee_verify(up, kind, 0, got) != 0) return;
+  }
+  if (wait_ops(up, AB_DOXBEE_COMMIT, 1) == 0) ab_doxbee_committed(up, up->ops[0].result);
+}
+
+static void par_body(void *arg) {
+  ab_doxbee_up_t *up = arg;
+  long p = ab_doxbee_state(up)->queries;
+  if (wait_ops(up, AB_DOXBEE_FILEVERSION, p) != 0) return;
+  for (long j = 0; j < p; j++)
+    if (ab_doxbee_verify(up, AB_DOXBEE_FILEVERSION, j, up->ops[j].result) != 0) return;
+  if (wait_ops(up, AB_DOXBEE_COMMIT, 1) == 0) ab_doxbee_committed(up, up->ops[0].result);
+}
+
+static int run_uploads(ab_run_t *run, int shape_parallel, ab_coro_fn body) {
+  if (ab_coro_reserve((size_t)run->n) != 0) {
+    ab_coro_pool_drain();
+    ab_run_oom(run, 0, "the coroutine stacks");
+    return -1;
+  }
+  ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 0);
+  if (set == NULL) {
+    ab_coro_pool_drain();
+    return -1;
+  }
+  ab_run_begin(run);
+  for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
+    ab_doxbee_up_t *up = ab_doxbee_up(set, k);
+    if ((up->co = ab_coro_create(body, up)) == NULL) {
+      ab_run_oom(run, k, "a coroutine stack");
+      break;
+    }
+    ab_coro_resume(up->co); /* runs to its first pending operation */
+    if (ab_coro_done(up->co)) {
+      ab_coro_destroy(up->co);
+      up->co = NULL;
+    }
+  }
+  int rc = ab_ops_finish(set);
+  if (rc == 0 && ab_coro_live() != 0) {
+    ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
+    rc = -1;
+  }
+  ab_coro_pool_drain();
+  return rc;
+}
+
+int ab_doxbee_fiber_seq(ab_run_t *run) { return run_uploads(run, 0, seq_body); }
+int ab_doxbee_fiber_par(ab_run_t *run) { return run_uploads(run, 1, par_body); }

@@ -1,0 +1,10 @@
+/*
+ * callback.c -- the callback style: every task's sleep started at once, its
+ * completion callback verifies it (ab_mode_slots with N slots).
+ */
+#include "workload.h"
+
+int ab_tasks_callback(ab_run_t *run) {
+  if (ab_tasks_begin(run, 0) != 0) return -1;
+  return ab_mode_slots(run, ab_tasks_op(run));
+}

@@ -1,0 +1,60 @@
+/*
+ * fiber.c -- the fiber style: a coroutine per task (coro.h directly, no
+ * promise) that starts its sleep and suspends; the wake-up resumes it from
+ * the timer's callback, and it verifies itself.  N stacks, mapped before
+ * the clock starts; each suspended task holds at least the page at the top
+ * of its stack.
+ */
+#include "workload.h"
+
+static void resume(ab_task_t *t) {
+  ab_coro_resume(t->co);
+  if (ab_coro_done(t->co)) {
+    ab_coro_destroy(t->co);
+    t->co = NULL;
+  }
+}
+
+static void body(void *arg) {
+  ab_task_t *t = arg;
+  ab_ops_t *set = t->op.set;
+  int rc = set->type->start(&t->op);
+  if (rc != 0) {
+    ab_op_fail(set->run, t->op.i, rc, "the sleep");
+    return;
+  }
+  ab_coro_yield();
+  ab_run_check(set->run, t->op.i, t);
+}
+
+int ab_tasks_fiber(ab_run_t *run) {
+  if (ab_tasks_begin(run, 1) != 0) return -1;
+  if (ab_coro_reserve((size_t)run->n) != 0) {
+    ab_coro_pool_drain();
+    ab_run_oom(run, 0, "the coroutine stacks");
+    return -1;
+  }
+  ab_ops_t *set = ab_ops_start(run, ab_tasks_op(run), run->n, 0, 0);
+  if (set == NULL) {
+    ab_coro_pool_drain();
+    return -1;
+  }
+  ab_run_begin(run);
+  for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
+    ab_task_t *t = (ab_task_t *)ab_ops_at(set, k);
+    t->op.i = k;
+    t->wake = resume;
+    if ((t->co = ab_coro_create(body, t)) == NULL) {
+      ab_run_oom(run, k, "a coroutine stack");
+      break;
+    }
+    resume(t); /* runs to its sleep */
+  }
+  int rc = ab_ops_finish(set);
+  if (rc == 0 && ab_coro_live() != 0) {
+    ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
+    rc = -1;
+  }
+  ab_coro_pool_drain();
+  return rc;
+}

@@ -1,0 +1,20 @@
+// lib/bluebird.mjs -- the doxbee variants on bluebird: the same .then chains as
+// the native promise variants (workload.mjs), on Promise.promisify of the
+// callback fake and bluebird's Promise.all.  bluebird comes from
+// node/node_modules (node/package-lock.json, installed by make deps); without
+// it a program says so and exits 3 (the runner's probe skips both variants).
+import { say, EXIT_ENV } from '../../lib/contract.mjs';
+import { callbackFake, runPromises } from '../workload.mjs';
+
+let Bluebird;
+try {
+  Bluebird = (await import('bluebird')).default;
+} catch {
+  say('node/doxbee: bluebird is not installed: run make deps (npm ci in node/)');
+  process.exit(EXIT_ENV);
+}
+
+/** The run of a bluebird variant of the shape (parallel or not). */
+export function runBluebird(pass, done, parallel) {
+  runPromises(pass, done, parallel, Bluebird.promisify(callbackFake(pass.delayMs)), (ps) => Bluebird.all(ps));
+}

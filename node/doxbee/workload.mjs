@@ -1,0 +1,162 @@
+// workload.mjs -- doxbee, bluebird's benchmark of fake database transactions
+// (petkaantonov/bluebird, benchmark/; seed 003).  An upload is a transaction
+// of fake operations, each completing after --delay-ms T on a timer
+// (setTimeout; T = 0: setImmediate, the next turn of the loop) with the
+// value the fake database gives it.  A pass starts all N uploads at once.
+//
+//   sequential shape  blob put, file lookup (it misses, so the create branch
+//                     runs), version insert, query creation (synchronous),
+//                     query execution, file-version insert, file update,
+//                     commit: 8 results per upload
+//   parallel shape    --queries P file-version inserts at once, joined, then
+//                     commit: P + 1 results
+//
+// Every result is checked before the upload goes on; an upload verifies when
+// it committed once and every result of it was checked.  The line adds
+// commits, checked and ops_per_upload (pass.extra).  The styles share the
+// transactions below; only the way an operation is waited for differs:
+// callbacks, native promises (new Promise around setTimeout), async/await on
+// those, and bluebird's Promise.promisify of the callback fake with its
+// Promise.all (node/package.json pins it; `make deps` installs it).
+import { defineWorkload } from '../lib/contract.mjs';
+
+const MAX_DELAY_MS = 86400000;
+const MAX_QUERIES = 1000000;
+
+export const PUT = 0, LOOKUP = 1, VERSION = 2, CREATE = 3, EXEC = 4, FILEVERSION = 5, UPDATE = 6,
+  COMMIT = 7, STEPS = 8;
+const KIND_NAMES = ['blob put', 'file lookup', 'version insert', 'query creation', 'query execution',
+  'file-version insert', 'file update', 'commit'];
+
+const range = (lo, hi) => (value) => (value >= lo && value <= hi ? null : `must be an integer from ${lo} to ${hi}, got ${value}`);
+
+export const doxbee = defineWorkload({
+  name: 'doxbee',
+  unit: 'upload',
+  flags: {
+    'delay-ms': { value: 1, integer: true, arg: 'T', about: 'every fake operation completes after T ms (0: on the next loop turn)',
+      validate: (v) => (range(0, MAX_DELAY_MS)(v) && `--delay-ms ${range(0, MAX_DELAY_MS)(v)}`) },
+    queries: { value: 25, integer: true, arg: 'P', about: 'queries at once per upload in the parallel shape',
+      validate: (v) => (range(1, MAX_QUERIES)(v) && `--queries ${range(1, MAX_QUERIES)(v)}`) },
+  },
+  verifier() {
+    return (i, up) => {
+      if (up.commits !== 1) return `the upload committed ${up.commits} times, expected once`;
+      if (up.checked !== up.perUpload) return `${up.checked} results of the upload were checked, expected ${up.perUpload}`;
+      return 0;
+    };
+  },
+});
+
+/** The value operation `kind` (index j) of upload i completes with; the lookup finds nothing. */
+export function expected(i, kind, j = 0) {
+  return kind === LOOKUP ? 0 : (i * 16 + kind) * (MAX_QUERIES + 1) + j + 1;
+}
+
+/** An upload's record: what it checked and committed. */
+export class Upload {
+  constructor(i, perUpload) {
+    this.i = i;
+    this.perUpload = perUpload;
+    this.checked = 0;
+    this.commits = 0;
+  }
+
+  /** Checks one result; throws when it is wrong (a rejection, or an error to the callback). */
+  verify(kind, j, got) {
+    const want = expected(this.i, kind, j);
+    if (got !== want) throw new Error(`${KIND_NAMES[kind]} ${j} returned ${got}, expected ${want}`);
+    this.checked++;
+  }
+
+  committed(got) {
+    this.verify(COMMIT, 0, got);
+    this.commits++;
+    return this;
+  }
+}
+
+/** The fake operation in callback form: cb(null, value) after the delay. */
+export function callbackFake(delayMs) {
+  if (delayMs > 0) return (value, cb) => { setTimeout(cb, delayMs, null, value); };
+  return (value, cb) => { setImmediate(cb, null, value); };
+}
+
+/** The fake operation as a native promise of its value. */
+export function nativeFake(delayMs) {
+  if (delayMs > 0) return (value) => new Promise((resolve) => { setTimeout(resolve, delayMs, value); });
+  return (value) => new Promise((resolve) => { setImmediate(resolve, value); });
+}
+
+/** The synchronous query creation: its callback runs inside the call. */
+export function createQuery(i, cb) {
+  cb(null, expected(i, CREATE));
+}
+
+/** Results per upload of a shape. */
+export function perUpload(pass, parallel) {
+  return parallel ? pass.queries + 1 : STEPS;
+}
+
+/**
+ * Starts all pass.n uploads at once; start(i, finish) runs upload i and
+ * calls finish(err, up) once.  Each is checked as it finishes; done() after
+ * the last.  The totals go to pass.extra.
+ */
+export function startAll(pass, parallel, done, start) {
+  let finished = 0, checked = 0, commits = 0;
+  const ops = perUpload(pass, parallel);
+  pass.extra = { commits: 0, checked: 0, ops_per_upload: ops };
+  for (let i = 0; i < pass.n; i++) {
+    start(i, (err, up) => {
+      if (up) {
+        checked += up.checked;
+        commits += up.commits;
+      }
+      pass.check(i, err, up);
+      if (++finished === pass.n) {
+        pass.extra.commits = commits;
+        pass.extra.checked = checked;
+        done();
+      }
+    });
+  }
+}
+
+/** A .then-chained upload on promises (native or bluebird): the promise of its record. */
+export function promiseUpload(i, parallel, pass, op, all) {
+  const up = new Upload(i, perUpload(pass, parallel));
+  if (parallel) {
+    const queries = new Array(pass.queries);
+    for (let j = 0; j < queries.length; j++) queries[j] = op(expected(i, FILEVERSION, j));
+    return all(queries)
+      .then((results) => {
+        for (let j = 0; j < results.length; j++) up.verify(FILEVERSION, j, results[j]);
+        return op(expected(i, COMMIT));
+      })
+      .then((c) => up.committed(c));
+  }
+  let file;
+  return op(expected(i, PUT))
+    .then((blobId) => { up.verify(PUT, 0, blobId); return op(expected(i, LOOKUP)); })
+    .then((found) => { up.verify(LOOKUP, 0, found); file = found; return op(expected(i, VERSION)); })
+    .then((version) => {
+      up.verify(VERSION, 0, version);
+      if (file) throw new Error('the lookup found a file: the create branch did not run');
+      let query;
+      createQuery(i, (err, q) => { query = q; });
+      up.verify(CREATE, 0, query);
+      return op(expected(i, EXEC));
+    })
+    .then((r) => { up.verify(EXEC, 0, r); return op(expected(i, FILEVERSION)); })
+    .then((r) => { up.verify(FILEVERSION, 0, r); return op(expected(i, UPDATE)); })
+    .then((r) => { up.verify(UPDATE, 0, r); return op(expected(i, COMMIT)); })
+    .then((c) => up.committed(c));
+}
+
+/** The promise variants' run: every upload as a promise chain, each checked as it settles. */
+export function runPromises(pass, done, parallel, op, all) {
+  startAll(pass, parallel, done, (i, finish) => {
+    promiseUpload(i, parallel, pass, op, all).then((up) => finish(null, up), (err) => finish(err));
+  });
+}

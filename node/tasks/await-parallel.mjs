@@ -1,0 +1,26 @@
+// await-parallel -- an async function per task awaiting a promisified
+// setTimeout (util.promisify; setImmediate when T = 0), all joined by
+// Promise.all, as P. Kołaczkowski's 2023 Node program does.
+import { promisify } from 'node:util';
+import { main } from '../lib/contract.mjs';
+import { tasks } from './workload.mjs';
+
+export const variant = {
+  workload: tasks, style: 'await', mode: 'parallel', backend: 'setTimeout',
+  async run(pass) {
+    const sleep = pass.sleepMs > 0 ? promisify(setTimeout) : promisify(setImmediate);
+    const ms = pass.sleepMs;
+    async function task(i) {
+      await sleep(ms);
+      return i;
+    }
+    const t0 = process.hrtime.bigint();
+    const all = new Array(pass.n);
+    for (let i = 0; i < pass.n; i++) all[i] = task(i);
+    pass.extra = { start_ns: Number(process.hrtime.bigint() - t0) };
+    const values = await Promise.all(all);
+    for (let i = 0; i < values.length; i++) pass.check(i, null, values[i]);
+  },
+};
+
+main(variant, import.meta.url);
