@@ -82,10 +82,10 @@ endif
 # about an unknown flag is not taken at its word.
 SC_TRY = { echo 'int main(void){return 0;}' | $(CC) -Werror $(1) -x c -c -o /dev/null - 2>/dev/null && echo $(1); }
 STACK_CLASH := $(shell $(call SC_TRY,-fstack-clash-protection --param stack-clash-protection-guard-size=12) || $(call SC_TRY,-fstack-clash-protection))
-ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(EXT_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
 ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
-LIBS = $(UV_LIBS) -lm
+LIBS = $(UV_LIBS) $(EXT_LIBS) -lm
 
 # Sources of the other OSes are left out (see the header); `os_only` filters a list.
 HOST_OS := $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,other))
@@ -155,10 +155,18 @@ $(LIBAB): $(LIB_OBJ)
 	rm -f "$@"
 	$(AR) rcs $@ $(LIB_OBJ)
 
+# A workload that needs C sources from outside the project (a library the
+# system ships as sources, as Debian ships llhttp) says so in c/<w>/build.mk:
+# it adds objects to EXT_OBJ_<w> (archived with the workload's pieces), include
+# flags to EXT_CFLAGS, libraries to EXT_LIBS, and the rules for its objects.
+EXT_CFLAGS =
+EXT_LIBS =
+-include $(wildcard c/*/build.mk)
+
 # A workload's pieces in one archive; each of its programs links its own main
 # with it (arguments: the workload, then one main source).
 define WORKLOAD_template
-$(call w_lib,$(1)): $(call objs,$(call w_parts,$(1)))
+$(call w_lib,$(1)): $(call objs,$(call w_parts,$(1))) $(EXT_OBJ_$(1))
 	@mkdir -p "$$(dir $$@)"
 	rm -f "$$@"
 	$$(AR) rcs $$@ $$^
