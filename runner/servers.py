@@ -7,6 +7,17 @@ ready_timeout_s (default 10).  Each client then gets `<port_flag> N` (default
 its process group when it lingers).  A server that dies or never becomes ready
 fails that round's variants with the reason; the run goes on.
 
+Per round, not per run: each round gets a fresh server on a fresh port, so a
+server that crashed, leaked or slowed down in one round cannot spoil the
+others, and the connections a round closed (TIME_WAIT on loopback, many with
+Connection: close clients) are not on the next round's port.
+
+No server outlives the runner: it is stopped after every round and on Ctrl-C
+(measure.py), and its stdin is a pipe whose other end only the runner holds,
+so when the runner dies however it dies (SIGKILL, a crash) the pipe ends and
+a server that watches its stdin (the C, Go and Node httpchain servers do)
+exits; on Linux the C server also asks for a parent-death signal.
+
     servers = Servers()
     port, why = servers.port(spec)      # starts it on first use in the round
     ...
@@ -46,7 +57,7 @@ class Server:
         self.err = tempfile.TemporaryFile()
         self.port = self.drainer = None
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=self.err, cwd=ROOT,
                                          start_new_session=True)
         except OSError as e:
@@ -126,6 +137,7 @@ class Server:
         if self.drainer is not None:
             self.drainer.join(STOP_GRACE_S)     # it reads to the end of the pipe
         self.proc.stdout.close()
+        self.proc.stdin.close()
         self.err.close()
 
 

@@ -1,0 +1,37 @@
+// await-bounded -- K async functions, each a for loop of await getData()
+// over a shared counter: at most K chains in flight, the shape of C's
+// await-bounded.
+import { main } from '../lib/contract.mjs';
+import { httpchain, backendArg, agentFor } from './workload.mjs';
+import { getData } from './await-sequential.mjs';
+
+export const variant = {
+  workload: httpchain, style: 'await', mode: 'bounded', backend: backendArg(),
+  async run(pass) {
+    const agent = agentFor(pass);
+    const port = Number(pass.port);
+    let next = 0;
+    const worker = async () => {
+      while (next < pass.n) {
+        const i = next++;
+        let last;
+        try {
+          last = await getData(agent, port);
+        } catch (err) {
+          pass.check(i, err);
+          return;
+        }
+        pass.check(i, null, last);
+      }
+    };
+    const workers = [];
+    for (let k = 0; k < Math.min(pass.concurrency, pass.n); k++) workers.push(worker());
+    try {
+      await Promise.all(workers);
+    } finally {
+      agent.destroy();
+    }
+  },
+};
+
+main(variant, import.meta.url);
