@@ -8,6 +8,10 @@
 #   memcheck  every C variant of the normal build under valgrind at N = 1,000,
 #             no error and no leak allowed
 #
+# A variant whose workload needs a server (httpchain) runs against it through
+# runner/servers.py with-server: the server of the same build (sanitized in
+# asan and tsan, under valgrind in memcheck), which must exit 0 when stopped.
+#
 # Each step prints one line per program and a total "STEP: N passed, N failed".
 # Steps whose tool is missing are skipped with a line saying so.
 # Set SANITIZE_STEPS to run only some ("asan tsan memcheck"), SANITIZE_N for N.
@@ -22,10 +26,12 @@ bad=0
 c_variants() { "$python" runner/catalog.py ids --lang c; }
 
 # run_variants STEP BIN_DIR N WRAPPER... -- every C variant of the catalog,
-# run through WRAPPER, then the step's total line.
+# run through WRAPPER, then the step's total line.  SERVER_WRAPPER (words)
+# goes before a server's command.
 run_variants() {
   step=$1 bin=$2 iters=$3
   shift 3
+  server_wrapper=${SERVER_WRAPPER:-}
   pass=0 fail=0
   for id in $(c_variants); do
     # One argument a line: split on newlines only (BIN_DIR may hold a space).
@@ -33,7 +39,7 @@ run_variants() {
     # The test-only variant stops its clock early but must still be clean.
     # shellcheck disable=SC2086
     out=$(IFS='
-'; set -f; "$@" $argv --iterations "$iters" --warmup 2 2>&1 >/dev/null)
+'; set -f; "$python" runner/servers.py with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$iters" --warmup 2 2>&1 >/dev/null)
     rc=$?
     if [ "$rc" -eq 0 ]; then
       pass=$((pass + 1)); echo "  ok   $id"
@@ -83,6 +89,7 @@ for step in $steps; do
         echo "memcheck: skipped, valgrind not installed"; continue
       fi
       "$make" --no-print-directory c >/dev/null || { echo "memcheck: 0 passed, 1 failed (build)"; bad=1; continue; }
+      SERVER_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible" \
       run_variants memcheck "$root/build/bin" 1000 valgrind -q --error-exitcode=99 \
         --leak-check=full --show-leak-kinds=definite,indirect,possible \
         --errors-for-leak-kinds=definite,indirect,possible

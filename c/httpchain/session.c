@@ -55,11 +55,16 @@ static int on_message_begin(llhttp_t *p) {
   return HPE_OK;
 }
 
+/* Limits are noted as the bytes come and enforced when the headers are
+ * complete: llhttp hands a span over in as many pieces as the reads cut it
+ * into, so refusing at the piece that crosses a limit would answer a request
+ * differently depending on how it arrived (and bad bytes later in it would
+ * be a 400 one time and a 414 the other).  Nothing beyond the limits is kept. */
 static int on_url(llhttp_t *p, const char *at, size_t len) {
   hc_session_t *s = of(p);
-  if (s->url_len + len > sizeof(s->url)) {
+  if (s->url_too_long || s->url_len + len > sizeof(s->url)) {
     s->url_too_long = 1;
-    return HPE_USER;
+    return HPE_OK;
   }
   memcpy(s->url + s->url_len, at, len);
   s->url_len += len;
@@ -69,8 +74,13 @@ static int on_url(llhttp_t *p, const char *at, size_t len) {
 static int on_header_bytes(llhttp_t *p, const char *at, size_t len) {
   hc_session_t *s = of(p);
   (void)at;
-  s->header_bytes += len;
-  return s->header_bytes > HC_MAX_HEADER_BYTES ? HPE_USER : HPE_OK;
+  if (s->header_bytes <= HC_MAX_HEADER_BYTES) s->header_bytes += len;
+  return HPE_OK;
+}
+
+static int on_headers_complete(llhttp_t *p) {
+  hc_session_t *s = of(p);
+  return s->url_too_long || s->header_bytes > HC_MAX_HEADER_BYTES ? HPE_USER : HPE_OK;
 }
 
 static int on_message_complete(llhttp_t *p) {
@@ -95,6 +105,7 @@ void hc_session_init(hc_session_t *s) {
   s->settings.on_url = on_url;
   s->settings.on_header_field = on_header_bytes;
   s->settings.on_header_value = on_header_bytes;
+  s->settings.on_headers_complete = on_headers_complete;
   s->settings.on_message_complete = on_message_complete;
   llhttp_init(&s->parser, HTTP_REQUEST, &s->settings);
   s->parser.data = s;
@@ -108,11 +119,13 @@ int hc_session_feed(hc_session_t *s, const char *data, size_t len, hc_buf_t *out
   if (s->oom) return -1;
   if (e == HPE_OK) return 0;
   if (e == HPE_PAUSED && s->closing) return 1;
-  /* Bad input: say what, once, and close. */
+  /* Bad input: say what, once, and close.  414 and 431 only when a complete
+   * header section broke a limit (HPE_USER from on_headers_complete); bad
+   * bytes before that are a 400 however long the target had grown. */
   s->out = out;
-  if (s->url_too_long)
+  if (e == HPE_USER && s->url_too_long)
     respond(s, 414, "URI Too Long", "request target too long", 1);
-  else if (s->header_bytes > HC_MAX_HEADER_BYTES)
+  else if (e == HPE_USER && s->header_bytes > HC_MAX_HEADER_BYTES)
     respond(s, 431, "Request Header Fields Too Large", "headers too large", 1);
   else
     respond(s, 400, "Bad Request", "bad request", 1);
