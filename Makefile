@@ -11,6 +11,7 @@
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make test-fpenv     the coroutine tests of the ABI-strict build, -DAB_CORO_SAVE_FPENV (part of test)
+#   make test-fuzz      the httpchain server's request handling under libFuzzer, a few seconds (part of test on Linux)
 #   make plots RUN=DIR  redraw a run's charts, summaries and REPORT.md from its samples.csv
 #   make hosts     cross-host charts from the newest run of every host under results/
 #   make clean     remove build/ (results/ is never touched)
@@ -113,7 +114,7 @@ GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
 LAUNCH := $(BUILD)/bin/launch
 
-.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus micro plots hosts clean
+.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH)
 
@@ -232,6 +233,7 @@ hosts: deps
 TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
+TEST_SUITES += test-fuzz
 endif
 
 test: deps
@@ -271,6 +273,11 @@ test-aarch64:
 # ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
 test-sanitize: | $(DEPS_ENV)
 	@sh scripts/sanitize.sh "$(MAKE)" "$(PYTHON)"
+
+# libFuzzer over the httpchain server's request handling, FUZZ_SECONDS (default
+# 5) from the seed corpus in c/httpchain/fuzz/corpus (skips without clang's libFuzzer).
+test-fuzz: | $(DEPS_ENV)
+	@sh scripts/fuzz.sh "$(BUILD)"
 
 clean:
 	rm -rf "$(BUILD)"

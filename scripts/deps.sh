@@ -1,10 +1,12 @@
 #!/bin/sh
 # deps.sh BUILD_DIR -- find, or install, what asyncstyles needs; record what was found.
 #
-# Needs: a C compiler, make, pkg-config, libuv (headers), cmocka, Go, a Python 3
+# Needs: a C compiler, make, pkg-config, libuv (headers), cmocka, llhttp (Debian:
+# its C sources, node-llhttp; Homebrew: the library), Go, a Python 3
 # that imports matplotlib, bats with bats-support and bats-assert.  Optional: node
 # (the Node rows are skipped without it), qemu-aarch64 and an aarch64 cross
-# compiler (the AArch64 coroutine tests), valgrind (memcheck runs).
+# compiler (the AArch64 coroutine tests), valgrind (memcheck runs), clang with
+# libFuzzer (the httpchain fuzz test).
 #
 # Debian/Ubuntu: apt-get.  macOS: Homebrew.  Elsewhere: prints the command to run
 # and stops.  A second run finds everything and installs nothing.
@@ -51,6 +53,12 @@ bats_lib_path() {
   return 1
 }
 
+# llhttp as c/httpchain/build.mk finds it: C sources (Debian) or a library.
+have_llhttp() {
+  [ -f /usr/share/llhttp/llhttp.c ] || [ -f /usr/local/share/llhttp/llhttp.c ] ||
+    { have pkg-config && pkg-config --exists libllhttp; }
+}
+
 # What is missing, as package-neutral names.
 missing() {
   m=""
@@ -63,6 +71,7 @@ missing() {
   else
     m="$m libuv cmocka"
   fi
+  have_llhttp || m="$m llhttp"
   find_go >/dev/null || m="$m go"
   find_python >/dev/null || m="$m matplotlib"
   have bats || m="$m bats"
@@ -82,6 +91,15 @@ optional_missing_debian() {
   have valgrind || m="$m valgrind"
   have qemu-aarch64 || m="$m qemu-user"
   have aarch64-linux-gnu-gcc || m="$m gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+  # libFuzzer (scripts/fuzz.sh): clang, and for its version the fuzzer and
+  # sanitizer runtimes, which clang alone lacks on Debian.
+  if ! have clang; then
+    m="$m clang"
+  elif ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' |
+       clang -fsanitize=fuzzer,address -x c - -o /dev/null >/dev/null 2>&1; then
+    v=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+    m="$m libfuzzer-$v-dev libclang-rt-$v-dev"
+  fi
   printf '%s\n' "$m"
 }
 
@@ -89,6 +107,7 @@ debian_pkg() {
   case $1 in
     cc) echo gcc ;; make) echo make ;; pkg-config) echo pkg-config ;;
     libuv) echo libuv1-dev ;; cmocka) echo libcmocka-dev ;; go) echo golang-go ;;
+    llhttp) echo node-llhttp ;;
     matplotlib) echo python3-matplotlib ;; bats) echo bats ;;
     bats-libs) echo "bats-support bats-assert" ;;
   esac
@@ -98,6 +117,7 @@ brew_pkg() {
   case $1 in
     cc) echo llvm ;; make) echo make ;; pkg-config) echo pkg-config ;;
     libuv) echo libuv ;; cmocka) echo cmocka ;; go) echo go ;;
+    llhttp) echo llhttp ;;
     matplotlib) echo python-matplotlib ;; bats) echo bats-core ;;
     bats-libs) echo "bats-core/bats-core/bats-support bats-core/bats-core/bats-assert" ;;
   esac
@@ -137,7 +157,7 @@ if [ -n "$need$opt" ]; then
       brew install $pkgs || die "brew install failed for:$pkgs"
     fi
   else
-    die "missing:$need -- install them with your package manager (names: C compiler, make, pkg-config, libuv development files, cmocka, Go, Python 3 with matplotlib, bats-core, bats-support, bats-assert), then run 'make deps' again"
+    die "missing:$need -- install them with your package manager (names: C compiler, make, pkg-config, libuv development files, cmocka, llhttp (C sources or library), Go, Python 3 with matplotlib, bats-core, bats-support, bats-assert), then run 'make deps' again"
   fi
   need=$(missing)
   [ -z "$need" ] || die "still missing after install:$need -- install them by hand and run 'make deps' again"

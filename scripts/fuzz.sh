@@ -15,8 +15,12 @@ cc=${FUZZ_CC:-clang}
 out="$build/fuzz"
 mkdir -p "$out"
 
-llhttp_dir=$(ls -d /usr/share/llhttp /usr/local/share/llhttp 2>/dev/null | head -1)
-llhttp_inc=$(ls -d /usr/share/include/llhttp /usr/local/share/include/llhttp 2>/dev/null | head -1)
+llhttp_dir="" llhttp_inc=""
+for d in /usr/share /usr/local/share; do
+  if [ -z "$llhttp_dir" ] && [ -f "$d/llhttp/llhttp.c" ]; then
+    llhttp_dir="$d/llhttp" llhttp_inc="$d/include/llhttp"
+  fi
+done
 if [ -n "$llhttp_dir" ]; then
   llhttp_src="$llhttp_dir/api.c $llhttp_dir/http.c $llhttp_dir/llhttp.c"
   llhttp_flags="-I$llhttp_inc"
@@ -35,7 +39,7 @@ if ! command -v "$cc" >/dev/null 2>&1 ||
   exit 0
 fi
 
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2046
 if ! "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -D_DEFAULT_SOURCE -Ic -Ic/lib $llhttp_flags $(pkg-config --cflags libuv 2>/dev/null) \
      c/httpchain/fuzz/session_fuzz.c c/httpchain/session.c c/httpchain/protocol.c \
