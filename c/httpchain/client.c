@@ -126,7 +126,7 @@ int hc_verify(hc_conn_t *c, int err) {
     const char *why = err == UV_EOF ? "the server closed the connection before the response ended"
                       : err == UV_EPROTO ? "the response is not HTTP/1.1 the client can parse"
                       : err == UV_E2BIG ? "the response body is too long"
-                      : err == UV_ETIMEDOUT ? "no response (the server does not answer)"
+                      : err == UV_ETIMEDOUT ? "no response within --stall-ms (the server does not answer)"
                       : uv_strerror(err);
     ab_run_fail(run, c->chain, "request %d (GET %s): %s", c->step + 1, c->path, why);
     if (err == UV_ETIMEDOUT) run->env_error = 1;
@@ -173,8 +173,8 @@ static void on_connect(uv_connect_t *req, int status) {
   if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) broken(c, UV_EIO);
 }
 
-/* Every second: a pass whose responses stopped coming for HC_STALL_SECONDS
- * fails (a server that accepts but never answers would hang it). */
+/* HC_STALL_LOOKS times per --stall-ms: a pass whose responses stopped coming
+ * for that long fails (a server that accepts but never answers would hang it). */
 static void on_watchdog(uv_timer_t *t) {
   hc_pass_t *pass = t->data;
   if (pass->progress != pass->seen) {
@@ -182,7 +182,7 @@ static void on_watchdog(uv_timer_t *t) {
     pass->stalls = 0;
     return;
   }
-  if (++pass->stalls < HC_STALL_SECONDS) return;
+  if (++pass->stalls < HC_STALL_LOOKS) return;
   for (long k = 0; k < pass->n; k++) {
     hc_conn_t *c = &pass->conns[k];
     if (c->cb != NULL) broken(c, UV_ETIMEDOUT);
@@ -254,7 +254,8 @@ hc_pass_t *hc_pass_open(ab_run_t *run, long slots, int promised) {
     return NULL;
   }
   pass->promised = promised;
-  uv_timer_start(&pass->watchdog, on_watchdog, 1000, 1000);
+  uint64_t look = (uint64_t)(st->stall_ms / HC_STALL_LOOKS);
+  uv_timer_start(&pass->watchdog, on_watchdog, look ? look : 1, look ? look : 1);
   return pass;
 }
 

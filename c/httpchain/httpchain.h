@@ -141,17 +141,21 @@ struct hc_pass_s {
   hc_conn_t *conns;
 };
 
-/* The workload's state (setup): the server's port. */
+/* The workload's state (setup): the server's port and --stall-ms. */
 typedef struct hc_state_s {
   int port;
+  long stall_ms;
 } hc_state_t;
+
+/* The watchdog looks this many times per --stall-ms; a pass fails when it saw
+ * no progress that many looks in a row. */
+#define HC_STALL_LOOKS 4
 
 /* Opens `slots` connections to 127.0.0.1:port and runs the loop until all are
  * connected (with the promise styles' microtask safety net when `promised`);
- * starts the watchdog (a GET without an answer for
- * HC_STALL_SECONDS fails the pass).  Returns the pass, or NULL with the failure
+ * starts the watchdog (no response for --stall-ms fails the pass: the server
+ * does not answer, exit 3).  Returns the pass, or NULL with the failure
  * recorded (a refused connection: nothing answers on the port, exit 3). */
-#define HC_STALL_SECONDS 10
 hc_pass_t *hc_pass_open(ab_run_t *run, long slots, int promised);
 
 /* Turns the loop until every chain of the pass has verified or one failed. */

@@ -27,6 +27,7 @@ static const ab_variant_t variants[] = {
 
 static const ab_flag_t flags[] = {
   {"--port", "P", "0", "the server's port on 127.0.0.1 (required; the runner passes it)"},
+  {"--stall-ms", "MS", "10000", "no response for MS milliseconds fails the run (exit 3)"},
   {NULL, NULL, NULL, NULL}
 };
 
@@ -53,6 +54,14 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
     return AB_EXIT_USAGE;
   }
   the_state.port = (int)port;
+  const char *t = o->flags[1];
+  errno = 0;
+  long stall = strtol(t, &end, 10);
+  if (*t < '0' || *t > '9' || *end != '\0' || errno != 0 || stall < 1 || stall > 3600000) {
+    fprintf(stderr, "%s: --stall-ms takes 1 to 3600000 milliseconds, got '%s'\n", o->prog, t);
+    return AB_EXIT_USAGE;
+  }
+  the_state.stall_ms = stall;
   *state = &the_state;
   return AB_EXIT_OK;
 }

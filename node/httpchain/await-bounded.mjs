@@ -2,21 +2,20 @@
 // over a shared counter: at most K chains in flight, the shape of C's
 // await-bounded.
 import { main } from '../lib/contract.mjs';
-import { httpchain, backendArg, agentFor } from './workload.mjs';
+import { httpchain, backendArg, target } from './workload.mjs';
 import { getData } from './await-sequential.mjs';
 
 export const variant = {
   workload: httpchain, style: 'await', mode: 'bounded', backend: backendArg(),
   async run(pass) {
-    const agent = agentFor(pass);
-    const port = Number(pass.port);
+    const t = target(pass);
     let next = 0;
     const worker = async () => {
       while (next < pass.n) {
         const i = next++;
         let last;
         try {
-          last = await getData(agent, port);
+          last = await getData(t);
         } catch (err) {
           pass.check(i, err);
           return;
@@ -29,7 +28,7 @@ export const variant = {
     try {
       await Promise.all(workers);
     } finally {
-      agent.destroy();
+      t.agent.destroy();
     }
   },
 };

@@ -1,22 +1,21 @@
 // callback-bounded -- K chains in flight, each the nested callbacks of
 // callback-sequential; every finished chain starts the next until N started.
 import { main } from '../lib/contract.mjs';
-import { httpchain, backendArg, agentFor } from './workload.mjs';
+import { httpchain, backendArg, target } from './workload.mjs';
 import { chain } from './callback-sequential.mjs';
 
 export const variant = {
   workload: httpchain, style: 'callback', mode: 'bounded', backend: backendArg(),
   run(pass, done) {
-    const agent = agentFor(pass);
-    const port = Number(pass.port);
+    const t = target(pass);
     let issued = 0;
     let completed = 0;
     const issue = () => {
       const i = issued++;
-      chain(agent, port, (err, last) => {
+      chain(t, (err, last) => {
         pass.check(i, err, last);
         if (++completed === pass.n) {
-          agent.destroy();
+          t.agent.destroy();
           done();
         } else if (issued < pass.n) issue();
       });

@@ -2,15 +2,15 @@
 // the previous one's callback, three to a chain; the next chain starts from
 // the last callback of the one before (one chain in flight).
 import { main } from '../lib/contract.mjs';
-import { httpchain, backendArg, agentFor, get, FIRST } from './workload.mjs';
+import { httpchain, backendArg, target, get, FIRST } from './workload.mjs';
 
 /** One chain: /a, then its body, then that body's; cb(err, last path). */
-export function chain(agent, port, cb) {
-  get(agent, port, FIRST, (err, path1) => {
+export function chain(t, cb) {
+  get(t, FIRST, (err, path1) => {
     if (err) return cb(err);
-    get(agent, port, path1, (err, path2) => {
+    get(t, path1, (err, path2) => {
       if (err) return cb(err);
-      get(agent, port, path2, (err, path3) => {
+      get(t, path2, (err, path3) => {
         if (err) return cb(err);
         cb(null, path3);
       });
@@ -21,13 +21,12 @@ export function chain(agent, port, cb) {
 export const variant = {
   workload: httpchain, style: 'callback', mode: 'sequential', backend: backendArg(),
   run(pass, done) {
-    const agent = agentFor(pass);
-    const port = Number(pass.port);
+    const t = target(pass);
     const step = (i) => {
-      chain(agent, port, (err, last) => {
+      chain(t, (err, last) => {
         pass.check(i, err, last);
         if (i + 1 === pass.n) {
-          agent.destroy();
+          t.agent.destroy();
           done();
         } else step(i + 1);
       });

@@ -48,6 +48,10 @@ export const httpchain = defineWorkload({
       validate: (v) => (/^[0-9]+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535 ? null
         : `--port needs the server's port, 1 to 65535, got "${v}"`),
     },
+    'stall-ms': {
+      value: '10000', arg: 'MS', about: 'no response for MS milliseconds fails the run (exit 3)',
+      validate: (v) => (/^[0-9]+$/.test(v) && Number(v) >= 1 && Number(v) <= 3600000 ? null : `--stall-ms takes 1 to 3600000 milliseconds, got "${v}"`),
+    },
     backend: { value: 'cserver.keepalive', arg: 'SERVER.AGENT', about: 'which server answers, and the agent (keepalive or close)', validate: backendProblem },
   },
   setup(opts) {
@@ -75,11 +79,12 @@ function refused(err, port) {
 }
 
 /**
- * GET path with a callback, as seed 001's makeRequest: cb(err) or cb(null,
+ * GET path (t: target(pass)) with a callback, as seed 001's makeRequest: cb(err) or cb(null,
  * body) once the response ended and was checked (status 200, body = the next
  * path).  cb is called exactly once.
  */
-export function get(agent, port, path, cb) {
+export function get(t, path, cb) {
+  const { agent, port, stallMs } = t;
   let called = false;
   const once = (err, body) => {
     if (called) return;
@@ -102,13 +107,21 @@ export function get(agent, port, path, cb) {
     if (err.code === 'ECONNREFUSED') refused(err, port);
     once(err.code === 'ECONNRESET' ? new Error(`GET ${path}: the server closed the connection (${err.code})`) : err);
   });
-  req.setTimeout(10000, () => req.destroy(new Error(`GET ${path}: no response within 10 s (the server does not answer)`)));
+  req.setTimeout(stallMs, () => {
+    say(`httpchain: GET ${path}: no response within ${stallMs} ms (the server does not answer)`);
+    process.exit(EXIT_ENV);
+  });
   req.end();
 }
 
 /** GET path as a promise (seed 001's promise version of makeRequest). */
-export function getPromise(agent, port, path) {
+export function getPromise(t, path) {
   return new Promise((resolve, reject) => {
-    get(agent, port, path, (err, body) => (err ? reject(err) : resolve(body)));
+    get(t, path, (err, body) => (err ? reject(err) : resolve(body)));
   });
+}
+
+/** What a pass's requests need: the agent, the port and the stall limit. */
+export function target(pass) {
+  return { agent: agentFor(pass), port: Number(pass.port), stallMs: Number(pass.stallMs) };
 }

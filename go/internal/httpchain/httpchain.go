@@ -49,7 +49,11 @@ var Backends = []string{"cserver.keepalive", "goserver.keepalive", "nodeserver.k
 type Config struct {
 	Port    string
 	Backend string
+	StallMs string // no response for this long fails the run (exit 3)
 }
+
+// DefaultStallMs is --stall-ms's default; it equals the catalog's.
+const DefaultStallMs = "10000"
 
 // BackendArg is the --backend of args, read before the contract parses them
 // (the line's backend field comes from it); a bad one is a usage error later.
@@ -81,6 +85,7 @@ func New(backend string) contract.Workload {
 		Backend: backend,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&cfg.Port, "port", "", "the server's `P`ort on 127.0.0.1 (required; the runner passes it)")
+			fs.StringVar(&cfg.StallMs, "stall-ms", DefaultStallMs, "no response for `MS` milliseconds fails the run (exit 3)")
 			fs.StringVar(&cfg.Backend, "backend", Backends[0], "which server answers: `SERVER.AGENT`, one of "+strings.Join(Backends, ", "))
 		},
 		Check: cfg.Check,
@@ -98,6 +103,9 @@ func (c *Config) Check() error {
 	if err != nil || p < 1 || p > 65535 || strings.TrimLeft(c.Port, "0123456789") != "" {
 		return &contract.UsageError{Msg: fmt.Sprintf("--port needs the server's port, 1 to 65535, got %q (start build/bin/c-httpchain-server; it prints {\"port\":N})", c.Port)}
 	}
+	if ms, err := strconv.Atoi(c.StallMs); err != nil || ms < 1 || ms > 3600000 || strings.TrimLeft(c.StallMs, "0123456789") != "" {
+		return &contract.UsageError{Msg: fmt.Sprintf("--stall-ms takes 1 to 3600000 milliseconds, got %q", c.StallMs)}
+	}
 	ok := false
 	for _, b := range Backends {
 		ok = ok || b == c.Backend
@@ -113,13 +121,18 @@ func (c *Config) Check() error {
 	return nil
 }
 
-// get sends GET path and checks the answer; it returns the body.
+// get sends GET path and checks the answer; it returns the body.  A server
+// that refuses or does not answer is an *contract.EnvError.
 func get(client *http.Client, base, path string) (string, error) {
 	resp, err := client.Get(base + path)
 	if err != nil {
 		var op *net.OpError
-		if errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED) {
-			return "", fmt.Errorf("GET %s: the server refused the connection", path)
+		var timeout interface{ Timeout() bool }
+		switch {
+		case errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED):
+			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: the server refused the connection", path)}
+		case errors.As(err, &timeout) && timeout.Timeout():
+			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: no response within --stall-ms (the server does not answer)", path)}
 		}
 		return "", fmt.Errorf("GET %s: %v", path, err)
 	}
@@ -142,7 +155,10 @@ func chain(client *http.Client, base string) (string, error) {
 	path := First
 	for step := 0; step < ChainLen; step++ {
 		body, err := get(client, base, path)
-		if err != nil {
+		var env *contract.EnvError
+		if errors.As(err, &env) {
+			return "", &contract.EnvError{Msg: fmt.Sprintf("request %d (%v)", step+1, err)}
+		} else if err != nil {
 			return "", fmt.Errorf("request %d (%v)", step+1, err)
 		}
 		path = body
@@ -159,15 +175,19 @@ func (c *Config) Run(n, k int) (contract.Result, error) {
 	if k > n {
 		k = n
 	}
+	stall, _ := strconv.Atoi(c.StallMs) // checked by Check
 	tr := &http.Transport{MaxIdleConnsPerHost: k, MaxIdleConns: k, DisableCompression: true,
-		ResponseHeaderTimeout: 10 * time.Second}
+		ResponseHeaderTimeout: time.Duration(stall) * time.Millisecond}
 	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 20 * time.Second}
+	client := &http.Client{Transport: tr}
 	base := "http://127.0.0.1:" + c.Port
 	var res contract.Result
 	one := func(i int) error {
 		last, err := chain(client, base)
-		if err != nil {
+		var env *contract.EnvError
+		if errors.As(err, &env) {
+			return &contract.EnvError{Msg: fmt.Sprintf("iteration %d: %v", i, err)}
+		} else if err != nil {
 			return &contract.Failure{Iteration: i, Reason: err.Error()}
 		}
 		if last != Last {
