@@ -141,6 +141,9 @@ PY
 start_server() {
   local out="${BATS_TEST_TMPDIR}/server.out" k
   cd "$ROOT" || return 1
+  # The previous server's port line must not be read as this one's: the
+  # redirection below truncates the file only once the child has started.
+  : > "$out"
   # fd 3 closed: bats waits for whoever holds it.
   "${SERVER_ARGV[@]}" > "$out" 2> "$out.err" < /dev/null 3>&- &
   SERVER_PID=$!
