@@ -23,6 +23,7 @@ teardown() {
 serve_piped() {
   local out="${BATS_TEST_TMPDIR}/piped.out" fifo="${BATS_TEST_TMPDIR}/piped.in" k
   rm -f "$fifo"
+  : > "$out"
   mkfifo "$fifo"
   "$@" < "$fifo" > "$out" 2> "$out.err" 3>&- &
   SERVER_PID=$!
