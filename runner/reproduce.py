@@ -214,8 +214,10 @@ def claims_table(run, claims):
         suite = run.ratio([c["num"]], [c["den"]])
         sm_num, sm_den = c["seed_method"]
         seedm = run.ratio([sm_num], [sm_den])
-        out.append("| %d | %s | %s | `%s` / `%s` | %.1fx | %s | %s | %s |" % (
-            i, c["whose"], c["claim"], c["num"], c["den"], c["seed"], fmt_ratio(suite),
+        # A claim near 1 ("about 2% slower": 1.02) keeps its second decimal.
+        out.append("| %d | %s | %s | `%s` / `%s` | %sx | %s | %s | %s |" % (
+            i, c["whose"], c["claim"], c["num"], c["den"],
+            ("%.2f" if c["seed"] < 1.1 else "%.1f") % c["seed"], fmt_ratio(suite),
             fmt_ratio(seedm), verdict_ratio(suite, c["seed"])))
     for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
         out.append("| %d | %s | %s | `%s` | %.1f ms | %s | %s | %s |" % (
