@@ -107,7 +107,8 @@ class RealCatalogTest(unittest.TestCase):
     def test_it_loads_with_readfiles_38_variants_and_noops_20(self):
         self.assertEqual(len(self.cat.select(workload="readfile")), 38)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
-        self.assertEqual(sorted(self.cat.workloads), ["noop", "readfile"])
+        # Other workloads may join; these two are always there.
+        self.assertLessEqual({"noop", "readfile"}, set(self.cat.workloads))
 
     def test_every_id_is_the_rule_applied_to_its_fields(self):
         for v in self.cat.variants:
@@ -451,7 +452,9 @@ class CliTest(unittest.TestCase):
         self.assertEqual(run_cli("flags", "noop")[1], "")
         self.assertEqual(run_cli("default", "readfile/c/sync-sequential@node4", "--expect")[1],
                          "Hello, world\n")
-        self.assertEqual(run_cli("workloads")[1], "noop\nreadfile\n")
+        names = run_cli("workloads")[1].split()
+        self.assertEqual(names, sorted(names))
+        self.assertLessEqual({"noop", "readfile"}, set(names))
 
     def test_another_catalog_folder(self):
         code, out, _ = run_cli("--catalog", FAKE, "ids", "--profile", "quick")
@@ -478,7 +481,8 @@ class CliTest(unittest.TestCase):
 
     def test_the_table_has_one_section_per_workload(self):
         code, out, _ = run_cli("table")
-        self.assertEqual(out.count("| id | backend | profiles | what it does |"), 2)
+        self.assertEqual(out.count("| id | backend | profiles | what it does |"),
+                         len(run_cli("workloads")[1].split()))
         self.assertIn("| `readfile/c/sync-sequential@node4` | node4 | quick, default, full | open, fstat", out)
 
 
