@@ -81,7 +81,7 @@ for step in $steps; do
       if command -v setarch >/dev/null 2>&1 && setarch "$(uname -m)" -R true 2>/dev/null; then
         wrap="setarch $(uname -m) -R"
       fi
-      TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_variants tsan "$root/build/tsan/bin" "$n" $wrap
+      SERVER_WRAPPER=$wrap TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_variants tsan "$root/build/tsan/bin" "$n" $wrap
       ;;
     memcheck)
       echo "== memcheck: valgrind at N = 1,000"
