@@ -68,6 +68,7 @@ typedef struct hc_session_s {
   size_t url_len;
   size_t header_bytes;
   int url_too_long;
+  int limit_hit;           /* a complete header section broke a limit */
   int closing;             /* a response said Connection: close: stop reading */
   int oom;
   char url[HC_MAX_URL];

@@ -49,6 +49,7 @@ static hc_session_t *of(llhttp_t *p) { return p->data; }
 
 static int on_message_begin(llhttp_t *p) {
   hc_session_t *s = of(p);
+  s->limit_hit = 0;
   s->url_len = 0;
   s->header_bytes = 0;
   s->url_too_long = 0;
@@ -80,7 +81,8 @@ static int on_header_bytes(llhttp_t *p, const char *at, size_t len) {
 
 static int on_headers_complete(llhttp_t *p) {
   hc_session_t *s = of(p);
-  return s->url_too_long || s->header_bytes > HC_MAX_HEADER_BYTES ? HPE_USER : HPE_OK;
+  s->limit_hit = s->url_too_long || s->header_bytes > HC_MAX_HEADER_BYTES;
+  return s->limit_hit ? -1 : 0; /* -1: llhttp stops with HPE_CB_HEADERS_COMPLETE */
 }
 
 static int on_message_complete(llhttp_t *p) {
@@ -120,12 +122,12 @@ int hc_session_feed(hc_session_t *s, const char *data, size_t len, hc_buf_t *out
   if (e == HPE_OK) return 0;
   if (e == HPE_PAUSED && s->closing) return 1;
   /* Bad input: say what, once, and close.  414 and 431 only when a complete
-   * header section broke a limit (HPE_USER from on_headers_complete); bad
-   * bytes before that are a 400 however long the target had grown. */
+   * header section broke a limit (on_headers_complete refused it); bad bytes
+   * before that are a 400 however long the target had grown. */
   s->out = out;
-  if (e == HPE_USER && s->url_too_long)
+  if (s->limit_hit && s->url_too_long)
     respond(s, 414, "URI Too Long", "request target too long", 1);
-  else if (e == HPE_USER && s->header_bytes > HC_MAX_HEADER_BYTES)
+  else if (s->limit_hit)
     respond(s, 431, "Request Header Fields Too Large", "headers too large", 1);
   else
     respond(s, 400, "Bad Request", "bad request", 1);
