@@ -131,6 +131,8 @@ readfile | 3 | --file $fifo               | is a FIFO; --file must name a regula
 readfile | 1 | --file $empty              | iteration 0?.*expected
 readfile | 1 | --file $wrong              | iteration [0-9]+.*expected
 readfile | 1 | --expect Goodbye           | iteration [0-9]+.*expected
+httpchain | 2 | --stall-ms 0              | --stall-ms
+httpchain | 2 | --backend nowhere.keepalive | backend
 EOF
 }
 
