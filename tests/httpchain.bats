@@ -132,7 +132,7 @@ c_server() {
 
 @test "every httpchain server exits 0 when its stdin pipe ends (the runner is gone)" {
   local servers=("${BIN}/c-httpchain-server" "${BIN}/go-httpchain-server")
-  if command -v "${NODE:-node}" >/dev/null; then servers+=("${NODE:-node} node/httpchain/server.mjs"); fi
+  if command -v "${NODE:-node}" >/dev/null; then servers+=("${NODE:-node} node/servers/httpchain.mjs"); fi
   for s in "${servers[@]}"; do
     read -r -a argv <<<"$s"
     serve_piped "${argv[@]}"
@@ -148,7 +148,7 @@ c_server() {
 @test "httpchain servers: a port in use is exit 3 with one line, a bad flag exit 2" {
   c_server
   local servers=("${BIN}/c-httpchain-server" "${BIN}/go-httpchain-server")
-  if command -v "${NODE:-node}" >/dev/null; then servers+=("${NODE:-node} node/httpchain/server.mjs"); fi
+  if command -v "${NODE:-node}" >/dev/null; then servers+=("${NODE:-node} node/servers/httpchain.mjs"); fi
   for s in "${servers[@]}"; do
     read -r -a argv <<<"$s"
     run --separate-stderr "${argv[@]}" --port "$SERVER_PORT" < /dev/null

@@ -1,4 +1,4 @@
-// server.mjs -- httpchain's server in Node (http.createServer), the same
+// httpchain.mjs -- httpchain's server in Node (http.createServer), the same
 // protocol as build/bin/c-httpchain-server: GET /a -> "/b", /b -> "/c",
 // /c -> "/d", 404 otherwise; 127.0.0.1 only, on --port P (default 0: a free
 // port); prints {"port":N} when ready; stops on SIGTERM, SIGINT or the end
@@ -14,7 +14,7 @@ for (let k = 0; k < args.length; k++) {
   if (args[k] === '--port' && k + 1 < args.length && /^[0-9]+$/.test(args[k + 1]) && Number(args[k + 1]) <= 65535) {
     port = Number(args[++k]);
   } else {
-    process.stderr.write(`node/httpchain/server.mjs: unknown or bad argument "${args[k]}"\nusage: server.mjs [--port P]\n`);
+    process.stderr.write(`node/servers/httpchain.mjs: unknown or bad argument "${args[k]}"\nusage: server.mjs [--port P]\n`);
     process.exit(2);
   }
 }
@@ -39,7 +39,7 @@ const stop = () => {
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 server.on('error', (err) => {
-  process.stderr.write(`node/httpchain/server.mjs: cannot listen on 127.0.0.1:${port}: ${err.code}\n`);
+  process.stderr.write(`node/servers/httpchain.mjs: cannot listen on 127.0.0.1:${port}: ${err.code}\n`);
   process.exit(3);
 });
 server.listen(port, '127.0.0.1', () => {
