@@ -96,7 +96,7 @@ SERVER_KEYS = {"argv", "port_flag", "ready_timeout_s"}
 OSES = ("linux", "darwin", "freebsd", "openbsd", "netbsd", "windows")
 # The integer fields of every JSON line (runner/contract.py checks them).
 LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us",
-             "sys_us", "peak_rss_kb")
+             "sys_us", "peak_rss_kb", "idle_rss_kb")
 
 WORD = re.compile(r"[a-z][a-z0-9]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")

@@ -7,7 +7,7 @@ fields of DESIGN section 3 in their order, each of its type (a workload's own
 integer fields may follow `runtime`), whose workload, lang, style, shape, mode,
 method, backend and variant equal the catalog entry of ID, and that reports a
 valid run of N iterations: iterations == ok == N, elapsed_ns and peak_rss_kb
-positive, and every check of the workload's catalog file true (readfile:
+positive, 0 < idle_rss_kb <= peak_rss_kb (the peak before the timed section), and every check of the workload's catalog file true (readfile:
 bytes == iterations * len(expect)).  The checks see the workload's flags with
 the catalog's values unless a --FLAG VALUE says otherwise (e.g. --expect
 'Hello'); --concurrency K also requires the line's concurrency to be K.
@@ -122,6 +122,9 @@ def problem(entry, n, line, workload_values=None, concurrency=None):
         return "elapsed_ns must be positive, got %d" % obj["elapsed_ns"]
     if obj["peak_rss_kb"] <= 0:
         return "peak_rss_kb must be positive, got %d" % obj["peak_rss_kb"]
+    if not 0 < obj["idle_rss_kb"] <= obj["peak_rss_kb"]:
+        return ("idle_rss_kb must be positive and at most peak_rss_kb (%d), got %d"
+                % (obj["peak_rss_kb"], obj["idle_rss_kb"]))
     return None
 
 

@@ -131,7 +131,8 @@ def sample_row(rnd, order, v, n, status, rec, res):
             "wall_ns": res.wall_ns, "user_us": res.user_us, "sys_us": res.sys_us,
             "peak_rss_kb": res.peak_rss_kb, "ok": _int_or_none(rec.get("ok")),
             "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],
-            "method": v["method"], "label": v["label"]}
+            "method": v["method"], "label": v["label"],
+            "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb"))}
 
 
 def orders(plan, seed):

@@ -15,9 +15,12 @@ from files import write_atomic
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
-                  "shape", "method", "label"]
+                  "shape", "method", "label", "idle_rss_kb"]
+# samples.csv may end after any column from this one on: a file written before the
+# later columns existed is read with them empty.  New columns are appended.
+BASE_COLUMNS = 22
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
-               "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes")
+               "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
@@ -33,7 +36,8 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "peak_rss_kb", "user_ms", "sys_ms", "outliers", "warnings",
                        "shape", "method", "label", "baseline_label", "lang_baseline",
                        "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high", "lang_p_value",
-                       "lang_significant", "lang_baseline_label"]
+                       "lang_significant", "lang_baseline_label", "idle_rss_kb",
+                       "mem_above_idle_kb"]
 
 
 # Columns every row of samples.csv has (the runner always writes them); the
@@ -64,23 +68,27 @@ def read_samples(path, warnings=None):
         text = f.read()
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None)
-    if header != SAMPLE_COLUMNS:
+    if (header is None or len(header) < BASE_COLUMNS
+            or header != SAMPLE_COLUMNS[:len(header)]):
         raise ValueError("%s: header is %r, expected the columns %s"
                          % (path, header, ",".join(SAMPLE_COLUMNS)))
+    columns = header
     records = list(enumerate(reader, start=2))
     rows, seen, n_of = [], {}, {}
     for i, (lineno, rec) in enumerate(records):
         where = "%s:%d" % (path, lineno)
-        if len(rec) != len(SAMPLE_COLUMNS):
+        if len(rec) != len(columns):
             last = i == len(records) - 1 and not text.endswith("\n")
-            if last and len(rec) < len(SAMPLE_COLUMNS):
+            if last and len(rec) < len(columns):
                 # An interrupted write leaves a short last line; keep what is whole.
                 if warnings is not None:
                     warnings.append("%s: a short last line (an interrupted write) was "
                                     "left out" % where)
                 continue
-            raise ValueError("%s: %d columns, expected %d" % (where, len(rec), len(SAMPLE_COLUMNS)))
-        row = dict(zip(SAMPLE_COLUMNS, rec))
+            raise ValueError("%s: %d columns, expected %d" % (where, len(rec), len(columns)))
+        row = dict(zip(columns, rec))
+        for k in SAMPLE_COLUMNS[len(columns):]:
+            row[k] = ""
         for k in REQUIRED_COLUMNS:
             if row[k] == "":
                 raise ValueError("%s: %s is empty" % (where, k))
@@ -220,6 +228,11 @@ def summarize(samples, baselines):
                "median_ms": d["median"], "ci_low_ms": d["ci_low"], "ci_high_ms": d["ci_high"],
                "ci_confidence": d["confidence"], "outliers": d["outliers"],
                "peak_rss_kb": _median_or_none([s["peak_rss_kb"] for s in oks]),
+               "idle_rss_kb": _median_or_none([s["idle_rss_kb"] for s in oks
+                                               if s.get("idle_rss_kb") is not None]),
+               "mem_above_idle_kb": _median_or_none([
+                   max(0, s["peak_rss_kb"] - s["idle_rss_kb"]) for s in oks
+                   if s.get("idle_rss_kb") is not None and s["peak_rss_kb"] is not None]),
                "user_ms": _median_or_none([s["user_us"] / 1000.0 for s in oks
                                            if s["user_us"] is not None]),
                "sys_ms": _median_or_none([s["sys_us"] / 1000.0 for s in oks

@@ -22,7 +22,7 @@ def line(n=10, drop=(), **over):
            "mode": "parallel", "method": "inprocess", "backend": "node4",
            "variant": "readfile/c/promise-counter-parallel@node4", "iterations": n,
            "concurrency": 0, "ok": n, "bytes": 12 * n, "elapsed_ns": 93012345, "user_us": 61000,
-           "sys_us": 120000, "peak_rss_kb": 5320, "runtime": "libuv 1.44.2"}
+           "sys_us": 120000, "peak_rss_kb": 5320, "idle_rss_kb": 4100, "runtime": "libuv 1.44.2"}
     rec.update(over)
     for k in drop:
         del rec[k]
@@ -98,6 +98,12 @@ class ProblemTest(unittest.TestCase):
     def test_elapsed_and_peak_rss_must_be_positive(self):
         self.assertIn("elapsed_ns must be positive", self.problem(line(elapsed_ns=0)))
         self.assertIn("peak_rss_kb must be positive", self.problem(line(peak_rss_kb=0)))
+
+    def test_idle_rss_is_positive_and_at_most_the_peak(self):
+        self.assertIn("idle_rss_kb must be positive", self.problem(line(idle_rss_kb=0)))
+        self.assertIn("at most peak_rss_kb (5320), got 6000", self.problem(line(idle_rss_kb=6000)))
+        self.assertIn("field 'idle_rss_kb' is missing",
+                      self.problem(line(drop=("idle_rss_kb",))))
 
     def test_a_workload_without_checks_needs_none(self):
         noop = CAT.find("noop/c/sync-sequential@none")

@@ -154,7 +154,7 @@ class AbsurdTimingTest(Fixture):
         rec = {"workload": "readfile", "lang": "fake", "style": "honest", "shape": "",
                "mode": "sequential", "method": "inprocess", "backend": "python",
                "variant": HONEST, "iterations": 5, "concurrency": 1, "ok": 5, "bytes": 60,
-               "elapsed_ns": elapsed, "user_us": 1, "sys_us": 1, "peak_rss_kb": 1500,
+               "elapsed_ns": elapsed, "user_us": 1, "sys_us": 1, "peak_rss_kb": 1500, "idle_rss_kb": 1000,
                "runtime": "python 3"}
         return (json.dumps(rec) + "\n").encode()
 

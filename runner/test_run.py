@@ -134,7 +134,7 @@ class ClassifyTest(Fixture):
         rec = {"workload": "readfile", "lang": "fake", "style": "honest", "shape": "",
                "mode": "sequential", "method": "inprocess", "backend": "python",
                "variant": HONEST, "iterations": 10, "concurrency": 1, "ok": 10, "bytes": 120,
-               "elapsed_ns": 5000, "user_us": 1, "sys_us": 1, "peak_rss_kb": 1500,
+               "elapsed_ns": 5000, "user_us": 1, "sys_us": 1, "peak_rss_kb": 1500, "idle_rss_kb": 1000,
                "runtime": "python 3"}
         rec.update(over)
         return (json.dumps(rec) + "\n").encode()
@@ -190,7 +190,8 @@ class ClassifyTest(Fixture):
         st, rec, _ = self.status(result(self.line()))
         row = measure.sample_row(2, 5, self.v, 10, st, rec, result())
         self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
-        self.assertEqual(sm.SAMPLE_COLUMNS[-3:], ["shape", "method", "label"])
+        self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
+        self.assertEqual(row["idle_rss_kb"], 1000)
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))
 

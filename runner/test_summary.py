@@ -43,7 +43,7 @@ def sample(rnd, variant, ms, status="ok", rss=1500):
             "wall_ns": int(ms * 1e6) + 1000000, "user_us": 2000, "sys_us": 3000,
             "peak_rss_kb": rss, "ok": 100 if status == "ok" else None,
             "bytes": 1200 if status == "ok" else None, "shape": "", "method": "inprocess",
-            "label": variant.split("/", 1)[1]}
+            "label": variant.split("/", 1)[1], "idle_rss_kb": 1000 if status == "ok" else None}
 
 
 def two_variants():
@@ -179,6 +179,30 @@ class SamplesFileTest(unittest.TestCase):
             self.assertEqual(rows[0]["status"], "ok")
         self.assertEqual((rows[0]["shape"], rows[0]["method"], rows[0]["label"]),
                          ("", "inprocess", "c/callback-sequential@node4"))
+        self.assertEqual(rows[0]["idle_rss_kb"], 1000)
+
+    def test_a_file_written_before_the_later_columns_reads_them_empty(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            old = sm.SAMPLE_COLUMNS[:sm.BASE_COLUMNS]
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=old, extrasaction="ignore")
+                w.writeheader()
+                w.writerow(sample(1, CB, 10))
+            rows = sm.read_samples(path)
+            self.assertIsNone(rows[0]["idle_rss_kb"])
+            row = sm.summarize(rows, {})[0]
+            self.assertIsNone(row["mem_above_idle_kb"])
+            # A header cut inside the base columns is still refused.
+            with open(path, "w") as f:
+                f.write(",".join(old[:-1]) + "\n")
+            with self.assertRaisesRegex(ValueError, "header"):
+                sm.read_samples(path)
+
+    def test_memory_above_idle_is_the_median_of_peak_minus_idle(self):
+        rows = sm.summarize([sample(r, CB, 10, rss=1500 + 100 * r) for r in (1, 2, 3)], {})
+        self.assertEqual(rows[0]["idle_rss_kb"], 1000)
+        self.assertEqual(rows[0]["mem_above_idle_kb"], 700)
 
 
 class ExportTest(unittest.TestCase):

@@ -17,7 +17,7 @@ json_list() {
 without_timings() {
   "$PYTHON" -c 'import json,sys
 d = json.loads(sys.argv[1])
-for k in ("elapsed_ns", "user_us", "sys_us", "peak_rss_kb"): d.pop(k, None)
+for k in ("elapsed_ns", "user_us", "sys_us", "peak_rss_kb", "idle_rss_kb"): d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1"
 }
 

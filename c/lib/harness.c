@@ -506,6 +506,7 @@ static int stdout_finish(const char *prog, const char *what) {
 int ab_main(int argc, char **argv, const ab_workload_t *w) {
   const ab_variant_t *v;
   struct rusage ru0, ru1;
+  long idle_kb = 0;
   uv_loop_t loop;
   ab_opts_t o;
   ab_run_t run;
@@ -546,6 +547,7 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   }
   if (rc == AB_EXIT_OK) {
     getrusage(RUSAGE_SELF, &ru0);
+    idle_kb = peak_rss_kb(&ru0);
     if (run_pass(&loop, &o, w, state, v, o.iterations, &run) != 0) {
       fprintf(stderr, "%s: iteration %ld: %s\n", o.prog, run.failed_at, run.error);
       rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
@@ -568,11 +570,11 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
          "\"variant\":\"%s/c/%s@%s\",\"iterations\":%ld,"
          "\"concurrency\":%ld,\"ok\":%ld,\"bytes\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64
          ",\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64 ",\"peak_rss_kb\":%ld,"
-         "\"runtime\":\"",
+         "\"idle_rss_kb\":%ld,\"runtime\":\"",
          w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
          o.backend, o.iterations, run.concurrency, ok, bytes, elapsed,
          tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
-         tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_rss_kb(&ru1));
+         tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_rss_kb(&ru1), idle_kb);
   fprintf(stdout, "libuv %s", uv_version_string());
   if (v->runtime_extra != NULL) json_str(stdout, v->runtime_extra);
   fputc('"', stdout);

@@ -319,6 +319,7 @@ static void the_line_has_the_contracts_fields_in_order(void **state) {
   assert_non_null(strstr(out, "\"user_us\":"));
   assert_true(strstr(out, "\"user_us\":") < strstr(out, "\"sys_us\":"));
   assert_true(strstr(out, "\"sys_us\":") < strstr(out, "\"peak_rss_kb\":"));
+  assert_true(strstr(out, "\"peak_rss_kb\":") < strstr(out, "\"idle_rss_kb\":"));
   /* the runtime, then the workload's own fields, then the end of the line */
   snprintf(want, sizeof(want), "\"runtime\":\"libuv %s, extra\",\"level\":4}\n",
            uv_version_string());

@@ -280,6 +280,7 @@ export function resultLine(fields, measured) {
     user_us: measured.user_us,
     sys_us: measured.sys_us,
     peak_rss_kb: measured.peak_rss_kb,
+    idle_rss_kb: measured.idle_rss_kb,
     runtime: measured.runtime || runtimeName(),
   });
 }
@@ -388,12 +389,14 @@ export async function measure(variant, opts, concurrency, fail) {
     await runPass(variant, warm);
   }
   const pass = new Pass(workload, opts, opts.iterations, concurrency, fail);
+  // Peak RSS so far: the idle process (runtime started, set up, nothing in flight).
+  const idleRssKb = process.resourceUsage().maxRSS;
   const cpu0 = process.cpuUsage();
   pass.begin();
   await runPass(variant, pass);
   const cpu = process.cpuUsage(cpu0);
   if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
-  return { pass, cpu };
+  return { pass, cpu, idleRssKb };
 }
 
 /**
@@ -406,7 +409,7 @@ export async function main(variant, moduleUrl) {
   const prog = programName(fileURLToPath(moduleUrl));
   const opts = optionsOrExit(prog, variant.workload, process.argv.slice(2));
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
-  const { pass, cpu } = await measure(variant, opts, concurrency, (message) => {
+  const { pass, cpu, idleRssKb } = await measure(variant, opts, concurrency, (message) => {
     say(`${prog}: ${message}`);
     process.exit(EXIT_VERIFY);
   });
@@ -419,5 +422,6 @@ export async function main(variant, moduleUrl) {
     user_us: cpu.user,
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
+    idle_rss_kb: idleRssKb,
   }) + '\n');
 }

@@ -118,12 +118,12 @@ test('a declaration that is not a variant is refused with a sentence', () => {
 test('the line holds the contract\'s fields in their order (DESIGN section 3)', () => {
   const fields = variantFields({ workload: readfile, style: 'promise', shape: 'counter', mode: 'parallel', backend: 'fs.promises', run() {} });
   const line = resultLine(fields, {
-    iterations: 10, concurrency: 0, ok: 10, bytes: 120, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3,
+    iterations: 10, concurrency: 0, ok: 10, bytes: 120, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3, idle_rss_kb: 2,
   });
   assert.ok(!line.includes('\n'));
   const parsed = JSON.parse(line);
   assert.deepStrictEqual(Object.keys(parsed), ['workload', 'lang', 'style', 'shape', 'mode', 'method', 'backend', 'variant',
-    'iterations', 'concurrency', 'ok', 'bytes', 'elapsed_ns', 'user_us', 'sys_us', 'peak_rss_kb', 'runtime']);
+    'iterations', 'concurrency', 'ok', 'bytes', 'elapsed_ns', 'user_us', 'sys_us', 'peak_rss_kb', 'idle_rss_kb', 'runtime']);
   assert.strictEqual(parsed.variant, 'readfile/node/promise-counter-parallel@fs.promises');
   assert.strictEqual(parsed.method, 'inprocess');
   assert.match(parsed.runtime, /^node v\d+\.\d+\.\d+ \(libuv \d+\.\d+\.\d+\)$/);

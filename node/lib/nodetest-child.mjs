@@ -34,7 +34,7 @@ function failed(message) {
 }
 
 test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.mode} on ${variant.backend}`, async () => {
-  const { pass } = await measure(variant, opts, concurrency, failed);
+  const { pass, idleRssKb } = await measure(variant, opts, concurrency, failed);
   assert.strictEqual(pass.ok, opts.iterations);
   const cpu = process.cpuUsage(); // the whole life of this process
   report({
@@ -45,5 +45,6 @@ test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.m
     user_us: cpu.user,
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
+    idle_rss_kb: idleRssKb,
   });
 });

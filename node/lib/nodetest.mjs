@@ -112,6 +112,7 @@ async function main() {
     user_us: result.user_us,
     sys_us: result.sys_us,
     peak_rss_kb: result.peak_rss_kb,
+    idle_rss_kb: result.idle_rss_kb,
   }) + '\n');
 }
 

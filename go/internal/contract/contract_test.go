@@ -98,7 +98,7 @@ func keys(t *testing.T, text string) []string {
 // lineOrder is the order of the line's fields in every language.
 var lineOrder = []string{"workload", "lang", "style", "shape", "mode", "method", "backend",
 	"variant", "iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us", "sys_us",
-	"peak_rss_kb", "runtime"}
+	"peak_rss_kb", "idle_rss_kb", "runtime"}
 
 func TestTheIDRuleGivesEverySpecExample(t *testing.T) {
 	cases := []struct {
@@ -142,7 +142,7 @@ func TestTheLineWritesEveryFieldInTheSpecOrder(t *testing.T) {
 	want := `{"workload":"readfile","lang":"go","style":"goroutine","shape":"","mode":"parallel",` +
 		`"method":"inprocess","backend":"os.ReadFile","variant":"readfile/go/goroutine-parallel@os.ReadFile",` +
 		`"iterations":4,"concurrency":0,"ok":4,"bytes":48,"elapsed_ns":0,"user_us":0,"sys_us":0,` +
-		`"peak_rss_kb":0,"runtime":""}`
+		`"peak_rss_kb":0,"idle_rss_kb":0,"runtime":""}`
 	if text != want {
 		t.Errorf("line\n%s\nwant\n%s", text, want)
 	}
@@ -186,6 +186,9 @@ func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
 	}
 	if obj["peak_rss_kb"].(float64) <= 0 {
 		t.Errorf("peak_rss_kb = %v, want > 0", obj["peak_rss_kb"])
+	}
+	if idle := obj["idle_rss_kb"].(float64); idle <= 0 || idle > obj["peak_rss_kb"].(float64) {
+		t.Errorf("idle_rss_kb = %v, want in (0, peak_rss_kb %v]", idle, obj["peak_rss_kb"])
 	}
 }
 

@@ -26,6 +26,7 @@ type Line struct {
 	UserUs      int64   `json:"user_us"`
 	SysUs       int64   `json:"sys_us"`
 	PeakRSSKb   int64   `json:"peak_rss_kb"`
+	IdleRSSKb   int64   `json:"idle_rss_kb"`
 	Runtime     string  `json:"runtime"`
 	Extra       []Extra `json:"-"`
 }

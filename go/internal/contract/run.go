@@ -196,6 +196,7 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	line.UserUs = after.UserUs - before.UserUs
 	line.SysUs = after.SysUs - before.SysUs
 	line.PeakRSSKb = after.PeakRSSKb
+	line.IdleRSSKb = before.PeakRSSKb
 	line.Runtime = runtime.Version()
 	return emit(stdout, stderr, prog, "result", line.Encode()+"\n")
 }
