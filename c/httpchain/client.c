@@ -97,6 +97,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
 
 static void on_written(uv_write_t *req, int status) {
   hc_conn_t *c = req->data;
+  c->writing = 0;
   if (status < 0) broken(c, status);
 }
 
@@ -106,6 +107,10 @@ int hc_get(hc_conn_t *c, const char *path, size_t len, hc_get_cb cb) {
   c->path[len] = '\0';
   c->path_len = len;
   if (!c->open) return c->err ? c->err : UV_ENOTCONN;
+  /* libuv calls a write's callback before the reads of a later loop turn, so
+   * the last request's is always done by now; if not, its uv_write_t is still
+   * libuv's and must not be reused: fail rather than corrupt it. */
+  if (c->writing) return UV_EBUSY;
   int n = snprintf(c->req, sizeof(c->req), "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n",
                    c->path, c->pass->port);
   uv_buf_t b = uv_buf_init(c->req, (unsigned)n);
@@ -114,7 +119,10 @@ int hc_get(hc_conn_t *c, const char *path, size_t len, hc_get_cb cb) {
   c->body_len = 0;
   c->write.data = c;
   int rc = uv_write(&c->write, (uv_stream_t *)&c->tcp, &b, 1, on_written);
-  if (rc == 0) c->cb = cb;
+  if (rc == 0) {
+    c->cb = cb;
+    c->writing = 1;
+  }
   return rc;
 }
 

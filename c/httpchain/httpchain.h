@@ -119,6 +119,7 @@ struct hc_conn_s {
   int complete;            /* the response ended (on_message_complete) */
   int err;                 /* what the connection failed with, 0 while fine */
   int open;                /* connected and not closed */
+  int writing;             /* the request's uv_write_t is libuv's until its callback */
   size_t body_len;
   char body[HC_MAX_BODY];
   char path[HC_MAX_BODY];  /* the path of the GET in flight */
