@@ -184,7 +184,9 @@ Runs COMMAND with `<port_flag> N` appended, against the server that variant ID
 of the catalog requires, started for it and stopped after it (a variant
 without a server: COMMAND as it is).  {bin} in the server's command is DIR
 (default build/bin), or build/bin when DIR lacks that program; WORDS (split
-on blanks) go before the server's command, e.g. valgrind and its options.
+on blanks) go before the command of a server built from c/ (build/bin/c-*),
+e.g. valgrind and its options: the tools are for the C code, and a Go or
+Node server under valgrind reports its runtime, not this project.
 Exits with COMMAND's code; 97 with one line when COMMAND succeeded but the
 server did not exit 0 when stopped (a sanitizer's report); 3 when the server
 never became ready; 2 on a bad call.  scripts/sanitize.sh and the bats tests
@@ -227,6 +229,8 @@ def with_server(args):
         argv = catalog_mod.expand(spec["argv"])
     if not os.path.isabs(argv[0]) and os.sep in argv[0]:
         argv[0] = os.path.join(ROOT, argv[0])
+    if not os.path.basename(argv[0]).startswith("c-"):
+        wrapper = []
     try:
         server = Server(dict(spec, argv=wrapper + argv))
     except ServerError as e:

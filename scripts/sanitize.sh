@@ -9,8 +9,9 @@
 #             no error and no leak allowed
 #
 # A variant whose workload needs a server (httpchain) runs against it through
-# runner/servers.py with-server: the server of the same build (sanitized in
-# asan and tsan, under valgrind in memcheck), which must exit 0 when stopped.
+# runner/servers.py with-server: a C server of the same build (sanitized in
+# asan and tsan, under valgrind in memcheck), which must exit 0 when stopped;
+# a Go or Node server as it is.
 #
 # Each step prints one line per program and a total "STEP: N passed, N failed".
 # Steps whose tool is missing are skipped with a line saying so.
