@@ -91,16 +91,21 @@ optional_missing_debian() {
   have valgrind || m="$m valgrind"
   have qemu-aarch64 || m="$m qemu-user"
   have aarch64-linux-gnu-gcc || m="$m gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
-  # libFuzzer (scripts/fuzz.sh): clang, and for its version the fuzzer and
-  # sanitizer runtimes, which clang alone lacks on Debian.
-  if ! have clang; then
-    m="$m clang"
-  elif ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' |
+  # libFuzzer (scripts/fuzz.sh): clang, then its runtimes (fuzzer_runtime_missing).
+  have clang || m="$m clang"
+  m="$m $(fuzzer_runtime_missing)"
+  printf '%s\n' "$m"
+}
+
+# The fuzzer and sanitizer runtimes of the installed clang's version, when it
+# cannot link a libFuzzer target (Debian's clang alone lacks them).
+fuzzer_runtime_missing() {
+  have clang || return 0
+  if ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' |
        clang -fsanitize=fuzzer,address -x c - -o /dev/null >/dev/null 2>&1; then
     v=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
-    m="$m libfuzzer-$v-dev libclang-rt-$v-dev"
+    printf 'libfuzzer-%s-dev libclang-rt-%s-dev\n' "$v" "$v"
   fi
-  printf '%s\n' "$m"
 }
 
 debian_pkg() {
@@ -145,6 +150,11 @@ if [ -n "$need$opt" ]; then
       $(for n in $need; do debian_pkg "$n"; done) >/dev/null \
       || die "apt-get install failed for:$need"
     for p in $opt; do
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$p" \
+        >/dev/null 2>&1 || say "optional package $p not installed (its tests will be skipped)"
+    done
+    # clang's version is known once clang is installed: its fuzzer runtimes after it.
+    for p in $(fuzzer_runtime_missing); do
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$p" \
         >/dev/null 2>&1 || say "optional package $p not installed (its tests will be skipped)"
     done
