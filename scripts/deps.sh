@@ -93,7 +93,8 @@ optional_missing_debian() {
   have aarch64-linux-gnu-gcc || m="$m gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
   # libFuzzer (scripts/fuzz.sh): clang, then its runtimes (fuzzer_runtime_missing).
   have clang || m="$m clang"
-  m="$m $(fuzzer_runtime_missing)"
+  rt=$(fuzzer_runtime_missing)
+  [ -z "$rt" ] || m="$m $rt"
   printf '%s\n' "$m"
 }
 
