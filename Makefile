@@ -13,6 +13,7 @@
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
 #   make test-fpenv     the coroutine tests of the ABI-strict build, -DAB_CORO_SAVE_FPENV (part of test)
+#   make test-fuzz      the httpchain server's request handling under libFuzzer, a few seconds (part of test on Linux)
 #   make plots RUN=DIR  redraw a run's charts, summaries and REPORT.md from its samples.csv
 #   make hosts     cross-host charts from the newest run of every host under results/
 #   make clean     remove build/ (results/ is never touched)
@@ -97,10 +98,10 @@ endif
 # about an unknown flag is not taken at its word.
 SC_TRY = { echo 'int main(void){return 0;}' | $(CC) -Werror $(1) -x c -c -o /dev/null - 2>/dev/null && echo $(1); }
 STACK_CLASH := $(shell $(call SC_TRY,-fstack-clash-protection --param stack-clash-protection-guard-size=12) || $(call SC_TRY,-fstack-clash-protection))
-ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(URING_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(URING_CFLAGS) $(EXT_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
 ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
-LIBS = $(UV_LIBS) $(URING_LIBS) -lm
+LIBS = $(UV_LIBS) $(URING_LIBS) $(EXT_LIBS) -lm
 
 # Sources of the other OSes are left out (see the header); `os_only` filters a list.
 HOST_OS := $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,other))
@@ -129,7 +130,7 @@ GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
 LAUNCH := $(BUILD)/bin/launch
 
-.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint micro plots hosts clean
+.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH)
 
@@ -171,10 +172,18 @@ $(LIBAB): $(LIB_OBJ)
 	rm -f "$@"
 	$(AR) rcs $@ $(LIB_OBJ)
 
+# A workload that needs C sources from outside the project (a library the
+# system ships as sources, as Debian ships llhttp) says so in c/<w>/build.mk:
+# it adds objects to EXT_OBJ_<w> (archived with the workload's pieces), include
+# flags to EXT_CFLAGS, libraries to EXT_LIBS, and the rules for its objects.
+EXT_CFLAGS =
+EXT_LIBS =
+-include $(wildcard c/*/build.mk)
+
 # A workload's pieces in one archive; each of its programs links its own main
 # with it (arguments: the workload, then one main source).
 define WORKLOAD_template
-$(call w_lib,$(1)): $(call objs,$(call w_parts,$(1)))
+$(call w_lib,$(1)): $(call objs,$(call w_parts,$(1))) $(EXT_OBJ_$(1))
 	@mkdir -p "$$(dir $$@)"
 	rm -f "$$@"
 	$$(AR) rcs $$@ $$^
@@ -245,6 +254,7 @@ hosts: deps
 TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus test-asm test-lint
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
+TEST_SUITES += test-fuzz
 endif
 
 test: deps
@@ -298,6 +308,11 @@ test-lint: | $(DEPS_ENV)
 # ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
 test-sanitize: | $(DEPS_ENV)
 	@sh scripts/sanitize.sh "$(MAKE)" "$(PYTHON)"
+
+# libFuzzer over the httpchain server's request handling, FUZZ_SECONDS (default
+# 5) from the seed corpus in c/httpchain/fuzz/corpus (skips without clang's libFuzzer).
+test-fuzz: | $(DEPS_ENV)
+	@sh scripts/fuzz.sh "$(BUILD)"
 
 clean:
 	rm -rf "$(BUILD)"

@@ -303,9 +303,11 @@ def claims_table(run, claims):
             seedm = fmt_ratio(run.ratio([sm_num], [sm_den]))
         else:
             seedm = claims["same_method"]
+        # A claim near 1 ("about 2% slower": 1.02) keeps its second decimal.
         out.append("| %d | %s: %s (`%s` / `%s`) | %s | %s | %s | %s |" % (
             i, c["whose"], c["claim"], c["num"], c["den"],
-            "faster" if c["seed"] is None else "%.1fx" % c["seed"], fmt_ratio(suite),
+            "faster" if c["seed"] is None else
+            ("%.2fx" if c["seed"] < 1.1 else "%.1fx") % c["seed"], fmt_ratio(suite),
             seedm, verdict_ratio(suite, c["seed"])))
     for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
         out.append("| %d | %s: %s (`%s`) | %.1f ms | %s | %s | %s |" % (

@@ -7,6 +7,17 @@ ready_timeout_s (default 10).  Each client then gets `<port_flag> N` (default
 its process group when it lingers).  A server that dies or never becomes ready
 fails that round's variants with the reason; the run goes on.
 
+Per round, not per run: each round gets a fresh server on a fresh port, so a
+server that crashed, leaked or slowed down in one round cannot spoil the
+others, and the connections a round closed (TIME_WAIT on loopback, many with
+Connection: close clients) are not on the next round's port.
+
+No server outlives the runner: it is stopped after every round and on Ctrl-C
+(measure.py), and its stdin is a pipe whose other end only the runner holds,
+so when the runner dies however it dies (SIGKILL, a crash) the pipe ends and
+a server that watches its stdin (the C, Go and Node httpchain servers do)
+exits; on Linux the C server also asks for a parent-death signal.
+
     servers = Servers()
     port, why = servers.port(spec)      # starts it on first use in the round
     ...
@@ -14,6 +25,7 @@ fails that round's variants with the reason; the run goes on.
 """
 import json
 import os
+import sys
 import select
 import signal
 import subprocess
@@ -45,8 +57,9 @@ class Server:
         self.name = os.path.basename(self.argv[0])
         self.err = tempfile.TemporaryFile()
         self.port = self.drainer = None
+        self.why = ""
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=self.err, cwd=ROOT,
                                          start_new_session=True)
         except OSError as e:
@@ -126,6 +139,8 @@ class Server:
         if self.drainer is not None:
             self.drainer.join(STOP_GRACE_S)     # it reads to the end of the pipe
         self.proc.stdout.close()
+        self.proc.stdin.close()
+        self.why = _first_line(self.err)
         self.err.close()
 
 
@@ -159,3 +174,83 @@ class Servers:
         for server in self.running.values():
             server.stop()
         self.running, self.failed = {}, {}
+
+
+# ---------------------------------------------------------------- CLI
+
+USAGE = """usage: servers.py with-server ID [--bin DIR] [--server-wrapper 'WORDS'] -- COMMAND...
+
+Runs COMMAND with `<port_flag> N` appended, against the server that variant ID
+of the catalog requires, started for it and stopped after it (a variant
+without a server: COMMAND as it is).  {bin} in the server's command is DIR
+(default build/bin), or build/bin when DIR lacks that program; WORDS (split
+on blanks) go before the command of a server built from c/ (build/bin/c-*),
+e.g. valgrind and its options: the tools are for the C code, and a Go or
+Node server under valgrind reports its runtime, not this project.
+Exits with COMMAND's code; 97 with one line when COMMAND succeeded but the
+server did not exit 0 when stopped (a sanitizer's report); 3 when the server
+never became ready; 2 on a bad call.  scripts/sanitize.sh and the bats tests
+use it."""
+
+
+def with_server(args):
+    import catalog as catalog_mod
+    if "--" not in args or not args[:args.index("--")]:
+        print(USAGE, file=sys.stderr)
+        return 2
+    head, command = args[:args.index("--")], args[args.index("--") + 1:]
+    vid, opts = head[0], head[1:]
+    bin_dir, wrapper = None, []
+    while opts:
+        if opts[0] == "--bin" and len(opts) > 1:
+            bin_dir = opts[1]
+        elif opts[0] == "--server-wrapper" and len(opts) > 1:
+            wrapper = opts[1].split()
+        else:
+            print(USAGE, file=sys.stderr)
+            return 2
+        opts = opts[2:]
+    if not command:
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        v = catalog_mod.load().find(vid)
+    except catalog_mod.CatalogError as e:
+        print("servers.py: %s" % e, file=sys.stderr)
+        return 3
+    if v is None:
+        print("servers.py: unknown variant %r" % vid, file=sys.stderr)
+        return 2
+    spec = (v.get("requires") or {}).get("server")
+    if not spec:
+        return subprocess.call(command, cwd=ROOT)
+    argv = catalog_mod.expand(spec["argv"], bin_dir)
+    if not os.path.exists(argv[0]) and "{bin}" in spec["argv"][0]:
+        argv = catalog_mod.expand(spec["argv"])
+    if not os.path.isabs(argv[0]) and os.sep in argv[0]:
+        argv[0] = os.path.join(ROOT, argv[0])
+    if not os.path.basename(argv[0]).startswith("c-"):
+        wrapper = []
+    try:
+        server = Server(dict(spec, argv=wrapper + argv))
+    except ServerError as e:
+        print("servers.py: %s" % e, file=sys.stderr)
+        return 3
+    try:
+        code = subprocess.call(command + [spec["port_flag"], str(server.port)], cwd=ROOT)
+    finally:
+        server.stop()
+    if code == 0 and server.proc.returncode != 0:
+        print("servers.py: server %s exited %s when stopped: %s"
+              % (server.name, server.proc.returncode, server.why or "(nothing on stderr)"),
+              file=sys.stderr)
+        return 97
+    return code
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    if len(sys.argv) > 1 and sys.argv[1] == "with-server":
+        sys.exit(with_server(sys.argv[2:]))
+    print(USAGE, file=sys.stderr)
+    sys.exit(2)

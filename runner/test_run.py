@@ -364,6 +364,18 @@ class ServersTest(Fixture):
         self.assertEqual(proc.returncode, 0)                # its SIGTERM handler, not SIGKILL
         self.assertEqual(s.running, {})
 
+    def test_a_servers_stdin_is_a_pipe_that_ends_with_the_runner(self):
+        # A server that watches its stdin exits when the runner's end closes,
+        # as it does when the runner dies: no SIGTERM needed.
+        code = ("import json, sys; print(json.dumps({'port': 1}), flush=True); "
+                "sys.stdin.read(); sys.exit(0)")
+        server = servers_mod.Server({"argv": [sys.executable, "-c", code], "port_flag": "--port"})
+        self.assertEqual(server.port, 1)
+        self.assertIsNone(server.proc.poll())
+        server.proc.stdin.close()
+        self.assertEqual(server.proc.wait(10), 0)
+        server.stop()
+
     def test_a_server_that_dies_before_it_is_ready_says_why(self):
         s = servers_mod.Servers()
         port, why = s.port(self.spec("--die"))

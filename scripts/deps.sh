@@ -1,14 +1,16 @@
 #!/bin/sh
 # deps.sh BUILD_DIR -- find, or install, what asyncstyles needs; record what was found.
 #
-# Needs: a C compiler, make, pkg-config, libuv (headers), cmocka, Go, a Python 3
+# Needs: a C compiler, make, pkg-config, libuv (headers), cmocka, llhttp (Debian:
+# its C sources, node-llhttp; Homebrew: the library), Go, a Python 3
 # that imports matplotlib, bats with bats-support and bats-assert.  Optional: node
 # (the Node rows are skipped without it), qemu-aarch64, an aarch64 cross
 # compiler and the arm64 multiarch libuv and cmocka (make test-aarch64: the C
 # suite under qemu), valgrind (memcheck runs), clang and llvm (make test-asm:
 # the switches assembled for Mach-O), shellcheck, and actionlint (built with
 # Go into BUILD_DIR/tools at a pinned version) for the lint of make test, liburing
-# (readfile's uring backend, Linux) and strace (system calls per operation).
+# (readfile's uring backend, Linux), strace (system calls per operation) and
+# libFuzzer's runtimes for clang (the httpchain fuzz test).
 #
 # Debian/Ubuntu: apt-get.  macOS: Homebrew.  Elsewhere: prints the command to run
 # and stops.  A second run finds everything and installs nothing.
@@ -57,6 +59,12 @@ bats_lib_path() {
   return 1
 }
 
+# llhttp as c/httpchain/build.mk finds it: C sources (Debian) or a library.
+have_llhttp() {
+  [ -f /usr/share/llhttp/llhttp.c ] || [ -f /usr/local/share/llhttp/llhttp.c ] ||
+    { have pkg-config && pkg-config --exists libllhttp; }
+}
+
 # What is missing, as package-neutral names.
 missing() {
   m=""
@@ -69,6 +77,7 @@ missing() {
   else
     m="$m libuv cmocka"
   fi
+  have_llhttp || m="$m llhttp"
   find_go >/dev/null || m="$m go"
   find_python >/dev/null || m="$m matplotlib"
   have bats || m="$m bats"
@@ -96,6 +105,9 @@ optional_missing_debian() {
   have llvm-nm || have llvm-nm-14 || have llvm-nm-15 || have llvm-nm-16 || have llvm-nm-17 \
     || have llvm-nm-18 || m="$m llvm"
   have shellcheck || m="$m shellcheck"
+  # libFuzzer (scripts/fuzz.sh): clang's runtimes (fuzzer_runtime_missing).
+  rt=$(fuzzer_runtime_missing)
+  [ -z "$rt" ] || m="$m $rt"
   printf '%s\n' "$m"
 }
 
@@ -162,10 +174,22 @@ install_actionlint() {
     || say "actionlint not built (make test's lint will be skipped)"
 }
 
+# The fuzzer and sanitizer runtimes of the installed clang's version, when it
+# cannot link a libFuzzer target (Debian's clang alone lacks them).
+fuzzer_runtime_missing() {
+  have clang || return 0
+  if ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' |
+       clang -fsanitize=fuzzer,address -x c - -o /dev/null >/dev/null 2>&1; then
+    v=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+    printf 'libfuzzer-%s-dev libclang-rt-%s-dev\n' "$v" "$v"
+  fi
+}
+
 debian_pkg() {
   case $1 in
     cc) echo gcc ;; make) echo make ;; pkg-config) echo pkg-config ;;
     libuv) echo libuv1-dev ;; cmocka) echo libcmocka-dev ;; go) echo golang-go ;;
+    llhttp) echo node-llhttp ;;
     matplotlib) echo python3-matplotlib ;; bats) echo bats ;;
     bats-libs) echo "bats-support bats-assert" ;;
   esac
@@ -175,6 +199,7 @@ brew_pkg() {
   case $1 in
     cc) echo llvm ;; make) echo make ;; pkg-config) echo pkg-config ;;
     libuv) echo libuv ;; cmocka) echo cmocka ;; go) echo go ;;
+    llhttp) echo llhttp ;;
     matplotlib) echo python-matplotlib ;; bats) echo bats-core ;;
     bats-libs) echo "bats-core/bats-core/bats-support bats-core/bats-core/bats-assert" ;;
   esac
@@ -205,6 +230,11 @@ if [ -n "$need$opt" ]; then
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$p" \
         >/dev/null 2>&1 || say "optional package $p not installed (its tests will be skipped)"
     done
+    # clang's version is known once clang is installed: its fuzzer runtimes after it.
+    for p in $(fuzzer_runtime_missing); do
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$p" \
+        >/dev/null 2>&1 || say "optional package $p not installed (its tests will be skipped)"
+    done
   elif [ "$(uname -s)" = Darwin ] && have brew; then
     if [ -n "$need" ]; then
       pkgs=""
@@ -214,7 +244,7 @@ if [ -n "$need$opt" ]; then
       brew install $pkgs || die "brew install failed for:$pkgs"
     fi
   else
-    die "missing:$need -- install them with your package manager (names: C compiler, make, pkg-config, libuv development files, cmocka, Go, Python 3 with matplotlib, bats-core, bats-support, bats-assert), then run 'make deps' again"
+    die "missing:$need -- install them with your package manager (names: C compiler, make, pkg-config, libuv development files, cmocka, llhttp (C sources or library), Go, Python 3 with matplotlib, bats-core, bats-support, bats-assert), then run 'make deps' again"
   fi
   need=$(missing)
   [ -z "$need" ] || die "still missing after install:$need -- install them by hand and run 'make deps' again"

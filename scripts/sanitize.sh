@@ -8,6 +8,11 @@
 #   memcheck  every C variant of the normal build under valgrind at N = 1,000,
 #             no error and no leak allowed
 #
+# A variant whose workload needs a server (httpchain) runs against it through
+# runner/servers.py with-server: a C server of the same build (sanitized in
+# asan and tsan, under valgrind in memcheck), which must exit 0 when stopped;
+# a Go or Node server as it is.
+#
 # Each step prints one line per program and a total "STEP: N passed, N failed".
 # Steps whose tool is missing are skipped with a line saying so.  readfile's
 # uring variants are skipped, with the probe's reason, where io_uring is
@@ -43,10 +48,12 @@ wanted() {
 }
 
 # run_variants STEP BIN_DIR N WRAPPER... -- every C variant of the catalog,
-# run through WRAPPER, then the step's total line.
+# run through WRAPPER, then the step's total line.  SERVER_WRAPPER (words)
+# goes before a server's command.
 run_variants() {
   step=$1 bin=$2 iters=$3
   shift 3
+  server_wrapper=${SERVER_WRAPPER:-}
   pass=0 fail=0
   for id in $(c_variants); do
     wanted "$step" "$id" || continue
@@ -58,7 +65,7 @@ run_variants() {
     # The test-only variant stops its clock early but must still be clean.
     # shellcheck disable=SC2086
     out=$(IFS='
-'; set -f; "$@" $argv --iterations "$iters" --warmup 2 2>&1 >/dev/null)
+'; set -f; "$python" runner/servers.py with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$iters" --warmup 2 2>&1 >/dev/null)
     rc=$?
     if [ "$rc" -eq 0 ]; then
       pass=$((pass + 1)); echo "  ok   $id"
@@ -111,7 +118,7 @@ for step in $steps; do
         wrap="setarch $(uname -m) -R"
       fi
       # shellcheck disable=SC2086  # $wrap is a command and its arguments
-      TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_variants tsan "$root/build/tsan/bin" "$n" $wrap
+      SERVER_WRAPPER=$wrap TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_variants tsan "$root/build/tsan/bin" "$n" $wrap
       ;;
     memcheck)
       echo "== memcheck: valgrind at N = 1,000"
@@ -119,6 +126,7 @@ for step in $steps; do
         echo "memcheck: skipped, valgrind not installed"; continue
       fi
       "$make" --no-print-directory c >/dev/null || { echo "memcheck: 0 passed, 1 failed (build)"; bad=1; continue; }
+      SERVER_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible" \
       run_variants memcheck "$root/build/bin" 1000 valgrind -q --error-exitcode=99 \
         --leak-check=full --show-leak-kinds=definite,indirect,possible \
         --errors-for-leak-kinds=definite,indirect,possible

@@ -149,6 +149,8 @@ doxbee   | 2 | --queries 0                | queries
 doxbee   | 2 | --queries 2x               | queries
 tasks    | 2 | --sleep-ms x               | sleep-ms
 tasks    | 2 | --sleep-ms 86400001        | sleep-ms
+httpchain | 2 | --stall-ms 0              | --stall-ms
+httpchain | 2 | --backend nowhere.keepalive | backend
 EOF
 }
 

@@ -25,17 +25,34 @@ c_programs() {
   done
 }
 
+# serve_variant -- after variant_argv: starts the server the variant's workload
+# needs, if any, and sets PORT_ARGS to the port flag the runner would append
+# (empty without a server); fails with the reason in $BATS_TEST_TMPDIR/err.
+# unserve_variant stops it.
+serve_variant() {
+  PORT_ARGS=()
+  [ "${#SERVER_ARGV[@]}" -gt 0 ] || return 0
+  start_server 2>"$BATS_TEST_TMPDIR/err" || return 1
+  PORT_ARGS=("$SERVER_PORT_FLAG" "$SERVER_PORT")
+}
+unserve_variant() {
+  [ "${#SERVER_ARGV[@]}" -eq 0 ] || stop_server
+}
+
 # each_c CODE PATTERN REDIRECT -- runs every C variant at N = 5 with the shell
-# redirection REDIRECT (e.g. '0<&-') applied to it, and expects exit CODE and
+# redirection REDIRECT (e.g. '0<&-') applied to it (not to the server its
+# workload needs, started first as run_variant does), and expects exit CODE and
 # stderr matching PATTERN (an extended regexp; empty: anything); lists every
 # failure at the end.
 each_c() {
   local code=$1 pattern=$2 redirect=$3 id failures="" err rc
   for id in $(c_ids); do
     variant_argv "$id"
+    serve_variant || { failures+="$id: $(cat "$BATS_TEST_TMPDIR/err")"$'\n'; continue; }
     rc=0
-    eval '"${VARIANT_ARGV[@]}" --iterations 5 >/dev/null 2>"$BATS_TEST_TMPDIR/err" '"$redirect" \
+    eval '"${VARIANT_ARGV[@]}" --iterations 5 ${PORT_ARGS[@]+"${PORT_ARGS[@]}"} >/dev/null 2>"$BATS_TEST_TMPDIR/err" '"$redirect" \
       || rc=$?
+    unserve_variant
     err=$(cat "$BATS_TEST_TMPDIR/err")
     if [ "$rc" -ne "$code" ]; then
       failures+="$id $redirect: exit $rc, wanted $code: $err"$'\n'
@@ -95,8 +112,9 @@ each_c() {
   local id failures="" got
   for id in $(c_ids); do
     variant_argv "$id"
+    serve_variant || { failures+="$id: $(cat "$BATS_TEST_TMPDIR/err")"$'\n'; continue; }
     # A pipe whose read end is closed before the program starts.
-    got=$("$PYTHON" - "${VARIANT_ARGV[@]}" --iterations 5 <<'PY'
+    got=$("$PYTHON" - "${VARIANT_ARGV[@]}" --iterations 5 ${PORT_ARGS[@]+"${PORT_ARGS[@]}"} <<'PY'
 import os, subprocess, sys
 r, w = os.pipe()
 os.close(r)
@@ -104,6 +122,7 @@ p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
 print(p.returncode, p.stderr.decode().strip().replace("\n", "|"))
 PY
     )
+    unserve_variant
     case $got in
       "3 ${VARIANT_ARGV[0]}: writing the result failed: Broken pipe") ;;
       *) failures+="$id: $got"$'\n' ;;

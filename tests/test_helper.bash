@@ -185,14 +185,18 @@ PY
 start_server() {
   local out="${BATS_TEST_TMPDIR}/server.out" k
   cd "$ROOT" || return 1
+  # The previous server's port line must not be read as this one's: the
+  # redirection below truncates the file only once the child has started.
+  : > "$out"
   # fd 3 closed: bats waits for whoever holds it.
   "${SERVER_ARGV[@]}" > "$out" 2> "$out.err" < /dev/null 3>&- &
   SERVER_PID=$!
-  for ((k = 0; k < SERVER_READY_S * 10; k++)); do
+  # Polled every 20 ms: the tests start a server per variant run.
+  for ((k = 0; k < SERVER_READY_S * 50; k++)); do
     SERVER_PORT=$(sed -n 's/^{ *"port": *\([0-9][0-9]*\) *}$/\1/p' "$out" | head -1)
     [ -z "$SERVER_PORT" ] || return 0
     kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
+    sleep 0.02
   done
   stop_server
   echo "server ${SERVER_ARGV[0]} never said {\"port\": N}: $(head -1 "$out.err")" >&2

@@ -179,6 +179,12 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %s %v\n", prog, id, err)
+		// An operation the environment failed (a server that does not
+		// answer) is exit 3, as when Check finds it before the clock.
+		var env *EnvError
+		if errors.As(err, &env) {
+			return ExitEnv
+		}
 		return ExitVerify
 	}
 	if res.OK != s.iterations {

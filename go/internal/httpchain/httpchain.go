@@ -1,0 +1,243 @@
+// Package httpchain is the Go side of the httpchain workload (seed 001): a
+// chain of three GETs on 127.0.0.1, each path the previous response's body,
+// /a -> /b -> /c -> /d.  Every response is checked (status 200, body = the
+// next path); a chain is verified when it ends at /d.
+//
+// The client is net/http: one http.Client whose Transport keeps up to K idle
+// connections to the host (the default keeps 2, which would make K chains
+// reconnect), every body read to its end and closed so that its connection
+// is reused.  Two variants:
+//
+//	sync-sequential     a loop of chains on one goroutine: blocking calls
+//	goroutine-bounded   K goroutines, each a loop of chains over a shared counter
+//
+// --backend names the server answering on --port and keeps the agent word
+// of the other languages (<server>.keepalive: Go's client keeps connections
+// alive).  Serve is the Go server of the same protocol (go-httpchain-server).
+package httpchain
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"asyncstyles/internal/contract"
+)
+
+// Next maps a path to the body the server answers with.
+var Next = map[string]string{"/a": "/b", "/b": "/c", "/c": "/d"}
+
+const (
+	First = "/a"
+	Last  = "/d"
+	// ChainLen requests make one chain; every right body is 2 bytes.
+	ChainLen = 3
+)
+
+// Backends the Go client may report (which server answers).
+var Backends = []string{"cserver.keepalive", "goserver.keepalive", "nodeserver.keepalive"}
+
+// Config is httpchain's own flags.
+type Config struct {
+	Port    string
+	Backend string
+	StallMs string // no response for this long fails the run (exit 3)
+}
+
+// DefaultStallMs is --stall-ms's default; it equals the catalog's.
+const DefaultStallMs = "10000"
+
+// BackendArg is the --backend of args, read before the contract parses them
+// (the line's backend field comes from it); a bad one is a usage error later.
+func BackendArg(args []string) string {
+	for i, a := range args {
+		v := ""
+		switch {
+		case (a == "--backend" || a == "-backend") && i+1 < len(args):
+			v = args[i+1]
+		case strings.HasPrefix(a, "--backend="), strings.HasPrefix(a, "-backend="):
+			v = a[strings.Index(a, "=")+1:]
+		default:
+			continue
+		}
+		for _, b := range Backends {
+			if v == b {
+				return v
+			}
+		}
+	}
+	return Backends[0]
+}
+
+// New returns the workload for contract.Main; backend is BackendArg's.
+func New(backend string) contract.Workload {
+	cfg := &Config{}
+	return contract.Workload{
+		Name:    "httpchain",
+		Backend: backend,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&cfg.Port, "port", "", "the server's `P`ort on 127.0.0.1 (required; the runner passes it)")
+			fs.StringVar(&cfg.StallMs, "stall-ms", DefaultStallMs, "no response for `MS` milliseconds fails the run (exit 3)")
+			fs.StringVar(&cfg.Backend, "backend", Backends[0], "which server answers: `SERVER.AGENT`, one of "+strings.Join(Backends, ", "))
+		},
+		Check: cfg.Check,
+		Variants: []contract.Variant{
+			{Style: "sync", Mode: contract.Sequential, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n, 1) }},
+			{Style: "goroutine", Mode: contract.Bounded, Run: func(n, k int) (contract.Result, error) { return cfg.Run(n, k) }},
+		},
+	}
+}
+
+// Check refuses a bad --port or --backend (usage) and a port nothing answers
+// on (environment), before anything is timed.
+func (c *Config) Check() error {
+	p, err := strconv.Atoi(c.Port)
+	if err != nil || p < 1 || p > 65535 || strings.TrimLeft(c.Port, "0123456789") != "" {
+		return &contract.UsageError{Msg: fmt.Sprintf("--port needs the server's port, 1 to 65535, got %q (start build/bin/c-httpchain-server; it prints {\"port\":N})", c.Port)}
+	}
+	if ms, err := strconv.Atoi(c.StallMs); err != nil || ms < 1 || ms > 3600000 || strings.TrimLeft(c.StallMs, "0123456789") != "" {
+		return &contract.UsageError{Msg: fmt.Sprintf("--stall-ms takes 1 to 3600000 milliseconds, got %q", c.StallMs)}
+	}
+	ok := false
+	for _, b := range Backends {
+		ok = ok || b == c.Backend
+	}
+	if !ok {
+		return &contract.UsageError{Msg: fmt.Sprintf("--backend must be one of %s, got %q", strings.Join(Backends, ", "), c.Backend)}
+	}
+	conn, err := net.DialTimeout("tcp", "127.0.0.1:"+c.Port, 5*time.Second)
+	if err != nil {
+		return &contract.EnvError{Msg: fmt.Sprintf("cannot connect to 127.0.0.1:%s: %v (is the server running?)", c.Port, err)}
+	}
+	conn.Close()
+	return nil
+}
+
+// get sends GET path and checks the answer; it returns the body.  A server
+// that refuses or does not answer is an *contract.EnvError.
+func get(client *http.Client, base, path string) (string, error) {
+	resp, err := client.Get(base + path)
+	if err != nil {
+		var op *net.OpError
+		var timeout interface{ Timeout() bool }
+		switch {
+		case errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED):
+			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: the server refused the connection", path)}
+		case errors.As(err, &timeout) && timeout.Timeout():
+			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: no response within --stall-ms (the server does not answer)", path)}
+		}
+		return "", fmt.Errorf("GET %s: %v", path, err)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64))
+	resp.Body.Close()
+	if err != nil {
+		return "", fmt.Errorf("GET %s: the server closed the connection mid-response (%v)", path, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET %s: status %d, expected 200", path, resp.StatusCode)
+	}
+	if string(body) != Next[path] {
+		return "", fmt.Errorf("GET %s: body %s, expected %q", path, contract.Quote(body), Next[path])
+	}
+	return string(body), nil
+}
+
+// chain runs one chain and returns its last path.
+func chain(client *http.Client, base string) (string, error) {
+	path := First
+	for step := 0; step < ChainLen; step++ {
+		body, err := get(client, base, path)
+		var env *contract.EnvError
+		if errors.As(err, &env) {
+			return "", &contract.EnvError{Msg: fmt.Sprintf("request %d (%v)", step+1, err)}
+		} else if err != nil {
+			return "", fmt.Errorf("request %d (%v)", step+1, err)
+		}
+		path = body
+	}
+	return path, nil
+}
+
+// Run runs n chains, k at a time (k goroutines over a shared counter; k = 1
+// is the sequential loop on the calling goroutine).
+func (c *Config) Run(n, k int) (contract.Result, error) {
+	if k < 1 {
+		k = 1
+	}
+	if k > n {
+		k = n
+	}
+	stall, _ := strconv.Atoi(c.StallMs) // checked by Check
+	tr := &http.Transport{MaxIdleConnsPerHost: k, MaxIdleConns: k, DisableCompression: true,
+		ResponseHeaderTimeout: time.Duration(stall) * time.Millisecond}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	base := "http://127.0.0.1:" + c.Port
+	var res contract.Result
+	one := func(i int) error {
+		last, err := chain(client, base)
+		var env *contract.EnvError
+		if errors.As(err, &env) {
+			return &contract.EnvError{Msg: fmt.Sprintf("iteration %d: %v", i, err)}
+		} else if err != nil {
+			return &contract.Failure{Iteration: i, Reason: err.Error()}
+		}
+		if last != Last {
+			return &contract.Failure{Iteration: i, Reason: fmt.Sprintf("the chain ended at %q, expected %q", last, Last)}
+		}
+		return nil
+	}
+	if k == 1 {
+		for i := 0; i < n; i++ {
+			if err := one(i); err != nil {
+				return res, err
+			}
+			res.OK++
+			res.Bytes += 2 * ChainLen
+		}
+		return res, nil
+	}
+	var (
+		mu    sync.Mutex
+		next  int
+		first error
+		wg    sync.WaitGroup
+	)
+	wg.Add(k)
+	for w := 0; w < k; w++ {
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next >= n || first != nil {
+					mu.Unlock()
+					return
+				}
+				i := next
+				next++
+				mu.Unlock()
+				err := one(i)
+				mu.Lock()
+				if err != nil {
+					if first == nil {
+						first = err
+					}
+				} else {
+					res.OK++
+					res.Bytes += 2 * ChainLen
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return res, first
+}
