@@ -221,11 +221,12 @@ print(json.dumps(d, sort_keys=True))' "$1"
   local id failures="" want
   for id in $(contract_ids asyncfib); do
     case $id in
-      *-recursive-*) want='"calls":1380,"checksum":715}' ;;
-      *) want='"calls":100,"checksum":88550}' ;;
+      *-recursive-*) want='"calls":1380,"checksum":715' ;;
+      *) want='"calls":100,"checksum":88550' ;;
     esac
     run_variant "$id" 5
-    [ "$status" -eq 0 ] && [[ "$output" == *"$want" ]] || failures+="$id: exit $status: $output $stderr"$'\n'
+    # The workload's fields follow runtime; C's per-operation counts may follow them.
+    [ "$status" -eq 0 ] && [[ "$output" == *"$want"[,}]* ]] || failures+="$id: exit $status: $output $stderr"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
@@ -235,12 +236,12 @@ print(json.dumps(d, sort_keys=True))' "$1"
   for id in $(contract_ids asyncfib); do
     case $id in
       # fib(0..14) recursively: 2 x (1 + 1 + 2 + ... + 610) - 15 calls, results sum to 1596
-      *-recursive-*) want='"calls":3177,"checksum":1596}' ;;
+      *-recursive-*) want='"calls":3177,"checksum":1596' ;;
       # fib(0..77) iteratively: 78 calls; their sum is fib(79) - 1
-      *) want='"calls":78,"checksum":23416728348467684}' ;;
+      *) want='"calls":78,"checksum":23416728348467684' ;;
     esac
     run_variant "$id" 1 --max-recursive 15 --max-iterative 78
-    [ "$status" -eq 0 ] && [[ "$output" == *"$want" ]] || failures+="$id: exit $status: $output $stderr"$'\n'
+    [ "$status" -eq 0 ] && [[ "$output" == *"$want"[,}]* ]] || failures+="$id: exit $status: $output $stderr"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }

@@ -81,7 +81,7 @@ static void every_variant_verifies_every_upload(void **state) {
       main_in_child(&ab_doxbee, &c, out, sizeof(out), args);
       snprintf(id, sizeof(id), "\"variant\":\"doxbee/c/%s@sleepq\",\"iterations\":150,", name);
       int par = strcmp(v->shape, "parallel") == 0;
-      snprintf(extra, sizeof(extra), "\"commits\":150,\"checked\":%d,\"ops_per_upload\":%d}",
+      snprintf(extra, sizeof(extra), "\"commits\":150,\"checked\":%d,\"ops_per_upload\":%d,",
                150 * (par ? 5 : 8), par ? 5 : 8);
       if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || strstr(out, id) == NULL
           || strstr(out, "\"ok\":150,") == NULL || strstr(out, extra) == NULL)

@@ -53,7 +53,7 @@ static void every_variant_on_both_backends_completes_every_task(void **state) {
   child_t c;
   int n = 0;
   (void)state;
-  snprintf(page, sizeof(page), ",\"page_bytes\":%ld}", sysconf(_SC_PAGESIZE));
+  snprintf(page, sizeof(page), ",\"page_bytes\":%ld,", sysconf(_SC_PAGESIZE));
   for (int b = 0; b < 2; b++)
     for (const ab_variant_t *v = ab_tasks.variants; v->style != NULL; v++, n++) {
       const char *args[] = {"--variant", ab_variant_name(v, name, sizeof(name)), "--backend",
