@@ -350,20 +350,28 @@ class Panels:
     ABOVE_IN = 0.42       # a panel's title
     BELOW_IN = 0.80       # tick labels and the axis label under a panel
 
+    LINES_IN = 3.2        # the plot of a panel of lines (lines=True)
+
     def __init__(self, prog, output, chart, workload, title, groups, xlabel,
-                 legend=(), note="", summary=None):
+                 legend=(), note="", summary=None, label=short_label, lines=False):
+        """groups: [(panel title, rows)]; label(row) is a row's label on the
+        left.  With lines=True a panel is a plot of lines (x against a value,
+        its own y axis) of a fixed height instead of a row per variant; its
+        rows are the variants it draws."""
         self.prog, self.output, self.chart, self.workload = prog, output, chart, workload
         self.groups = groups
+        self.lines = lines
         self.fig = plt.figure(figsize=(WIDTH_IN, 6), dpi=DPI)
         self.axes = []
         for ptitle, rows in groups:
             ax = self.fig.add_axes([0.3, 0.1, 0.4, 0.2])
             ax.set_title(ptitle, loc="left", fontweight="bold", pad=6)
-            ax.set_yticks(range(len(rows)))
-            ax.set_yticklabels([short_label(r) for r in rows])
-            ax.set_ylim(len(rows) - 0.5, -0.5)
+            if not lines:
+                ax.set_yticks(range(len(rows)))
+                ax.set_yticklabels([label(r) for r in rows])
+                ax.set_ylim(max(len(rows), 1) - 0.5, -0.5)
             ax.set_xlabel(xlabel)
-            ax.grid(axis="x", which="major", alpha=0.3)
+            ax.grid(axis="both" if lines else "x", which="major", alpha=0.3)
             ax.set_axisbelow(True)
             self.axes.append(ax)
         self.title_text = self.fig.text(0.01, 0.99, title, ha="left", va="top",
@@ -457,7 +465,8 @@ class Panels:
             legend_rows = math.ceil(len(padded) / float(ncol))
         legend_h = legend_rows * line_in * 1.25 + (0.1 if legend_rows else 0)
         note_h = line_in * (note.count("\n") + 1) + 0.15
-        heights = [self.ROW_IN * max(len(rows), 1) + 0.2 for _, rows in self.groups]
+        heights = [self.LINES_IN if self.lines else self.ROW_IN * max(len(rows), 1) + 0.2
+                   for _, rows in self.groups]
         total = title_h + legend_h + sum(h + self.ABOVE_IN + self.BELOW_IN for h in heights) \
             + note_h
         # Whole pixels (Agg truncates the figure's size to its PNG's).

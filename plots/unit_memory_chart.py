@@ -7,18 +7,19 @@ whose every operation is suspended at once (tasks), each variant's median
 memory above the idle process (mem_above_idle_kb; peak RSS when the run has no
 idle figure, which then includes the runtime's own floor) is divided by its N:
 bytes per suspended operation, on a log axis.  The catalog's
-charts.per_unit_memory gives the unit, reference marks (bytes per unit) drawn as dashed lines
-and the footnote quoting where they come from (another host: a scale, not a
-check).  Lower is better.
+charts.per_unit_memory gives the unit, reference marks (bytes per unit)
+drawn as grey lines named in the legend, and the note quoting where they come
+from (another host: a scale, not a check).  Lower is better.
 """
 import os
 import sys
-import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "runner"))
 import style as st  # noqa: E402
 import catalog as catalog_mod  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+PROG = "unit_memory_chart.py"
 
 
 def hint(prog, workload):
@@ -34,31 +35,54 @@ def hint(prog, workload):
 
 
 def main(argv):
-    c = st.Chart("unit_memory_chart.py", __doc__, argv, "peak_rss_kb", "unit-memory")
-    h = hint(c.prog, c.workload)
+    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "unit-memory", argv,
+                                                     "peak_rss_kb")
+    h = hint(PROG, workload)
     unit = h.get("unit", "operation")
-    above = all(r.get("mem_above_idle_kb") is not None for r in c.rows)
-    per = []
-    for r in c.rows:
+    above = all(r.get("mem_above_idle_kb") is not None for r in rows)
+    what = "memory above idle" if above else "peak RSS (no idle figure: the runtime's floor included)"
+
+    def per(r):
         kb = r["mem_above_idle_kb"] if above else r["peak_rss_kb"]
-        per.append(max(kb * 1024.0 / max(r.get("iterations") or 1, 1), 1.0))
-    for x, r, b in zip(c.xs, c.rows, per):
-        c.ax.bar(x, b, width=0.75, color=st.row_color(r),
-                 hatch=st.lang_hatch(r["lang"]), edgecolor="black", linewidth=0.7)
-        c.ax.text(x, b * 1.08, "%.0f" % b, ha="center", va="bottom", fontsize=8)
-    c.ax.set_yscale("log" if h.get("log", True) else "linear")
-    marks = h.get("marks") or {}
-    for name, value in marks.items():
-        c.ax.axhline(value, color="grey", linestyle="--", linewidth=0.8)
-        # Labelled at the left edge, on a white box, so that no bar hides it.
-        c.ax.text(c.xs[0] - 0.65, value, name, ha="left", va="center", fontsize=7, color="dimgrey",
-                  bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0}, zorder=5)
-    top = max(per + list(marks.values()))
-    c.ax.set_ylim(max(min(per + list(marks.values())) / 2.0, 1.0), top * 3.0)
-    what = "memory above idle" if above else "peak RSS (no idle figure)"
-    return c.finish("bytes per %s, %s" % (unit, what),
-                    "bytes per %s (log scale, lower is better)" % unit,
-                    "%s / N.\n%s" % (what, textwrap.fill(h.get("anchor", ""), 110)))
+        # At least a byte: a log axis has no place for 0 (or less, when the
+        # peak fell under the idle RSS).
+        return max(kb * 1024.0 / max(r.get("iterations") or 1, 1), 1.0)
+
+    marks = sorted((h.get("marks") or {}).items(), key=lambda kv: -kv[1])
+    dashes = ["--", ":", "-.", (0, (5, 1, 1, 1, 1, 1))]
+    legend = st.style_handles(rows, "patch")
+    legend += [None] + [Line2D([], [], color="dimgrey", linestyle=dashes[i % len(dashes)],
+                               linewidth=1.6, label="%s: %s B" % (name, "{:,.0f}".format(v)))
+                        for i, (name, v) in enumerate(marks)]
+    log = h.get("log", True)
+    groups = st.panels(rows)
+    p = st.Panels(PROG, out, "unit-memory", workload,
+                  "%s: bytes per %s in flight, %s / N; lower is better" % (workload, unit, what),
+                  groups, "bytes per %s%s" % (unit, " (log)" if log else ""), legend,
+                  "Every %s is suspended at once: %s / N = bytes per suspended %s. Grey lines: "
+                  "%s." % (unit, what, unit, h.get("anchor", "").rstrip(".")), summary)
+    for k, (_, grows) in enumerate(groups):
+        ax = p.axes[k]
+        vals = []
+        for y, r in enumerate(grows):
+            b = per(r)
+            ax.barh(y, b, height=0.6, color=st.row_color(r), edgecolor="black", linewidth=0.6,
+                    hatch=st.lang_hatch(r["lang"]))
+            p.point(k, r, b, unit="B/%s" % unit, kind="above idle" if above else "peak")
+            p.value(k, y, "{:,.0f} B".format(b))
+            vals.append(b)
+        for i, (name, v) in enumerate(marks):
+            ax.axvline(v, color="dimgrey", linestyle=dashes[i % len(dashes)], linewidth=1.6,
+                       zorder=3)
+        allv = vals + [v for _, v in marks]
+        if log:
+            # Bars start at the axis' left edge: under the smallest value.
+            ax.set_xscale("log")
+            ax.set_xlim(max(min(allv) / 2.0, 0.5), max(allv) * 1.6)
+            st.plain_log_axis(ax)
+        else:
+            ax.set_xlim(0, max(allv) * 1.08)
+    return p.finish()
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@ Usage: where_time_chart.py RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json (its rows' median_ms, iterations and the
 accounting that runner/accounting.py attaches).  One panel per backend of
-the workload's C variants, each on its own scale (a node4 read costs a
-hundred times an inline one); a bar per variant, grouped by mode.  The parts
-are estimated from differences of medians on the same backend, so they are
-estimates, not measurements of their own:
+the workload's C variants and mode, each on its own scale (a node4 read
+costs a hundred times an inline one), backends from the slowest; a bar per
+variant.  Go and Node variants are left out (the sidecar names them).  The
+parts are estimated from differences of medians on the same backend, so they
+are estimates, not measurements of their own:
 
   system calls    the backend's blocking floor (c/sync-sequential on it, or on
                   node4 for fused and inline, whose blocking form is node4's):
@@ -36,7 +37,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style as st  # noqa: E402
-from style import plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+PROG = "where_time_chart.py"
 
 PARTS = (("syscalls", "system calls (blocking floor)", "#56B4E9"),
          ("verify", "verification (floor's user CPU)", "#009E73"),
@@ -92,71 +96,77 @@ def split(r, rows):
 
 
 def main(argv):
-    p = st.parser("where_time_chart.py", __doc__)
-    p.add_argument("rundir", help="a run folder, e.g. results/latest")
-    p.add_argument("-o", "--output", help="PNG to write (default: RUNDIR/charts/where-<workload>.png)")
-    p.add_argument("--workload", help="which workload (default: the only one)")
-    args = p.parse_args(argv)
-    summary = st.load_summary("where_time_chart.py", args.rundir)
-    workload, rows = st.pick_workload("where_time_chart.py", summary["variants"], args.workload)
-    out = st.output_path("where_time_chart.py", args, "where-%s.png" % workload)
+    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "where", argv, "median_ms")
     c_rows = [r for r in rows if r["lang"] == "c" and us_per_op(r) is not None]
-    # Panels from the slowest backend (by its variants' mean time) to the fastest.
-    backends = sorted({r["backend"] for r in c_rows}, key=lambda b: -sum(
+    # Backends from the slowest (by its variants' mean time) to the fastest; in
+    # each, one panel per mode, as every chart has them.
+    backends = sorted({r["backend"] for r in c_rows}, key=lambda b: (-sum(
         us_per_op(r) for r in c_rows if r["backend"] == b) / sum(
-        1 for r in c_rows if r["backend"] == b))
-    if not backends:
-        fig, ax = plt.subplots(figsize=(7, 2.5))
-        ax.axis("off")
-        ax.text(0.5, 0.5, "%s: no C variant with a time in this run" % workload,
+        1 for r in c_rows if r["backend"] == b), b))
+    groups = []
+    for b in backends:
+        for ptitle, grows in st.panels([r for r in c_rows if r["backend"] == b]):
+            groups.append(("backend %s: %s" % (b, ptitle), grows))
+    noun = st.unit_noun(summary, workload)
+    # A unit that suits the times (ns for a made-up workload, µs for a read).
+    unit, scale = st.time_unit([us_per_op(r) * 1000.0 for r in c_rows])
+    f = 1000.0 / scale             # µs -> unit
+    drawn = {key for r in c_rows for key, v in split(r, c_rows).items() if v > 0}
+    handles = [Patch(facecolor=color, edgecolor="black", label=name)
+               for key, name, color in PARTS if key in drawn]
+    handles += [None, Line2D([], [], marker="o", color="black", linestyle="none", markersize=8,
+                             label="CPU per %s (user + system)" % noun)]
+    note = ("Parts are differences of medians on the same backend, estimates, not measurements "
+            "of their own: floor = c/sync-sequential (node4's for fused and inline); system "
+            "calls = the floor's time minus its user CPU; verification = that user CPU; "
+            "hand-off = callback - floor; style = variant - callback. Laid down in that order "
+            "and cut at the variant's own time, so a bar is as long as the variant's time. "
+            "Dot: CPU per %s; right of the bar's end: more than one core busy; left of it: the "
+            "process waited. Each panel has its own axis. Value column: time | CPU, %s per %s."
+            % (noun, unit, noun))
+    left_out = [r for r in rows if r not in c_rows]
+    if left_out:
+        note += " Not shown: the %s variants (the split is of C's backends)." % " and ".join(
+            sorted({st.LANG_NAMES.get(r["lang"], r["lang"]) for r in left_out}))
+    if not groups:
+        # Nothing to split: the chart says so rather than being missing.
+        groups = [("no C variant with a time in this run", [])]
+        handles, note = [], note[note.index(" Not shown"):].strip() if left_out else ""
+    p = st.Panels(PROG, out, "where", workload,
+                  "%s: where the time of one %s goes (C), %s per %s, N = %s per run; lower is "
+                  "better" % (workload, noun, unit, noun, "{:,}".format(rows[0]["iterations"])),
+                  groups, "%s per %s" % (unit, noun), handles, note, summary,
+                  label=lambda r: r["label"].split("/", 1)[1].split("@")[0].rsplit("-", 1)[0])
+    for r in left_out:
+        p.omit(r, "not a C variant: the split is of C's backends")
+    if not c_rows:
+        ax = p.axes[0]
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_xlabel("")
+        ax.text(0.5, 0.5, "no C variant with a time: nothing to split", transform=ax.transAxes,
                 ha="center", va="center")
-        fig.savefig(out, dpi=st.DPI)
-        return 0
-    ncol = 2 if len(backends) > 1 else 1
-    nrow = (len(backends) + ncol - 1) // ncol
-    most = max(sum(1 for r in c_rows if r["backend"] == b) for b in backends)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(11.5 if ncol == 2 else 10.0,
-                                                   nrow * (0.24 * most + 1.4) + 1.6),
-                             squeeze=False)
-    for k, b in enumerate(backends):
-        ax = axes[k // ncol][k % ncol]
-        brows = [r for _, g in st.by_mode([r for r in c_rows if r["backend"] == b]) for r in g]
-        ys = list(range(len(brows)))[::-1]
-        for y, r in zip(ys, brows):
+        return p.finish()
+    for k, (_, grows) in enumerate(groups):
+        ax = p.axes[k]
+        top = []
+        for y, r in enumerate(grows):
             parts, left = split(r, c_rows), 0.0
             for key, _, color in PARTS:
                 if parts[key] > 0:
-                    ax.barh(y, parts[key], left=left, color=color, edgecolor="black",
-                            linewidth=0.4, height=0.72)
-                    left += parts[key]
-            if cpu_per_op(r) is not None:
-                ax.plot(cpu_per_op(r), y, "o", color="black", markersize=3.5)
-        ax.set_yticks(ys)
-        ax.set_yticklabels(["%s %s" % (st.label(r).split("/", 1)[1].split("@")[0], r["mode"])
-                            for r in brows], fontsize=7.5)
-        ax.set_title("backend %s" % b, fontsize=10)
-        ax.set_xlabel("µs per operation (lower is better)", fontsize=8)
-        ax.grid(axis="x", alpha=0.3)
-        ax.set_axisbelow(True)
-        ax.set_xlim(left=0)
-    for k in range(len(backends), nrow * ncol):
-        axes[k // ncol][k % ncol].axis("off")
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    handles = [Patch(facecolor=color, edgecolor="black", label=name) for _, name, color in PARTS]
-    handles += [Line2D([], [], marker="o", color="black", linestyle="", markersize=4,
-                       label="CPU per operation (user + system)")]
-    fig.legend(handles=handles, loc="upper center", ncol=3, fontsize=7.5, frameon=False,
-               bbox_to_anchor=(0.5, 0.985))
-    fig.suptitle(st.title(summary, "where the time of one operation goes (C)", workload),
-                 fontsize=11, y=0.998)
-    fig.tight_layout(rect=(0, 0.08, 1, 0.93))
-    st.footnote(fig, summary, "Parts are differences of medians on the same backend: "
-                "floor = c/sync-sequential (node4's for fused and inline); hand-off = callback "
-                "- floor;\nstyle = variant - callback; laid down in that order and cut at the "
-                "variant's own time.")
-    fig.savefig(out, dpi=st.DPI)
-    return 0
+                    ax.barh(y, parts[key] * f, left=left, color=color, edgecolor="black",
+                            linewidth=0.6, height=0.6)
+                    left += parts[key] * f
+            cpu = cpu_per_op(r) * f if cpu_per_op(r) is not None else None
+            if cpu is not None:
+                ax.plot([cpu], [y], "o", color="black", markersize=8)
+            total = us_per_op(r) * f
+            p.point(k, r, total, unit="%s/%s" % (unit, noun), cpu=cpu,
+                    parts={key: v * f for key, v in parts.items()})
+            p.value(k, y, st.fmt_num(total) + ("" if cpu is None else " | %s" % st.fmt_num(cpu)))
+            top += [total, cpu or 0.0]
+        ax.set_xlim(0, max(top) * 1.08 if max(top) > 0 else 1.0)
+    return p.finish()
 
 
 if __name__ == "__main__":
