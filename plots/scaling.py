@@ -7,13 +7,21 @@ time from each variant's base point: N, K (bounded variants) or an environment
 variable (UV_THREADPOOL_SIZE, for the variants on libuv's threadpool).
 RUNDIR/summary.json's "points" holds a row per variant and point; the base
 point's row stands on every axis at the base's value.
+
+Laid out by style.Panels like every chart (1000 px wide, 13 pt text): the
+panels (time, ratio, memory) stack downwards, each a log-log plot of lines
+with its own y axis; colour = style, line = language, marker = mode, and the
+marker's fill tells apart variants alike on other backends.  The sidecar
+JSON lists every point drawn (variant, x, value, CI) and the variants left
+out (fewer than two points along the axis).
 """
+import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style as st  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 LANG_LINE = {"c": "-", "go": ":", "node": "--"}
 MODE_MARKER = {"sequential": "o", "parallel": "s", "bounded": "^"}
@@ -59,97 +67,130 @@ def short(v, _pos=None):
     return "%g" % v
 
 
-def per_op_us(p):
-    return p["median_ms"] * 1000.0 / p["iterations"]
+def per_op_ns(p):
+    return st.per_op_ns(p, p.get("median_ms"))
 
 
+# What each kind of panel plots: its title (%(unit)s and %(noun)s filled in)
+# and a point's value (in ns for the time, scaled to the panel's unit).
 PANELS = {
-    "time": ("time per operation, µs (median, 95% CI)", per_op_us),
-    "ratio": ("time / C baseline's at the same point", lambda p: p.get("ratio")),
-    "memory": ("peak RSS of the process, MiB", lambda p: p["peak_rss_kb"] / 1024.0
-               if p.get("peak_rss_kb") else None),
+    "time": ("time per %(noun)s, %(unit)s (median, 95%% CI; lower is better)", per_op_ns),
+    "ratio": ("time / the C baseline's at the same point (lower is better)",
+              lambda p: p.get("ratio")),
+    "memory": ("peak RSS of the process, MiB (lower is better)",
+               lambda p: p["peak_rss_kb"] / 1024.0 if p.get("peak_rss_kb") else None),
 }
 
 
+# Variants of the same style, language and mode (on other backends) are told
+# apart by the fill of their markers, in variant order.
+FILLS = ("full", "none", "left", "bottom", "right", "top")
+
+
+def fills(rows):
+    """{variant id: marker fill style} for rows in variant order."""
+    seen, out = {}, {}
+    for r in rows:
+        key = (st.style_key(r), r["lang"], r["mode"])
+        out[r["variant"]] = FILLS[seen.get(key, 0) % len(FILLS)]
+        seen[key] = seen.get(key, 0) + 1
+    return out
+
+
+def line_style(r, fill):
+    """How a variant's line is drawn: colour = style, line = language, marker =
+    mode, its fill = which of the variants alike."""
+    return {"color": st.row_color(r), "linestyle": LANG_LINE.get(r["lang"], "-."),
+            "marker": MODE_MARKER.get(r["mode"], "D"), "markersize": 8, "linewidth": 2,
+            "fillstyle": fill, "markerfacecoloralt": "white"}
+
+
+def line_handle(r, fill):
+    """A variant's legend entry, drawn as its line."""
+    from matplotlib.lines import Line2D
+    return Line2D([], [], label=r["label"], **line_style(r, fill))
+
+
 def draw(prog, doc, argv, kind, xlabel, panels, prefix):
-    p = st.parser(prog, doc)
-    p.add_argument("rundir", help="a run folder of the scaling profile, e.g. results/latest")
-    p.add_argument("-o", "--output", help="PNG to write (default: RUNDIR/charts/%s-<workload>.png)"
-                   % prefix)
-    p.add_argument("--workload", help="which workload (default: the only one)")
-    args = p.parse_args(argv)
+    args = st.chart_args(prog, doc, prefix, argv)
     summary = st.load_summary(prog, args.rundir)
     if not summary.get("points"):
         st.die(prog, "%s has no sweep (run the scaling profile: make compare PROFILE=scaling)"
                % args.rundir, 1)
     workload, _ = st.pick_workload(prog, summary["points"], args.workload)
     name, lines = series(summary, workload, kind)
+    short_lines = {v: xs for v, xs in lines.items() if len(xs) < 2}
     lines = {v: xs for v, xs in lines.items() if len(xs) >= 2}
     if not lines:
         st.die(prog, "no variant of %s has two points along %s" % (workload, kind), 1)
     out = st.output_path(prog, args, "%s-%s.png" % (prefix, workload))
-    # At most ~1200 px wide (10.9 in at the charts' 110 dpi).
-    fig, axes = st.plt.subplots(1, len(panels), figsize=(min(10.9, 2.9 * len(panels) + 2.6), 4.8),
-                                squeeze=False)
-    unit = st.operations(summary, workload).split(" ", 1)[1].rstrip("s")
-    handles = {}
-    ticks = sorted({x for xs in lines.values() for x, _ in xs if isinstance(x, (int, float))})
-    for ax, panel in zip(axes[0], panels):
-        ylabel, value = PANELS[panel]
+    noun = st.unit_noun(summary, workload)
+    rows = sorted((xs[0][1] for xs in lines.values()), key=st.variant_order)
+    tunit, tscale = st.time_unit([per_op_ns(row) for xs in lines.values() for _, row in xs])
+    xname = "%s (threads)" % name if kind == "env" else xlabel
+    groups, values = [], []
+    for panel in panels:
+        title, value = PANELS[panel]
         if panel == "time":
-            ylabel = ylabel.replace("operation", unit)
-        for vid, xs in sorted(lines.items()):
-            r = xs[0][1]
-            pts = [(x, value(row), row) for x, row in xs if value(row)]
-            if panel == "ratio" and (r.get("baseline") in (None, vid)):
-                continue
-            if len(pts) < 2:
-                continue
-            h, = ax.plot([x for x, _, _ in pts], [y for _, y, _ in pts],
-                         linestyle=LANG_LINE.get(r["lang"], "-."),
-                         marker=MODE_MARKER.get(r["mode"], "D"), markersize=4,
-                         color=st.row_color(r), linewidth=1.3, label=r["label"])
-            handles.setdefault(r["label"], h)
-            if panel == "time":
-                lo = [y - row["ci_low_ms"] * 1000.0 / row["iterations"]
-                      if row.get("ci_low_ms") is not None else 0 for _, y, row in pts]
-                hi = [row["ci_high_ms"] * 1000.0 / row["iterations"] - y
-                      if row.get("ci_high_ms") is not None else 0 for _, y, row in pts]
-                ax.errorbar([x for x, _, _ in pts], [y for _, y, _ in pts], yerr=[lo, hi],
-                            fmt="none", ecolor=st.row_color(r), capsize=2, linewidth=0.8)
-        if not ax.lines:
-            ax.text(0.5, 0.5, "no %s in this run" % ("C baseline" if panel == "ratio" else "figure"),
-                    transform=ax.transAxes, ha="center", va="center", fontsize=9)
+            value = (lambda p: per_op_ns(p) / tscale if per_op_ns(p) else None)
+        # A variant that is its own baseline has no ratio: no line there.
+        prows = [r for r in rows if (panel != "ratio" or r.get("baseline") not in
+                                     (None, r["variant"]))
+                 and sum(1 for _, row in lines[r["variant"]] if value(row)) >= 2]
+        if prows:
+            groups.append((title % {"noun": noun, "unit": tunit}, prows))
+            values.append((panel, value))
+    note = ("Log-log; each point the median of its rounds (whiskers: 95% CI), a variant's "
+            "other figures at the base point. Colour = style; line: C solid, Go dotted, Node "
+            "dashed; marker: o sequential, s parallel, ^ bounded; its fill (full, hollow, half) "
+            "tells apart variants alike on other backends.")
+    fill = fills(rows)
+    if "ratio" in panels and "ratio" not in [v[0] for v in values]:
+        note += " No ratio to the C baseline: no variant here has one."
+    p = st.Panels(prog, out, prefix, workload,
+                  "%s: scaling with %s, host %s" % (workload, xname,
+                                                    summary.get("host", {}).get("slug", "?")),
+                  groups, xname, [line_handle(r, fill[r["variant"]]) for r in rows], note,
+                  summary, lines=True)
+    for vid in sorted(short_lines):
+        p.omit(short_lines[vid][0][1], "fewer than two points along %s" % kind)
+    if short_lines:
+        p.note_text += " Not drawn (fewer than two points): %s." % ", ".join(
+            short_lines[v][0][1]["label"] for v in sorted(short_lines))
+    ticks = sorted({x for xs in lines.values() for x, _ in xs if isinstance(x, (int, float))})
+    for k, ((_, prows), (panel, value)) in enumerate(zip(groups, values)):
+        ax = p.axes[k]
+        for r in prows:
+            pts = [(x, value(row), row) for x, row in lines[r["variant"]] if value(row)]
+            xs, ys = [x for x, _, _ in pts], [y for _, y, _ in pts]
+            ax.plot(xs, ys, zorder=3, **line_style(r, fill[r["variant"]]))
+            for x, y, row in pts:
+                lo = hi = None
+                if panel == "time" and row.get("ci_low_ms") is not None:
+                    lo = st.per_op_ns(row, row["ci_low_ms"]) / tscale
+                    hi = st.per_op_ns(row, row["ci_high_ms"]) / tscale
+                    ax.plot([x, x], [lo, hi], color=st.row_color(r), linewidth=1.2)
+                elif panel == "ratio" and row.get("ratio_ci_low") is not None:
+                    lo, hi = row["ratio_ci_low"], row["ratio_ci_high"]
+                    ax.plot([x, x], [lo, hi], color=st.row_color(r), linewidth=1.2)
+                p.point(k, r, y, lo, hi, x=x, point=row.get("point") or "base",
+                        unit={"time": "%s/%s" % (tunit, noun), "ratio": "x",
+                              "memory": "MiB"}[panel])
+        if panel == "ratio":
+            ax.axhline(1.0, color="black", linewidth=1.0)
         ax.set_xscale("log", base=2 if kind != "iterations" else 10)
         ax.set_xticks(ticks)
         ax.set_xlim(ticks[0] / 1.5, ticks[-1] * 1.5)
-        ax.set_yscale("log")
         ax.xaxis.set_major_formatter(FuncFormatter(short))
-        ax.yaxis.set_major_formatter(FuncFormatter(short))
-        ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: ""))
-        ax.xaxis.set_minor_formatter(FuncFormatter(lambda y, _: ""))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ys = [y for line in ax.get_lines() for y in line.get_ydata() if y and y > 0]
         if panel == "ratio":
-            ax.axhline(1.0, color="black", linewidth=0.8)
-        lo, hi = ax.get_ylim()
-        if lo > 0 and hi / lo < 10:
-            # Less than a decade: the minor ticks carry the only labels.
-            ax.yaxis.set_minor_formatter(FuncFormatter(lambda y, _: short(round(y, 3))))
-            ax.tick_params(axis="y", which="minor", labelsize=7)
-        ax.set_xlabel(xlabel if kind != "env" else "%s (threads)" % name)
-        ax.set_ylabel(ylabel, fontsize=9)
-        ax.grid(which="both", alpha=0.3)
-        ax.set_title({"time": "time per %s (lower is better)" % unit,
-                      "ratio": "ratio to the C baseline",
-                      "memory": "peak memory"}[panel], fontsize=10)
-    fig.suptitle("%s: scaling with %s, host %s" % (
-        workload, name if kind == "env" else xlabel, summary.get("host", {}).get("slug", "?")),
-        fontsize=11)
-    fig.legend(handles=list(handles.values()), fontsize=7, loc="upper left",
-               bbox_to_anchor=(0.74, 0.92), frameon=False,
-               title="line: C solid, Node dashed, Go dotted;\nmarker: o seq, s par, ^ bounded",
-               title_fontsize=7)
-    fig.tight_layout(rect=(0, 0.07, 0.74, 0.95))
-    st.footnote(fig, summary, "log-log; each point the median of its rounds; a variant's "
-                "other figures at the base point")
-    fig.savefig(out, dpi=st.DPI)
-    return 0
+            ys.append(1.0)
+        lo, hi = min(ys), max(ys)
+        if hi / lo < 2:
+            mid = math.sqrt(hi * lo)
+            lo, hi = mid / 1.5, mid * 1.5
+        ax.set_yscale("log")
+        ax.set_ylim(lo / 1.25, hi * 1.25)
+        st.plain_log_axis(ax, "y")
+    return p.finish()

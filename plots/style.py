@@ -361,11 +361,14 @@ class Panels:
         self.prog, self.output, self.chart, self.workload = prog, output, chart, workload
         self.groups = groups
         self.lines = lines
+        # A line panel's top tick label may stand at its top edge: its title
+        # keeps clear of it.
+        self.title_pad = 16 if lines else 6
         self.fig = plt.figure(figsize=(WIDTH_IN, 6), dpi=DPI)
         self.axes = []
         for ptitle, rows in groups:
             ax = self.fig.add_axes([0.3, 0.1, 0.4, 0.2])
-            ax.set_title(ptitle, loc="left", fontweight="bold", pad=6)
+            ax.set_title(ptitle, loc="left", fontweight="bold", pad=self.title_pad)
             if not lines:
                 ax.set_yticks(range(len(rows)))
                 ax.set_yticklabels([label(r) for r in rows])
@@ -490,7 +493,8 @@ class Panels:
             ax.set_position([left, y / total, right - left, h / total])
             # The panel's title starts at the figure's left margin: the whole
             # width is its own.
-            ax.set_title(ax.get_title(loc="left"), loc="left", fontweight="bold", pad=6,
+            ax.set_title(ax.get_title(loc="left"), loc="left", fontweight="bold",
+                         pad=self.title_pad,
                          x=(margin_px / width_px - left) / (right - left))
             y -= self.BELOW_IN
         self.title_text.set_position((0.01, 1.0 - 0.06 / total))
@@ -650,15 +654,16 @@ def ratio_axis(ax):
     ax.xaxis.set_minor_formatter(NullFormatter())
 
 
-def plain_log_axis(ax):
-    """Plain numbers (not 10^k) on a log axis, with intermediate ticks when it
-    spans less than two decades."""
+def plain_log_axis(ax, which="x"):
+    """Plain numbers (not 10^k) on a log axis (x, or y with which="y"), with
+    intermediate ticks when it spans less than three decades."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-    lo, hi = ax.get_xlim()
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "{:,g}".format(float("%.2g" % v))))
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    lo, hi = ax.get_xlim() if which == "x" else ax.get_ylim()
+    axis.set_major_formatter(FuncFormatter(lambda v, _: "{:,g}".format(float("%.2g" % v))))
     if hi / lo < 1000:
-        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    ax.xaxis.set_minor_formatter(NullFormatter())
+        axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def dot(ax, y, r, value, low=None, high=None, significant=None, marker=None, color=None):

@@ -11,6 +11,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "plots"))
 import style as st  # noqa: E402
 import render  # noqa: E402
+import scaling  # noqa: E402  (plots/scaling.py)
+import where_time_chart as where_time  # noqa: E402
 
 
 def row(vid, **kw):
@@ -149,6 +151,69 @@ class Units(unittest.TestCase):
         self.assertEqual(st.time_unit([50.0, 80.0, 900.0])[0], "ns")
         self.assertEqual(st.time_unit([5e3, 12e3, 130e3])[0], "µs")
         self.assertEqual(st.time_unit([2e6, 3e6])[0], "ms")
+
+
+class WhereTime(unittest.TestCase):
+    """where_time_chart.py's split of a variant's time on its backend."""
+
+    def rows(self):
+        acc = lambda user_ns: {"user_ns": user_ns, "cpu_ns": user_ns * 2}  # noqa: E731
+        # µs per operation: floor 10 (user 2), callback 15, await 18.
+        return [row("w/c/sync-sequential@node4", median_ms=10.0, accounting=acc(2000.0)),
+                row("w/c/callback-sequential@node4", median_ms=15.0),
+                row("w/c/await-sequential@node4", median_ms=18.0),
+                row("w/c/callback-parallel@node4", median_ms=4.0),
+                row("w/c/await-sequential@uring", median_ms=3.0)]
+
+    def test_the_parts_add_up_to_the_variants_time(self):
+        rows = self.rows()
+        parts = where_time.split(rows[2], rows)
+        self.assertAlmostEqual(parts["syscalls"], 8.0)
+        self.assertAlmostEqual(parts["verify"], 2.0)
+        self.assertAlmostEqual(parts["handoff"], 5.0)
+        self.assertAlmostEqual(parts["style"], 3.0)
+        self.assertAlmostEqual(sum(parts.values()), 18.0)
+
+    def test_a_variant_faster_than_the_floor_shows_part_of_it(self):
+        rows = self.rows()
+        parts = where_time.split(rows[3], rows)
+        self.assertAlmostEqual(sum(parts.values()), 4.0)
+        self.assertEqual((parts["handoff"], parts["style"]), (0.0, 0.0))
+
+    def test_without_a_floor_the_time_is_not_split(self):
+        rows = self.rows()
+        self.assertEqual(where_time.split(rows[4], rows)["rest"], 3.0)
+
+
+class LinePanels(unittest.TestCase):
+    """A chart of line panels (the scaling charts) passes the same check."""
+
+    def test_variants_alike_get_other_fills(self):
+        rows = [row("w/c/callback-sequential@fused"), row("w/c/callback-sequential@node4"),
+                row("w/c/callback-parallel@node4"), row("w/node/callback-sequential@y")]
+        self.assertEqual(list(scaling.fills(rows).values()), ["full", "none", "full", "full"])
+
+    def test_a_chart_of_lines_lays_out_cleanly(self):
+        import json
+        import tempfile
+        rows = [row("w/c/callback-sequential@fused"), row("w/node/await-sequential@y")]
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "lines.png")
+            p = st.Panels("test", out, "lines", "w", "a title", [("time", rows)], "N",
+                          [scaling.line_handle(r, "full") for r in rows], "a note", lines=True)
+            for k, r in enumerate(rows):
+                p.axes[0].plot([100, 1000, 10000], [k + 1, k + 2, k + 3])
+                p.point(0, r, 1.0, x=100)
+            p.axes[0].set_xscale("log")
+            p.axes[0].set_yscale("log")
+            st.plain_log_axis(p.axes[0], "y")
+            self.assertEqual(p.finish(), 0)
+            with open(os.path.join(d, "lines.json"), encoding="utf-8") as f:
+                side = json.load(f)
+        st.plt.close(p.fig)
+        self.assertEqual(side["variants"], sorted(r["variant"] for r in rows))
+        self.assertEqual((side["layout"]["overlaps"], side["layout"]["outside"]), ([], []))
+        self.assertEqual(side["layout"]["width_px"], 1000)
 
 
 if __name__ == "__main__":
