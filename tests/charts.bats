@@ -66,10 +66,10 @@ sidecars() { find "$RUNS" -path '*/charts/*.json' | sort; }
 @test "every run was redrawn and every chart has its sidecar" {
   [ ! -f "${RUNS}/failures" ] || { cat "${RUNS}/failures"; false; }
   n=0
-  for png in $(find "$RUNS" -path '*/charts/*.png'); do
+  while IFS= read -r png; do
     [ -f "${png%.png}.json" ] || { echo "no sidecar for $png"; false; }
     n=$((n + 1))
-  done
+  done < <(find "$RUNS" -path '*/charts/*.png')
   [ "$n" -ge 6 ]
   # The sweep's three scaling charts were drawn.
   if [ -d "${RUNS}/sweep" ]; then
@@ -80,6 +80,7 @@ sidecars() { find "$RUNS" -path '*/charts/*.json' | sort; }
 }
 
 @test "every variant of a run appears in each chart that should show it" {
+  # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
 import json, os, sys
 root = sys.argv[1]
@@ -145,6 +146,7 @@ EOF
 }
 
 @test "no two texts of a chart overlap and none leaves the figure" {
+  # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - $(sidecars) <<'EOF'
 import json, sys
 bad = []
@@ -164,6 +166,7 @@ EOF
 }
 
 @test "every chart is at most 1200 px wide and its smallest text is 11.5 pt or more at GitHub's 880 px" {
+  # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - $(sidecars) <<'EOF'
 import json, struct, sys
 for path in sys.argv[1:]:
@@ -181,6 +184,7 @@ EOF
 }
 
 @test "the headline chart compares each variant with a baseline of its own language" {
+  # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - $(sidecars | grep '/headline-') <<'EOF'
 import json, sys
 n = 0
@@ -194,6 +198,7 @@ EOF
 }
 
 @test "within a panel, every language lists its styles in suite.json's order" {
+  # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
 import json, os, sys
 styles = json.load(open(os.path.join(sys.argv[1], "runner", "catalog", "suite.json")))["styles"]
@@ -231,6 +236,7 @@ EOF
 }
 
 @test "a significant ratio is bold and solid, a ~ one faded, never the reverse" {
+  # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - $(sidecars | grep -E '/(headline|ratio)-') <<'EOF'
 import json, sys
 seen = {"bold": 0, "faded": 0}

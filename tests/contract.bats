@@ -226,7 +226,7 @@ print(json.dumps(d, sort_keys=True))' "$1"
     esac
     run_variant "$id" 5
     # The workload's fields follow runtime; C's per-operation counts may follow them.
-    [ "$status" -eq 0 ] && [[ "$output" == *"$want"[,}]* ]] || failures+="$id: exit $status: $output $stderr"$'\n'
+    [ "$status" -eq 0 ] && [[ "$output" == *"$want"[,\}]* ]] || failures+="$id: exit $status: $output $stderr"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
@@ -241,7 +241,7 @@ print(json.dumps(d, sort_keys=True))' "$1"
       *) want='"calls":78,"checksum":23416728348467684' ;;
     esac
     run_variant "$id" 1 --max-recursive 15 --max-iterative 78
-    [ "$status" -eq 0 ] && [[ "$output" == *"$want"[,}]* ]] || failures+="$id: exit $status: $output $stderr"$'\n'
+    [ "$status" -eq 0 ] && [[ "$output" == *"$want"[,\}]* ]] || failures+="$id: exit $status: $output $stderr"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }

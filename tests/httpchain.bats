@@ -46,7 +46,9 @@ exchange() {
 }
 
 c_server() {
+  # shellcheck disable=SC2034  # read by start_server (test_helper.bash)
   SERVER_ARGV=("${BIN}/c-httpchain-server")
+  # shellcheck disable=SC2034
   SERVER_READY_S=10
   start_server
 }

@@ -93,7 +93,7 @@ PY
   # A `~` taken off (or put on) a ratio.
   sed -e 's/~ \([0-9]\)/\1/' -e 't' -e 's/  \([0-9][0-9.]*x \[\)/  ~ \1/' \
     "${BATS_FILE_TMPDIR}/out" > "${BATS_TEST_TMPDIR}/mark"
-  ! cmp -s "${BATS_FILE_TMPDIR}/out" "${BATS_TEST_TMPDIR}/mark"
+  run ! cmp -s "${BATS_FILE_TMPDIR}/out" "${BATS_TEST_TMPDIR}/mark"
   run "$PYTHON" "$CHECK" table "${BATS_TEST_TMPDIR}/mark" "${D}/summary.csv"
   assert_failure
   assert_output --regexp "(no '~' beside|'~' beside) .* interval that (includes|excludes) 1"

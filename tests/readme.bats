@@ -50,7 +50,7 @@ load test_helper
 
 @test "readme.py --check fails when a generated block was edited by hand" {
   sed 's/ran \([0-9]\)/ran 9\1/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
-  ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
+  run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
   run "$PYTHON" "$ROOT/runner/readme.py" --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"

@@ -105,7 +105,7 @@ quick_workloads() {
   # missing, a probe that fails on this host).
   skipped=$("$PYTHON" -c 'import json,sys; print("\n".join(s["variant"] for s in json.load(open(sys.argv[1]))["skipped"] if s.get("reason")))' "${QUICK}/run.json")
   expected_ids=$(catalog ids --profile quick | { if [ "$(node_opt)" = none ]; then grep -v '/node/'; else cat; fi; } \
-    | grep -vxF -e "${skipped:-/none/}" | wc -l)
+    | grep -cvxF -e "${skipped:-/none/}")
   [ "$variants" -eq "$expected_ids" ]
   # A workload runs in the suite profile's rounds, or in fewer when its file says so.
   expected_rows=$("$PYTHON" - "${ROOT}/runner" "${QUICK}/run.json" <<'EOF'
