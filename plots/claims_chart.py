@@ -79,21 +79,28 @@ def main(argv):
             c = g["claim"]
             if "seed" in c:
                 here = run.ratio([c["num"]], [c["den"]])
-                seedm = run.ratio([c["seed_method"][0]], [c["seed_method"][1]])
+                # Without seed_method the seed timed the pair as the suite does.
+                sm = c.get("seed_method")
+                seedm = run.ratio([sm[0]], [sm[1]]) if sm else {"missing": "same"}
                 seed = c["seed"]
                 used = [c["num"], c["den"]]
                 fmt = "%.3gx"
             else:
                 seed = c["seed_ms"] * 1e6 / claims["iterations"] / scale
                 here = _absolute(run, c["variant"], scale)
-                seedm = (_absolute(run, c["seed_method"], scale)
-                         if c["seed_method"] != c["variant"] else {"missing": "same"})
+                sm = c.get("seed_method", c["variant"])
+                seedm = (_absolute(run, sm, scale) if sm != c["variant"]
+                         else {"missing": "same"})
                 used = [c["variant"]]
                 fmt = "%.3g " + unit
-            ax.plot([seed], [y], marker="D", markersize=11, markerfacecolor="white",
-                    markeredgecolor="black", markeredgewidth=2, linestyle="none", zorder=3)
-            vals.append(seed)
-            text = "claim " + fmt % seed
+            if seed is None:
+                # A claim of direction only ("faster"): no figure to draw, the line at 1 is it.
+                text = "claim: faster"
+            else:
+                ax.plot([seed], [y], marker="D", markersize=11, markerfacecolor="white",
+                        markeredgecolor="black", markeredgewidth=2, linestyle="none", zorder=3)
+                vals.append(seed)
+                text = "claim " + fmt % seed
             for res, color, marker, dy in ((here, SUITE, "o", -0.12), (seedm, SEED_METHOD,
                                                                        "s", 0.12)):
                 if "missing" in res:

@@ -261,7 +261,8 @@ print(json.dumps(d, sort_keys=True))' "$1"
   local c one id prog programs="" seen=" "
   c=$(TEST_LANGS=c contract_ids)
   [ -n "$c" ]
-  assert_equal "$c" "$(contract_ids "" c)"
+  # The C variants, less those whose server is a Go or Node program.
+  assert_equal "$c" "$(contract_ids "" c | grep -vE '@(goserver|nodeserver)\.')"
   [[ "$(contract_ids)" == *"/go/"* ]] && [[ "$c" != *"/go/"* ]]
   one=$(TEST_LANGS=c TEST_ONE_PER_PROGRAM=1 contract_ids)
   # Each C program once, by its first variant.

@@ -115,7 +115,7 @@ by = v["by_syscall"]
 print(v["iterations"], by.get("openat"), by.get("close"), by.get("read"), v["total"] >= 4)' "${d}/trace.json"
   assert_output "200 1.0 1.0 1.0 True"
   [ -f "${d}/strace/readfile_c_callback-sequential_inline-n200.txt" ]
-  grep -q '^| `c/callback-sequential@inline` |.*| 0.00 | 0.00 |.*(.*openat 1.0' "${d}/REPORT.md"
+  grep -q '^| `c/callback-sequential@inline` |.*| 0.00 | 0.00 (0.00) |.*(.*openat 1.0' "${d}/REPORT.md"
   run "$PYTHON" "${ROOT}/runner/run.py" --profile default --node none --no-trace \
     --filter '^readfile/c/callback-sequential@inline$' --rounds 1 --warmup-rounds 0 \
     --iterations 300 --out "${BATS_TEST_TMPDIR}/q"

@@ -159,6 +159,8 @@ test('a workload\'s own fields follow runtime in the line, in their order', () =
   }));
   assert.deepStrictEqual(Object.keys(line).slice(-3), ['runtime', 'hits', 'misses']);
   assert.strictEqual(line.hits, 2);
+});
+
 test('a workload\'s own fields follow runtime, in the order the style gave them', () => {
   const fields = variantFields({ workload: noop, style: 'callback', mode: 'parallel', backend: 'none', run() {} });
   const line = JSON.parse(resultLine(fields, {
