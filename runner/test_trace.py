@@ -92,7 +92,7 @@ class AccountingTest(unittest.TestCase):
             a = rows[0]["accounting"]
             self.assertEqual((a["runs"], a["threadpool"], a["syscalls"]), (1, 4.0, 4.0))
             text = "\n".join(accounting.markdown(rows))
-            self.assertIn("| `c/x` | 100 |", text)
+            self.assertIn("| `c/x` | 100 (1.00 / 2.00) | 4.00 | 1.00 (0.00) |", text)
             self.assertIn("4.0 (read 1.0)", text)
 
 
