@@ -139,6 +139,10 @@ def workload_sentences(rows, workload):
             for e in group:
                 by_base.setdefault((e["baseline"], e["baseline_label"]), []).append(e)
             for (base, label), es in by_base.items():
+                # Several baselines of one language in one mode (a baseline per
+                # backend or shape): each is named by its variant.
+                if len(by_base) > 1:
+                    label = "%s (`%s`)" % (label, base.split("/", 2)[-1])
                 clauses.append(_clause(label, es, div, uname, unit))
         out.append("In %s mode, %s." % (mode, "; ".join(clauses)))
     return out
