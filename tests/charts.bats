@@ -22,7 +22,7 @@ setup_file() {
     git -C "$ROOT" ls-files -- results | sed "s|^|${ROOT}/|"
   else
     find "${ROOT}/results" -mindepth 3 -maxdepth 4 -name samples.csv
-  fi | grep '/samples\.csv$' | grep -v '/latest/' \
+  fi | grep '/samples\.csv$' | grep -v -e '/latest/' -e '/micro-' \
     | sed 's|/samples.csv$||' | sort | awk -F/ '{host=$0; sub("/[^/]*$", "", host); last[host]=$0}
       END {for (h in last) print last[h]}' | while read -r newest; do
     dest="${RUNS}/$(basename "$(dirname "$newest")")/$(basename "$newest")"

@@ -34,7 +34,7 @@ clone_at() {
   # A copy of a committed reference run (charts redrawn in the copy).
   local run_dir="${BATS_TEST_TMPDIR}/a b/run" ref
   # shellcheck disable=SC2012  # names are stamps: no odd characters
-  ref=$(ls -d "$ROOT"/results/reference/*/*/ 2>/dev/null | tail -1)
+  ref=$(ls -d "$ROOT"/results/reference/*/2*/ 2>/dev/null | tail -1)
   [ -f "${ref}samples.csv" ] || skip "no reference run under results/reference/"
   mkdir -p "$run_dir"
   cp "${ref}samples.csv" "${ref}run.json" "${ref}host.json" "$run_dir/"
