@@ -99,6 +99,8 @@ class ChartHintTest(unittest.TestCase):
         self.assertIn(("memory_chart.py", "readfile"), drawn)
         self.assertTrue(render.chart_hint("tasks", "per_unit_memory"))
         self.assertIsNone(render.chart_hint("readfile", "per_unit_memory"))
+        where = [(s, w) for s, w in drawn if s == "where_time_chart.py"]
+        self.assertEqual(where, [("where_time_chart.py", "readfile")])
 
 
 if __name__ == "__main__":
