@@ -34,39 +34,17 @@ static const ab_variant_t variants[] = {
 };
 
 /* Exit 3 before anything is timed when the file cannot serve as the cached
- * content: missing, not a regular file, unreadable, or empty (an empty
- * content would make every load look like a miss in the seed's cache). */
+ * content: readfile's checks (missing, not a regular file, unreadable), and
+ * not empty (an empty content would make every load look like a miss in the
+ * seed's cache). */
 static int check_fixture(const char *prog, const char *path, size_t *len) {
-  struct stat st;
-  int fd;
-  if (stat(path, &st) != 0) {
-    fprintf(stderr, "%s: fixture '%s': %s (run from the project root, or pass --file PATH)\n",
-            prog, path, strerror(errno));
-    return AB_EXIT_ENV;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "%s: fixture '%s' is a directory; --file must name a regular file\n",
-            prog, path);
-    return AB_EXIT_ENV;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    fprintf(stderr, "%s: fixture '%s' is not a regular file; --file must name one\n", prog,
-            path);
-    return AB_EXIT_ENV;
-  }
-  if (st.st_size == 0) {
+  int rc = ab_readfile_check_fixture(prog, path, len);
+  if (rc == AB_EXIT_OK && *len == 0) {
     fprintf(stderr, "%s: fixture '%s' is empty; --file must name a file with content to cache\n",
             prog, path);
-    return AB_EXIT_ENV;
+    rc = AB_EXIT_ENV;
   }
-  fd = open(path, O_RDONLY);
-  if (fd < 0) {
-    fprintf(stderr, "%s: fixture '%s' is not readable: %s\n", prog, path, strerror(errno));
-    return AB_EXIT_ENV;
-  }
-  close(fd);
-  *len = (size_t)st.st_size;
-  return AB_EXIT_OK;
+  return rc;
 }
 
 static cl_state_t the_state;

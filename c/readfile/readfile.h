@@ -162,4 +162,10 @@ int ab__read_complete(const ab_read_t *req);
  * thread: the size, or a libuv error code with req->failed_op set. */
 ssize_t ab__read_blocking(ab_read_t *req, const char *path);
 
+/* Exit 3 (AB_EXIT_ENV) with one line on stderr, before anything is timed, when
+ * the file at path cannot be read whole: missing, not a regular file (a FIFO
+ * would block), unreadable; 0 otherwise, with *len (when not NULL) its size.
+ * readfile's and cacheloop's fixture check (c/readfile/workload.c). */
+int ab_readfile_check_fixture(const char *prog, const char *path, size_t *len);
+
 #endif /* AB_READFILE_H */

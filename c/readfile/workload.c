@@ -57,8 +57,10 @@ static const char *node_kind(mode_t mode) {
   return "special file";
 }
 
-/* Exit 3 before anything is timed when the fixture cannot be read at all. */
-static int check_fixture(const char *prog, const char *path) {
+/* Exit 3 before anything is timed when the fixture cannot be read at all:
+ * missing, not a regular file, unreadable.  *len (when len is not NULL)
+ * receives its size.  cacheloop checks its file with it too. */
+int ab_readfile_check_fixture(const char *prog, const char *path, size_t *len) {
   struct stat st;
   int fd;
   if (stat(path, &st) != 0) {
@@ -84,6 +86,7 @@ static int check_fixture(const char *prog, const char *path) {
     return AB_EXIT_ENV;
   }
   close(fd);
+  if (len != NULL) *len = (size_t)st.st_size;
   return AB_EXIT_OK;
 }
 
@@ -92,7 +95,7 @@ static ab_readfile_t the_state;
 
 static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   ab_readfile_t *st = &the_state;
-  int rc = check_fixture(o->prog, o->flags[FLAG_FILE]);
+  int rc = ab_readfile_check_fixture(o->prog, o->flags[FLAG_FILE], NULL);
   if (rc != AB_EXIT_OK) return rc;
   st->backend = ab_backend_find(o->backend);
   st->loop = loop;
