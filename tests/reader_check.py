@@ -86,13 +86,22 @@ def per_op(row, key, unit):
 
 
 def summary_rows(path):
-    return {r["label"]: r for r in csv.DictReader(open(path, encoding="utf-8"))}
+    """{workload: {label: row}}: a label (c/sync-sequential@node4) may be in
+    several workloads."""
+    out = {}
+    for r in csv.DictReader(open(path, encoding="utf-8")):
+        out.setdefault(r["workload"], {})[r["label"]] = r
+    return out
 
 
-def table(text, rows):
+def table(text, by_workload):
     """The terminal table: blocks '== w (N = n) ==', a header, '-- mode --' lines, rows."""
-    unit = None
+    unit, rows = None, {}
     for line in text.splitlines():
+        m = re.match(r"^== (\S+) \(N = ", line)
+        if m:
+            rows = by_workload.get(m.group(1), {})
+            continue
         if line.startswith("variant ") and "/" in line.split()[2]:
             unit = SCALE[line.split()[2].split("/")[0]]
             continue
@@ -118,10 +127,14 @@ def table(text, rows):
             check_ratio(re.sub(r" \([^)]*\)$", "", cell), row, p, what)
 
 
-def report(text, rows):
+def report(text, by_workload):
     """REPORT.md's result tables: '| `label` | n | t [lo, hi] | ratio; Δ d | ... | notes |'."""
-    unit = None
+    unit, rows = None, {}
     for line in text.splitlines():
+        m = re.match(r"^### (\S+) \(N = ", line)
+        if m:
+            rows = by_workload.get(m.group(1), {})
+            continue
         if line.startswith("| variant | n | "):
             unit = SCALE[line.split("|")[3].strip().split("/")[0]]
             continue

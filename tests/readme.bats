@@ -29,7 +29,7 @@ load test_helper
   local doc path missing=""
   for doc in README.md node/README.md; do
     for path in $(grep -o '`[^` ]*`' "$ROOT/$doc" | tr -d '`' \
-        | grep -E '^(c|go|node|runner|tests|plots|fixtures|scripts)/[^<>{}*]*\.[a-z]+$' | sort -u); do
+        | grep -E '^(c|go|node|runner|tests|plots|fixtures|scripts)/[^<>{}*@]*\.[a-z]+$' | sort -u); do
       [ -e "$ROOT/$path" ] || missing+=" $doc:$path"
     done
   done
