@@ -31,6 +31,15 @@ LINE_COUNTS = (("threadpool_trips", "threadpool"), ("allocs", "allocs"),
                ("pool_gets", "pool_gets"), ("nvcsw", "nvcsw"), ("nivcsw", "nivcsw"))
 
 
+def top_calls(by_syscall, n=4):
+    """The n most frequent calls, and every call as frequent as the n-th: a cut
+    inside a tie would drop a call that happens as often as one it shows."""
+    items = sorted(by_syscall.items(), key=lambda kv: (-kv[1], kv[0]))
+    if len(items) <= n:
+        return items
+    return [kv for kv in items if kv[1] >= items[n - 1][1]]
+
+
 def _int(x):
     return x if isinstance(x, int) and not isinstance(x, bool) and x >= 0 else None
 
@@ -89,7 +98,7 @@ def per_variant(entries, traced):
         acc["nvcsw"], acc["nivcsw"] = acc["process_nvcsw"], acc["process_nivcsw"]
     if traced and "total" in traced:
         acc["syscalls"] = traced["total"]
-        acc["syscalls_top"] = list(traced.get("by_syscall", {}).items())[:4]
+        acc["syscalls_top"] = top_calls(traced.get("by_syscall", {}))
         acc["trace_iterations"] = traced.get("iterations")
     elif traced and traced.get("skipped"):
         acc["syscalls_skipped"] = traced["skipped"]

@@ -38,6 +38,21 @@ class TraceTest(unittest.TestCase):
     def test_per_op_divides_by_the_difference_of_n(self):
         self.assertEqual(trace.per_op({"read": 64}, {"read": 200}, 200, 64)["total"], 1.0)
 
+    def test_per_op_orders_a_tie_by_name_whatever_the_string_hashing(self):
+        # Five calls once per read: set order follows PYTHONHASHSEED, the result must not.
+        names = ["read", "openat", "epoll_wait", "close", "newfstatat"]
+        got = trace.per_op({k: 1 for k in names}, {k: 101 for k in names}, 101, 1)
+        self.assertEqual(list(got["by_syscall"]), sorted(names))
+
+    def test_the_most_frequent_calls_keep_every_call_tied_with_the_fourth(self):
+        by = {"openat": 1.0, "close": 1.0, "newfstatat": 1.0, "read": 1.0,
+              "epoll_wait": 1.0, "futex": 0.5}
+        self.assertEqual([k for k, _ in accounting.top_calls(by)],
+                         ["close", "epoll_wait", "newfstatat", "openat", "read"])
+        self.assertEqual(accounting.top_calls({"read": 3.0, "close": 2.0, "a": 1.0, "b": 0.5,
+                                               "c": 0.25}),
+                         [("read", 3.0), ("close", 2.0), ("a", 1.0), ("b", 0.5)])
+
     def test_with_iterations_replaces_only_n(self):
         argv = ["prog", "--variant", "x", "--iterations", "10000", "--warmup", "0"]
         self.assertEqual(trace.with_iterations(argv, 7),

@@ -70,7 +70,9 @@ def per_op(one, many, n, n0=1):
     by = {k: (many.get(k, 0) - one.get(k, 0)) / float(n - n0) for k in names}
     by = {k: v for k, v in by.items() if v > 0}
     return {"total": max(0.0, (sum(many.values()) - sum(one.values())) / float(n - n0)),
-            "by_syscall": dict(sorted(by.items(), key=lambda kv: -kv[1]))}
+            # Most frequent first; a tie goes by name, so the order never depends
+            # on the interpreter's string hashing.
+            "by_syscall": dict(sorted(by.items(), key=lambda kv: (-kv[1], kv[0])))}
 
 
 def trace_run(plan, cat, launcher, rundir):
