@@ -1,7 +1,7 @@
 #!/bin/sh
 # run-tests.sh MAKE TARGET... -- runs each test target with MAKE, shows its
 # output, keeps it in build/test-logs/TARGET.log, and ends with one line per
-# suite and the grand total 'tests: N passed, N failed, N skipped'.
+# suite (with its seconds) and the grand total 'tests: N passed, N failed, N skipped'.
 # Every suite runs even when an earlier one fails; the exit code says if any did.
 make=$1
 shift
@@ -35,16 +35,18 @@ count() {
 for target in "$@"; do
   log="$logs/$target.log"
   printf '\n=== %s\n' "$target"
+  t0=$(date +%s)
   # The exit code of make, not of tee (POSIX sh has no pipefail).
   { "$make" --no-print-directory "$target" 2>&1; echo "exit=$?" > "$log.rc"; } | tee "$log"
   rc=$(sed -n 's/^exit=//p' "$log.rc")
+  secs=$(($(date +%s) - t0))
   # shellcheck disable=SC2046  # three numbers
   set -- $(count "$log")
   p=$1 f=$2 s=$3
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # a crash counts as a failure
   [ "$rc" -eq 0 ] || bad=1
   total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
-  table="$table$(printf '%-16s %5s passed %5s failed %5s skipped  (exit %s)' "$target" "$p" "$f" "$s" "$rc")
+  table="$table$(printf '%-16s %5s passed %5s failed %5s skipped  (exit %s) %5ss' "$target" "$p" "$f" "$s" "$rc" "$secs")
 "
 done
 printf '\n=== summary\n%s' "$table"
