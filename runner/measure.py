@@ -206,6 +206,27 @@ def budget_rounds(plan, warm_wall):
     return out
 
 
+def rounds_said(s):
+    """A workload's rounds as the run's first line says them: "6 rounds", or
+    "10 rounds (up to 40 by a time budget)" before the warm-ups decide."""
+    b = s.get("budget")
+    said = "%d round%s" % (s["rounds"], "" if s["rounds"] == 1 else "s")
+    if b and b["max_rounds"] > s["rounds"]:
+        said += " (up to %d by a time budget)" % b["max_rounds"]
+    return said
+
+
+def budget_spread(plan, rounds_of):
+    """{workload: (fewest, most)} rounds budget_rounds gave its variants."""
+    out = {}
+    for v in plan.variants:
+        if v["id"] in rounds_of:
+            r = rounds_of[v["id"]]
+            lo, hi = out.get(v["workload"], (r, r))
+            out[v["workload"]] = (min(lo, r), max(hi, r))
+    return out
+
+
 def _rel(a):
     return os.path.relpath(a, ROOT) if os.path.isabs(a) and a.startswith(ROOT + os.sep) else a
 
@@ -287,9 +308,9 @@ def measure(args, cat, plan, seed):
     plan_orders = orders(plan, seed)
     run = run_record(args, cat, plan, stamp, seed, plan_orders, launcher)
     rd.write_json(os.path.join(rundir, "run.json"), run)
-    print("run.py: %d variants x %d rounds (+%d warm-up), %s, seed %d -> %s"
-          % (len(plan.variants), rounds, warmups, ", ".join(
-              "%s N=%d" % (w, s["iterations"]) for w, s in plan.settings.items()),
+    print("run.py: %d variants (+%d warm-up round), %s, seed %d -> %s"
+          % (len(plan.variants), warmups, ", ".join(
+              "%s N=%d x %s" % (w, s["iterations"], rounds_said(s)) for w, s in plan.settings.items()),
              seed, rd.shown(rundir)), file=sys.stderr)
     if rounds < stats.min_samples_for_ci():
         print("run.py: %d round%s: too few for a 95%% interval or a test (%d needed); ratios "
@@ -328,6 +349,9 @@ def measure(args, cat, plan, seed):
                         v["id"]: variant_rounds(plan, v, rounds_of) for v in plan.variants})
                     rd.write_json(os.path.join(rundir, "run.json"), run)
                     progress.total = progress.done + sum(len(o) for o in plan_orders[i:])
+                    for w, (lo, hi) in sorted(budget_spread(plan, rounds_of).items()):
+                        print("run.py: the time budget gives %s's variants %s rounds"
+                              % (w, lo if lo == hi else "%d-%d" % (lo, hi)), file=sys.stderr)
                 order = plan_orders[i]
                 warm = i < warmups
                 rnd = i + 1 - warmups

@@ -93,6 +93,17 @@ class BudgetTest(unittest.TestCase):
         self.assertEqual((got[self.cb["id"]], got[self.seq["id"]]), (50, 3))
         self.assertNotIn(self.node["id"], got)
 
+    def test_the_first_line_says_each_workloads_rounds_and_the_budgets_ceiling(self):
+        self.assertEqual(measure.rounds_said(self.plan.settings["w"]),
+                         "3 rounds (up to 50 by a time budget)")
+        self.assertEqual(measure.rounds_said({"rounds": 1}), "1 round")
+        self.assertEqual(measure.rounds_said({"rounds": 6}), "6 rounds")
+
+    def test_the_budgets_spread_per_workload(self):
+        walls = {self.cb["id"]: [20e6, 60e6], self.pr["id"]: [40e6], self.seq["id"]: [900e6]}
+        got = measure.budget_spread(self.plan, measure.budget_rounds(self.plan, walls))
+        self.assertEqual(got, {"w": (3, 25)})
+
     def test_orders_keep_the_warm_ups_and_extend_the_budgeted_variants(self):
         before = measure.orders(self.plan, 7)
         after = measure.orders(self.plan, 7, {self.cb["id"]: 5, self.pr["id"]: 5})
