@@ -3,11 +3,12 @@
  * through the same table: content on both sides of the inline buffer, an
  * empty file, a missing file (open), a directory (read), the open-file limit
  * (EMFILE), many reads in flight at once, a callback never run inside the
- * call that started it (Zalgo), the threadpool round trips each counts, the
- * blocking form, and uring unavailable (AB_URING_DISABLE=1) or without
- * direct descriptors (AB_URING_NODIRECT=1).  Every test leaves its loop
- * closable.  Where this kernel refuses io_uring, the uring rows are skipped
- * with the reason (the disabled case still runs).
+ * call that started it (Zalgo), a request reused for one read after another,
+ * the threadpool round trips each counts, the blocking form, and uring
+ * unavailable (AB_URING_DISABLE=1) or without direct descriptors
+ * (AB_URING_NODIRECT=1).  Every test leaves its loop closable.  Where this
+ * kernel refuses io_uring, the uring rows are skipped with the reason (the
+ * disabled case still runs).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -239,6 +240,30 @@ static void a_request_restarted_from_its_callback_completes_later(void **state) 
   close_loop(chain_backend);
 }
 
+/* One request for one read after another, small and large (its buffer grows
+ * and shrinks back), then cleaned up twice: the second cleanup does nothing. */
+static void a_request_can_be_reused(void **state) {
+  const ab_backend_t *b = *state;
+  outcome_t out;
+  ab_read_t req;
+  int i;
+  memset(&req, 0, sizeof(req));
+  req.data = &out;
+  open_loop(b);
+  for (i = 0; i < 4; i++) {
+    const char *path = i % 2 ? files.small : files.large;
+    memset(&out, 0, sizeof(out));
+    assert_int_equal(start(b, &req, path), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(out.calls, 1);
+    assert_int_equal(out.nread, i % 2 ? 12 : 1000);
+    assert_memory_equal(out.got, i % 2 ? "Hello, world" : files.large_content, (size_t)out.nread);
+  }
+  ab_read_cleanup(&req);
+  ab_read_cleanup(&req);
+  close_loop(b);
+}
+
 /* The threadpool round trips a read costs, as the JSON line reports them. */
 static void counts_its_threadpool_round_trips(void **state) {
   const ab_backend_t *b = *state;
@@ -255,12 +280,13 @@ static void the_blocking_form_reads_like_the_async_one(void **state) {
   memset(&req, 0, sizeof(req));
   open_loop(b);
   assert_int_equal(b->read_sync(&req, files.small), 12);
-  assert_int_equal(req.result, 12);
+  assert_int_equal(req.result, 12); /* what the check reads */
   assert_memory_equal(req.buf, "Hello, world", 12);
   assert_int_equal(b->read_sync(&req, files.large), 1000);
   assert_memory_equal(req.buf, files.large_content, 1000);
   assert_int_equal(b->read_sync(&req, files.empty), 0);
   assert_int_equal(b->read_sync(&req, files.missing), UV_ENOENT);
+  assert_int_equal(req.result, UV_ENOENT); /* what the check reads */
   assert_string_equal(req.failed_op, "open");
   assert_int_equal(b->read_sync(&req, files.dir), UV_EISDIR);
   assert_string_equal(req.failed_op, "read");
@@ -366,6 +392,8 @@ static void every_backend_is_in_the_table(void **state) {
   size_t k;
   (void)state;
   assert_ptr_equal(ab_backend_find("node4"), &ab_backend_node4);
+  assert_string_equal(ab_backend_name(0), "node4"); /* the default */
+  assert_null(ab_backend_find("nope"));
   assert_ptr_equal(ab_backend_find("fused"), &ab_backend_fused);
   assert_ptr_equal(ab_backend_find("inline"), &ab_backend_inline);
 #ifdef __linux__
@@ -385,6 +413,7 @@ static void every_backend_is_in_the_table(void **state) {
   cmocka_unit_test_prestate(many_reads_in_flight_all_complete, (void *)&b),          \
   cmocka_unit_test_prestate(a_request_restarted_from_its_callback_completes_later,   \
                             (void *)&b),                                             \
+  cmocka_unit_test_prestate(a_request_can_be_reused, (void *)&b),                    \
   cmocka_unit_test_prestate(counts_its_threadpool_round_trips, (void *)&b),          \
   cmocka_unit_test_prestate(the_blocking_form_reads_like_the_async_one, (void *)&b), \
   cmocka_unit_test_prestate(runs_out_of_file_descriptors_cleanly, (void *)&b)
