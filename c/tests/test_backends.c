@@ -24,53 +24,19 @@
 
 #include "counters.h"
 #include "readfile/readfile.h"
+#include "read_files.h"
 #include "run_child.h"
-
-typedef struct {
-  char dir[64];
-  char small[128];   /* "Hello, world" */
-  char large[128];   /* 1000 bytes: beyond the inline buffer (uring re-reads) */
-  char exact[128];   /* exactly AB_READ_INLINE bytes */
-  char empty[128];
-  char missing[128];
-  char large_content[1000];
-} files_t;
 
 static files_t files;
 
-static void write_file(const char *path, const char *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(buf, 1, len, f), len);
-  assert_int_equal(fclose(f), 0);
-}
-
 static int group_setup(void **state) {
-  files_t *t = &files;
-  size_t i;
   (void)state;
-  strcpy(t->dir, "/tmp/ab-test-backends-XXXXXX");
-  if (mkdtemp(t->dir) == NULL) return -1;
-  snprintf(t->small, sizeof(t->small), "%s/small.txt", t->dir);
-  snprintf(t->large, sizeof(t->large), "%s/large.txt", t->dir);
-  snprintf(t->exact, sizeof(t->exact), "%s/exact.txt", t->dir);
-  snprintf(t->empty, sizeof(t->empty), "%s/empty.txt", t->dir);
-  snprintf(t->missing, sizeof(t->missing), "%s/missing.txt", t->dir);
-  for (i = 0; i < sizeof(t->large_content); i++) t->large_content[i] = (char)('a' + i % 26);
-  write_file(t->small, "Hello, world", 12);
-  write_file(t->large, t->large_content, sizeof(t->large_content));
-  write_file(t->exact, t->large_content, AB_READ_INLINE);
-  write_file(t->empty, "", 0);
-  return 0;
+  return files_make(&files, "backends");
 }
 
 static int group_teardown(void **state) {
   (void)state;
-  unlink(files.small);
-  unlink(files.large);
-  unlink(files.exact);
-  unlink(files.empty);
-  rmdir(files.dir);
+  files_remove(&files);
   return 0;
 }
 

@@ -16,49 +16,19 @@
 #include <cmocka.h>
 
 #include "readfile/workload.h"
+#include "read_files.h"
 #include "workload_tests.h"
 
-typedef struct {
-  char dir[64];
-  char small[128];   /* "Hello, world" */
-  char large[128];   /* 1000 bytes, larger than the inline buffer */
-  char empty[128];
-  char missing[128];
-  char large_content[1000];
-} files_t;
-
-static void write_file(const char *path, const char *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(buf, 1, len, f), len);
-  assert_int_equal(fclose(f), 0);
-}
+static files_t files;
 
 static int setup(void **state) {
-  files_t *t = calloc(1, sizeof(*t));
-  size_t i;
-  if (t == NULL) return -1;
-  strcpy(t->dir, "/tmp/ab-test-readfile-XXXXXX");
-  if (mkdtemp(t->dir) == NULL) return -1;
-  snprintf(t->small, sizeof(t->small), "%s/small.txt", t->dir);
-  snprintf(t->large, sizeof(t->large), "%s/large.txt", t->dir);
-  snprintf(t->empty, sizeof(t->empty), "%s/empty.txt", t->dir);
-  snprintf(t->missing, sizeof(t->missing), "%s/missing.txt", t->dir);
-  for (i = 0; i < sizeof(t->large_content); i++) t->large_content[i] = (char)('a' + i % 26);
-  write_file(t->small, "Hello, world", 12);
-  write_file(t->large, t->large_content, sizeof(t->large_content));
-  write_file(t->empty, "", 0);
-  *state = t;
-  return 0;
+  *state = &files;
+  return files_make(&files, "readfile");
 }
 
 static int teardown(void **state) {
-  files_t *t = *state;
-  unlink(t->small);
-  unlink(t->large);
-  unlink(t->empty);
-  rmdir(t->dir);
-  free(t);
+  (void)state;
+  files_remove(&files);
   return 0;
 }
 
