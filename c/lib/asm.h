@@ -2,38 +2,63 @@
  * asm.h -- what the assembly files (coro_switch_*.S) share: one source for
  * ELF (Linux) and Mach-O (macOS).
  *
- * Each macro expands to one statement: a function is written out line by line
+ * A function is written between two assembler macros,
  *
- *         .globl  SYM(f)
- *         HIDDEN(f)
- *         TYPE_FUNCTION(f)
- *         .p2align 4
- *   SYM(f):
+ *         FUNCTION f
  *         ...
- *         SIZE(f)
+ *         END_FUNCTION f
  *
- * and never as statements joined by `;`, which on arm64 Mach-O starts a
- * comment (its separator is `%%`): an object built that way defines none of
- * its symbols.  Mach-O names C symbols with a leading underscore, marks
- * hidden ones .private_extern and has no .type or .size.
+ * FUNCTION makes f a global, hidden symbol (.hidden on ELF, .private_extern
+ * on Mach-O, whose C symbols have a leading underscore), marks it a function
+ * (ELF's .type), aligns it to 16 bytes, places its label and opens its CFI
+ * (.cfi_startproc).  END_FUNCTION closes the CFI and gives f its size (ELF's
+ * .size; Mach-O has neither .type nor .size).  What belongs to the function
+ * itself, a landing pad included, comes after FUNCTION.
+ *
+ * They are assembler macros (.macro), one statement a line, and not
+ * preprocessor macros: those can only join statements with `;`, which on
+ * arm64 Mach-O starts a comment (its separator is `%%`): an object built that
+ * way defines none of its symbols.
+ *
+ * NO_EXEC_STACK, last in a file: on Linux, the note that says the object
+ * needs no executable stack (without it the linker makes the stack
+ * executable, or warns).
  */
 #ifndef AB_ASM_H
 #define AB_ASM_H
 
 #if defined(__APPLE__)
-#define SYM(name) _##name
-#define HIDDEN(name) .private_extern _##name
-#define TYPE_FUNCTION(name)
-#define SIZE(name)
+        .macro FUNCTION name
+        .globl  _\name
+        .private_extern _\name
+        .p2align 4
+_\name:
+        .cfi_startproc
+        .endm
+
+        .macro END_FUNCTION name
+        .cfi_endproc
+        .endm
 #else
-#define SYM(name) name
-#define HIDDEN(name) .hidden name
-#if defined(__x86_64__)
-#define TYPE_FUNCTION(name) .type name, @function
-#else
-#define TYPE_FUNCTION(name) .type name, %function
+        .macro FUNCTION name
+        .globl  \name
+        .hidden \name
+        .type   \name, %function
+        .p2align 4
+\name:
+        .cfi_startproc
+        .endm
+
+        .macro END_FUNCTION name
+        .cfi_endproc
+        .size   \name, . - \name
+        .endm
 #endif
-#define SIZE(name) .size name, . - name
+
+#if defined(__linux__) && defined(__ELF__)
+#define NO_EXEC_STACK .section .note.GNU-stack, "", %progbits
+#else
+#define NO_EXEC_STACK
 #endif
 
 #endif /* AB_ASM_H */

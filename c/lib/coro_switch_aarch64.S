@@ -56,9 +56,9 @@
  * -DAB_CORO_AARCH64_BR builds the `br` form for a native measurement
  * (`make micro`; make test-aarch64 runs test_coro on it); it refuses BTI.
  */
-#if defined(__aarch64__)
-
 #include "asm.h"
+
+#if defined(__aarch64__)
 
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
 #define AB_BTI 1
@@ -88,12 +88,7 @@
 
         .text
 
-        .globl  SYM(ab__coro_switch)
-        HIDDEN(ab__coro_switch)
-        TYPE_FUNCTION(ab__coro_switch)
-        .p2align 4
-SYM(ab__coro_switch):
-        .cfi_startproc
+        FUNCTION ab__coro_switch
         LANDING_PAD
 #if AB_PAC
         SIGN_LR
@@ -176,23 +171,16 @@ SYM(ab__coro_switch):
 #else
         ret
 #endif
-        .cfi_endproc
-        SIZE(ab__coro_switch)
+        END_FUNCTION ab__coro_switch
 
-        .globl  SYM(ab__coro_boot)
-        HIDDEN(ab__coro_boot)
-        TYPE_FUNCTION(ab__coro_boot)
-        .p2align 4
-SYM(ab__coro_boot):
-        .cfi_startproc
+        FUNCTION ab__coro_boot
         /* The outermost frame of a coroutine: nothing to unwind to. */
         .cfi_undefined x30
         LANDING_PAD
         mov     x0, x19
         blr     x20
         brk     #0
-        .cfi_endproc
-        SIZE(ab__coro_boot)
+        END_FUNCTION ab__coro_boot
 
 /* ELF: the branch-protection features this object supports, ANDed by the
  * linker over every object of a program (GNU_PROPERTY_AARCH64_FEATURE_1_AND:
@@ -214,6 +202,4 @@ SYM(ab__coro_boot):
 
 #endif /* __aarch64__ */
 
-#if defined(__linux__) && defined(__ELF__)
-        .section .note.GNU-stack, "", %progbits
-#endif
+        NO_EXEC_STACK

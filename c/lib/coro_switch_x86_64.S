@@ -26,10 +26,10 @@
  *   16-byte aligned after the return so the call below sees the ABI alignment.
  *   The entry never returns: it switches away for good when the body is done.
  */
-#if defined(__x86_64__)
-
-/* One statement per line (asm.h): the same source for ELF and Mach-O. */
+/* FUNCTION and END_FUNCTION (asm.h): the same source for ELF and Mach-O. */
 #include "asm.h"
+
+#if defined(__x86_64__)
 
         .text
 
@@ -37,12 +37,7 @@
  * through the switch; the frame is the same on both sides of it, so the
  * description holds after rsp moves (the unwinder then walks the stack of
  * the context being resumed). */
-        .globl  SYM(ab__coro_switch)
-        HIDDEN(ab__coro_switch)
-        TYPE_FUNCTION(ab__coro_switch)
-        .p2align 4
-SYM(ab__coro_switch):
-        .cfi_startproc
+        FUNCTION ab__coro_switch
         pushq   %rbp
         .cfi_adjust_cfa_offset 8
         .cfi_rel_offset %rbp, 0
@@ -119,25 +114,16 @@ SYM(ab__coro_switch):
         fldcw   4(%rsp)
         jmp     1b
 #endif
-        .cfi_endproc
-        SIZE(ab__coro_switch)
+        END_FUNCTION ab__coro_switch
 
-        .globl  SYM(ab__coro_boot)
-        HIDDEN(ab__coro_boot)
-        TYPE_FUNCTION(ab__coro_boot)
-        .p2align 4
-SYM(ab__coro_boot):
-        .cfi_startproc
+        FUNCTION ab__coro_boot
         /* The outermost frame of a coroutine: nothing to unwind to. */
         .cfi_undefined %rip
         movq    %r12, %rdi
         callq   *%r13
         ud2
-        .cfi_endproc
-        SIZE(ab__coro_boot)
+        END_FUNCTION ab__coro_boot
 
 #endif /* __x86_64__ */
 
-#if defined(__linux__) && defined(__ELF__)
-        .section .note.GNU-stack, "", %progbits
-#endif
+        NO_EXEC_STACK

@@ -66,20 +66,21 @@ ab_ops_t *ab_ops_start(ab_run_t *run, const ab_op_type_t *type, long n, size_t h
 
 int ab_ops_finish(ab_ops_t *set) {
   ab_run_t *run = set->run;
-  if (!set->promised) {
+  int promised = set->promised;
+  if (!promised) {
     uv_run(run->loop, UV_RUN_DEFAULT);
     ops_free(set, 0);
-    return ab_run_failed(run) ? -1 : 0;
+  } else {
+    ab_promise_loop_run(run->loop);
+    ab_promise_loop_detach();
+    ab_promise_loop_run(run->loop); /* lets the two handles close */
+    ops_free(set, 0);
+    if (!ab_run_failed(run) && ab_promise_live() != 0)
+      ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
   }
-  ab_promise_loop_run(run->loop);
-  ab_promise_loop_detach();
-  ab_promise_loop_run(run->loop); /* lets the two handles close */
-  ops_free(set, 0);
-  if (!ab_run_failed(run) && ab_promise_live() != 0)
-    ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
   if (!ab_run_failed(run) && ab_coro_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
-  ab_promise_pool_trim();
+  if (promised) ab_promise_pool_trim();
   return ab_run_failed(run) ? -1 : 0;
 }
 

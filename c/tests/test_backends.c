@@ -3,11 +3,12 @@
  * through the same table: content on both sides of the inline buffer, an
  * empty file, a missing file (open), a directory (read), the open-file limit
  * (EMFILE), many reads in flight at once, a callback never run inside the
- * call that started it (Zalgo), the threadpool round trips each counts, the
- * blocking form, and uring unavailable (AB_URING_DISABLE=1) or without
- * direct descriptors (AB_URING_NODIRECT=1).  Every test leaves its loop
- * closable.  Where this kernel refuses io_uring, the uring rows are skipped
- * with the reason (the disabled case still runs).
+ * call that started it (Zalgo), a request reused for one read after another,
+ * the threadpool round trips each counts, the blocking form, and uring
+ * unavailable (AB_URING_DISABLE=1) or without direct descriptors
+ * (AB_URING_NODIRECT=1).  Every test leaves its loop closable.  Where this
+ * kernel refuses io_uring, the uring rows are skipped with the reason (the
+ * disabled case still runs).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,53 +24,19 @@
 
 #include "counters.h"
 #include "readfile/readfile.h"
+#include "read_files.h"
 #include "run_child.h"
-
-typedef struct {
-  char dir[64];
-  char small[128];   /* "Hello, world" */
-  char large[128];   /* 1000 bytes: beyond the inline buffer (uring re-reads) */
-  char exact[128];   /* exactly AB_READ_INLINE bytes */
-  char empty[128];
-  char missing[128];
-  char large_content[1000];
-} files_t;
 
 static files_t files;
 
-static void write_file(const char *path, const char *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(buf, 1, len, f), len);
-  assert_int_equal(fclose(f), 0);
-}
-
 static int group_setup(void **state) {
-  files_t *t = &files;
-  size_t i;
   (void)state;
-  strcpy(t->dir, "/tmp/ab-test-backends-XXXXXX");
-  if (mkdtemp(t->dir) == NULL) return -1;
-  snprintf(t->small, sizeof(t->small), "%s/small.txt", t->dir);
-  snprintf(t->large, sizeof(t->large), "%s/large.txt", t->dir);
-  snprintf(t->exact, sizeof(t->exact), "%s/exact.txt", t->dir);
-  snprintf(t->empty, sizeof(t->empty), "%s/empty.txt", t->dir);
-  snprintf(t->missing, sizeof(t->missing), "%s/missing.txt", t->dir);
-  for (i = 0; i < sizeof(t->large_content); i++) t->large_content[i] = (char)('a' + i % 26);
-  write_file(t->small, "Hello, world", 12);
-  write_file(t->large, t->large_content, sizeof(t->large_content));
-  write_file(t->exact, t->large_content, AB_READ_INLINE);
-  write_file(t->empty, "", 0);
-  return 0;
+  return files_make(&files, "backends");
 }
 
 static int group_teardown(void **state) {
   (void)state;
-  unlink(files.small);
-  unlink(files.large);
-  unlink(files.exact);
-  unlink(files.empty);
-  rmdir(files.dir);
+  files_remove(&files);
   return 0;
 }
 
@@ -239,6 +206,30 @@ static void a_request_restarted_from_its_callback_completes_later(void **state) 
   close_loop(chain_backend);
 }
 
+/* One request for one read after another, small and large (its buffer grows
+ * and shrinks back), then cleaned up twice: the second cleanup does nothing. */
+static void a_request_can_be_reused(void **state) {
+  const ab_backend_t *b = *state;
+  outcome_t out;
+  ab_read_t req;
+  int i;
+  memset(&req, 0, sizeof(req));
+  req.data = &out;
+  open_loop(b);
+  for (i = 0; i < 4; i++) {
+    const char *path = i % 2 ? files.small : files.large;
+    memset(&out, 0, sizeof(out));
+    assert_int_equal(start(b, &req, path), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(out.calls, 1);
+    assert_int_equal(out.nread, i % 2 ? 12 : 1000);
+    assert_memory_equal(out.got, i % 2 ? "Hello, world" : files.large_content, (size_t)out.nread);
+  }
+  ab_read_cleanup(&req);
+  ab_read_cleanup(&req);
+  close_loop(b);
+}
+
 /* The threadpool round trips a read costs, as the JSON line reports them. */
 static void counts_its_threadpool_round_trips(void **state) {
   const ab_backend_t *b = *state;
@@ -255,12 +246,13 @@ static void the_blocking_form_reads_like_the_async_one(void **state) {
   memset(&req, 0, sizeof(req));
   open_loop(b);
   assert_int_equal(b->read_sync(&req, files.small), 12);
-  assert_int_equal(req.result, 12);
+  assert_int_equal(req.result, 12); /* what the check reads */
   assert_memory_equal(req.buf, "Hello, world", 12);
   assert_int_equal(b->read_sync(&req, files.large), 1000);
   assert_memory_equal(req.buf, files.large_content, 1000);
   assert_int_equal(b->read_sync(&req, files.empty), 0);
   assert_int_equal(b->read_sync(&req, files.missing), UV_ENOENT);
+  assert_int_equal(req.result, UV_ENOENT); /* what the check reads */
   assert_string_equal(req.failed_op, "open");
   assert_int_equal(b->read_sync(&req, files.dir), UV_EISDIR);
   assert_string_equal(req.failed_op, "read");
@@ -366,6 +358,8 @@ static void every_backend_is_in_the_table(void **state) {
   size_t k;
   (void)state;
   assert_ptr_equal(ab_backend_find("node4"), &ab_backend_node4);
+  assert_string_equal(ab_backend_name(0), "node4"); /* the default */
+  assert_null(ab_backend_find("nope"));
   assert_ptr_equal(ab_backend_find("fused"), &ab_backend_fused);
   assert_ptr_equal(ab_backend_find("inline"), &ab_backend_inline);
 #ifdef __linux__
@@ -385,6 +379,7 @@ static void every_backend_is_in_the_table(void **state) {
   cmocka_unit_test_prestate(many_reads_in_flight_all_complete, (void *)&b),          \
   cmocka_unit_test_prestate(a_request_restarted_from_its_callback_completes_later,   \
                             (void *)&b),                                             \
+  cmocka_unit_test_prestate(a_request_can_be_reused, (void *)&b),                    \
   cmocka_unit_test_prestate(counts_its_threadpool_round_trips, (void *)&b),          \
   cmocka_unit_test_prestate(the_blocking_form_reads_like_the_async_one, (void *)&b), \
   cmocka_unit_test_prestate(runs_out_of_file_descriptors_cleanly, (void *)&b)

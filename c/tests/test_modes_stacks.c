@@ -3,7 +3,9 @@
  * their coroutine stacks: every stack a pass needs is mapped before the
  * clock starts, so no operation of the timed section sees a new mapping,
  * with or without a warm-up; the pass leaves the pool empty, as the
- * stackless skeletons free their frames.  Behaviour, not timing: the stacks
+ * stackless skeletons free their frames.  And a set of records finished while
+ * a coroutine is still suspended fails the pass, promised or not (the fiber
+ * styles finish their sets unpromised).  Behaviour, not timing: the stacks
  * are counted (ab_coro_stacks_mapped), never timed.
  */
 #include <setjmp.h>
@@ -122,12 +124,51 @@ static void a_pass_leaves_no_stack_in_the_pool(void **state) {
   ab_coro_pool_drain();
 }
 
+static void yields_once(void *arg) {
+  (void)arg;
+  ab_coro_yield();
+}
+
+static void a_set_finished_with_a_coroutine_suspended_fails_the_pass(void **state) {
+  (void)state;
+  for (int promised = 0; promised <= 1; promised++) {
+    uv_loop_t loop;
+    ab_opts_t o;
+    ab_run_t run;
+    memset(&o, 0, sizeof(o));
+    o.prog = "prog";
+    memset(&run, 0, sizeof(run));
+    run.loop = &loop;
+    run.opts = &o;
+    run.workload = &ticks;
+    run.n = 3;
+    run.failed_at = -1;
+    assert_int_equal(uv_loop_init(&loop), 0);
+    ab_ops_t *set = ab_ops_start(&run, &timer_op, run.n, 0, promised);
+    assert_non_null(set);
+    ab_coro_t *co = ab_coro_create(yields_once, NULL);
+    assert_non_null(co);
+    ab_coro_resume(co); /* suspended at its yield */
+    assert_int_equal(ab_ops_finish(set), -1);
+    assert_int_equal(run.failed_at, 2);
+    assert_string_equal(run.error, "1 coroutines never finished");
+    ab_coro_resume(co);
+    assert_true(ab_coro_done(co));
+    ab_coro_destroy(co);
+    assert_int_equal(ab_coro_live(), 0);
+    ab_coro_pool_drain();
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(await_tasks_maps_its_n_plus_1_stacks_before_the_clock),
     cmocka_unit_test(await_loops_and_all_map_their_stacks_before_the_clock),
     cmocka_unit_test(stackless_maps_no_stack_at_all),
     cmocka_unit_test(a_pass_leaves_no_stack_in_the_pool),
+    cmocka_unit_test(a_set_finished_with_a_coroutine_suspended_fails_the_pass),
   };
   timer_op_on_start = watch_start;
   return cmocka_run_group_tests(tests, NULL, NULL);
