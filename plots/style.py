@@ -315,8 +315,8 @@ def style_handles(rows, kind="patch", langs=True):
     return hs
 
 
-def host_note(summary):
-    """The host and the run, for the footnote."""
+def host_note(summary, workload=None):
+    """The host and the run (the workload's rounds when it is named), for the footnote."""
     run, host = summary.get("run", {}), summary.get("host", {})
     parts = []
     if host.get("cpu_model"):
@@ -332,7 +332,8 @@ def host_note(summary):
     incomplete = " INCOMPLETE RUN." if run.get("complete") is False else ""
     return "%s. Run %s: %s rounds, shuffled order (seed %s).%s" % (
         "; ".join(parts) or "host %s" % host.get("slug", "?"), run.get("stamp", "?"),
-        run.get("rounds", "?"), run.get("seed", "?"), incomplete)
+        sm.workload_rounds(run, workload) if workload else run.get("rounds", "?"),
+        run.get("seed", "?"), incomplete)
 
 
 class Panels:
@@ -440,7 +441,7 @@ class Panels:
         # Title, note and legend wrapped to the width.
         self.title_text.set_text(self._wrap(self.title_text.get_text(), renderer,
                                             width_px - 2 * margin_px, weight="bold"))
-        note = self.note_text + ("\n" if self.note_text else "") + host_note(self.summary)
+        note = self.note_text + ("\n" if self.note_text else "") + host_note(self.summary, self.workload)
         note = self._wrap(note, renderer, width_px - 2 * margin_px)
         title_h = line_in * (self.title_text.get_text().count("\n") + 1) + 0.12
         legend_rows, legend = 0, None

@@ -78,11 +78,12 @@ def charts(rel, prefix):
 def describe_run(rel, summary):
     """One sentence: which run, how it was made, on what."""
     run, host = summary["run"], summary["host"]
-    sizes = ", ".join("%s N = %s" % (w, format(s.get("iterations"), ","))
+    sizes = ", ".join("%s N = %s in %s rounds" % (w, format(s.get("iterations"), ","),
+                                                   sm.workload_rounds(run, w))
                       for w, s in sorted((run.get("workloads") or {}).items()))
-    return ("[`%s`](%s/REPORT.md): profile `%s`, %s measured rounds after %s warm-up, %s, "
+    return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round, then %s, "
             "seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
-            % (rel, rel, run.get("profile"), run.get("rounds"), run.get("warmup_rounds"), sizes,
+            % (rel, rel, run.get("profile"), run.get("warmup_rounds"), sizes,
                run.get("seed"), host.get("cpu_model"), host.get("cores"), host.get("os"),
                host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "),
                host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))

@@ -163,6 +163,19 @@ def _checked(path, row):
     return row
 
 
+def workload_rounds(run, workload):
+    """How many measured rounds a workload's variants ran, as text: "6", or
+    "10-40" when a time budget gave its variants different counts (run.json's
+    variant_rounds), else the workload's own figure, else the run's."""
+    counts = [r for vid, r in (run.get("variant_rounds") or {}).items()
+              if vid.split("/", 1)[0] == workload]
+    if not counts:
+        r = ((run.get("workloads") or {}).get(workload) or {}).get("rounds", run.get("rounds"))
+        return "?" if r is None else str(r)
+    lo, hi = min(counts), max(counts)
+    return str(lo) if lo == hi else "%d-%d" % (lo, hi)
+
+
 def is_baseline(row):
     """True for the variant that is its own C baseline (it leads its mode's rows)."""
     return row.get("baseline") == row["variant"]

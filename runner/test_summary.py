@@ -61,6 +61,17 @@ def summarize(samples):
     return sm.summarize(samples, baselines({s["variant"] for s in samples}))
 
 
+class WorkloadRoundsTest(unittest.TestCase):
+    def test_a_budget_gives_a_range_and_a_workload_without_one_its_own_figure(self):
+        run = {"rounds": 40, "workloads": {"doxbee": {"rounds": 6}, "readfile": {"rounds": 10}},
+               "variant_rounds": {"readfile/c/a@x": 10, "readfile/c/b@x": 40,
+                                  "readfile/node/c@y": 10, "doxbee/c/d@z": 6}}
+        self.assertEqual(sm.workload_rounds(run, "readfile"), "10-40")
+        self.assertEqual(sm.workload_rounds(run, "doxbee"), "6")
+        self.assertEqual(sm.workload_rounds({"rounds": 3, "workloads": {"noop": {}}}, "noop"), "3")
+        self.assertEqual(sm.workload_rounds({}, "noop"), "?")
+
+
 class SummarizeTest(unittest.TestCase):
     def setUp(self):
         self.rows = {r["variant"]: r for r in summarize(two_variants())}
