@@ -91,9 +91,10 @@ def describe_run(rel, summary):
 
 def answer_block(rel, summary):
     rows = summary["variants"]
-    out = ["On the reference host, each style against the baseline of its own language, "
-           "mode by mode (brackets: 95% confidence intervals from round-paired runs; a "
-           "difference is named only when its interval excludes 1):", ""]
+    out = ["On the reference host, each style against the baseline of its own language "
+           "(brackets: 95%% confidence intervals from round-paired runs; a difference is named "
+           "only when its interval excludes 1; every comparison, one by one, is in the "
+           "report's [All verdicts](%s/REPORT.md#all-verdicts)):" % rel, ""]
     md = verdicts.markdown(rows)
     out += md if md else ["(no comparison in this run)", ""]
     for png in charts(rel, "headline"):

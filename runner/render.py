@@ -230,6 +230,7 @@ def _render(rundir, out_root):
     base = [s for s in samples if s.get("point") in (None, "", plan.BASE)]
     summary = {"run": run, "host": hinfo, "variants": rows,
                "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
+               "all_verdicts": dict(verdicts.full_sentences(rows)),
                "targets": targets.evaluate(base, catalog_targets())}
     if points:
         # A sweep (the scaling profile): every point's row, the base included;

@@ -1,10 +1,11 @@
-"""report.py -- REPORT.md of a run folder, findings first: the verdict sentences
+"""report.py -- REPORT.md of a run folder, findings first: the short verdicts
 (runner/verdicts.py), the command that reproduces the run, the method, the
 host and versions, the tables (per workload and mode, at most six columns so
 that they fit an issue comment: time per operation with its CI, the ratio to
 each baseline with the difference per operation, the warnings folded into a
-notes column; then memory and CPU), the charts, the reproduction of the seeds'
-claims (runner/reproduce.py), the skipped variants, warnings and failures.
+notes column; then memory and CPU), every verdict one by one, the charts, the
+reproduction of the seeds' claims (runner/reproduce.py), the skipped variants,
+warnings and failures.
 """
 import os
 import shlex
@@ -202,17 +203,28 @@ def results_section(rows):
 
 
 def findings_section(rows, charts):
-    """The verdicts first, with the headline charts when they were drawn."""
+    """The short verdicts first, with the headline charts when they were drawn."""
     out = ["## Findings", "",
-           "Each style against the baseline of its own language, per mode (ratios are "
-           "round-paired medians with their 95% CI; a difference is named only when the CI "
-           "excludes 1):", ""]
+           "Each style against the baseline of its own language (ratios are round-paired "
+           "medians with their 95% CI; a difference is named only when the CI excludes 1; "
+           "every comparison, one by one, is under [All verdicts](#all-verdicts)):", ""]
     md = verdicts.markdown(rows)
     out += md if md else ["No variant has a baseline of its own language in this run.", ""]
     for title, rel in charts:
         if os.path.basename(rel).startswith("headline"):
             out += ["![%s](%s)" % (title, rel), ""]
     return out
+
+
+def all_verdicts_section(rows):
+    """Every style against its own language's baseline, mode by mode, one by one."""
+    md = verdicts.markdown(rows, full=True)
+    if not md:
+        return []
+    return ["## All verdicts", "",
+            "Every style against the baseline of its own language, mode by mode, each "
+            "baseline named (brackets: the 95% CI of the ratio, then of the difference per "
+            "operation):", ""] + md
 
 
 def reproduce_command(run, host):
@@ -285,7 +297,8 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
     out += method_section(run) + [""] + host_section(host) + [""]
-    out += results_section(rows) + accounting.markdown(rows, trace_mod.load(rundir))
+    out += results_section(rows) + all_verdicts_section(rows)
+    out += accounting.markdown(rows, trace_mod.load(rundir))
     out += charts_section(rundir, charts, charts_note)
     out += reproduce_section(summary, rundir)
     out += skipped_section(run)

@@ -56,6 +56,8 @@ def show(summary, rundir):
         print(text)
         print("")
     rel = rd.shown(rundir)
+    if text:
+        print("every comparison, one by one: %s (All verdicts)" % os.path.join(rel, "REPORT.md"))
     print("charts: %s" % os.path.join(rel, "charts"))
     print("report: %s" % os.path.join(rel, "REPORT.md"))
 

@@ -4,6 +4,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import summary as sm  # noqa: E402
 import verdicts  # noqa: E402
 from test_summary import CB, sample, summarize  # noqa: E402
 
@@ -33,42 +34,138 @@ class HeadlineTest(unittest.TestCase):
                               "style", "diff_per_op_ns_ci_low", "unit"}, set(h[AW]))
 
 
+def rows_on_backends(spec, rounds=10):
+    """Summary rows whose C variants are compared with the C callback of their own
+    mode and backend (readfile's baselines), the time per round base(round) * factor."""
+    vids = [v for v, _ in spec]
+    table = {}
+    for vid in vids:
+        workload, lang, rest = vid.split("/")
+        name, backend = rest.split("@")
+        mode = name.rsplit("-", 1)[1]
+        table[vid] = {"c": ["%s/c/callback-%s@%s" % (workload, mode, backend), "C callback"],
+                      "lang": None}
+    return sm.summarize([sample(r, v, (10 + r % 3) * f) for r in range(1, rounds + 1)
+                         for v, f in spec], table)
+
+
 class SentencesTest(unittest.TestCase):
+    """The short verdicts: a sentence per language, or per backend."""
+
     def test_a_significant_difference_reads_like_hyperfine(self):
         rows = rows_of([(NCB, 1), (NAW, 3)])
         (workload, sentences), = verdicts.sentences(rows)
         self.assertEqual(workload, "readfile")
-        self.assertEqual(len(sentences), 1)
         # 3x every round; the difference is 2x the baseline's 10-12 ms over 100 reads.
-        self.assertRegex(sentences[0], r"^In sequential mode, against Node callback: "
-                                       r"`await@fs.promises` ran 3\.00x \[3\.00, 3\.00\] slower "
-                                       r"\(\+220 µs \[200, 240\] per operation\)\.$")
+        self.assertEqual(sentences, ["`await@fs.promises` ran 3.00x [3.00, 3.00] slower than "
+                                     "Node callback (+220 µs per operation)."])
+
+    def test_one_sentence_per_language_each_against_its_own(self):
+        rows = rows_of([(CB, 1), (AW, 2), (NCB, 2), (NAW, 6)])
+        (_, sentences), = verdicts.sentences(rows)
+        self.assertEqual(len(sentences), 2)
+        self.assertRegex(sentences[0], r"^`await` ran 2\.00x \[2\.00, 2\.00\] slower than "
+                                       r"C callback \(\+110 µs per operation\)\.$")
+        self.assertRegex(sentences[1], r"^`await@fs\.promises` ran 3\.00x .* than Node callback")
+
+    def test_the_largest_are_named_and_the_rest_given_as_a_range(self):
+        styles = [("await", 5), ("promise", 4), ("stackless", 3), ("fiber", 2)]
+        rows = rows_of([(CB, 1)] + [("readfile/c/%s-sequential@node4" % s, f)
+                                    for s, f in styles])
+        (_, (sentence,)), = verdicts.sentences(rows)
+        # Largest first: two named with their intervals, the other two as a range.
+        self.assertEqual(sentence, "`await` ran 5.00x [5.00, 5.00] slower than C callback "
+                                   "(+440 µs per operation), `promise` 4.00x [4.00, 4.00] "
+                                   "(+330 µs) and 2 more from 2.00x to 3.00x (+110 to +220 µs).")
+        # Three are all named.
+        rows = rows_of([(CB, 1)] + [("readfile/c/%s-sequential@node4" % s, f)
+                                    for s, f in styles[:3]])
+        (_, (sentence,)), = verdicts.sentences(rows)
+        self.assertIn("`stackless` 3.00x [3.00, 3.00] (+220 µs).", sentence)
+        self.assertNotIn("more", sentence)
 
     def test_no_significant_difference_is_never_called_a_speed_up(self):
         rows = summarize([sample(r, v, 10 + (r % 2) * (v == AW)) for r in range(1, 11)
                           for v in (CB, AW)])
-        (_, sentences), = verdicts.sentences(rows)
-        self.assertIn("`await` is not resolvably different (intervals", sentences[0])
-        self.assertNotIn("faster", sentences[0])
-        self.assertNotIn("slower", sentences[0])
+        (_, (sentence,)), = verdicts.sentences(rows)
+        self.assertRegex(sentence, r"^`await` is not resolvably different from C callback "
+                                   r"\(differences under about [0-9.]+ µs per operation not "
+                                   r"resolvable\)\.$")
+        self.assertNotIn("faster", sentence)
+        self.assertNotIn("slower", sentence)
 
     def test_faster_styles_are_named_with_the_inverse_ratio(self):
         rows = rows_of([(CB, 1), (SY, 0.5)])
-        (_, sentences), = verdicts.sentences(rows)
-        self.assertIn("`sync` ran 2.00x [2.00, 2.00] faster (-", sentences[0])
+        (_, (sentence,)), = verdicts.sentences(rows)
+        self.assertTrue(sentence.startswith(
+            "`sync` ran 2.00x [2.00, 2.00] faster than C callback (-"), sentence)
 
     def test_too_few_rounds_say_untested(self):
         rows = rows_of([(CB, 1), (AW, 1.1)], rounds=3)
-        (_, sentences), = verdicts.sentences(rows)
-        self.assertIn("`await` 1.10x untested (3 paired rounds: a test needs 6)", sentences[0])
+        (_, (sentence,)), = verdicts.sentences(rows)
+        self.assertEqual(sentence, "`await` 1.10x against C callback, untested "
+                                   "(3 paired rounds: a test needs 6).")
 
-    def test_one_sentence_per_mode_and_none_without_a_comparison(self):
+    def test_several_modes_tag_each_name_with_its_mode(self):
         rows = rows_of([(CB, 1), (AW, 1.0), ("readfile/c/callback-parallel@node4", 1),
                         ("readfile/c/await-parallel@node4", 2)])
-        (_, sentences), = verdicts.sentences(rows)
+        (_, (sentence,)), = verdicts.sentences(rows)
+        self.assertRegex(sentence, r"^`await` \(parallel\) ran 2\.00x .* slower than C callback"
+                                   r" .*; `await` \(sequential\) is not resolvably different")
+        self.assertEqual(verdicts.sentences(rows_of([(CB, 1)])), [])
+
+    def test_backends_where_the_style_shows_get_a_sentence_each(self):
+        spec = []
+        for backend, f in (("node4", 1.0), ("inline", 1.5), ("uring", 1.2), ("fused", 1.0)):
+            for mode in ("sequential", "parallel"):
+                spec += [("readfile/c/callback-%s@%s" % (mode, backend), 1),
+                         ("readfile/c/await-%s@%s" % (mode, backend), f),
+                         ("readfile/c/promise-%s@%s" % (mode, backend), f)]
+        (_, sentences), = verdicts.sentences(rows_on_backends(spec))
+        # inline and uring, where a style is slower, then node4 and fused together.
+        self.assertEqual([s.split(",")[0] for s in sentences[:2]], ["On `inline`", "On `uring`"])
+        self.assertEqual(len(sentences), 3)
+        self.assertRegex(sentences[0], r"^On `inline`, `await` \((sequential|parallel)\) ran "
+                                       r"1\.50x \[1\.50, 1\.50\] slower than C callback .* and "
+                                       r"2 more from 1\.50x to 1\.50x")
+        self.assertRegex(sentences[2], r"^On `(node4|fused)` and `(node4|fused)`, no style is "
+                                       r"resolvably different from C callback \(8 comparisons; "
+                                       r"differences under about [0-9.]+ µs per operation not "
+                                       r"resolvable\)\.$")
+        self.assertIn("`node4`", sentences[2])
+        self.assertIn("`fused`", sentences[2])
+
+
+class FullSentencesTest(unittest.TestCase):
+    """Every comparison one by one: a sentence per mode, each baseline named."""
+
+    def test_a_significant_difference_reads_like_hyperfine(self):
+        rows = rows_of([(NCB, 1), (NAW, 3)])
+        (workload, sentences), = verdicts.full_sentences(rows)
+        self.assertEqual(workload, "readfile")
+        self.assertRegex(sentences[0], r"^In sequential mode, against Node callback: "
+                                       r"`await@fs.promises` ran 3\.00x \[3\.00, 3\.00\] slower "
+                                       r"\(\+220 µs \[200, 240\] per operation\)\.$")
+
+    def test_one_sentence_per_mode_every_style_named(self):
+        styles = [("await", 5), ("promise", 4), ("stackless", 3), ("fiber", 2)]
+        rows = rows_of([(CB, 1), ("readfile/c/callback-parallel@node4", 1),
+                        ("readfile/c/await-parallel@node4", 2)]
+                       + [("readfile/c/%s-sequential@node4" % s, f) for s, f in styles])
+        (_, sentences), = verdicts.full_sentences(rows)
         self.assertEqual([s.split(",")[0] for s in sentences],
                          ["In sequential mode", "In parallel mode"])
-        self.assertEqual(verdicts.sentences(rows_of([(CB, 1)])), [])
+        for s, f in styles:
+            self.assertIn("`%s` ran %d.00x" % (s, f), sentences[0])
+
+    def test_text_and_markdown_give_either_set(self):
+        rows = rows_of([(CB, 1), (AW, 2)])
+        self.assertIn("  `await` ran 2.00x", verdicts.text(rows))
+        self.assertIn("  In sequential mode, against C callback: `await` ran 2.00x",
+                      verdicts.text(rows, full=True))
+        self.assertIn("- In sequential mode, against C callback: `await` ran 2.00x",
+                      "\n".join(verdicts.markdown(rows, full=True)))
+        self.assertIn("**readfile** (N = 100, time per operation):", verdicts.markdown(rows))
 
 
 if __name__ == "__main__":

@@ -1,21 +1,31 @@
-"""verdicts.py -- the answer to "does the style cost anything?", per workload and
-mode: every style against the baseline of its own language (C against C
-callbacks, Node against Node callbacks, Go against Go's baseline), from the
-summary rows alone.
+"""verdicts.py -- the answer to "does the style cost anything?", per workload:
+every style against the baseline of its own language (C against C callbacks,
+Node against Node callbacks, Go against Go's baseline), from the summary rows
+alone.
 
 headline(rows) is the list summary.json keeps under "headline" (one entry per
 variant that has a same-language baseline, the baseline itself included with
-is_baseline true), read by the headline chart.  sentences(rows) turns the same
-entries into one sentence per mode of each workload, in the manner of
-hyperfine's "X ran 1.23 ± 0.04 times faster than Y", with the paired 95%
-interval in brackets and the difference per operation; the terminal output,
-REPORT.md and the README all print these sentences.
+is_baseline true), read by the headline chart.  Two sets of sentences are made
+from the same entries, in the manner of hyperfine's "X ran 1.23 ± 0.04 times
+faster than Y", with the paired 95% interval in brackets and the difference
+per operation:
+
+- sentences(rows), the short verdicts read at a glance (the end of a run's
+  output, REPORT.md's findings, the README): per workload a sentence per
+  language, or per backend for a language compared on several backends (C's
+  readfile), the backends where no style differs resolvably in one sentence.
+  A sentence names the largest differences with their intervals and gives the
+  rest as the range of their ratios and differences, then how many styles are
+  not resolvably different and the resolution of those comparisons.
+- full_sentences(rows), every comparison one by one: a sentence per mode of
+  each workload naming each style and its baseline (REPORT.md's All verdicts;
+  summary.json's "all_verdicts").
 
 A difference is named only when it is significant (the paired interval
 excludes 1); styles whose interval includes 1 are "not resolvably different",
-with the range their intervals span and the largest half-width of their
-differences per operation (the smallest difference this run could have
-resolved); with too few rounds for a test the sentence says so.
+with the largest half-width of their differences per operation (the smallest
+difference this run could have resolved); with too few rounds for a test the
+sentence says so.
 """
 import summary as sm
 
@@ -120,11 +130,9 @@ def _clause(base_label, entries, div, uname, unit):
     return "against %s: %s" % (base_label, _and(parts) if len(parts) < 3 else "; ".join(parts))
 
 
-def workload_sentences(rows, workload):
-    """The sentences of one workload: one per mode that has a style to compare."""
-    entries = [e for e in headline(rows) if e["workload"] == workload
-               and e["method"] == "inprocess" and not e["is_baseline"]
-               and e["ratio"] is not None]
+def full_workload_sentences(rows, workload):
+    """Every comparison of one workload: a sentence per mode naming each style."""
+    entries = compared(rows, workload)
     wrows = [r for r in rows if r["workload"] == workload]
     div, uname = sm.op_scale(wrows)
     unit = sm.unit_of(wrows)
@@ -148,8 +156,164 @@ def workload_sentences(rows, workload):
     return out
 
 
+def full_sentences(rows):
+    """[(workload, [sentence, ...])]: every comparison, a sentence per mode."""
+    out = []
+    for w in sorted({r["workload"] for r in rows}):
+        s = full_workload_sentences(rows, w)
+        if s:
+            out.append((w, s))
+    return out
+
+
+def compared(rows, workload):
+    """The headline entries of one workload that compare a style with its baseline."""
+    return [e for e in headline(rows) if e["workload"] == workload
+            and e["method"] == "inprocess" and not e["is_baseline"]
+            and e["ratio"] is not None]
+
+
+def _backend_of(vid):
+    return vid.rsplit("@", 1)[-1] if "@" in vid else None
+
+
+def _langs(entries):
+    return list(sm.LANGS) + sorted({e["lang"] for e in entries} - set(sm.LANGS))
+
+
+def _sections(entries):
+    """[(backends, entries)] in sentence order: one per language; a language
+    whose baselines run on several backends gets one per backend where a style
+    differs resolvably (those where a style is slower first), and one for all
+    its backends where none does (backends then names them)."""
+    out = []
+    for lang in _langs(entries):
+        group = [e for e in entries if e["lang"] == lang]
+        if not group:
+            continue
+        bases = []
+        for e in group:
+            b = _backend_of(e["baseline"])
+            if b not in bases:
+                bases.append(b)
+        if len(bases) < 2:
+            out.append(([], group))
+            continue
+        by = {b: [e for e in group if _backend_of(e["baseline"]) == b] for b in bases}
+        slower = [b for b in bases if any(e["significant"] and e["ratio"] >= 1 for e in by[b])]
+        other = [b for b in bases if b not in slower
+                 and any(e["significant"] is not False for e in by[b])]
+        out += [([b], by[b]) for b in slower + other]
+        quiet = [b for b in bases if b not in slower + other]
+        if quiet:
+            out.append((quiet, [e for b in quiet for e in by[b]]))
+    return out
+
+
+def _ratio(e):
+    """'12.5x [12.1, 12.6]': the ratio over the baseline, or its inverse when faster."""
+    lo, hi, m = e["ratio_ci_low"], e["ratio_ci_high"], e["ratio"]
+    if m >= 1:
+        return "%sx [%s, %s]" % (_x(m), _x(lo), _x(hi))
+    return "%sx [%s, %s]" % (_x(1 / m), _x(1 / hi), _x(1 / lo))
+
+
+def _signed(v, div):
+    return "%s%s" % ("+" if v > 0 else "", sm.fmt_num(v / div))
+
+
+def _listed(es, word, base, name, div, uname, unit, most=3):
+    """The significant entries es (all slower or all faster), largest first:
+    up to `most` named with ratio, interval and difference per operation, the
+    rest as the range of their ratios and differences."""
+    es = sorted(es, key=lambda e: max(e["ratio"], 1 / e["ratio"]), reverse=True)
+    shown = es if len(es) <= most else es[:most - 1]
+    items = []
+    for i, e in enumerate(shown):
+        d = e["diff_per_op_ns"]
+        if i == 0:
+            items.append("%s ran %s %s%s%s" % (
+                name(e), _ratio(e), word, " than " + base if base else "",
+                " (%s %s per %s)" % (_signed(d, div), uname, unit) if d is not None else ""))
+        else:
+            items.append("%s %s%s" % (name(e), _ratio(e), " (%s %s)" % (_signed(d, div), uname)
+                                      if d is not None else ""))
+    rest = es[len(shown):]
+    if rest:
+        ms = [max(e["ratio"], 1 / e["ratio"]) for e in rest]
+        ds = [e["diff_per_op_ns"] for e in rest if e["diff_per_op_ns"] is not None]
+        items.append("%d more from %sx to %sx%s" % (
+            len(rest), _x(min(ms)), _x(max(ms)),
+            " (%s to %s %s)" % (_signed(min(ds, key=abs), div), _signed(max(ds, key=abs), div),
+                                uname) if ds else ""))
+    return _and(items)
+
+
+def _short(backends, entries, div, uname, unit):
+    """One sentence: the entries of one language (on the given backends)."""
+    labels = []
+    for e in entries:
+        if e["baseline_label"] not in labels:
+            labels.append(e["baseline_label"])
+    base = " or ".join(labels)
+    names = {e["backend"] for e in entries} | {_backend_of(e["baseline"]) for e in entries}
+    modes = {e["mode"] for e in entries}
+
+    def name(e):
+        n = _name(e, names)
+        return n + " (%s)" % e["mode"] if len(modes) > 1 else n
+
+    slower = [e for e in entries if e["significant"] and e["ratio"] >= 1]
+    faster = [e for e in entries if e["significant"] and e["ratio"] < 1]
+    parts = []
+    if slower:
+        parts.append(_listed(slower, "slower", base, name, div, uname, unit))
+    if faster:
+        parts.append(_listed(faster, "faster", None if slower else base, name, div, uname, unit))
+    same = [e for e in entries if e["significant"] is False]
+    if same:
+        halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2 for e in same
+                  if e["diff_per_op_ns_ci_low"] is not None]
+        # The resolution: the largest half-width of their differences per operation.
+        res = ("differences under about %s %s per %s not resolvable"
+               % (sm.fmt_num(max(halves) / div), uname, unit)) if halves else ""
+        against = "" if parts else " from " + base
+        if len(same) <= 3:
+            parts.append("%s %s not resolvably different%s%s" % (
+                _and([name(e) for e in same]), "is" if len(same) == 1 else "are", against,
+                " (%s)" % res if res else ""))
+        elif parts:
+            parts.append("%d others are not resolvably different%s" % (
+                len(same), " (%s)" % res if res else ""))
+        else:
+            parts.append("no style is resolvably different%s (%d comparisons%s)" % (
+                against, len(same), "; " + res if res else ""))
+    untested = [e for e in entries if e["significant"] is None]
+    if untested:
+        k = max(e["rounds_paired"] or 0 for e in untested)
+        what = (_and(["%s %.2fx" % (name(e), e["ratio"]) for e in untested])
+                if len(untested) <= 3 else "%d styles" % len(untested))
+        parts.append("%s%s untested (%d paired round%s: a test needs %d)" % (
+            what, "" if parts else " against %s," % base, k, "" if k == 1 else "s",
+            sm.stats.min_samples_for_ci()))
+    text = "; ".join(parts)
+    if backends and backends != [None]:
+        text = "On %s, %s" % (_and(["`%s`" % b for b in backends]), text)
+    return text[0].upper() + text[1:] + "."
+
+
+def workload_sentences(rows, workload):
+    """The short verdicts of one workload: a sentence per language, or per
+    backend for a language compared on several."""
+    entries = compared(rows, workload)
+    wrows = [r for r in rows if r["workload"] == workload]
+    div, uname = sm.op_scale(wrows)
+    unit = sm.unit_of(wrows)
+    return [_short(b, es, div, uname, unit) for b, es in _sections(entries)]
+
+
 def sentences(rows):
-    """[(workload, [sentence, ...])] for every workload with a comparison."""
+    """[(workload, [sentence, ...])]: the short verdicts of every workload with a comparison."""
     out = []
     for w in sorted({r["workload"] for r in rows}):
         s = workload_sentences(rows, w)
@@ -158,10 +322,10 @@ def sentences(rows):
     return out
 
 
-def text(rows):
+def text(rows, full=False):
     """The verdicts as plain text: a line per workload, its sentences after it."""
     lines = []
-    for w, ss in sentences(rows):
+    for w, ss in (full_sentences if full else sentences)(rows):
         n = next(r["iterations"] for r in rows if r["workload"] == w)
         unit = sm.unit_of([r for r in rows if r["workload"] == w])
         lines.append("%s (N = %s, each style against its own language's baseline, per %s):"
@@ -170,10 +334,10 @@ def text(rows):
     return "\n".join(lines)
 
 
-def markdown(rows):
+def markdown(rows, full=False):
     """The verdicts as Markdown: per workload a line naming it, a bullet per sentence."""
     out = []
-    for w, ss in sentences(rows):
+    for w, ss in (full_sentences if full else sentences)(rows):
         wrows = [r for r in rows if r["workload"] == w]
         out += ["**%s** (N = %s, time per %s):" % (w, format(wrows[0]["iterations"], ","),
                                                    sm.unit_of(wrows)), ""]

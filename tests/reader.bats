@@ -59,9 +59,23 @@ need_run() {
   need_run
   run cat "${BATS_FILE_TMPDIR}/out"
   assert_line "Verdicts:"
-  assert_line --regexp '^  In sequential mode, against C callback: '
-  assert_line --regexp '^  In parallel mode, against C callback: '
+  # The short verdicts: one sentence for the C styles, both modes in it.
+  assert_line --regexp '^  `await` \((sequential|parallel)\) .*C callback'
+  run grep -c -e '`await` (sequential)' -e '`await` (parallel)' "${BATS_FILE_TMPDIR}/out"
+  assert_output 1
+  grep -q '`await` (sequential).*`await` (parallel)\|`await` (parallel).*`await` (sequential)' \
+    "${BATS_FILE_TMPDIR}/out"
+  run cat "${BATS_FILE_TMPDIR}/out"
+  refute_line --regexp '^  In (sequential|parallel) mode'
+  assert_line --regexp "^every comparison, one by one: .*/REPORT.md \(All verdicts\)$"
   assert_line --regexp "^report: .*/REPORT.md$"
+  # REPORT.md: the short verdicts under Findings, every comparison under All verdicts.
+  run sed -n '/^## All verdicts$/,/^## /p' "${D}/REPORT.md"
+  assert_line --regexp '^- In sequential mode, against C callback: .*`await`'
+  assert_line --regexp '^- In parallel mode, against C callback: .*`await`'
+  run sed -n '/^## Findings$/,/^## /p' "${D}/REPORT.md"
+  assert_line --regexp '^- `await` \((sequential|parallel)\) .*C callback'
+  refute_line --regexp '^- In (sequential|parallel) mode'
   # summary.json: the headline entries compare within one language only.
   "$PYTHON" - "${D}/summary.json" <<'PY'
 import json, sys
@@ -73,6 +87,11 @@ for e in h:
     if not e["is_baseline"] and e["ratio_ci_low"] is not None:
         assert e["significant"] == (e["ratio_ci_low"] > 1 or e["ratio_ci_high"] < 1), e
 assert s["verdicts"]["readfile"], s["verdicts"]
+full = s["all_verdicts"]["readfile"]
+assert [v.split(",")[0] for v in full][:2] == ["In sequential mode", "In parallel mode"], full
+# Short: at most a sentence per language and backend of its baselines.
+pairs = {(e["lang"], e["baseline"].rsplit("@", 1)[-1]) for e in h if not e["is_baseline"]}
+assert len(s["verdicts"]["readfile"]) <= len(pairs), (s["verdicts"], pairs)
 PY
 }
 
@@ -107,7 +126,7 @@ PY
   assert_line --regexp '^c/await-sequential@node4 .* \? [0-9.]+x \[3 rounds\]'
   assert_line "? : too few paired rounds for a CI or a test (6 needed): no verdict either way"
   refute_output --regexp '(^| )~ [0-9]'
-  assert_line --regexp '^  In sequential mode, against C callback: `await` [0-9.]+x untested \(3 paired rounds: a test needs 6\)\.$'
+  assert_line --regexp '^  `await` [0-9.]+x against C callback, untested \(3 paired rounds: a test needs 6\)\.$'
 }
 
 @test "the committed reference runs' README table and REPORT.md equal their summaries" {

@@ -141,7 +141,7 @@ EOF
   "$PYTHON" - "${QUICK}/summary.json" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert {"run", "host", "variants", "headline", "verdicts"} <= set(s), s.keys()
+assert {"run", "host", "variants", "headline", "verdicts", "all_verdicts"} <= set(s), s.keys()
 keys = {"variant", "label", "workload", "lang", "style", "shape", "mode", "method", "backend",
         "iterations", "concurrency", "n", "statuses", "median_ms", "ci_low_ms", "ci_high_ms",
         "baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "significant", "baseline_label",
