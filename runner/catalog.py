@@ -25,8 +25,12 @@ warmup_rounds}}.  <workload>.json:
              integers, names, len() (UTF-8 bytes), int(), + - * //
   fields     {"hits": "what it counts"}: integer fields the workload's line adds
   requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
-             "port_flag": "--port", "ready_timeout_s": 10}}; a matrix entry's own
-             requires is merged over it, and {node} in an argv implies node
+             "lang": "c", "port_flag": "--port", "ready_timeout_s": 10}}; a matrix
+             entry's own requires is merged over it, and {node} in an argv implies
+             node; a server's lang is the language it is written in, one of the
+             catalog's variant languages (a test run limited to some languages
+             leaves out the variants whose server is in another; servers.py
+             with-server wraps only a C server in its --server-wrapper)
   profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]
              [, "trace_iterations": T]}}: the suite profiles the workload takes
              part in (R: only the first R rounds; T: N of the traced runs that
@@ -112,7 +116,7 @@ SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles"}
 FLAG_KEYS = {"value", "path", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
 REQUIREMENTS = {"os", "node", "probe", "server"}
-SERVER_KEYS = {"argv", "port_flag", "ready_timeout_s"}
+SERVER_KEYS = {"argv", "lang", "port_flag", "ready_timeout_s"}
 # Operating systems a requirement may name (platform.system(), lower case).
 OSES = ("linux", "darwin", "freebsd", "openbsd", "netbsd", "windows")
 # The integer fields of every JSON line (runner/contract.py checks them).
@@ -474,6 +478,18 @@ class Catalog:
             raise CatalogError("%s: no workload file (<workload>.json beside suite.json)" % _show(path))
         for n in names:
             self._load_workload(os.path.join(path, n))
+        self._check_server_langs()
+
+    def _check_server_langs(self):
+        """Every server's lang is a language of the catalog's variants."""
+        langs = sorted({v["lang"] for v in self.variants})
+        for v in self.variants:
+            server = v["requires"].get("server")
+            if server and server["lang"] not in langs:
+                raise CatalogError("%s (%s): requires.server.lang %r is not a language of the "
+                                   "catalog's variants (%s)" % (
+                                       _show(os.path.join(self.path, v["workload"] + ".json")),
+                                       v["id"], server["lang"], ", ".join(langs)))
 
     # -- suite.json
 
@@ -606,6 +622,9 @@ class Catalog:
             if not isinstance(s.get("port_flag"), str) or not s["port_flag"].startswith("--"):
                 raise CatalogError("%s: requires.server.port_flag must be a --flag" % where)
             _seconds(s.get("ready_timeout_s", 10), MAX_TIMEOUT_S, where, "requires.server.ready_timeout_s")
+            if not isinstance(s.get("lang"), str) or not WORD.match(s["lang"]):
+                raise CatalogError("%s: requires.server.lang must name the language the server is "
+                                   "written in (a lower-case word), got %r" % (where, s.get("lang")))
 
     def _check_profiles(self, profiles, path):
         if not isinstance(profiles, dict) or not profiles:

@@ -184,7 +184,7 @@ Runs COMMAND with `<port_flag> N` appended, against the server that variant ID
 of the catalog requires, started for it and stopped after it (a variant
 without a server: COMMAND as it is).  {bin} in the server's command is DIR
 (default build/bin), or build/bin when DIR lacks that program; WORDS (split
-on blanks) go before the command of a server built from c/ (build/bin/c-*),
+on blanks) go before the command of a server written in C (its catalog lang),
 e.g. valgrind and its options: the tools are for the C code, and a Go or
 Node server under valgrind reports its runtime, not this project.
 Exits with COMMAND's code; 97 with one line when COMMAND succeeded but the
@@ -229,7 +229,7 @@ def with_server(args):
         argv = catalog_mod.expand(spec["argv"])
     if not os.path.isabs(argv[0]) and os.sep in argv[0]:
         argv[0] = os.path.join(ROOT, argv[0])
-    if not os.path.basename(argv[0]).startswith("c-"):
+    if spec["lang"] != "c":
         wrapper = []
     try:
         server = Server(dict(spec, argv=wrapper + argv))

@@ -176,6 +176,13 @@ class RealCatalogTest(unittest.TestCase):
             self.assertTrue(self.cat.find(keys["c"][0]), vid)
         json.dumps(table)
 
+    def test_each_httpchain_server_names_the_language_its_backend_names(self):
+        langs = {"cserver": "c", "goserver": "go", "nodeserver": "node"}
+        chains = self.cat.select(workload="httpchain")
+        self.assertTrue(chains)
+        for v in chains:
+            self.assertEqual(v["requires"]["server"]["lang"], langs[v["backend"].split(".")[0]], v["id"])
+
     def test_the_readme_tables_are_the_catalogs(self):
         self.assertEqual(run_cli("readme", "--check")[0], 0)
 
@@ -190,6 +197,7 @@ class RealCatalogTest(unittest.TestCase):
                          {"os": ["windows"]})
         served = fake.find("served/fake/honest-parallel@python")["requires"]["server"]
         self.assertEqual(served["port_flag"], "--port")
+        self.assertEqual(served["lang"], "fake")
         self.assertEqual(fake.workload_args("served"), ["--expect", "Hello, world"])
 
 
@@ -399,8 +407,37 @@ class ValidationTest(TempCatalog):
                              ({"probe": "sh -c true"}, "requires.probe must be a non-empty list"),
                              ({"server": {"argv": ["s"]}}, "port_flag must be a --flag"),
                              ({"server": {"argv": ["s"], "port_flag": "--port", "ready_timeout_s": 0}},
-                              "ready_timeout_s must be a number of seconds from 0.1")):
+                              "ready_timeout_s must be a number of seconds from 0.1"),
+                             ({"server": {"argv": ["s"], "port_flag": "--port"}},
+                              r"requires.server.lang must name the language the server is written in "
+                              r"\(a lower-case word\), got None"),
+                             ({"server": {"argv": ["s"], "port_flag": "--port", "lang": "Go"}},
+                              "requires.server.lang must name the language")):
             self.assertRejected(pattern, work=self.entry(requires=req))
+
+    def test_a_server_in_a_language_no_variant_is_written_in(self):
+        server = {"argv": ["{bin}/rust-server"], "lang": "rust", "port_flag": "--port"}
+        self.assertRejected(r"/demo\.json \(demo/c/callback-sequential@b1\): requires.server.lang 'rust' "
+                            r"is not a language of the catalog's variants \(c, node\)$",
+                            work=self.work(requires={"server": server}))
+        # A language of another workload's variants is one of the catalog's.
+        other = self.entry(lang="rust")
+        other["workload"] = "other"
+        cat = self.load(demo=self.work(requires={"server": server}), other=other)
+        self.assertEqual(cat.find("demo/node/await-parallel@b1")["requires"]["server"]["lang"], "rust")
+
+    def test_an_entrys_server_replaces_the_workloads_with_its_own_language(self):
+        w = copy.deepcopy(WORK)
+        w["requires"] = {"server": {"argv": ["{bin}/c-server"], "lang": "c", "port_flag": "--port"}}
+        w["variants"][1]["requires"] = {"server": {"argv": ["{node}", "server.mjs"], "lang": "node",
+                                                   "port_flag": "--port"}}
+        cat = self.load(demo=w)
+        self.assertEqual(cat.find("demo/c/callback-parallel@b1")["requires"]["server"]["lang"], "c")
+        self.assertEqual(cat.find("demo/node/await-parallel@b1")["requires"]["server"]["lang"], "node")
+        # Without a lang of its own the entry's server is refused: it is not the workload's.
+        del w["variants"][1]["requires"]["server"]["lang"]
+        with self.assertRaisesRegex(catalog.CatalogError, "variants\\[1\\]: requires.server.lang must name"):
+            self.load(demo=w)
 
     def test_a_broken_suite(self):
         self.assertRejected(r"bound must be an integer from 1 to", suite=dict(SUITE, bound=0), work=WORK)

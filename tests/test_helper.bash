@@ -111,11 +111,10 @@ probes, programs = {}, set()
 for v in catalog.load(sys.argv[2]).select(workload=workload, lang=lang):
     if langs and v["lang"] not in langs:
         continue
-    # A server of another language (httpchain's Go and Node servers) counts too.
-    server = ((v.get("requires") or {}).get("server") or {}).get("argv") or [""]
-    server_lang = ("node" if server[0] == "{node}" else
-                   "go" if server[0].rsplit("/", 1)[-1].startswith("go-") else "c")
-    if langs and server[0] and server_lang not in langs:
+    # A server of another language (its catalog lang: httpchain's Go and Node
+    # servers) counts too.
+    server = (v.get("requires") or {}).get("server")
+    if langs and server and server["lang"] not in langs:
         continue
     if "selftest" not in v["profiles"] and plan.unmet(v, node, probes) is None:
         if one_per_program:

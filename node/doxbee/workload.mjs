@@ -13,11 +13,11 @@
 //
 // Every result is checked before the upload goes on; an upload verifies when
 // it committed once and every result of it was checked.  The line adds
-// commits, checked and ops_per_upload (pass.extra).  The styles share the
-// transactions below; only the way an operation is waited for differs:
-// callbacks, native promises (new Promise around setTimeout), async/await on
-// those, and bluebird's Promise.promisify of the callback fake with its
-// Promise.all (node/package.json pins it; `make deps` installs it).
+// commits, checked and ops_per_upload (startAll's totals on the pass).  The
+// styles share the transactions below; only the way an operation is waited
+// for differs: callbacks, native promises (new Promise around setTimeout),
+// async/await on those, and bluebird's Promise.promisify of the callback fake
+// with its Promise.all (node/package.json pins it; `make deps` installs it).
 import { defineWorkload } from '../lib/contract.mjs';
 
 const MAX_DELAY_MS = 86400000;
@@ -46,6 +46,7 @@ export const doxbee = defineWorkload({
       return 0;
     };
   },
+  fields: (pass) => ({ commits: pass.commits, checked: pass.checked, ops_per_upload: pass.opsPerUpload }),
 });
 
 /** The value operation `kind` (index j) of upload i completes with; the lookup finds nothing. */
@@ -101,12 +102,13 @@ export function perUpload(pass, parallel) {
 /**
  * Starts all pass.n uploads at once; start(i, finish) runs upload i and
  * calls finish(err, up) once.  Each is checked as it finishes; done() after
- * the last.  The totals go to pass.extra.
+ * the last.  The totals go on the pass (pass.commits, pass.checked,
+ * pass.opsPerUpload) for the line.
  */
 export function startAll(pass, parallel, done, start) {
   let finished = 0, checked = 0, commits = 0;
   const ops = perUpload(pass, parallel);
-  pass.extra = { commits: 0, checked: 0, ops_per_upload: ops };
+  pass.opsPerUpload = ops;
   for (let i = 0; i < pass.n; i++) {
     start(i, (err, up) => {
       if (up) {
@@ -115,8 +117,8 @@ export function startAll(pass, parallel, done, start) {
       }
       pass.check(i, err, up);
       if (++finished === pass.n) {
-        pass.extra.commits = commits;
-        pass.extra.checked = checked;
+        pass.commits = commits;
+        pass.checked = checked;
         done();
       }
     });

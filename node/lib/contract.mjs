@@ -32,8 +32,12 @@
 // once with exit code 1 and one line on stderr naming the iteration, which is
 // why styles need no error paths of their own beyond routing errors into
 // check().  A workload's own fields of the line (its `fields` in the
-// catalog) are what the style leaves in pass.extra ({ name: integer }),
-// written after runtime.
+// catalog) are what its fields(pass) returns ({ name: integer }, written
+// after runtime in that order) after the timed pass: the style, or the
+// workload's code the styles share, leaves the facts on the pass under names
+// of its own (cacheloop's pass.hits, tasks' pass.startNs), and fields() names
+// them as the line does, so every variant of a workload writes the same
+// fields in the same order.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -80,12 +84,15 @@ export function propertyName(flag) {
  * environment is wrong (exit 3), else null.  verifier(opts) returns the
  * per-completion check: (i, value) => the bytes the completion accounts for,
  * or a sentence saying what is wrong.  unit names one operation in messages.
+ * fields(pass) (optional) returns the workload's own fields of the line from
+ * what the timed pass left on the pass: { name: integer }, in the line's order.
  */
 export function defineWorkload(workload) {
-  const { name, unit, flags = {}, verifier } = workload;
+  const { name, unit, flags = {}, verifier, fields } = workload;
   if (!WORD.test(name || '')) throw new TypeError(`a workload needs a name of lower-case letters, got "${name}"`);
   if (!unit) throw new TypeError(`workload ${name} needs a unit (what one operation is called)`);
   if (typeof verifier !== 'function') throw new TypeError(`workload ${name} needs a verifier(opts)`);
+  if (fields !== undefined && typeof fields !== 'function') throw new TypeError(`workload ${name}: fields must be a function of the pass`);
   for (const [flag, spec] of Object.entries(flags)) {
     if (!FLAG_NAME.test(flag) || RESERVED.has(propertyName(flag))) {
       throw new TypeError(`workload ${name}: --${flag} is not a name a workload flag may take`);
@@ -276,7 +283,11 @@ export function runtimeName() {
   return `node ${process.version} (libuv ${process.versions.uv}${uring})`;
 }
 
-/** The contract's JSON line (DESIGN section 3): the variant's fields, then the measurements. */
+/**
+ * The contract's JSON line (DESIGN section 3): the variant's fields, then the
+ * measurements, then the workload's own fields (measured.workloadFields, what
+ * its fields(pass) returned) in their order.
+ */
 export function resultLine(fields, measured) {
   return JSON.stringify({
     workload: fields.workload,
@@ -297,7 +308,7 @@ export function resultLine(fields, measured) {
     peak_rss_kb: measured.peak_rss_kb,
     idle_rss_kb: measured.idle_rss_kb,
     runtime: measured.runtime || runtimeName(),
-    ...(measured.extra || {}),
+    ...(measured.workloadFields || {}),
   });
 }
 
@@ -439,8 +450,6 @@ export async function main(variant, moduleUrl) {
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
-    // The workload's own fields, after runtime: workload.fields(pass) when the
-    // workload derives them, and what the variant put in pass.extra.
-    extra: { ...(variant.workload.fields ? variant.workload.fields(pass) : {}), ...pass.extra },
+    workloadFields: variant.workload.fields ? variant.workload.fields(pass) : {},
   }) + '\n');
 }

@@ -155,20 +155,32 @@ test('a workload\'s own fields follow runtime in the line, in their order', () =
   const fields = variantFields({ workload: noop, style: 'sync', mode: 'sequential', backend: 'none', run() {} });
   const line = JSON.parse(resultLine(fields, {
     iterations: 3, concurrency: 1, ok: 3, bytes: 0, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3, idle_rss_kb: 2,
-    extra: { hits: 2, misses: 1 },
+    workloadFields: { hits: 2, misses: 1 },
   }));
   assert.deepStrictEqual(Object.keys(line).slice(-3), ['runtime', 'hits', 'misses']);
   assert.strictEqual(line.hits, 2);
 });
 
-test('a workload\'s own fields follow runtime, in the order the style gave them', () => {
-  const fields = variantFields({ workload: noop, style: 'callback', mode: 'parallel', backend: 'none', run() {} });
-  const line = JSON.parse(resultLine(fields, {
-    iterations: 1, concurrency: 0, ok: 1, bytes: 0, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3, idle_rss_kb: 2,
-    extra: { commits: 1, start_ns: 7 },
-  }));
-  assert.deepStrictEqual(Object.keys(line).slice(-3), ['runtime', 'commits', 'start_ns']);
-  assert.strictEqual(line.start_ns, 7);
+test('every variant of a workload with fields of its own writes its catalog\'s fields after runtime, in that order', () => {
+  const quick = { doxbee: ['--delay-ms', '0', '--queries', '3'], tasks: ['--sleep-ms', '0'] };
+  const bluebird = fs.existsSync(path.join(ROOT, 'node', 'node_modules', 'bluebird'));
+  let workloads = 0;
+  for (const workload of fs.readdirSync(path.join(ROOT, 'runner', 'catalog'))) {
+    const declared = JSON.parse(fs.readFileSync(path.join(ROOT, 'runner', 'catalog', workload), 'utf-8')).fields;
+    const name = path.basename(workload, '.json');
+    if (!declared || !fs.existsSync(path.join(ROOT, 'node', name, 'workload.mjs'))) continue;
+    workloads++;
+    for (const file of variantFiles().filter((f) => f.startsWith(`node/${name}/`))) {
+      if (file.endsWith('-bluebird.mjs') && !bluebird) continue;
+      const run = runNode([file, '--iterations', '3', '--warmup', '1', ...(quick[name] || [])]);
+      assert.strictEqual(run.status, 0, `${file}: ${run.stderr}`);
+      const line = JSON.parse(run.stdout);
+      const keys = Object.keys(line);
+      assert.deepStrictEqual(keys.slice(keys.indexOf('runtime') + 1), Object.keys(declared), file);
+      for (const field of Object.keys(declared)) assert.ok(Number.isInteger(line[field]), `${file}: ${field}`);
+    }
+  }
+  assert.ok(workloads >= 4, `${workloads} workloads with fields of their own`);
 });
 
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
@@ -228,6 +240,7 @@ test('a workload flag may not shadow a generic flag or a field of the pass', () 
   }
   assert.throws(() => defineWorkload({ ...base, flags: { port: { value: 'x', integer: true, arg: 'P', about: '' } } }), TypeError);
   assert.throws(() => defineWorkload({ ...base, verifier: undefined }), TypeError);
+  assert.throws(() => defineWorkload({ ...base, fields: { hits: 0 } }), TypeError);
   const probe = defineWorkload({ ...base, flags: { 'delay-ms': { value: 5, integer: true, arg: 'T', about: 'a delay' } } });
   assert.strictEqual(parseArgs(probe, ['--delay-ms', '7']).delayMs, 7);
   assert.strictEqual(new Pass(probe, defaults(probe), 1, 0, () => {}).delayMs, 5);

@@ -17,7 +17,7 @@ export const variant = {
     const t0 = process.hrtime.bigint();
     const all = new Array(pass.n);
     for (let i = 0; i < pass.n; i++) all[i] = task(i);
-    pass.extra = { start_ns: Number(process.hrtime.bigint() - t0) };
+    pass.startNs = Number(process.hrtime.bigint() - t0);
     const values = await Promise.all(all);
     for (let i = 0; i < values.length; i++) pass.check(i, null, values[i]);
   },

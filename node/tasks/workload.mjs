@@ -2,7 +2,7 @@
 // of --sleep-ms T (0: until the next turn of the loop) and then completing
 // with its own number; a pass is valid when all N completed.  The line adds
 // start_ns, the time from the start of the pass until the last task was
-// started (pass.extra).
+// started, which the variant leaves in pass.startNs.
 import { defineWorkload } from '../lib/contract.mjs';
 
 const MAX_SLEEP_MS = 86400000;
@@ -17,4 +17,5 @@ export const tasks = defineWorkload({
   verifier() {
     return (i, value) => (value === i ? 0 : `the task completed with ${JSON.stringify(value)}, expected ${i}`);
   },
+  fields: (pass) => ({ start_ns: pass.startNs }),
 });
