@@ -56,6 +56,18 @@ static const ab_workload_t ticks = {
 
 typedef int (*mode_fn)(ab_run_t *run, const ab_op_type_t *type);
 
+/* A run of n ticks on `loop` (not yet initialised), with options `o`. */
+static void run_setup(ab_run_t *run, ab_opts_t *o, uv_loop_t *loop, long n) {
+  memset(o, 0, sizeof(*o));
+  o->prog = "prog";
+  memset(run, 0, sizeof(*run));
+  run->loop = loop;
+  run->opts = o;
+  run->workload = &ticks;
+  run->n = n;
+  run->failed_at = -1;
+}
+
 /* One pass of `mode` over n operations with K = conc (0: all) on a fresh
  * loop and an empty pool: the stacks it mapped before its clock started,
  * checked to be all it mapped. */
@@ -64,15 +76,8 @@ static size_t pass(mode_fn mode, long n, long conc) {
   ab_opts_t o;
   ab_run_t run;
   size_t before;
-  memset(&o, 0, sizeof(o));
-  o.prog = "prog";
-  memset(&run, 0, sizeof(run));
-  run.loop = &loop;
-  run.opts = &o;
-  run.workload = &ticks;
-  run.n = n;
+  run_setup(&run, &o, &loop, n);
   run.concurrency = conc;
-  run.failed_at = -1;
   starts = starts_before_clock = 0;
   mapped_min = mapped_max = 0;
   assert_int_equal(uv_loop_init(&loop), 0);
@@ -135,14 +140,7 @@ static void a_set_finished_with_a_coroutine_suspended_fails_the_pass(void **stat
     uv_loop_t loop;
     ab_opts_t o;
     ab_run_t run;
-    memset(&o, 0, sizeof(o));
-    o.prog = "prog";
-    memset(&run, 0, sizeof(run));
-    run.loop = &loop;
-    run.opts = &o;
-    run.workload = &ticks;
-    run.n = 3;
-    run.failed_at = -1;
+    run_setup(&run, &o, &loop, 3);
     assert_int_equal(uv_loop_init(&loop), 0);
     ab_ops_t *set = ab_ops_start(&run, &timer_op, run.n, 0, promised);
     assert_non_null(set);
