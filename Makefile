@@ -287,10 +287,11 @@ test-bats: | $(DEPS_ENV)
 test-aplus: | $(DEPS_ENV)
 	@sh tests/aplus/run.sh "$(BUILD)" "$(NODE)"
 
-# The C suite on AArch64 (unit tests, every C variant's contract and bad-input
-# tables): natively on an aarch64 host, else cross-built into $(BUILD)/aarch64
-# and run under qemu-aarch64 when the arm64 libraries are installed, else the
-# coroutine tests alone; it says which (scripts/test-aarch64.sh).
+# The C suite on AArch64 (unit tests, the contract tables over the C variants
+# that run each style and backend file, the bad-input tables): natively on an
+# aarch64 host, else cross-built into $(BUILD)/aarch64 and run under
+# qemu-aarch64 when the arm64 libraries are installed, else the coroutine
+# tests alone; it says which (scripts/test-aarch64.sh).
 test-aarch64: | $(DEPS_ENV)
 	@sh scripts/test-aarch64.sh "$(MAKE)" "$(BUILD)"
 
@@ -305,7 +306,8 @@ test-asm:
 test-lint: | $(DEPS_ENV)
 	@sh scripts/lint.sh "$(ACTIONLINT)"
 
-# ASan+UBSan (unit tests and every C variant), TSan, valgrind memcheck.
+# ASan+UBSan (unit tests and the C variants that cover the code), TSan,
+# valgrind memcheck (scripts/sanitize.sh says which variants).
 test-sanitize: | $(DEPS_ENV)
 	@sh scripts/sanitize.sh "$(MAKE)" "$(PYTHON)"
 

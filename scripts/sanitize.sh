@@ -1,27 +1,53 @@
 #!/bin/sh
 # sanitize.sh MAKE PYTHON -- the C code under the tools that catch what tests miss.
 #
-#   asan      the C library, the unit tests and every C variant of the catalog
-#             built with AddressSanitizer + UndefinedBehaviorSanitizer (leaks
-#             included) and run at small N
-#   tsan      every C variant built with ThreadSanitizer: the threadpool paths
-#   memcheck  every C variant of the normal build under valgrind at N = 1,000,
+#   asan      the C library, the unit tests, the micro-benchmarks and the C
+#             variants of the catalog (which, below) built with
+#             AddressSanitizer + UndefinedBehaviorSanitizer (leaks included)
+#             and run at small N
+#   tsan      the C variants built with ThreadSanitizer: the threadpool paths
+#   memcheck  C variants of the normal build under valgrind at N = 1,000,
 #             no error and no leak allowed
+#
+# Which variants: each step runs the C variants that scripts/cover-variants.py
+# keeps of those the step takes, not every id.  asan and tsan: every program,
+# every variant name (style, shape and mode: the style's own code for that
+# mode) on the first backend that has it, and every other backend under each
+# mode and with each style once; what is left out differs from a variant that
+# runs only by its backend, whose code runs in the kept ones (readfile's
+# fused, inline and uring rows: 66 readfile variants become 38 today).
+# memcheck: each style file and backend file of every program once, and each
+# style's code for each mode once (--keys program,style,backend,style+mode:
+# 48 of 125 today).  valgrind adds to asan what asan cannot see, reads of
+# uninitialised memory and the optimised build, in code those variants run;
+# the combinations of the same files run under asan, and valgrind's start
+# costs about a second a variant.  The catalog decides, so a new workload,
+# style or backend is covered without an edit here.
+#
+# N: asan at SANITIZE_N (default 200); memcheck at 1,000.  tsan at
+# SANITIZE_TSAN_N (default 20), but bounded variants at SANITIZE_N: TSan finds
+# a race by happens-before, not by luck, so 20 operations in flight on libuv's
+# 4 threads already run every access of the threadpool paths from both sides;
+# a bounded variant needs N past the suite's bound (64) for its limiter to
+# wait; and every coroutine costs TSan a fiber of its own (asyncfib's await
+# makes 276 an iteration: minutes at N = 200, for the same code again).
 #
 # A variant whose workload needs a server (httpchain) runs against it through
 # runner/servers.py with-server: a C server of the same build (sanitized in
 # asan and tsan, under valgrind in memcheck), which must exit 0 when stopped;
-# a Go or Node server as it is.
+# a Go or Node server as it is.  The others run directly: every command line
+# is read from the catalog in one Python run per step.
 #
 # Each step prints one line per program and a total "STEP: N passed, N failed".
 # Steps whose tool is missing are skipped with a line saying so.  readfile's
 # uring variants are skipped, with the probe's reason, where io_uring is
 # unavailable (build/bin/c-readfile-probe uring).  tsan leaves out the inline
 # and uring backends (no thread of theirs runs a read: the loop thread or the
-# kernel does); memcheck runs the fused, inline and uring backends in their
-# parallel variants and callback-sequential only (their other variants share
-# the same code, and valgrind's start-up costs a second each).
-# Set SANITIZE_STEPS to run only some ("asan tsan memcheck"), SANITIZE_N for N.
+# kernel does).  The sanitized builds (build/asan, build/tsan) take the main
+# build's deps.env (no second `make deps`) and build with make -jSANITIZE_JOBS
+# (default 2).
+# Set SANITIZE_STEPS to run only some ("asan tsan memcheck"), SANITIZE_N and
+# SANITIZE_TSAN_N for N.
 set -u
 make=${1:-make}
 python=${2:-python3}
@@ -29,43 +55,90 @@ steps=${SANITIZE_STEPS:-asan tsan memcheck}
 n=${SANITIZE_N:-200}
 root=$(pwd)
 bad=0
+jobs=${SANITIZE_JOBS:-2}
+tsan_n=${SANITIZE_TSAN_N:-20}
 
-c_variants() { "$python" runner/catalog.py ids --lang c; }
+# sanitized_build DIR OPT LDFLAGS -- the C code built into DIR (make c), with
+# the main build's deps.env so that make does not run deps again for DIR.
+sanitized_build() {
+  mkdir -p "$1"
+  [ -f "$1/deps.env" ] || cp build/deps.env "$1/deps.env" 2>/dev/null || true
+  "$make" --no-print-directory -j"$jobs" BUILD="$1" OPT="$2" LDFLAGS="$3" c >/dev/null
+}
 
 # Why io_uring cannot be used here (the probe's line), or nothing.
 uring_why=$("$root/build/bin/c-readfile-probe" uring 2>&1 >/dev/null) || [ -n "$uring_why" ] || uring_why="probe failed"
 
-# wanted STEP ID -- whether STEP runs the variant ID (see the header).
+# wanted STEP ID -- whether STEP takes the variant ID (see the header).
 wanted() {
   case $1:$2 in
     tsan:*@inline|tsan:*@uring) return 1 ;;
-    memcheck:*-parallel@fused|memcheck:*-parallel@inline|memcheck:*-parallel@uring) return 0 ;;
-    memcheck:*/callback-sequential@fused|memcheck:*/callback-sequential@inline) return 0 ;;
-    memcheck:*/callback-sequential@uring) return 0 ;;
-    memcheck:*@fused|memcheck:*@inline|memcheck:*@uring) return 1 ;;
   esac
   return 0
 }
 
-# run_variants STEP BIN_DIR N WRAPPER... -- every C variant of the catalog,
-# run through WRAPPER, then the step's total line.  SERVER_WRAPPER (words)
-# goes before a server's command.
+# c_variants STEP -- the C variants STEP runs, one a line: those it takes,
+# thinned by scripts/cover-variants.py (see the header).
+c_variants() {
+  keys=program,name,backend+mode,backend+style
+  [ "$1" != memcheck ] || keys=program,style,backend,style+mode
+  for id in $("$python" runner/catalog.py ids --lang c); do
+    if wanted "$1" "$id"; then echo "$id"; fi
+  done | "$python" scripts/cover-variants.py --keys "$keys"
+}
+
+# records BIN_DIR IDS... -- for each id: a line "@@ ID MODE SERVER" (SERVER 1
+# when its workload needs a server, else 0) and its command, one argument a
+# line.  One Python run for all of them.
+records() {
+  "$python" - "$root/runner" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+cat = catalog.load()
+bin_dir = sys.argv[2]
+for vid in sys.argv[3:]:
+    v = cat.find(vid)
+    server = 1 if (v.get("requires") or {}).get("server") else 0
+    print("@@ %s %s %d" % (vid, v["mode"], server))
+    print("\n".join(catalog.argv(v, bin_dir)))
+PY
+}
+
+# run_variants STEP BIN_DIR N N_BOUNDED WRAPPER... -- the step's C variants,
+# run through WRAPPER at N (a bounded variant at N_BOUNDED), then the step's
+# total line.  SERVER_WRAPPER (words) goes before a server's command.
 run_variants() {
-  step=$1 bin=$2 iters=$3
-  shift 3
+  step=$1 bin=$2 iters=$3 iters_bounded=$4
+  shift 4
   server_wrapper=${SERVER_WRAPPER:-}
   pass=0 fail=0
-  for id in $(c_variants); do
-    wanted "$step" "$id" || continue
+  ids=$(c_variants "$step")
+  rec="$bin/../sanitize-variants.txt"
+  # shellcheck disable=SC2086  # ids are words
+  records "$bin" $ids > "$rec" || { echo "$step: 0 passed, 1 failed (the catalog)"; bad=1; return; }
+  for id in $ids; do
     case $id in
       *@uring) if [ -n "$uring_why" ]; then echo "  skip $id ($uring_why)"; continue; fi ;;
     esac
+    # shellcheck disable=SC2046  # two words
+    set -- $(sed -n "s|^@@ $id ||p" "$rec") "$@"
+    mode=$1 server=$2
+    shift 2
+    n_run=$iters
+    [ "$mode" != bounded ] || n_run=$iters_bounded
     # One argument a line: split on newlines only (BIN_DIR may hold a space).
-    argv=$("$python" runner/catalog.py argv "$id" --bin "$bin")
+    argv=$(awk -v id="@@ $id" 'index($0, id " ") == 1 { p = 1; next } /^@@ / { p = 0 } p' "$rec")
     # The test-only variant stops its clock early but must still be clean.
-    # shellcheck disable=SC2086
-    out=$(IFS='
-'; set -f; "$python" runner/servers.py with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$iters" --warmup 2 2>&1 >/dev/null)
+    if [ "$server" = 1 ]; then
+      # shellcheck disable=SC2086
+      out=$(IFS='
+'; set -f; "$python" runner/servers.py with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$n_run" --warmup 2 2>&1 >/dev/null)
+    else
+      # shellcheck disable=SC2086
+      out=$(IFS='
+'; set -f; "$@" $argv --iterations "$n_run" --warmup 2 2>&1 >/dev/null)
+    fi
     rc=$?
     if [ "$rc" -eq 0 ]; then
       pass=$((pass + 1)); echo "  ok   $id"
@@ -82,7 +155,7 @@ for step in $steps; do
     asan)
       echo "== asan: AddressSanitizer + UndefinedBehaviorSanitizer"
       flags="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-      "$make" --no-print-directory BUILD=build/asan OPT="$flags" LDFLAGS="-fsanitize=address,undefined" c >/dev/null \
+      sanitized_build build/asan "$flags" "-fsanitize=address,undefined" \
         || { echo "asan: 0 passed, 1 failed (build)"; bad=1; continue; }
       export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
       export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -103,12 +176,12 @@ for step in $steps; do
       done
       echo "asan-micro: $pass passed, $fail failed"
       [ "$fail" -eq 0 ] || bad=1
-      run_variants asan "$root/build/asan/bin" "$n" env
+      run_variants asan "$root/build/asan/bin" "$n" "$n" env
       unset ASAN_OPTIONS UBSAN_OPTIONS
       ;;
     tsan)
       echo "== tsan: ThreadSanitizer over the threadpool paths"
-      "$make" --no-print-directory BUILD=build/tsan OPT="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" c >/dev/null \
+      sanitized_build build/tsan "-O1 -g -fsanitize=thread" "-fsanitize=thread" \
         || { echo "tsan: 0 passed, 1 failed (build)"; bad=1; continue; }
       # halt_on_error: a race is a failure, not a warning.  setarch -R: TSan
       # cannot map its shadow memory with the high ASLR entropy of new kernels.
@@ -118,16 +191,16 @@ for step in $steps; do
         wrap="setarch $(uname -m) -R"
       fi
       # shellcheck disable=SC2086  # $wrap is a command and its arguments
-      SERVER_WRAPPER=$wrap TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_variants tsan "$root/build/tsan/bin" "$n" $wrap
+      SERVER_WRAPPER=$wrap TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 run_variants tsan "$root/build/tsan/bin" "$tsan_n" "$n" $wrap
       ;;
     memcheck)
       echo "== memcheck: valgrind at N = 1,000"
       if ! command -v valgrind >/dev/null 2>&1; then
         echo "memcheck: skipped, valgrind not installed"; continue
       fi
-      "$make" --no-print-directory c >/dev/null || { echo "memcheck: 0 passed, 1 failed (build)"; bad=1; continue; }
+      "$make" --no-print-directory -j"$jobs" c >/dev/null || { echo "memcheck: 0 passed, 1 failed (build)"; bad=1; continue; }
       SERVER_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible" \
-      run_variants memcheck "$root/build/bin" 1000 valgrind -q --error-exitcode=99 \
+      run_variants memcheck "$root/build/bin" 1000 1000 valgrind -q --error-exitcode=99 \
         --leak-check=full --show-leak-kinds=definite,indirect,possible \
         --errors-for-leak-kinds=definite,indirect,possible
       ;;

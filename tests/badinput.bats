@@ -1,9 +1,13 @@
 #!/usr/bin/env bats
 # Bad input (DESIGN section 9) for every program of every workload in the
 # catalog: the right exit code, one line on stderr naming the problem, and
-# nothing on stdout.  The generic flags' cases run for every workload's
-# variants; each workload's own bad inputs are rows of the tables at the end,
-# keyed by workload, so a new workload adds rows and nothing else.
+# nothing on stdout.  The generic flags' cases and --help run one variant of
+# each program (program_ids): every program parses its flags, and checks its
+# input, in code its variants share, before any variant's own code runs;
+# contract.bats runs every variant.  Each workload's own bad inputs are rows
+# of the tables at the end, keyed by workload (expect_table: a failed
+# verification runs on every variant), so a new workload adds rows and
+# nothing else.
 
 load test_helper
 
@@ -11,12 +15,13 @@ setup() {
   cd "$ROOT"
 }
 
-# expect_all CODE PATTERN FLAGS... -- every variant of every workload exits
-# CODE, says PATTERN (an extended regexp) on stderr and prints nothing on stdout.
+# expect_all CODE PATTERN FLAGS... -- every program of every workload (one
+# variant of each) exits CODE, says PATTERN (an extended regexp) on stderr and
+# prints nothing on stdout.
 expect_all() {
   local code=$1 pattern=$2
   shift 2
-  expect_variants "$code" "$pattern" "$(contract_ids)" "$@"
+  expect_variants "$code" "$pattern" "$(program_ids)" "$@"
 }
 
 # drivers -- one variant id a line for each C or Go program that takes
@@ -56,7 +61,7 @@ drivers() {
 
 @test "--help of every program prints its usage on stdout and exits 0" {
   local id failures=""
-  for id in $(contract_ids); do
+  for id in $(program_ids); do
     variant_argv "$id"
     run --separate-stderr "${VARIANT_ARGV[@]}" --help
     if [ "$status" -ne 0 ] || [[ "$output" != *"usage:"* ]]; then

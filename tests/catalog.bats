@@ -183,3 +183,56 @@ run_quick() {
   expect_refused run_quick
   [ ! -e "$BATS_TEST_TMPDIR/r" ]
 }
+
+# covered KEYS -- each C variant's keys (computed here, apart from the script)
+# for cover-variants.py's --keys KEYS, one "ID KEY..." line a variant.
+covered() {
+  "$PYTHON" - "$ROOT/runner" "$CATALOG_DIR" "$1" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+for v in catalog.load(sys.argv[2]).select(lang="c"):
+    w, prog = v["workload"], v["argv"][0]
+    k = {"program": prog, "name": w + ":" + v["name"],
+         "backend+mode": w + ":" + v["backend"] + ":" + v["mode"],
+         "backend+style": w + ":" + v["backend"] + ":" + v["style"],
+         "style": w + ":" + v["style"], "backend": w + ":" + v["backend"],
+         "style+mode": v["style"] + ":" + v["mode"]}
+    print(v["id"], " ".join(name + "=" + k[name] for name in sys.argv[3].split(",")))
+PY
+}
+
+@test "cover-variants.py keeps fewer C variants, in their order, with every key of them all" {
+  local keys all kept id rest failures="" k want have
+  for keys in program,name,backend+mode,backend+style program,style,backend,style+mode; do
+    all=$(catalog ids --lang c)
+    if [ "$keys" = program,name,backend+mode,backend+style ]; then
+      kept=$("$PYTHON" "$ROOT/scripts/cover-variants.py" <<<"$all")
+    else
+      kept=$("$PYTHON" "$ROOT/scripts/cover-variants.py" --keys "$keys" <<<"$all")
+    fi
+    [ -n "$kept" ] || failures+="$keys: nothing kept"$'\n'
+    [ "$(wc -l <<<"$kept")" -lt "$(wc -l <<<"$all")" ] || failures+="$keys: nothing left out"$'\n'
+    # In the order of the input: the kept ids are a subsequence of it.
+    [ "$(grep -Fxf <(printf '%s\n' "$kept") <<<"$all")" = "$kept" ] \
+      || failures+="$keys: not in the input's order"$'\n'
+    want="" have=""
+    while read -r id rest; do
+      want+=" $rest"
+      if grep -Fxq -- "$id" <<<"$kept"; then have+=" $rest"; fi
+    done < <(covered "$keys")
+    for k in $want; do
+      [[ " $have " == *" $k "* ]] || failures+="$keys: no kept variant has $k"$'\n'
+    done
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "cover-variants.py refuses a key it does not know, and keeps an id the catalog has not" {
+  run "$PYTHON" "$ROOT/scripts/cover-variants.py" --keys program,colour </dev/null
+  assert_failure 2
+  assert_output --partial "cover-variants.py [--catalog DIR] [--keys K,K...]"
+  run "$PYTHON" "$ROOT/scripts/cover-variants.py" <<<"nowhere/c/sync-sequential@none"
+  assert_success
+  assert_output "nowhere/c/sync-sequential@none"
+}

@@ -3,6 +3,12 @@
 # descriptors closed, stdout that cannot take the result, numbers that only
 # look decimal, devices given as the input file, resources too short to start
 # libuv's threadpool.  Each case: the exit code and one line on stderr.
+# Which variants: what the harness does before or after the variant's run
+# (a closed stdout found first, the result line written, the input checked by
+# the workload's setup) runs once a program; a whole run under a changed
+# environment (closed descriptors, a short address space) runs on the
+# variants that cover the code (cover_ids: every variant name, every backend
+# under each mode and with each style).
 
 load test_helper
 
@@ -13,17 +19,12 @@ setup() {
 # c_ids -- every contract C variant of every workload.
 c_ids() { contract_ids "" c; }
 
+# c_cover -- the C variants that cover the code (cover_ids).
+c_cover() { cover_ids "" c; }
+
 # c_programs -- one variant id a line for each C program (the first of its
 # variants): the flags are the harness's, parsed alike by every variant.
-c_programs() {
-  local seen=" " id
-  for id in $(c_ids); do
-    variant_argv "$id"
-    case $seen in *" ${VARIANT_ARGV[0]} "*) continue ;; esac
-    seen+="${VARIANT_ARGV[0]} "
-    echo "$id"
-  done
-}
+c_programs() { program_ids "" c; }
 
 # serve_variant -- after variant_argv: starts the server the variant's workload
 # needs, if any, and sets PORT_ARGS to the port flag the runner would append
@@ -39,14 +40,15 @@ unserve_variant() {
   [ "${#SERVER_ARGV[@]}" -eq 0 ] || stop_server
 }
 
-# each_c CODE PATTERN REDIRECT -- runs every C variant at N = 5 with the shell
-# redirection REDIRECT (e.g. '0<&-') applied to it (not to the server its
-# workload needs, started first as run_variant does), and expects exit CODE and
-# stderr matching PATTERN (an extended regexp; empty: anything); lists every
-# failure at the end.
+# each_c CODE PATTERN REDIRECT IDS -- runs each C variant of IDS at N = 5 with
+# the shell redirection REDIRECT (e.g. '0<&-') applied to it (not to the server
+# its workload needs, started first as run_variant does), and expects exit CODE
+# and stderr matching PATTERN (an extended regexp; empty: anything); lists
+# every failure at the end.
 each_c() {
-  local code=$1 pattern=$2 redirect=$3 id failures="" err rc
-  for id in $(c_ids); do
+  local code=$1 pattern=$2 redirect=$3 ids=$4 id failures="" err rc
+  [ -n "$ids" ] || { echo "no C variant to run"; return 1; }
+  for id in $ids; do
     variant_argv "$id"
     serve_variant || { failures+="$id: $(cat "$BATS_TEST_TMPDIR/err")"$'\n'; continue; }
     rc=0
@@ -68,16 +70,16 @@ each_c() {
 # --- item: writing the result ------------------------------------------------
 
 @test "C: a closed stdin changes nothing (libuv gets no descriptor 0)" {
-  each_c 0 "" '0<&-'
+  each_c 0 "" '0<&-' "$(c_cover)"
 }
 
 @test "C: a closed stderr changes nothing either" {
-  each_c 0 "" '2>&-'
+  each_c 0 "" '2>&-' "$(c_cover)"
 }
 
 @test "C: with stderr closed a failure keeps its exit code (3 for a missing file)" {
   local id failures="" rc
-  for id in $(contract_ids readfile c); do
+  for id in $(program_ids readfile c); do
     variant_argv "$id"
     rc=0
     "${VARIANT_ARGV[@]}" --iterations 5 --file nope/missing.txt >/dev/null 2>&- || rc=$?
@@ -88,7 +90,7 @@ each_c() {
 
 @test "C: a closed stdout is exit 3 with one line, before anything runs" {
   local id failures="" rc err
-  for id in $(c_ids); do
+  for id in $(c_programs); do
     variant_argv "$id"
     rc=0
     "${VARIANT_ARGV[@]}" --iterations 5 >&- 2>"$BATS_TEST_TMPDIR/err" || rc=$?
@@ -100,17 +102,17 @@ each_c() {
 }
 
 @test "C: stdout and stderr both closed is still exit 3" {
-  each_c 3 "" '>&- 2>&-'
+  each_c 3 "" '>&- 2>&-' "$(c_programs)"
 }
 
 @test "C: a result line that does not fit on /dev/full is exit 3 with one line" {
   [ -w /dev/full ] || skip "no /dev/full here"
-  each_c 3 "writing the result failed: No space left on device" '>/dev/full'
+  each_c 3 "writing the result failed: No space left on device" '>/dev/full' "$(c_programs)"
 }
 
 @test "C: a reader gone (EPIPE) is exit 3 with one line, not death by SIGPIPE" {
   local id failures="" got
-  for id in $(c_ids); do
+  for id in $(c_programs); do
     variant_argv "$id"
     serve_variant || { failures+="$id: $(cat "$BATS_TEST_TMPDIR/err")"$'\n'; continue; }
     # A pipe whose read end is closed before the program starts.
@@ -182,7 +184,7 @@ PY
 
 @test "C: a device as --file is exit 3 with one line, like a FIFO" {
   local ids dev failures=""
-  ids=$(contract_ids readfile c)
+  ids=$(program_ids readfile c)
   [ -n "$ids" ] || skip "no C readfile variant"
   for dev in /dev/null /dev/zero; do
     [ -c "$dev" ] || continue
@@ -196,7 +198,7 @@ PY
 
 @test "C: a threadpool libuv cannot start (ulimit -v) is exit 3 with one line, not SIGABRT" {
   local ids failures="" id rc err
-  ids=$(contract_ids readfile c)
+  ids=$(cover_ids readfile c)
   [ -n "$ids" ] || skip "no C readfile variant"
   # 24 MB of address space: room for the program, not for 4 threads of 8 MiB.
   for id in $ids; do

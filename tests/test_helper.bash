@@ -88,6 +88,11 @@ PY
 # TEST_ONE_PER_PROGRAM=1 -- contract_ids keeps the first variant of each
 # program (what a flag parser shared by its variants needs; the emulated run
 # of the bad-input tables uses it to stay short).
+# TEST_VARIANT_COVER=1 -- contract_ids keeps the variants that
+# scripts/cover-variants.py keeps: every program, every variant name, every
+# backend under each mode and with each style; TEST_VARIANT_COVER=K,K... the
+# ones it keeps with --keys K,K... (the emulated run of the contract table
+# uses program,style,backend,style+mode).
 lang_selected() {
   case " ${TEST_LANGS:-$1} " in *" $1 "*) return 0 ;; esac
   return 1
@@ -97,8 +102,20 @@ lang_selected() {
 # a test should run: not the test-only ones (profile selftest), which must
 # break the contract, and not those whose requirements this machine does not
 # meet (an os, node, a probe), by the runner's own rule (runner/plan.py);
-# only those of TEST_LANGS, one a program with TEST_ONE_PER_PROGRAM.
+# only those of TEST_LANGS, one a program with TEST_ONE_PER_PROGRAM, those
+# that cover the code with TEST_VARIANT_COVER.
 contract_ids() {
+  case ${TEST_VARIANT_COVER:-0} in
+    0) ;;
+    1)
+      TEST_VARIANT_COVER=0 contract_ids "$@" \
+        | "$PYTHON" "${ROOT}/scripts/cover-variants.py" --catalog "$CATALOG_DIR"
+      return ;;
+    *)
+      TEST_VARIANT_COVER=0 contract_ids "$@" \
+        | "$PYTHON" "${ROOT}/scripts/cover-variants.py" --catalog "$CATALOG_DIR" --keys "$TEST_VARIANT_COVER"
+      return ;;
+  esac
   "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" \
     "${TEST_LANGS:-}" "${TEST_ONE_PER_PROGRAM:-}" <<'PY'
 import sys
@@ -125,6 +142,15 @@ for v in catalog.load(sys.argv[2]).select(workload=workload, lang=lang):
         print(v["id"])
 PY
 }
+
+# program_ids [W [L]] -- contract_ids, one variant a program: for a check of
+# what the program's variants share (its flag parser, its workload's setup).
+program_ids() { TEST_ONE_PER_PROGRAM=1 contract_ids "$@"; }
+
+# cover_ids [W [L]] -- contract_ids, only the variants that cover the code
+# (TEST_VARIANT_COVER): for a check of a whole run whose outcome depends on
+# the code run and not on the variant's name.
+cover_ids() { TEST_VARIANT_COVER=1 contract_ids "$@"; }
 
 # variant_argv ID -- fills the array VARIANT_ARGV with the variant's command,
 # and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
@@ -308,12 +334,19 @@ expect_contract_lines() {
 
 # expect_table [L] -- a table of bad inputs on stdin, one case a line:
 #   WORKLOAD | CODE | FLAGS | PATTERN
-# runs every contract variant of WORKLOAD (`*`: of every workload; only those
+# runs the contract variants of WORKLOAD (`*`: of every workload; only those
 # of language L when given) at N=5 with FLAGS (split on blanks) and expects
 # exit CODE, nothing on stdout and PATTERN (an extended regexp, the rest of
-# the line, | included) on stderr.  A workload's own bad inputs are rows that
-# name it.  Blank lines and lines starting with # are skipped; lists every
-# failing row at the end.
+# the line, | included) on stderr.  Which variants: for CODE 2 (a usage error)
+# and 3 (the environment: a missing or unreadable input) one a program
+# (program_ids), since every program of the suite finds those in code its
+# variants share, before any variant's own code runs (C: c/lib/harness.c's
+# parser and the workload's setup; Go: go/internal/contract and the
+# workload's setup; Node: node/lib/contract.mjs and the workload's setup);
+# for any other CODE (1: a failed verification, found by the variant's own
+# operations) every variant.
+# A workload's own bad inputs are rows that name it.  Blank lines and lines
+# starting with # are skipped; lists every failing row at the end.
 expect_table() {
   local lang=${1:-} failures="" known row workload code flags pattern ids
   local -a rows=() argv
@@ -332,7 +365,10 @@ expect_table() {
       failures+="no workload '$workload' in the catalog: $row"$'\n'
       continue
     fi
-    ids=$(contract_ids "$workload" "$lang")
+    case $code in
+      2 | 3) ids=$(program_ids "$workload" "$lang") ;;
+      *) ids=$(contract_ids "$workload" "$lang") ;;
+    esac
     # A workload without programs in this language has nothing to check.
     [ -n "$ids" ] || continue
     expect_variants "$code" "$pattern" "$ids" ${argv[@]+"${argv[@]}"} \
