@@ -162,3 +162,23 @@ programs() {
   run -2 --separate-stderr "$GO" --iterations 0
   [[ "${stderr_lines[0]}" == "go-readfile: "* ]] || fail "${stderr_lines[0]}"
 }
+
+@test "Go: more operations in flight than a sync.WaitGroup counts is exit 3 with one line, not a panic" {
+  # 2^31 parallel operations: WaitGroup.Add panicked ("sync: negative
+  # WaitGroup counter", exit 2 with goroutine stacks) in every parallel Go
+  # variant; now refused before anything runs, as C refuses what it cannot
+  # allocate.
+  local ids="" id
+  for id in $(contract_ids "" go); do
+    [ "$(catalog field "$id" mode)" = parallel ] && ids+="$id "
+  done
+  [ -n "$ids" ] || skip "no parallel Go variant"
+  local failures=""
+  for id in $ids; do
+    run_variant "$id" 2147483648
+    [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \
+      && [[ "$stderr" == "go-$(catalog field "$id" workload): 2147483648 operations in flight at once are more than a sync.WaitGroup counts (2147483647): lower N or K" ]] \
+      || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
