@@ -182,3 +182,22 @@ programs() {
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
+
+@test "Node: more operations in flight than a JavaScript array holds is exit 3 with one line, not a RangeError's stack" {
+  # 2^32 parallel operations: new Array(n) and Promise.all throw "RangeError:
+  # Invalid array length" mid-run (exit 1 with a stack trace, or a run that
+  # allocates for minutes first); now refused before anything runs.
+  need_node
+  local ids="" id failures=""
+  for id in $(contract_ids "" node); do
+    [ "$(catalog field "$id" mode)" = parallel ] && [ "$(catalog field "$id" method)" = inprocess ] && ids+="$id "
+  done
+  [ -n "$ids" ] || skip "no parallel Node variant"
+  for id in $ids; do
+    VARIANT_TIMEOUT=20 run_variant "$id" 4294967296
+    [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \
+      && [[ "$stderr" == "${VARIANT_ARGV[1]}: 4294967296 operations in flight at once are more than a JavaScript array holds (4294967295): lower N or K" ]] \
+      || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

@@ -230,6 +230,20 @@ export function effectiveConcurrency(mode, requested) {
   throw new TypeError(`unknown mode "${mode}"`);
 }
 
+/**
+ * The most operations a variant may have in flight at once: a parallel
+ * variant holds them in one array (Promise.all, new Array(n)), and a
+ * JavaScript array holds at most 2^32 - 1 elements (more throws "RangeError:
+ * Invalid array length" mid-run).  main() refuses more with exit 3 and one
+ * line before anything runs, as C and Go refuse what they cannot hold.
+ */
+export const MAX_IN_FLIGHT = 2 ** 32 - 1;
+
+/** How many of n operations are in flight at once with K = k (effectiveConcurrency). */
+export function inFlight(n, k) {
+  return k === 0 || k > n ? n : k;
+}
+
 /** style[-shape][-nodetest]-mode: a variant's name (DESIGN section 4). */
 export function variantName({ style, shape = '', method = 'inprocess', mode }) {
   return style + (shape ? `-${shape}` : '') + (method === 'nodetest' ? '-nodetest' : '') + `-${mode}`;
@@ -425,6 +439,11 @@ export async function main(variant, moduleUrl) {
   const prog = programName(fileURLToPath(moduleUrl));
   const opts = optionsOrExit(prog, variant.workload, process.argv.slice(2));
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
+  const most = Math.max(inFlight(opts.warmup, concurrency), inFlight(opts.iterations, concurrency));
+  if (most > MAX_IN_FLIGHT) {
+    say(`${prog}: ${most} operations in flight at once are more than a JavaScript array holds (${MAX_IN_FLIGHT}): lower N or K`);
+    process.exit(EXIT_ENV);
+  }
   const { pass, cpu, idleRssKb } = await measure(variant, opts, concurrency, (message) => {
     say(`${prog}: ${message}`);
     process.exit(EXIT_VERIFY);
