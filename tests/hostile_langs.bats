@@ -201,3 +201,24 @@ programs() {
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
+
+@test "Node: N above what one Promise.all takes (2^21 - 1) is exit 3 with one line before anything runs, for every variant that joins all N" {
+  # tasks/node/await-parallel at N = 2^21 made every task first (about 40 s
+  # and 2 GB here) and then died of "RangeError: Too many elements passed to
+  # Promise.all" with a stack trace and exit 1.
+  need_node
+  local id ids="" failures=""
+  for id in $(contract_ids "" node); do
+    [ "$(catalog field "$id" method)" = inprocess ] || continue
+    variant_argv "$id"
+    grep -q 'joinsAll: true' "${VARIANT_ARGV[1]}" && ids+="$id "
+  done
+  [[ " $ids " == *" tasks/node/await-parallel@setTimeout "* ]] || fail "tasks/node/await-parallel does not say joinsAll: $ids"
+  for id in $ids; do
+    VARIANT_TIMEOUT=20 run_variant "$id" 2097152
+    [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \
+      && [[ "$stderr" == "${VARIANT_ARGV[1]}: 2097152 promises joined by one Promise.all are more than V8 takes (2097151): lower N" ]] \
+      || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

@@ -239,6 +239,15 @@ export function effectiveConcurrency(mode, requested) {
  */
 export const MAX_IN_FLIGHT = 2 ** 32 - 1;
 
+/**
+ * The most promises one Promise.all takes: V8 throws "RangeError: Too many
+ * elements passed to Promise.all" beyond 2^21 - 1, after every promise was
+ * made (tens of seconds and gigabytes at N = 2^21).  A variant that joins all
+ * N operations with one Promise.all says so (`joinsAll: true`) and main()
+ * refuses a larger N with exit 3 and one line before anything runs.
+ */
+export const PROMISE_ALL_MAX = 2 ** 21 - 1;
+
 /** How many of n operations are in flight at once with K = k (effectiveConcurrency). */
 export function inFlight(n, k) {
   return k === 0 || k > n ? n : k;
@@ -444,10 +453,25 @@ export async function main(variant, moduleUrl) {
     say(`${prog}: ${most} operations in flight at once are more than a JavaScript array holds (${MAX_IN_FLIGHT}): lower N or K`);
     process.exit(EXIT_ENV);
   }
-  const { pass, cpu, idleRssKb } = await measure(variant, opts, concurrency, (message) => {
-    say(`${prog}: ${message}`);
-    process.exit(EXIT_VERIFY);
-  });
+  const joined = variant.joinsAll ? Math.max(opts.warmup, opts.iterations) : 0;
+  if (joined > PROMISE_ALL_MAX) {
+    say(`${prog}: ${joined} promises joined by one Promise.all are more than V8 takes (${PROMISE_ALL_MAX}): lower N`);
+    process.exit(EXIT_ENV);
+  }
+  let measured;
+  try {
+    measured = await measure(variant, opts, concurrency, (message) => {
+      say(`${prog}: ${message}`);
+      process.exit(EXIT_VERIFY);
+    });
+  } catch (err) {
+    // A limit of the runtime met mid-run (an array or a Promise.all too
+    // large for V8): the environment, one line, as for out of memory.
+    if (!(err instanceof RangeError)) throw err;
+    say(`${prog}: N = ${opts.iterations}: ${err.message}: a limit of V8, lower N or K`);
+    process.exit(EXIT_ENV);
+  }
+  const { pass, cpu, idleRssKb } = measured;
   emit(prog, 'result', resultLine(fields, {
     iterations: pass.n,
     concurrency,
