@@ -67,7 +67,10 @@ class Server:
             raise ServerError("server %s cannot start: %s" % (self.name, e.strerror or e))
         try:
             self.port = self._ready(float(spec.get("ready_timeout_s", READY_TIMEOUT_S)))
-        except ServerError:
+        except BaseException:
+            # Not ready, or Ctrl-C / SIGTERM (KeyboardInterrupt) while waiting:
+            # nobody else holds this server yet, so it is stopped here, or it
+            # would outlive the runner when it does not watch its stdin.
             self.stop()
             raise
         # Keep reading whatever else it prints, so a chatty server never blocks on a

@@ -21,9 +21,10 @@ import plan as plan_mod  # noqa: E402
 import report  # noqa: E402
 import run  # noqa: E402
 import rundir as rd  # noqa: E402
+import servers as servers_mod  # noqa: E402
 import summary as sm  # noqa: E402
 from errors import EnvError, UsageError  # noqa: E402
-from test_run import FAKE, HONEST, Fixture, result  # noqa: E402
+from test_run import FAKE, FAKE_SERVER, HONEST, Fixture, result  # noqa: E402
 
 
 def usage(*argv):
@@ -306,6 +307,38 @@ class LatestTest(unittest.TestCase):
                                           "20260101T000001Z", "20251231T235959Z")]
         self.assertEqual(sorted(keys, reverse=True), keys)
         self.assertIsNone(rd.stamp_key("latest"))
+
+
+class InterruptedServerTest(unittest.TestCase):
+    def test_ctrl_c_while_a_server_gets_ready_stops_it(self):
+        """Ctrl-C (or SIGTERM, which the runner turns into KeyboardInterrupt)
+        while the runner waits for a server's {"port": N} line: the server,
+        which nobody holds yet, is stopped, not left to outlive the runner (a
+        server that does not watch its stdin, as fake-server --mute, did)."""
+        started = []
+        real_popen, real_select = servers_mod.subprocess.Popen, servers_mod.select.select
+
+        def popen(*a, **k):
+            started.append(real_popen(*a, **k))
+            return started[-1]
+
+        def select(*a):
+            raise KeyboardInterrupt
+
+        servers_mod.subprocess.Popen, servers_mod.select.select = popen, select
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                servers_mod.Servers().port({"argv": [FAKE_SERVER, "--mute"], "port_flag": "--port",
+                                            "ready_timeout_s": 5})
+        finally:
+            servers_mod.subprocess.Popen, servers_mod.select.select = real_popen, real_select
+            for proc in started:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                    self.fail("the server was left running")
+        self.assertEqual(len(started), 1)
+        self.assertIsNotNone(started[0].returncode)
 
 
 if __name__ == "__main__":
