@@ -11,6 +11,18 @@ setup() {
   cd "$ROOT"
 }
 
+# close_above_2 -- closes every descriptor above 2 of this (sub)shell: what
+# bats keeps open would otherwise count against a small ulimit -n.
+close_above_2() {
+  local fd dir=/proc/$BASHPID/fd
+  [ -d "$dir" ] || dir=/dev/fd
+  for fd in "$dir"/*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] 2>/dev/null || continue
+    eval "exec $fd>&-" 2>/dev/null || true
+  done
+}
+
 # bounded_ids -- the httpchain variants in bounded mode that this host runs.
 bounded_ids() {
   local id
@@ -55,5 +67,29 @@ bounded_ids() {
       && [[ "$stderr" == "$want: "*"cannot connect to 127.0.0.1:1"* ]] \
       || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
   done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "httpchain servers in C and Go: ulimit -n 5 or 6 is exit 3 with one line naming the limit, not SIGABRT or the Go runtime's death" {
+  # Node's own server is left out: node itself dies of a signal below about
+  # 17 descriptors, before any script runs.
+  local srv n rc err failures="" seen=0
+  for srv in "$BIN/c-httpchain-server" "$BIN/go-httpchain-server"; do
+    [ -x "$srv" ] || continue
+    seen=$((seen + 1))
+    for n in 5 6; do
+      rc=0
+      # A limit this small leaves the server nothing to serve with: it exits.
+      (exec </dev/null >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" && close_above_2 \
+        && ulimit -n "$n" && exec "$srv" --port 0) || rc=$?
+      err=$(cat "$BATS_TEST_TMPDIR/err")
+      [ "$rc" -eq 3 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ] \
+        && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+        && [[ "$err" == "${srv##*/}: too few file descriptors ("*"): ulimit -n is $n "*"raise it to at least "* \
+          || "$err" == "$srv: too few file descriptors ("*"): ulimit -n is $n "*"raise it to at least "* ]] \
+        || failures+="${srv##*/} under ulimit -n $n: exit $rc: ${err:0:300}"$'\n'
+    done
+  done
+  [ "$seen" -gt 0 ] || skip "no httpchain server built"
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
