@@ -123,21 +123,26 @@ class Server:
         why = _first_line(self.err)
         return "server %s died (exit %s)%s" % (self.name, code, ": " + why if why else "")
 
-    def stop(self):
-        """SIGTERM to the server, SIGKILL to its group when it lingers."""
-        if self.proc.poll() is None:
+    def stop(self, grace_s=STOP_GRACE_S):
+        """SIGTERM to the server, SIGKILL to its group when it lingers grace_s.  Ctrl-C
+        during the grace period (KeyboardInterrupt) cuts it short but still
+        kills the group before it propagates: a hung server that ignores
+        SIGTERM and no longer reads its stdin would otherwise outlive the runner."""
+        try:
+            if self.proc.poll() is None:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGTERM)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                try:
+                    self.proc.wait(grace_s)
+                except subprocess.TimeoutExpired:
+                    pass
+        finally:
             try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
+                os.killpg(self.proc.pid, signal.SIGKILL)    # its leftovers, or itself
             except (ProcessLookupError, PermissionError):
                 pass
-            try:
-                self.proc.wait(STOP_GRACE_S)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)    # its leftovers, or itself
-        except (ProcessLookupError, PermissionError):
-            pass
         self.proc.wait()
         if self.drainer is not None:
             self.drainer.join(STOP_GRACE_S)     # it reads to the end of the pipe
@@ -174,9 +179,18 @@ class Servers:
         return server.port, None
 
     def stop_all(self):
-        for server in self.running.values():
-            server.stop()
-        self.running, self.failed = {}, {}
+        """Stops every server of the round; a Ctrl-C while one stops does not
+        skip the others (they get no grace period then, and it is raised once
+        all are stopped)."""
+        running, self.running, self.failed = list(self.running.values()), {}, {}
+        interrupted = None
+        for server in running:
+            try:
+                server.stop(STOP_GRACE_S if interrupted is None else 0)
+            except KeyboardInterrupt as e:
+                interrupted = e
+        if interrupted is not None:
+            raise interrupted
 
 
 # ---------------------------------------------------------------- CLI

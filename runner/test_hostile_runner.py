@@ -6,7 +6,9 @@ import io
 import json
 import os
 import shutil
+import signal
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -339,6 +341,39 @@ class InterruptedServerTest(unittest.TestCase):
                     self.fail("the server was left running")
         self.assertEqual(len(started), 1)
         self.assertIsNotNone(started[0].returncode)
+
+    def test_ctrl_c_while_servers_stop_still_kills_every_one(self):
+        """Ctrl-C during the grace period after SIGTERM (a hung server that
+        ignores it): the servers are killed all the same, every one of them,
+        and the interrupt goes on; the SIGKILL was skipped and the server left."""
+        servers = servers_mod.Servers()
+        procs = []
+        for extra in ([], ["--text", "two"]):
+            port, why = servers.port({"argv": [FAKE_SERVER, "--stubborn"] + extra,
+                                      "port_flag": "--port", "ready_timeout_s": 5})
+            self.assertIsNone(why)
+            procs.append(servers.running[tuple([FAKE_SERVER, "--stubborn"] + extra)].proc)
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+
+        old = signal.signal(signal.SIGALRM, interrupt)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            with self.assertRaises(KeyboardInterrupt):
+                servers.stop_all()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+            left = []
+            for p in procs:
+                try:
+                    p.wait(2)     # killed: gone at once (reaped here)
+                except subprocess.TimeoutExpired:
+                    left.append(p.args)
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+        self.assertEqual(left, [])
 
 
 if __name__ == "__main__":
