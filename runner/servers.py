@@ -178,6 +178,12 @@ class Servers:
             return None, why
         return server.port, None
 
+    def died(self, spec):
+        """Why the server of spec, started this round, is gone now (one line),
+        or None while it runs or when it was never started."""
+        server = self.running.get(tuple(spec["argv"]))
+        return server.dead() if server is not None else None
+
     def stop_all(self):
         """Stops every server of the round; a Ctrl-C while one stops does not
         skip the others (they get no grace period then, and it is raised once

@@ -11,6 +11,8 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import types
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -374,6 +376,29 @@ class InterruptedServerTest(unittest.TestCase):
                     os.killpg(p.pid, signal.SIGKILL)
                     p.wait()
         self.assertEqual(left, [])
+
+    def test_a_client_that_fails_as_its_server_dies_names_the_servers_death(self):
+        """The server killed while a client runs: the client's own line says only
+        "connection reset"; the run's reason adds the server's death."""
+        servers = servers_mod.Servers()
+        spec = {"argv": [FAKE_SERVER], "port_flag": "--port", "ready_timeout_s": 5}
+        v = {"id": "w/fake/honest-sequential@x", "workload": "w"}
+        client = ["/bin/sh", "-c", "sleep 1; echo 'client: connection reset by peer' >&2; exit 1", "client"]
+        plan = types.SimpleNamespace(commands={v["id"]: client}, servers={v["id"]: spec},
+                                     settings={"w": {"timeout_s": 20}})
+        servers.port(spec)
+        proc = servers.running[tuple(spec["argv"])].proc
+        killer = threading.Timer(0.2, os.kill, (proc.pid, signal.SIGKILL))
+        killer.start()
+        try:
+            res = measure.run_variant(plan, v, servers, launch.launcher())
+        finally:
+            killer.join()
+            servers.stop_all()
+        status, _, reason = measure.classify(v, 5, res)
+        self.assertEqual(status, "failed")
+        self.assertEqual(reason, "exit 1: client: connection reset by peer; meanwhile server "
+                                 "fake-server died (exit -9)")
 
 
 if __name__ == "__main__":
