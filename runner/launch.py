@@ -30,7 +30,8 @@ class Result:
     """What one run left behind.  exit_code is negative (-signal) when a signal
     ended it; spawn_error says why it never started."""
     __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
-                 "user_us", "sys_us", "peak_rss_kb", "spawn_error", "nvcsw", "nivcsw")
+                 "user_us", "sys_us", "peak_rss_kb", "spawn_error", "nvcsw", "nivcsw",
+                 "server_died")
 
     def __init__(self):
         self.exit_code = self.signal = self.wall_ns = None
@@ -38,6 +39,7 @@ class Result:
         self.nvcsw = self.nivcsw = None     # context switches (wait4), when reported
         self.timed_out = False
         self.spawn_error = None
+        self.server_died = None     # its server's death during the run (measure.py)
         self.stdout = self.stderr = b""
 
 

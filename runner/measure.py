@@ -59,6 +59,17 @@ def environment_cause(res):
 
 
 def classify(v, n, res, workload_values=None, concurrency=None):
+    """(status, parsed JSON line or None, reason or None) of one run; a run
+    that failed while its server died (res.server_died) has the server's line
+    after its own reason."""
+    status, rec, reason = _classify(v, n, res, workload_values, concurrency)
+    died = getattr(res, "server_died", None)
+    if reason and died and not res.spawn_error:
+        reason = "%s; meanwhile %s" % (reason, died)
+    return status, rec, reason
+
+
+def _classify(v, n, res, workload_values=None, concurrency=None):
     """(status, parsed JSON line or None, reason or None) of one run.
 
     A run that failed because of the machine keeps the status of DESIGN section
@@ -266,9 +277,15 @@ def run_variant(plan, v, servers, launcher, point=None):
             return res
         argv = argv + [spec["port_flag"], str(port)]
     if point:
-        return launch.run_once(argv, point["timeout_s"], launcher, point.get("env"))
-    return launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher,
-                           v.get("env"))
+        res = launch.run_once(argv, point["timeout_s"], launcher, point.get("env"))
+    else:
+        res = launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher,
+                              v.get("env"))
+    if spec:
+        # A client that failed because its server died mid-run says so itself
+        # only as "connection reset"; the reason gets the server's own line.
+        res.server_died = servers.died(spec)
+    return res
 
 
 def _interrupt(signum, frame):

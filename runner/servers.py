@@ -67,7 +67,10 @@ class Server:
             raise ServerError("server %s cannot start: %s" % (self.name, e.strerror or e))
         try:
             self.port = self._ready(float(spec.get("ready_timeout_s", READY_TIMEOUT_S)))
-        except ServerError:
+        except BaseException:
+            # Not ready, or Ctrl-C / SIGTERM (KeyboardInterrupt) while waiting:
+            # nobody else holds this server yet, so it is stopped here, or it
+            # would outlive the runner when it does not watch its stdin.
             self.stop()
             raise
         # Keep reading whatever else it prints, so a chatty server never blocks on a
@@ -120,21 +123,26 @@ class Server:
         why = _first_line(self.err)
         return "server %s died (exit %s)%s" % (self.name, code, ": " + why if why else "")
 
-    def stop(self):
-        """SIGTERM to the server, SIGKILL to its group when it lingers."""
-        if self.proc.poll() is None:
+    def stop(self, grace_s=STOP_GRACE_S):
+        """SIGTERM to the server, SIGKILL to its group when it lingers grace_s.  Ctrl-C
+        during the grace period (KeyboardInterrupt) cuts it short but still
+        kills the group before it propagates: a hung server that ignores
+        SIGTERM and no longer reads its stdin would otherwise outlive the runner."""
+        try:
+            if self.proc.poll() is None:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGTERM)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                try:
+                    self.proc.wait(grace_s)
+                except subprocess.TimeoutExpired:
+                    pass
+        finally:
             try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
+                os.killpg(self.proc.pid, signal.SIGKILL)    # its leftovers, or itself
             except (ProcessLookupError, PermissionError):
                 pass
-            try:
-                self.proc.wait(STOP_GRACE_S)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)    # its leftovers, or itself
-        except (ProcessLookupError, PermissionError):
-            pass
         self.proc.wait()
         if self.drainer is not None:
             self.drainer.join(STOP_GRACE_S)     # it reads to the end of the pipe
@@ -170,10 +178,25 @@ class Servers:
             return None, why
         return server.port, None
 
+    def died(self, spec):
+        """Why the server of spec, started this round, is gone now (one line),
+        or None while it runs or when it was never started."""
+        server = self.running.get(tuple(spec["argv"]))
+        return server.dead() if server is not None else None
+
     def stop_all(self):
-        for server in self.running.values():
-            server.stop()
-        self.running, self.failed = {}, {}
+        """Stops every server of the round; a Ctrl-C while one stops does not
+        skip the others (they get no grace period then, and it is raised once
+        all are stopped)."""
+        running, self.running, self.failed = list(self.running.values()), {}, {}
+        interrupted = None
+        for server in running:
+            try:
+                server.stop(STOP_GRACE_S if interrupted is None else 0)
+            except KeyboardInterrupt as e:
+                interrupted = e
+        if interrupted is not None:
+            raise interrupted
 
 
 # ---------------------------------------------------------------- CLI

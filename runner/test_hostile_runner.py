@@ -6,9 +6,13 @@ import io
 import json
 import os
 import shutil
+import signal
 import stat
+import subprocess
 import sys
 import tempfile
+import threading
+import types
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -21,9 +25,10 @@ import plan as plan_mod  # noqa: E402
 import report  # noqa: E402
 import run  # noqa: E402
 import rundir as rd  # noqa: E402
+import servers as servers_mod  # noqa: E402
 import summary as sm  # noqa: E402
 from errors import EnvError, UsageError  # noqa: E402
-from test_run import FAKE, HONEST, Fixture, result  # noqa: E402
+from test_run import FAKE, FAKE_SERVER, HONEST, Fixture, result  # noqa: E402
 
 
 def usage(*argv):
@@ -306,6 +311,94 @@ class LatestTest(unittest.TestCase):
                                           "20260101T000001Z", "20251231T235959Z")]
         self.assertEqual(sorted(keys, reverse=True), keys)
         self.assertIsNone(rd.stamp_key("latest"))
+
+
+class InterruptedServerTest(unittest.TestCase):
+    def test_ctrl_c_while_a_server_gets_ready_stops_it(self):
+        """Ctrl-C (or SIGTERM, which the runner turns into KeyboardInterrupt)
+        while the runner waits for a server's {"port": N} line: the server,
+        which nobody holds yet, is stopped, not left to outlive the runner (a
+        server that does not watch its stdin, as fake-server --mute, did)."""
+        started = []
+        real_popen, real_select = servers_mod.subprocess.Popen, servers_mod.select.select
+
+        def popen(*a, **k):
+            started.append(real_popen(*a, **k))
+            return started[-1]
+
+        def select(*a):
+            raise KeyboardInterrupt
+
+        servers_mod.subprocess.Popen, servers_mod.select.select = popen, select
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                servers_mod.Servers().port({"argv": [FAKE_SERVER, "--mute"], "port_flag": "--port",
+                                            "ready_timeout_s": 5})
+        finally:
+            servers_mod.subprocess.Popen, servers_mod.select.select = real_popen, real_select
+            for proc in started:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                    self.fail("the server was left running")
+        self.assertEqual(len(started), 1)
+        self.assertIsNotNone(started[0].returncode)
+
+    def test_ctrl_c_while_servers_stop_still_kills_every_one(self):
+        """Ctrl-C during the grace period after SIGTERM (a hung server that
+        ignores it): the servers are killed all the same, every one of them,
+        and the interrupt goes on; the SIGKILL was skipped and the server left."""
+        servers = servers_mod.Servers()
+        procs = []
+        for extra in ([], ["--text", "two"]):
+            port, why = servers.port({"argv": [FAKE_SERVER, "--stubborn"] + extra,
+                                      "port_flag": "--port", "ready_timeout_s": 5})
+            self.assertIsNone(why)
+            procs.append(servers.running[tuple([FAKE_SERVER, "--stubborn"] + extra)].proc)
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+
+        old = signal.signal(signal.SIGALRM, interrupt)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            with self.assertRaises(KeyboardInterrupt):
+                servers.stop_all()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+            left = []
+            for p in procs:
+                try:
+                    p.wait(2)     # killed: gone at once (reaped here)
+                except subprocess.TimeoutExpired:
+                    left.append(p.args)
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+        self.assertEqual(left, [])
+
+    def test_a_client_that_fails_as_its_server_dies_names_the_servers_death(self):
+        """The server killed while a client runs: the client's own line says only
+        "connection reset"; the run's reason adds the server's death."""
+        servers = servers_mod.Servers()
+        spec = {"argv": [FAKE_SERVER], "port_flag": "--port", "ready_timeout_s": 5}
+        v = {"id": "w/fake/honest-sequential@x", "workload": "w"}
+        client = ["/bin/sh", "-c", "sleep 1; echo 'client: connection reset by peer' >&2; exit 1", "client"]
+        plan = types.SimpleNamespace(commands={v["id"]: client}, servers={v["id"]: spec},
+                                     settings={"w": {"timeout_s": 20}})
+        servers.port(spec)
+        proc = servers.running[tuple(spec["argv"])].proc
+        killer = threading.Timer(0.2, os.kill, (proc.pid, signal.SIGKILL))
+        killer.start()
+        try:
+            res = measure.run_variant(plan, v, servers, launch.launcher())
+        finally:
+            killer.join()
+            servers.stop_all()
+        status, _, reason = measure.classify(v, 5, res)
+        self.assertEqual(status, "failed")
+        self.assertEqual(reason, "exit 1: client: connection reset by peer; meanwhile server "
+                                 "fake-server died (exit -9)")
 
 
 if __name__ == "__main__":

@@ -218,3 +218,45 @@ PY
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
+
+# --- item: too few file descriptors for libuv's loop --------------------------
+
+# close_above_2 -- closes every descriptor above 2 of this (sub)shell: what
+# bats keeps open would otherwise count against a small ulimit -n.
+close_above_2() {
+  local fd dir=/proc/$BASHPID/fd
+  [ -d "$dir" ] || dir=/dev/fd
+  for fd in "$dir"/*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] 2>/dev/null || continue
+    eval "exec $fd>&-" 2>/dev/null || true
+  done
+}
+
+@test "C: ulimit -n 5 is exit 3 with one line naming the limit, not libuv's silent SIGABRT" {
+  # uv_loop_init() opens 6 descriptors on Linux and calls abort() when the
+  # process-wide signal pipe cannot be made; every C program, the httpchain
+  # server and readfile's probe check first (ab_loop_fds_check).
+  local id failures="" rc err progs=() prog
+  for id in $(c_programs); do
+    variant_argv "$id"
+    progs+=("${VARIANT_ARGV[*]} --iterations 3")
+  done
+  [ -x "$BIN/c-httpchain-server" ] && progs+=("$BIN/c-httpchain-server --port 0")
+  [ -x "$BIN/c-readfile-probe" ] && progs+=("$BIN/c-readfile-probe inline")
+  [ "${#progs[@]}" -gt 2 ] || fail "no C program found"
+  for prog in "${progs[@]}"; do
+    rc=0
+    # The redirections first: under the limit bats's own descriptors may
+    # leave none free for them.
+    # shellcheck disable=SC2086 # the words of one command, no blanks inside
+    (exec </dev/null >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" && close_above_2 \
+      && ulimit -n 5 && exec ${prog}) || rc=$?
+    err=$(cat "$BATS_TEST_TMPDIR/err")
+    [ "$rc" -eq 3 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ] \
+      && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+      && [[ "$err" =~ ^"${prog%% *}: too few file descriptors ("[^\)]*"): ulimit -n is 5 (hard 5) and "[0-2]" are free; libuv's loop needs "[67]": raise it to at least "[0-9]+$ ]] \
+      || failures+="$prog: exit $rc: $err"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

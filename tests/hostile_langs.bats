@@ -162,3 +162,63 @@ programs() {
   run -2 --separate-stderr "$GO" --iterations 0
   [[ "${stderr_lines[0]}" == "go-readfile: "* ]] || fail "${stderr_lines[0]}"
 }
+
+@test "Go: more operations in flight than a sync.WaitGroup counts is exit 3 with one line, not a panic" {
+  # 2^31 parallel operations: WaitGroup.Add panicked ("sync: negative
+  # WaitGroup counter", exit 2 with goroutine stacks) in every parallel Go
+  # variant; now refused before anything runs, as C refuses what it cannot
+  # allocate.
+  local ids="" id
+  for id in $(contract_ids "" go); do
+    [ "$(catalog field "$id" mode)" = parallel ] && ids+="$id "
+  done
+  [ -n "$ids" ] || skip "no parallel Go variant"
+  local failures=""
+  for id in $ids; do
+    run_variant "$id" 2147483648
+    [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \
+      && [[ "$stderr" == "go-$(catalog field "$id" workload): 2147483648 operations in flight at once are more than a sync.WaitGroup counts (2147483647): lower N or K" ]] \
+      || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "Node: more operations in flight than a JavaScript array holds is exit 3 with one line, not a RangeError's stack" {
+  # 2^32 parallel operations: new Array(n) and Promise.all throw "RangeError:
+  # Invalid array length" mid-run (exit 1 with a stack trace, or a run that
+  # allocates for minutes first); now refused before anything runs.
+  need_node
+  local ids="" id failures=""
+  for id in $(contract_ids "" node); do
+    [ "$(catalog field "$id" mode)" = parallel ] && [ "$(catalog field "$id" method)" = inprocess ] && ids+="$id "
+  done
+  [ -n "$ids" ] || skip "no parallel Node variant"
+  for id in $ids; do
+    VARIANT_TIMEOUT=20 run_variant "$id" 4294967296
+    [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \
+      && [[ "$stderr" == "${VARIANT_ARGV[1]}: 4294967296 operations in flight at once are more than a JavaScript array holds (4294967295): lower N or K" ]] \
+      || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+@test "Node: N above what one Promise.all takes (2^21 - 1) is exit 3 with one line before anything runs, for every variant that joins all N" {
+  # tasks/node/await-parallel at N = 2^21 made every task first (about 40 s
+  # and 2 GB here) and then died of "RangeError: Too many elements passed to
+  # Promise.all" with a stack trace and exit 1.
+  need_node
+  local id ids="" failures=""
+  for id in $(contract_ids "" node); do
+    [ "$(catalog field "$id" method)" = inprocess ] || continue
+    variant_argv "$id"
+    grep -q 'joinsAll: true' "${VARIANT_ARGV[1]}" && ids+="$id "
+  done
+  [[ " $ids " == *" tasks/node/await-parallel@setTimeout "* ]] || fail "tasks/node/await-parallel does not say joinsAll: $ids"
+  for id in $ids; do
+    VARIANT_TIMEOUT=20 run_variant "$id" 2097152
+    [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \
+      && [[ "$stderr" == "${VARIANT_ARGV[1]}: 2097152 promises joined by one Promise.all are more than V8 takes (2097151): lower N" ]] \
+      || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

@@ -224,6 +224,7 @@ int main(int argc, char **argv) {
   pid_t parent = getppid();
   if (prctl(PR_SET_PDEATHSIG, SIGTERM) == 0 && getppid() != parent) return 0;
 #endif
+  if (ab_loop_fds_check(prog) != AB_EXIT_OK) return AB_EXIT_ENV;
   if ((rc = uv_loop_init(&loop)) != 0) return fail("uv_loop_init", rc);
   uv_signal_init(&loop, &sigterm);
   uv_signal_init(&loop, &sigint);

@@ -277,6 +277,38 @@ int ab_fd_limit_raise(void) {
   return -1;
 }
 
+int ab_loop_fds_check(const char *prog) {
+  int fds[AB_LOOP_FDS], n = 0, src, err = 0, k;
+  struct rlimit rl;
+  char hard[32];
+  for (src = 0; src <= 2 && fcntl(src, F_GETFD) == -1; src++) {
+  }
+  if (src > 2) return AB_EXIT_OK; /* nothing to dup: libuv says what fails */
+  while (n < AB_LOOP_FDS) {
+    int fd = fcntl(src, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) {
+      err = errno;
+      break;
+    }
+    fds[n++] = fd;
+  }
+  for (k = 0; k < n; k++) close(fds[k]);
+  if (n == AB_LOOP_FDS || (err != EMFILE && err != ENFILE)) return AB_EXIT_OK;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) rl.rlim_cur = rl.rlim_max = RLIM_INFINITY;
+  if (rl.rlim_max == RLIM_INFINITY) snprintf(hard, sizeof(hard), "unlimited");
+  else snprintf(hard, sizeof(hard), "%llu", (unsigned long long)rl.rlim_max);
+  if (err == ENFILE || rl.rlim_cur == RLIM_INFINITY)
+    fprintf(stderr, "%s: too few file descriptors (%s): %d are free and libuv's loop needs %d\n",
+            prog, strerror(err), n, AB_LOOP_FDS);
+  else
+    fprintf(stderr,
+            "%s: too few file descriptors (%s): ulimit -n is %llu (hard %s) and %d are free; "
+            "libuv's loop needs %d: raise it to at least %llu\n",
+            prog, strerror(err), (unsigned long long)rl.rlim_cur, hard, n, AB_LOOP_FDS,
+            (unsigned long long)rl.rlim_cur + (unsigned long long)(AB_LOOP_FDS - n));
+  return AB_EXIT_ENV;
+}
+
 static int cmp_long(const void *a, const void *b) {
   long x = *(const long *)a, y = *(const long *)b;
   return (x > y) - (x < y);
@@ -561,6 +593,7 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   }
 
   ab_fd_limit_raise(); /* what is still missing, the check below says */
+  if ((rc = ab_loop_fds_check(o.prog)) != AB_EXIT_OK) return rc;
   /* Before libuv's first allocation: every one of them is counted. */
   uv_replace_allocator(count_malloc, count_realloc, count_calloc, free);
   if ((rc = uv_loop_init(&loop)) != 0) {

@@ -231,6 +231,22 @@ static inline int ab_run_failed(const ab_run_t *run) { return run->failed_at >= 
  */
 #define AB_FD_MARGIN 8
 
+/* The descriptors uv_loop_init() opens: on Linux epoll, the process-wide
+ * signal pipe pair, the loop's signal pipe pair and the threadpool's eventfd;
+ * elsewhere a kqueue and three pipe pairs.  libuv calls abort() when it
+ * cannot make the process-wide pair, so too few free ones end the program
+ * with SIGABRT and nothing on stderr unless they are checked first. */
+#ifdef __linux__
+#define AB_LOOP_FDS 6
+#else
+#define AB_LOOP_FDS 7
+#endif
+
+/* Before uv_loop_init(): AB_EXIT_OK when AB_LOOP_FDS descriptors are free
+ * (probed with dup, closed again), else AB_EXIT_ENV after one line on stderr
+ * naming the limit and what to raise it to.  `prog` starts the line. */
+int ab_loop_fds_check(const char *prog);
+
 /* Raises the soft RLIMIT_NOFILE to the hard limit; 0, or -1 when it could
  * not (the limit stays as it was: the check says what is missing). */
 int ab_fd_limit_raise(void);

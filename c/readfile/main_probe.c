@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "harness.h"
 #include "readfile.h"
 
 int main(int argc, char **argv) {
@@ -18,6 +19,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, ")\n");
     return 2;
   }
+  if (ab_loop_fds_check(argv[0]) != AB_EXIT_OK) return 3;
   if ((rc = uv_loop_init(&loop)) != 0) {
     fprintf(stderr, "%s: uv_loop_init: %s\n", argv[0], uv_strerror(rc));
     return 3;

@@ -10,7 +10,11 @@
 // agent) or close (keepAlive: false: a connection per request with
 // Connection: close, what seed 001's Node 8 did).
 import http from 'node:http';
-import { defineWorkload, say, EXIT_ENV, EXIT_USAGE } from '../lib/contract.mjs';
+import path from 'node:path';
+import { defineWorkload, programName, say, EXIT_ENV, EXIT_USAGE } from '../lib/contract.mjs';
+
+/** What this program's lines on stderr start with, as the contract's own do. */
+const prog = () => (process.argv[1] ? programName(path.resolve(process.argv[1])) : 'httpchain');
 
 export const FIRST = '/a';
 export const LAST = '/d';
@@ -56,7 +60,7 @@ export const httpchain = defineWorkload({
   },
   setup(opts) {
     if (opts.port === '') {
-      say('httpchain: --port needs the server\'s port (start build/bin/c-httpchain-server; it prints {"port":N})');
+      say(`${prog()}: --port needs the server's port (start build/bin/c-httpchain-server; it prints {"port":N})`);
       process.exit(EXIT_USAGE);
     }
     return null;
@@ -74,7 +78,13 @@ export function agentFor(pass) {
 
 /** Nothing answers on the port: the environment, not a wrong answer (exit 3). */
 function refused(err, port) {
-  say(`httpchain: cannot connect to 127.0.0.1:${port}: ${err.code} (is the server running?)`);
+  say(`${prog()}: cannot connect to 127.0.0.1:${port}: ${err.code} (is the server running?)`);
+  process.exit(EXIT_ENV);
+}
+
+/** No descriptor left for a connection: the open-file limit, not the server (exit 3). */
+function tooManyFiles(err, path) {
+  say(`${prog()}: GET ${path}: ${err.code}, too many open files: each connection in flight needs one; raise ulimit -n or lower K`);
   process.exit(EXIT_ENV);
 }
 
@@ -105,10 +115,11 @@ export function get(t, path, cb) {
   });
   req.on('error', (err) => {
     if (err.code === 'ECONNREFUSED') refused(err, port);
+    if (err.code === 'EMFILE' || err.code === 'ENFILE') tooManyFiles(err, path);
     once(err.code === 'ECONNRESET' ? new Error(`GET ${path}: the server closed the connection (${err.code})`) : err);
   });
   req.setTimeout(stallMs, () => {
-    say(`httpchain: GET ${path}: no response within ${stallMs} ms (the server does not answer)`);
+    say(`${prog()}: GET ${path}: no response within ${stallMs} ms (the server does not answer)`);
     process.exit(EXIT_ENV);
   });
   req.end();

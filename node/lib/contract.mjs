@@ -237,6 +237,29 @@ export function effectiveConcurrency(mode, requested) {
   throw new TypeError(`unknown mode "${mode}"`);
 }
 
+/**
+ * The most operations a variant may have in flight at once: a parallel
+ * variant holds them in one array (Promise.all, new Array(n)), and a
+ * JavaScript array holds at most 2^32 - 1 elements (more throws "RangeError:
+ * Invalid array length" mid-run).  main() refuses more with exit 3 and one
+ * line before anything runs, as C and Go refuse what they cannot hold.
+ */
+export const MAX_IN_FLIGHT = 2 ** 32 - 1;
+
+/**
+ * The most promises one Promise.all takes: V8 throws "RangeError: Too many
+ * elements passed to Promise.all" beyond 2^21 - 1, after every promise was
+ * made (tens of seconds and gigabytes at N = 2^21).  A variant that joins all
+ * N operations with one Promise.all says so (`joinsAll: true`) and main()
+ * refuses a larger N with exit 3 and one line before anything runs.
+ */
+export const PROMISE_ALL_MAX = 2 ** 21 - 1;
+
+/** How many of n operations are in flight at once with K = k (effectiveConcurrency). */
+export function inFlight(n, k) {
+  return k === 0 || k > n ? n : k;
+}
+
 /** style[-shape][-nodetest]-mode: a variant's name (DESIGN section 4). */
 export function variantName({ style, shape = '', method = 'inprocess', mode }) {
   return style + (shape ? `-${shape}` : '') + (method === 'nodetest' ? '-nodetest' : '') + `-${mode}`;
@@ -436,10 +459,30 @@ export async function main(variant, moduleUrl) {
   const prog = programName(fileURLToPath(moduleUrl));
   const opts = optionsOrExit(prog, variant.workload, process.argv.slice(2));
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
-  const { pass, cpu, idleRssKb } = await measure(variant, opts, concurrency, (message) => {
-    say(`${prog}: ${message}`);
-    process.exit(EXIT_VERIFY);
-  });
+  const most = Math.max(inFlight(opts.warmup, concurrency), inFlight(opts.iterations, concurrency));
+  if (most > MAX_IN_FLIGHT) {
+    say(`${prog}: ${most} operations in flight at once are more than a JavaScript array holds (${MAX_IN_FLIGHT}): lower N or K`);
+    process.exit(EXIT_ENV);
+  }
+  const joined = variant.joinsAll ? Math.max(opts.warmup, opts.iterations) : 0;
+  if (joined > PROMISE_ALL_MAX) {
+    say(`${prog}: ${joined} promises joined by one Promise.all are more than V8 takes (${PROMISE_ALL_MAX}): lower N`);
+    process.exit(EXIT_ENV);
+  }
+  let measured;
+  try {
+    measured = await measure(variant, opts, concurrency, (message) => {
+      say(`${prog}: ${message}`);
+      process.exit(EXIT_VERIFY);
+    });
+  } catch (err) {
+    // A limit of the runtime met mid-run (an array or a Promise.all too
+    // large for V8): the environment, one line, as for out of memory.
+    if (!(err instanceof RangeError)) throw err;
+    say(`${prog}: N = ${opts.iterations}: ${err.message}: a limit of V8, lower N or K`);
+    process.exit(EXIT_ENV);
+  }
+  const { pass, cpu, idleRssKb } = measured;
   emit(prog, 'result', resultLine(fields, {
     iterations: pass.n,
     concurrency,

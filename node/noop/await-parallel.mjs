@@ -5,6 +5,7 @@ import { noop, operateAsync } from './workload.mjs';
 
 export const variant = {
   workload: noop, style: 'await', mode: 'parallel', backend: 'none',
+  joinsAll: true, // one Promise.all over all N (contract.mjs: PROMISE_ALL_MAX)
   async run(pass) {
     const ops = [];
     for (let i = 0; i < pass.n; i++) ops.push(operateAsync(i));

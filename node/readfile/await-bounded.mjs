@@ -11,6 +11,7 @@ import { limiter } from '../lib/limit.mjs';
 
 export const variant = {
   workload: readfile, style: 'await', mode: 'bounded', backend: 'fs.promises',
+  joinsAll: true, // one Promise.all over all N (contract.mjs: PROMISE_ALL_MAX)
   async run(pass) {
     const limit = limiter(pass.concurrency);
     const readOne = async (i) => {

@@ -22,6 +22,7 @@ export function awaitAll(readFile) {
 
 export const variant = {
   workload: readfile, style: 'await', mode: 'parallel', backend: 'fs.promises',
+  joinsAll: true, // one Promise.all over all N (contract.mjs: PROMISE_ALL_MAX)
   run: awaitAll(fsp.readFile),
 };
 

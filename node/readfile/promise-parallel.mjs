@@ -7,6 +7,7 @@ import { readfile } from './workload.mjs';
 
 export const variant = {
   workload: readfile, style: 'promise', mode: 'parallel', backend: 'fs.promises',
+  joinsAll: true, // one Promise.all over all N (contract.mjs: PROMISE_ALL_MAX)
   run(pass) {
     const reads = [];
     for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file));

@@ -7,6 +7,7 @@ import { tasks } from './workload.mjs';
 
 export const variant = {
   workload: tasks, style: 'await', mode: 'parallel', backend: 'setTimeout',
+  joinsAll: true, // one Promise.all over all N (contract.mjs: PROMISE_ALL_MAX)
   async run(pass) {
     const sleep = pass.sleepMs > 0 ? promisify(setTimeout) : promisify(setImmediate);
     const ms = pass.sleepMs;

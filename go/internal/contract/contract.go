@@ -45,7 +45,10 @@
 // raises the soft limit to the hard one when the program starts.
 package contract
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Exit codes of the contract.
 const (
@@ -128,6 +131,23 @@ func Concurrency(mode string, k int) int {
 		return k
 	}
 	panic(fmt.Sprintf("contract: unknown mode %q", mode))
+}
+
+// MaxInFlight is the most operations a variant may have in flight at once:
+// the parallel and bounded variants wait for them with a sync.WaitGroup,
+// whose counter is 32 bits wide (a larger Add panics with "sync: negative
+// WaitGroup counter").  Run refuses more with ExitEnv and one line, as the C
+// programs refuse what they cannot allocate.
+const MaxInFlight = math.MaxInt32
+
+// InFlight is how many of n operations are in flight at once with K = k as
+// Concurrency returns it: 1 sequential, all n parallel (k = 0), min(k, n)
+// bounded.
+func InFlight(n, k int) int {
+	if k == 0 || k > n {
+		return n
+	}
+	return k
 }
 
 // Failure is a verification failure: which iteration and what went wrong.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +20,7 @@ type fake struct {
 	failAt   int      // iteration that fails; -1: none
 	short    bool     // report one verified operation fewer than asked
 	checkErr error    // what Check returns
+	runErr   error    // what every pass returns, when set
 	level    string   // the workload's own flag --level
 	seen     string   // --level as Check saw it
 	extra    []Extra
@@ -44,6 +46,9 @@ func (f *fake) workload() Workload {
 
 func (f *fake) run(n, k int) (Result, error) {
 	f.passes = append(f.passes, [2]int{n, k})
+	if f.runErr != nil {
+		return Result{}, f.runErr
+	}
 	if f.failAt >= 0 && f.failAt < n {
 		return Result{OK: f.failAt}, &Failure{Iteration: f.failAt, Reason: "completed with 99"}
 	}
@@ -349,6 +354,30 @@ func TestAFailedWarmUpExitsOneBeforeTheTimedPass(t *testing.T) {
 		"--warmup", "4", "--iterations", "1")
 	if len(f.passes) != 1 {
 		t.Errorf("passes %v, want the warm-up only", f.passes)
+	}
+}
+
+func TestAWarmUpTheEnvironmentFailedExitsThreeAsTheTimedPassDoes(t *testing.T) {
+	f := newFake()
+	f.runErr = &EnvError{"iteration 0: the server refused the connection"}
+	expectOneLine(t, f.workload(), ExitEnv, "go-fake: fake/go/sync-sequential@mem warm-up iteration 0: the server refused the connection",
+		"--warmup", "4", "--iterations", "1")
+	expectOneLine(t, f.workload(), ExitEnv, "go-fake: fake/go/sync-sequential@mem iteration 0: the server refused the connection",
+		"--iterations", "1")
+}
+
+func TestMoreInFlightThanAWaitGroupCountsIsAnEnvironmentErrorBeforeAnyPass(t *testing.T) {
+	over := strconv.Itoa(MaxInFlight + 1)
+	for _, args := range [][]string{
+		{"--variant", "callback-counter-parallel", "--iterations", over},
+		{"--variant", "callback-counter-parallel", "--iterations", "1", "--warmup", over},
+		{"--variant", "callback-bounded", "--iterations", over, "--concurrency", over},
+	} {
+		f := newFake()
+		expectOneLine(t, f.workload(), ExitEnv, "go-fake: "+over+" operations in flight at once are more than a sync.WaitGroup counts (2147483647)", args...)
+		if len(f.passes) != 0 {
+			t.Errorf("%q: passes %v, want none", args, f.passes)
+		}
 	}
 }
 

@@ -164,9 +164,20 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	f := w.Fields(v)
 	id := VariantID(f)
 	k := Concurrency(v.Mode, s.concurrency)
+	for _, n := range []int{s.warmup, s.iterations} {
+		if m := InFlight(n, k); m > MaxInFlight {
+			fmt.Fprintf(stderr, "%s: %d operations in flight at once are more than a sync.WaitGroup counts (%d): lower N or K\n",
+				prog, m, MaxInFlight)
+			return ExitEnv
+		}
+	}
 	if s.warmup > 0 {
 		if _, err := v.Run(s.warmup, k); err != nil {
 			fmt.Fprintf(stderr, "%s: %s warm-up %v\n", prog, id, err)
+			var env *EnvError
+			if errors.As(err, &env) {
+				return ExitEnv
+			}
 			return ExitVerify
 		}
 	}

@@ -131,6 +131,13 @@ func get(client *http.Client, base, path string) (string, error) {
 		switch {
 		case errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED):
 			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: the server refused the connection", path)}
+		case errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE):
+			// Each connection in flight is a descriptor: the limit, not the
+			// server, failed the request.
+			var lim syscall.Rlimit
+			_ = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
+			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: too many open files (ulimit -n is %d): each connection in flight needs one; raise it or lower K",
+				path, lim.Cur)}
 		case errors.As(err, &timeout) && timeout.Timeout():
 			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: no response within --stall-ms (the server does not answer)", path)}
 		}

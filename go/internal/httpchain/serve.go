@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"asyncstyles/internal/contract"
 )
 
 // Handler answers the protocol: GET /a -> "/b", /b -> "/c", /c -> "/d", 404
@@ -30,8 +32,15 @@ func Handler() http.Handler {
 // Serve listens on 127.0.0.1:port (0: a free one), writes {"port":N} and a
 // newline to out when ready, and serves until SIGTERM, SIGINT or, when stdin
 // is a pipe, its end.  It returns the exit code: 0, or 3 when the port cannot
-// be bound.
+// be bound or too few file descriptors are free.
 func Serve(port int, out, errOut io.Writer) int {
+	// Too few descriptors for the runtime's poller made it die ("runtime:
+	// epollcreate failed", exit 2 and goroutine stacks): say so instead.  The
+	// listener's socket and net.Listen's read of somaxconn are open at once.
+	if err := contract.CheckSpareDescriptors(contract.SpareDescriptors + 1); err != nil {
+		fmt.Fprintf(errOut, "go-httpchain-server: %v\n", err)
+		return 3
+	}
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		fmt.Fprintf(errOut, "go-httpchain-server: cannot listen on 127.0.0.1:%d: %v\n", port, err)
