@@ -601,8 +601,12 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
     return AB_EXIT_ENV;
   }
   /* The workload checks its inputs (exit 3 before anything is timed). */
-  if (w->setup != NULL && (rc = w->setup(&o, &loop, &state)) != AB_EXIT_OK)
+  if (w->setup != NULL && (rc = w->setup(&o, &loop, &state)) != AB_EXIT_OK) {
+    /* A bad value of the workload's own flag: its line, then the usage, as
+     * for every other usage error. */
+    if (rc == AB_EXIT_USAGE) ab_usage(stderr, o.prog, w);
     return close_loop(&loop, o.prog, rc);
+  }
   /* Enough file descriptors for the operations in flight, or exit 3 now. */
   if ((rc = ab_fd_limit_check(&o, w, v)) != AB_EXIT_OK) {
     if (w->teardown != NULL) w->teardown(state);

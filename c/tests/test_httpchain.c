@@ -168,6 +168,7 @@ static void the_driver_without_a_server_or_a_port_says_so(void **state) {
   main_in_child(&ab_httpchain, &c, out, sizeof(out), no_port);
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_USAGE);
   assert_non_null(strstr(c.err, "--port needs the server's port"));
+  assert_non_null(strstr(c.err, "\nusage: ")); /* as every usage error */
 }
 
 int main(void) {
