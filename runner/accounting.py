@@ -45,7 +45,9 @@ def _int(x):
 
 
 def measured_lines(rundir):
-    """{variant id: [runs.jsonl entries of measured rounds whose status is ok]}."""
+    """{variant id: [runs.jsonl entries of measured rounds whose status is ok]},
+    at the variant's base point only: a sweep's other points (another N, K or
+    pool size) are runs of other settings, not more samples of these."""
     out = {}
     try:
         f = open(os.path.join(rundir, "runs.jsonl"), encoding="utf-8")
@@ -58,7 +60,8 @@ def measured_lines(rundir):
             except ValueError:
                 continue
             if (isinstance(e, dict) and isinstance(e.get("round"), int)
-                    and e.get("status") == "ok" and isinstance(e.get("line"), dict)):
+                    and e.get("status") == "ok" and isinstance(e.get("line"), dict)
+                    and e.get("point") in (None, "", "base")):
                 out.setdefault(e.get("variant"), []).append(e)
     return out
 

@@ -84,6 +84,9 @@ class Run:
                 self.times = {}
                 self.mem = {}  # {variant: {round: KB above the idle process}}
                 for s in samples:
+                    # The base point only: a sweep's other points are other settings.
+                    if s.get("point") not in (None, "", "base"):
+                        continue
                     if s["status"] == "ok" and s["elapsed_ns"]:
                         self.times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
                         if s.get("idle_rss_kb") is not None and s.get("peak_rss_kb") is not None:
@@ -403,7 +406,7 @@ def section(run, workload, claims):
         "%s This run: profile `%s`, N = %s, %s rounds%s, on %s (Node %s, Go %s)." % (
             claims["method"].format(iterations=format(seed_n, ","), host=claims["host"]),
             info.get("profile", "?"), format(n, ",") if isinstance(n, int) else "?",
-            info.get("rounds", "?"),
+            summary_mod.workload_rounds(info, workload),
             "" if info.get("complete", True) else " (**incomplete**: it was interrupted)",
             run.host.get("cpu_model") or run.host.get("slug") or "this host",
             run.host.get("node") or "absent", (run.host.get("go") or "absent").replace("go version ", "")))

@@ -329,6 +329,13 @@ class MemoryClaimsTest(unittest.TestCase):
         self.assertEqual(claims[0][4], CATALOG.workloads["asyncfib"]["claims"]["same_method"])
         self.assertRegex(claims[0][3], r"^250\.00x")
 
+    def test_a_workloads_line_gives_its_own_rounds_not_the_runs_largest(self):
+        summary = make_summary(FIB_MS, rounds=40, workloads={"asyncfib": {"rounds": 6}},
+                               variant_rounds={v: 6 for v in FIB_MS})
+        md = reproduce.markdown(summary)
+        self.assertIn(", 6 rounds, on ", md)
+        self.assertNotIn("40 rounds", md)
+
     def test_memory_verdicts(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}

@@ -110,6 +110,17 @@ class AccountingTest(unittest.TestCase):
             self.assertIn("| `c/x` | 100 (1.00 / 2.00) | 4.00 | 1.00 (0.00) |", text)
             self.assertIn("4.0 (read 1.0)", text)
 
+    def test_a_sweeps_other_points_are_not_samples_of_the_base_point(self):
+        with tempfile.TemporaryDirectory() as d:
+            line = self.c_line(10, 40)
+            with open(os.path.join(d, "runs.jsonl"), "w") as f:
+                f.write(json.dumps(dict(entry(1, line), point="base")) + "\n")
+                f.write(json.dumps(dict(entry(1, self.c_line(10, 99999)),
+                                        point="iterations=1000")) + "\n")
+                f.write(json.dumps(entry(2, line)) + "\n")
+            got = accounting.measured_lines(d)[line["variant"]]
+            self.assertEqual([e["round"] for e in got], [1, 2])
+
 
 if __name__ == "__main__":
     unittest.main()

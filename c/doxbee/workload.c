@@ -111,9 +111,6 @@ ab_ops_t *ab_doxbee_begin(ab_run_t *run, int shape_parallel, int promised) {
   if (set != NULL)
     for (long k = 0; k < set->n; k++)
       ab_doxbee_up(set, k)->head.i = k;
-  /* The loop's cached clock dates from before the records: the first sleeps
-   * would be short by the time spent since. */
-  uv_update_time(run->loop);
   return set;
 }
 

@@ -41,12 +41,13 @@ int hc_await(ab_run_t *run) {
     ab_run_oom(run, 0, "the coroutine stacks");
     return -1;
   }
-  hc_pass_t *pass = hc_pass_open(run, slots, 1);
+  hc_pass_t *pass = hc_pass_new(run, slots, 1);
   if (pass == NULL) {
     ab_coro_pool_drain();
     return -1;
   }
   ab_run_begin(run);
+  hc_pass_connect(pass); /* a failure is recorded: no async function starts */
   for (long k = 0; k < pass->n && !ab_run_failed(run); k++) {
     ab_promise_t *p = ab_async(chains, &pass->conns[k]);
     if (p == NULL) {

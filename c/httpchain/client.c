@@ -197,7 +197,7 @@ static void on_watchdog(uv_timer_t *t) {
   }
 }
 
-hc_pass_t *hc_pass_open(ab_run_t *run, long slots, int promised) {
+hc_pass_t *hc_pass_new(ab_run_t *run, long slots, int promised) {
   hc_state_t *st = run->state;
   hc_pass_t *pass = calloc(1, sizeof(*pass));
   hc_conn_t *conns = calloc((size_t)slots, sizeof(*conns));
@@ -216,23 +216,40 @@ hc_pass_t *hc_pass_open(ab_run_t *run, long slots, int promised) {
   pass->run = run;
   pass->loop = run->loop;
   pass->port = st->port;
-  pass->n = slots;
+  pass->slots = slots;
   pass->conns = conns;
   uv_timer_init(run->loop, &pass->watchdog);
   pass->watchdog.data = pass;
+  int rc;
+  if (promised && (rc = ab_promise_loop_attach(run->loop)) != 0) {
+    ab_run_fail(run, 0, "ab_promise_loop_attach: %s", uv_strerror(rc));
+    hc_pass_close(pass);
+    return NULL;
+  }
+  pass->promised = promised;
+  return pass;
+}
 
+int hc_pass_connect(hc_pass_t *pass) {
+  ab_run_t *run = pass->run;
+  hc_state_t *st = run->state;
+  /* Go's transport and Node's agent connect inside their timed section: so
+   * must this (the styles call ab_run_begin before it). */
+  if (run->t_start_ns == 0) {
+    ab_run_fail(run, 0, "the connections were opened before the clock started");
+    return -1;
+  }
   struct sockaddr_in addr;
   uv_ip4_addr("127.0.0.1", st->port, &addr);
-  long started = 0;
   int rc = 0;
-  for (long k = 0; k < slots; k++) {
-    hc_conn_t *c = &conns[k];
+  for (long k = 0; k < pass->slots; k++) {
+    hc_conn_t *c = &pass->conns[k];
     c->pass = pass;
     c->slot = k;
     llhttp_init(&c->parser, HTTP_RESPONSE, &settings);
     c->parser.data = c;
     if ((rc = uv_tcp_init(run->loop, &c->tcp)) != 0) break;
-    started++;
+    pass->n++;
     c->connect.data = c;
     if ((rc = uv_tcp_connect(&c->connect, &c->tcp, (const struct sockaddr *)&addr, on_connect)) != 0) {
       c->err = rc;
@@ -240,31 +257,23 @@ hc_pass_t *hc_pass_open(ab_run_t *run, long slots, int promised) {
     }
     pass->connecting++;
   }
-  pass->n = started;
   /* A connect on loopback is answered at once: accepted or refused.  The
    * reads started on connected ones keep the loop alive, so it turns until
    * the last connect has answered rather than until it is idle. */
   while (pass->connecting > 0)
     uv_run(run->loop, UV_RUN_ONCE);
   for (long k = 0; k < pass->n && rc == 0; k++)
-    if (conns[k].err != 0) rc = conns[k].err;
-  if (rc != 0 || started < slots) {
+    if (pass->conns[k].err != 0) rc = pass->conns[k].err;
+  if (rc != 0 || pass->n < pass->slots) {
     ab_run_fail(run, 0, "cannot connect to 127.0.0.1:%d: %s (is the server running? "
                 "start build/bin/c-httpchain-server and pass its port)",
                 st->port, uv_strerror(rc ? rc : UV_ENOMEM));
     run->env_error = 1;
-    hc_pass_close(pass);
-    return NULL;
+    return -1;
   }
-  if (promised && (rc = ab_promise_loop_attach(run->loop)) != 0) {
-    ab_run_fail(run, 0, "ab_promise_loop_attach: %s", uv_strerror(rc));
-    hc_pass_close(pass);
-    return NULL;
-  }
-  pass->promised = promised;
   uint64_t look = (uint64_t)(st->stall_ms / HC_STALL_LOOKS);
   uv_timer_start(&pass->watchdog, on_watchdog, look ? look : 1, look ? look : 1);
-  return pass;
+  return 0;
 }
 
 void hc_pass_run(hc_pass_t *pass) {

@@ -23,7 +23,19 @@
  *
  * Modes: sequential (one chain at a time on one connection) and bounded (K
  * chains at once, each on its own keep-alive connection; chains go to the
- * next free connection).  Connections are opened before the clock starts.
+ * next free connection).
+ *
+ * The timed section, the same in every style: the pass's records, the
+ * watchdog, the promise styles' safety net and the coroutine stacks are set
+ * up before the clock (hc_pass_new, ab_coro_reserve); the clock starts
+ * (ab_run_begin), then the K connections are opened (hc_pass_connect), as
+ * Go's http.Transport and Node's keep-alive agent connect inside their timed
+ * section on first use; then the style's own frames, promises or coroutines
+ * are created and run the chains.  The clock stops at the N-th verified
+ * chain (ab_run_ok), so closing the connections (hc_pass_close) is not timed,
+ * as Node's agent.destroy() after its N-th chain is not (Go's timed section
+ * is its whole Run, so its deferred CloseIdleConnections, closing the idle
+ * connections without waiting, is).
  */
 #ifndef AB_HTTPCHAIN_H
 #define AB_HTTPCHAIN_H
@@ -132,7 +144,8 @@ struct hc_pass_s {
   ab_run_t *run;
   uv_loop_t *loop;
   int port;
-  long n;                  /* connections */
+  long slots;              /* connections to open */
+  long n;                  /* connections set up (hc_pass_connect) */
   long next;               /* next chain to start */
   uint64_t progress;       /* responses so far (the watchdog reads it) */
   uint64_t seen;           /* progress at the watchdog's last look */
@@ -153,12 +166,19 @@ typedef struct hc_state_s {
  * no progress that many looks in a row. */
 #define HC_STALL_LOOKS 4
 
-/* Opens `slots` connections to 127.0.0.1:port and runs the loop until all are
- * connected (with the promise styles' microtask safety net when `promised`);
- * starts the watchdog (no response for --stall-ms fails the pass: the server
- * does not answer, exit 3).  Returns the pass, or NULL with the failure
- * recorded (a refused connection: nothing answers on the port, exit 3). */
-hc_pass_t *hc_pass_open(ab_run_t *run, long slots, int promised);
+/* A pass of `slots` connections, none open yet, with its watchdog (not
+ * started) and, when `promised`, the promise styles' microtask safety net.
+ * Called before the clock starts.  Returns the pass, or NULL with the failure
+ * recorded. */
+hc_pass_t *hc_pass_new(ab_run_t *run, long slots, int promised);
+
+/* Opens the pass's connections to 127.0.0.1:port and runs the loop until all
+ * are connected; starts the watchdog (no response for --stall-ms fails the
+ * pass: the server does not answer, exit 3).  Called once the clock has
+ * started (else the pass fails): opening the connections is timed.  Returns
+ * 0, or -1 with the failure recorded (a refused connection: nothing answers
+ * on the port, exit 3); the caller still closes the pass. */
+int hc_pass_connect(hc_pass_t *pass);
 
 /* Turns the loop until every chain of the pass has verified or one failed. */
 void hc_pass_run(hc_pass_t *pass);

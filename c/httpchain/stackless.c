@@ -43,18 +43,20 @@ int hc_stackless(ab_run_t *run) {
     ab_run_oom(run, 0, "the frames");
     return -1;
   }
-  hc_pass_t *pass = hc_pass_open(run, slots, 1);
+  hc_pass_t *pass = hc_pass_new(run, slots, 1);
   if (pass == NULL) {
     free(frames);
     return -1;
   }
   ab_run_begin(run);
-  for (long k = 0; k < pass->n && !ab_run_failed(run); k++) {
-    frames[k].conn = &pass->conns[k];
-    ab_pt_start(&frames[k].pt, chains, NULL);
+  if (hc_pass_connect(pass) == 0) {
+    for (long k = 0; k < pass->n && !ab_run_failed(run); k++) {
+      frames[k].conn = &pass->conns[k];
+      ab_pt_start(&frames[k].pt, chains, NULL);
+    }
+    ab_microtasks_drain();
+    hc_pass_run(pass);
   }
-  ab_microtasks_drain();
-  hc_pass_run(pass);
   int rc = hc_pass_close(pass);
   free(frames);
   return rc;

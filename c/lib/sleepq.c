@@ -34,7 +34,9 @@ static void on_timer(uv_timer_t *timer) {
   }
   if (q->head != NULL) {
     uint64_t due = q->head->due;
-    /* Nothing left can be due yet: what wake-ups queued is due at now + delay. */
+    /* A sleep started by a wake-up has read the clock afresh: arm from the
+     * loop's time as it is now, not as it was when this callback began. */
+    now = uv_now(timer->loop);
     uv_timer_start(timer, on_timer, due > now ? due - now : 1, 0);
   }
 }
@@ -72,7 +74,13 @@ int ab_sleepq_start(ab_sleepq_t *q, ab_sleep_t *s, ab_sleep_cb cb) {
   int rc = 0;
   s->cb = cb;
   s->next = NULL;
-  s->due = uv_now(q->timer.loop) + q->delay_ms;
+  s->due = 0; /* delay 0: the next turn, whatever the time */
+  if (q->delay_ms > 0) {
+    /* The loop's time is cached from the start of its turn: a sleep counts
+     * from the moment it starts, as setTimeout and time.Sleep do. */
+    uv_update_time(q->timer.loop);
+    s->due = uv_now(q->timer.loop) + q->delay_ms;
+  }
   if (q->head == NULL) {
     if (q->delay_ms == 0)
       rc = uv_is_active((uv_handle_t *)&q->idle) ? 0 : uv_idle_start(&q->idle, on_idle);

@@ -9,9 +9,12 @@
  * native timer (lib/internal/timers.js).  A waiter is an ab_sleep_t embedded
  * in the caller's record (no allocation per sleep).
  *
- *   delay_ms > 0  a waiter started at loop time t wakes once the loop time
- *                 reaches t + delay_ms (libuv's millisecond clock, cached at
- *                 the start of each loop iteration, as setTimeout reads it)
+ *   delay_ms > 0  a waiter started at time t wakes once the loop time
+ *                 reaches t + delay_ms, t read afresh by the start
+ *                 (uv_update_time: libuv's millisecond clock, otherwise
+ *                 cached at the start of each loop turn), as Node's
+ *                 setTimeout reads it and Go's time.Sleep counts from its
+ *                 call: a start late in a long turn still sleeps delay_ms
  *   delay_ms = 0  a waiter wakes on the next turn of the loop (an idle
  *                 handle, as setImmediate), never inside the call that
  *                 started it: what a wake-up starts waits for the turn after
@@ -39,7 +42,7 @@ typedef void (*ab_sleep_cb)(ab_sleep_t *s);
 /* One waiter, embedded in the caller's record (container_of recovers it). */
 struct ab_sleep_s {
   ab_sleep_t *next;        /* private: the queue's link */
-  uint64_t due;            /* private: loop time (ms) it wakes at */
+  uint64_t due;            /* private: loop time (ms) it wakes at (delay > 0) */
   ab_sleep_cb cb;          /* private */
 };
 

@@ -126,11 +126,10 @@ int ab_tasks_begin(ab_run_t *run, int stackful) {
 
 /* ---- the sleep ------------------------------------------------------------------ */
 
-/* Before the pass's first sleep: the loop's cached clock dates from its last
- * turn, before the records and stacks were made; sleeps count from now. */
-static void first_start(ab_op_t *op) {
-  if (((tasks_state_t *)op->set->run->state)->started == 0) uv_update_time(op->set->run->loop);
-}
+/* Each sleep counts from the moment its task starts it (sleepq reads the
+ * clock itself; a uv_timer counts from the loop's cached time, refreshed
+ * first): the loop's time dates from the start of its turn, and starting N
+ * tasks takes a while, so a task started late would otherwise sleep less. */
 
 static void started(ab_task_t *t) {
   tasks_state_t *st = t->op.set->run->state;
@@ -150,7 +149,6 @@ static void sleep_woke(ab_sleep_t *s) {
 static int sleep_start(ab_op_t *op) {
   ab_task_t *t = (ab_task_t *)op;
   tasks_state_t *st = op->set->run->state;
-  first_start(op);
   int rc = ab_sleepq_start(&st->q, &t->on.sleep, sleep_woke);
   if (rc == 0) started(t);
   return rc;
@@ -174,7 +172,7 @@ static int timer_start(ab_op_t *op) {
     }
     t->on.timer->data = t;
   }
-  first_start(op);
+  uv_update_time(op->set->run->loop);
   rc = uv_timer_start(t->on.timer, timer_woke, (uint64_t)st->sleep_ms, 0);
   if (rc == 0) started(t);
   return rc;

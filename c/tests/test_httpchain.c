@@ -2,7 +2,8 @@
  * test_httpchain.c -- the httpchain server's request handling (session.c)
  * without sockets: the path table, keep-alive, pipelining, a request in
  * pieces, Connection: close and HTTP/1.0, bad input and its limits, a
- * request cut short; and the client driver's flags.  The fuzzer
+ * request cut short; the client driver's flags; and that a pass opens its
+ * connections only once the clock runs (the timed section).  The fuzzer
  * (scripts/fuzz.sh) drives the same code with random input; these are the
  * cases whose answers are known.
  */
@@ -171,6 +172,43 @@ static void the_driver_without_a_server_or_a_port_says_so(void **state) {
   assert_non_null(strstr(c.err, "\nusage: ")); /* as every usage error */
 }
 
+/* Opening the connections is timed in every style, as Go's transport and
+ * Node's agent connect inside their timed section: a pass whose clock has not
+ * started refuses to connect, and fails saying so, with nothing opened. */
+static void the_connections_open_only_once_the_clock_runs(void **state) {
+  uv_loop_t loop;
+  hc_state_t st = {closed_port(), 10000};
+  ab_run_t run;
+  (void)state;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  memset(&run, 0, sizeof(run));
+  run.loop = &loop;
+  run.state = &st;
+  run.n = 2;
+  run.failed_at = -1;
+  hc_pass_t *pass = hc_pass_new(&run, 2, 1);
+  assert_non_null(pass);
+  assert_false(ab_run_failed(&run));
+  assert_int_equal(hc_pass_connect(pass), -1);
+  assert_non_null(strstr(run.error, "before the clock started"));
+  assert_int_equal(pass->n, 0); /* no socket was set up */
+  assert_int_equal(hc_pass_close(pass), -1);
+  /* With the clock running, the same pass tries: the port refuses (exit 3). */
+  memset(&run, 0, sizeof(run));
+  run.loop = &loop;
+  run.state = &st;
+  run.n = 2;
+  run.failed_at = -1;
+  pass = hc_pass_new(&run, 2, 0);
+  assert_non_null(pass);
+  ab_run_begin(&run);
+  assert_int_equal(hc_pass_connect(pass), -1);
+  assert_non_null(strstr(run.error, "cannot connect to 127.0.0.1:"));
+  assert_int_equal(run.env_error, 1);
+  assert_int_equal(hc_pass_close(pass), -1);
+  assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(the_path_table_is_the_chain),
@@ -181,6 +219,7 @@ int main(void) {
     cmocka_unit_test(a_request_cut_short_is_not_answered),
     cmocka_unit_test(the_driver_takes_port_stall_and_three_backends),
     cmocka_unit_test(the_driver_without_a_server_or_a_port_says_so),
+    cmocka_unit_test(the_connections_open_only_once_the_clock_runs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

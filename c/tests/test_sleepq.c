@@ -1,6 +1,7 @@
 /*
  * test_sleepq.c -- the shared-timer sleep queue (c/lib/sleepq.h): waiters
- * wake in the order they slept and never before their delay, a delay of 0
+ * wake in the order they slept and never before their delay, counted from
+ * when each started even late in a loop turn, a delay of 0
  * wakes on the next loop turn (what a wake-up starts waits for the turn
  * after), ticks and microtasks queued by a wake-up run before the next
  * waiter wakes, and the queue closes cleanly.
@@ -91,6 +92,46 @@ static void a_sleep_started_by_a_wake_up_waits_its_own_delay(void **state) {
   close_and_check(&loop, &q);
 }
 
+/* Burns real time without running the loop, so its cached time goes stale,
+ * as it does while a pass starts many tasks in one turn. */
+static void spin_ms(uint64_t ms) {
+  uint64_t until = uv_hrtime() + ms * 1000000u;
+  while (uv_hrtime() < until) {
+  }
+}
+
+static uint64_t woke_ns[2];
+static void woke_at(ab_sleep_t *s) { woke_ns[((waiter_t *)s)->id] = uv_hrtime(); }
+
+static void a_sleep_started_late_in_a_turn_still_sleeps_its_whole_delay(void **state) {
+  uv_loop_t loop;
+  ab_sleepq_t q;
+  waiter_t w[2];
+  uint64_t started_ns[2];
+  (void)state;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  assert_int_equal(ab_sleepq_init(&loop, &q, 40), 0);
+  memset(w, 0, sizeof(w));
+  memset(woke_ns, 0, sizeof(woke_ns));
+  for (int k = 0; k < 2; k++) {
+    if (k > 0) spin_ms(25); /* the loop's time now lags 25 ms */
+    w[k].id = k;
+    started_ns[k] = uv_hrtime();
+    assert_int_equal(ab_sleepq_start(&q, &w[k].sleep, woke_at), 0);
+  }
+  uv_run(&loop, UV_RUN_DEFAULT);
+  /* Each slept 40 ms from its own start, give or take libuv's millisecond
+   * clock (truncated, read from a clock of up to 1 ms resolution): at least
+   * 38 ms.  Counted from the loop's stale time, the second would sleep ~15. */
+  for (int k = 0; k < 2; k++) {
+    assert_true(woke_ns[k] != 0);
+    if (woke_ns[k] - started_ns[k] < 38000000u)
+      fail_msg("waiter %d slept %llu ns of 40 ms", k,
+               (unsigned long long)(woke_ns[k] - started_ns[k]));
+  }
+  close_and_check(&loop, &q);
+}
+
 static int turns;
 static void count_turn(uv_check_t *h) { (void)h; turns++; }
 
@@ -130,6 +171,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(waiters_wake_in_order_after_their_delay),
     cmocka_unit_test(a_sleep_started_by_a_wake_up_waits_its_own_delay),
+    cmocka_unit_test(a_sleep_started_late_in_a_turn_still_sleeps_its_whole_delay),
     cmocka_unit_test(delay_zero_wakes_on_the_next_turn_only),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

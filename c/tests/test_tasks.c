@@ -1,6 +1,7 @@
 /*
  * test_tasks.c -- tasks through the workload interface: --sleep-ms and its
- * bounds, the two backends, the check of a task's number, and every variant
+ * bounds, the two backends, the check of a task's number, a task's sleep
+ * counted from its own start on either backend, and every variant
  * on both backends run whole through ab_main, with the line's extra fields
  * (start_ns, stack_bytes only for the stackful styles, page_bytes).
  */
@@ -80,6 +81,64 @@ static void every_variant_on_both_backends_completes_every_task(void **state) {
   assert_int_equal(n, 10); /* 5 styles x 2 backends */
 }
 
+static uint64_t woke_ns[2];
+static void task_woke(ab_task_t *t) { woke_ns[t->op.i] = uv_hrtime(); }
+
+/* Burns real time without running the loop: its cached time goes stale, as
+ * it does while a pass starts many tasks in one turn. */
+static void spin_ms(uint64_t ms) {
+  uint64_t until = uv_hrtime() + ms * 1000000u;
+  while (uv_hrtime() < until) {
+  }
+}
+
+static void a_task_started_late_in_a_turn_sleeps_its_whole_time(void **state) {
+  const char *backends[] = {"sleepq", "uv_timer"};
+  (void)state;
+  for (int b = 0; b < 2; b++) {
+    ab_opts_t o;
+    ab_run_t run;
+    uv_loop_t loop;
+    uint64_t started_ns[2];
+    memset(&o, 0, sizeof(o));
+    o.prog = "prog";
+    o.backend = backends[b];
+    o.flags[0] = "40";
+    memset(&run, 0, sizeof(run));
+    assert_int_equal(uv_loop_init(&loop), 0);
+    run.loop = &loop;
+    run.opts = &o;
+    run.workload = &ab_tasks;
+    run.n = 2;
+    run.failed_at = -1;
+    assert_int_equal(ab_tasks.setup(&o, &loop, &run.state), AB_EXIT_OK);
+    assert_int_equal(ab_tasks_begin(&run, 0), 0);
+    ab_ops_t *set = ab_ops_start(&run, ab_tasks_op(&run), 2, 0, 0);
+    assert_non_null(set);
+    memset(woke_ns, 0, sizeof(woke_ns));
+    for (long k = 0; k < 2; k++) {
+      ab_task_t *t = (ab_task_t *)ab_ops_at(set, k);
+      t->wake = task_woke; /* records the time instead of completing */
+      t->op.i = k;
+      if (k > 0) spin_ms(25); /* the loop's time now lags 25 ms */
+      started_ns[k] = uv_hrtime();
+      assert_int_equal(set->type->start(&t->op), 0);
+    }
+    assert_int_equal(ab_ops_finish(set), 0);
+    /* Each slept 40 ms from its own start, give or take libuv's millisecond
+     * clock (truncated, read from a clock of up to 1 ms resolution): at least
+     * 38 ms.  Counted from the loop's stale time, the second sleeps ~15. */
+    for (int k = 0; k < 2; k++) {
+      if (woke_ns[k] == 0 || woke_ns[k] - started_ns[k] < 38000000u)
+        fail_msg("%s: task %d slept %lld ns of 40 ms", backends[b], k,
+                 woke_ns[k] == 0 ? -1LL : (long long)(woke_ns[k] - started_ns[k]));
+    }
+    ab_tasks.teardown(run.state);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+  }
+}
+
 static void its_backends_and_flags_parse(void **state) {
   ab_opts_t o;
   (void)state;
@@ -96,6 +155,7 @@ int main(void) {
     cmocka_unit_test(sleep_is_digits_within_bounds),
     cmocka_unit_test(a_task_verifies_with_its_own_number),
     cmocka_unit_test(every_variant_on_both_backends_completes_every_task),
+    cmocka_unit_test(a_task_started_late_in_a_turn_sleeps_its_whole_time),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // fake is a workload whose operations complete at once; it records every pass
@@ -413,6 +414,34 @@ func TestAWorkloadsOwnFieldsReachTheLine(t *testing.T) {
 	code, stdout, _ := run(f.workload(), "--iterations", "3")
 	if code != 0 || !strings.HasSuffix(stdout, `,"hits":3}`+"\n") {
 		t.Errorf("exit %d, line %s; want hits after runtime", code, stdout)
+	}
+}
+
+func TestTheClockStopsAtTheNthVerificationWhenRunSaysWhen(t *testing.T) {
+	// Run spends 200 ms after its last operation verified (a plain
+	// computation's totals, closing connections): with Done set that is not
+	// timed; without it, it is.
+	for _, done := range []bool{true, false} {
+		w := Workload{Name: "fake", Backend: "mem", Variants: []Variant{{Style: "sync", Mode: Sequential,
+			Run: func(n, k int) (Result, error) {
+				res := Result{OK: n}
+				if done {
+					res.Done = time.Now()
+				}
+				time.Sleep(200 * time.Millisecond)
+				return res, nil
+			}}}}
+		code, stdout, stderr := run(w, "--iterations", "1")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		elapsed := decode(t, stdout)["elapsed_ns"].(float64)
+		if done && elapsed >= 200e6 {
+			t.Errorf("Done set: elapsed_ns %v includes the 200 ms after it", elapsed)
+		}
+		if !done && elapsed < 200e6 {
+			t.Errorf("Done unset: elapsed_ns %v leaves out the end of Run", elapsed)
+		}
 	}
 }
 
