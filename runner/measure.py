@@ -247,7 +247,7 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
-            "iterations_override": args.iterations, "timeout_override": args.timeout,
+            "iterations_override": args.iterations, "rounds_override": args.rounds, "timeout_override": args.timeout,
             "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
                                   unit=cat.workloads[w]["unit"])
                           for w, s in plan.settings.items()},

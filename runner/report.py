@@ -231,9 +231,18 @@ def reproduce_command(run, host):
     """The command that repeats the run: the profile, the seed of the shuffle and
     every setting run.json recorded, at the commit of host.json."""
     args = ["--seed", str(run.get("seed"))] if run.get("seed") is not None else []
-    for opt, key in (("--rounds", "rounds"), ("--warmup-rounds", "warmup_rounds")):
-        if run.get(key) is not None:
-            args += [opt, str(run[key])]
+    # --rounds only when the run was given it: it fixes every workload's rounds,
+    # so it would repeat neither the workloads' own counts nor a time budget's.
+    # A run.json from before rounds_override was recorded: its rounds, unless a
+    # budget (or a workload's own count) decided them.
+    if "rounds_override" in run:
+        rounds = run["rounds_override"]
+    else:
+        rounds = None if run.get("budget") or run.get("variant_rounds") else run.get("rounds")
+    if rounds is not None:
+        args += ["--rounds", str(rounds)]
+    if run.get("warmup_rounds") is not None:
+        args += ["--warmup-rounds", str(run["warmup_rounds"])]
     for opt, key in (("--iterations", "iterations_override"), ("--timeout", "timeout_override")):
         if run.get(key) is not None:
             args += [opt, str(run[key])]

@@ -103,5 +103,27 @@ class ChartHintTest(unittest.TestCase):
         self.assertEqual(where, [("where_time_chart.py", "readfile")])
 
 
+class ReproduceCommandTest(unittest.TestCase):
+    """The Reproduce line repeats the run's settings, not what a budget decided."""
+
+    def command(self, **run):
+        import report
+        return "\n".join(report.reproduce_command(dict(
+            {"seed": 7, "warmup_rounds": 1, "profile": "default"}, **run), {"git_commit": "abc"}))
+
+    def test_a_budgeted_run_is_not_repeated_with_every_workload_at_its_largest_count(self):
+        got = self.command(rounds=40, rounds_override=None, budget={"readfile": {}})
+        self.assertNotIn("--rounds", got)
+        self.assertIn("--seed 7", got)
+        self.assertIn("--warmup-rounds 1", got)
+
+    def test_rounds_given_on_the_command_line_are_given_again(self):
+        self.assertIn("--rounds 3", self.command(rounds=3, rounds_override=3))
+
+    def test_an_older_run_json_without_the_override(self):
+        self.assertNotIn("--rounds", self.command(rounds=40, variant_rounds={"a": 40}))
+        self.assertIn("--rounds 5", self.command(rounds=5))
+
+
 if __name__ == "__main__":
     unittest.main()
