@@ -221,18 +221,6 @@ PY
 
 # --- item: too few file descriptors for libuv's loop --------------------------
 
-# close_above_2 -- closes every descriptor above 2 of this (sub)shell: what
-# bats keeps open would otherwise count against a small ulimit -n.
-close_above_2() {
-  local fd dir=/proc/$BASHPID/fd
-  [ -d "$dir" ] || dir=/dev/fd
-  for fd in "$dir"/*; do
-    fd=${fd##*/}
-    [ "$fd" -gt 2 ] 2>/dev/null || continue
-    eval "exec $fd>&-" 2>/dev/null || true
-  done
-}
-
 @test "C: ulimit -n 5 is exit 3 with one line naming the limit, not libuv's silent SIGABRT" {
   # uv_loop_init() opens 6 descriptors on Linux and calls abort() when the
   # process-wide signal pipe cannot be made; every C program, the httpchain

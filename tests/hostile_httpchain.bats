@@ -11,18 +11,6 @@ setup() {
   cd "$ROOT"
 }
 
-# close_above_2 -- closes every descriptor above 2 of this (sub)shell: what
-# bats keeps open would otherwise count against a small ulimit -n.
-close_above_2() {
-  local fd dir=/proc/$BASHPID/fd
-  [ -d "$dir" ] || dir=/dev/fd
-  for fd in "$dir"/*; do
-    fd=${fd##*/}
-    [ "$fd" -gt 2 ] 2>/dev/null || continue
-    eval "exec $fd>&-" 2>/dev/null || true
-  done
-}
-
 # bounded_ids -- the httpchain variants in bounded mode that this host runs.
 bounded_ids() {
   local id
