@@ -158,12 +158,7 @@ def full_workload_sentences(rows, workload):
 
 def full_sentences(rows):
     """[(workload, [sentence, ...])]: every comparison, a sentence per mode."""
-    out = []
-    for w in sorted({r["workload"] for r in rows}):
-        s = full_workload_sentences(rows, w)
-        if s:
-            out.append((w, s))
-    return out
+    return sentences(rows, full=True)
 
 
 def compared(rows, workload):
@@ -312,11 +307,13 @@ def workload_sentences(rows, workload):
     return [_short(b, es, div, uname, unit) for b, es in _sections(entries)]
 
 
-def sentences(rows):
-    """[(workload, [sentence, ...])]: the short verdicts of every workload with a comparison."""
+def sentences(rows, full=False):
+    """[(workload, [sentence, ...])]: the short verdicts of every workload with a
+    comparison, or with full=True every comparison, a sentence per mode."""
+    of_workload = full_workload_sentences if full else workload_sentences
     out = []
     for w in sorted({r["workload"] for r in rows}):
-        s = workload_sentences(rows, w)
+        s = of_workload(rows, w)
         if s:
             out.append((w, s))
     return out
@@ -325,7 +322,7 @@ def sentences(rows):
 def text(rows, full=False):
     """The verdicts as plain text: a line per workload, its sentences after it."""
     lines = []
-    for w, ss in (full_sentences if full else sentences)(rows):
+    for w, ss in sentences(rows, full):
         n = next(r["iterations"] for r in rows if r["workload"] == w)
         unit = sm.unit_of([r for r in rows if r["workload"] == w])
         lines.append("%s (N = %s, each style against its own language's baseline, per %s):"
@@ -337,7 +334,7 @@ def text(rows, full=False):
 def markdown(rows, full=False):
     """The verdicts as Markdown: per workload a line naming it, a bullet per sentence."""
     out = []
-    for w, ss in (full_sentences if full else sentences)(rows):
+    for w, ss in sentences(rows, full):
         wrows = [r for r in rows if r["workload"] == w]
         out += ["**%s** (N = %s, time per %s):" % (w, format(wrows[0]["iterations"], ","),
                                                    sm.unit_of(wrows)), ""]
