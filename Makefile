@@ -171,10 +171,21 @@ $(BUILD)/c/%.o: c/%.S Makefile | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_ASFLAGS) -c "$<" -o "$@"
 
+# An archive, from scratch: `ar rcs`, but on macOS, whose ranlib (which Apple's
+# ar runs itself unless told S) warns "has no symbols" about the switch of the
+# other architecture (an empty object by design, c/lib/coro_switch_*.S): there
+# `ar Scr`, then Apple's ranlib told not to, so that a real warning stands
+# out.  Arguments: the archive, its members.
+RANLIB ?= ranlib
+ifeq ($(UNAME_S)$(RANLIB),Darwinranlib)
+archive = rm -f "$(1)" && $(AR) Scr $(1) $(2) && $(RANLIB) -no_warning_for_no_symbols $(1)
+else
+archive = rm -f "$(1)" && $(AR) rcs $(1) $(2)
+endif
+
 $(LIBAB): $(LIB_OBJ)
 	@mkdir -p "$(dir $@)"
-	rm -f "$@"
-	$(AR) rcs $@ $(LIB_OBJ)
+	$(call archive,$@,$(LIB_OBJ))
 
 # A workload that needs C sources from outside the project (a library the
 # system ships as sources, as Debian ships llhttp) says so in c/<w>/build.mk:
@@ -189,8 +200,7 @@ EXT_LIBS =
 define WORKLOAD_template
 $(call w_lib,$(1)): $(call objs,$(call w_parts,$(1))) $(EXT_OBJ_$(1))
 	@mkdir -p "$$(dir $$@)"
-	rm -f "$$@"
-	$$(AR) rcs $$@ $$^
+	$$(call archive,$$@,$$^)
 endef
 define PROGRAM_template
 $(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(call w_uses,$(1)) $(LIBAB)
@@ -209,11 +219,19 @@ $(LAUNCH): runner/launch.c
 
 # Unit tests may test any workload's pieces: every archive is on the line
 # (the linker takes only what a test uses), then again those that workloads
-# use (c/<w>/uses), so that an archive's needs come after it.
+# use (c/<w>/uses), so that an archive's needs come after it: GNU ld reads
+# each archive once, in order.  Apple's ld searches every archive until none
+# resolves more, and warns "ignoring duplicate libraries" about a repeat: no
+# repeat there.
 W_USES := $(sort $(foreach w,$(WORKLOADS),$(call w_uses,$(w))))
+ifeq ($(UNAME_S),Darwin)
+TEST_LIBS_AGAIN =
+else
+TEST_LIBS_AGAIN = $(W_USES) $(LIBAB)
+endif
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(W_LIBS) $(LIBAB)
 	@mkdir -p "$(dir $@)"
-	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(W_USES) $(LIBAB) $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(TEST_LIBS_AGAIN) $(CMOCKA_LIBS) $(LIBS)
 
 $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 	@mkdir -p "$(dir $@)"
