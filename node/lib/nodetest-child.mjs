@@ -46,5 +46,6 @@ test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.m
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
+    preclock: pass.preclock,
   });
 });

@@ -113,6 +113,7 @@ async function main() {
     sys_us: result.sys_us,
     peak_rss_kb: result.peak_rss_kb,
     idle_rss_kb: result.idle_rss_kb,
+    preclock: result.preclock,
   }) + '\n');
 }
 
