@@ -80,8 +80,9 @@ def _workload_runs(run):
         flags = " ".join(a if not a.count(" ") else "'%s'" % a for a in s.get("args", []))
         rounds = s.get("rounds")
         budget = (run.get("budget") or {}).get(w)
-        out.append("`%s`: `--iterations %s --warmup 0%s`, timeout %s s%s" % (
-            w, _v(s.get("iterations")), " " + flags if flags else "", _v(s.get("timeout_s")),
+        out.append("`%s`: `--iterations %s --warmup %s%s`, timeout %s s%s" % (
+            w, _v(s.get("iterations")), s.get("warmup_ops", 0), " " + flags if flags else "",
+            _v(s.get("timeout_s")),
             # A time budget: the variants it names ran in more rounds (n in the tables).
             ", %s rounds, and the variants under its time budget as many more as fit in "
             "%g s each at their warm-up time, at most %s (`run.json`: `variant_rounds`)"
@@ -109,8 +110,11 @@ def method_section(run):
            "- A run counts only when it exits 0 and prints exactly one JSON line that meets the "
            "contract with `ok == iterations`; otherwise it is recorded as invalid, failed, "
            "timeout or crashed, and the suite goes on.",
-           "- Times are the programs' own `elapsed_ns` (the timed section: start-up and "
-           "set-up excluded). CPU time, peak memory and `wall_ns` come from `wait4` on the "
+           "- Times are the programs' own `elapsed_ns`: the clock starts right before a "
+           "variant's first per-operation allocation and stops when the N-th result has "
+           "verified, in C, Go and Node alike (DESIGN section 3); start-up, flag parsing, the "
+           "fixture check, expected values and the `--warmup` operations (untimed, in the same "
+           "process, before the timed pass) are outside. CPU time, peak memory and `wall_ns` come from `wait4` on the "
            "whole program process, forked from the small launcher `runner/launch.c` so that "
            "the runner's own memory does not leak into the program's peak RSS.",
            "- Statistics: median with a distribution-free 95%% CI from order statistics; each "
