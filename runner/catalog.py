@@ -14,7 +14,10 @@ e.g. readfile/c/promise-counter-parallel@node4.
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
-warmup_rounds}}.  <workload>.json:
+warmup_rounds}}, optional startup {"about": .., "programs": {lang: argv}}: an
+empty program of each language, run once per round so that a variant's time
+outside its clock can be told from its language's own start-up (DESIGN
+section 6; every language of the variants needs one).  <workload>.json:
   workload, about, unit   its name (= the file's), what it does, one operation
   flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
              what the runner appends (path values made absolute); every program's
@@ -118,7 +121,8 @@ WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "pr
 WARMUP_KEYS = {"iterations", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
-SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles"}
+SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "startup"}
+STARTUP_KEYS = {"about", "programs"}
 FLAG_KEYS = {"value", "path", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
 REQUIREMENTS = {"os", "node", "probe", "server"}
@@ -526,6 +530,18 @@ class Catalog:
         for n in names:
             self._load_workload(os.path.join(path, n))
         self._check_server_langs()
+        self._check_startup_langs()
+
+    def _check_startup_langs(self):
+        """With suite.json's startup, every language of the variants has its empty program."""
+        progs = (self.suite.get("startup") or {}).get("programs")
+        if progs is None:
+            return
+        missing = sorted({v["lang"] for v in self.variants} - set(progs))
+        if missing:
+            raise CatalogError("%s: startup.programs has no empty program of %s (a language of "
+                               "the catalog's variants)" % (
+                                   _show(os.path.join(self.path, "suite.json")), ", ".join(missing)))
 
     def _check_server_langs(self):
         """Every server's lang is a language of the catalog's variants."""
@@ -561,6 +577,17 @@ class Catalog:
             _integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
             if not isinstance(p.get("about"), str):
                 raise CatalogError("%s: about must be a string" % where)
+        if "startup" in suite:
+            s, where = suite["startup"], "%s: startup" % path
+            _described(s, STARTUP_KEYS, where, '{"about": .., "programs": {lang: argv}}')
+            progs = s.get("programs")
+            if not isinstance(progs, dict) or not progs:
+                raise CatalogError("%s: programs must map each language to its empty program's argv"
+                                   % where)
+            for lang, argv in progs.items():
+                if not WORD.match(lang):
+                    raise CatalogError("%s: %r is not a language (a lower-case word)" % (where, lang))
+                _strings(argv, where, "programs.%s" % lang)
         return suite
 
     # -- <workload>.json

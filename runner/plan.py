@@ -34,7 +34,8 @@ class Plan:
     ({"iterations", "timeout_s", "rounds", "warmup", "warmup_ops", "args"[,
     "budget", "sweep"]}), the command of each variant id, the server spec of
     each variant that needs one, the points of each variant (points(): {label:
-    point with its argv and timeout_s}; one, labelled "", without a sweep)."""
+    point with its argv and timeout_s}; one, labelled "", without a sweep), and
+    the empty program of each language (startup: {lang: argv})."""
 
     def __init__(self, profile, rounds, warmups, variants, skipped, settings, commands,
                  servers):
@@ -289,8 +290,19 @@ def make(cat, args, node):
         spec = (v.get("requires") or {}).get("server")
         if spec:
             servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node))
-    check_programs(list(commands.values()) + [s["argv"] for s in servers.values()])
+    startup = startup_programs(cat, runnable, node)
+    check_programs(list(commands.values()) + [s["argv"] for s in servers.values()]
+                   + list(startup.values()))
     plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
     plan.points = pts
+    plan.startup = startup
     return plan
 
+
+def startup_programs(cat, variants, node):
+    """{lang: argv} of the empty program of every language among variants
+    (suite.json's startup.programs; none without it): the runner runs each once
+    per round (DESIGN section 6)."""
+    progs = (cat.suite.get("startup") or {}).get("programs") or {}
+    return {lang: fill(progs[lang], node)
+            for lang in sorted({v["lang"] for v in variants}) if lang in progs}

@@ -453,9 +453,9 @@ class ValidationTest(TempCatalog):
             catalog.load(self.dir)
 
 
-class WarmupTest(TempCatalog):
+class WarmupAndStartupTest(TempCatalog):
     """The catalog's in-process warm-up (a workload's expression of N, a profile's
-    own)."""
+    own) and the empty program of each language (suite.json's startup)."""
 
     def test_a_warm_up_is_an_expression_of_n_with_min_and_max(self):
         w = dict(copy.deepcopy(WORK), warmup={"iterations": "min(350, iterations)", "about": "why"})
@@ -487,6 +487,16 @@ class WarmupTest(TempCatalog):
                             r"not an integer from 0", work=work(profile="iterations - 200"))
         self.assertRejected(r"only integers, names, len\(\), int\(\), min\(\), max\(\)",
                             work=work({"iterations": "iterations ** 2", "about": "a"}))
+
+    def test_every_language_of_the_variants_needs_an_empty_program(self):
+        progs = {"c": ["{bin}/c-empty"], "node": ["{node}", "node/lib/empty.mjs"]}
+        suite = dict(SUITE, startup={"about": "start-up", "programs": progs})
+        self.assertEqual(self.load(suite).suite["startup"]["programs"], progs)
+        self.assertRejected(r"suite.json: startup.programs has no empty program of node",
+                            suite=dict(SUITE, startup={"about": "a", "programs": {"c": ["x"]}}),
+                            work=WORK)
+        self.assertRejected(r"startup: about must say what it is or why",
+                            suite=dict(SUITE, startup={"programs": progs}), work=WORK)
 
     def assertRejected(self, pattern, suite=SUITE, work=None):
         with self.assertRaises(catalog.CatalogError) as cm:
