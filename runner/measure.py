@@ -153,7 +153,8 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
     """One row of samples.csv: the variant's fields from the catalog, the run's
     measurements, and the counts from its line; point (a sweep's, plan.points)
     gives its K, its environment and its label; startup_ns is the wall time of
-    its language's empty program in the same round."""
+    its language's empty program in the same round; warmup_ns is the line's
+    (how long its warm-up pass took)."""
     rec = rec or {}
     point = point or {}
     return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
@@ -168,7 +169,7 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
             "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
             "env": env_text(point.get("env")), "point": point.get("point", ""),
             "outside_ns": outside_ns(_elapsed(rec.get("elapsed_ns")), res.wall_ns),
-            "startup_ns": startup_ns}
+            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns"))}
 
 
 def variant_rounds(plan, v, rounds_of=None):

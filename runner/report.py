@@ -210,8 +210,9 @@ def results_section(rows):
 def outside_section(rows):
     """The time outside the clock (DESIGN section 6): every variant's wall time
     less its timed section, its language's empty-program start-up in the same
-    rounds, and what is left, the variant's own; a variant whose own share is
-    over OUTSIDE_SHARE_MAX of its timed time is flagged, listed first."""
+    rounds, its warm-up pass, and what is left, the variant's own; a variant
+    whose own share is over OUTSIDE_SHARE_MAX of its timed time is flagged,
+    listed first."""
     known = [r for r in rows if r.get("outside_ms") is not None]
     if not known:
         return []
@@ -220,29 +221,32 @@ def outside_section(rows):
     out = ["## Time outside the clock", "",
            "Every process's wall time (the launcher's) less its timed section (`elapsed_ns`), "
            "medians: start-up, flag parsing, the fixture check, what a variant prepares before "
-           "its clock and its exit. *Start-up* is the wall time of an empty program of the "
-           "variant's language in the same rounds (`c-empty`, `go-empty`, `node "
-           "node/lib/empty.mjs`); *own* is the rest, round by round. A variant whose own time "
-           "outside the clock is over %s of its timed time is flagged: there, what the clock "
-           "leaves out is a large part of the run." % limit, ""]
+           "its clock, the warm-up and its exit. *Start-up* is the wall time of an empty "
+           "program of the variant's language in the same rounds (`c-empty`, `go-empty`, "
+           "`node node/lib/empty.mjs`); *warm-up* the `--warmup` pass as the program timed "
+           "it; *own* is the rest, round by round. A variant whose own time outside the clock "
+           "is over %s of its timed time is flagged: there, what the clock leaves out is a "
+           "large part of the run." % limit, ""]
     if flagged:
         out.append("**Flagged** (own time outside the clock over %s of the timed time):" % limit)
-        out += ["- `%s`: %s ms outside (start-up %s ms, own %s ms) against %s ms timed: %s"
+        out += ["- `%s`: %s ms outside (start-up %s ms, warm-up %s ms, own %s ms) against "
+                "%s ms timed: %s"
                 % (r["variant"], sm.fmt_ms(r["outside_ms"]), sm.fmt_ms(r.get("startup_ms")),
-                   sm.fmt_ms(r.get("own_outside_ms")), sm.fmt_ms(r["median_ms"]),
-                   _share(r)) for r in flagged]
+                   sm.fmt_ms(r.get("warmup_ms")), sm.fmt_ms(r.get("own_outside_ms")),
+                   sm.fmt_ms(r["median_ms"]), _share(r)) for r in flagged]
     else:
         out.append("No variant's own time outside the clock is over %s of its timed time."
                    % limit)
     out.append("")
     for workload in sorted({r["workload"] for r in known}):
         out += ["### %s" % workload, "",
-                "| variant | timed ms | outside ms | start-up ms | own ms | own / timed |",
-                "|---|---:|---:|---:|---:|---:|"]
+                "| variant | timed ms | outside ms | start-up ms | warm-up ms | own ms | own / timed |",
+                "|---|---:|---:|---:|---:|---:|---:|"]
         for r in [r for r in known if r["workload"] == workload]:
-            out.append("| `%s` | %s | %s | %s | %s | %s |" % (
+            out.append("| `%s` | %s | %s | %s | %s | %s | %s |" % (
                 r["label"], sm.fmt_ms(r.get("median_ms")), sm.fmt_ms(r["outside_ms"]),
-                sm.fmt_ms(r.get("startup_ms")), sm.fmt_ms(r.get("own_outside_ms")),
+                sm.fmt_ms(r.get("startup_ms")), sm.fmt_ms(r.get("warmup_ms")),
+                sm.fmt_ms(r.get("own_outside_ms")),
                 _share(r) + (" **over %s**" % limit if r.get("outside_flag") else "")))
         out.append("")
     return out

@@ -16,13 +16,13 @@ SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mod
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
                   "shape", "method", "label", "idle_rss_kb", "env", "point",
-                  "outside_ns", "startup_ns"]
+                  "outside_ns", "startup_ns", "warmup_ns"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
                "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb",
-               "outside_ns", "startup_ns")
+               "outside_ns", "startup_ns", "warmup_ns")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
@@ -46,11 +46,12 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
                        "lang_diff_per_op_ns_ci_high", "point", "env",
                        "outside_ms", "startup_ms", "own_outside_ms", "outside_share",
-                       "outside_flag"]
+                       "outside_flag", "warmup_ms"]
 
 # A variant whose time outside its clock, less its language's empty-program
-# start-up, is more than this share of its timed time is flagged (DESIGN
-# section 6): work the clock does not see is then a large part of the run.
+# start-up and its own warm-up, is more than this share of its timed time is
+# flagged (DESIGN section 6): work the clock does not see is then a large part
+# of the run.
 OUTSIDE_SHARE_MAX = 0.10
 
 
@@ -353,17 +354,20 @@ def _outside(s):
 def outside_fields(oks, median_ms):
     """The summary's figures of the time outside the clock, from a variant's ok
     samples: outside_ms (median of wall_ns - elapsed_ns), startup_ms (median of
-    its language's empty program in the same rounds), own_outside_ms (median of
-    the two's difference, round by round), outside_share (that over the timed
-    median) and outside_flag (the share above OUTSIDE_SHARE_MAX; None when a
-    figure is missing)."""
+    its language's empty program in the same rounds), warmup_ms (median of the
+    warm-up pass the program reported), own_outside_ms (median, round by round,
+    of the first less the other two: start-up aside, what the program did
+    outside its clock that is not the warm-up the runner asked for),
+    outside_share (that over the timed median) and outside_flag (the share
+    above OUTSIDE_SHARE_MAX; None when a figure is missing)."""
     out = _median_or_none([_outside(s) for s in oks])
     start = _median_or_none([s.get("startup_ns") for s in oks])
-    own = _median_or_none([_outside(s) - s["startup_ns"] for s in oks
+    warm = _median_or_none([s.get("warmup_ns") for s in oks])
+    own = _median_or_none([_outside(s) - s["startup_ns"] - (s.get("warmup_ns") or 0) for s in oks
                            if _outside(s) is not None and s.get("startup_ns") is not None])
     share = own / 1e6 / median_ms if own is not None and median_ms else None
-    return {"outside_ms": _ms(out), "startup_ms": _ms(start), "own_outside_ms": _ms(own),
-            "outside_share": share,
+    return {"outside_ms": _ms(out), "startup_ms": _ms(start), "warmup_ms": _ms(warm),
+            "own_outside_ms": _ms(own), "outside_share": share,
             "outside_flag": None if share is None else share > OUTSIDE_SHARE_MAX}
 
 

@@ -203,7 +203,8 @@ class ClassifyTest(Fixture):
         self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
-        self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns"])
+        self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns",
+                                                   "warmup_ns"])
         self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))

@@ -246,6 +246,13 @@ class SamplesFileTest(unittest.TestCase):
         rows = sm.summarize([s(1, 10, 14, 2.5), s(2, 10, 13.5, 2), s(3, 10, 16, 4.5)], {})
         self.assertEqual(rows[0]["own_outside_ms"], 1.5)
         self.assertIs(rows[0]["outside_flag"], True)
+        # the warm-up the runner asked for is not the variant's own: 0.5 ms left, 5%
+        warm = [s(1, 10, 14, 2.5), s(2, 10, 13.5, 2), s(3, 10, 16, 4.5)]
+        for row in warm:
+            row["warmup_ns"] = 1000000
+        rows = sm.summarize(warm, {})
+        self.assertEqual((rows[0]["warmup_ms"], rows[0]["own_outside_ms"]), (1.0, 0.5))
+        self.assertIs(rows[0]["outside_flag"], False)
         self.assertIn("outside_flag", sm.SUMMARY_CSV_COLUMNS)
 
     def test_a_file_without_the_outside_columns_has_them_from_wall_and_elapsed(self):

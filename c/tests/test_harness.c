@@ -357,7 +357,9 @@ static void the_line_has_the_contracts_fields_in_order(void **state) {
   /* then what the pass did before its clock (ab_run_begin) */
   assert_true(strstr(out, ",\"nivcsw\":") < strstr(out, ",\"preclock_heap_bytes\":"));
   assert_true(strstr(out, ",\"preclock_heap_bytes\":") < strstr(out, ",\"preclock_faults\":"));
-  assert_null(strchr(strstr(out, ",\"preclock_faults\":") + 1, ',')); /* the last field */
+  /* and how long the warm-up took */
+  assert_true(strstr(out, ",\"preclock_faults\":") < strstr(out, ",\"warmup_ns\":"));
+  assert_null(strchr(strstr(out, ",\"warmup_ns\":") + 1, ',')); /* the last field */
   assert_int_equal(out[strlen(out) - 2], '}');
   assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1); /* one line */
 }

@@ -371,6 +371,8 @@ export function resultLine(fields, measured) {
     // What the timed pass did before its clock (Pass.begin), when measured.
     ...(measured.preclock ? { preclock_heap_bytes: measured.preclock.heapBytes,
       preclock_faults: measured.preclock.faults } : {}),
+    // How long the warm-up took (outside the clock), when measured.
+    ...(measured.warmup_ns !== undefined ? { warmup_ns: measured.warmup_ns } : {}),
   });
 }
 
@@ -469,13 +471,16 @@ export function isEntry(moduleUrl) {
  * Runs a warm-up pass (if any) and the timed pass of the variant.  fail(message)
  * is called, and must not return, when a completion does not verify (the
  * message names the iteration) or the style finishes early.  Returns the
- * timed pass and the CPU time it took.
+ * timed pass, the CPU time it took and how long the warm-up took.
  */
 export async function measure(variant, opts, concurrency, fail) {
   const { workload } = variant;
+  let warmupNs = 0;
   if (opts.warmup > 0) {
+    const t0 = process.hrtime.bigint();
     const warm = new Pass(workload, opts, opts.warmup, concurrency, (message) => fail(`warm-up ${message}`));
     await runPass(variant, warm);
+    warmupNs = Number(process.hrtime.bigint() - t0);
   }
   const pass = new Pass(workload, opts, opts.iterations, concurrency, fail);
   // Peak RSS so far: the idle process (runtime started, set up, nothing in flight).
@@ -484,7 +489,7 @@ export async function measure(variant, opts, concurrency, fail) {
   await runPass(variant, pass);
   const cpu = process.cpuUsage(cpu0);
   if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
-  return { pass, cpu, idleRssKb };
+  return { pass, cpu, idleRssKb, warmupNs };
 }
 
 /**
@@ -520,7 +525,7 @@ export async function main(variant, moduleUrl) {
     say(`${prog}: N = ${opts.iterations}: ${err.message}: a limit of V8, lower N or K`);
     process.exit(EXIT_ENV);
   }
-  const { pass, cpu, idleRssKb } = measured;
+  const { pass, cpu, idleRssKb, warmupNs } = measured;
   emit(prog, 'result', resultLine(fields, {
     iterations: pass.n,
     concurrency,
@@ -533,5 +538,6 @@ export async function main(variant, moduleUrl) {
     idle_rss_kb: idleRssKb,
     workloadFields: variant.workload.fields ? variant.workload.fields(pass) : {},
     preclock: pass.preclock,
+    warmup_ns: warmupNs,
   }) + '\n');
 }

@@ -178,7 +178,7 @@ test('every variant of a workload with fields of its own writes its catalog\'s f
       const keys = Object.keys(line);
       // the workload's fields, then what the pass did before its clock (Pass.begin)
       assert.deepStrictEqual(keys.slice(keys.indexOf('runtime') + 1),
-        [...Object.keys(declared), 'preclock_heap_bytes', 'preclock_faults'], file);
+        [...Object.keys(declared), 'preclock_heap_bytes', 'preclock_faults', 'warmup_ns'], file);
       for (const field of Object.keys(declared)) assert.ok(Number.isInteger(line[field]), `${file}: ${field}`);
     }
   }

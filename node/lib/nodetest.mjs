@@ -114,6 +114,7 @@ async function main() {
     peak_rss_kb: result.peak_rss_kb,
     idle_rss_kb: result.idle_rss_kb,
     preclock: result.preclock,
+    warmup_ns: result.warmup_ns,
   }) + '\n');
 }
 

@@ -178,7 +178,7 @@ func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
 	}
 	obj := decode(t, stdout)
 	// the contract's fields, then what the pass did before its clock
-	order := append(append([]string{}, lineOrder...), "preclock_heap_bytes", "preclock_faults")
+	order := append(append([]string{}, lineOrder...), "preclock_heap_bytes", "preclock_faults", "warmup_ns")
 	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(order, ",") {
 		t.Errorf("fields %v, want %v", got, order)
 	}

@@ -194,8 +194,12 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 			return ExitEnv
 		}
 	}
+	var warmup time.Duration
 	if s.warmup > 0 {
-		if _, _, _, err := runPass(v, s.warmup, k); err != nil {
+		t0 := time.Now()
+		_, _, _, err := runPass(v, s.warmup, k)
+		warmup = time.Since(t0)
+		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s warm-up %v\n", prog, id, err)
 			var env *EnvError
 			if errors.As(err, &env) {
@@ -230,7 +234,8 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	line.PeakRSSKb = after.PeakRSSKb
 	line.IdleRSSKb = before.PeakRSSKb
 	line.Runtime = runtime.Version()
-	line.Preclock = []Extra{{Name: "preclock_heap_bytes", Value: pass.preclockHeapBytes},
-		{Name: "preclock_faults", Value: pass.preclockFaults}}
+	line.Trailing = []Extra{{Name: "preclock_heap_bytes", Value: pass.preclockHeapBytes},
+		{Name: "preclock_faults", Value: pass.preclockFaults},
+		{Name: "warmup_ns", Value: warmup.Nanoseconds()}}
 	return emit(stdout, stderr, prog, "result", line.Encode()+"\n")
 }
