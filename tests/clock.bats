@@ -11,9 +11,13 @@
 # by more than a byte per operation or a page per PAGE_OPS operations: what
 # a record, a promise, a closure, a goroutine or a stack per operation made
 # before the clock would add.  Within those bounds is what a pass makes
-# once, whatever its N (a heap span refilled, a function compiled).  The
-# other half of the rule, that start-up and expected values stay outside,
-# shows in every row's time outside the clock (DESIGN section 6).
+# once, whatever its N (a heap span refilled, a function compiled).  What a
+# runtime's own threads do meanwhile can only add (V8 installs code a
+# background compiler finished: once, under load, 215 KB in bluebird's
+# window), so a variant over the bounds is run at both N again and judged on
+# the smaller figures of its two runs: per-operation state shows in both.
+# The other half of the rule, that start-up and expected values stay
+# outside, shows in every row's time outside the clock (DESIGN section 6).
 
 load test_helper
 
@@ -43,10 +47,25 @@ if "preclock_heap_bytes" not in d or "preclock_faults" not in d:
 print(d["preclock_heap_bytes"], d["preclock_faults"])' "$output" 2>&1
 }
 
+# grows ID H1 F1 H2 F2 -- succeeds when the figures at N2 exceed those at N1
+# by more than the bounds.
+grows() {
+  [ $(($4 - $2)) -gt $((N2 - N1 + HEAP_ONCE)) ] \
+    || [ $(($5 - $3)) -gt $(((N2 - N1) / PAGE_OPS + FAULTS_ONCE)) ]
+}
+
+# smaller A B -- "heap faults", each the smaller of A's and B's.
+smaller() {
+  local h1 f1 h2 f2
+  read -r h1 f1 <<<"$1"
+  read -r h2 f2 <<<"$2"
+  echo "$((h1 < h2 ? h1 : h2)) $((f1 < f2 ? f1 : f2))"
+}
+
 # expect_nothing_before_the_clock LANG -- every variant of LANG keeps what it
 # does before its clock from growing with N; lists every one that does not.
 expect_nothing_before_the_clock() {
-  local ids id a b h1 f1 h2 f2 failures="" heap_max faults_max
+  local ids id a b again h1 f1 h2 f2 failures="" heap_max faults_max
   ids=$(contract_ids "" "$1")
   [ -n "$ids" ] || skip "no $1 variant runs here"
   heap_max=$((N2 - N1 + HEAP_ONCE))
@@ -54,10 +73,17 @@ expect_nothing_before_the_clock() {
   for id in $ids; do
     a=$(preclock "$id" "$N1") || { failures+="$id: $a"$'\n'; continue; }
     b=$(preclock "$id" "$N2") || { failures+="$id: $b"$'\n'; continue; }
+    # shellcheck disable=SC2086  # two numbers each
+    if grows "$id" $a $b; then
+      again=$(preclock "$id" "$N1") || { failures+="$id: $again"$'\n'; continue; }
+      a=$(smaller "$a" "$again")
+      again=$(preclock "$id" "$N2") || { failures+="$id: $again"$'\n'; continue; }
+      b=$(smaller "$b" "$again")
+    fi
     read -r h1 f1 <<<"$a"
     read -r h2 f2 <<<"$b"
     [ -z "${CLOCK_DUMP:-}" ] || echo "$id $h1 $h2 $f1 $f2" >> "$CLOCK_DUMP"
-    if [ $((h2 - h1)) -gt "$heap_max" ] || [ $((f2 - f1)) -gt "$faults_max" ]; then
+    if grows "$id" "$h1" "$f1" "$h2" "$f2"; then
       failures+="$id: before its clock, N=$N1 made $h1 heap bytes and $f1 page faults, N=$N2 $h2 and $f2"
       failures+=" (at most $heap_max and $faults_max more): per-operation state made before the clock"$'\n'
     fi
