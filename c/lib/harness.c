@@ -21,7 +21,22 @@
 #include <time.h>
 #include <dirent.h>
 #include <unistd.h>
-#if defined(__GLIBC__)
+
+/* Under a sanitizer its allocator replaces malloc, and mallinfo2 sees none of
+ * it: ask the sanitizer instead. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define AB__SANITIZER_HEAP 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define AB__SANITIZER_HEAP 1
+#endif
+#if defined(AB__SANITIZER_HEAP)
+/* From the sanitizer's runtime (compiler-rt's allocator_interface.h, which
+ * gcc does not install). */
+size_t __sanitizer_get_current_allocated_bytes(void);
+#elif defined(__GLIBC__)
 #include <malloc.h>
 #elif defined(__APPLE__)
 #include <malloc/malloc.h>
@@ -219,7 +234,9 @@ void ab_run_oom(ab_run_t *run, long i, const char *what) {
 ab_mark_t ab_mark_now(void) {
   ab_mark_t m = {0, 0};
   struct rusage ru;
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#if defined(AB__SANITIZER_HEAP)
+  m.heap_bytes = (uint64_t)__sanitizer_get_current_allocated_bytes();
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
   struct mallinfo2 mi = mallinfo2();
   m.heap_bytes = (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
 #elif defined(__APPLE__)

@@ -55,8 +55,9 @@ enum {
 typedef struct ab_run_s ab_run_t;
 
 /* The process's heap in use (bytes malloc holds: mallinfo2 on glibc, the
- * malloc zones' statistics on macOS, 0 where neither exists) and its minor
- * page faults so far (getrusage), at one moment. */
+ * malloc zones' statistics on macOS, the sanitizer's allocator under ASan or
+ * TSan, 0 where none exists) and its minor page faults so far (getrusage), at
+ * one moment. */
 typedef struct ab_mark_s {
   uint64_t heap_bytes;
   uint64_t faults;
