@@ -133,10 +133,12 @@ GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
 LAUNCH := $(BUILD)/bin/launch
+# The empty C program whose wall time is a C process's start-up (runner/empty.c).
+C_EMPTY := $(BUILD)/bin/c-empty
 
 .PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
-all: c go $(LAUNCH)
+all: c go $(LAUNCH) $(C_EMPTY)
 
 c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
@@ -216,6 +218,12 @@ $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(eval $(call PROGRAM_
 $(LAUNCH): runner/launch.c
 	@mkdir -p "$(dir $@)"
 	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<"
+
+# Linked with libuv, as every C program is, so that its start-up includes
+# loading it.
+$(C_EMPTY): runner/empty.c | $(DEPS_ENV)
+	@mkdir -p "$(dir $@)"
+	$(CC) $(STD) $(WARN) $(FEATURES) $(UV_CFLAGS) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<" $(UV_LIBS)
 
 # Unit tests may test any workload's pieces: every archive is on the line
 # (the linker takes only what a test uses), then again those that workloads

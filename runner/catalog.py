@@ -14,7 +14,10 @@ e.g. readfile/c/promise-counter-parallel@node4.
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
-warmup_rounds}}.  <workload>.json:
+warmup_rounds}}, optional startup {"about": .., "programs": {lang: argv}}: an
+empty program of each language, run once per round so that a variant's time
+outside its clock can be told from its language's own start-up (DESIGN
+section 6; every language of the variants needs one).  <workload>.json:
   workload, about, unit   its name (= the file's), what it does, one operation
   flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
              what the runner appends (path values made absolute); every program's
@@ -22,7 +25,12 @@ warmup_rounds}}.  <workload>.json:
   checks     {"bytes": "iterations * len(expect)"}: a field of the line and the
              integer expression it must equal, over iterations, the line's integer
              fields and the flags' values by name (--delay-ms is delay_ms); only
-             integers, names, len() (UTF-8 bytes), int(), + - * //
+             integers, names, len() (UTF-8 bytes), int(), min(), max(), + - * //
+  warmup     {"iterations": "min(350, iterations)", "about": why}: the untimed
+             operations every program runs in its process before the timed pass
+             (--warmup W), an integer expression over iterations (the run's N);
+             a profile's settings may give their own "warmup" expression; none:
+             0 (DESIGN section 3)
   fields     {"hits": "what it counts"}: integer fields the workload's line adds
   requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
              "lang": "c", "port_flag": "--port", "ready_timeout_s": 10}}; a matrix
@@ -109,10 +117,12 @@ FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
 ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
-                 "baselines", "claims", "charts", "variants", "fields", "targets"}
+                 "baselines", "claims", "charts", "variants", "fields", "targets", "warmup"}
+WARMUP_KEYS = {"iterations", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
-SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles"}
+SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "startup"}
+STARTUP_KEYS = {"about", "programs"}
 FLAG_KEYS = {"value", "path", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
 REQUIREMENTS = {"os", "node", "probe", "server"}
@@ -187,7 +197,7 @@ def parse_id(vid):
 
 def _check_names(node, where):
     """The names an expression uses; CatalogError when it is more than integers,
-    names, len()/int() calls and + - * //."""
+    names, len()/int()/min()/max() calls and + - * //."""
     names = set()
 
     def walk(n):
@@ -203,9 +213,13 @@ def _check_names(node, where):
         elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
               and n.func.id in ("len", "int") and len(n.args) == 1 and not n.keywords):
             walk(n.args[0])
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id in ("min", "max") and len(n.args) >= 2 and not n.keywords):
+            for a in n.args:
+                walk(a)
         else:
-            raise CatalogError("%s: only integers, names, len(), int(), + - * // are allowed, "
-                               "not %s" % (where, type(n).__name__))
+            raise CatalogError("%s: only integers, names, len(), int(), min(), max(), + - * // "
+                               "are allowed, not %s" % (where, type(n).__name__))
     walk(node)
     return names
 
@@ -234,6 +248,11 @@ def evaluate(tree, env):
             if n.id not in env:
                 raise ValueError("unknown name %r" % n.id)
             return env[n.id]
+        if isinstance(n, ast.Call) and n.func.id in ("min", "max"):
+            args = [ev(a) for a in n.args]
+            if not all(type(a) is int for a in args):
+                raise ValueError("%s() of %r: only integers" % (n.func.id, args))
+            return min(args) if n.func.id == "min" else max(args)
         if isinstance(n, ast.Call):
             arg = ev(n.args[0])
             if n.func.id == "len":
@@ -258,6 +277,28 @@ def evaluate(tree, env):
             raise ValueError("division by zero")
         return left // right
     return ev(tree)
+
+
+def _warmup_expr(text, where):
+    """A warm-up expression: over `iterations` alone (CatalogError otherwise)."""
+    _, used = parse_check(text, where)
+    if used - {"iterations"}:
+        raise CatalogError("%s: %r may name only iterations (the run's N), not %s"
+                           % (where, text, ", ".join(sorted(used - {"iterations"}))))
+
+
+def warmup_for(text, n, where="warmup"):
+    """The warm-up operations an expression gives for N = n: an integer from 0 to
+    MAX_ITERATIONS (CatalogError otherwise)."""
+    tree, _ = parse_check(text, where)
+    try:
+        w = evaluate(tree, {"iterations": n})
+    except ValueError as e:
+        raise CatalogError("%s: warmup %r at N = %d: %s" % (where, text, n, e)) from None
+    if type(w) is not int or not 0 <= w <= MAX_ITERATIONS:
+        raise CatalogError("%s: warmup %r gives %r at N = %d, not an integer from 0 to %d"
+                           % (where, text, w, n, MAX_ITERATIONS))
+    return w
 
 
 def flag_key(flag):
@@ -365,6 +406,16 @@ def _seconds(value, hi, where, what):
     return value
 
 
+def _described(obj, allowed, where, shape):
+    """obj is an object of the allowed keys (shape shows them in the message)
+    with an about that says what it is or why (a non-empty string)."""
+    if not isinstance(obj, dict):
+        raise CatalogError("%s must be an object %s" % (where, shape))
+    _unknown(obj, allowed, where)
+    if not isinstance(obj.get("about"), str) or not obj["about"]:
+        raise CatalogError("%s: about must say what it is or why (a non-empty string)" % where)
+
+
 def _strings(value, where, what):
     if not isinstance(value, list) or not value or not all(isinstance(s, str) and s for s in value):
         raise CatalogError("%s: %s must be a non-empty list of strings, got %r" % (where, what, value))
@@ -396,7 +447,7 @@ def _partial(partial, where, what):
 
 # The keys of a workload's settings for one profile (see the module doc).
 PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "budget", "sweep",
-                    "variants_of"}
+                    "variants_of", "warmup"}
 BUDGET_KEYS = {"seconds", "max_rounds", "for"}
 SWEEP_KEYS = {"axis", "values", "for", "name", "default"}
 SWEEP_AXES = ("iterations", "concurrency", "env")
@@ -479,6 +530,18 @@ class Catalog:
         for n in names:
             self._load_workload(os.path.join(path, n))
         self._check_server_langs()
+        self._check_startup_langs()
+
+    def _check_startup_langs(self):
+        """With suite.json's startup, every language of the variants has its empty program."""
+        progs = (self.suite.get("startup") or {}).get("programs")
+        if progs is None:
+            return
+        missing = sorted({v["lang"] for v in self.variants} - set(progs))
+        if missing:
+            raise CatalogError("%s: startup.programs has no empty program of %s (a language of "
+                               "the catalog's variants)" % (
+                                   _show(os.path.join(self.path, "suite.json")), ", ".join(missing)))
 
     def _check_server_langs(self):
         """Every server's lang is a language of the catalog's variants."""
@@ -514,6 +577,17 @@ class Catalog:
             _integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
             if not isinstance(p.get("about"), str):
                 raise CatalogError("%s: about must be a string" % where)
+        if "startup" in suite:
+            s, where = suite["startup"], "%s: startup" % path
+            _described(s, STARTUP_KEYS, where, '{"about": .., "programs": {lang: argv}}')
+            progs = s.get("programs")
+            if not isinstance(progs, dict) or not progs:
+                raise CatalogError("%s: programs must map each language to its empty program's argv"
+                                   % where)
+            for lang, argv in progs.items():
+                if not WORD.match(lang):
+                    raise CatalogError("%s: %r is not a language (a lower-case word)" % (where, lang))
+                _strings(argv, where, "programs.%s" % lang)
         return suite
 
     # -- <workload>.json
@@ -541,6 +615,7 @@ class Catalog:
         self._check_checks(w["checks"], path, set(values) | set(LINE_INTS) | set(extra),
                            set(LINE_INTS) | set(extra))
         self._check_requires(w["requires"], path)
+        self._check_warmup(w, path)
         self._check_profiles(w.get("profiles"), path)
         self._check_rules(w["baselines"], path)
         self._check_targets(w.setdefault("targets", []), path, name)
@@ -599,6 +674,24 @@ class Catalog:
             if unknown:
                 raise CatalogError("%s: unknown name %s (known: %s)" % (
                     where, ", ".join(repr(u) for u in unknown), ", ".join(sorted(names))))
+
+    def _check_warmup(self, w, path):
+        """The workload's warmup (see the module doc) and each profile's own."""
+        if "warmup" in w:
+            where = "%s: warmup" % path
+            spec = w["warmup"]
+            _described(spec, WARMUP_KEYS, where, '{"iterations": EXPR, "about": why}')
+            _warmup_expr(spec.get("iterations"), where)
+        for name, s in (w.get("profiles") or {}).items():
+            if isinstance(s, dict) and "warmup" in s:
+                _warmup_expr(s["warmup"], "%s: profile %r: warmup" % (path, name))
+                if isinstance(s.get("iterations"), int):
+                    warmup_for(s["warmup"], s["iterations"], "%s: profile %r" % (path, name))
+        if "warmup" in w:
+            for name, s in (w.get("profiles") or {}).items():
+                if isinstance(s, dict) and isinstance(s.get("iterations"), int) and "warmup" not in s:
+                    warmup_for(w["warmup"]["iterations"], s["iterations"],
+                               "%s: profile %r" % (path, name))
 
     def _check_requires(self, req, where):
         if not isinstance(req, dict):
@@ -836,6 +929,14 @@ class Catalog:
         s = self.workloads[workload]["profiles"].get(profile)
         return dict(s) if s is not None else None
 
+    def warmup(self, workload, profile):
+        """The warm-up expression of a workload in a profile (the profile's own, else
+        the workload's), "0" when it has none."""
+        s = self.settings(workload, profile) or {}
+        if "warmup" in s:
+            return s["warmup"]
+        return (self.workloads[workload].get("warmup") or {}).get("iterations", "0")
+
     def rounds(self, workload, profile):
         """In how many of the profile's rounds the workload runs (its first ones)."""
         s = self.settings(workload, profile) or {}
@@ -901,14 +1002,28 @@ def load(path=DIR):
 BEGIN, END = "<!-- catalog-table:begin -->", "<!-- catalog-table:end -->"
 
 
+def warmup_text(w):
+    """The README's sentence on a workload's in-process warm-up (`--warmup W`,
+    W as an expression of N)."""
+    spec = w.get("warmup")
+    shown = lambda text: re.sub(r"\biterations\b", "N", text)  # noqa: E731
+    own = {p: shown(s["warmup"]) for p, s in w["profiles"].items() if "warmup" in s}
+    text = "Warm-up (untimed operations in the same process before the timed pass): "
+    text += "`%s`" % shown(spec["iterations"]) if spec else "none"
+    if own:
+        text += " (profile %s)" % ", ".join("`%s`: `%s`" % kv for kv in sorted(own.items()))
+    return text + (": %s." % spec["about"].rstrip(".") if spec else ".")
+
+
 def markdown_table(cat):
-    """One Markdown table per workload: id, backend, profiles, what it does."""
+    """One Markdown table per workload: id, backend, profiles, what it does;
+    above it what the workload is and its in-process warm-up."""
     out = []
     for name in sorted(cat.workloads):
         w = cat.workloads[name]
         if out:
             out.append("")
-        out += ["`%s`: %s" % (name, w["about"]), "",
+        out += ["`%s`: %s" % (name, w["about"]), "", warmup_text(w), "",
                 "| id | backend | profiles | what it does |", "|---|---|---|---|"]
         for v in w["variants"]:
             out.append("| `%s` | %s | %s | %s |" % (

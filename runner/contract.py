@@ -25,9 +25,12 @@ import catalog  # noqa: E402
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
 INT_FIELDS = catalog.LINE_INTS
 ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
-# Optional counts of the timed pass (the C harness writes them, c/lib/counters.h;
-# runner/accounting.py reads them): integers >= 0 when present.
-OPTIONAL_INTS = ("threadpool_trips", "allocs", "pool_gets", "nvcsw", "nivcsw")
+# Optional counts of the timed pass (the C harness writes the first five,
+# c/lib/counters.h; runner/accounting.py reads them; every language writes what
+# the pass did before its clock and how long its warm-up took, DESIGN section
+# 3): integers >= 0 when present.
+OPTIONAL_INTS = ("threadpool_trips", "allocs", "pool_gets", "nvcsw", "nivcsw",
+                 "preclock_heap_bytes", "preclock_faults", "warmup_ns")
 # Strings that may be empty: a variant without a shape prints "".
 MAY_BE_EMPTY = ("shape",)
 # Fields that must equal the catalog entry of the variant.

@@ -141,10 +141,20 @@ def env_text(env):
     return " ".join("%s=%s" % kv for kv in sorted((env or {}).items()))
 
 
-def sample_row(rnd, order, v, n, status, rec, res, point=None):
+def outside_ns(elapsed, wall):
+    """The time of a process outside its clock: wall_ns less elapsed_ns (at
+    least 0: the clocks differ by their granularity), None when either is unknown."""
+    if elapsed is None or wall is None:
+        return None
+    return max(0, wall - elapsed)
+
+
+def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
     """One row of samples.csv: the variant's fields from the catalog, the run's
     measurements, and the counts from its line; point (a sweep's, plan.points)
-    gives its K, its environment and its label."""
+    gives its K, its environment and its label; startup_ns is the wall time of
+    its language's empty program in the same round; warmup_ns is the line's
+    (how long its warm-up pass took)."""
     rec = rec or {}
     point = point or {}
     return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
@@ -157,7 +167,9 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None):
             "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],
             "method": v["method"], "label": v["label"],
             "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
-            "env": env_text(point.get("env")), "point": point.get("point", "")}
+            "env": env_text(point.get("env")), "point": point.get("point", ""),
+            "outside_ns": outside_ns(_elapsed(rec.get("elapsed_ns")), res.wall_ns),
+            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns"))}
 
 
 def variant_rounds(plan, v, rounds_of=None):
@@ -260,6 +272,10 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
             "sweep": {w: s["sweep"] for w, s in plan.settings.items() if s.get("sweep")},
             "budget": {w: s["budget"] for w, s in plan.settings.items() if s.get("budget")},
+            # The empty program of each language, run once per round; its wall
+            # time per measured round is added as the rounds go (startup_ns).
+            "startup": {k: [_rel(a) for a in c]
+                        for k, c in (getattr(plan, "startup", None) or {}).items()},
             "complete": False, "rounds_done": 0, "failures": []}
 
 
@@ -286,6 +302,24 @@ def run_variant(plan, v, servers, launcher, point=None):
         # only as "connection reset"; the reason gets the server's own line.
         res.server_died = servers.died(spec)
     return res
+
+
+# Seconds an empty program may take before its start-up figure is given up.
+STARTUP_TIMEOUT_S = 30
+
+
+def run_startup(plan, launcher, log, round_label):
+    """Runs the empty program of every language of the plan once (plan.startup)
+    and logs each run in runs.jsonl: {lang: its wall_ns, or None when it failed}."""
+    out = {}
+    for lang, argv in sorted((getattr(plan, "startup", None) or {}).items()):
+        res = launch.run_once(argv, STARTUP_TIMEOUT_S, launcher)
+        ok = res.exit_code == 0 and not res.timed_out and not res.spawn_error
+        out[lang] = res.wall_ns if ok else None
+        log.run({"round": round_label, "startup": lang, "status": "ok" if ok else "failed",
+                 "exit_code": res.exit_code, "wall_ns": res.wall_ns,
+                 "stderr": launch.first_line(res.stderr) or res.spawn_error or None})
+    return out
 
 
 def _interrupt(signum, frame):
@@ -374,6 +408,11 @@ def measure(args, cat, plan, seed):
                 rnd = i + 1 - warmups
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     "round %d/%d" % (rnd, rounds))
+                # Each language's process start-up, in this round's conditions.
+                startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd)
+                if not warm:
+                    for lang, ns in startup.items():
+                        run.setdefault("startup_ns", {}).setdefault(lang, []).append(ns)
                 try:
                     for pos, item in enumerate(order, start=1):
                         vid, label_of_point = plan_mod.parse_entry(item)
@@ -409,7 +448,8 @@ def measure(args, cat, plan, seed):
                                 if k in entry})
                             progress.note("run.py: %s %s: %s" % (item, status, reason))
                         if not warm:
-                            log.sample(sample_row(rnd, pos, v, n, status, rec, res, point))
+                            log.sample(sample_row(rnd, pos, v, n, status, rec, res, point,
+                                                  startup.get(v["lang"])))
                             sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C

@@ -31,10 +31,11 @@ PROBE_TIMEOUT_S = 30
 class Plan:
     """The decided run: the profile, its measured and warm-up rounds, variants
     (catalog order), skipped ({"variant", "reason"}), settings per workload
-    ({"iterations", "timeout_s", "rounds", "args"[, "budget", "sweep"]}), the
-    command of each variant id, the server spec of each variant that needs one,
-    and the points of each variant (points(): {label: point with its argv and
-    timeout_s}; one, labelled "", without a sweep)."""
+    ({"iterations", "timeout_s", "rounds", "warmup", "warmup_ops", "args"[,
+    "budget", "sweep"]}), the command of each variant id, the server spec of
+    each variant that needs one, the points of each variant (points(): {label:
+    point with its argv and timeout_s}; one, labelled "", without a sweep), and
+    the empty program of each language (startup: {lang: argv})."""
 
     def __init__(self, profile, rounds, warmups, variants, skipped, settings, commands,
                  servers):
@@ -159,6 +160,10 @@ def workload_settings(cat, workload, profile, rounds, args):
            # N of the traced runs after the rounds (trace.py), never above N;
            # None: the profile traces none of this workload's variants.
            "trace_iterations": min(s["trace_iterations"], n) if s.get("trace_iterations") else None,
+           # The in-process warm-up, an expression of N (catalog.py: warmup), and
+           # what it gives at this N.
+           "warmup": cat.warmup(workload, profile),
+           "warmup_ops": catalog_mod.warmup_for(cat.warmup(workload, profile), n),
            "args": values}
     # A time budget gives cheap variants more rounds; --rounds fixes them all.
     if s.get("budget") and not args.rounds:
@@ -217,12 +222,22 @@ def parse_entry(text):
     return vid, point or None
 
 
-def command(v, node, n, workload_args, concurrency=None):
-    """The argv of one run: the catalog's command plus the contract's flags, the
-    workload's own flags and, in bounded mode, the bound (v's own unless a
-    sweep's point gives another)."""
+def warmup_ops(v, warmup, n):
+    """The --warmup of a run of v at N = n: the workload's warm-up expression
+    (catalog.py: warmup) at n, in the same process before the timed pass
+    (DESIGN section 3); 0 for a whole-process method (nodetest times everything
+    its process does, as seed 000 did, so a warm-up would be timed)."""
+    if v.get("method", "inprocess") != "inprocess":
+        return 0
+    return catalog_mod.warmup_for(warmup or "0", n)
+
+
+def command(v, node, n, workload_args, concurrency=None, warmup="0"):
+    """The argv of one run: the catalog's command plus the contract's flags (the
+    warm-up from the workload's expression at n), the workload's own flags and,
+    in bounded mode, the bound (v's own unless a sweep's point gives another)."""
     argv = fill(v["argv"], node)
-    argv += ["--iterations", str(n), "--warmup", "0"] + list(workload_args)
+    argv += ["--iterations", str(n), "--warmup", str(warmup_ops(v, warmup, n))] + list(workload_args)
     if v["mode"] == "bounded":
         argv += ["--concurrency", str(v["concurrency"] if concurrency is None else concurrency)]
     return argv
@@ -264,18 +279,30 @@ def make(cat, args, node):
     commands, servers, pts = {}, {}, {}
     for v in runnable:
         s = settings[v["workload"]]
-        commands[v["id"]] = command(v, node, s["iterations"], s["args"])
+        commands[v["id"]] = command(v, node, s["iterations"], s["args"], warmup=s["warmup"])
         pts[v["id"]] = {}
         for p in points(v, s):
             # A point's timeout grows with its N (the catalog's is for the base N).
             timeout = s["timeout_s"] * max(1.0, p["iterations"] / float(s["iterations"]))
             pts[v["id"]][p["point"]] = dict(
                 p, timeout_s=timeout,
-                argv=command(v, node, p["iterations"], s["args"], p["concurrency"]))
+                argv=command(v, node, p["iterations"], s["args"], p["concurrency"], s["warmup"]))
         spec = (v.get("requires") or {}).get("server")
         if spec:
             servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node))
-    check_programs(list(commands.values()) + [s["argv"] for s in servers.values()])
+    startup = startup_programs(cat, runnable, node)
+    check_programs(list(commands.values()) + [s["argv"] for s in servers.values()]
+                   + list(startup.values()))
     plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
     plan.points = pts
+    plan.startup = startup
     return plan
+
+
+def startup_programs(cat, variants, node):
+    """{lang: argv} of the empty program of every language among variants
+    (suite.json's startup.programs; none without it): the runner runs each once
+    per round (DESIGN section 6)."""
+    progs = (cat.suite.get("startup") or {}).get("programs") or {}
+    return {lang: fill(progs[lang], node)
+            for lang in sorted({v["lang"] for v in variants}) if lang in progs}

@@ -15,12 +15,14 @@ from files import write_atomic
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
-                  "shape", "method", "label", "idle_rss_kb", "env", "point"]
+                  "shape", "method", "label", "idle_rss_kb", "env", "point",
+                  "outside_ns", "startup_ns", "warmup_ns"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
-               "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb")
+               "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb",
+               "outside_ns", "startup_ns", "warmup_ns")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
@@ -42,7 +44,15 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "per_op_ns_ci_low", "per_op_ns_ci_high", "rounds_paired", "diff_per_op_ns",
                        "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "lang_rounds_paired",
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
-                       "lang_diff_per_op_ns_ci_high", "point", "env"]
+                       "lang_diff_per_op_ns_ci_high", "point", "env",
+                       "outside_ms", "startup_ms", "own_outside_ms", "outside_share",
+                       "outside_flag", "warmup_ms"]
+
+# A variant whose time outside its clock, less its language's empty-program
+# start-up and its own warm-up, is more than this share of its timed time is
+# flagged (DESIGN section 6): work the clock does not see is then a large part
+# of the run.
+OUTSIDE_SHARE_MAX = 0.10
 
 
 # Columns every row of samples.csv has (the runner always writes them); the
@@ -273,6 +283,7 @@ def summarize(samples, baselines, units=None):
                "wall_ms": _median_or_none([_ms(s["wall_ns"]) for s in oks
                                            if s["wall_ns"] is not None]),
                "warnings": warnings}
+        row.update(outside_fields(oks, d["median"]))
         if point:
             # A sweep's point: its K (and N) are the point's, its environment too.
             row.update(point=point, env=first.get("env") or "",
@@ -328,6 +339,36 @@ def split_points(rows):
                         if a == kind or (kind == "env" and a not in ("iterations", "concurrency")))
                 r["sweep_" + kind] = n or None
     return base, swept
+
+
+def _outside(s):
+    """A sample's time outside its clock in ns (samples.csv's outside_ns, or
+    wall_ns less elapsed_ns in a file older than the column)."""
+    if s.get("outside_ns") is not None:
+        return s["outside_ns"]
+    if s.get("wall_ns") is None or s.get("elapsed_ns") is None:
+        return None
+    return max(0, s["wall_ns"] - s["elapsed_ns"])
+
+
+def outside_fields(oks, median_ms):
+    """The summary's figures of the time outside the clock, from a variant's ok
+    samples: outside_ms (median of wall_ns - elapsed_ns), startup_ms (median of
+    its language's empty program in the same rounds), warmup_ms (median of the
+    warm-up pass the program reported), own_outside_ms (median, round by round,
+    of the first less the other two: start-up aside, what the program did
+    outside its clock that is not the warm-up the runner asked for),
+    outside_share (that over the timed median) and outside_flag (the share
+    above OUTSIDE_SHARE_MAX; None when a figure is missing)."""
+    out = _median_or_none([_outside(s) for s in oks])
+    start = _median_or_none([s.get("startup_ns") for s in oks])
+    warm = _median_or_none([s.get("warmup_ns") for s in oks])
+    own = _median_or_none([_outside(s) - s["startup_ns"] - (s.get("warmup_ns") or 0) for s in oks
+                           if _outside(s) is not None and s.get("startup_ns") is not None])
+    share = own / 1e6 / median_ms if own is not None and median_ms else None
+    return {"outside_ms": _ms(out), "startup_ms": _ms(start), "warmup_ms": _ms(warm),
+            "own_outside_ms": _ms(own), "outside_share": share,
+            "outside_flag": None if share is None else share > OUTSIDE_SHARE_MAX}
 
 
 def _median_or_none(xs):

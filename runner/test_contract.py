@@ -74,6 +74,9 @@ class ProblemTest(unittest.TestCase):
         self.assertIsNone(self.problem(line(threadpool_trips=40, allocs=0, nvcsw=1, nivcsw=0)))
         self.assertIn("'allocs' must be an integer, got '3'", self.problem(line(allocs="3")))
         self.assertIn("'nivcsw' must not be negative", self.problem(line(nivcsw=-1)))
+        self.assertIsNone(self.problem(line(preclock_heap_bytes=0, preclock_faults=3, warmup_ns=9)))
+        self.assertIn("'preclock_faults' must be an integer",
+                      self.problem(line(preclock_faults=1.5)))
 
     def test_wrong_types(self):
         self.assertIn("'style' must be a non-empty string", self.problem(line(style="")))

@@ -202,13 +202,25 @@ class ClassifyTest(Fixture):
         st, _, _ = self.status(result(exit_code=-9, sig=9, timed_out=True))
         self.assertEqual(st, "timeout")
 
+    def test_a_sample_row_has_the_time_outside_the_clock_and_the_start_up_of_its_round(self):
+        st, rec, _ = self.status(result(self.line()))
+        res = result()
+        res.wall_ns = 9000
+        row = measure.sample_row(2, 5, self.v, 10, st, rec, res, startup_ns=1234)
+        self.assertEqual((row["outside_ns"], row["startup_ns"]), (4000, 1234))
+        res.wall_ns = 4990     # the clocks' granularity: never below 0
+        self.assertEqual(measure.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"], 0)
+        res.wall_ns = None
+        self.assertIsNone(measure.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"])
+
     def test_a_sample_row_has_the_spec_columns_with_the_new_ones_last(self):
         st, rec, _ = self.status(result(self.line()))
         row = measure.sample_row(2, 5, self.v, 10, st, rec, result())
         self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
-        self.assertEqual(sm.SAMPLE_COLUMNS[-2:], ["env", "point"])
+        self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns",
+                                                   "warmup_ns"])
         self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))
@@ -496,6 +508,35 @@ class EndToEndTest(Fixture):
         self.assertEqual(header, ",".join(sm.SAMPLE_COLUMNS))
         self.assertIn(rc, (0, 1))        # 1 only when matplotlib could not draw
         return folder, samples, info, summary, report
+
+    def test_the_warm_up_and_each_languages_start_up_reach_the_rows_and_the_report(self):
+        catalog = make_catalog(self.dir, [workload(
+            "readfile", [entry(), entry(style="other", method="nodetest")],
+            warmup={"iterations": "min(5, iterations // 2)", "about": "a test's"})])
+        with open(os.path.join(catalog, "suite.json")) as f:
+            suite = json.load(f)
+        suite["methods"] = sorted(set(suite["methods"]) | {"nodetest"})
+        suite["styles"] = sorted(set(suite["styles"]) | {"other"})
+        suite["startup"] = {"about": "a test's", "programs": {"fake": [sys.executable, "-c", "pass"]}}
+        with open(os.path.join(catalog, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        _, samples, info, summary, report = self.run_main("quick", catalog)
+        # N = 7: a warm-up of min(5, 3) in process, none for the whole-process method
+        self.assertEqual(info["commands"][HONEST][-6:-4], ["--warmup", "3"])
+        self.assertIn("--warmup", info["commands"]["readfile/fake/other-nodetest-sequential@python"])
+        self.assertEqual(info["commands"]["readfile/fake/other-nodetest-sequential@python"][-5], "0")
+        self.assertEqual(info["workloads"]["readfile"]["warmup_ops"], 3)
+        # one start-up figure per measured round, in every row of its round
+        self.assertEqual(len(info["startup_ns"]["fake"]), 3)
+        self.assertTrue(all(isinstance(x, int) and x > 0 for x in info["startup_ns"]["fake"]))
+        for s in samples:
+            self.assertEqual(int(s["startup_ns"]), info["startup_ns"]["fake"][int(s["round"]) - 1])
+            self.assertEqual(int(s["outside_ns"]), int(s["wall_ns"]) - int(s["elapsed_ns"]))
+        row = next(r for r in summary["variants"] if r["variant"] == HONEST)
+        self.assertIsNotNone(row["own_outside_ms"])
+        self.assertIn(row["outside_flag"], (True, False))
+        self.assertIn("## Time outside the clock", report)
+        self.assertIn("--iterations 7 --warmup 3", report)
 
     def test_a_served_workload_reaches_the_server_of_each_round(self):
         _, samples, info, _, _ = self.run_main("served")

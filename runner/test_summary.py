@@ -230,6 +230,37 @@ class SamplesFileTest(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "header"):
                 sm.read_samples(path)
 
+    def test_time_outside_the_clock_less_the_languages_start_up_is_flagged_over_10_percent(self):
+        def s(rnd, ms, wall_ms, startup_ms, variant=CB):
+            row = sample(rnd, variant, ms)
+            row.update(wall_ns=int(wall_ms * 1e6), outside_ns=int((wall_ms - ms) * 1e6),
+                       startup_ns=int(startup_ms * 1e6))
+            return row
+        # 10 ms timed, 13 ms wall, an empty program's 2 ms: 1 ms of its own, 10%: not over
+        rows = sm.summarize([s(r, 10, 13, 2) for r in (1, 2, 3)], {})
+        self.assertEqual([rows[0][k] for k in ("outside_ms", "startup_ms", "own_outside_ms")],
+                         [3.0, 2.0, 1.0])
+        self.assertAlmostEqual(rows[0]["outside_share"], 0.1)
+        self.assertIs(rows[0]["outside_flag"], False)
+        # 1.5 ms of its own, round by round (the start-up varies with the round): 15%, over
+        rows = sm.summarize([s(1, 10, 14, 2.5), s(2, 10, 13.5, 2), s(3, 10, 16, 4.5)], {})
+        self.assertEqual(rows[0]["own_outside_ms"], 1.5)
+        self.assertIs(rows[0]["outside_flag"], True)
+        # the warm-up the runner asked for is not the variant's own: 0.5 ms left, 5%
+        warm = [s(1, 10, 14, 2.5), s(2, 10, 13.5, 2), s(3, 10, 16, 4.5)]
+        for row in warm:
+            row["warmup_ns"] = 1000000
+        rows = sm.summarize(warm, {})
+        self.assertEqual((rows[0]["warmup_ms"], rows[0]["own_outside_ms"]), (1.0, 0.5))
+        self.assertIs(rows[0]["outside_flag"], False)
+        self.assertIn("outside_flag", sm.SUMMARY_CSV_COLUMNS)
+
+    def test_a_file_without_the_outside_columns_has_them_from_wall_and_elapsed(self):
+        rows = sm.summarize([sample(r, CB, 10) for r in (1, 2, 3)], {})
+        # sample()'s wall time is 1 ms over its timed section; no start-up figure: no flag
+        self.assertEqual((rows[0]["outside_ms"], rows[0]["startup_ms"], rows[0]["outside_flag"]),
+                         (1.0, None, None))
+
     def test_memory_above_idle_is_the_median_of_peak_minus_idle(self):
         rows = sm.summarize([sample(r, CB, 10, rss=1500 + 100 * r) for r in (1, 2, 3)], {})
         self.assertEqual(rows[0]["idle_rss_kb"], 1000)

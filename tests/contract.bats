@@ -20,7 +20,7 @@ without_timings() {
   "$PYTHON" -c 'import json,sys
 d = json.loads(sys.argv[1])
 for k in [k for k in d if k.endswith(("_ns", "_us", "_kb"))
-          or k in ("nvcsw", "nivcsw", "allocs")]:
+          or k in ("nvcsw", "nivcsw", "allocs", "preclock_heap_bytes", "preclock_faults")]:
     d.pop(k)
 print(json.dumps(d, sort_keys=True))' "$1"
 }

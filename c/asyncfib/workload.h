@@ -83,6 +83,8 @@ int af_await_recursive(ab_run_t *run);
 int af_await_iterative(ab_run_t *run);
 int af_stackless_recursive(ab_run_t *run);
 int af_stackless_iterative(ab_run_t *run);
+/* Frees the stackless frames kept between passes (the workload's teardown). */
+void af_stackless_teardown(void);
 
 /* A promise value that is an integer, and back. */
 #define AF_VALUE(u) ((void *)(uintptr_t)(u))

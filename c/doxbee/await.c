@@ -4,8 +4,8 @@
  * (sequential shape) or Promise.all of its queries and then the commit
  * (parallel shape), as promises-native-async-await.js does (but awaiting
  * the commit too: every variant does the same work).  Every await takes a
- * microtask turn, as in JavaScript.  The N stacks are mapped before the
- * clock starts and unmapped after the pass.
+ * microtask turn, as in JavaScript.  The N stacks come from the coroutine
+ * pool once the clock has started (c/lib/modes.h).
  */
 #include "workload.h"
 
@@ -78,17 +78,9 @@ static void ignore(void *arg, ab_promise_t *settled) {
 
 /* Starts one async function per upload and runs the pass. */
 static int run_uploads(ab_run_t *run, int shape_parallel, ab_async_fn body) {
-  if (ab_coro_reserve((size_t)run->n) != 0) {
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the coroutine stacks");
-    return -1;
-  }
-  ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 1);
-  if (set == NULL) {
-    ab_coro_pool_drain();
-    return -1;
-  }
   ab_run_begin(run);
+  ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 1);
+  if (set == NULL) return -1;
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_promise_t *p = ab_async(body, ab_doxbee_up(set, k));
     if (p == NULL) {
@@ -103,9 +95,7 @@ static int run_uploads(ab_run_t *run, int shape_parallel, ab_async_fn body) {
     ab_promise_release(p);
   }
   ab_microtasks_drain();
-  int rc = ab_ops_finish(set);
-  ab_coro_pool_drain();
-  return rc;
+  return ab_ops_finish(set);
 }
 
 int ab_doxbee_await_seq(ab_run_t *run) { return run_uploads(run, 0, seq_body); }

@@ -33,9 +33,9 @@ static void seq_done(ab_doxbee_op_t *op) {
 }
 
 int ab_doxbee_callback_seq(ab_run_t *run) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_doxbee_begin(run, 0, 0);
   if (set == NULL) return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_doxbee_up_t *up = ab_doxbee_up(set, k);
     ab_doxbee_start(&up->ops[0], up, AB_DOXBEE_PUT, 0, seq_done);
@@ -55,10 +55,10 @@ static void par_done(ab_doxbee_op_t *op) {
 }
 
 int ab_doxbee_callback_par(ab_run_t *run) {
-  ab_ops_t *set = ab_doxbee_begin(run, 1, 0);
-  if (set == NULL) return -1;
   long p = ((ab_doxbee_t *)run->state)->queries;
   ab_run_begin(run);
+  ab_ops_t *set = ab_doxbee_begin(run, 1, 0);
+  if (set == NULL) return -1;
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_doxbee_up_t *up = ab_doxbee_up(set, k);
     up->pending = p;

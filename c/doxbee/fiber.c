@@ -5,8 +5,8 @@
  * operation's callback, and the query creation, whose result is there at
  * once, is a plain call: the coroutine suspends only on pending work, as
  * node-fibers did.  The parallel shape starts its P queries, suspends until
- * the last is back, checks each and commits.  The N stacks are mapped
- * before the clock starts and unmapped after the pass.
+ * the last is back, checks each and commits.  The N stacks come from the
+ * coroutine pool once the clock has started (c/lib/modes.h).
  */
 #include "workload.h"
 
@@ -61,17 +61,9 @@ static void par_body(void *arg) {
 }
 
 static int run_uploads(ab_run_t *run, int shape_parallel, ab_coro_fn body) {
-  if (ab_coro_reserve((size_t)run->n) != 0) {
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the coroutine stacks");
-    return -1;
-  }
-  ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 0);
-  if (set == NULL) {
-    ab_coro_pool_drain();
-    return -1;
-  }
   ab_run_begin(run);
+  ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 0);
+  if (set == NULL) return -1;
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_doxbee_up_t *up = ab_doxbee_up(set, k);
     if ((up->co = ab_coro_create(body, up)) == NULL) {
@@ -84,9 +76,7 @@ static int run_uploads(ab_run_t *run, int shape_parallel, ab_coro_fn body) {
       up->co = NULL;
     }
   }
-  int rc = ab_ops_finish(set); /* fails the pass if a coroutine is left */
-  ab_coro_pool_drain();
-  return rc;
+  return ab_ops_finish(set); /* fails the pass if a coroutine is left */
 }
 
 int ab_doxbee_fiber_seq(ab_run_t *run) { return run_uploads(run, 0, seq_body); }

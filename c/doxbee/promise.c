@@ -46,9 +46,9 @@ static void seq_then(void *arg, ab_promise_t *settled, ab_promise_t *out) {
 #define SEQ_ASYNC (AB_DOXBEE_STEPS - 1)
 
 int ab_doxbee_promise_seq(ab_run_t *run) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_doxbee_begin(run, 0, 1);
   if (set == NULL) return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_doxbee_up_t *up = ab_doxbee_up(set, k);
     ab_promise_t *p = ab_doxbee_promise(&up->ops[0], up, AB_DOXBEE_PUT, 0);
@@ -90,12 +90,14 @@ int ab_doxbee_promise_par(ab_run_t *run) {
     ab_run_oom(run, 0, "the query list");
     return -1;
   }
+  /* ps is the pass's scratch list for one upload's queries, not an
+   * operation's: made before the clock. */
+  ab_run_begin(run);
   ab_ops_t *set = ab_doxbee_begin(run, 1, 1);
   if (set == NULL) {
     free(ps);
     return -1;
   }
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_doxbee_up_t *up = ab_doxbee_up(set, k);
     long j;

@@ -99,9 +99,9 @@ static int par_step(ab_pt_t *pt) {
 }
 
 static int run_uploads(ab_run_t *run, int shape_parallel, ab_pt_step_fn step) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 1);
   if (set == NULL) return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++)
     ab_pt_start(&ab_doxbee_up(set, k)->pt, step, NULL);
   ab_microtasks_drain();

@@ -23,7 +23,8 @@
  *
  * Records: an upload is an ab_op_t (modes.h) followed by the workload's
  * fields and one operation record per operation in flight (1, or P), all
- * allocated before the clock starts by ab_doxbee_begin.
+ * allocated by ab_doxbee_begin, which a style calls once its clock has
+ * started (ab_run_begin).
  */
 #ifndef AB_DOXBEE_WORKLOAD_H
 #define AB_DOXBEE_WORKLOAD_H
@@ -90,7 +91,8 @@ typedef struct ab_doxbee_s {
 
 /* The records of a pass of `shape_parallel` (0 or 1), stamped and ready:
  * the set, or NULL with the failure recorded.  `promised` attaches the
- * microtask safety net (promise, await, stackless). */
+ * microtask safety net (promise, await, stackless).  Per-operation state:
+ * called after ab_run_begin. */
 ab_ops_t *ab_doxbee_begin(ab_run_t *run, int shape_parallel, int promised);
 
 static inline ab_doxbee_up_t *ab_doxbee_up(const ab_ops_t *set, long k) {

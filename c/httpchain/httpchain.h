@@ -25,17 +25,16 @@
  * chains at once, each on its own keep-alive connection; chains go to the
  * next free connection).
  *
- * The timed section, the same in every style: the pass's records, the
- * watchdog, the promise styles' safety net and the coroutine stacks are set
- * up before the clock (hc_pass_new, ab_coro_reserve); the clock starts
- * (ab_run_begin), then the K connections are opened (hc_pass_connect), as
- * Go's http.Transport and Node's keep-alive agent connect inside their timed
- * section on first use; then the style's own frames, promises or coroutines
- * are created and run the chains.  The clock stops at the N-th verified
+ * The timed section, the same in every style: the clock starts first
+ * (ab_run_begin, DESIGN section 3), then the pass's connection records, the
+ * watchdog and the promise styles' safety net are set up (hc_pass_new) and
+ * the K connections opened (hc_pass_connect), as Go's http.Transport and
+ * Node's keep-alive agent connect inside their timed section on first use;
+ * then the style's own frames, promises or coroutines (their stacks from the
+ * pool) are created and run the chains.  The clock stops at the N-th verified
  * chain (ab_run_ok), so closing the connections (hc_pass_close) is not timed,
- * as Node's agent.destroy() after its N-th chain is not (Go's timed section
- * is its whole Run, so its deferred CloseIdleConnections, closing the idle
- * connections without waiting, is).
+ * as Node's agent.destroy() and Go's CloseIdleConnections after their N-th
+ * chain are not.
  */
 #ifndef AB_HTTPCHAIN_H
 #define AB_HTTPCHAIN_H
@@ -168,8 +167,8 @@ typedef struct hc_state_s {
 
 /* A pass of `slots` connections, none open yet, with its watchdog (not
  * started) and, when `promised`, the promise styles' microtask safety net.
- * Called before the clock starts.  Returns the pass, or NULL with the failure
- * recorded. */
+ * Called once the clock has started (the connection records are per
+ * connection).  Returns the pass, or NULL with the failure recorded. */
 hc_pass_t *hc_pass_new(ab_run_t *run, long slots, int promised);
 
 /* Opens the pass's connections to 127.0.0.1:port and runs the loop until all

@@ -76,6 +76,7 @@ export function plainPass(pass, shape, fib) {
   const want = expected(pass, shape);
   counter.calls = 0;
   let sum = 0;
+  pass.begin();
   for (let i = 0; i < pass.n; i++) {
     let bad = null;
     for (let n = 0; n < want.m; n++) {
@@ -93,6 +94,7 @@ export async function awaitPass(pass, shape, fib) {
   const want = expected(pass, shape);
   counter.calls = 0;
   let sum = 0;
+  pass.begin();
   for (let i = 0; i < pass.n; i++) {
     let bad = null;
     for (let n = 0; n < want.m; n++) {

@@ -21,6 +21,7 @@ export const variant = {
       cache.map.set(name, data);
       return data;
     }
+    pass.begin();
     for (let i = 0; i < pass.n; i++) {
       let data;
       try {

@@ -36,6 +36,7 @@ export const variant = {
         loop(i + 1);
       });
     }
+    pass.begin();
     loop(0);
   },
 };

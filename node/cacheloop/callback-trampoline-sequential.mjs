@@ -45,6 +45,7 @@ export const variant = {
         if (async !== false) async = true;
       }
     }
+    pass.begin();
     loop(0);
   },
 };

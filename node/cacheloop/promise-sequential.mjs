@@ -35,6 +35,7 @@ export const variant = {
         loop(i + 1);
       }, (err) => pass.check(i, err));
     }
+    pass.begin();
     loop(0);
   },
 };

@@ -19,6 +19,7 @@ export const variant = {
       cache.map.set(name, data);
       return data;
     }
+    pass.begin();
     for (let i = 0; i < pass.n; i++) pass.check(i, null, load(pass.file));
     settle(pass, cache);
     done();

@@ -100,8 +100,8 @@ export function perUpload(pass, parallel) {
 }
 
 /**
- * Starts all pass.n uploads at once; start(i, finish) runs upload i and
- * calls finish(err, up) once.  Each is checked as it finishes; done() after
+ * Starts the clock (pass.begin), then all pass.n uploads at once; start(i,
+ * finish) runs upload i and calls finish(err, up) once.  Each is checked as it finishes; done() after
  * the last.  The totals go on the pass (pass.commits, pass.checked,
  * pass.opsPerUpload) for the line.
  */
@@ -109,6 +109,7 @@ export function startAll(pass, parallel, done, start) {
   let finished = 0, checked = 0, commits = 0;
   const ops = perUpload(pass, parallel);
   pass.opsPerUpload = ops;
+  pass.begin();
   for (let i = 0; i < pass.n; i++) {
     start(i, (err, up) => {
       if (up) {

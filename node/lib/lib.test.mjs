@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { limiter } from './limit.mjs';
 import {
   DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs, quote,
-  resultLine, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
+  resultLine, runPass, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
 } from './contract.mjs';
 import { fixtureProblem, readfile } from '../readfile/workload.mjs';
 import { noop } from '../noop/workload.mjs';
@@ -176,7 +176,9 @@ test('every variant of a workload with fields of its own writes its catalog\'s f
       assert.strictEqual(run.status, 0, `${file}: ${run.stderr}`);
       const line = JSON.parse(run.stdout);
       const keys = Object.keys(line);
-      assert.deepStrictEqual(keys.slice(keys.indexOf('runtime') + 1), Object.keys(declared), file);
+      // the workload's fields, then what the pass did before its clock (Pass.begin)
+      assert.deepStrictEqual(keys.slice(keys.indexOf('runtime') + 1),
+        [...Object.keys(declared), 'preclock_heap_bytes', 'preclock_faults', 'warmup_ns'], file);
       for (const field of Object.keys(declared)) assert.ok(Number.isInteger(line[field]), `${file}: ${field}`);
     }
   }
@@ -255,6 +257,41 @@ test('effective concurrency is 1 sequential, 0 parallel and the bound (default 6
   assert.strictEqual(effectiveConcurrency('bounded', 9), 9);
   assert.strictEqual(effectiveConcurrency('bounded', 0), 64);
   assert.throws(() => effectiveConcurrency('sideways', 0), TypeError);
+});
+
+test('a pass whose variant never begins its clock fails, and begin() twice throws', async () => {
+  const failures = [];
+  const pass = new Pass(noop, {}, 3, 0, (m) => failures.push(m));
+  const clockless = { workload: noop, style: 'sync', mode: 'sequential', backend: 'none',
+    run(p, done) { for (let i = 0; i < p.n; i++) p.check(i, null, i); done(); } };
+  await runPass(clockless, pass);
+  assert.deepStrictEqual(failures, ['iteration 3: the variant never started its clock (pass.begin())']);
+  const twice = new Pass(noop, {}, 1, 0, () => {});
+  twice.begin();
+  assert.throws(() => twice.begin(), /twice/);
+});
+
+test('begin() records what the pass made on the heap before the clock, and nothing when it begins first', async () => {
+  let keep = null;
+  const variant = (early) => ({ workload: noop, style: 'sync', mode: 'sequential', backend: 'none',
+    run(p, done) {
+      const make = () => { keep = Array.from({ length: p.n }, (_, i) => ({ i, pad: [i, i, i, i] })); };
+      if (early) make();
+      p.begin();
+      if (!early) make();
+      for (let i = 0; i < p.n; i++) p.check(i, null, i);
+      done();
+    } });
+  const pass = (early) => new Pass(noop, {}, 200000, 0, (m) => assert.fail(m));
+  const early = pass(true);
+  await runPass(variant(true), early);
+  // 200,000 objects of at least 48 bytes made before the clock and kept (a collection
+  // meanwhile frees only garbage)
+  assert.ok(early.preclock.heapBytes >= 200000 * 48, `${early.preclock.heapBytes}`);
+  const first = pass(false);
+  await runPass(variant(false), first);
+  assert.ok(first.preclock.heapBytes < 64 * 1024, `${first.preclock.heapBytes}`);
+  assert.ok(keep.length === 200000);
 });
 
 test('a readfile pass counts verified reads and their UTF-8 bytes and reports the first wrong one', () => {

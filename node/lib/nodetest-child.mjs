@@ -34,7 +34,7 @@ function failed(message) {
 }
 
 test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.mode} on ${variant.backend}`, async () => {
-  const { pass, idleRssKb } = await measure(variant, opts, concurrency, failed);
+  const { pass, idleRssKb, warmupNs } = await measure(variant, opts, concurrency, failed);
   assert.strictEqual(pass.ok, opts.iterations);
   const cpu = process.cpuUsage(); // the whole life of this process
   report({
@@ -46,5 +46,7 @@ test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.m
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
+    preclock: pass.preclock,
+    warmup_ns: warmupNs,
   });
 });

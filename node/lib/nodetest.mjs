@@ -113,6 +113,8 @@ async function main() {
     sys_us: result.sys_us,
     peak_rss_kb: result.peak_rss_kb,
     idle_rss_kb: result.idle_rss_kb,
+    preclock: result.preclock,
+    warmup_ns: result.warmup_ns,
   }) + '\n');
 }
 

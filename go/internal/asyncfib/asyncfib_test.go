@@ -3,6 +3,8 @@ package asyncfib
 import (
 	"strings"
 	"testing"
+
+	"asyncstyles/internal/contract"
 )
 
 func TestEveryVariantMakesThePlainComputationsCallsAndResults(t *testing.T) {
@@ -11,7 +13,7 @@ func TestEveryVariantMakesThePlainComputationsCallsAndResults(t *testing.T) {
 	// fib(0..19) iteratively is 20 calls summing to 17710.
 	want := map[string][2]uint64{"recursive": {276, 143}, "iterative": {20, 17710}}
 	for _, v := range Variants(cfg) {
-		res, err := v.Run(1, 1)
+		res, err := v.Run(contract.NewPass(1, 1))
 		if err != nil {
 			t.Fatalf("%s-%s: %v", v.Style, v.Shape, err)
 		}

@@ -45,8 +45,10 @@ func (f *fake) workload() Workload {
 	}
 }
 
-func (f *fake) run(n, k int) (Result, error) {
+func (f *fake) run(p *Pass) (Result, error) {
+	n, k := p.N, p.K
 	f.passes = append(f.passes, [2]int{n, k})
+	p.Begin()
 	if f.runErr != nil {
 		return Result{}, f.runErr
 	}
@@ -175,8 +177,10 @@ func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
 	}
 	obj := decode(t, stdout)
-	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(lineOrder, ",") {
-		t.Errorf("fields %v, want %v", got, lineOrder)
+	// the contract's fields, then what the pass did before its clock
+	order := append(append([]string{}, lineOrder...), "preclock_heap_bytes", "preclock_faults", "warmup_ns")
+	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(order, ",") {
+		t.Errorf("fields %v, want %v", got, order)
 	}
 	want := map[string]any{"workload": "fake", "lang": "go", "style": "sync", "shape": "", "mode": "sequential",
 		"method": "inprocess", "backend": "mem", "variant": "fake/go/sync-sequential@mem",
@@ -412,9 +416,62 @@ func TestAWorkloadsOwnFieldsReachTheLine(t *testing.T) {
 	f := newFake()
 	f.extra = []Extra{{"hits", 3}}
 	code, stdout, _ := run(f.workload(), "--iterations", "3")
-	if code != 0 || !strings.HasSuffix(stdout, `,"hits":3}`+"\n") {
-		t.Errorf("exit %d, line %s; want hits after runtime", code, stdout)
+	if code != 0 || !strings.Contains(stdout, `"runtime":"`+runtime.Version()+`","hits":3,"preclock_heap_bytes":`) {
+		t.Errorf("exit %d, line %s; want hits after runtime, before the preclock fields", code, stdout)
 	}
+}
+
+// oneVariant is a workload of one sequential variant that runs `run`.
+func oneVariant(run func(p *Pass) (Result, error)) Workload {
+	return Workload{Name: "fake", Backend: "mem", Variants: []Variant{{Style: "sync", Mode: Sequential, Run: run}}}
+}
+
+func TestAVariantThatNeverStartsItsClockFails(t *testing.T) {
+	w := oneVariant(func(p *Pass) (Result, error) { return Result{OK: p.N}, nil })
+	code, stdout, stderr := run(w, "--iterations", "4")
+	want := "go-fake: fake/go/sync-sequential@mem iteration 4: the variant never started its clock (Pass.Begin)\n"
+	if code != ExitVerify || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and %q", code, stdout, stderr, want)
+	}
+}
+
+func TestTheLineShowsWhatAPassMadeBeforeItsClock(t *testing.T) {
+	var keep [][]byte
+	early := oneVariant(func(p *Pass) (Result, error) {
+		// a 512-byte record per operation, made and touched before the clock
+		keep = make([][]byte, p.N)
+		for i := range keep {
+			keep[i] = make([]byte, 512)
+			keep[i][0] = 1
+		}
+		p.Begin()
+		return Result{OK: p.N}, nil
+	})
+	code, stdout, stderr := run(early, "--iterations", "20000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	obj := decode(t, stdout)
+	if heap := obj["preclock_heap_bytes"].(float64); heap < 20000*512 {
+		t.Errorf("preclock_heap_bytes = %v, want at least the 10 MB made before the clock", heap)
+	}
+	if faults := obj["preclock_faults"].(float64); faults < 20000*512/4096/2 {
+		t.Errorf("preclock_faults = %v, want at least the pages touched before the clock", faults)
+	}
+	first := oneVariant(func(p *Pass) (Result, error) {
+		p.Begin()
+		keep = make([][]byte, p.N)
+		for i := range keep {
+			keep[i] = make([]byte, 512)
+		}
+		return Result{OK: p.N}, nil
+	})
+	_, stdout, _ = run(first, "--iterations", "20000")
+	obj = decode(t, stdout)
+	if heap := obj["preclock_heap_bytes"].(float64); heap > 64<<10 {
+		t.Errorf("preclock_heap_bytes = %v with the clock started first, want next to nothing", heap)
+	}
+	_ = keep
 }
 
 func TestTheClockStopsAtTheNthVerificationWhenRunSaysWhen(t *testing.T) {
@@ -423,8 +480,9 @@ func TestTheClockStopsAtTheNthVerificationWhenRunSaysWhen(t *testing.T) {
 	// timed; without it, it is.
 	for _, done := range []bool{true, false} {
 		w := Workload{Name: "fake", Backend: "mem", Variants: []Variant{{Style: "sync", Mode: Sequential,
-			Run: func(n, k int) (Result, error) {
-				res := Result{OK: n}
+			Run: func(p *Pass) (Result, error) {
+				p.Begin()
+				res := Result{OK: p.N}
 				if done {
 					res.Done = time.Now()
 				}

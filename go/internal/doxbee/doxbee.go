@@ -74,8 +74,8 @@ func New() contract.Workload {
 		},
 		Check: cfg.Check,
 		Variants: []contract.Variant{
-			{Style: "goroutine", Shape: "sequential", Mode: contract.Parallel, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n, false) }},
-			{Style: "goroutine", Shape: "parallel", Mode: contract.Parallel, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n, true) }},
+			{Style: "goroutine", Shape: "sequential", Mode: contract.Parallel, Run: func(p *contract.Pass) (contract.Result, error) { return cfg.Run(p, false) }},
+			{Style: "goroutine", Shape: "parallel", Mode: contract.Parallel, Run: func(p *contract.Pass) (contract.Result, error) { return cfg.Run(p, true) }},
 		},
 	}
 }
@@ -175,14 +175,14 @@ func (c *Config) commit(u *upload) error {
 	return nil
 }
 
-// Run starts n uploads at once, each on a goroutine, and verifies each.
-func (c *Config) Run(n int, par bool) (contract.Result, error) {
+// Run starts p.N uploads at once, each on a goroutine, and verifies each.
+func (c *Config) Run(p *contract.Pass, par bool) (contract.Result, error) {
 	var checked, commits atomic.Int64
 	perUpload := Steps
 	if par {
 		perUpload = c.Queries + 1
 	}
-	res, err := contract.GoroutinePerOperation(n, func(i int) (int64, error) {
+	res, err := contract.GoroutinePerOperation(p, func(i int) (int64, error) {
 		u := upload{i: i}
 		var err error
 		if par {

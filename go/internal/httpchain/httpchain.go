@@ -90,8 +90,8 @@ func New(backend string) contract.Workload {
 		},
 		Check: cfg.Check,
 		Variants: []contract.Variant{
-			{Style: "sync", Mode: contract.Sequential, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n, 1) }},
-			{Style: "goroutine", Mode: contract.Bounded, Run: func(n, k int) (contract.Result, error) { return cfg.Run(n, k) }},
+			{Style: "sync", Mode: contract.Sequential, Run: cfg.Run},
+			{Style: "goroutine", Mode: contract.Bounded, Run: cfg.Run},
 		},
 	}
 }
@@ -173,9 +173,12 @@ func chain(client *http.Client, base string) (string, error) {
 	return path, nil
 }
 
-// Run runs n chains, k at a time (k goroutines over a shared counter; k = 1
-// is the sequential loop on the calling goroutine).
-func (c *Config) Run(n, k int) (contract.Result, error) {
+// Run runs p.N chains, p.K at a time (K goroutines over a shared counter;
+// K = 1 is the sequential loop on the calling goroutine).  The clock starts
+// before the transport, whose connections are the pass's, as C starts it
+// before its connection records (c/httpchain/httpchain.h).
+func (c *Config) Run(p *contract.Pass) (contract.Result, error) {
+	n, k := p.N, p.K
 	if k < 1 {
 		k = 1
 	}
@@ -183,6 +186,7 @@ func (c *Config) Run(n, k int) (contract.Result, error) {
 		k = n
 	}
 	stall, _ := strconv.Atoi(c.StallMs) // checked by Check
+	p.Begin()
 	tr := &http.Transport{MaxIdleConnsPerHost: k, MaxIdleConns: k, DisableCompression: true,
 		ResponseHeaderTimeout: time.Duration(stall) * time.Millisecond}
 	defer tr.CloseIdleConnections()

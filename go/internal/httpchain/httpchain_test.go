@@ -41,7 +41,7 @@ func TestRunVerifiesEveryChainSequentialAndBounded(t *testing.T) {
 	defer srv.Close()
 	c := &Config{Port: port(t, srv), Backend: Backends[1], StallMs: DefaultStallMs}
 	for _, k := range []int{1, 4} {
-		res, err := c.Run(20, k)
+		res, err := c.Run(contract.NewPass(20, k))
 		if err != nil || res.OK != 20 || res.Bytes != 20*6 {
 			t.Errorf("k=%d: %+v, %v", k, res, err)
 		}
@@ -52,7 +52,7 @@ func TestAWrongBodyIsAFailureNamingTheChain(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "/x") }))
 	defer srv.Close()
 	c := &Config{Port: port(t, srv), Backend: Backends[0], StallMs: DefaultStallMs}
-	_, err := c.Run(3, 1)
+	_, err := c.Run(contract.NewPass(3, 1))
 	var f *contract.Failure
 	if !errors.As(err, &f) || f.Iteration != 0 || !strings.Contains(f.Reason, `expected "/b"`) {
 		t.Fatalf("got %v", err)
@@ -66,7 +66,7 @@ func TestAServerThatDoesNotAnswerIsAnEnvironmentError(t *testing.T) {
 	defer close(block)
 	c := &Config{Port: port(t, srv), Backend: Backends[0], StallMs: "200"}
 	start := time.Now()
-	_, err := c.Run(1, 1)
+	_, err := c.Run(contract.NewPass(1, 1))
 	var env *contract.EnvError
 	if !errors.As(err, &env) || !strings.Contains(err.Error(), "does not answer") {
 		t.Fatalf("got %v", err)
