@@ -7,10 +7,11 @@ variants as a compact matrix).  load() reads and validates the folder and
 expands every matrix entry into variants with explicit fields and one id:
 
     id    = workload "/" label
-    label = lang "/" style ["-" shape] ["-nodetest"] "-" mode "@" backend
-    name  = style ["-" shape] ["-nodetest"] "-" mode   (what --variant takes)
+    label = lang "/" style ["-" shape] ["-" method] "-" mode "@" backend
+    name  = style ["-" shape] ["-" method] "-" mode   (what --variant takes)
 
-e.g. readfile/c/promise-counter-parallel@node4.
+e.g. readfile/c/promise-counter-parallel@node4; the method is named only when
+it is not inprocess (readfile/node/await-nodetest-parallel@fs.promises).
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
@@ -142,12 +143,13 @@ class CatalogError(Exception):
 
 
 def variant_name(fields):
-    """style[-shape][-nodetest]-mode: what a driver's --variant takes."""
+    """style[-shape][-method]-mode: what a driver's --variant takes (the method
+    only when it is not inprocess)."""
     parts = [fields["style"]]
     if fields.get("shape"):
         parts.append(fields["shape"])
-    if fields.get("method", "inprocess") == "nodetest":
-        parts.append("nodetest")
+    if fields.get("method", "inprocess") != "inprocess":
+        parts.append(fields["method"])
     parts.append(fields["mode"])
     return "-".join(parts)
 
@@ -162,9 +164,24 @@ def variant_id(fields):
     return "%s/%s" % (fields["workload"], variant_label(fields))
 
 
-def parse_id(vid):
+_SUITE_METHODS = []
+
+
+def suite_methods():
+    """The methods of the project's own suite.json (read once)."""
+    if not _SUITE_METHODS:
+        with open(os.path.join(DIR, "suite.json"), encoding="utf-8") as f:
+            _SUITE_METHODS.extend(json.load(f)["methods"])
+    return list(_SUITE_METHODS)
+
+
+def parse_id(vid, methods=None):
     """The fields of an id (the inverse of variant_id), or None when vid does not
-    follow the rule.  Shapes are single words, so the split is unambiguous."""
+    follow the rule.  methods are the catalog's (default: suite_methods()); a
+    shape is never one of them and every part is a single word, so the split is
+    unambiguous."""
+    if methods is None:
+        methods = suite_methods()
     m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z", vid)
     if not m:
         return None
@@ -172,10 +189,10 @@ def parse_id(vid):
     if len(words) < 2 or not all(WORD.match(w) for w in words):
         return None
     method = "inprocess"
-    if len(words) >= 3 and words[-2] == "nodetest":
-        method = "nodetest"
+    if len(words) >= 3 and words[-2] != "inprocess" and words[-2] in methods:
+        method = words[-2]
         del words[-2]
-    if len(words) > 3:
+    if len(words) > 3 or (len(words) == 3 and words[1] in methods):
         return None
     return {"workload": m.group(1), "lang": m.group(2), "style": words[0],
             "shape": words[1] if len(words) == 3 else "", "method": method,
@@ -692,7 +709,7 @@ class Catalog:
                 raise CatalogError("%s: duplicate target id %r" % (where, t["id"]))
             seen.add(t["id"])
             for k in ("variant", "against"):
-                f = parse_id(t[k])
+                f = parse_id(t[k], self.suite["methods"])
                 if f is None or f["workload"] != workload:
                     raise CatalogError("%s: %s %r is not a variant id of %s"
                                        % (where, k, t[k], workload))
@@ -775,8 +792,9 @@ class Catalog:
             if not BACKEND.match(x):
                 raise CatalogError("%s: backend %r has characters outside [A-Za-z0-9._]" % (where, x))
         elif f == "shape":
-            if x and (not WORD.match(x) or x == "nodetest"):
-                raise CatalogError("%s: shape %r is not one lower-case word" % (where, x))
+            if x and (not WORD.match(x) or x in self.suite["methods"]):
+                raise CatalogError("%s: shape %r is not one lower-case word other than a "
+                                   "method's" % (where, x))
         elif not WORD.match(x):
             raise CatalogError("%s: %s %r is not a lower-case word" % (where, f, x))
 

@@ -42,10 +42,10 @@ print(json.dumps(d, sort_keys=True))' "$1"
   modes=$(json_list "$suite" modes)
   methods=$(json_list "$suite" methods)
   wl=$(workloads | paste -sd '|' -)
-  regex="^($wl)/(c|go|node)/($styles)(-[a-z][a-z0-9]*)?(-nodetest)?-($modes)@[A-Za-z0-9._]+$"
+  regex="^($wl)/(c|go|node)/($styles)(-[a-z][a-z0-9]*)?(-($methods))?-($modes)@[A-Za-z0-9._]+$"
   while IFS='|' read -r id label name workload lang style shape mode method backend; do
     name_want="$style${shape:+-$shape}"
-    [ "$method" != nodetest ] || name_want+="-nodetest"
+    [ "$method" = inprocess ] || name_want+="-$method"
     name_want+="-$mode"
     want="$workload/$lang/$name_want@$backend"
     [ "$id" = "$want" ] || failures+="$id: the fields make $want"$'\n'

@@ -260,9 +260,9 @@ export function inFlight(n, k) {
   return k === 0 || k > n ? n : k;
 }
 
-/** style[-shape][-nodetest]-mode: a variant's name (DESIGN section 4). */
+/** style[-shape][-method]-mode, the method only when not inprocess: a variant's name (DESIGN section 4). */
 export function variantName({ style, shape = '', method = 'inprocess', mode }) {
-  return style + (shape ? `-${shape}` : '') + (method === 'nodetest' ? '-nodetest' : '') + `-${mode}`;
+  return style + (shape ? `-${shape}` : '') + (method !== 'inprocess' ? `-${method}` : '') + `-${mode}`;
 }
 
 /** lang/name@backend: the id without the workload. */

@@ -86,6 +86,9 @@ test('the id rule gives the ids of DESIGN section 4 and the catalog', () => {
   const counterNodetest = { workload: 'readfile', lang: 'node', style: 'promise', shape: 'counter', method: 'nodetest', mode: 'parallel', backend: 'fs.promises' };
   assert.strictEqual(variantName(counterNodetest), 'promise-counter-nodetest-parallel');
   assert.strictEqual(variantLabel(counterNodetest), 'node/promise-counter-nodetest-parallel@fs.promises');
+  // Every method but inprocess is named, after the shape (seed 003's harness, seed 002's cache).
+  assert.strictEqual(variantName({ style: 'await', shape: 'parallel', method: 'perfjs', mode: 'parallel' }), 'await-parallel-perfjs-parallel');
+  assert.strictEqual(variantName({ style: 'sync', method: 'objkey', mode: 'sequential' }), 'sync-objkey-sequential');
 });
 
 test('every Node variant file is named after its variant, and the old promisify names map to the backend', async () => {
