@@ -93,7 +93,8 @@ def answer_block(rel, summary):
     rows = summary["variants"]
     out = ["On the reference host, each style against the baseline of its own language "
            "(brackets: 95%% confidence intervals from round-paired runs; a difference is named "
-           "only when its interval excludes 1; every comparison, one by one, is in the "
+           "only when its interval excludes 1 and it survives the false discovery rate control "
+           "over the run's comparisons; every comparison, one by one, is in the "
            "report's [All verdicts](%s/REPORT.md#all-verdicts)):" % rel, ""]
     md = verdicts.markdown(rows)
     out += md if md else ["(no comparison in this run)", ""]
