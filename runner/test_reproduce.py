@@ -146,10 +146,15 @@ class ReproduceTest(unittest.TestCase):
         self.assertEqual(par[1], "3.00x [3.00, 3.00]")
         self.assertEqual(par[2], "1.10x [1.10, 1.10]")            # 55 / 50
         self.assertEqual(par[3], "2.73x [2.73, 2.73]")            # 3.00 / 1.10
-        self.assertEqual(par[4], "9%")                            # ln 1.1 / ln 3
+        self.assertEqual(par[4], "9% [9, 9]")                     # ln 1.1 / ln 3, every round
         go = dec["Node sequential callbacks / Go"]
         self.assertEqual(go[2], "12.50x [12.50, 12.50]")          # 100 / 8
         self.assertEqual(go[3], "1.60x [1.60, 1.60]")             # 160 / 100
+        # C on node4 against Go is node4's four threadpool trips, not a style:
+        # no share (the reference report once called it the style's 92%).
+        self.assertTrue(go[4].startswith("none: "), go[4])
+        self.assertIn("threadpool", go[4])
+        self.assertNotIn("%", go[4])
         split = {r[0]: r for r in table_rows(md, "| gap in Node |")}
         self.assertEqual(split["await / callback, parallel"][2], "1.50x [1.50, 1.50]")  # 90 / 60
         self.assertEqual(split["await / callback, parallel"][3], "2.00x [2.00, 2.00]")  # 180 / 90
@@ -227,7 +232,18 @@ class ReproduceTest(unittest.TestCase):
         claims = table_rows(md, "| # |")
         self.assertEqual(claims[5][5], "not comparable: this run read the file 500 times, "
                                        "the claim is for 10,000")
-        self.assertIn("With N = 500 instead of 10,000", md)
+        self.assertIn("With N = 500 instead of the seed's 10,000, what a pass pays once (its "
+                      "first, cold operations) weighs more", md)
+
+    def test_a_larger_n_than_the_seeds_never_says_fixed_costs_weigh_more(self):
+        # Seed 004 ran 5 repetitions; the default profile runs 40,000.
+        summary = make_summary(FIB_MS, iterations=40000)
+        for r in summary["variants"]:
+            r["iterations"] = 40000
+        md = reproduce.markdown(summary)
+        self.assertNotIn("weigh more", md)
+        self.assertNotIn("weighs more", md)
+        self.assertIn("With N = 40,000 instead of the seed's 5, what a pass pays once weighs less", md)
 
     def test_verdicts(self):
         def r(v, lo, hi):
@@ -242,10 +258,43 @@ class ReproduceTest(unittest.TestCase):
         self.assertIn("no CI", reproduce.verdict_ratio(
             {"value": 2.0, "low": None, "high": None, "rounds": 3, "paired": True}, 4.8))
 
-    def test_log_share(self):
-        self.assertAlmostEqual(reproduce.log_share(2.0, 4.0), 50.0)
-        self.assertAlmostEqual(reproduce.log_share(1.0, 4.0), 0.0)
-        self.assertIsNone(reproduce.log_share(1.2, 1.0))
+    def test_a_share_only_when_both_ratios_name_a_gap_with_its_own_interval(self):
+        # C's await costs nothing resolvable in half the rounds: its ratio's CI
+        # holds 1, so no share (the reference once printed a clamped "100%"
+        # beside such a ratio).
+        medians = dict(MEDIANS)
+        with tempfile.TemporaryDirectory() as d:
+            write_samples(d, medians)
+            path = os.path.join(d, "samples.csv")
+            with open(path, encoding="utf-8") as f:
+                recs = list(csv.DictReader(f))
+            for rec in recs:
+                if rec["variant"] == "readfile/c/await-parallel@node4":
+                    # Alternately 5% above and below C's callbacks (50 ms x drift).
+                    drift = 1.0 + 0.05 * (int(rec["round"]) % 4)
+                    factor = 1.05 if int(rec["round"]) % 2 else 0.95
+                    rec["elapsed_ns"] = str(int(50.0 * 1e6 * drift * factor))
+            with open(path, "w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, fieldnames=summary_mod.SAMPLE_COLUMNS)
+                w.writeheader()
+                w.writerows(recs)
+            md = reproduce.markdown(make_summary(), d)
+        dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
+        par = dec["await / callback, parallel"]
+        self.assertRegex(par[2], r"\[0\.9\d, 1\.0\d\]")
+        self.assertEqual(par[4], "none: C's ratio names no gap here (the style costs C nothing "
+                                 "resolvable)")
+        # A row where both name a gap gets the share with its interval.
+        self.assertRegex(dec["await / callback, sequential"][4], r"^\d+% \[\d+, \d+\]$")
+
+    def test_no_decomposition_row_divides_unlike_connections(self):
+        # httpchain once divided a Node connection-per-request ratio by a C
+        # keep-alive one.
+        for name, w in CATALOG.workloads.items():
+            for d in ((w.get("claims") or {}).get("decomposition") or {}).get("rows", []):
+                modes = {v.rsplit("@", 1)[1].partition(".")[2] for v in d["node"] + d["c"]
+                         if v.split("/")[0] == "httpchain"}
+                self.assertLessEqual(len(modes), 1, (name, d["gap"], modes))
 
     def test_too_few_paired_rounds_say_so(self):
         with tempfile.TemporaryDirectory() as d:
@@ -336,6 +385,42 @@ class MemoryClaimsTest(unittest.TestCase):
         self.assertIn(", 6 rounds, on ", md)
         self.assertNotIn("40 rounds", md)
 
+    def test_a_memory_interval_that_holds_0_never_holds_the_claim(self):
+        # The seed-profile reference read "+128 KB [-144, +268]" as holding +25 KB.
+        r = {"value": 128, "low": -144, "high": 268, "rounds": 10, "paired": True}
+        verdict = reproduce.verdict_kb(r, 25)
+        self.assertNotIn("**holds**", verdict)
+        self.assertIn("the CI includes 0", verdict)
+        self.assertIn("CI includes 0", reproduce.verdict_kb(
+            {"value": 0, "low": -128, "high": 0, "rounds": 10, "paired": True}, -10))
+
+    def test_a_verdict_names_a_difference_only_when_it_survives_the_family(self):
+        r = {"value": 560, "low": 500, "high": 600, "rounds": 12, "paired": True}
+        self.assertIn("**holds**", reproduce.verdict_kb(r, 567, q=0.01))
+        lost = reproduce.verdict_kb(r, 567, q=0.2)
+        self.assertIn("does not survive the false discovery rate control", lost)
+        self.assertIn("q = 0.20", lost)
+        ratio = {"value": 2.0, "low": 1.9, "high": 2.1, "rounds": 12, "paired": True}
+        self.assertIn("does not hold here", reproduce.verdict_ratio(ratio, 2.0, q=0.3))
+        self.assertIn("does not hold here", reproduce.verdict_ratio(ratio, None, q=0.3))
+        self.assertIn("**holds**", reproduce.verdict_ratio(ratio, 2.0, q=0.03))
+
+    def test_the_family_is_every_test_the_sections_make(self):
+        run = reproduce.Run(make_summary(FIB_MS), catalog=CATALOG)
+        tests = [{"key": ("ratio", (k,), ()), "p": p}
+                 for k, p in (("a", 0.001), ("b", 0.03), ("c", 0.5), ("d", 0.9))]
+        self.assertTrue(all(run.q_of(t) is None for t in tests))  # still gathering
+        run.close_family()
+        q = [run.q_of(t) for t in tests]
+        self.assertAlmostEqual(q[0], 0.004)
+        self.assertAlmostEqual(q[1], 0.06)                      # 0.03 x 4 / 2: lost
+        self.assertIsNone(run.q_of({"key": ("x",), "p": None}))
+        with tempfile.TemporaryDirectory() as d:
+            write_memory_samples(d)
+            md = reproduce.markdown(make_summary(FIB_MS, profile="seed"), d)
+        self.assertRegex(md, r"survives the Benjamini-Hochberg control of the false discovery "
+                             r"rate at 5% over the \d+ tests of this report's seed sections")
+
     def test_memory_verdicts(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
@@ -379,10 +464,26 @@ class MemoryClaimsTest(unittest.TestCase):
         # bluebird vs native in parallel: 320 / 100 against "up to 4x".
         self.assertTrue(rows[1][3].startswith("3.20x"), rows[1][3])
         # Memory: bluebird least sequentially, native less in parallel.
-        self.assertIn("holds**: the smallest here", rows[2][5])
+        # Without samples, medians only: no verdict either way.
+        self.assertEqual("no CI; the smallest median here", rows[2][5])
         self.assertIn("39.1 MiB above idle", rows[2][3])
-        self.assertIn("does not hold here", rows[3][5])
-        self.assertIn("await-parallel-parallel@native` uses less", rows[3][5])
+        self.assertIn("no CI; `doxbee/node/await-parallel-parallel@native` has a smaller median",
+                      rows[3][5])
+
+    def test_the_smallest_memory_holds_only_below_each_other_by_a_paired_interval(self):
+        low, high = FIB % "promise-iterative", FIB % "await-iterative"
+        with tempfile.TemporaryDirectory() as d:
+            write_memory_samples(d)
+            run = reproduce.Run(make_summary(FIB_MS), d, CATALOG)
+            for _ in range(2):      # the family gathered, then used
+                _, verdict = reproduce.memory_claim(run, low, [high])
+                _, reverse = reproduce.memory_claim(run, high, [low])
+                _, tied = reproduce.memory_claim(run, FIB % "sync-iterative",
+                                                 [FIB % "sync-recursive"])
+                run.close_family()
+        self.assertIn("**holds**: the smallest here, below each by a paired CI", verdict)
+        self.assertIn("`%s` uses less" % low, reverse)
+        self.assertIn("no significant difference from `%s`" % (FIB % "sync-recursive"), tied)
 
     def test_a_memory_claim_falls_back_to_peak_rss_and_names_what_is_missing(self):
         medians = {"doxbee/node/await-sequential-parallel@native": 80.0,
@@ -397,7 +498,7 @@ class MemoryClaimsTest(unittest.TestCase):
             run, "doxbee/node/promise-sequential-parallel@bluebird",
             ["doxbee/node/promise-sequential-parallel@native"])
         self.assertIn("peak RSS", cell)
-        self.assertIn("the same as `doxbee/node/promise-sequential-parallel@native`", verdict)
+        self.assertIn("the same median as `doxbee/node/promise-sequential-parallel@native`", verdict)
 
 
 if __name__ == "__main__":
