@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { limiter } from './limit.mjs';
 import {
   DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs, quote,
-  resultLine, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
+  resultLine, runPass, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
 } from './contract.mjs';
 import { fixtureProblem, readfile } from '../readfile/workload.mjs';
 import { noop } from '../noop/workload.mjs';
@@ -184,6 +184,37 @@ test('every variant of a workload with fields of its own writes its catalog\'s f
     }
   }
   assert.ok(workloads >= 4, `${workloads} workloads with fields of their own`);
+});
+
+test('every Node doxbee upload of the sequential shape joins its put and its lookup, then waits one step at a time', async () => {
+  // What every style of every language does (bluebird's promise version joins
+  // the two): with one upload, two fake operations are in flight at once only
+  // there, and the upload waits on 7 timers (8 results; the query creation is
+  // synchronous).
+  const bluebird = fs.existsSync(path.join(ROOT, 'node', 'node_modules', 'bluebird'));
+  const files = variantFiles().filter((f) => f.startsWith('node/doxbee/') && f.includes('-sequential-'));
+  assert.strictEqual(files.length, 4);
+  for (const file of files) {
+    if (file.endsWith('-bluebird.mjs') && !bluebird) continue;
+    const { variant } = await import(pathToFileURL(path.join(ROOT, file)).href);
+    const realTimeout = globalThis.setTimeout;
+    let inFlight = 0, most = 0, timers = 0;
+    globalThis.setTimeout = (cb, ms, ...args) => {
+      inFlight++;
+      timers++;
+      most = Math.max(most, inFlight);
+      return realTimeout(() => { inFlight--; cb(...args); }, ms);
+    };
+    try {
+      const opts = { ...defaults(variant.workload), iterations: 1 };
+      const pass = new Pass(variant.workload, opts, 1, 0, (message) => { throw new Error(message); });
+      await runPass(variant, pass);
+      assert.strictEqual(pass.ok, 1, file);
+    } finally {
+      globalThis.setTimeout = realTimeout;
+    }
+    assert.deepStrictEqual({ most, timers }, { most: 2, timers: 7 }, file);
+  }
 });
 
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
