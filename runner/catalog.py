@@ -33,9 +33,12 @@ warmup_rounds}}.  <workload>.json:
              leaves out the variants whose server is in another; servers.py
              with-server wraps only a C server in its --server-wrapper)
   profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]
-             [, "trace_iterations": T]}}: the suite profiles the workload takes
-             part in (R: only the first R rounds; T: N of the traced runs that
-             count system calls after the rounds, runner/trace.py);
+             [, "trace_iterations": T][, "warmup": W]}}: the suite profiles the
+             workload takes part in (R: only the first R rounds; T: N of the
+             traced runs that count system calls after the rounds,
+             runner/trace.py; W: the untimed operations each program runs
+             before its timed pass, --warmup, never more than N: a seed's own
+             warm-up in the seed profile);
              optional: "budget" {"seconds": S, "max_rounds": M, "for": {partial
              fields}}: a matching variant runs in more rounds, as many as fit in
              S seconds by its warm-up time, at least R and at most M;
@@ -413,7 +416,7 @@ def _partial(partial, where, what):
 
 # The keys of a workload's settings for one profile (see the module doc).
 PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "budget", "sweep",
-                    "variants_of"}
+                    "variants_of", "warmup"}
 BUDGET_KEYS = {"seconds", "max_rounds", "for"}
 SWEEP_KEYS = {"axis", "values", "for", "name", "default"}
 SWEEP_AXES = ("iterations", "concurrency", "env")
@@ -657,6 +660,8 @@ class Catalog:
             _integer(s.get("iterations"), 1, MAX_ITERATIONS, where, "iterations")
             if "trace_iterations" in s:
                 _integer(s["trace_iterations"], 2, MAX_ITERATIONS, where, "trace_iterations")
+            if "warmup" in s:
+                _integer(s["warmup"], 0, MAX_ITERATIONS, where, "warmup")
             _seconds(s.get("timeout_s"), MAX_TIMEOUT_S, where, "timeout_s")
             if "rounds" in s and (type(s["rounds"]) is not int or s["rounds"] < 1
                                   or s["rounds"] > self.suite["profiles"][name]["rounds"]):

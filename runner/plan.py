@@ -153,6 +153,9 @@ def workload_settings(cat, workload, profile, rounds, args):
     timeout = args.timeout or s["timeout_s"]
     n = args.iterations or s["iterations"]
     out = {"iterations": n,
+           # The profile's warm-up (a seed's own), never more than N: seed 003's
+           # harness warms up min(350, n).
+           "warmup": min(s.get("warmup", 0), n),
            "timeout_s": timeout,
            # --rounds, like --iterations, overrides every workload's own figure.
            "rounds": args.rounds or min(cat.rounds(workload, profile), rounds),
@@ -217,12 +220,12 @@ def parse_entry(text):
     return vid, point or None
 
 
-def command(v, node, n, workload_args, concurrency=None):
-    """The argv of one run: the catalog's command plus the contract's flags, the
-    workload's own flags and, in bounded mode, the bound (v's own unless a
-    sweep's point gives another)."""
+def command(v, node, n, workload_args, concurrency=None, warmup=0):
+    """The argv of one run: the catalog's command plus the contract's flags (the
+    warm-up never more than N), the workload's own flags and, in bounded mode,
+    the bound (v's own unless a sweep's point gives another)."""
     argv = fill(v["argv"], node)
-    argv += ["--iterations", str(n), "--warmup", "0"] + list(workload_args)
+    argv += ["--iterations", str(n), "--warmup", str(min(warmup, n))] + list(workload_args)
     if v["mode"] == "bounded":
         argv += ["--concurrency", str(v["concurrency"] if concurrency is None else concurrency)]
     return argv
@@ -264,14 +267,14 @@ def make(cat, args, node):
     commands, servers, pts = {}, {}, {}
     for v in runnable:
         s = settings[v["workload"]]
-        commands[v["id"]] = command(v, node, s["iterations"], s["args"])
+        commands[v["id"]] = command(v, node, s["iterations"], s["args"], warmup=s["warmup"])
         pts[v["id"]] = {}
         for p in points(v, s):
             # A point's timeout grows with its N (the catalog's is for the base N).
             timeout = s["timeout_s"] * max(1.0, p["iterations"] / float(s["iterations"]))
             pts[v["id"]][p["point"]] = dict(
                 p, timeout_s=timeout,
-                argv=command(v, node, p["iterations"], s["args"], p["concurrency"]))
+                argv=command(v, node, p["iterations"], s["args"], p["concurrency"], s["warmup"]))
         spec = (v.get("requires") or {}).get("server")
         if spec:
             servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node))

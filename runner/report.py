@@ -80,8 +80,9 @@ def _workload_runs(run):
         flags = " ".join(a if not a.count(" ") else "'%s'" % a for a in s.get("args", []))
         rounds = s.get("rounds")
         budget = (run.get("budget") or {}).get(w)
-        out.append("`%s`: `--iterations %s --warmup 0%s`, timeout %s s%s" % (
-            w, _v(s.get("iterations")), " " + flags if flags else "", _v(s.get("timeout_s")),
+        out.append("`%s`: `--iterations %s --warmup %s%s`, timeout %s s%s" % (
+            w, _v(s.get("iterations")), s.get("warmup") or 0, " " + flags if flags else "",
+            _v(s.get("timeout_s")),
             # A time budget: the variants it names ran in more rounds (n in the tables).
             ", %s rounds, and the variants under its time budget as many more as fit in "
             "%g s each at their warm-up time, at most %s (`run.json`: `variant_rounds`)"
