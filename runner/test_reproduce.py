@@ -125,8 +125,10 @@ class ReproduceTest(unittest.TestCase):
         self.assertEqual(claims[0][3], "3.00x [3.00, 3.00]")
         self.assertIn("direction holds, magnitude does not**: 3.0x here (CI below it)",
                       claims[0][5])
-        # Seed's method: 300 / 150.
-        self.assertEqual(claims[0][4], "2.00x [2.00, 2.00]")
+        # Seed's method: 300 / 150; the in-process ratio over it, 3.00 / 2.00.
+        self.assertEqual(claims[0][4], "2.00x [2.00, 2.00]; in-process over this: 1.50x [1.50, 1.50]")
+        # The absolute claim: 230 ms in-process over 330 ms as one node --test process.
+        self.assertEqual(claims[6][4], "330.0 ms [323.4, 336.6]; in-process over this: 0.70x [0.70, 0.70]")
         # Claim 4: Node sequential callbacks / Go = 160 / 8.
         self.assertEqual(claims[3][3], "20.00x [20.00, 20.00]")
         self.assertIn("magnitude does not**: 20.0x here (CI above it), claimed 4.9x", claims[3][5])
@@ -460,7 +462,8 @@ class MemoryClaimsTest(unittest.TestCase):
         # await faster than promises sequentially: 100 / 80, a claim without a figure.
         self.assertEqual(rows[0][2], "faster")
         self.assertTrue(rows[0][3].startswith("1.25x"), rows[0][3])
-        self.assertEqual(rows[0][4], claims["same_method"])
+        # The seed's method (bluebird's harness) is not in this run.
+        self.assertIn("not measured: `doxbee/node/promise-sequential-perfjs-parallel@native`", rows[0][4])
         # bluebird vs native in parallel: 320 / 100 against "up to 4x".
         self.assertTrue(rows[1][3].startswith("3.20x"), rows[1][3])
         # Memory: bluebird least sequentially, native less in parallel.
@@ -484,6 +487,32 @@ class MemoryClaimsTest(unittest.TestCase):
         self.assertIn("**holds**: the smallest here, below each by a paired CI", verdict)
         self.assertIn("`%s` uses less" % low, reverse)
         self.assertIn("no significant difference from `%s`" % (FIB % "sync-recursive"), tied)
+
+    def test_seed_003s_rows_give_the_harness_beside_the_in_process_figure(self):
+        ids = [v["id"] for v in CATALOG.select(profile="seed", workload="doxbee")]
+        harness = [v for v in ids if "-perfjs-" in v]
+        # Every Node doxbee variant, in both shapes, by both methods.
+        self.assertEqual(len(harness), 8)
+        self.assertEqual(sorted(v.replace("-perfjs", "") for v in harness),
+                         sorted(v for v in ids if "-perfjs-" not in v))
+        # The harness's figures: in-process times x 1.25 on the native side
+        # (its per-completion RSS reads), x 1.0 on the other.
+        medians = {v: (120.0 if "native" in v else 100.0) for v in ids}
+        medians.update({v: medians[v.replace("-perfjs", "")] * (1.25 if "native" in v else 1.0)
+                        for v in harness})
+        with tempfile.TemporaryDirectory() as d:
+            write_samples(d, medians)
+            md = reproduce.markdown(make_summary(medians, profile="seed"), d)
+        rows = table_rows(md, "| # |")
+        # bluebird / native, parallel: 1.20x in-process, 1.50x by the harness.
+        self.assertEqual(rows[1][3], "1.20x [1.20, 1.20]")
+        self.assertEqual(rows[1][4], "1.50x [1.50, 1.50]; in-process over this: 0.80x [0.80, 0.80]")
+        # promise / await, both native: 1.00x either way, not told apart.
+        self.assertEqual(rows[0][4], "1.00x [1.00, 1.00]; in-process over this: ~ 1.00x [1.00, 1.00]")
+        self.assertIn("Where the two methods differ", md)
+        self.assertIn("process.memoryUsage()", md)
+        # The memory rows name the harness's variants in the seed's-method column.
+        self.assertIn("`doxbee/node/promise-sequential-perfjs-parallel@bluebird`", rows[2][4])
 
     def test_a_memory_claim_falls_back_to_peak_rss_and_names_what_is_missing(self):
         medians = {"doxbee/node/await-sequential-parallel@native": 80.0,
