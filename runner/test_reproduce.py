@@ -514,6 +514,22 @@ class MemoryClaimsTest(unittest.TestCase):
         # The memory rows name the harness's variants in the seed's-method column.
         self.assertIn("`doxbee/node/promise-sequential-perfjs-parallel@bluebird`", rows[2][4])
 
+    def test_seed_002s_node_claims_have_the_seeds_shape_beside_them(self):
+        claims = CATALOG.workloads["cacheloop"]["claims"]
+        for c in claims["ratios"]:
+            node = [v for v in (c["num"], c["den"]) if "/node/" in v]
+            if not node:
+                self.assertNotIn("seed_method", c)
+                continue
+            want = [v.replace("-sequential@", "-objkey-sequential@") if "/node/" in v else v
+                    for v in (c["num"], c["den"])]
+            self.assertEqual(c["seed_method"], want, c["id"])
+            for v in want:
+                self.assertIsNotNone(CATALOG.find(v), v)
+        for c in claims["absolute"]:
+            self.assertEqual(c["seed_method"], c["variant"].replace("-sequential@", "-objkey-sequential@"))
+        self.assertIn("plain object", claims["methods_differ"])
+
     def test_a_memory_claim_falls_back_to_peak_rss_and_names_what_is_missing(self):
         medians = {"doxbee/node/await-sequential-parallel@native": 80.0,
                    "doxbee/node/promise-sequential-parallel@native": 100.0}

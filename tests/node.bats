@@ -116,6 +116,21 @@ node_ids() { contract_ids "${1:-}" node; }
   assert_line --index 0 "usage: node/lib/perfjs.mjs node/<workload>/<file>.mjs [its flags]"
 }
 
+@test "seed 002's shape runs every Node cacheloop style in-process and says its method" {
+  local id
+  run catalog ids --profile seed --workload cacheloop --lang node
+  assert_equal "$(printf '%s\n' "${lines[@]}" | grep -c -- '-objkey-')" 5
+  for id in $(printf '%s\n' "${lines[@]}" | grep -- '-objkey-'); do
+    run_variant "$id" 2000
+    assert_success
+    assert_output --partial '"method":"objkey"'
+    check_result_line "$id" 2000 "$output"
+  done
+  run --separate-stderr node node/cacheloop/lib/objkey.mjs node/readfile/callback-parallel.mjs --iterations 3
+  assert_failure 2
+  [[ "$stderr" == *"is a variant of readfile; seed 002's shape is cacheloop's"* ]]
+}
+
 @test "every Node variant names each bad input of badinput.bats exactly" {
   local wrong="$BATS_TEST_TMPDIR/wrong.txt"
   printf 'Hello, World' > "$wrong"

@@ -217,6 +217,36 @@ test('every Node doxbee upload of the sequential shape joins its put and its loo
   }
 });
 
+test('seed 002\'s shape builds the key of every load and keeps the cache in a plain object; the suite\'s looks one string up in a Map', async () => {
+  const { Cache, ObjectCache, cacheloop } = await import('../cacheloop/workload.mjs');
+  const file = path.join(ROOT, 'fixtures', 'text.txt');
+  for (const objkey of [false, true]) {
+    for (const f of variantFiles().filter((v) => v.startsWith('node/cacheloop/'))) {
+      const { variant } = await import(pathToFileURL(path.join(ROOT, f)).href);
+      const Kind = objkey ? ObjectCache : Cache;
+      const names = [];
+      const realGet = Kind.prototype.get;
+      Kind.prototype.get = function get(name) {
+        names.push(name);
+        return realGet.call(this, name);
+      };
+      try {
+        const pass = new Pass(cacheloop, { ...defaults(cacheloop), file }, 5, 1, (m) => { throw new Error(m); });
+        pass.objkey = objkey;
+        await runPass(variant, pass);
+        assert.deepStrictEqual([pass.ok, pass.hits, pass.misses], [5, 4, 1], f);
+      } finally {
+        Kind.prototype.get = realGet;
+      }
+      // Every load looked its key up in the pass's kind of cache, and it names the file.
+      assert.deepStrictEqual(names, new Array(5).fill(file), `${f} objkey=${objkey}`);
+    }
+  }
+  const seeds = new ObjectCache();
+  assert.strictEqual(Object.getPrototypeOf(seeds.entries), Object.prototype);
+  assert.ok(new Cache().map instanceof Map);
+});
+
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
   const opts = parseArgs(readfile, ['--iterations', '5', '--expect=hi', '--concurrency', '3', '--warmup=2', '--file', 'f']);
   assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, file: 'f' });

@@ -1,7 +1,8 @@
 // wrapper.mjs -- what the seeds' own methods share: a wrapper program that
 // times a variant file of any workload in a child process of its own
 // (node/lib/nodetest.mjs: seed 000's `node --test`; node/lib/perfjs.mjs: seed
-// 003's bluebird harness) and prints the contract's line with its method.
+// 003's bluebird harness) and prints the contract's line with its method, or
+// runs it in-process in a seed's own shape (node/cacheloop/lib/objkey.mjs).
 //
 //   node node/lib/<method>.mjs node/<workload>/<file>.mjs [the variant's flags]
 //
@@ -44,11 +45,11 @@ async function variantOrExit(prog, usage, file, method) {
 }
 
 /**
- * The command line of a wrapper, or the end of the process (usage on --help,
- * exit 2 without a variant file, the contract's exits for its flags):
- * { file, variant, opts }.
+ * The operand of a wrapper and the variant its file declares, or the end of
+ * the process (usage on --help, exit 2 without a variant file): { file,
+ * variant, rest (the variant's flags) }.
  */
-export async function wrappedOrExit(prog, usage, method, argv) {
+export async function variantFileOrExit(prog, usage, method, argv) {
   const [file, ...rest] = argv;
   if (file === '--help' || file === '-h') {
     emit(prog, 'usage', `${usage}\n`);
@@ -58,7 +59,16 @@ export async function wrappedOrExit(prog, usage, method, argv) {
     say(`${prog}: the first argument names a variant file\n${usage}`);
     process.exit(EXIT_USAGE);
   }
-  const variant = await variantOrExit(prog, usage, file, method);
+  return { file, variant: await variantOrExit(prog, usage, file, method), rest };
+}
+
+/**
+ * The command line of a wrapper, or the end of the process (as
+ * variantFileOrExit, and the contract's exits for its flags): { file,
+ * variant, opts }.
+ */
+export async function wrappedOrExit(prog, usage, method, argv) {
+  const { file, variant, rest } = await variantFileOrExit(prog, usage, method, argv);
   const opts = optionsOrExit(prog, variant.workload, rest, file);
   return { file, variant, opts };
 }
