@@ -3,8 +3,8 @@
 Usage: readme.py [--check] [--readme FILE] [RUNDIR [SEED_RUNDIR]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
-SEED_RUNDIR an optional run of the `seed` profile (seed 000's own method
-beside the suite's).  A run folder outside results/reference/ (a fresh
+SEED_RUNDIR an optional run of the `seed` profile (each seed's own N, warm-up
+and method beside the suite's).  A run folder outside results/reference/ (a fresh
 results/latest) is first copied to results/reference/<host>/<stamp>/, where
 committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
@@ -123,10 +123,11 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None):
     out += demote(targets.markdown(summary.get("targets") or []), 2)
     out += demote(report.reproduce_section(summary, os.path.join(ROOT, rel)), 2)
     if seed_rel:
-        out += ["", "#### Seed 000's own method: the seed-profile run", "",
-                "The `seed` profile (`make compare PROFILE=seed`) times every Node variant "
-                "both in-process and as a whole `node --test` process, as seed 000 did; its "
-                "run %s." % describe_run(seed_rel, seed_summary), ""]
+        out += ["", "#### Each seed's own method: the seed-profile run", "",
+                "The `seed` profile (`make compare PROFILE=seed`) runs each seed at its own N, "
+                "warm-up and timing, by its own method beside the suite's (seed 000's whole "
+                "`node --test` process, seed 002's cache shape, seed 003's bluebird harness); "
+                "its run %s." % describe_run(seed_rel, seed_summary), ""]
         sec = report.reproduce_section(seed_summary, os.path.join(ROOT, seed_rel))
         out += [l for l in demote(sec, 3) if not l.startswith("###")]
     return out
