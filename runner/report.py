@@ -124,9 +124,9 @@ def method_section(run, fdr_tests=None):
            "ratio is marked `?`. The run's %s tested comparisons are one family: a "
            "difference is named (in the findings, the verdicts and without `~` in the "
            "tables) only when its CI excludes 1 and its test survives the Benjamini-Hochberg "
-           "control of the false discovery rate at 5%% over the family (q <= 0.05), so "
-           "that at most about one in twenty named differences is expected to be false, "
-           "however many comparisons the run makes; the intervals shown are each "
+           "control of the false discovery rate at 5%% over the family (q <= 0.05), which "
+           "keeps the expected share of false ones among the named differences at 5%% or "
+           "less however many comparisons the run makes; the intervals shown are each "
            "comparison's own 95%% CI. The seed claims' tests (the reproduction sections) are "
            "a second family, controlled the same way. Outliers (modified z-score over 3.5 "
            "by MAD) are counted, never dropped." % (sm.stats.min_samples_for_ci(), _v(fdr_tests))]

@@ -238,14 +238,15 @@ class Run:
         self.q = dict(zip(keys, stats.bh_adjust([self.tests[k] for k in keys])))
 
 
-def lost(q):
-    """The verdict of a test whose interval excludes the null but whose q-value is
-    above 5% (None when it survives or has no q-value)."""
+def lost(q, null="1"):
+    """The verdict of a test whose interval excludes the null (1 for a ratio, 0 for
+    a difference) but whose q-value is above 5% (None when it survives or has no
+    q-value)."""
     if q is None or q <= stats.ALPHA:
         return None
-    return ("**does not hold here**: the CI alone excludes no difference, but the test does "
-            "not survive the false discovery rate control over this report's claims "
-            "(q = %.2f)" % q)
+    return ("**does not hold here**: taken alone its CI excludes %s, but its test does not "
+            "survive the false discovery rate control over this report's claims (q = %.2f)"
+            % (null, q))
 
 
 def fmt_kb(r):
@@ -271,7 +272,7 @@ def verdict_kb(r, seed_kb, q=None):
     if lo <= 0 <= hi:
         return "**does not hold here**: no significant difference (the CI includes 0)"
     if lost(q):
-        return lost(q)
+        return lost(q, "0")
     if lo <= seed_kb <= hi:
         return "**holds**: the CI includes %+.0f KB" % seed_kb
     if (v > 0) != (seed_kb > 0):
@@ -368,8 +369,9 @@ def claims_table(run, claims):
         suite = run.ratio([c["num"]], [c["den"]])
         if c.get("seed_method"):
             sm_num, sm_den = c["seed_method"]
-            seedm = fmt_ratio(run.ratio([sm_num], [sm_den])) + methods_apart(
-                run, run.ratio([c["num"], sm_den], [c["den"], sm_num]))
+            seedm = fmt_ratio(run.ratio([sm_num], [sm_den]))
+            if [sm_num, sm_den] != [c["num"], c["den"]]:
+                seedm += methods_apart(run, run.ratio([c["num"], sm_den], [c["den"], sm_num]))
         else:
             seedm = claims["same_method"]
         # A claim near 1 ("about 2% slower": 1.02) keeps its second decimal.

@@ -489,7 +489,7 @@ class MemoryClaimsTest(unittest.TestCase):
         self.assertIn("no significant difference from `%s`" % (FIB % "sync-recursive"), tied)
 
     def test_seed_003s_rows_give_the_harness_beside_the_in_process_figure(self):
-        ids = [v["id"] for v in CATALOG.select(profile="seed", workload="doxbee")]
+        ids = [v["id"] for v in CATALOG.select(profile="seed", workload="doxbee", lang="node")]
         harness = [v for v in ids if "-perfjs-" in v]
         # Every Node doxbee variant, in both shapes, by both methods.
         self.assertEqual(len(harness), 8)
