@@ -39,6 +39,10 @@ are filled in):
   method, reading                         the section's opening paragraphs
   methods_differ                          (optional) why the two methods' figures
                                           differ, printed after the claims table
+  method_twins                            (optional) the seed's method (perfjs):
+                                          every variant of the workload timed by
+                                          it, beside its in-process twin, in a
+                                          table of their own when the run has one
   count                                   "read the file {n} times": this run's N
   same_method                             the seed's-method cell of an absolute
                                           claim timed the same way by both
@@ -414,6 +418,33 @@ def methods_apart(run, r):
                                              fmt_ratio(r))
 
 
+def twins_table(run, workload, method):
+    """Every variant of the workload that the seed's `method` times, beside the
+    same variant timed in-process: both times, the in-process one over the
+    seed's method's round by round (methods_apart), and both memories above the
+    idle process.  [] without a method or when the run timed none by it."""
+    if not method:
+        return []
+    pairs = [(catalog_mod.variant_id(dict(v, method="inprocess")), v["id"])
+             for v in run.catalog.workloads[workload]["variants"] if v["method"] == method]
+    if not any(run.why_missing(sm) is None for _, sm in pairs):
+        return []
+    out = ["", "Every variant both ways (the in-process figure over the seed's method's, round "
+           "by round, after the two times; memory above the idle process, in-process / "
+           "seed's method):", "",
+           "| variant | in-process | seed's method (`%s`) | memory above idle |" % method,
+           "|---|---|---|---|"]
+    for vid, sm in pairs:
+        mems = []
+        for v in (vid, sm):
+            kb = None if run.why_missing(v) else run.rows[v].get("mem_above_idle_kb")
+            mems.append("-" if kb is None else "%.1f" % (kb / 1024.0))
+        out.append("| `%s` | %s | %s%s | %s MiB |" % (
+            vid, fmt_ms(run, vid), fmt_ms(run, sm), methods_apart(run, run.ratio([vid], [sm])),
+            " / ".join(mems)))
+    return out
+
+
 def memory_kb(row):
     """(KiB, what it is) of a summary row: memory above the idle process when
     the row has it, else peak RSS; (None, why) when it has neither."""
@@ -554,6 +585,7 @@ def section(run, workload, claims):
                    "of the seed's conditions." % (format(n, ","), format(seed_n, ",")))
     out.append("")
     out += claims_table(run, claims)
+    out += twins_table(run, workload, claims.get("method_twins"))
     if claims.get("methods_differ"):
         out += ["", "Where the two methods differ (the figure after a seed's-method cell is the "
                 "in-process figure over the seed's method's, round by round; `~` when the two "

@@ -513,6 +513,13 @@ class MemoryClaimsTest(unittest.TestCase):
         self.assertIn("process.memoryUsage()", md)
         # The memory rows name the harness's variants in the seed's-method column.
         self.assertIn("`doxbee/node/promise-sequential-perfjs-parallel@bluebird`", rows[2][4])
+        # Every Node variant in both shapes, both ways, in a table of its own.
+        twins = {r[0]: r for r in table_rows(md, "| variant | in-process | seed's method")}
+        self.assertEqual(len(twins), 8)
+        self.assertEqual(twins["`doxbee/node/await-parallel-parallel@native`"][2],
+                         "150.0 ms [147.0, 153.0]; in-process over this: 0.80x [0.80, 0.80]")
+        self.assertEqual(twins["`doxbee/node/callback-sequential-parallel@setTimeout`"][2],
+                         "100.0 ms [98.0, 102.0]; in-process over this: ~ 1.00x [1.00, 1.00]")
 
     def test_seed_002s_node_claims_have_the_seeds_shape_beside_them(self):
         claims = CATALOG.workloads["cacheloop"]["claims"]
