@@ -7,10 +7,11 @@ variants as a compact matrix).  load() reads and validates the folder and
 expands every matrix entry into variants with explicit fields and one id:
 
     id    = workload "/" label
-    label = lang "/" style ["-" shape] ["-nodetest"] "-" mode "@" backend
-    name  = style ["-" shape] ["-nodetest"] "-" mode   (what --variant takes)
+    label = lang "/" style ["-" shape] ["-" method] "-" mode "@" backend
+    name  = style ["-" shape] ["-" method] "-" mode   (what --variant takes)
 
-e.g. readfile/c/promise-counter-parallel@node4.
+e.g. readfile/c/promise-counter-parallel@node4; the method is named only when
+it is not inprocess (readfile/node/await-nodetest-parallel@fs.promises).
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
@@ -40,9 +41,12 @@ section 6; every language of the variants needs one).  <workload>.json:
              leaves out the variants whose server is in another; servers.py
              with-server wraps only a C server in its --server-wrapper)
   profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]
-             [, "trace_iterations": T]}}: the suite profiles the workload takes
-             part in (R: only the first R rounds; T: N of the traced runs that
-             count system calls after the rounds, runner/trace.py);
+             [, "trace_iterations": T][, "warmup": W]}}: the suite profiles the
+             workload takes part in (R: only the first R rounds; T: N of the
+             traced runs that count system calls after the rounds,
+             runner/trace.py; W: the profile's own warm-up expression, over
+             the workload's (see warmup): a seed's own warm-up in the seed
+             profile);
              optional: "budget" {"seconds": S, "max_rounds": M, "for": {partial
              fields}}: a matching variant runs in more rounds, as many as fit in
              S seconds by its warm-up time, at least R and at most M;
@@ -69,7 +73,8 @@ section 6; every language of the variants needs one).  <workload>.json:
              (partial field objects removed from the product), env ({"NAME":
              "value"}: set in the program's environment for every run of these
              variants, the probe's included, e.g. UV_USE_IO_URING for Node's
-             libuv; recorded in run.json)
+             libuv; recorded in run.json), warmup (these variants' own warm-up
+             expression, over the profile's and the workload's: nodetest's "0")
 
 Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
 or method, a backend with bad characters, a check that is not a small integer
@@ -115,7 +120,7 @@ README = os.path.join(ROOT, "README.md")
 MATRIX_FIELDS = ("lang", "style", "shape", "method", "mode", "backend")
 FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
-ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env"}
+ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env", "warmup"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
                  "baselines", "claims", "charts", "variants", "fields", "targets", "warmup"}
 WARMUP_KEYS = {"iterations", "about"}
@@ -152,12 +157,13 @@ class CatalogError(Exception):
 
 
 def variant_name(fields):
-    """style[-shape][-nodetest]-mode: what a driver's --variant takes."""
+    """style[-shape][-method]-mode: what a driver's --variant takes (the method
+    only when it is not inprocess)."""
     parts = [fields["style"]]
     if fields.get("shape"):
         parts.append(fields["shape"])
-    if fields.get("method", "inprocess") == "nodetest":
-        parts.append("nodetest")
+    if fields.get("method", "inprocess") != "inprocess":
+        parts.append(fields["method"])
     parts.append(fields["mode"])
     return "-".join(parts)
 
@@ -172,9 +178,24 @@ def variant_id(fields):
     return "%s/%s" % (fields["workload"], variant_label(fields))
 
 
-def parse_id(vid):
+_SUITE_METHODS = []
+
+
+def suite_methods():
+    """The methods of the project's own suite.json (read once)."""
+    if not _SUITE_METHODS:
+        with open(os.path.join(DIR, "suite.json"), encoding="utf-8") as f:
+            _SUITE_METHODS.extend(json.load(f)["methods"])
+    return list(_SUITE_METHODS)
+
+
+def parse_id(vid, methods=None):
     """The fields of an id (the inverse of variant_id), or None when vid does not
-    follow the rule.  Shapes are single words, so the split is unambiguous."""
+    follow the rule.  methods are the catalog's (default: suite_methods()); a
+    shape is never one of them and every part is a single word, so the split is
+    unambiguous."""
+    if methods is None:
+        methods = suite_methods()
     m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z", vid)
     if not m:
         return None
@@ -182,10 +203,10 @@ def parse_id(vid):
     if len(words) < 2 or not all(WORD.match(w) for w in words):
         return None
     method = "inprocess"
-    if len(words) >= 3 and words[-2] == "nodetest":
-        method = "nodetest"
+    if len(words) >= 3 and words[-2] != "inprocess" and words[-2] in methods:
+        method = words[-2]
         del words[-2]
-    if len(words) > 3:
+    if len(words) > 3 or (len(words) == 3 and words[1] in methods):
         return None
     return {"workload": m.group(1), "lang": m.group(2), "style": words[0],
             "shape": words[1] if len(words) == 3 else "", "method": method,
@@ -280,11 +301,13 @@ def evaluate(tree, env):
 
 
 def _warmup_expr(text, where):
-    """A warm-up expression: over `iterations` alone (CatalogError otherwise)."""
+    """A warm-up expression, over `iterations` alone (CatalogError otherwise);
+    returns it."""
     _, used = parse_check(text, where)
     if used - {"iterations"}:
         raise CatalogError("%s: %r may name only iterations (the run's N), not %s"
                            % (where, text, ", ".join(sorted(used - {"iterations"}))))
+    return text
 
 
 def warmup_for(text, n, where="warmup"):
@@ -785,7 +808,7 @@ class Catalog:
                 raise CatalogError("%s: duplicate target id %r" % (where, t["id"]))
             seen.add(t["id"])
             for k in ("variant", "against"):
-                f = parse_id(t[k])
+                f = parse_id(t[k], self.suite["methods"])
                 if f is None or f["workload"] != workload:
                     raise CatalogError("%s: %s %r is not a variant id of %s"
                                        % (where, k, t[k], workload))
@@ -868,8 +891,9 @@ class Catalog:
             if not BACKEND.match(x):
                 raise CatalogError("%s: backend %r has characters outside [A-Za-z0-9._]" % (where, x))
         elif f == "shape":
-            if x and (not WORD.match(x) or x == "nodetest"):
-                raise CatalogError("%s: shape %r is not one lower-case word" % (where, x))
+            if x and (not WORD.match(x) or x in self.suite["methods"]):
+                raise CatalogError("%s: shape %r is not one lower-case word other than a "
+                                   "method's" % (where, x))
         elif not WORD.match(x):
             raise CatalogError("%s: %s %r is not a lower-case word" % (where, f, x))
 
@@ -899,6 +923,9 @@ class Catalog:
             req["node"] = True
         v["requires"] = req
         v["env"] = self._check_env(entry.get("env", {}), where)
+        if "warmup" in entry:
+            # These variants' own warm-up, over the workload's and the profile's.
+            v["warmup"] = _warmup_expr(entry["warmup"], "%s: warmup" % where)
         # What runner/contract.py needs to check a line of this variant on its own.
         v["checks"] = dict(w["checks"])
         v["flag_values"] = dict(values)

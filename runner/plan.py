@@ -223,13 +223,12 @@ def parse_entry(text):
 
 
 def warmup_ops(v, warmup, n):
-    """The --warmup of a run of v at N = n: the workload's warm-up expression
-    (catalog.py: warmup) at n, in the same process before the timed pass
-    (DESIGN section 3); 0 for a whole-process method (nodetest times everything
-    its process does, as seed 000 did, so a warm-up would be timed)."""
-    if v.get("method", "inprocess") != "inprocess":
-        return 0
-    return catalog_mod.warmup_for(warmup or "0", n)
+    """The --warmup of a run of v at N = n: the variant's own warm-up expression
+    when its matrix entry gives one (nodetest's is 0: it times everything its
+    process does, as seed 000 did, so a warm-up would be timed), else the
+    profile's or the workload's (catalog.py: warmup), at n, in the same process
+    before the timed pass (DESIGN section 3)."""
+    return catalog_mod.warmup_for(v.get("warmup", warmup) or "0", n)
 
 
 def command(v, node, n, workload_args, concurrency=None, warmup="0"):

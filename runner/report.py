@@ -93,7 +93,7 @@ def _workload_runs(run):
     return out
 
 
-def method_section(run):
+def method_section(run, fdr_tests=None):
     warm = run.get("warmup_rounds", 0)
     seed = run.get("seed")
     per_workload = _workload_runs(run)
@@ -122,11 +122,18 @@ def method_section(run):
            "ratio to a baseline (the catalog names two per variant: one across languages, one "
            "within the variant's language) is the median of per-round ratios (runs paired "
            "within a round) with its order-statistic CI, and the difference per operation "
-           "the median of per-round differences over N with its CI. A difference is "
-           "significant exactly when the ratio's CI excludes 1 (an exact sign test on the "
-           "paired rounds, so `~` and the interval never disagree); below %d paired rounds "
-           "no CI and no test exist and the ratio is marked `?`. Outliers (modified z-score "
-           "over 3.5 by MAD) are counted, never dropped." % sm.stats.min_samples_for_ci()]
+           "the median of per-round differences over N with its CI. Each comparison is an "
+           "exact sign test on the paired rounds, which rejects at 5%% exactly when the "
+           "ratio's CI excludes 1; below %d paired rounds no CI and no test exist and the "
+           "ratio is marked `?`. The run's %s tested comparisons are one family: a "
+           "difference is named (in the findings, the verdicts and without `~` in the "
+           "tables) only when its CI excludes 1 and its test survives the Benjamini-Hochberg "
+           "control of the false discovery rate at 5%% over the family (q <= 0.05), which "
+           "keeps the expected share of false ones among the named differences at 5%% or "
+           "less however many comparisons the run makes; the intervals shown are each "
+           "comparison's own 95%% CI. The seed claims' tests (the reproduction sections) are "
+           "a second family, controlled the same way. Outliers (modified z-score over 3.5 "
+           "by MAD) are counted, never dropped." % (sm.stats.min_samples_for_ci(), _v(fdr_tests))]
     if run.get("complete") is False:
         out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
                       "samples measured before the interruption.")
@@ -260,8 +267,9 @@ def findings_section(rows, charts):
     """The short verdicts first, with the headline charts when they were drawn."""
     out = ["## Findings", "",
            "Each style against the baseline of its own language (ratios are round-paired "
-           "medians with their 95% CI; a difference is named only when the CI excludes 1; "
-           "every comparison, one by one, is under [All verdicts](#all-verdicts)):", ""]
+           "medians with their 95% CI; a difference is named only when the CI excludes 1 "
+           "and it survives the false discovery rate control over the run's comparisons "
+           "(see Method); every comparison, one by one, is under [All verdicts](#all-verdicts)):", ""]
     md = verdicts.markdown(rows)
     out += md if md else ["No variant has a baseline of its own language in this run.", ""]
     for title, rel in charts:
@@ -359,7 +367,7 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += findings_section(rows, charts)
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
-    out += method_section(run) + [""] + host_section(host) + [""]
+    out += method_section(run, sm.family_size(rows)) + [""] + host_section(host) + [""]
     out += results_section(rows) + outside_section(rows) + all_verdicts_section(rows)
     out += accounting.markdown(rows, trace_mod.load(rundir))
     out += charts_section(rundir, charts, charts_note)

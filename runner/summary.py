@@ -31,7 +31,7 @@ LANGS = ("c", "go", "node")
 BASELINE_KEYS = (("c", ""), ("lang", "lang_"))
 RATIO_FIELDS = ("baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
                 "significant", "rounds_paired", "baseline_label", "diff_per_op_ns",
-                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high")
+                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value")
 SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend", "iterations",
                        "concurrency", "n", "ok", "invalid", "failed", "timeout", "crashed",
                        "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
@@ -44,9 +44,9 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "per_op_ns_ci_low", "per_op_ns_ci_high", "rounds_paired", "diff_per_op_ns",
                        "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "lang_rounds_paired",
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
-                       "lang_diff_per_op_ns_ci_high", "point", "env",
-                       "outside_ms", "startup_ms", "own_outside_ms", "outside_share",
-                       "outside_flag", "warmup_ms"]
+                       "lang_diff_per_op_ns_ci_high", "point", "env", "q_value",
+                       "lang_q_value", "outside_ms", "startup_ms", "own_outside_ms",
+                       "outside_share", "outside_flag", "warmup_ms"]
 
 # A variant whose time outside its clock, less its language's empty-program
 # start-up and its own warm-up, is more than this share of its timed time is
@@ -296,7 +296,36 @@ def summarize(samples, baselines, units=None):
                 _ratio(row, prefix, (vid, point), (rule[0], point), rule[1], ok_times, warnings)
         out.append(row)
     out.sort(key=sort_key)
+    control_fdr(out)
     return out
+
+
+def control_fdr(rows, alpha=stats.ALPHA):
+    """Every comparison of a run is one family (DESIGN section 7): the sign tests
+    of all the rows' ratios that could be tested (an interval exists) get their
+    Benjamini-Hochberg q-values (q_value, lang_q_value), and a difference stays
+    significant only when its interval excludes 1 and its q-value is at most
+    alpha.  Returns the number of tests in the family."""
+    cells = [(r, prefix) for r in rows for _, prefix in BASELINE_KEYS
+             if r.get(prefix + "significant") is not None and r.get(prefix + "p_value") is not None]
+    qs = stats.bh_adjust([r[prefix + "p_value"] for r, prefix in cells])
+    for (r, prefix), q in zip(cells, qs):
+        r[prefix + "q_value"] = q
+        r[prefix + "significant"] = bool(r[prefix + "significant"]) and q <= alpha
+    for r in rows:
+        r["fdr_tests"] = len(cells)
+    return len(cells)
+
+
+def family_size(rows):
+    """How many comparisons the run's family had (the rows carry it: fdr_tests)."""
+    return max([r.get("fdr_tests") or 0 for r in rows] or [0])
+
+
+def excludes_one(r, prefix=""):
+    """True when the ratio's interval excludes 1 (before the false discovery rate control)."""
+    lo, hi = r.get(prefix + "ratio_ci_low"), r.get(prefix + "ratio_ci_high")
+    return lo is not None and (lo > 1 or hi < 1)
 
 
 def point_axis(point):
@@ -532,6 +561,13 @@ def legend(rows):
     if SAME in marks:
         out.append("~ : no significant difference (the paired 95% CI includes 1; sign test "
                    "p >= 0.05)")
+        lost = sum(1 for r in rows for _, p in BASELINE_KEYS
+                   if r.get(p + "significant") is False and excludes_one(r, p))
+        if lost:
+            out.append("~ before an interval that excludes 1: the sign test does not survive the "
+                       "false discovery rate control over the run's %d comparisons "
+                       "(Benjamini-Hochberg, q > 0.05), so no difference is named"
+                       % family_size(rows))
     if UNTESTED in marks:
         out.append("? : too few paired rounds for a CI or a test (%d needed): no verdict "
                    "either way" % stats.min_samples_for_ci())

@@ -82,6 +82,12 @@ class IdRuleTest(unittest.TestCase):
             (f("node", "await", "parallel", "promisify"), "readfile/node/await-parallel@promisify"),
             (f("c", "callback", "parallel", "node4", "nowait"), "readfile/c/callback-nowait-parallel@node4"),
             (f("c", "await", "parallel", "node4", "tasks"), "readfile/c/await-tasks-parallel@node4"),
+            (f("node", "promise", "parallel", "native", "sequential", method="perfjs"),
+             "readfile/node/promise-sequential-perfjs-parallel@native"),
+            (f("node", "callback", "sequential", "fs.readFile", "nexttick", method="objkey"),
+             "readfile/node/callback-nexttick-objkey-sequential@fs.readFile"),
+            (f("node", "sync", "sequential", "fs.readFileSync", method="objkey"),
+             "readfile/node/sync-objkey-sequential@fs.readFileSync"),
         ]
         for fields, want in cases:
             self.assertEqual(catalog.variant_id(fields), want)
@@ -92,6 +98,18 @@ class IdRuleTest(unittest.TestCase):
         self.assertEqual(catalog.variant_name({"style": "promise", "shape": "counter", "method": "nodetest",
                                                "mode": "parallel"}), "promise-counter-nodetest-parallel")
         self.assertEqual(catalog.variant_name({"style": "sync", "mode": "sequential"}), "sync-sequential")
+        # Every method but inprocess is named, after the shape (DESIGN section 4).
+        self.assertEqual(catalog.variant_name({"style": "await", "shape": "parallel", "method": "perfjs",
+                                               "mode": "parallel"}), "await-parallel-perfjs-parallel")
+        self.assertEqual(catalog.variant_name({"style": "await", "method": "inprocess",
+                                               "mode": "parallel"}), "await-parallel")
+
+    def test_a_word_is_a_method_only_when_the_catalog_has_it(self):
+        self.assertEqual(catalog.parse_id("w/node/await-perfjs-parallel@x")["method"], "perfjs")
+        self.assertEqual(catalog.parse_id("w/node/await-perfjs-parallel@x")["shape"], "")
+        f = catalog.parse_id("w/node/await-perfjs-parallel@x", methods=["inprocess", "nodetest"])
+        self.assertEqual((f["shape"], f["method"]), ("perfjs", "inprocess"))
+        self.assertIsNone(catalog.parse_id("w/node/await-inprocess-parallel@x"))
 
     def test_ids_that_break_the_rule_do_not_parse(self):
         for bad in ("c/callback-parallel", "readfile/c/callback-parallel", "readfile/c/a-b-c-d@x",
@@ -380,6 +398,8 @@ class ValidationTest(TempCatalog):
                                   ({"iterations": 1, "timeout_s": 1e10}, "timeout_s must be .* to 86400"),
                                   ({"iterations": 1}, "timeout_s must be a number of seconds from 0.1"),
                                   ({"iterations": 1, "timeout_s": 1, "rounds": 9}, "rounds must be .* 3"),
+                                  ({"iterations": 1, "timeout_s": 1, "warmup": -1}, "warmup must be an integer from 0"),
+                                  ({"iterations": 1, "timeout_s": 1, "warmup": True}, "warmup must be an integer from 0"),
                                   ({"iterations": 1, "timeout_s": 1, "n": 1}, "unknown field 'n'")):
             self.assertRejected(pattern, work=self.work(profiles={"quick": settings,
                                                                   "full": WORK["profiles"]["full"]}))

@@ -22,6 +22,7 @@ import cli  # noqa: E402
 import launch  # noqa: E402
 import measure  # noqa: E402
 import plan as plan_mod  # noqa: E402
+import report  # noqa: E402
 import run  # noqa: E402
 import rundir as rd  # noqa: E402
 import servers as servers_mod  # noqa: E402
@@ -348,6 +349,22 @@ class PlanTest(Fixture):
         p = plan_mod.make(self.cat, self.options("nodeonly"), sys.executable)
         self.assertEqual(p.commands["readfile/fake/nodejs-sequential@python"][:3],
                          [sys.executable, "-e", "process.exit(0)"])
+
+    def test_a_profiles_warm_up_goes_to_every_command_never_above_n(self):
+        # The seed profile gives each workload its seed's own warm-up (seed
+        # 003's harness: min(350, n)); without one a program warms up nothing.
+        for warmup, n, want in ((350, 7, "7"), (3, 7, "3"), (None, 7, "0")):
+            prof = {"iterations": n, "timeout_s": 20}
+            if warmup is not None:
+                prof["warmup"] = warmup
+            w = workload("readfile", [entry()], profiles={"quick": prof})
+            cat = catalog_mod.load(make_catalog(self.dir, [w]))
+            p = plan_mod.make(cat, self.options(), None)
+            argv = p.commands[HONEST]
+            self.assertEqual(argv[argv.index("--warmup") + 1], want, (warmup, n))
+            self.assertEqual(p.settings["readfile"]["warmup"], int(want))
+            self.assertEqual(report.method_section({"workloads": {"readfile": dict(
+                p.settings["readfile"], args=[])}})[3].count("--warmup %s`" % want), 1)
 
     def test_a_probe_runs_once_per_run_for_every_variant_that_names_it(self):
         count = os.path.join(self.dir, "probe-runs")

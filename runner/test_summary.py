@@ -174,6 +174,35 @@ class SummarizeTest(unittest.TestCase):
         self.assertIn("~ : no significant difference (the paired 95% CI includes 1", table)
         self.assertNotIn("? :", table)
 
+    def test_a_lone_difference_among_many_comparisons_is_not_named(self):
+        # Six rounds: the slower variant is above its baseline in every one
+        # (sign test p = 1/32, its interval excludes 1), beside 20 variants
+        # alternating around it: one test in a family of 21 does not survive
+        # the false discovery rate control (q = 21/32).
+        others = ["readfile/c/s%d-sequential@node4" % k for k in range(20)]
+        samples = [sample(r, CB, 10) for r in range(1, 7)]
+        samples += [sample(r, PR, 11 + r) for r in range(1, 7)]
+        samples += [sample(r, v, 10 + (1 if r % 2 else -1)) for r in range(1, 7) for v in others]
+        rows = {r["variant"]: r for r in summarize(samples)}
+        pr = rows[PR]
+        self.assertTrue(sm.excludes_one(pr))
+        self.assertAlmostEqual(pr["p_value"], 1 / 32.0)
+        self.assertAlmostEqual(pr["q_value"], 21 / 32.0)
+        self.assertFalse(pr["significant"])
+        self.assertEqual(pr["fdr_tests"], 21)
+        table = sm.terminal_table(list(rows.values()))
+        self.assertRegex(table, r"c/promise-sequential@node4 .* ~ 1\.\d+x")
+        self.assertIn("the sign test does not survive the false discovery rate control over the "
+                      "run's 21 comparisons", table)
+
+    def test_many_differences_survive_together(self):
+        slower = ["readfile/c/s%d-sequential@node4" % k for k in range(6)]
+        samples = [sample(r, CB, 10) for r in range(1, 7)]
+        samples += [sample(r, v, 12 + r) for r in range(1, 7) for v in slower]
+        rows = [r for r in summarize(samples) if r["variant"] != CB]
+        self.assertTrue(all(r["significant"] for r in rows))
+        self.assertTrue(all(abs(r["q_value"] - 1 / 32.0) < 1e-12 for r in rows))
+
     def test_three_rounds_say_untested_instead_of_a_tilde(self):
         rows = summarize([sample(r, v, ms * r) for r in range(1, 4)
                           for v, ms in ((CB, 10), ("readfile/c/await-sequential@node4", 11))])

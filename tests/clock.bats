@@ -66,7 +66,9 @@ smaller() {
 # does before its clock from growing with N; lists every one that does not.
 expect_nothing_before_the_clock() {
   local ids id a b again h1 f1 h2 f2 failures="" heap_max faults_max
-  ids=$(contract_ids "" "$1")
+  # The perfjs method (seed 003's) keeps bluebird's clock, which starts before
+  # the variant runs at all: nothing of its pass is before its clock.
+  ids=$(contract_ids "" "$1" | grep -v -- '-perfjs-')
   [ -n "$ids" ] || skip "no $1 variant runs here"
   heap_max=$((N2 - N1 + HEAP_ONCE))
   faults_max=$(((N2 - N1) / PAGE_OPS + FAULTS_ONCE))

@@ -19,7 +19,7 @@ enum { FLAG_MAX_RECURSIVE, FLAG_MAX_ITERATIVE };
 
 static const ab_flag_t flags[] = {
   [FLAG_MAX_RECURSIVE] = {"--max-recursive", "M", "10", "recursive shape: top-level calls are fib(0..M-1), 1 <= M <= 40"},
-  [FLAG_MAX_ITERATIVE] = {"--max-iterative", "M", "20", "iterative shape: top-level calls are fib(0..M-1), 1 <= M <= 78"},
+  [FLAG_MAX_ITERATIVE] = {"--max-iterative", "M", "10", "iterative shape: top-level calls are fib(0..M-1), 1 <= M <= 78"},
   {NULL, NULL, NULL, NULL}
 };
 

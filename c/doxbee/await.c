@@ -1,11 +1,12 @@
 /*
  * await.c -- the await style: an async function per upload on a stackful
- * coroutine (async.h), awaiting each operation's promise in turn
- * (sequential shape) or Promise.all of its queries and then the commit
- * (parallel shape), as promises-native-async-await.js does (but awaiting
- * the commit too: every variant does the same work).  Every await takes a
- * microtask turn, as in JavaScript.  The N stacks come from the coroutine
- * pool once the clock has started (c/lib/modes.h).
+ * coroutine (async.h), awaiting Promise.all of the put and the lookup and
+ * then each operation's promise in turn (sequential shape), or Promise.all
+ * of its queries and then the commit (parallel shape), as
+ * promises-native-async-await.js does (but joining the put and the lookup
+ * and awaiting the commit too: every variant does the same work).  Every
+ * await takes a microtask turn, as in JavaScript.  The N stacks come from
+ * the coroutine pool once the clock has started (c/lib/modes.h).
  */
 #include "workload.h"
 
@@ -27,7 +28,15 @@ static long await_op(ab_doxbee_up_t *up, ab_doxbee_op_t *op, int kind, long j) {
 static int seq_body(void *arg, void **value) {
   (void)value;
   ab_doxbee_up_t *up = arg;
-  for (int kind = AB_DOXBEE_PUT; kind < AB_DOXBEE_COMMIT; kind++) {
+  ab_promise_t *all = ab_doxbee_join(up);
+  if (all == NULL) return 0;
+  void *list = NULL;
+  int rc = ab_await(all, &list);
+  if (rc != 0) ab_op_fail(up->head.set->run, up->head.i, rc, "the put or the lookup");
+  int bad = rc != 0 || ab_doxbee_joined(up, list) != 0;
+  ab_promise_release(all);
+  if (bad) return 0;
+  for (int kind = AB_DOXBEE_VERSION; kind < AB_DOXBEE_COMMIT; kind++) {
     long got = kind == AB_DOXBEE_CREATE ? ab_doxbee_create_query(up, NULL)
                                         : await_op(up, &up->ops[0], kind, 0);
     if (got < 0 || ab_doxbee_verify(up, kind, 0, got) != 0) return 0;

@@ -24,7 +24,7 @@ export const asyncfib = defineWorkload({
       about: 'recursive shape: top-level calls are fib(0..M-1), 1 <= M <= 40',
     },
     'max-iterative': {
-      value: 20, integer: true, arg: 'M', validate: bounded('max-iterative', 78),
+      value: 10, integer: true, arg: 'M', validate: bounded('max-iterative', 78),
       about: 'iterative shape: top-level calls are fib(0..M-1), 1 <= M <= 78',
     },
   },

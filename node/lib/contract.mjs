@@ -296,9 +296,9 @@ export function inFlight(n, k) {
   return k === 0 || k > n ? n : k;
 }
 
-/** style[-shape][-nodetest]-mode: a variant's name (DESIGN section 4). */
+/** style[-shape][-method]-mode, the method only when not inprocess: a variant's name (DESIGN section 4). */
 export function variantName({ style, shape = '', method = 'inprocess', mode }) {
-  return style + (shape ? `-${shape}` : '') + (method === 'nodetest' ? '-nodetest' : '') + `-${mode}`;
+  return style + (shape ? `-${shape}` : '') + (method !== 'inprocess' ? `-${method}` : '') + `-${mode}`;
 }
 
 /** lang/name@backend: the id without the workload. */
@@ -494,13 +494,15 @@ export async function measure(variant, opts, concurrency, fail) {
 
 /**
  * The whole life of a variant program.  Does nothing unless moduleUrl is the
- * entry script, so the same file can be imported (by the node --test method).
+ * entry script, so the same file can be imported (by the seeds' methods).  A
+ * wrapper that runs an imported variant in-process as a seed's method (seed
+ * 002's cache shape) gives its method, the flags and the operand it took.
  */
-export async function main(variant, moduleUrl) {
+export async function main(variant, moduleUrl, { method = 'inprocess', args = process.argv.slice(2), operand = '' } = {}) {
   if (!isEntry(moduleUrl)) return;
-  const fields = variantFields(variant);
+  const fields = variantFields(variant, method);
   const prog = programName(fileURLToPath(moduleUrl));
-  const opts = optionsOrExit(prog, variant.workload, process.argv.slice(2));
+  const opts = optionsOrExit(prog, variant.workload, args, operand);
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
   const most = Math.max(inFlight(opts.warmup, concurrency), inFlight(opts.iterations, concurrency));
   if (most > MAX_IN_FLIGHT) {

@@ -86,6 +86,9 @@ test('the id rule gives the ids of DESIGN section 4 and the catalog', () => {
   const counterNodetest = { workload: 'readfile', lang: 'node', style: 'promise', shape: 'counter', method: 'nodetest', mode: 'parallel', backend: 'fs.promises' };
   assert.strictEqual(variantName(counterNodetest), 'promise-counter-nodetest-parallel');
   assert.strictEqual(variantLabel(counterNodetest), 'node/promise-counter-nodetest-parallel@fs.promises');
+  // Every method but inprocess is named, after the shape (seed 003's harness, seed 002's cache).
+  assert.strictEqual(variantName({ style: 'await', shape: 'parallel', method: 'perfjs', mode: 'parallel' }), 'await-parallel-perfjs-parallel');
+  assert.strictEqual(variantName({ style: 'sync', method: 'objkey', mode: 'sequential' }), 'sync-objkey-sequential');
 });
 
 test('every Node variant file is named after its variant, and the old promisify names map to the backend', async () => {
@@ -183,6 +186,67 @@ test('every variant of a workload with fields of its own writes its catalog\'s f
     }
   }
   assert.ok(workloads >= 4, `${workloads} workloads with fields of their own`);
+});
+
+test('every Node doxbee upload of the sequential shape joins its put and its lookup, then waits one step at a time', async () => {
+  // What every style of every language does (bluebird's promise version joins
+  // the two): with one upload, two fake operations are in flight at once only
+  // there, and the upload waits on 7 timers (8 results; the query creation is
+  // synchronous).
+  const bluebird = fs.existsSync(path.join(ROOT, 'node', 'node_modules', 'bluebird'));
+  const files = variantFiles().filter((f) => f.startsWith('node/doxbee/') && f.includes('-sequential-'));
+  assert.strictEqual(files.length, 4);
+  for (const file of files) {
+    if (file.endsWith('-bluebird.mjs') && !bluebird) continue;
+    const { variant } = await import(pathToFileURL(path.join(ROOT, file)).href);
+    const realTimeout = globalThis.setTimeout;
+    let inFlight = 0, most = 0, timers = 0;
+    globalThis.setTimeout = (cb, ms, ...args) => {
+      inFlight++;
+      timers++;
+      most = Math.max(most, inFlight);
+      return realTimeout(() => { inFlight--; cb(...args); }, ms);
+    };
+    try {
+      const opts = { ...defaults(variant.workload), iterations: 1 };
+      const pass = new Pass(variant.workload, opts, 1, 0, (message) => { throw new Error(message); });
+      await runPass(variant, pass);
+      assert.strictEqual(pass.ok, 1, file);
+    } finally {
+      globalThis.setTimeout = realTimeout;
+    }
+    assert.deepStrictEqual({ most, timers }, { most: 2, timers: 7 }, file);
+  }
+});
+
+test('seed 002\'s shape builds the key of every load and keeps the cache in a plain object; the suite\'s looks one string up in a Map', async () => {
+  const { Cache, ObjectCache, cacheloop } = await import('../cacheloop/workload.mjs');
+  const file = path.join(ROOT, 'fixtures', 'text.txt');
+  for (const objkey of [false, true]) {
+    for (const f of variantFiles().filter((v) => v.startsWith('node/cacheloop/'))) {
+      const { variant } = await import(pathToFileURL(path.join(ROOT, f)).href);
+      const Kind = objkey ? ObjectCache : Cache;
+      const names = [];
+      const realGet = Kind.prototype.get;
+      Kind.prototype.get = function get(name) {
+        names.push(name);
+        return realGet.call(this, name);
+      };
+      try {
+        const pass = new Pass(cacheloop, { ...defaults(cacheloop), file }, 5, 1, (m) => { throw new Error(m); });
+        pass.objkey = objkey;
+        await runPass(variant, pass);
+        assert.deepStrictEqual([pass.ok, pass.hits, pass.misses], [5, 4, 1], f);
+      } finally {
+        Kind.prototype.get = realGet;
+      }
+      // Every load looked its key up in the pass's kind of cache, and it names the file.
+      assert.deepStrictEqual(names, new Array(5).fill(file), `${f} objkey=${objkey}`);
+    }
+  }
+  const seeds = new ObjectCache();
+  assert.strictEqual(Object.getPrototypeOf(seeds.entries), Object.prototype);
+  assert.ok(new Cache().map instanceof Map);
 });
 
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {

@@ -24,7 +24,7 @@ import (
 // Defaults and bounds of M, as the catalog and the C program have them.
 const (
 	DefaultMaxRecursive = 10
-	DefaultMaxIterative = 20
+	DefaultMaxIterative = 10
 	BoundRecursive      = 40
 	BoundIterative      = 78
 )

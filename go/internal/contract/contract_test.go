@@ -121,6 +121,8 @@ func TestTheIDRuleGivesEverySpecExample(t *testing.T) {
 		{Fields{"readfile", "node", "await", "", "parallel", "inprocess", "promisify"}, "readfile/node/await-parallel@promisify"},
 		{Fields{"readfile", "c", "callback", "nowait", "parallel", "inprocess", "node4"}, "readfile/c/callback-nowait-parallel@node4"},
 		{Fields{"readfile", "c", "await", "tasks", "parallel", "inprocess", "node4"}, "readfile/c/await-tasks-parallel@node4"},
+		// Every method but inprocess is named, after the shape.
+		{Fields{"doxbee", "node", "await", "parallel", "parallel", "perfjs", "native"}, "doxbee/node/await-parallel-perfjs-parallel@native"},
 	}
 	for _, c := range cases {
 		if got := VariantID(c.f); got != c.want {
