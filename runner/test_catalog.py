@@ -398,8 +398,8 @@ class ValidationTest(TempCatalog):
                                   ({"iterations": 1, "timeout_s": 1e10}, "timeout_s must be .* to 86400"),
                                   ({"iterations": 1}, "timeout_s must be a number of seconds from 0.1"),
                                   ({"iterations": 1, "timeout_s": 1, "rounds": 9}, "rounds must be .* 3"),
-                                  ({"iterations": 1, "timeout_s": 1, "warmup": -1}, "warmup must be an integer from 0"),
-                                  ({"iterations": 1, "timeout_s": 1, "warmup": True}, "warmup must be an integer from 0"),
+                                  ({"iterations": 1, "timeout_s": 1, "warmup": -1}, "warmup: a check is a string expression, got -1"),
+                                  ({"iterations": 1, "timeout_s": 1, "warmup": "n"}, "warmup: .* may name only iterations"),
                                   ({"iterations": 1, "timeout_s": 1, "n": 1}, "unknown field 'n'")):
             self.assertRejected(pattern, work=self.work(profiles={"quick": settings,
                                                                   "full": WORK["profiles"]["full"]}))

@@ -352,8 +352,9 @@ class PlanTest(Fixture):
 
     def test_a_profiles_warm_up_goes_to_every_command_never_above_n(self):
         # The seed profile gives each workload its seed's own warm-up (seed
-        # 003's harness: min(350, n)); without one a program warms up nothing.
-        for warmup, n, want in ((350, 7, "7"), (3, 7, "3"), (None, 7, "0")):
+        # 003's harness: min(350, n)), an expression over the workload's own;
+        # without either a program warms up nothing.
+        for warmup, n, want in (("min(350, iterations)", 7, "7"), ("3", 7, "3"), (None, 7, "0")):
             prof = {"iterations": n, "timeout_s": 20}
             if warmup is not None:
                 prof["warmup"] = warmup
@@ -362,7 +363,7 @@ class PlanTest(Fixture):
             p = plan_mod.make(cat, self.options(), None)
             argv = p.commands[HONEST]
             self.assertEqual(argv[argv.index("--warmup") + 1], want, (warmup, n))
-            self.assertEqual(p.settings["readfile"]["warmup"], int(want))
+            self.assertEqual(p.settings["readfile"]["warmup_ops"], int(want))
             self.assertEqual(report.method_section({"workloads": {"readfile": dict(
                 p.settings["readfile"], args=[])}})[3].count("--warmup %s`" % want), 1)
 
@@ -528,7 +529,7 @@ class EndToEndTest(Fixture):
 
     def test_the_warm_up_and_each_languages_start_up_reach_the_rows_and_the_report(self):
         catalog = make_catalog(self.dir, [workload(
-            "readfile", [entry(), entry(style="other", method="nodetest")],
+            "readfile", [entry(), entry(style="other", method="nodetest", warmup="0")],
             warmup={"iterations": "min(5, iterations // 2)", "about": "a test's"})])
         with open(os.path.join(catalog, "suite.json")) as f:
             suite = json.load(f)
@@ -538,7 +539,8 @@ class EndToEndTest(Fixture):
         with open(os.path.join(catalog, "suite.json"), "w") as f:
             json.dump(suite, f)
         _, samples, info, summary, report = self.run_main("quick", catalog)
-        # N = 7: a warm-up of min(5, 3) in process, none for the whole-process method
+        # N = 7: a warm-up of min(5, 3) in process, none for the whole-process
+        # method, whose matrix entry says so
         self.assertEqual(info["commands"][HONEST][-6:-4], ["--warmup", "3"])
         self.assertIn("--warmup", info["commands"]["readfile/fake/other-nodetest-sequential@python"])
         self.assertEqual(info["commands"]["readfile/fake/other-nodetest-sequential@python"][-5], "0")
