@@ -68,7 +68,7 @@ func TestTheSequentialShapeJoinsThePutAndTheLookupThenWaitsOneStepAtATime(t *tes
 		time.Sleep(20 * time.Millisecond)
 		inFlight.Add(-1)
 	}
-	res, err := c.Run(1, false)
+	res, err := c.Run(contract.NewPass(1, 1), false)
 	if err != nil {
 		t.Fatal(err)
 	}
