@@ -38,11 +38,39 @@
  * to force it.
  * ab_coro_backend() names the one compiled in, for the result's runtime field.
  *
- * Stacks come from a per-thread pool (stack.h): mmap'd, lazily committed, with
- * a guard page whose hit is reported as "coroutine stack overflow" and aborts.
- * Default usable size 16 KiB; the environment variable AB_CORO_STACK_KIB or
- * ab_coro_set_stack_size() changes it.  The coroutine's own record lives at
- * the top of its stack, so creating one allocates nothing in steady state.
+ * Stacks: copied stacks, shared once there are many coroutines (as libaco's
+ * share stacks).  A coroutine is bound for life to one stack from a
+ * per-thread pool (stack.h: mmap'd, lazily committed, with a guard page
+ * whose hit is reported as "coroutine stack overflow" and aborts).  While
+ * the pool has fewer than AB_CORO_SHARED_STACKS stacks in use, every new
+ * coroutine gets a stack of its own, and a switch copies nothing.  Beyond
+ * that, new coroutines are bound round-robin to the stacks in use; the
+ * frames on a stack are those of its current owner, and resuming another
+ * coroutine bound to it first copies the owner's used part (from its saved
+ * stack pointer to the top: a few hundred bytes for a coroutine suspended
+ * in an await) to a heap buffer of the owner's, then copies the resumed
+ * one's back.  So a million suspended coroutines cost a million saved
+ * stacks of a few hundred bytes each, plus at most AB_CORO_SHARED_STACKS
+ * stacks, and two mappings per stack (the stack and its guard), far below
+ * Linux's vm.max_map_count.  The coroutine's record comes from a free list
+ * of its own (slabs), so creating one allocates nothing in steady state.
+ * Default usable stack size 16 KiB; the environment variable
+ * AB_CORO_STACK_KIB or ab_coro_set_stack_size() changes it.
+ *
+ * Caveats of the shared stacks:
+ *   - A pointer into a suspended coroutine's stack (the address of one of
+ *     its locals) is valid only while that coroutine owns its stack, that
+ *     is, for sure only while it runs: memory that other code reads or
+ *     writes while the coroutine is suspended (a libuv request, a buffer
+ *     an I/O completion fills) belongs on the heap or in a record, never on
+ *     the coroutine's stack.  Everything in this suite is written so.
+ *   - A running coroutine cannot resume one bound to its own stack (its
+ *     frames are in use there): that aborts with "ab_coro_resume: its stack
+ *     is in use by a running coroutine".  A new coroutine is never bound to
+ *     a running coroutine's stack, and every resumption from the thread's
+ *     own stack (a libuv callback, the microtask queue) is safe, so this
+ *     needs a coroutine that resumes another one which is not new while
+ *     more than AB_CORO_SHARED_STACKS coroutines are alive.
  *
  * AddressSanitizer: every switch is announced with
  * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber when built
@@ -69,6 +97,31 @@
 #include <ucontext.h>
 #endif
 
+/* Stacks in use before new coroutines share them (a compile-time setting:
+ * -DAB_CORO_SHARED_STACKS=N).  128 covers the suite's default bound of 64
+ * coroutines in flight with room to spare, so only passes with many more
+ * suspended at once ever copy; resident, the stacks cost what their
+ * coroutines touched, one or two pages each.  The ucontext fallback never
+ * shares (it cannot tell where a saved context's frames begin). */
+#ifndef AB_CORO_SHARED_STACKS
+#define AB_CORO_SHARED_STACKS 128
+#endif
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AB__ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define AB__TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define AB__ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define AB__TSAN 1
+#endif
+
 typedef void (*ab_coro_fn)(void *arg);
 
 typedef struct ab_coro_s ab_coro_t;
@@ -79,8 +132,7 @@ struct ab_coro_s {
   ab_coro_fn fn;
   void *arg;
   ab_coro_t *caller;           /* who resumed it last; NULL = the thread */
-  ab_stack_t *stack;
-  ab_stack_pool_t *pool;
+  ab_stack_t *stack;           /* the stack it is bound to for life */
   int state;                   /* AB__CORO_READY, _RUNNING, _SUSPENDED, _DONE */
 #if defined(AB_CORO_UCONTEXT)
   ucontext_t ctx;
@@ -89,23 +141,31 @@ struct ab_coro_s {
   void *sp;                    /* saved stack pointer while not running */
   void *caller_sp;             /* the resumer's, while running */
 #endif
-  void *asan_fake;             /* ASan bookkeeping (unused without ASan) */
+  char *saved;                 /* its frames, while another owns the stack */
+  size_t saved_cap;            /* bytes `saved` holds at most */
+#if defined(AB__ASAN)
+  void *asan_fake;             /* ASan bookkeeping */
   const void *caller_bottom;
   size_t caller_size;
-  void *tsan_fiber;            /* TSan bookkeeping (unused without TSan) */
+#endif
+#if defined(AB__TSAN)
+  void *tsan_fiber;            /* TSan bookkeeping */
   void *tsan_caller;
+#endif
 };
 
 enum { AB__CORO_READY, AB__CORO_RUNNING, AB__CORO_SUSPENDED, AB__CORO_DONE };
 
-/* Creates a coroutine that will run fn(arg) on a pooled stack of the current
- * size.  It does not start until resumed.  Returns NULL when no stack could be
- * mapped (errno set). */
+/* Creates a coroutine that will run fn(arg), bound to a stack of the pool
+ * (its own while fewer than AB_CORO_SHARED_STACKS are in use, a shared one
+ * beyond).  It does not start until resumed.  Returns NULL when no record or
+ * stack could be had (errno set). */
 ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg);
 
 /* Switches into `co` (new or suspended) and returns when it yields or its
  * function returns.  Resuming a running or done coroutine aborts with a
- * message. */
+ * message, and so does resuming from a running coroutine one bound to the
+ * same stack (see the caveats above). */
 static inline void ab_coro_resume(ab_coro_t *co);
 
 /* Suspends the running coroutine and switches back to its resumer.  Called
@@ -119,26 +179,32 @@ static inline ab_coro_t *ab_coro_current(void);
 /* True once the coroutine's function has returned. */
 static inline int ab_coro_done(const ab_coro_t *co) { return co->state == AB__CORO_DONE; }
 
-/* Returns the stack of a done or never-started coroutine to the pool; `co` is
- * invalid afterwards (it lived on that stack). */
+/* Frees a done or never-started coroutine; its stack goes back to the pool
+ * once no coroutine is bound to it.  `co` is invalid afterwards. */
 void ab_coro_destroy(ab_coro_t *co);
 
-/* Stack bytes of coroutines created from now on (rounded up to pages, at
- * least AB_STACK_MIN; a guard page comes on top).  Pooled stacks of the old size are unmapped. */
+/* Stack bytes of stacks mapped from now on (rounded up to pages, at least
+ * AB_STACK_MIN; a guard page comes on top).  Pooled stacks of the old size
+ * are unmapped. */
 void ab_coro_set_stack_size(size_t size);
 size_t ab_coro_stack_size(void);
 
-/* Unmaps this thread's pooled (free) stacks, e.g. before exit. */
+/* Unmaps this thread's pooled (free) stacks and frees its free coroutine
+ * records, e.g. before exit or after a pass. */
 void ab_coro_pool_drain(void);
 
-/* Maps stacks into this thread's pool until it holds `n` free ones, so that
- * the next n ab_coro_create make no system call (a benchmark reserves before
- * its clock starts).  0, or -1 when a mapping failed (errno set). */
+/* Maps stacks into this thread's pool until it holds min(n,
+ * AB_CORO_SHARED_STACKS) free ones, so that the next n ab_coro_create map
+ * nothing.  0, or -1 when a mapping failed (errno set). */
 int ab_coro_reserve(size_t n);
 
 /* Stacks this thread's pool has mapped so far (each an mmap + mprotect):
- * a test checks where they were made. */
+ * a test checks how many were made. */
 size_t ab_coro_stacks_mapped(void);
+
+/* Stack copies made so far on this thread (saves plus restores): a test
+ * checks that coroutines with stacks of their own never copy. */
+size_t ab_coro_stack_copies(void);
 
 /* Coroutines created and not yet destroyed on this thread. */
 size_t ab_coro_live(void);
@@ -164,40 +230,15 @@ const char *ab_coro_backend(void);
  * return-address stack was filled by the context just left, so every frame
  * fewer between the switch and the loop around it saves a misprediction. */
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AB__ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define AB__ASAN 1
-#endif
 #if defined(AB__ASAN)
 #include <sanitizer/common_interface_defs.h>
-#define AB__ASAN_START(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
-#define AB__ASAN_FINISH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
-#else
-#define AB__ASAN_START(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
-#define AB__ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
-#endif
-
-/* ThreadSanitizer keeps a shadow call stack per fiber; tell it which one
- * runs, or function entries and exits of different coroutines interleave. */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define AB__TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define AB__TSAN 1
 #endif
 #if defined(AB__TSAN)
 #include <sanitizer/tsan_interface.h>
 #define AB__TSAN_SWITCH(fiber) __tsan_switch_to_fiber((fiber), 0)
 #else
-#define AB__TSAN_SWITCH(fiber) ((void)(fiber))
+#define AB__TSAN_SWITCH(fiber) ((void)0)
 #endif
-
 
 #if !defined(AB_CORO_UCONTEXT)
 void ab__coro_switch(void **save_sp, void *load_sp);  /* coro_switch_<arch>.S */
@@ -209,18 +250,26 @@ extern _Thread_local ab_coro_t *ab__coro_current;
 /* Prints what and aborts. */
 void ab__coro_die(const char *what) __attribute__((noreturn, cold));
 
+/* Makes co the owner of its stack: saves the frames of the owner it had,
+ * puts co's own back (coro.c). */
+void ab__coro_take_stack(ab_coro_t *co);
+
 static inline ab_coro_t *ab_coro_current(void) { return ab__coro_current; }
 
 static inline void ab_coro_resume(ab_coro_t *co) {
-  if (co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED)
+  if (__builtin_expect(co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED, 0))
     ab__coro_die(co->state == AB__CORO_DONE
                      ? "ab_coro_resume: the coroutine has finished"
                      : "ab_coro_resume: the coroutine is already running");
-  void *fake = NULL;
+  if (__builtin_expect(co->stack->owner != co, 0))
+    ab__coro_take_stack(co);
   co->caller = ab__coro_current;
   co->state = AB__CORO_RUNNING;
   ab__coro_current = co;
-  AB__ASAN_START(&fake, co->stack->lo, (size_t)(co->stack->hi - co->stack->lo));
+#if defined(AB__ASAN)
+  void *fake = NULL;
+  __sanitizer_start_switch_fiber(&fake, co->stack->lo, (size_t)(co->stack->hi - co->stack->lo));
+#endif
 #if defined(AB__TSAN)
   co->tsan_caller = __tsan_get_current_fiber();
 #endif
@@ -230,23 +279,29 @@ static inline void ab_coro_resume(ab_coro_t *co) {
 #else
   ab__coro_switch(&co->caller_sp, co->sp);
 #endif
-  AB__ASAN_FINISH(fake, NULL, NULL);
+#if defined(AB__ASAN)
+  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
   ab__coro_current = co->caller;
 }
 
 static inline void ab_coro_yield(void) {
   ab_coro_t *co = ab__coro_current;
-  if (!co)
+  if (__builtin_expect(!co, 0))
     ab__coro_die("ab_coro_yield: not inside a coroutine");
   co->state = AB__CORO_SUSPENDED;
-  AB__ASAN_START(&co->asan_fake, co->caller_bottom, co->caller_size);
+#if defined(AB__ASAN)
+  __sanitizer_start_switch_fiber(&co->asan_fake, co->caller_bottom, co->caller_size);
+#endif
   AB__TSAN_SWITCH(co->tsan_caller);
 #if defined(AB_CORO_UCONTEXT)
   swapcontext(&co->ctx, &co->caller_ctx);
 #else
   ab__coro_switch(&co->sp, co->caller_sp);
 #endif
-  AB__ASAN_FINISH(co->asan_fake, &co->caller_bottom, &co->caller_size);
+#if defined(AB__ASAN)
+  __sanitizer_finish_switch_fiber(co->asan_fake, &co->caller_bottom, &co->caller_size);
+#endif
 }
 
 #endif /* AB_CORO_H */

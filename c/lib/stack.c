@@ -87,6 +87,9 @@ static ab_stack_t *ab__stack_map(size_t usable) {
   s->hi = (char *)((uintptr_t)s & ~(uintptr_t)15);
   AB__VG_REGISTER(s);
   s->next_free = NULL;
+  s->owner = NULL;
+  s->users = 0;
+  s->slot = 0;
   s->prev_live = NULL;
   s->next_live = ab__live;
   if (ab__live)

@@ -44,6 +44,12 @@ typedef struct ab_stack_s {
   struct ab_stack_s *prev_live; /* every mapped stack of this thread */
   struct ab_stack_s *next_live;
   unsigned valgrind_id;         /* its registration with valgrind, if built in */
+  /* For the coroutines (coro.c), which share a stack once there are more of
+   * them than stacks: whose frames are on the stack now, how many live
+   * coroutines are bound to it, and its place in coro.c's list of them. */
+  void *owner;
+  size_t users;
+  size_t slot;
 } ab_stack_t;
 
 typedef struct ab_stack_pool_s {

@@ -89,35 +89,8 @@ const ab_workload_t ab_tasks = {
   0 /* a task holds no fd */
 };
 
-/* Linux bounds the memory mappings of a process (vm.max_map_count, 65530 by
- * default) and each coroutine stack takes two (the stack and its guard
- * page): more stacks than that fail as if memory had run out.  Says so
- * instead, before anything is mapped: 0, or -1 with the failure recorded
- * (exit 3). */
-static int check_map_count(ab_run_t *run, long stacks) {
-#ifdef __linux__
-  long limit = -1, need = 2 * stacks + 1000; /* the program's own mappings: a margin */
-  FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
-  if (f != NULL) {
-    if (fscanf(f, "%ld", &limit) != 1) limit = -1;
-    fclose(f);
-  }
-  if (limit > 0 && need > limit) {
-    ab_run_fail(run, 0, "%ld coroutine stacks need %ld mappings, vm.max_map_count is %ld: "
-                "sysctl -w vm.max_map_count=%ld or lower N", stacks, need, limit, need);
-    run->env_error = 1;
-    return -1;
-  }
-#else
-  (void)run;
-  (void)stacks;
-#endif
-  return 0;
-}
-
 int ab_tasks_begin(ab_run_t *run, int stackful) {
   tasks_state_t *st = run->state;
-  if (stackful && check_map_count(run, run->n + 1) != 0) return -1;
   st->started = 0;
   st->started_ns = 0;
   st->stackful = stackful;

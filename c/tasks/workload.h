@@ -53,9 +53,8 @@ struct ab_task_s {
 /* The op type of the backend chosen with --backend. */
 const ab_op_type_t *ab_tasks_op(const ab_run_t *run);
 
-/* Starts a pass: resets what the line reports about it; for a pass with a
- * stack per task, checks that the system allows that many mappings.  0, or
- * -1 with the failure recorded (exit 3). */
+/* Starts a pass: resets what the line reports about it (`stackful`: each
+ * task is a coroutine).  0. */
 int ab_tasks_begin(ab_run_t *run, int stackful);
 
 /* callback.c, promise.c, await.c, stackless.c, fiber.c */

@@ -1,6 +1,7 @@
 /*
  * test_coro.c -- stackful coroutines: the switch keeps every callee-saved
- * register, coroutines nest, 10,000 live at once, stacks are pooled and
+ * register, coroutines nest, 10,000 live at once, 40,000 beyond what the
+ * mapping limit allows share stacks (copied, never when few), stacks are pooled and
  * resizable, and misuse or overflow is reported (in forked children).
  */
 #include <setjmp.h>
@@ -145,6 +146,57 @@ static void test_ten_thousand_alive(void **state) {
   ab_coro_t *b = ab_coro_create(many_body, NULL);
   assert_ptr_equal(b->stack, sa);
   ab_coro_destroy(b);
+  ab_coro_pool_drain();
+}
+
+/* ---- more alive than the system would map stacks for ------------------
+ *
+ * Linux allows a process vm.max_map_count mappings (65,530 by default) and a
+ * stack of its own takes two (the stack, its guard page): 40,000 coroutines
+ * suspended at once are past that, so they must share stacks, each keeping
+ * its own frames (copied out while another owns the stack).  Up to
+ * AB_CORO_SHARED_STACKS alive, nothing is ever copied. */
+#if defined(__SANITIZE_THREAD__)
+#define BEYOND_MAPS 4000 /* TSan's fiber limit: sharing is tested all the same */
+#else
+#define BEYOND_MAPS 40000
+#endif
+
+static void test_more_alive_than_mappings_allow(void **state) {
+  (void)state;
+  size_t copies = ab_coro_stack_copies();
+  ab_coro_t *few[AB_CORO_SHARED_STACKS];
+  for (long i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    few[i] = ab_coro_create(many_body, (void *)(intptr_t)i);
+    assert_non_null(few[i]);
+    ab_coro_resume(few[i]);
+  }
+  for (long i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    ab_coro_resume(few[i]);
+    assert_true(ab_coro_done(few[i]));
+    ab_coro_destroy(few[i]);
+  }
+  assert_int_equal(ab_coro_stack_copies(), copies); /* a stack each: no copy */
+
+  size_t mapped = ab_coro_stacks_mapped();
+  ab_coro_t **all = calloc(BEYOND_MAPS, sizeof(*all));
+  assert_non_null(all);
+  for (long i = 0; i < BEYOND_MAPS; i++) {
+    all[i] = ab_coro_create(many_body, (void *)(intptr_t)i);
+    if (!all[i])
+      fail_msg("create %ld: %s", i, strerror(errno));
+    ab_coro_resume(all[i]);
+  }
+  assert_true(ab_coro_stacks_mapped() - mapped <= AB_CORO_SHARED_STACKS);
+  for (long i = 0; i < BEYOND_MAPS; i++) { /* in creation order, as timers wake */
+    ab_coro_resume(all[i]);
+    assert_true(ab_coro_done(all[i]));
+    assert_int_equal((intptr_t)all[i]->data, i + 1);
+    ab_coro_destroy(all[i]);
+  }
+  assert_true(ab_coro_stack_copies() > copies);
+  assert_int_equal(ab_coro_live(), 0);
+  free(all);
   ab_coro_pool_drain();
 }
 
@@ -508,6 +560,7 @@ int main(void) {
       cmocka_unit_test(test_checker_catches_a_clobber),
 #endif
       cmocka_unit_test(test_rounding_mode),
+      cmocka_unit_test(test_more_alive_than_mappings_allow),
       cmocka_unit_test(test_stack_size),
       cmocka_unit_test(test_guard_page_hit_reported),
       cmocka_unit_test(test_frame_larger_than_the_guard_reported),
