@@ -64,7 +64,7 @@ static void ab__await_wake(void *arg, ab_promise_t *settled) {
 
 static void ab__await_resume(void *arg) { ab__async_step(arg); }
 
-int ab_await(ab_promise_t *p, void **value) {
+int ab__await_begin(ab_promise_t *p) {
   ab_coro_t *co = ab__async_current("ab_await");
   /* Resumption always comes from a microtask, one tick later, as in
    * JavaScript, even when p has settled already.  Then the job that resumes
@@ -73,12 +73,11 @@ int ab_await(ab_promise_t *p, void **value) {
    * otherwise one raw reaction waits for p. */
   int rc = ab_promise_settled_enqueue(p, ab__await_resume, co);
   if (rc == 0)
-    rc = ab_promise_on_settle(p, ab__await_wake, co);
-  else if (rc == 1)
-    rc = 0;
-  if (rc != 0)
-    return rc;
-  ab_coro_yield();
+    return ab_promise_on_settle(p, ab__await_wake, co);
+  return rc == 1 ? 0 : rc;
+}
+
+int ab__await_end(ab_promise_t *p, void **value) {
   if (ab_promise_state(p) == AB_REJECTED) {
     int code = ab_promise_code(p);
     return code != 0 ? code : AB_ETHROWN;

@@ -49,8 +49,9 @@ ab_promise_t *ab_async(ab_async_fn fn, void *arg);
 /* Awaits p (the caller keeps its reference): returns 0 with *value set to
  * p's value (borrowed, valid while p is; value may be NULL), or p's nonzero
  * rejection code (read the rest with ab_promise_reason(p)); AB_ENOMEM if no
- * reaction could be registered.  Aborts outside an async function. */
-int ab_await(ab_promise_t *p, void **value);
+ * reaction could be registered.  Aborts outside an async function.  Inline,
+ * so that the switch is made from the awaiting function itself (coro.h). */
+static inline int ab_await(ab_promise_t *p, void **value);
 
 /* Sets the message the running async function's promise is rejected with if
  * its function returns a nonzero code (a static string; default: the code's
@@ -59,5 +60,22 @@ void ab_async_fail(const char *message);
 
 /* True when called from inside an async function (or any coroutine). */
 static inline int ab_in_async(void) { return ab_coro_current() != NULL; }
+
+/* ---- private: ab_await's two halves (async.c) ---- */
+
+/* Queues or registers what resumes the running async function once p has
+ * settled: 0, or the code ab_await returns at once. */
+int ab__await_begin(ab_promise_t *p);
+
+/* After the resumption: p's outcome, as ab_await returns it. */
+int ab__await_end(ab_promise_t *p, void **value);
+
+static inline int ab_await(ab_promise_t *p, void **value) {
+  int rc = ab__await_begin(p);
+  if (rc != 0)
+    return rc;
+  ab_coro_yield();
+  return ab__await_end(p, value);
+}
 
 #endif /* AB_ASYNC_H */

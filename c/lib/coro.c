@@ -42,10 +42,13 @@ _Thread_local ab_coro_t *ab__coro_current;
 static _Thread_local ab_stack_pool_t ab__pool;
 static _Thread_local int ab__pool_ready;
 
-/* The stacks coroutines are bound to (users > 0), each at its `slot`, and
- * the round-robin cursor that picks a shared one. */
-static _Thread_local ab_stack_t **ab__bound;
-static _Thread_local size_t ab__nbound, ab__bound_cap, ab__cursor;
+/* The stacks coro.c took from the pool, each at its `slot` of ab__stacks;
+ * those no coroutine is bound to (users == 0) are also on the idle list,
+ * linked through next_free, so that a new coroutine takes one in a few
+ * instructions; the round-robin cursor picks a shared one when none is idle. */
+static _Thread_local ab_stack_t **ab__stacks;
+static _Thread_local size_t ab__nstacks, ab__stacks_cap, ab__cursor;
+static _Thread_local ab_stack_t *ab__idle;
 
 /* Coroutine records: a free list linked through `data`, refilled in slabs. */
 #define AB__CORO_SLAB 64
@@ -108,6 +111,8 @@ static ab_stack_pool_t *ab__default_pool(void) {
   return &ab__pool;
 }
 
+static void ab__stacks_release(void);
+
 const char *ab_coro_backend(void) { return AB_CORO_BACKEND_NAME; }
 
 size_t ab_coro_live(void) { return ab__nlive; }
@@ -118,6 +123,7 @@ size_t ab_coro_stack_size(void) { return ab__default_pool()->size; }
 
 void ab_coro_set_stack_size(size_t size) {
   ab_stack_pool_t *pool = ab__default_pool();
+  ab__stacks_release();
   size_t live = pool->nlive, mapped = pool->nmapped;
   ab_stack_pool_drain(pool);
   ab_stack_pool_init(pool, size, SIZE_MAX);
@@ -127,7 +133,22 @@ void ab_coro_set_stack_size(size_t size) {
   pool->nlive = live;
 }
 
+/* Gives the idle stacks back to the pool. */
+static void ab__stacks_release(void) {
+  ab_stack_pool_t *pool = ab__default_pool();
+  while (ab__idle) {
+    ab_stack_t *s = ab__idle;
+    ab__idle = s->next_free;
+    ab_stack_t *last = ab__stacks[--ab__nstacks];
+    ab__stacks[s->slot] = last;
+    last->slot = s->slot;
+    ab_stack_put(pool, s);
+  }
+  ab__cursor = 0;
+}
+
 void ab_coro_pool_drain(void) {
+  ab__stacks_release();
   ab_stack_pool_drain(ab__default_pool());
   if (ab__nlive == 0) {
     while (ab__coro_slabs) {
@@ -136,9 +157,9 @@ void ab_coro_pool_drain(void) {
       free(s);
     }
     ab__free_coros = NULL;
-    free(ab__bound);
-    ab__bound = NULL;
-    ab__bound_cap = ab__nbound = ab__cursor = 0;
+    free(ab__stacks);
+    ab__stacks = NULL;
+    ab__stacks_cap = ab__nstacks = 0;
   }
 }
 
@@ -153,7 +174,7 @@ size_t ab_coro_stacks_mapped(void) { return ab__default_pool()->nmapped; }
 
 /* ---- records ------------------------------------------------------------- */
 
-static ab_coro_t *ab__coro_alloc(void) {
+static inline ab_coro_t *ab__coro_alloc(void) {
   if (ab__free_coros == NULL) {
     ab__coro_slab_t *s = malloc(sizeof(*s) + AB__CORO_SLAB * sizeof(ab_coro_t));
     if (s == NULL) {
@@ -174,8 +195,9 @@ static ab_coro_t *ab__coro_alloc(void) {
   return co;
 }
 
-static void ab__coro_free(ab_coro_t *co) {
-  free(co->saved);
+static inline void ab__coro_free(ab_coro_t *co) {
+  if (co->saved != NULL)
+    free(co->saved);
   co->data = ab__free_coros;
   ab__free_coros = co;
   ab__nlive--;
@@ -183,19 +205,23 @@ static void ab__coro_free(ab_coro_t *co) {
 
 /* ---- binding coroutines to stacks ----------------------------------------- */
 
-/* A stack for a new coroutine: a free one of the pool while fewer than
- * AB_CORO_SHARED_STACKS are bound, else the next bound one round-robin whose
- * owner is not running (its frames are in use), else a new one after all
- * (every bound stack carries a running coroutine: a deep nest).  NULL when
- * no stack could be mapped (errno set). */
+/* A stack for a new coroutine: an idle one, else a new one of the pool while
+ * fewer than AB_CORO_SHARED_STACKS are taken, else the next one round-robin
+ * whose owner is not running (its frames are in use), else a new one after
+ * all (every stack carries a running coroutine: a deep nest).  NULL when no
+ * stack could be mapped (errno set). */
 static ab_stack_t *ab__stack_bind(void) {
-  ab_stack_pool_t *pool = ab__default_pool();
-  ab_stack_t *s;
+  ab_stack_t *s = ab__idle;
+  if (s != NULL) {
+    ab__idle = s->next_free;
+    s->users = 1;
+    return s;
+  }
 #if !defined(AB_CORO_UCONTEXT)
-  if (ab__nbound >= AB_CORO_SHARED_STACKS) {
-    for (size_t k = 0; k < ab__nbound; k++) {
-      s = ab__bound[ab__cursor];
-      ab__cursor = ab__cursor + 1 == ab__nbound ? 0 : ab__cursor + 1;
+  if (ab__nstacks >= AB_CORO_SHARED_STACKS) {
+    for (size_t k = 0; k < ab__nstacks; k++) {
+      s = ab__stacks[ab__cursor];
+      ab__cursor = ab__cursor + 1 == ab__nstacks ? 0 : ab__cursor + 1;
       ab_coro_t *o = s->owner;
       if (o == NULL || o->state != AB__CORO_RUNNING) {
         s->users++;
@@ -204,36 +230,31 @@ static ab_stack_t *ab__stack_bind(void) {
     }
   }
 #endif
-  if (ab__nbound == ab__bound_cap) {
-    size_t cap = ab__bound_cap ? 2 * ab__bound_cap : AB_CORO_SHARED_STACKS;
-    ab_stack_t **b = realloc(ab__bound, cap * sizeof(*b));
+  if (ab__nstacks == ab__stacks_cap) {
+    size_t cap = ab__stacks_cap ? 2 * ab__stacks_cap : AB_CORO_SHARED_STACKS;
+    ab_stack_t **b = realloc(ab__stacks, cap * sizeof(*b));
     if (b == NULL) {
       errno = ENOMEM;
       return NULL;
     }
-    ab__bound = b;
-    ab__bound_cap = cap;
+    ab__stacks = b;
+    ab__stacks_cap = cap;
   }
-  if ((s = ab_stack_get(pool)) == NULL)
+  if ((s = ab_stack_get(ab__default_pool())) == NULL)
     return NULL;
   s->owner = NULL;
   s->users = 1;
-  s->slot = ab__nbound;
-  ab__bound[ab__nbound++] = s;
+  s->slot = ab__nstacks;
+  ab__stacks[ab__nstacks++] = s;
   return s;
 }
 
-/* One coroutine less on s; the last one gives s back to the pool. */
-static void ab__stack_unbind(ab_stack_t *s) {
+/* One coroutine less on s; the last one leaves it idle. */
+static inline void ab__stack_unbind(ab_stack_t *s) {
   if (--s->users != 0)
     return;
-  ab_stack_t *last = ab__bound[--ab__nbound];
-  ab__bound[s->slot] = last;
-  last->slot = s->slot;
-  if (ab__cursor >= ab__nbound)
-    ab__cursor = 0;
-  s->owner = NULL;
-  ab_stack_put(ab__default_pool(), s);
+  s->next_free = ab__idle;
+  ab__idle = s;
 }
 
 #if !defined(AB_CORO_UCONTEXT)
@@ -285,7 +306,7 @@ static void ab__coro_entry(ab_coro_t *co) {
 #if defined(AB_CORO_UCONTEXT)
   setcontext(&co->caller_ctx);
 #else
-  ab__coro_switch(&co->sp, co->caller_sp);
+  AB__CORO_JUMP(&co->sp, co->caller_sp);
 #endif
   ab__coro_die("ab_coro: a finished coroutine was resumed");
 }
@@ -309,19 +330,25 @@ static int ab__coro_frame(ab_coro_t *co) {
   co->ctx.uc_link = NULL;
   makecontext(&co->ctx, (void (*)(void))ab__coro_entry_uc, 2,
               (unsigned)((uintptr_t)co >> 16 >> 16), (unsigned)(uintptr_t)co);
+#elif defined(__x86_64__) && !defined(AB_CORO_SAVE_FPENV)
+  /* The frame a switch resumes (coro_switch_x86_64.S): ab__coro_boot with
+   * rbp = the coroutine, then the C entry, which boot jumps to with rsp at
+   * the null return address above it (the 16-byte aligned top - 8). */
+  uint64_t *f = (uint64_t *)top - 4;
+  f[0] = (uint64_t)(uintptr_t)ab__coro_boot; /* resume address */
+  f[1] = (uint64_t)(uintptr_t)co;         /* rbp */
+  f[2] = (uint64_t)(uintptr_t)ab__coro_entry;
+  f[3] = 0;
+  co->sp = f;
 #elif defined(__x86_64__)
   /* The frame ab__coro_switch pops (see coro_switch_x86_64.S); its return
    * address sits 8 bytes below the 16-byte aligned top. */
-#if defined(AB_CORO_SAVE_FPENV)
   uint64_t *f = (uint64_t *)top - 8;
   uint32_t mxcsr;
   uint16_t fpcw;
   __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
   __asm__ volatile("fnstcw %0" : "=m"(fpcw));
   *f++ = (uint64_t)mxcsr | ((uint64_t)fpcw << 32);
-#else
-  uint64_t *f = (uint64_t *)top - 7;
-#endif
   f[0] = 0;                               /* r15 */
   f[1] = 0;                               /* r14 */
   f[2] = (uint64_t)(uintptr_t)ab__coro_entry; /* r13 */
@@ -329,11 +356,7 @@ static int ab__coro_frame(ab_coro_t *co) {
   f[4] = 0;                               /* rbx */
   f[5] = 0;                               /* rbp */
   f[6] = (uint64_t)(uintptr_t)ab__coro_boot; /* return address */
-#if defined(AB_CORO_SAVE_FPENV)
   co->sp = f - 1;
-#else
-  co->sp = f;
-#endif
 #else
   /* The frame ab__coro_switch reloads (see coro_switch_aarch64.S). */
   uint64_t *f = (uint64_t *)top - 20;

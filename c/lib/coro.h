@@ -244,6 +244,43 @@ const char *ab_coro_backend(void);
 void ab__coro_switch(void **save_sp, void *load_sp);  /* coro_switch_<arch>.S */
 #endif
 
+/* AB__CORO_JUMP(save_sp, load_sp): the switch of resume and yield.  On
+ * x86_64 (without AB_CORO_SAVE_FPENV) it is inline assembly leaving the
+ * frame ab__coro_switch leaves, [resume address, rbp], below the red zone:
+ * every other register is a clobber, so the compiler keeps what it needs
+ * across it (in a loop, once, in the prologue), and no `call` is made.  A
+ * call whose return happens in the other context would leave the CPU's
+ * return-address stack one entry off: each switch would then mispredict the
+ * next return on both sides.  Elsewhere it calls ab__coro_switch. */
+#if defined(__x86_64__) && !defined(AB_CORO_UCONTEXT) && !defined(AB_CORO_SAVE_FPENV)
+#define AB__CORO_JUMP(save_sp, load_sp)                                        \
+  do {                                                                         \
+    void **ab__save = (save_sp);                                               \
+    void *ab__load = (load_sp);                                                \
+    __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t"                             \
+                     "leaq 1f(%%rip), %%rax\n\t"                               \
+                     "pushq %%rbp\n\t"                                         \
+                     "pushq %%rax\n\t"                                         \
+                     "movq %%rsp, (%0)\n\t"                                    \
+                     "movq %1, %%rsp\n\t"                                      \
+                     "popq %%rax\n\t"                                          \
+                     "popq %%rbp\n\t"                                          \
+                     "jmpq *%%rax\n"                                            \
+                     "1:\n\t"                                                  \
+                     "leaq 128(%%rsp), %%rsp"                                  \
+                     : "+D"(ab__save), "+S"(ab__load)                          \
+                     :                                                         \
+                     : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11",   \
+                       "r12", "r13", "r14", "r15", "xmm0", "xmm1", "xmm2",     \
+                       "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", \
+                       "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",   \
+                       "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",      \
+                       "st(6)", "st(7)", "memory", "cc");                      \
+  } while (0)
+#elif !defined(AB_CORO_UCONTEXT)
+#define AB__CORO_JUMP(save_sp, load_sp) ab__coro_switch((save_sp), (load_sp))
+#endif
+
 /* The running coroutine of this thread (coro.c); NULL on the thread's stack. */
 extern _Thread_local ab_coro_t *ab__coro_current;
 
@@ -277,7 +314,7 @@ static inline void ab_coro_resume(ab_coro_t *co) {
 #if defined(AB_CORO_UCONTEXT)
   swapcontext(&co->caller_ctx, &co->ctx);
 #else
-  ab__coro_switch(&co->caller_sp, co->sp);
+  AB__CORO_JUMP(&co->caller_sp, co->sp);
 #endif
 #if defined(AB__ASAN)
   __sanitizer_finish_switch_fiber(fake, NULL, NULL);
@@ -297,7 +334,7 @@ static inline void ab_coro_yield(void) {
 #if defined(AB_CORO_UCONTEXT)
   swapcontext(&co->ctx, &co->caller_ctx);
 #else
-  ab__coro_switch(&co->sp, co->caller_sp);
+  AB__CORO_JUMP(&co->sp, co->caller_sp);
 #endif
 #if defined(AB__ASAN)
   __sanitizer_finish_switch_fiber(co->asan_fake, &co->caller_bottom, &co->caller_size);
