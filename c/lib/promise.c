@@ -158,6 +158,11 @@ typedef struct pool_s {
 
 static pool_t promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
 static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
+/* A combinator's state, and the result lists of up to LIST_POOLED inputs
+ * (Promise.all of a few promises is the common shape: asyncfib's pairs). */
+static pool_t combo_pool = {NULL, NULL, sizeof(combo_t), 0};
+#define LIST_POOLED 4
+static pool_t list_pool = {NULL, NULL, sizeof(ab_list_t) + LIST_POOLED * sizeof(ab_settled_t), 0};
 
 static void pool_grow(pool_t *pool) {
   slab_t *s = malloc(sizeof(slab_t) + SLAB_OBJECTS * pool->size);
@@ -313,14 +318,19 @@ static void list_release(void *ptr) {
   ab_list_t *l = ptr;
   if (--l->refs != 0) return;
   for (size_t i = 0; i < l->n; i++) value_release(l->items[i].ptr, l->items[i].type);
-  free(l);
+  if (l->n <= LIST_POOLED)
+    pool_put(&list_pool, l);
+  else
+    free(l);
 }
 
 const ab_type_t ab_list_type = {"list", list_retain, list_release, NULL, NULL};
 
 static ab_list_t *list_new(size_t n) {
-  ab_list_t *l = calloc(1, sizeof(ab_list_t) + n * sizeof(ab_settled_t));
+  size_t size = sizeof(ab_list_t) + n * sizeof(ab_settled_t);
+  ab_list_t *l = n <= LIST_POOLED ? pool_get(&list_pool) : malloc(size);
   if (l == NULL) return NULL;
+  memset(l, 0, size);
   l->refs = 1;
   l->n = n;
   return l;
@@ -828,7 +838,7 @@ static void combo_release(combo_t *c) {
   if (--c->refs != 0) return;
   if (c->list) list_release(c->list);
   ab_promise_release(c->result);
-  free(c);
+  pool_put(&combo_pool, c);
 }
 
 static void run_element(reaction_t *r, ab_promise_t *p) {
@@ -889,7 +899,7 @@ static ab_promise_t *combinator(int kind, ab_promise_t *const *ps, size_t n) {
       fulfil(res, l, &ab_list_type);
     return res;
   }
-  combo_t *c = malloc(sizeof(*c));
+  combo_t *c = pool_get(&combo_pool);
   if (c == NULL) die_oom();
   c->refs = 1;
   c->kind = (uint8_t)kind;
@@ -989,5 +999,7 @@ size_t ab_promise_live(void) { return promise_pool.live; }
 void ab_promise_pool_trim(void) {
   pool_trim(&promise_pool);
   pool_trim(&reaction_pool);
+  pool_trim(&combo_pool);
+  pool_trim(&list_pool);
   ab_microtasks_trim();
 }
