@@ -160,7 +160,7 @@ enum { AB__CORO_READY, AB__CORO_RUNNING, AB__CORO_SUSPENDED, AB__CORO_DONE };
  * (its own while fewer than AB_CORO_SHARED_STACKS are in use, a shared one
  * beyond).  It does not start until resumed.  Returns NULL when no record or
  * stack could be had (errno set). */
-ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg);
+static inline ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg);
 
 /* Switches into `co` (new or suspended) and returns when it yields or its
  * function returns.  Resuming a running or done coroutine aborts with a
@@ -181,7 +181,7 @@ static inline int ab_coro_done(const ab_coro_t *co) { return co->state == AB__CO
 
 /* Frees a done or never-started coroutine; its stack goes back to the pool
  * once no coroutine is bound to it.  `co` is invalid afterwards. */
-void ab_coro_destroy(ab_coro_t *co);
+static inline void ab_coro_destroy(ab_coro_t *co);
 
 /* Stack bytes of stacks mapped from now on (rounded up to pages, at least
  * AB_STACK_MIN; a guard page comes on top).  Pooled stacks of the old size
@@ -292,6 +292,73 @@ void ab__coro_die(const char *what) __attribute__((noreturn, cold));
 void ab__coro_take_stack(ab_coro_t *co);
 
 static inline ab_coro_t *ab_coro_current(void) { return ab__coro_current; }
+
+/* ab_coro_create and ab_coro_destroy in general (coro.c). */
+ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg);
+void ab__coro_destroy(ab_coro_t *co);
+
+/* Where a new coroutine starts: the switch's boot label (coro_switch_*.S),
+ * which calls the C entry (coro.c). */
+void ab__coro_boot(void);
+void ab__coro_entry(ab_coro_t *co);
+
+/* The steady state of a coroutine that runs and finishes, inlined on x86_64
+ * without sanitizers: a record from the free list, an idle stack, the first
+ * frame at its top (the one coro.c's ab__coro_frame writes), and back. */
+#if defined(__x86_64__) && !defined(AB_CORO_UCONTEXT) && !defined(AB_CORO_SAVE_FPENV) && \
+    !defined(AB__ASAN) && !defined(AB__TSAN)
+#define AB__CORO_FAST 1
+extern _Thread_local ab_coro_t *ab__free_coros;  /* linked through data */
+extern _Thread_local ab_stack_t *ab__idle;       /* linked through next_free */
+extern _Thread_local size_t ab__nlive;
+#endif
+
+static inline ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
+#if defined(AB__CORO_FAST)
+  ab_coro_t *co = ab__free_coros;
+  ab_stack_t *s = ab__idle;
+  if (__builtin_expect(co != NULL && s != NULL, 1)) {
+    ab__free_coros = (ab_coro_t *)co->data;
+    ab__idle = s->next_free;
+    ab__nlive++;
+    s->users = 1;
+    s->owner = co;
+    co->data = NULL;
+    co->fn = fn;
+    co->arg = arg;
+    co->caller = NULL;
+    co->stack = s;
+    co->state = AB__CORO_READY;
+    co->saved = NULL;
+    co->saved_cap = 0;
+    void **f = (void **)s->hi - 4;
+    f[0] = (void *)ab__coro_boot;  /* resume address */
+    f[1] = co;                     /* rbp */
+    f[2] = (void *)ab__coro_entry;
+    f[3] = NULL;
+    co->sp = f;
+    return co;
+  }
+#endif
+  return ab__coro_create(fn, arg);
+}
+
+static inline void ab_coro_destroy(ab_coro_t *co) {
+#if defined(AB__CORO_FAST)
+  ab_stack_t *s = co->stack;
+  if (__builtin_expect(co->state == AB__CORO_DONE && s->users == 1 && co->saved == NULL, 1)) {
+    s->owner = NULL;
+    s->users = 0;
+    s->next_free = ab__idle;
+    ab__idle = s;
+    co->data = ab__free_coros;
+    ab__free_coros = co;
+    ab__nlive--;
+    return;
+  }
+#endif
+  ab__coro_destroy(co);
+}
 
 static inline void ab_coro_resume(ab_coro_t *co) {
   if (__builtin_expect(co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED, 0))
