@@ -265,7 +265,7 @@ void ab__coro_take_stack(ab_coro_t *co) {
       ab__coro_die("ab_coro_resume: its stack is in use by a running coroutine");
     size_t n = (size_t)(s->hi - (char *)o->sp);
     if (n > o->saved_cap) {
-      size_t cap = (n + 255) & ~(size_t)255;
+      size_t cap = (n + 15) & ~(size_t)15;
       char *buf = realloc(o->saved, cap);
       if (buf == NULL)
         ab__coro_die("ab_coro: out of memory saving a coroutine's stack");

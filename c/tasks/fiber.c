@@ -7,11 +7,17 @@
  */
 #include "workload.h"
 
+/* A task's coroutine, in the set's head before its record. */
+#define CO_HEAD AB_OPS_ALIGNED(sizeof(ab_coro_t *))
+
+static ab_coro_t **co_of(ab_task_t *t) { return (ab_coro_t **)((char *)t - CO_HEAD); }
+
 static void resume(ab_task_t *t) {
-  ab_coro_resume(t->co);
-  if (ab_coro_done(t->co)) {
-    ab_coro_destroy(t->co);
-    t->co = NULL;
+  ab_coro_t **co = co_of(t);
+  ab_coro_resume(*co);
+  if (ab_coro_done(*co)) {
+    ab_coro_destroy(*co);
+    *co = NULL;
   }
 }
 
@@ -29,12 +35,13 @@ static void body(void *arg) {
 
 int ab_tasks_fiber(ab_run_t *run) {
   if (ab_tasks_begin(run, 1) != 0) return -1;
+  ab_tasks_on_wake(run, resume);
   if (ab_coro_reserve((size_t)run->n) != 0) {
     ab_coro_pool_drain();
     ab_run_oom(run, 0, "the coroutine stacks");
     return -1;
   }
-  ab_ops_t *set = ab_ops_start(run, ab_tasks_op(run), run->n, 0, 0);
+  ab_ops_t *set = ab_ops_start(run, ab_tasks_op(run), run->n, CO_HEAD, 0);
   if (set == NULL) {
     ab_coro_pool_drain();
     return -1;
@@ -43,8 +50,7 @@ int ab_tasks_fiber(ab_run_t *run) {
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_task_t *t = (ab_task_t *)ab_ops_at(set, k);
     t->op.i = k;
-    t->wake = resume;
-    if ((t->co = ab_coro_create(body, t)) == NULL) {
+    if ((*co_of(t) = ab_coro_create(body, t)) == NULL) {
       ab_run_oom(run, k, "a coroutine stack");
       break;
     }

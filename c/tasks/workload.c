@@ -31,6 +31,7 @@ typedef struct tasks_state_s {
   long started;            /* tasks started in this pass */
   uint64_t started_ns;     /* when the last one started */
   int stackful;            /* the pass gives each task a stack */
+  void (*wake)(ab_task_t *t); /* instead of ab_op_done (ab_tasks_on_wake) */
 } tasks_state_t;
 
 static tasks_state_t the_state;
@@ -94,7 +95,12 @@ int ab_tasks_begin(ab_run_t *run, int stackful) {
   st->started = 0;
   st->started_ns = 0;
   st->stackful = stackful;
+  st->wake = NULL;
   return 0;
+}
+
+void ab_tasks_on_wake(ab_run_t *run, void (*wake)(ab_task_t *t)) {
+  ((tasks_state_t *)run->state)->wake = wake;
 }
 
 /* ---- the sleep ------------------------------------------------------------------ */
@@ -110,8 +116,9 @@ static void started(ab_task_t *t) {
 }
 
 static void complete(ab_task_t *t) {
+  const tasks_state_t *st = t->op.set->run->state;
   t->value = t->op.i;
-  if (t->wake != NULL) t->wake(t);
+  if (st->wake != NULL) st->wake(t);
   else ab_op_done(&t->op, 0, NULL);
 }
 

@@ -46,16 +46,18 @@ struct ab_task_s {
     uv_timer_t *timer;      /* uv_timer: allocated with the record (below) */
   } on;
   long value;               /* what it completed with */
-  void (*wake)(ab_task_t *t); /* fiber: instead of ab_op_done */
-  ab_coro_t *co;            /* fiber */
 };
 
 /* The op type of the backend chosen with --backend. */
 const ab_op_type_t *ab_tasks_op(const ab_run_t *run);
 
 /* Starts a pass: resets what the line reports about it (`stackful`: each
- * task is a coroutine).  0. */
+ * task is a coroutine); every woken task completes with ab_op_done.  0. */
 int ab_tasks_begin(ab_run_t *run, int stackful);
+
+/* From now on a woken task calls wake(t) instead of ab_op_done (fiber.c: the
+ * wake-up resumes the task's coroutine; a test records the time). */
+void ab_tasks_on_wake(ab_run_t *run, void (*wake)(ab_task_t *t));
 
 /* callback.c, promise.c, await.c, stackless.c, fiber.c */
 int ab_tasks_callback(ab_run_t *run);
