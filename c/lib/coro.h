@@ -20,7 +20,13 @@
  *                AMD EPYC, nearly three times the ~2.3 ns of the switch
  *                without them.  The switch ends with an indirect jump, not a
  *                ret, which the CPU would mispredict every time (see the
- *                .S file).  Build with
+ *                .S file).  resume and yield inline it (AB__CORO_JUMP below):
+ *                the context left is two words [resume address, rbp] below
+ *                the 128-byte red zone, the compiler keeps the rest itself,
+ *                and no call is made whose return would happen in the other
+ *                context.  Resume/yield fell from ~2.9 to ~1.1 ns one way,
+ *                an await of a settled promise from ~25 to ~8 ns (thread CPU
+ *                time, AMD EPYC, make micro).  Build with
  *                -DAB_CORO_SAVE_FPENV (in CFLAGS) to switch them per
  *                coroutine, ABI-strict; a new coroutine then starts with its
  *                creator's values.
@@ -50,9 +56,11 @@
  * stack pointer to the top: a few hundred bytes for a coroutine suspended
  * in an await) to a heap buffer of the owner's, then copies the resumed
  * one's back.  So a million suspended coroutines cost a million saved
- * stacks of a few hundred bytes each, plus at most AB_CORO_SHARED_STACKS
- * stacks, and two mappings per stack (the stack and its guard), far below
- * Linux's vm.max_map_count.  The coroutine's record comes from a free list
+ * stacks of a few hundred bytes each (on x86_64 the red zone below the
+ * saved stack pointer, 128 bytes, is part of it), plus at most
+ * AB_CORO_SHARED_STACKS stacks, and two mappings per stack (the stack and its
+ * guard), far below Linux's vm.max_map_count (tasks at N = 1,000,000: about
+ * 740 bytes per suspended async function, 410 per fiber, records included).  The coroutine's record comes from a free list
  * of its own (slabs), so creating one allocates nothing in steady state.
  * Default usable stack size 16 KiB; the environment variable
  * AB_CORO_STACK_KIB or ab_coro_set_stack_size() changes it.
