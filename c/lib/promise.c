@@ -230,12 +230,14 @@ static HOT_INLINE void enqueue(ab_microtask_fn fn, void *arg) {
 }
 
 static void run_then_job(void *job);
+static void run_raw_job(void *job);
 static void run_reaction(void *job);
 
-/* The job that runs reaction r: then()'s, nearly every one, has its own, so
- * that it needs no dispatch on the kind (a conditional move here). */
+/* The job that runs reaction r: then()'s and the raw ones of await, nearly
+ * every one, have their own, so that they need no dispatch on the kind. */
 static HOT_INLINE ab_microtask_fn reaction_job(const reaction_t *r) {
-  return LIKELY(r->kind == RX_THEN) ? run_then_job : run_reaction;
+  if (LIKELY(r->kind == RX_THEN)) return run_then_job;
+  return r->kind == RX_RAW ? run_raw_job : run_reaction;
 }
 
 /* ---- unhandled rejections ------------------------------------------------ */
@@ -792,6 +794,17 @@ static HOT_INLINE void run_then(reaction_t *r, ab_promise_t *p) {
 static void run_then_job(void *job) {
   reaction_t *r = job;
   run_then(r, r->settled);
+}
+
+/* ab_promise_on_settle's PromiseReactionJob. */
+static void run_raw_job(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
+  ab_reaction_fn fn = r->f.raw;
+  void *arg = r->arg;
+  record_free(r);
+  fn(arg, p);
+  unref(p);
 }
 
 /* Every other PromiseReactionJob: r's handler for r->settled. */

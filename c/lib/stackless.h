@@ -24,10 +24,11 @@
  *
  *   ab_pt_start(&f.pt, step, on_done);  // runs to the first await, like ab_async
  *
- * AB_PT_AWAIT registers one raw reaction on the promise (ab_promise_on_settle);
- * its job is queued when ab_await's resuming job is, so timing is the same:
- * one microtask tick after the promise settles, and an already-settled
- * promise still suspends once.
+ * AB_PT_AWAIT registers one raw reaction on a pending promise
+ * (ab_promise_on_settle), and for a settled one queues the job that continues
+ * the function at once (ab_promise_settled_enqueue), exactly as ab_await
+ * does, so timing is the same: one microtask tick after the promise settles,
+ * and an already-settled promise still suspends once.
  * After it, pt->code is 0 and pt->value the promise's value, or pt->code is
  * the rejection code.  AB_PT_RETURN(pt, code) finishes early with a code.
  * When the function finishes, the frame's `done` callback (may be NULL) runs
@@ -76,7 +77,7 @@ struct ab_pt_s {
 #define AB_PT_AWAIT(pt, p)                                       \
   do {                                                           \
     (pt)->line = __LINE__;                                       \
-    if (ab_promise_on_settle((p), ab__pt_wake, (pt)) == 0)       \
+    if (ab__pt_suspend((pt), (p)) == 0)                          \
       return AB_PT_WAITING;                                      \
     (pt)->code = AB_ENOMEM;                                      \
     (pt)->value = NULL;                                          \
@@ -123,6 +124,21 @@ static inline int ab_pt_run(ab_pt_t *pt) {
 static inline void ab__pt_wake(void *arg, ab_promise_t *settled) {
   (void)settled;
   ab_pt_run(arg);
+}
+
+/* The job AB_PT_AWAIT queues for a settled promise: continue the function. */
+static inline void ab__pt_resume(void *arg) { ab_pt_run(arg); }
+
+/* What AB_PT_AWAIT does before it returns AB_PT_WAITING: for a settled p,
+ * queues the job that continues the function where a reaction registered now
+ * would be queued (ab_promise_settled_enqueue, as ab_await does: no reaction
+ * record, the frame keeps p); for a pending one, registers a raw reaction.
+ * 0, or AB_ENOMEM. */
+static inline int ab__pt_suspend(ab_pt_t *pt, ab_promise_t *p) {
+  int rc = ab_promise_settled_enqueue(p, ab__pt_resume, pt);
+  if (rc == 0)
+    return ab_promise_on_settle(p, ab__pt_wake, pt);
+  return rc == 1 ? 0 : rc;
 }
 
 /* Initialises the state and runs the function up to its first await.
