@@ -19,11 +19,7 @@ static void ab__async_body(void *start) {
   ab_coro_current()->data = &self;
   void *value = NULL;
   int code = self.fn(self.arg, &value);
-  if (code == 0)
-    ab_promise_resolve(self.promise, value, NULL);
-  else
-    ab_promise_reject(self.promise, code, self.message);
-  ab_promise_release(self.promise);
+  ab__promise_return(self.promise, code, self.message, value);
 }
 
 /* Whoever resumed a coroutine hands its stack back once it has finished. */
@@ -34,15 +30,16 @@ static void ab__async_step(ab_coro_t *co) {
 }
 
 ab_promise_t *ab_async(ab_async_fn fn, void *arg) {
-  ab_promise_t *p = ab_promise_new();
+  ab_promise_t *p = ab__promise_new_shared(); /* the caller's and the body's */
   if (!p)
     return NULL;
   ab_coro_t *co = ab_coro_create(ab__async_body, NULL);
   if (!co) {
     ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
+    ab_promise_release(p);
     return p;
   }
-  ab__async_t start = {fn, arg, ab_promise_retain(p), NULL};
+  ab__async_t start = {fn, arg, p, NULL};
   co->arg = &start;
   ab__async_step(co);
   return p;
@@ -65,25 +62,12 @@ static void ab__await_wake(void *arg, ab_promise_t *settled) {
 static void ab__await_resume(void *arg) { ab__async_step(arg); }
 
 int ab__await_begin(ab_promise_t *p) {
-  ab_coro_t *co = ab__async_current("ab_await");
   /* Resumption always comes from a microtask, one tick later, as in
    * JavaScript, even when p has settled already.  Then the job that resumes
    * is queued at once, where PerformPromiseThen would queue the reaction's,
    * without a reaction record (the caller keeps p alive meanwhile);
    * otherwise one raw reaction waits for p. */
-  int rc = ab_promise_settled_enqueue(p, ab__await_resume, co);
-  if (rc == 0)
-    return ab_promise_on_settle(p, ab__await_wake, co);
-  return rc == 1 ? 0 : rc;
-}
-
-int ab__await_end(ab_promise_t *p, void **value) {
-  if (ab_promise_state(p) == AB_REJECTED) {
-    int code = ab_promise_code(p);
-    return code != 0 ? code : AB_ETHROWN;
-  }
-  *value = ab_promise_value(p);
-  return 0;
+  return ab__promise_await(p, ab__await_resume, ab__await_wake, ab__async_current("ab_await"));
 }
 
 void ab_async_fail(const char *message) {

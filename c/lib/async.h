@@ -67,15 +67,12 @@ static inline int ab_in_async(void) { return ab_coro_current() != NULL; }
  * settled: 0, or the code ab_await returns at once. */
 int ab__await_begin(ab_promise_t *p);
 
-/* After the resumption: p's outcome, as ab_await returns it. */
-int ab__await_end(ab_promise_t *p, void **value);
-
 static inline int ab_await(ab_promise_t *p, void **value) {
   int rc = ab__await_begin(p);
   if (rc != 0)
     return rc;
   ab_coro_yield();
-  return ab__await_end(p, value);
+  return ab__promise_outcome(p, value);
 }
 
 #endif /* AB_ASYNC_H */

@@ -722,6 +722,42 @@ int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
   return 1;
 }
 
+ab_promise_t *ab__promise_new_shared(void) {
+  ab_promise_t *p = promise_alloc();
+  if (LIKELY(p != NULL)) p->refs = 2;
+  return p;
+}
+
+int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, ab_reaction_fn wake,
+                      void *arg) {
+  if (p->state != AB_PENDING) {
+    if (UNLIKELY(ab__queue_full(&ab__microtasks)) && ab__queue_grow(&ab__microtasks) != 0)
+      return AB_ENOMEM;
+    p->flags |= F_HANDLED;
+    ab__queue_put(&ab__microtasks, resume, arg);
+    return 0;
+  }
+  return ab_promise_on_settle(p, wake, arg);
+}
+
+int ab__promise_outcome(const ab_promise_t *p, void **value) {
+  if (UNLIKELY(p->state == AB_REJECTED)) return p->code != 0 ? p->code : AB_ETHROWN;
+  *value = p->ptr;
+  return 0;
+}
+
+void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value) {
+  if (LIKELY(code == 0)) {
+    if (LIKELY(!(p->flags & F_RESOLVED))) {
+      p->flags |= F_RESOLVED;
+      fulfil(p, value, NULL);
+    }
+  } else {
+    ab_promise_reject(p, code, message);
+  }
+  unref(p);
+}
+
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {
   reaction_t *r = record_in(p);
   if (r == NULL) return AB_ENOMEM;

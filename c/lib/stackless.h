@@ -102,14 +102,8 @@ struct ab_pt_s {
 
 /* Reads the outcome of an awaited promise into pt->code / pt->value. */
 static inline void ab__pt_collect(ab_pt_t *pt, ab_promise_t *p) {
-  if (ab_promise_state(p) == AB_REJECTED) {
-    int code = ab_promise_code(p);
-    pt->code = code != 0 ? code : AB_ETHROWN;
-    pt->value = NULL;
-  } else {
-    pt->code = 0;
-    pt->value = ab_promise_value(p);
-  }
+  pt->value = NULL;
+  pt->code = ab__promise_outcome(p, &pt->value);
 }
 
 /* Runs one step; calls `done` when the function has finished. */
@@ -135,10 +129,7 @@ static inline void ab__pt_resume(void *arg) { ab_pt_run(arg); }
  * record, the frame keeps p); for a pending one, registers a raw reaction.
  * 0, or AB_ENOMEM. */
 static inline int ab__pt_suspend(ab_pt_t *pt, ab_promise_t *p) {
-  int rc = ab_promise_settled_enqueue(p, ab__pt_resume, pt);
-  if (rc == 0)
-    return ab_promise_on_settle(p, ab__pt_wake, pt);
-  return rc == 1 ? 0 : rc;
+  return ab__promise_await(p, ab__pt_resume, ab__pt_wake, pt);
 }
 
 /* Initialises the state and runs the function up to its first await.
