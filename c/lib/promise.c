@@ -231,13 +231,15 @@ static HOT_INLINE void enqueue(ab_microtask_fn fn, void *arg) {
 
 static void run_then_job(void *job);
 static void run_raw_job(void *job);
+static void run_element_job(void *job);
 static void run_reaction(void *job);
 
 /* The job that runs reaction r: then()'s and the raw ones of await, nearly
  * every one, have their own, so that they need no dispatch on the kind. */
 static HOT_INLINE ab_microtask_fn reaction_job(const reaction_t *r) {
   if (LIKELY(r->kind == RX_THEN)) return run_then_job;
-  return r->kind == RX_RAW ? run_raw_job : run_reaction;
+  if (r->kind == RX_RAW) return run_raw_job;
+  return r->kind == RX_ELEMENT ? run_element_job : run_reaction;
 }
 
 /* ---- unhandled rejections ------------------------------------------------ */
@@ -329,10 +331,15 @@ static void list_release(void *ptr) {
 const ab_type_t ab_list_type = {"list", list_retain, list_release, NULL, NULL};
 
 static ab_list_t *list_new(size_t n) {
-  size_t size = sizeof(ab_list_t) + n * sizeof(ab_settled_t);
-  ab_list_t *l = n <= LIST_POOLED ? pool_get(&list_pool) : malloc(size);
+  ab_list_t *l = n <= LIST_POOLED ? pool_get(&list_pool)
+                                  : malloc(sizeof(ab_list_t) + n * sizeof(ab_settled_t));
   if (l == NULL) return NULL;
-  memset(l, 0, size);
+  /* An item is released as its (ptr, type) when the list goes: an item no
+   * input has filled yet holds nothing. */
+  for (size_t i = 0; i < n; i++) {
+    l->items[i].ptr = NULL;
+    l->items[i].type = NULL;
+  }
   l->refs = 1;
   l->n = n;
   return l;
@@ -840,6 +847,14 @@ static void run_raw_job(void *job) {
   void *arg = r->arg;
   record_free(r);
   fn(arg, p);
+  unref(p);
+}
+
+/* A combinator element's PromiseReactionJob. */
+static void run_element_job(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
+  run_element(r, p);
   unref(p);
 }
 
