@@ -20,6 +20,7 @@ static void ab__async_body(void *start) {
   void *value = NULL;
   int code = self.fn(self.arg, &value);
   ab__promise_return(self.promise, code, self.message, value);
+  ab__coro_end(ab_coro_current()); /* not back into the entry: see coro.h */
 }
 
 /* Whoever resumed a coroutine hands its stack back once it has finished. */

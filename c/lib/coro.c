@@ -288,35 +288,14 @@ void ab__coro_take_stack(ab_coro_t *co) {
 void ab__coro_take_stack(ab_coro_t *co) { co->stack->owner = co; }
 #endif
 
-/* The first code a coroutine runs, on its own stack.  It never returns: the
- * last switch leaves for good, so on x86_64 it saves nothing (no clobbers,
- * nothing for the compiler to keep) and only loads the resumer's frame. */
+/* The first code a coroutine runs, on its own stack.  It never returns
+ * (ab__coro_end). */
 void ab__coro_entry(ab_coro_t *co) {
 #if defined(AB__ASAN)
   __sanitizer_finish_switch_fiber(NULL, &co->caller_bottom, &co->caller_size);
 #endif
   co->fn(co->arg);
-  co->state = AB__CORO_DONE;
-#if defined(AB__ASAN)
-  /* A null fake-stack pointer tells ASan this stack is finished. */
-  __sanitizer_start_switch_fiber(NULL, co->caller_bottom, co->caller_size);
-#endif
-  AB__TSAN_SWITCH(co->tsan_caller);
-#if defined(AB_CORO_UCONTEXT)
-  setcontext(&co->caller_ctx);
-#elif defined(__x86_64__) && !defined(AB_CORO_SAVE_FPENV)
-  __asm__ volatile("movq %0, %%rsp\n\t"
-                   "popq %%rax\n\t"
-                   "popq %%rbp\n\t"
-                   "jmpq *%%rax"
-                   :
-                   : "r"(co->caller_sp)
-                   : "memory");
-  __builtin_unreachable();
-#else
-  AB__CORO_JUMP(&co->sp, co->caller_sp);
-#endif
-  ab__coro_die("ab_coro: a finished coroutine was resumed");
+  ab__coro_end(co);
 }
 
 #if defined(AB_CORO_UCONTEXT)

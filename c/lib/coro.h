@@ -301,6 +301,34 @@ void ab__coro_take_stack(ab_coro_t *co);
 
 static inline ab_coro_t *ab_coro_current(void) { return ab__coro_current; }
 
+/* Finishes the running coroutine co from inside its function, as if that
+ * function had returned: the C entry's ending (a coroutine function that
+ * never returns saves the return into the entry, mispredicted after a
+ * switch).  Never returns. */
+static inline __attribute__((noreturn)) void ab__coro_end(ab_coro_t *co) {
+  co->state = AB__CORO_DONE;
+#if defined(AB__ASAN)
+  /* A null fake-stack pointer tells ASan this stack is finished. */
+  __sanitizer_start_switch_fiber(NULL, co->caller_bottom, co->caller_size);
+#endif
+  AB__TSAN_SWITCH(co->tsan_caller);
+#if defined(AB_CORO_UCONTEXT)
+  setcontext(&co->caller_ctx);
+#elif defined(__x86_64__) && !defined(AB_CORO_SAVE_FPENV)
+  /* Leaves for good: nothing is saved, only the resumer's frame loaded. */
+  __asm__ volatile("movq %0, %%rsp\n\t"
+                   "popq %%rax\n\t"
+                   "popq %%rbp\n\t"
+                   "jmpq *%%rax"
+                   :
+                   : "r"(co->caller_sp)
+                   : "memory");
+#else
+  AB__CORO_JUMP(&co->sp, co->caller_sp);
+#endif
+  ab__coro_die("ab_coro: a finished coroutine was resumed");
+}
+
 /* ab_coro_create and ab_coro_destroy in general (coro.c). */
 ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg);
 void ab__coro_destroy(ab_coro_t *co);
