@@ -1,9 +1,8 @@
 /*
  * fiber.c -- the fiber style: a coroutine per task (coro.h directly, no
  * promise) that starts its sleep and suspends; the wake-up resumes it from
- * the timer's callback, and it verifies itself.  N stacks, mapped before
- * the clock starts; each suspended task holds at least the page at the top
- * of its stack.
+ * the timer's callback, and it verifies itself.  N coroutines on at most
+ * 128 stacks, shared and copied as for await (c/lib/coro.h).
  */
 #include "workload.h"
 

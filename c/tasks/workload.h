@@ -12,13 +12,14 @@
  *
  * Styles, all in mode parallel (every task in flight at once), on the mode
  * skeletons of c/lib/modes.h where one exists:
- *   callback   the task's record and its sleep: the completion callback
+ *   callback   the task's record and its sleep (56 bytes): the completion callback
  *              verifies it (ab_mode_slots, N slots)
  *   promise    a promise per task with one .then that verifies and counts
  *              (ab_mode_then_counter): two promises per task
  *   await      an async function per task on a stackful coroutine, awaiting
  *              its sleep's promise, all joined by Promise.all
- *              (ab_mode_await_tasks): a stack per task
+ *              (ab_mode_await_tasks): a coroutine per task, on stacks
+ *              shared and copied beyond 128 (c/lib/coro.h)
  *   stackless  a state-machine frame per task awaiting the promise
  *              (ab_mode_stackless_tasks)
  *   fiber      a coroutine per task that suspends on its sleep and is
