@@ -132,6 +132,19 @@ static inline int ab__pt_suspend(ab_pt_t *pt, ab_promise_t *p) {
   return ab__promise_await(p, ab__pt_resume, ab__pt_wake, pt);
 }
 
+/* A stackless async function's own promise, as an async function has one:
+ * pending, with two references (the frame's and the caller's); NULL when out
+ * of memory. */
+static inline ab_promise_t *ab_pt_promise_new(void) { return ab__promise_new_shared(); }
+
+/* Settles a frame's own promise as returning from an async function does:
+ * fulfilled with the untyped `value` (code 0) or rejected with code and
+ * message (NULL: ab_promise_strerror's), then drops the frame's reference. */
+static inline void ab_pt_promise_return(ab_promise_t *p, int code, const char *message,
+                                        void *value) {
+  ab__promise_return(p, code, message, value);
+}
+
 /* Initialises the state and runs the function up to its first await.
  * Returns AB_PT_WAITING or AB_PT_DONE (done has then run already). */
 static inline int ab_pt_start(ab_pt_t *pt, ab_pt_step_fn step, ab_pt_done_fn done) {
