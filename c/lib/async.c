@@ -14,13 +14,28 @@ typedef struct ab__async_s {
   const char *message;     /* set by ab_async_fail() */
 } ab__async_t;
 
-static void ab__async_body(void *start) {
-  ab__async_t self = *(ab__async_t *)start;  /* the starter's copy dies soon */
-  ab_coro_current()->data = &self;
+/* An async function's coroutine: runs the function, settles the promise and
+ * ends the coroutine, never returning.  ab__async_run is its C entry, which
+ * boot jumps to (ab__coro_create_at). */
+static inline __attribute__((always_inline)) void ab__async_main(ab_coro_t *co) {
+  ab__async_t self = *(ab__async_t *)co->arg;  /* the starter's copy dies soon */
+  co->data = &self;
   void *value = NULL;
   int code = self.fn(self.arg, &value);
   ab__promise_return(self.promise, code, self.message, value);
-  ab__coro_end(ab_coro_current()); /* not back into the entry: see coro.h */
+  ab__coro_end(co);
+}
+
+static void ab__async_run(ab_coro_t *co) {
+  ab__coro_begin(co);
+  ab__async_main(co);
+}
+
+/* The coroutine's function: what identifies an async function's coroutine,
+ * and what the ucontext build's generic entry calls. */
+static void ab__async_body(void *start) {
+  (void)start;
+  ab__async_main(ab_coro_current());
 }
 
 /* Whoever resumed a coroutine hands its stack back once it has finished. */
@@ -34,7 +49,7 @@ ab_promise_t *ab_async(ab_async_fn fn, void *arg) {
   ab_promise_t *p = ab__promise_new_shared(); /* the caller's and the body's */
   if (!p)
     return NULL;
-  ab_coro_t *co = ab_coro_create(ab__async_body, NULL);
+  ab_coro_t *co = ab__coro_create_at(ab__async_body, NULL, ab__async_run);
   if (!co) {
     ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
     ab_promise_release(p);

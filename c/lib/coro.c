@@ -291,9 +291,7 @@ void ab__coro_take_stack(ab_coro_t *co) { co->stack->owner = co; }
 /* The first code a coroutine runs, on its own stack.  It never returns
  * (ab__coro_end). */
 void ab__coro_entry(ab_coro_t *co) {
-#if defined(AB__ASAN)
-  __sanitizer_finish_switch_fiber(NULL, &co->caller_bottom, &co->caller_size);
-#endif
+  ab__coro_begin(co);
   co->fn(co->arg);
   ab__coro_end(co);
 }
@@ -306,10 +304,11 @@ static void ab__coro_entry_uc(unsigned hi, unsigned lo) {
 
 /* The frame a new coroutine's first switch loads, at the top of its stack;
  * the stack must be co's to write (ucontext: any). */
-static int ab__coro_frame(ab_coro_t *co) {
+static int ab__coro_frame(ab_coro_t *co, ab__coro_entry_fn entry) {
   ab_stack_t *stack = co->stack;
   uintptr_t top = (uintptr_t)stack->hi; /* 16-byte aligned (stack.c) */
 #if defined(AB_CORO_UCONTEXT)
+  (void)entry; /* ab__coro_entry always: it calls co->fn, which may not return */
   if (getcontext(&co->ctx) != 0)
     return -1;
   co->ctx.uc_stack.ss_sp = stack->lo;
@@ -324,7 +323,7 @@ static int ab__coro_frame(ab_coro_t *co) {
   uint64_t *f = (uint64_t *)top - 4;
   f[0] = (uint64_t)(uintptr_t)ab__coro_boot; /* resume address */
   f[1] = (uint64_t)(uintptr_t)co;         /* rbp */
-  f[2] = (uint64_t)(uintptr_t)ab__coro_entry;
+  f[2] = (uint64_t)(uintptr_t)entry;
   f[3] = 0;
   co->sp = f;
 #elif defined(__x86_64__)
@@ -338,7 +337,7 @@ static int ab__coro_frame(ab_coro_t *co) {
   *f++ = (uint64_t)mxcsr | ((uint64_t)fpcw << 32);
   f[0] = 0;                               /* r15 */
   f[1] = 0;                               /* r14 */
-  f[2] = (uint64_t)(uintptr_t)ab__coro_entry; /* r13 */
+  f[2] = (uint64_t)(uintptr_t)entry;     /* r13 */
   f[3] = (uint64_t)(uintptr_t)co;         /* r12 */
   f[4] = 0;                               /* rbx */
   f[5] = 0;                               /* rbp */
@@ -350,7 +349,7 @@ static int ab__coro_frame(ab_coro_t *co) {
   for (int i = 0; i < 20; i++)
     f[i] = 0;
   f[0] = (uint64_t)(uintptr_t)co;         /* x19 */
-  f[1] = (uint64_t)(uintptr_t)ab__coro_entry; /* x20 */
+  f[1] = (uint64_t)(uintptr_t)entry;     /* x20 */
   f[10] = 0;                              /* x29 */
   f[11] = ab__coro_boot_lr(top);          /* x30 */
   co->sp = f;
@@ -358,7 +357,7 @@ static int ab__coro_frame(ab_coro_t *co) {
   return 0;
 }
 
-ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg) {
+ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry) {
   ab_coro_t *co = ab__coro_alloc();
   if (!co)
     return NULL;
@@ -394,7 +393,7 @@ ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg) {
     ab__coro_take_stack(co);
   }
   stack->owner = co;
-  if (ab__coro_frame(co) != 0) {
+  if (ab__coro_frame(co, entry) != 0) {
     ab__coro_destroy(co);
     return NULL;
   }

@@ -329,14 +329,28 @@ static inline __attribute__((noreturn)) void ab__coro_end(ab_coro_t *co) {
   ab__coro_die("ab_coro: a finished coroutine was resumed");
 }
 
-/* ab_coro_create and ab_coro_destroy in general (coro.c). */
-ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg);
+/* A coroutine's C entry: runs on its stack, never returns (ab__coro_end). */
+typedef void (*ab__coro_entry_fn)(ab_coro_t *co);
+
+/* ab_coro_create and ab_coro_destroy in general (coro.c); `entry` is the C
+ * entry of the new coroutine (ab__coro_entry, or ab__coro_create_at's). */
+ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry);
 void ab__coro_destroy(ab_coro_t *co);
 
 /* Where a new coroutine starts: the switch's boot label (coro_switch_*.S),
- * which calls the C entry (coro.c). */
+ * which jumps to the C entry: by default ab__coro_entry (coro.c), which
+ * calls fn(arg) and ends the coroutine when it returns. */
 void ab__coro_boot(void);
 void ab__coro_entry(ab_coro_t *co);
+
+/* What a C entry does first (ASan learns the stack it came from). */
+static inline void ab__coro_begin(ab_coro_t *co) {
+#if defined(AB__ASAN)
+  __sanitizer_finish_switch_fiber(NULL, &co->caller_bottom, &co->caller_size);
+#else
+  (void)co;
+#endif
+}
 
 /* The steady state of a coroutine that runs and finishes, inlined on x86_64
  * without sanitizers: a record from the free list, an idle stack, the first
@@ -349,7 +363,12 @@ extern _Thread_local ab_stack_t *ab__idle;       /* linked through next_free */
 extern _Thread_local size_t ab__nlive;
 #endif
 
-static inline ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
+/* ab_coro_create with its own C entry, which boot jumps to directly: a
+ * coroutine whose function never returns (it ends with ab__coro_end) then
+ * makes no call that never returns, which would leave the CPU's
+ * return-address stack one entry off for the resumer's next return.  fn
+ * still identifies the coroutine (and is what the ucontext build calls). */
+static inline ab_coro_t *ab__coro_create_at(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry) {
 #if defined(AB__CORO_FAST)
   ab_coro_t *co = ab__free_coros;
   ab_stack_t *s = ab__idle;
@@ -370,13 +389,17 @@ static inline ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
     void **f = (void **)s->hi - 4;
     f[0] = (void *)ab__coro_boot;  /* resume address */
     f[1] = co;                     /* rbp */
-    f[2] = (void *)ab__coro_entry;
+    f[2] = (void *)entry;
     f[3] = NULL;
     co->sp = f;
     return co;
   }
 #endif
-  return ab__coro_create(fn, arg);
+  return ab__coro_create(fn, arg, entry);
+}
+
+static inline ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
+  return ab__coro_create_at(fn, arg, ab__coro_entry);
 }
 
 static inline void ab_coro_destroy(ab_coro_t *co) {
