@@ -6,13 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* What an async function's coroutine keeps: on its own stack, in the body. */
-typedef struct ab__async_s {
-  ab_async_fn fn;
-  void *arg;
-  ab_promise_t *promise;   /* the coroutine's own reference */
-  const char *message;     /* set by ab_async_fail() */
-} ab__async_t;
 
 /* An async function's coroutine: runs the function, settles the promise and
  * ends the coroutine, never returning.  ab__async_run is its C entry, which
@@ -26,14 +19,14 @@ static inline __attribute__((always_inline)) void ab__async_main(ab_coro_t *co) 
   ab__coro_end(co);
 }
 
-static void ab__async_run(ab_coro_t *co) {
+void ab__async_run(ab_coro_t *co) {
   ab__coro_begin(co);
   ab__async_main(co);
 }
 
 /* The coroutine's function: what identifies an async function's coroutine,
  * and what the ucontext build's generic entry calls. */
-static void ab__async_body(void *start) {
+void ab__async_body(void *start) {
   (void)start;
   ab__async_main(ab_coro_current());
 }
@@ -45,19 +38,9 @@ static void ab__async_step(ab_coro_t *co) {
     ab_coro_destroy(co);
 }
 
-ab_promise_t *ab_async(ab_async_fn fn, void *arg) {
-  ab_promise_t *p = ab__promise_new_shared(); /* the caller's and the body's */
-  if (!p)
-    return NULL;
-  ab_coro_t *co = ab__coro_create_at(ab__async_body, NULL, ab__async_run);
-  if (!co) {
-    ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
-    ab_promise_release(p);
-    return p;
-  }
-  ab__async_t start = {fn, arg, p, NULL};
-  co->arg = &start;
-  ab__async_step(co);
+ab_promise_t *ab__async_nostack(ab_promise_t *p) {
+  ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
+  ab_promise_release(p); /* the body's, which never runs */
   return p;
 }
 
