@@ -2,7 +2,8 @@
  * test_coro.c -- stackful coroutines: the switch keeps every callee-saved
  * register, coroutines nest, 10,000 live at once, 40,000 beyond what the
  * mapping limit allows share stacks (copied, never when few), stacks are pooled and
- * resizable, and misuse or overflow is reported (in forked children).
+ * resizable, and misuse (a running coroutine resuming one bound to its own
+ * stack among them) or overflow is reported (in forked children).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -539,6 +540,41 @@ static void test_resume_done_aborts(void **state) {
   assert_non_null(strstr(c.err, "the coroutine has finished"));
 }
 
+/* A running coroutine that resumes one bound to its own stack: the frames
+ * of both would be in the same place.  Every stack in use carries a
+ * suspended coroutine, the next one shares one of their stacks, and the
+ * coroutine it shares with, resumed, resumes it. */
+static ab_coro_t *same_stack;
+
+static void resumes_same_stack(void *arg) {
+  (void)arg;
+  ab_coro_yield();
+  ab_coro_resume(same_stack);
+}
+
+static void child_resume_same_stack(void) {
+  static ab_coro_t *all[AB_CORO_SHARED_STACKS];
+  for (int i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    all[i] = ab_coro_create(resumes_same_stack, NULL);
+    ab_coro_resume(all[i]);
+  }
+  same_stack = ab_coro_create(noop_body, NULL);
+  for (int i = 0; i < AB_CORO_SHARED_STACKS; i++)
+    if (all[i]->stack == same_stack->stack)
+      ab_coro_resume(all[i]); /* aborts */
+  fprintf(stderr, "no coroutine shares the new one's stack\n");
+  exit(1);
+}
+
+static void test_resume_onto_a_running_stack_aborts(void **state) {
+  (void)state;
+  child_t c;
+  run_in_child(child_resume_same_stack, &c);
+  assert_true(WIFSIGNALED(c.status));
+  assert_int_equal(WTERMSIG(c.status), SIGABRT);
+  assert_non_null(strstr(c.err, "its stack is in use by a running coroutine"));
+}
+
 static void test_backend_named(void **state) {
   (void)state;
 #if defined(AB_CORO_UCONTEXT)
@@ -567,6 +603,7 @@ int main(void) {
       cmocka_unit_test(test_other_faults_pass_through),
       cmocka_unit_test(test_yield_outside_aborts),
       cmocka_unit_test(test_resume_done_aborts),
+      cmocka_unit_test(test_resume_onto_a_running_stack_aborts),
       cmocka_unit_test(test_backend_named),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
