@@ -31,8 +31,9 @@
  *     then() registers lives inside the derived promise it settles, and a
  *     promise has one more inline reaction slot used by the first raw
  *     reaction or combinator element registered on it; further raw reactions
- *     come from a pooled free list.  No locks, no per-then allocation beyond
- *     the derived promise.  One then() step (create, then, resolve, the
+ *     come from a pooled free list; a combinator's state and its result list
+ *     (up to 4 inputs) come from pools too.  No locks, no per-then allocation
+ *     beyond the derived promise.  One then() step (create, then, resolve, the
  *     reaction in the drain, both releases) is ~250 instructions on x86_64.
  *
  * Ownership (reference counting)
