@@ -98,6 +98,10 @@ endif
 # about an unknown flag is not taken at its word.
 SC_TRY = { echo 'int main(void){return 0;}' | $(CC) -Werror $(1) -x c -c -o /dev/null - 2>/dev/null && echo $(1); }
 STACK_CLASH := $(shell $(call SC_TRY,-fstack-clash-protection --param stack-clash-protection-guard-size=12) || $(call SC_TRY,-fstack-clash-protection))
+# The unit tests are told which flags were found: test_coro asks the compiled
+# code whether it probes large frames, and skips the overflow test, saying
+# why, when it does not (a gcc given the flag fails it instead).
+TEST_DEFS = $(if $(STACK_CLASH),-DAB_STACK_CLASH_FLAGS='"$(STACK_CLASH)"')
 ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(URING_CFLAGS) $(EXT_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
 ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
@@ -157,7 +161,7 @@ endif
 # relative to it, may not: make splits target names on blanks).
 $(BUILD)/c/tests/%.o: c/tests/%.c Makefile | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
-	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) -c "$<" -o "$@"
+	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) $(TEST_DEFS) -c "$<" -o "$@"
 
 $(BUILD)/c/%.o: c/%.c Makefile | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
@@ -167,10 +171,21 @@ $(BUILD)/c/%.o: c/%.S Makefile | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_ASFLAGS) -c "$<" -o "$@"
 
+# An archive, from scratch: `ar rcs`, but on macOS, whose ranlib (which Apple's
+# ar runs itself unless told S) warns "has no symbols" about the switch of the
+# other architecture (an empty object by design, c/lib/coro_switch_*.S): there
+# `ar Scr`, then Apple's ranlib told not to, so that a real warning stands
+# out.  Arguments: the archive, its members.
+RANLIB ?= ranlib
+ifeq ($(UNAME_S)$(RANLIB),Darwinranlib)
+archive = rm -f "$(1)" && $(AR) Scr $(1) $(2) && $(RANLIB) -no_warning_for_no_symbols $(1)
+else
+archive = rm -f "$(1)" && $(AR) rcs $(1) $(2)
+endif
+
 $(LIBAB): $(LIB_OBJ)
 	@mkdir -p "$(dir $@)"
-	rm -f "$@"
-	$(AR) rcs $@ $(LIB_OBJ)
+	$(call archive,$@,$(LIB_OBJ))
 
 # A workload that needs C sources from outside the project (a library the
 # system ships as sources, as Debian ships llhttp) says so in c/<w>/build.mk:
@@ -185,8 +200,7 @@ EXT_LIBS =
 define WORKLOAD_template
 $(call w_lib,$(1)): $(call objs,$(call w_parts,$(1))) $(EXT_OBJ_$(1))
 	@mkdir -p "$$(dir $$@)"
-	rm -f "$$@"
-	$$(AR) rcs $$@ $$^
+	$$(call archive,$$@,$$^)
 endef
 define PROGRAM_template
 $(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(call w_uses,$(1)) $(LIBAB)
@@ -205,11 +219,19 @@ $(LAUNCH): runner/launch.c
 
 # Unit tests may test any workload's pieces: every archive is on the line
 # (the linker takes only what a test uses), then again those that workloads
-# use (c/<w>/uses), so that an archive's needs come after it.
+# use (c/<w>/uses), so that an archive's needs come after it: GNU ld reads
+# each archive once, in order.  Apple's ld searches every archive until none
+# resolves more, and warns "ignoring duplicate libraries" about a repeat: no
+# repeat there.
 W_USES := $(sort $(foreach w,$(WORKLOADS),$(call w_uses,$(w))))
+ifeq ($(UNAME_S),Darwin)
+TEST_LIBS_AGAIN =
+else
+TEST_LIBS_AGAIN = $(W_USES) $(LIBAB)
+endif
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(W_LIBS) $(LIBAB)
 	@mkdir -p "$(dir $@)"
-	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(W_USES) $(LIBAB) $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(TEST_LIBS_AGAIN) $(CMOCKA_LIBS) $(LIBS)
 
 $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 	@mkdir -p "$(dir $@)"

@@ -2,11 +2,13 @@
 and of run.py end to end, on the fake catalog folder tests/fixtures-bin/catalog/
 (fake-readfile in every role, fake-server that serves, dies or stays mute) and on
 small catalog folders written into a temporary folder where a case needs its
-own.  They start small real processes (sh, python, the launcher) but never
-assert on timing."""
+own.  They start small real processes (sh, python, the launcher) and assert
+on timing once: a 1 ms program's wall time is not a poll interval."""
+import contextlib
 import csv
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -66,6 +68,20 @@ def make_catalog(folder, workloads):
         with open(os.path.join(path, w["workload"] + ".json"), "w") as f:
             json.dump(w, f)
     return path
+
+
+@contextlib.contextmanager
+def hidden(module, *names):
+    """module's attributes names deleted for the block, as on a platform that
+    lacks them (os.waitid on macOS before Python 3.13), then put back."""
+    saved = {n: getattr(module, n) for n in names if hasattr(module, n)}
+    for n in saved:
+        delattr(module, n)
+    try:
+        yield
+    finally:
+        for n, v in saved.items():
+            setattr(module, n, v)
 
 
 def quiet(fn, *args):
@@ -199,6 +215,27 @@ class ClassifyTest(Fixture):
 
 
 class LaunchTest(Fixture):
+    def test_a_1_ms_programs_wall_time_is_read_when_it_is_reaped(self):
+        # A launcher that slept 50 ms between looks at the program (macOS's,
+        # which has no parent-death signal) reported 50 ms and more.  Both
+        # builds: as made here, and as made without Linux's prctl (-U__linux__:
+        # sigtimedwait on Linux, the same kqueue on macOS).  The fastest of 5
+        # runs, so that a busy host slowing one run fails nothing.
+        other = os.path.join(self.dir, "launch-without-prctl")
+        subprocess.run([os.environ.get("CC") or "cc", "-std=c11", "-O2", "-U__linux__", "-o",
+                        other, os.path.join(HERE, "launch.c")], check=True)
+        for path in (self.launcher, other):
+            runs = [launch.run_once(["sleep", "0.001"], 10, path) for _ in range(5)]
+            self.assertEqual([r.exit_code for r in runs], [0] * 5)
+            walls = [r.wall_ns for r in runs]
+            self.assertLess(min(walls), 10 * 10 ** 6, "%s: wall_ns %s" % (path, walls))
+
+    def test_without_waitid_or_kqueue_the_group_is_still_killed_at_the_timeout(self):
+        with hidden(os, "waitid"), hidden(select, "kqueue"):
+            res = launch.run_once(["sh", "-c", "sleep 30 & sleep 30; wait"], 0.3, self.launcher)
+        self.assertTrue(res.timed_out)
+        self.assertEqual(res.exit_code, -9)
+
     def test_output_exit_code_and_rusage_are_captured(self):
         res = launch.run_once(["sh", "-c", "echo out; echo err >&2; exit 3"], 10, self.launcher)
         self.assertEqual((res.stdout, res.stderr, res.exit_code), (b"out\n", b"err\n", 3))
@@ -554,6 +591,17 @@ class EndToEndTest(Fixture):
         self.assertEqual([len(o) for o in info["order"]], [2, 2, 1])
         self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
                       "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
+
+    def test_a_quick_run_without_os_waitid_as_on_macos_before_python_3_13(self):
+        # CPython has os.waitid on macOS only from 3.13: without it each run
+        # was marked ended as it started and its launcher killed, and every
+        # variant failed ("ended (signal 9) without its report").  Without
+        # select.kqueue too: the plain wait4 fallback.
+        for names in (("waitid",), ("waitid", "kqueue")):
+            with self.subTest(hidden=names), hidden(os, "waitid"), hidden(select, *names[1:]):
+                _, samples, info, _, _ = self.run_main("quick")
+                self.assertEqual(len(samples), 9)
+                self.assertEqual({s["status"] for s in samples}, {"ok"}, info["failures"])
 
     def test_an_unbuilt_launcher_is_exit_3_before_any_folder_is_made(self):
         os.environ["BUILD"] = os.path.join(self.dir, "nobuild")

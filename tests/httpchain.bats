@@ -269,9 +269,10 @@ against() {
     serve_piped "$BAD" "$role"
     port=$SERVER_PORT
   fi
+  guard_for 30
   for id in $(client_ids); do
     variant_argv "$id"
-    run --separate-stderr timeout 30 "${VARIANT_ARGV[@]}" --iterations 3 --port "$port" "$@" < /dev/null
+    run --separate-stderr ${GUARD[@]+"${GUARD[@]}"} "${VARIANT_ARGV[@]}" --iterations 3 --port "$port" "$@" < /dev/null
     if [ "$status" -ne "$code" ]; then
       failures+="$id: exit $status, wanted $code: $stderr"$'\n'
     elif [ -n "$output" ] || [ "${#stderr_lines[@]}" -ne 1 ]; then
