@@ -60,8 +60,9 @@
  * saved stack pointer, 128 bytes, is part of it), plus at most
  * AB_CORO_SHARED_STACKS stacks, and two mappings per stack (the stack and its
  * guard), far below Linux's vm.max_map_count (tasks at N = 1,000,000: about
- * 740 bytes per suspended async function, 410 per fiber, records included).  The coroutine's record comes from a free list
- * of its own (slabs), so creating one allocates nothing in steady state.
+ * 710 bytes per suspended async function, 410 per fiber, records
+ * included).  The coroutine's record comes from a free list of its own
+ * (slabs), so creating one allocates nothing in steady state.
  * Default usable stack size 16 KiB; the environment variable
  * AB_CORO_STACK_KIB or ab_coro_set_stack_size() changes it.
  *
