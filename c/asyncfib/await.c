@@ -23,8 +23,11 @@ typedef struct call_s {
   int n;
 } call_t;
 
-/* Awaits the async call fn(n): 0 with *result, or the code it failed with. */
-static int await_call(ab_async_fn fn, af_state_t *st, int n, uint64_t *result) {
+/* Awaits the async call fn(n): 0 with *result, or the code it failed with.
+ * Inline, so that a resumed call continues in its caller's own code: a
+ * return across a switch is mispredicted (coro.h). */
+static inline __attribute__((always_inline)) int await_call(ab_async_fn fn, af_state_t *st, int n,
+                                                            uint64_t *result) {
   call_t c = {st, n};
   ab_promise_t *p = ab_async(fn, &c);
   if (p == NULL)

@@ -58,11 +58,7 @@ static void frames_free(void) {
 /* The frame has finished: settle its promise, give the frame back. */
 static void finished(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
-  if (pt->result == 0)
-    ab_promise_resolve(f->result, AF_VALUE(f->value), NULL);
-  else
-    ab_promise_reject(f->result, pt->result, NULL);
-  ab_promise_release(f->result);
+  ab_pt_promise_return(f->result, pt->result, NULL, AF_VALUE(f->value));
   frame_put(f);
 }
 
@@ -76,11 +72,11 @@ static ab_promise_t *call(af_state_t *st, int n, ab_pt_step_fn step) {
   f->n = n;
   f->value = 0;
   f->child = NULL;
-  if ((f->result = ab_promise_new()) == NULL) {
+  ab_promise_t *r = f->result = ab_pt_promise_new(); /* the frame's and ours */
+  if (r == NULL) {
     frame_put(f);
     return NULL;
   }
-  ab_promise_t *r = ab_promise_retain(f->result);
   ab_pt_start(&f->pt, step, finished);
   return r;
 }

@@ -8,7 +8,7 @@
  *          Promise.all of them, then verifies each: one stack however large N
  *   tasks  one async function per operation (await op(i); check), all started
  *          by a driver async function awaiting Promise.all of their promises:
- *          N coroutines suspended at once, so N + 1 stacks (lazily committed)
+ *          N coroutines suspended at once, on at most 128 shared stacks
  *
  * The clock starts first (modes.h): every stack a pass needs (K, 1 or
  * N + 1) is taken from the coroutine pool inside the timed section, mapped

@@ -129,11 +129,7 @@ static int one_step(ab_pt_t *pt) {
 /* Settles the frame's own promise, as returning from an async function does. */
 static void one_done(ab_pt_t *pt) {
   sl_frame_t *f = AB_PT_FRAME(pt, sl_frame_t, pt);
-  if (pt->result == 0)
-    ab_promise_resolve(f->result, op_of(pt), NULL);
-  else
-    ab_promise_reject(f->result, pt->result, "the operation failed");
-  ab_promise_release(f->result);
+  ab_pt_promise_return(f->result, pt->result, "the operation failed", op_of(pt));
   f->result = NULL;
 }
 
@@ -145,9 +141,8 @@ static int tasks_step(ab_pt_t *pt) {
     ab_op_t *op = ab_ops_at(set, d->k);
     sl_frame_t *f = frame_of(op);
     op->i = d->k;
-    if ((f->result = ab_promise_new()) == NULL)
+    if ((set->ps[d->k] = f->result = ab_pt_promise_new()) == NULL)
       break;
-    set->ps[d->k] = ab_promise_retain(f->result);
     ab_pt_start(&f->pt, one_step, one_done);
   }
   if (d->k == set->n)

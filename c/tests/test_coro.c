@@ -1,7 +1,9 @@
 /*
  * test_coro.c -- stackful coroutines: the switch keeps every callee-saved
- * register, coroutines nest, 10,000 live at once, stacks are pooled and
- * resizable, and misuse or overflow is reported (in forked children).
+ * register, coroutines nest, 10,000 live at once, 40,000 beyond what the
+ * mapping limit allows share stacks (copied, never when few), stacks are pooled and
+ * resizable, and misuse (a running coroutine resuming one bound to its own
+ * stack among them) or overflow is reported (in forked children).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,6 +148,57 @@ static void test_ten_thousand_alive(void **state) {
   ab_coro_t *b = ab_coro_create(many_body, NULL);
   assert_ptr_equal(b->stack, sa);
   ab_coro_destroy(b);
+  ab_coro_pool_drain();
+}
+
+/* ---- more alive than the system would map stacks for ------------------
+ *
+ * Linux allows a process vm.max_map_count mappings (65,530 by default) and a
+ * stack of its own takes two (the stack, its guard page): 40,000 coroutines
+ * suspended at once are past that, so they must share stacks, each keeping
+ * its own frames (copied out while another owns the stack).  Up to
+ * AB_CORO_SHARED_STACKS alive, nothing is ever copied. */
+#if defined(__SANITIZE_THREAD__)
+#define BEYOND_MAPS 4000 /* TSan's fiber limit: sharing is tested all the same */
+#else
+#define BEYOND_MAPS 40000
+#endif
+
+static void test_more_alive_than_mappings_allow(void **state) {
+  (void)state;
+  size_t copies = ab_coro_stack_copies();
+  ab_coro_t *few[AB_CORO_SHARED_STACKS];
+  for (long i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    few[i] = ab_coro_create(many_body, (void *)(intptr_t)i);
+    assert_non_null(few[i]);
+    ab_coro_resume(few[i]);
+  }
+  for (long i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    ab_coro_resume(few[i]);
+    assert_true(ab_coro_done(few[i]));
+    ab_coro_destroy(few[i]);
+  }
+  assert_int_equal(ab_coro_stack_copies(), copies); /* a stack each: no copy */
+
+  size_t mapped = ab_coro_stacks_mapped();
+  ab_coro_t **all = calloc(BEYOND_MAPS, sizeof(*all));
+  assert_non_null(all);
+  for (long i = 0; i < BEYOND_MAPS; i++) {
+    all[i] = ab_coro_create(many_body, (void *)(intptr_t)i);
+    if (!all[i])
+      fail_msg("create %ld: %s", i, strerror(errno));
+    ab_coro_resume(all[i]);
+  }
+  assert_true(ab_coro_stacks_mapped() - mapped <= AB_CORO_SHARED_STACKS);
+  for (long i = 0; i < BEYOND_MAPS; i++) { /* in creation order, as timers wake */
+    ab_coro_resume(all[i]);
+    assert_true(ab_coro_done(all[i]));
+    assert_int_equal((intptr_t)all[i]->data, i + 1);
+    ab_coro_destroy(all[i]);
+  }
+  assert_true(ab_coro_stack_copies() > copies);
+  assert_int_equal(ab_coro_live(), 0);
+  free(all);
   ab_coro_pool_drain();
 }
 
@@ -565,6 +618,41 @@ static void test_resume_done_aborts(void **state) {
   assert_non_null(strstr(c.err, "the coroutine has finished"));
 }
 
+/* A running coroutine that resumes one bound to its own stack: the frames
+ * of both would be in the same place.  Every stack in use carries a
+ * suspended coroutine, the next one shares one of their stacks, and the
+ * coroutine it shares with, resumed, resumes it. */
+static ab_coro_t *same_stack;
+
+static void resumes_same_stack(void *arg) {
+  (void)arg;
+  ab_coro_yield();
+  ab_coro_resume(same_stack);
+}
+
+static void child_resume_same_stack(void) {
+  static ab_coro_t *all[AB_CORO_SHARED_STACKS];
+  for (int i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    all[i] = ab_coro_create(resumes_same_stack, NULL);
+    ab_coro_resume(all[i]);
+  }
+  same_stack = ab_coro_create(noop_body, NULL);
+  for (int i = 0; i < AB_CORO_SHARED_STACKS; i++)
+    if (all[i]->stack == same_stack->stack)
+      ab_coro_resume(all[i]); /* aborts */
+  fprintf(stderr, "no coroutine shares the new one's stack\n");
+  exit(1);
+}
+
+static void test_resume_onto_a_running_stack_aborts(void **state) {
+  (void)state;
+  child_t c;
+  run_in_child(child_resume_same_stack, &c);
+  assert_true(WIFSIGNALED(c.status));
+  assert_int_equal(WTERMSIG(c.status), SIGABRT);
+  assert_non_null(strstr(c.err, "its stack is in use by a running coroutine"));
+}
+
 static void test_backend_named(void **state) {
   (void)state;
 #if defined(AB_CORO_UCONTEXT)
@@ -586,12 +674,14 @@ int main(void) {
       cmocka_unit_test(test_checker_catches_a_clobber),
 #endif
       cmocka_unit_test(test_rounding_mode),
+      cmocka_unit_test(test_more_alive_than_mappings_allow),
       cmocka_unit_test(test_stack_size),
       cmocka_unit_test(test_guard_page_hit_reported),
       cmocka_unit_test(test_frame_larger_than_the_guard_reported),
       cmocka_unit_test(test_other_faults_pass_through),
       cmocka_unit_test(test_yield_outside_aborts),
       cmocka_unit_test(test_resume_done_aborts),
+      cmocka_unit_test(test_resume_onto_a_running_stack_aborts),
       cmocka_unit_test(test_backend_named),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
