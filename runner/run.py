@@ -11,6 +11,7 @@ by concern, each module importing only those below it:
     progress.py  the status line
   render.py    summaries, exports, charts, REPORT.md, cross-host charts
 """
+import codecs
 import os
 import sys
 import time
@@ -26,6 +27,30 @@ import rundir as rd  # noqa: E402
 import summary as sm  # noqa: E402
 import verdicts  # noqa: E402
 from errors import EnvError, RenderInterrupted, UsageError  # noqa: E402
+
+
+# What the runner prints beyond ASCII, and the ASCII it prints instead where
+# the locale's encoding lacks a character (LC_ALL=de_DE.ISO-8859-1 has µ and ±,
+# not Δ or ≤): the table once died there in a UnicodeEncodeError, even with
+# stdout sent to /dev/null.  Anything else becomes "?".
+ASCII_FALLBACK = {"Δ": "d", "µ": "u", "μ": "u", "≤": "<=", "≥": ">=", "±": "+-", "×": "x",
+                  "–": "-", "—": "-", "…": "...", "≈": "~", "→": "->", "’": "'"}
+
+
+def _ascii_instead(err):
+    text = err.object[err.start:err.end]
+    return "".join(ASCII_FALLBACK.get(ch, "?") for ch in text), err.end
+
+
+codecs.register_error("ascii-fallback", _ascii_instead)
+
+
+def ascii_fallback(*streams):
+    """Makes streams (text files) print ASCII_FALLBACK's text for what their
+    encoding cannot say; a stream that cannot be reconfigured is left alone."""
+    for stream in streams:
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="ascii-fallback")
 
 
 def hosts(folder):
@@ -63,6 +88,7 @@ def show(summary, rundir):
 
 
 def main(argv):
+    ascii_fallback(sys.stdout, sys.stderr)
     try:
         args = cli.parse_args(argv)
         if args.hosts:

@@ -88,6 +88,16 @@ elif case == "mixed-n":
     set_col(6, "iterations", "200")
 elif case == "duplicate-row":
     lines.append(lines[3])
+elif case == "ok-zero-elapsed":
+    set_col(3, "elapsed_ns", "0")
+elif case == "ok-one-of-n":
+    set_col(3, "ok", "1")
+elif case == "ok-exit-1":
+    set_col(3, "exit_code", "1")
+elif case == "id-not-its-columns":
+    set_col(3, "style", "promise")
+elif case == "label-not-its-id":
+    set_col(3, "label", "c/callback-sequential@node4")
 else:
     sys.exit("corrupt: no case %r" % case)
 open(samples, "w").write("\n".join(lines) + "\n")
@@ -111,6 +121,11 @@ elapsed-not-integer    | samples\.csv:3: elapsed_ns is not an integer
 unknown-status         | samples\.csv:3: unknown status .great.
 mixed-n                | samples\.csv:6: readfile/c/callback-sequential@node4 has iterations 200 here and 100 on line 2
 duplicate-row          | samples\.csv:8: a second row of readfile/c/callback-sequential@node4 in round 2 \(the first is line 4\)
+ok-zero-elapsed        | samples\.csv:3: status ok with elapsed_ns 0
+ok-one-of-n            | samples\.csv:3: status ok with ok = 1 of 100 iterations
+ok-exit-1              | samples\.csv:3: status ok with exit_code 1
+id-not-its-columns     | samples\.csv:3: variant .readfile/c/await-sequential@node4. is not what its own columns make \(readfile/c/promise-sequential@node4\)
+label-not-its-id       | samples\.csv:3: label .c/callback-sequential@node4. is not its variant
 '
 
 @test "--render refuses a corrupted run folder with one line naming the file and the row, exit 3" {

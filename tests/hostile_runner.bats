@@ -170,3 +170,26 @@ EOF
   assert_equal "$(cat "${BATS_TEST_TMPDIR}/r/latest")" mine
   [ ! -e "${BATS_TEST_TMPDIR}/r/h" ]
 }
+
+@test "under a non-UTF-8 locale (de_DE.ISO-8859-1) a run and --render print their tables, ASCII where the encoding lacks a character" {
+  need_launcher
+  command -v localedef >/dev/null || skip "localedef is not installed (it builds the locale for this test)"
+  mkdir -p "${BATS_TEST_TMPDIR}/loc"
+  localedef -i de_DE -f ISO-8859-1 "${BATS_TEST_TMPDIR}/loc/de_DE.ISO-8859-1" >/dev/null 2>&1 \
+    || skip "localedef cannot build de_DE.ISO-8859-1 here (no de_DE source or ISO-8859-1 charmap)"
+  export LOCPATH="${BATS_TEST_TMPDIR}/loc"
+  # (bash itself cannot load it: its own warning is not the test's)
+  { export LC_ALL=de_DE.ISO-8859-1; } 2>/dev/null
+  [ "$("$PYTHON" -c 'import sys; print(sys.stdout.encoding)')" = iso8859-1 ] \
+    || skip "Python does not take the built locale"
+  run fake --host h --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  refute_output --partial Traceback
+  # The table's header: Δ is not in ISO-8859-1 and becomes "d"; µ is.
+  assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
+  "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/r/latest" > /dev/null 2> "${BATS_TEST_TMPDIR}/err"
+  ! grep -q Traceback "${BATS_TEST_TMPDIR}/err"
+  run "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/r/latest"
+  assert_success
+  assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
+}
