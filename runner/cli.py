@@ -3,7 +3,7 @@
 Usage:
   run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
          [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
-         [--catalog DIR] [--node PATH|none] [--no-trace]
+         [--catalog DIR] [--node PATH|none] [--no-trace] [--yes]
   run.py --render RUNDIR      redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
   run.py --hosts [DIR]        cross-host charts from every run under DIR (default
@@ -23,15 +23,20 @@ overwritten, and OUT/latest points at the newest.  After the rounds, on Linux
 with strace, each variant runs twice more under strace to count its system
 calls per operation (runner/trace.py; --no-trace skips it).
 
+Before it starts, the run's duration is estimated (at the wall times of the
+newest run under OUT, or at a program's start-up time for a variant it did
+not run) and said on the first line; beyond an hour a terminal is asked
+first, and beyond a day a run that cannot ask is refused unless --yes.
+
 Bounds: --rounds and --warmup-rounds at most %(MAX_ROUNDS)d, --iterations 1 to
 %(MAX_ITERATIONS)d, --timeout %(MIN_TIMEOUT)g s to %(MAX_TIMEOUT)d s (24 h), --seed 0 to 2^64 - 1;
 --filter must not be empty; --host must not be a name the runner uses in the
 results folder (%(RESERVED)s).
 
 Exit codes: 0 the run finished (failed runs are recorded, not fatal); 1 the
-charts could not be drawn; 2 usage error; 3 environment error (unwritable
-output folder, a program or build/bin/launch not built, a bad catalog);
-130 interrupted.
+charts could not be drawn; 2 usage error (or a long run not started); 3
+environment error (unwritable output folder, a program or build/bin/launch
+not built, a bad catalog); 130 interrupted.
 """
 import argparse
 import os
@@ -85,6 +90,9 @@ def parse_args(argv):
                    help="skip the traced runs that count system calls per operation "
                         "after the rounds (runner/trace.py)")
     p.add_argument("--node", help="Node.js executable, or 'none' to skip Node variants")
+    p.add_argument("--yes", action="store_true",
+                   help="start a run estimated longer than an hour without asking, "
+                        "and one longer than a day at all when not on a terminal")
     p.add_argument("--render", metavar="RUNDIR", help="redraw a run folder from its samples.csv")
     p.add_argument("--hosts", nargs="?", const=os.path.join(ROOT, "results"), metavar="DIR",
                    help="draw the cross-host charts from every run under DIR")

@@ -217,6 +217,40 @@ def parse_entry(text):
     return vid, point or None
 
 
+# What one program run costs at least, start-up included: the fastest runs of
+# the reference host (C 1.2 ms, Go 2.2 ms, Node 94 ms); and what the runner
+# spends around each (about 3 ms there: the launcher, the checks, the rows).
+FLOOR_S = {"node": 0.09}
+OTHER_FLOOR_S = 0.002
+PER_RUN_S = 0.003
+
+
+def estimate(plan, previous=None):
+    """(runs, seconds, variants without a previous figure) of the plan: every
+    run of every round (a time budget's most rounds), each at the median wall
+    time the previous run measured for it (previous: {id: (wall_ms,
+    iterations)}, scaled to this N above the start-up floor), or at the floor
+    of its language when it has no such figure; plus the runner's time around
+    each run."""
+    pts = getattr(plan, "points", None) or {}
+    runs = seconds = 0
+    guessed = set()
+    for v in plan.variants:
+        s = plan.settings[v["workload"]]
+        rounds = max(s["rounds"], (s.get("budget") or {}).get("max_rounds", 0))
+        floor = FLOOR_S.get(v["lang"], OTHER_FLOOR_S)
+        for p in (pts.get(v["id"]) or {"": {"iterations": s["iterations"]}}).values():
+            wall_ms, n = (previous or {}).get(v["id"]) or (None, None)
+            if wall_ms and n:
+                each = floor + max(0.0, wall_ms / 1e3 - floor) * p["iterations"] / float(n)
+            else:
+                each = floor
+                guessed.add(v["id"])
+            runs += plan.warmups + rounds
+            seconds += (plan.warmups + rounds) * (each + PER_RUN_S)
+    return runs, seconds, len(guessed)
+
+
 def command(v, node, n, workload_args, concurrency=None):
     """The argv of one run: the catalog's command plus the contract's flags, the
     workload's own flags and, in bounded mode, the bound (v's own unless a

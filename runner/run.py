@@ -53,6 +53,66 @@ def ascii_fallback(*streams):
             stream.reconfigure(errors="ascii-fallback")
 
 
+# A run estimated longer than this asks first on a terminal; longer than a
+# day it needs --yes without one (a run of 3.76 million programs once started
+# silently).
+ASK_S = 3600
+REFUSE_S = 86400
+
+
+def duration(seconds):
+    """'3 d 4 h', '5 h 12 min', '9 min', '40 s'."""
+    s = int(seconds)
+    for unit, size, sub, subsize in (("d", 86400, "h", 3600), ("h", 3600, "min", 60)):
+        if s >= size:
+            return "%d %s %d %s" % (s // size, unit, s % size // subsize, sub)
+    return "%d min" % (s // 60) if s >= 60 else "%d s" % s
+
+
+def previous_walls(out):
+    """{id: (median wall ms, N)} of the newest run under out (out/latest's
+    summary.json), or {}: the estimate's figures."""
+    path = os.path.join(out, "latest", "summary.json")
+    try:
+        if os.path.getsize(path) > 50 * 2 ** 20:
+            return {}               # a summary from before the orders were compact
+    except OSError:
+        return {}
+    rows = (rd.read_json(path) or {}).get("variants")
+    if not isinstance(rows, list):
+        return {}
+    return {r["variant"]: (r.get("wall_ms"), r.get("iterations")) for r in rows
+            if isinstance(r, dict) and isinstance(r.get("variant"), str)
+            and isinstance(r.get("wall_ms"), (int, float)) and isinstance(r.get("iterations"), int)}
+
+
+def check_duration(args, plan):
+    """The run's estimate in words ("2363 runs, about 9 min"); on a terminal a run
+    beyond ASK_S asks first, elsewhere one beyond REFUSE_S needs --yes.
+    UsageError when it is not started."""
+    runs, seconds, guessed = plan_mod.estimate(plan, previous_walls(os.path.abspath(args.out)))
+    text = "{:,} runs, about {}".format(runs, duration(seconds))
+    if guessed:
+        text += " or more (%d variant%s not in the newest run counted at a start-up's time)" % (
+            guessed, "" if guessed == 1 else "s")
+    if args.yes or seconds <= ASK_S:
+        return text
+    fix = "fewer --rounds or a --filter, or --yes to start it anyway"
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        print("run.py: this run is %s." % text, file=sys.stderr)
+        try:
+            answer = input("Start it? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() in ("y", "yes"):
+            return text
+        raise UsageError("not started (%s)" % fix)
+    if seconds > REFUSE_S:
+        raise UsageError("this run is %s, more than a day: not started without --yes (%s)"
+                         % (text, fix))
+    return text
+
+
 def hosts(folder):
     """--hosts: the cross-host charts of every host's newest run under folder."""
     runs = render_mod.host_runs(folder)
@@ -107,6 +167,7 @@ def main(argv):
         cat = plan_mod.load_catalog(args.catalog)
         node = plan_mod.find_node(args.node)
         plan = plan_mod.make(cat, args, node)
+        plan.estimate = check_duration(args, plan)
         seed = args.seed if args.seed is not None else time.time_ns() % (2 ** 32)
         rundir, interrupted = measure.measure(args, cat, plan, seed)
     except OSError as e:

@@ -193,3 +193,78 @@ EOF
   assert_success
   assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
 }
+
+# last_run_took OUT MS -- OUT/latest: a run folder whose summary.json says every
+# variant of the fake quick profile took MS ms of wall time at N = 5.
+last_run_took() {
+  mkdir -p "$1/h/20260101T000000Z"
+  ln -s h/20260101T000000Z "$1/latest"
+  "$PYTHON" - "$1/h/20260101T000000Z/summary.json" "$2" <<'PY'
+import json, sys
+ids = ["readfile/fake/honest-%s@python" % m for m in ("sequential", "parallel", "bounded")]
+json.dump({"variants": [{"variant": v, "wall_ms": float(sys.argv[2]), "iterations": 5} for v in ids]},
+          open(sys.argv[1], "w"))
+PY
+}
+
+@test "a run estimated beyond a day is refused without --yes, one beyond an hour asks on a terminal, and run.json keeps its orders small" {
+  need_launcher
+  local out="${BATS_TEST_TMPDIR}/r" guard=()
+  command -v timeout >/dev/null && guard=(timeout 60)
+  last_run_took "$out" 10000
+  # 3 variants x 20,000 rounds at 10 s each: about 7 days.
+  run ${guard[@]+"${guard[@]}"} "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none \
+    --rounds 10000 --warmup-rounds 10000 --iterations 5 --host h --out "$out" < /dev/null
+  assert_failure 2
+  assert_output "run.py: this run is 60,000 runs, about 6 d 22 h, more than a day: not started without --yes (fewer --rounds or a --filter, or --yes to start it anyway)"
+  [ "$(ls "$out/h")" = 20260101T000000Z ]
+  # On a terminal it asks (here: 3 x 2 rounds at 11 min 40 s each, 70 min), and "n" starts nothing.
+  rm "$out/latest" && last_run_took "$out" 700000
+  run "$PYTHON" - "$RUN" "$FAKE_CATALOG" "$out" <<'PY'
+import os, pty, sys, time
+run, cat, out = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, run, "--catalog", cat, "--profile", "quick", "--node",
+             "none", "--rounds", "1", "--warmup-rounds", "1", "--iterations", "5", "--host", "h",
+             "--out", out])
+said = b""
+for _ in range(100):
+    said += os.read(fd, 4096)
+    if b"[y/N]" in said:
+        break
+os.write(fd, b"n\n")
+time.sleep(1)
+try:
+    said += os.read(fd, 4096)
+except OSError:
+    pass
+print(said.decode().replace("\r", ""))
+print("exit", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+PY
+  assert_line "run.py: this run is 6 runs, about 1 h 10 min."
+  assert_line --partial "Start it? [y/N]"
+  assert_line "run.py: not started (fewer --rounds or a --filter, or --yes to start it anyway)"
+  assert_line "exit 2"
+  [ "$(ls "$out/h")" = 20260101T000000Z ]
+  # --yes starts the long one (stopped at once): its run.json is small, and its orders are all there.
+  rm "$out/latest" && last_run_took "$out" 10000
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 10000 \
+    --warmup-rounds 10000 --iterations 5 --host h --out "$out" --yes > "${BATS_TEST_TMPDIR}/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do grep -q "seed" "${BATS_TEST_TMPDIR}/log" && break; sleep 0.1; done
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/log"; false; }
+  grep -q "^run.py: 3 variants (+10000 warm-up rounds), readfile N=5 x 10000 rounds, seed [0-9]*; 60,000 runs, about 6 d 22 h -> " "${BATS_TEST_TMPDIR}/log"
+  d=$(ls -d "$out"/h/2*Z | grep -v 20260101T000000Z)
+  [ "$(wc -c < "$d/run.json")" -lt 20000 ]
+  "$PYTHON" - "$d/run.json" "${ROOT}/runner" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import measure
+warm, measured = measure.run_orders(json.load(open(sys.argv[1])))
+assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
+PY
+}

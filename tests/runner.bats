@@ -177,16 +177,21 @@ EOF
   need_quick_run
   [ -L "${QUICK_OUT}/latest" ]
   [[ "$(readlink "${QUICK_OUT}/latest")" != /* ]]
-  "$PYTHON" - "${QUICK}" <<'EOF'
+  "$PYTHON" - "${QUICK}" "${ROOT}/runner" <<'EOF'
 import json, os, sys
 d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import measure
 h = json.load(open(os.path.join(d, "host.json")))
 for k in ("cpu_model", "cores", "memory_bytes", "os", "kernel", "compiler", "libuv",
           "uv_threadpool_size", "git_commit"):
     assert h.get(k) not in (None, ""), k
 r = json.load(open(os.path.join(d, "run.json")))
-assert len(r["order"]) == r["rounds"] and len(r["warmup_order"]) == r["warmup_rounds"]
-for i, order in enumerate(r["order"]):
+warmup_orders, orders = measure.run_orders(r)
+assert len(orders) == r["rounds"] and len(warmup_orders) == r["warmup_rounds"]
+# The orders are kept as their seed and entries, not as lists (DESIGN section 6).
+assert set(r["orders"]) >= {"seed", "entries", "rule"} and "order" not in r, sorted(r)
+for i, order in enumerate(orders):
     # Round i holds every variant of the workloads that run that many rounds.
     want = [v for v in r["variants"]
             if i < r["workloads"][v.split("/", 1)[0]].get("rounds", r["rounds"])]
@@ -283,8 +288,7 @@ EOF
   for i in 1 2; do
     "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
       --iterations 5 --seed 42 --out "${BATS_TEST_TMPDIR}/s$i" >/dev/null 2>&1
-    "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["order"])' \
-      "$(run_dir "${BATS_TEST_TMPDIR}/s$i")/run.json" > "${BATS_TEST_TMPDIR}/order$i"
+    cut -d, -f1-3 "$(run_dir "${BATS_TEST_TMPDIR}/s$i")/samples.csv" > "${BATS_TEST_TMPDIR}/order$i"
   done
   cmp "${BATS_TEST_TMPDIR}/order1" "${BATS_TEST_TMPDIR}/order2"
 }
