@@ -47,7 +47,9 @@ def _parse(line):
     if not text:
         return None, "the line is empty"
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=catalog.unique_keys)
+    except catalog.DuplicateKey as e:
+        return None, "%s: the line must say each field once" % e
     except ValueError as e:
         return None, "not JSON (%s): %r" % (e, text[:120])
     if not isinstance(obj, dict):

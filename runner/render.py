@@ -152,17 +152,20 @@ def _baseline_table(b):
 
 def read_object(path, types):
     """The JSON object of path, or None when the file is missing.  EnvError (one
-    line naming the file) when it is there but is not JSON, not an object, or a
-    field of types has another type: run.json and host.json are written whole
+    line naming the file) when it is there but is not JSON (or names a key
+    twice in one object), not an object, or a field of types has another
+    type: run.json and host.json are written whole
     by the runner, so anything else was edited by hand, and rendering from it
     would draw a wrong report (or die in it)."""
     if not os.path.exists(path):
         return None
     try:
         with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
+            obj = json.load(f, object_pairs_hook=catalog_mod.unique_keys)
     except OSError as e:
         raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
+    except catalog_mod.DuplicateKey as e:
+        raise EnvError("%s: %s (edited by hand: the runner writes each key once)" % (path, e))
     except ValueError as e:
         raise EnvError("%s: not JSON: %s" % (path, e))
     if not isinstance(obj, dict):

@@ -53,6 +53,10 @@ class ProblemTest(unittest.TestCase):
         self.assertIn("not JSON", self.problem("{\"workload\":"))
         self.assertIn("not a JSON object", self.problem("[1, 2]"))
 
+    def test_a_field_given_twice_is_named_not_read_as_the_last(self):
+        self.assertEqual(self.problem(line().replace('"ok":10,', '"ok":0,"ok":10,')),
+                         'key "ok" appears twice in one object: the line must say each field once')
+
     def test_every_missing_field_is_named(self):
         for k in contract.ORDER:
             self.assertEqual(self.problem(line(drop=[k])), "field %r is missing" % k)

@@ -64,6 +64,8 @@ elif case == "run-json-list":
     write_text("run.json", "[1, 2]")
 elif case == "run-json-not-json":
     write_text("run.json", "{\"rounds\": ")
+elif case == "run-json-key-twice":
+    write_text("run.json", '{"rounds": 3, "rounds": 30}')
 elif case == "run-json-rounds-text":
     write_text("run.json", json.dumps({"rounds": "3"}))
 elif case == "run-json-failures-text":
@@ -109,6 +111,7 @@ REFUSED='
 empty-round            | samples\.csv:3: round is empty
 run-json-list          | run\.json: a JSON object is expected, not list
 run-json-not-json      | run\.json: not JSON
+run-json-key-twice     | run\.json: key "rounds" appears twice in one object
 run-json-rounds-text   | run\.json: rounds has the wrong type
 run-json-failures-text | run\.json: every entry of failures must be an object
 host-json-string       | host\.json: a JSON object is expected, not str
