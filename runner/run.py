@@ -132,7 +132,9 @@ def hosts(folder):
 
 
 def show(summary, rundir):
-    """The end of a run's output: the tables, the verdicts, where the rest is."""
+    """The end of a run's output: the tables, the verdicts, where the rest is;
+    then a line per workload or variant without a valid sample (summary's
+    without_valid).  Returns True when there is none."""
     print(sm.terminal_table(summary["variants"]))
     text = verdicts.text(summary["variants"])
     if text:
@@ -145,6 +147,11 @@ def show(summary, rundir):
         print("every comparison, one by one: %s (All verdicts)" % os.path.join(rel, "REPORT.md"))
     print("charts: %s" % os.path.join(rel, "charts"))
     print("report: %s" % os.path.join(rel, "REPORT.md"))
+    empty = sm.without_valid(summary["variants"])
+    for line in empty:
+        print("run.py: %s; the samples are kept, the reasons are in REPORT.md" % line,
+              file=sys.stderr)
+    return not empty
 
 
 def main(argv):
@@ -162,8 +169,8 @@ def main(argv):
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
-            show(summary, args.render)
-            return 0 if ok else 1
+            valid = show(summary, args.render)
+            return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
         node = plan_mod.find_node(args.node)
         plan = plan_mod.make(cat, args, node)
@@ -195,10 +202,10 @@ def main(argv):
               "(the samples are kept; redraw with: make plots RUN=%s)"
               % (rd.shown(rundir), e, rd.shown(rundir)), file=sys.stderr)
         return 3
-    show(summary, rundir)
+    valid = show(summary, rundir)
     if interrupted:
         return 130
-    return 0 if ok else 1
+    return 0 if ok and valid else 1
 
 
 if __name__ == "__main__":

@@ -320,6 +320,25 @@ def summarize(samples, baselines, units=None):
     return out
 
 
+def without_valid(rows):
+    """One sentence per workload of rows none of whose runs was valid, and per
+    other variant none of whose runs was: a run that measured nothing there
+    is not a result (run.py exits 1), though its samples are kept."""
+    def runs(rs):
+        counts = {k: sum(r["statuses"][k] for r in rs) for k in STATUSES}
+        total = sum(counts.values())
+        return "%d run%s: %s" % (total, "" if total == 1 else "s", ", ".join(
+            "%d %s" % (counts[k], k) for k in STATUSES if counts[k]))
+    out = []
+    for w in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["workload"] == w]
+        if not any(r["n"] for r in wrows):
+            out.append("workload %s has no valid sample (%s)" % (w, runs(wrows)))
+            continue
+        out += ["%s has no valid sample (%s)" % (r["variant"], runs([r])) for r in wrows if not r["n"]]
+    return out
+
+
 def point_axis(point):
     """What a sweep's point varies: "iterations", "concurrency", the name of an
     environment variable, or "" for the base point."""

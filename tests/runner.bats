@@ -250,8 +250,10 @@ EOF
 @test "the test-only variant that does not wait for its completions is reported invalid" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
   run "$PYTHON" "$RUN" --profile selftest --out "${BATS_TEST_TMPDIR}/r"
-  assert_success
+  # Nothing valid was measured: exit 1, the samples kept.
+  assert_failure 1
   assert_output --partial "run.py: readfile/c/callback-nowait-parallel@node4 invalid: ok is 0, expected"
+  assert_line "run.py: workload readfile has no valid sample (2 runs: 2 invalid); the samples are kept, the reasons are in REPORT.md"
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   run csv_column "${d}/samples.csv" status
   [ "${#lines[@]}" -eq 2 ]
@@ -260,9 +262,13 @@ EOF
   grep -q '| `readfile/c/callback-nowait-parallel@node4` | invalid | 0 | ok is 0, expected' "${d}/REPORT.md"
 }
 
-@test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on" {
+@test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on, then exits 1 naming each variant without a valid sample" {
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile broken --out "${BATS_TEST_TMPDIR}/r" --seed 7
-  assert_success
+  assert_failure 1
+  for v in chatty-sequential crash-sequential fail-sequential hang-sequential nowait-parallel; do
+    assert_line --regexp "^run\.py: readfile/fake/$v@python has no valid sample \(2 runs: 2 [a-z]+\); the samples are kept, the reasons are in REPORT\.md$"
+  done
+  refute_line --partial "honest-sequential@python has no valid sample"
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   [ $(($(wc -l < "${d}/samples.csv") - 1)) -eq 12 ]
   "$PYTHON" - "$d" <<'EOF'
@@ -323,7 +329,8 @@ EOF
   [ "${#lines[@]}" -eq 4 ]
   refute_line --regexp '^(invalid|failed|timeout|crashed)$'
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile unserved --out "${BATS_TEST_TMPDIR}/u"
-  assert_success
+  assert_failure 1
+  assert_line "run.py: workload unserved has no valid sample (1 run: 1 failed); the samples are kept, the reasons are in REPORT.md"
   assert_line --regexp '^run.py: unserved/fake/honest-sequential@python failed: server fake-server exited 1 before it was ready: '
   assert_line --regexp '^run.py: unready/fake/honest-sequential@python failed: server fake-server printed no \{"port": N\} line within '
   "$PYTHON" - "$(run_dir "${BATS_TEST_TMPDIR}/u")/samples.csv" <<'EOF'
