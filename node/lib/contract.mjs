@@ -369,12 +369,40 @@ export function say(message) {
 }
 
 /**
+ * True when fd 1 was closed when node started: node then opens /dev/null
+ * read-write in its place (a shell's >/dev/null opens it write-only), and the
+ * line would vanish with exit 0.  C and Go tell it the same way.
+ */
+export function stdoutClosed() {
+  try {
+    const out = fs.fstatSync(1);
+    if (!out.isCharacterDevice() || out.rdev !== fs.statSync('/dev/null').rdev) return false;
+    fs.readSync(1, Buffer.alloc(1), 0, 1, null); // /dev/null read-write: 0 bytes
+    return true;
+  } catch (err) {
+    return err.code === 'EBADF' && err.syscall === 'fstat';
+  }
+}
+
+/** Ends the process with exit 3 and one line when stdout is closed (stdoutClosed). */
+export function exitIfStdoutClosed(prog) {
+  if (stdoutClosed()) {
+    say(`${prog}: stdout is closed: the result line cannot be written`);
+    process.exit(EXIT_ENV);
+  }
+}
+
+/**
  * Writes text to stdout synchronously, or ends the process with exit 3 and
- * one line on stderr when it cannot (a full disk such as /dev/full, a closed
- * pipe: Node ignores SIGPIPE, so the write fails with EPIPE).  `what` names
- * the text in that line ("result", "usage").
+ * one line on stderr when it cannot (stdout closed, a full disk such as
+ * /dev/full, a closed pipe: Node ignores SIGPIPE, so the write fails with
+ * EPIPE).  `what` names the text in that line ("result", "usage").
  */
 export function emit(prog, what, text) {
+  if (stdoutClosed()) {
+    say(`${prog}: cannot write the ${what} to stdout: stdout is closed`);
+    process.exit(EXIT_ENV);
+  }
   const bytes = Buffer.from(text, 'utf-8');
   let done = 0;
   while (done < bytes.length) {
@@ -458,6 +486,7 @@ export async function main(variant, moduleUrl) {
   const fields = variantFields(variant);
   const prog = programName(fileURLToPath(moduleUrl));
   const opts = optionsOrExit(prog, variant.workload, process.argv.slice(2));
+  exitIfStdoutClosed(prog); // nowhere to write the result: say so before anything runs
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
   const most = Math.max(inFlight(opts.warmup, concurrency), inFlight(opts.iterations, concurrency));
   if (most > MAX_IN_FLIGHT) {

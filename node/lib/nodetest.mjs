@@ -19,7 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, isEntry, optionsOrExit, programName, resultLine, say, variantFields,
+  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, exitIfStdoutClosed, isEntry, optionsOrExit, programName, resultLine, say,
+  variantFields,
 } from './contract.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -57,6 +58,7 @@ async function main() {
   }
   const variant = await variantOrExit(file);
   const opts = optionsOrExit(PROG, variant.workload, rest, file);
+  exitIfStdoutClosed(PROG);
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncstyles-nodetest-'));
   const resultPath = path.join(scratch, 'result.json');

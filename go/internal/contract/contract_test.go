@@ -479,6 +479,19 @@ func TestALineOrUsageThatCannotBeWrittenIsAnEnvironmentErrorWithOneLine(t *testi
 	}
 }
 
+func TestAClosedStdoutIsAnEnvironmentErrorBeforeAnythingRuns(t *testing.T) {
+	f := newFake()
+	var errOut bytes.Buffer
+	code := Run(f.workload(), []string{"--iterations", "2"}, closedStdout{}, &errOut)
+	want := "go-fake: stdout is closed: the result line cannot be written\n"
+	if code != ExitEnv || errOut.String() != want || len(f.passes) != 0 || f.seen != "" {
+		t.Errorf("exit %d, stderr %q, passes %v, checked %q; want 3, %q and nothing run", code, errOut.String(), f.passes, f.seen, want)
+	}
+	if stdoutClosed() {
+		t.Errorf("the test's own stdout counts as closed")
+	}
+}
+
 func TestTooFewFreeDescriptorsAreAnEnvironmentErrorBeforeAnythingIsOpened(t *testing.T) {
 	if err := CheckDescriptors(); err != nil {
 		t.Fatalf("with the usual limit: %v", err)
