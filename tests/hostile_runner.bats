@@ -90,7 +90,40 @@ abc 1
 -3 1024
 5000 1024
 8 8
+18446744073709551617 1024
+-18446744073709551617 1
 EOF
+}
+
+@test "on Linux, the threadpool size host.json records is the number of threads libuv starts" {
+  [ -d /proc/self/task ] || skip "Linux only: counts a process's threads in /proc"
+  [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
+  local given want threads now same pid failures=""
+  for given in 8 0 abc -3 4294967298 9223372036854775808 18446744073709551617 -18446744073709551617; do
+    want=$("$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import host; print(host.threadpool_size(sys.argv[2]))' \
+      "${ROOT}/runner" "$given")
+    UV_THREADPOOL_SIZE=$given "${BIN}/c-readfile" --variant callback-sequential --iterations 2000000 \
+      >/dev/null 2>&1 3>&- &
+    pid=$!
+    threads="" same=0
+    # libuv starts every thread of its pool at the first read, one after the
+    # other: the count once it holds still for 0.2 s is the loop thread and those.
+    for _ in $(seq 1 500); do
+      now=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+      if [ -n "$now" ] && [ "$now" -gt 1 ] && [ "$now" = "$threads" ]; then
+        same=$((same + 1))
+        [ "$same" -lt 20 ] || break
+      else
+        same=0
+      fi
+      threads=$now
+      sleep 0.01
+    done
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null || true
+    [ "$threads" = $((want + 1)) ] || failures+="UV_THREADPOOL_SIZE=$given: host.json says $want, libuv ran $((threads - 1)) threads"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
 @test "three runners at once: every sample is ok and latest is the newest run" {
