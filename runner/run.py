@@ -115,6 +115,9 @@ def check_duration(args, plan):
 
 def hosts(folder):
     """--hosts: the cross-host charts of every host's newest run under folder."""
+    if not os.path.isdir(folder):
+        raise EnvError("%s is not a folder: --hosts takes the results folder that holds "
+                       "the hosts' runs (default results)" % folder)
     runs = render_mod.host_runs(folder)
     for slug, rundirs in sorted(render_mod.host_runs(folder, emulated=True).items()):
         print("run.py: %s left out of the cross-host charts: emulated (%s), its timings are "

@@ -301,3 +301,29 @@ warm, measured = measure.run_orders(json.load(open(sys.argv[1])))
 assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
 PY
 }
+
+@test "options that conflict, that the command would ignore, or that are given twice are usage errors with one line" {
+  local d="${BATS_TEST_TMPDIR}/r/h/20260101T000000Z"
+  mkdir -p "$d"
+  while IFS='|' read -r args msg; do
+    read -r -a argv <<<"$args"
+    run -2 "$PYTHON" "$RUN" "${argv[@]//@D@/$d}"
+    assert_output "run.py: ${msg//@D@/$d}"
+  done <<'CASES'
+--render @D@ --rounds 3|--render redraws a run folder from its files: --rounds would be ignored (leave it out)
+--filter quick --render @D@|--render redraws a run folder from its files: --filter would be ignored (leave it out)
+--render @D@ --catalog x|--render redraws a run folder from its files: --catalog would be ignored (leave it out)
+--render @D@ --hosts|--render and --hosts are two commands: give one
+--hosts --render @D@|--render and --hosts are two commands: give one
+--hosts @D@ --profile quick|--hosts draws the cross-host charts of the runs in a folder: --profile would be ignored (leave it out)
+--profile quick --rounds 3 --rounds 4|--rounds is given twice: say it once
+--profile quick --profile default|--profile is given twice: say it once
+--profile quick --no-trace --no-trace|--no-trace is given twice: say it once
+--render @D@ --render @D@|--render is given twice: say it once
+CASES
+  [ ! -e "${BATS_TEST_TMPDIR}/r/h/20260101T000000Z/REPORT.md" ]
+  # --filter may be repeated (any may match).
+  run -0 fake --host h --out "${BATS_TEST_TMPDIR}/f" --filter sequential --filter parallel
+  run -3 "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/nope"
+  assert_output "run.py: ${BATS_TEST_TMPDIR}/nope is not a folder: --hosts takes the results folder that holds the hosts' runs (default results)"
+}
