@@ -3,7 +3,7 @@
 Usage:
   run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
          [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
-         [--catalog DIR] [--node PATH|none] [--no-trace] [--yes]
+         [--catalog DIR] [--node PATH|none] [--no-trace] [--yes] [--check]
   run.py --render RUNDIR      redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
   run.py --hosts [DIR]        cross-host charts from every run under DIR (default
@@ -135,6 +135,9 @@ def parse_args(argv):
                         "after the rounds (runner/trace.py)")
     p.add_argument("--node", action=_Once,
                    help="Node.js executable, or 'none' to skip Node variants")
+    p.add_argument("--check", action=_Once, const=True, default=False,
+                   help="check the options, the profile and the filters against the "
+                        "catalog, then exit (make compare does, before it builds)")
     p.add_argument("--yes", action=_Once, const=True, default=False,
                    help="start a run estimated longer than an hour without asking, "
                         "and one longer than a day at all when not on a terminal")

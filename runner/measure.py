@@ -341,6 +341,18 @@ def _hangup(signum, frame):
     raise KeyboardInterrupt
 
 
+def interrupt_on_signals():
+    """Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) raise
+    KeyboardInterrupt, so that a run, or a --render, ends cleanly, even when the
+    shell started us with SIGINT ignored, as non-interactive shells do for
+    background jobs."""
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    if hasattr(signal, "SIGHUP"):
+        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
+        signal.signal(signal.SIGHUP, _hangup)
+
+
 def measure(args, cat, plan, seed):
     """Runs the plan into a new run folder under args.out (--host names it); returns
     (folder, interrupted)."""
@@ -367,14 +379,7 @@ def measure(args, cat, plan, seed):
               "will be marked '?', never '~'" % (rounds, "" if rounds == 1 else "s",
                                                  stats.min_samples_for_ci()), file=sys.stderr)
 
-    # Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) end the run cleanly,
-    # even when the shell started us with SIGINT ignored, as non-interactive
-    # shells do for background jobs.
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _interrupt)
-    if hasattr(signal, "SIGHUP"):
-        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
-        signal.signal(signal.SIGHUP, _hangup)
+    interrupt_on_signals()
     by_id = {v["id"]: v for v in plan.variants}
     values = {w: cat.flag_values(w) for w in plan.settings}
     runtimes = {}

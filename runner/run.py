@@ -164,6 +164,7 @@ def main(argv):
         if args.hosts:
             return hosts(args.hosts)
         if args.render:
+            measure.interrupt_on_signals()
             try:
                 summary, ok = render_mod.render(args.render)
             except RenderInterrupted as e:
@@ -175,6 +176,9 @@ def main(argv):
             valid = show(summary, args.render)
             return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
+        if args.check:
+            plan_mod.select(cat, args.profile, args.filter)
+            return 0
         node = plan_mod.find_node(args.node)
         plan = plan_mod.make(cat, args, node)
         plan.estimate = check_duration(args, plan)

@@ -300,3 +300,40 @@ PY
   # signal reaches it; the wrapper's child stayed in the group.
   gone $PIDS
 }
+
+@test "a signal to the runner while a chart is drawn: that chart finishes, REPORT.md lists it and says 1 drawn, exit 130" {
+  command -v pgrep >/dev/null || skip "pgrep is not installed"
+  d="${BATS_TEST_TMPDIR}/sig/h/20260101T000000Z"
+  good_run "$d"
+  # In the background, as a non-interactive shell starts it: SIGINT was ignored there.
+  "$PYTHON" "$RUN" --render "$d" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do
+    pgrep -f "headline_chart.py $d" >/dev/null && break
+    sleep 0.05
+  done
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  grep -q "interrupted while drawing the charts: REPORT.md written with 1 of them" "${BATS_TEST_TMPDIR}/out"
+  grep -q "interrupted while they were drawn (1 drawn)" "${d}/REPORT.md"
+  grep -q "charts/headline-readfile.png" "${d}/REPORT.md"
+  # The chart it lists is whole: its PNG and, written after it, its sidecar.
+  [ "$(head -c 8 "${d}/charts/headline-readfile.png" | od -An -c | tr -d ' \n')" = '211PNG\r\n032\n' ]
+  [ -s "${d}/charts/headline-readfile.json" ]
+}
+
+@test "a full disk while the charts are drawn is one line and exit 3, not a line per chart" {
+  [ -w /dev/full ] || skip "no /dev/full here"
+  d="${BATS_TEST_TMPDIR}/full/h/20260101T000000Z"
+  good_run "$d"
+  mkdir -p "${d}/charts"
+  # Every chart's PNG leads to /dev/full: each write fails with ENOSPC.
+  for c in headline time ratio distribution cpu memory where claims gap; do
+    ln -s /dev/full "${d}/charts/${c}-readfile.png"
+  done
+  run -3 "$PYTHON" "$RUN" --render "$d"
+  assert_equal "${#lines[@]}" 1
+  assert_output "run.py: cannot write into ${d}: [Errno 28] No space left on device: '${d}/charts/headline-readfile.png'"
+}
