@@ -107,7 +107,11 @@ class ProblemTest(unittest.TestCase):
         self.assertIn("cannot be evaluated: unknown name 'missing'", contract.problem(entry, 10, line()))
 
     def test_concurrency_when_given(self):
-        self.assertEqual(self.problem(line(), concurrency=64), "concurrency is 0, expected 64")
+        self.assertEqual(self.problem(line(), concurrency=8), "concurrency is 0, expected 8")
+        # The most in flight: N when N is below K.
+        self.assertIsNone(self.problem(line(concurrency=10), concurrency=64))
+        self.assertEqual(self.problem(line(concurrency=64), concurrency=64),
+                         "concurrency is 64, expected 10")
 
     def test_elapsed_and_peak_rss_must_be_positive(self):
         self.assertIn("elapsed_ns must be positive", self.problem(line(elapsed_ns=0)))

@@ -664,7 +664,9 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
          ",\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64 ",\"peak_rss_kb\":%ld,"
          "\"idle_rss_kb\":%ld,\"runtime\":\"",
          w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
-         o.backend, o.iterations, run.concurrency, ok, bytes, elapsed,
+         o.backend, o.iterations,
+         /* the most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N) */
+         run.concurrency < o.iterations ? run.concurrency : o.iterations, ok, bytes, elapsed,
          tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
          tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_kb, idle_kb);
   fprintf(stdout, "libuv %s", uv_version_string());

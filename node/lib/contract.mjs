@@ -78,7 +78,9 @@ export function propertyName(flag) {
 /**
  * Checks a workload's description and returns it.  Its flags map a flag name
  * without the dashes to { value (the default, a string or, with integer:
- * true, a non-negative integer), arg (the placeholder in the usage), about,
+ * true, a non-negative integer), range ([lo, hi], optional with integer: the
+ * values it takes; anything else, digits or not, is "--flag must be an
+ * integer from lo to hi"), arg (the placeholder in the usage), about,
  * validate(value) (optional: a usage-error sentence or null) }.  setup(opts)
  * (optional) runs once before any warm-up and returns a sentence when the
  * environment is wrong (exit 3), else null.  verifier(opts) returns the
@@ -159,7 +161,12 @@ export function parseArgs(workload, args) {
       value = args[++k];
     }
     if (spec.integer) {
-      if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+      const digits = /^[0-9]+$/.test(value) && Number.isSafeInteger(Number(value));
+      if (spec.range && !(digits && Number(value) >= spec.range[0] && Number(value) <= spec.range[1])) {
+        // One rule, said once, as C and Go say it (-1 and x are out of it too).
+        throw new UsageError(`--${flag} must be an integer from ${spec.range[0]} to ${spec.range[1]}, got "${value}"`);
+      }
+      if (!digits) {
         throw new UsageError(`--${flag} must be a ${flag === 'iterations' ? 'positive' : 'non-negative'} integer, got "${value}"`);
       }
       value = Number(value);
@@ -322,7 +329,8 @@ export function resultLine(fields, measured) {
     backend: fields.backend,
     variant: fields.variant,
     iterations: measured.iterations,
-    concurrency: measured.concurrency,
+    // The most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N).
+    concurrency: Math.min(measured.concurrency, measured.iterations),
     ok: measured.ok,
     bytes: measured.bytes,
     elapsed_ns: measured.elapsed_ns,
