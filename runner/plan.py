@@ -16,6 +16,7 @@ Requirements (runner/catalog.py's module doc, workload level merged with the mat
 import os
 import re
 import shutil
+import signal
 import subprocess
 
 import catalog as catalog_mod
@@ -102,17 +103,28 @@ def run_probe(argv, env=None):
     """None when the probe exits 0 (run with env added to the environment), else
     why not in one line."""
     try:
-        p = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           env=dict(os.environ, **(env or {})),
-                           stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT_S)
+        # A group of its own: a probe that times out, or a run interrupted
+        # meanwhile, ends with whatever the probe started (sh -c ... & co).
+        p = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             env=dict(os.environ, **(env or {})), stderr=subprocess.PIPE,
+                             start_new_session=True)
     except OSError as e:
         return "probe %s cannot run: %s" % (os.path.basename(argv[0]), e.strerror or e)
-    except subprocess.TimeoutExpired:
+    try:
+        _, err = p.communicate(timeout=PROBE_TIMEOUT_S)
+    except BaseException as e:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        p.wait()
+        if not isinstance(e, subprocess.TimeoutExpired):
+            raise
         return "probe %s did not finish within %d s" % (os.path.basename(argv[0]),
                                                          PROBE_TIMEOUT_S)
     if p.returncode == 0:
         return None
-    text = p.stderr.decode("utf-8", "replace").strip()
+    text = err.decode("utf-8", "replace").strip()
     return text.splitlines()[0][:200] if text else "probe %s exited %d" % (
         os.path.basename(argv[0]), p.returncode)
 

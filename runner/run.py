@@ -161,10 +161,15 @@ def main(argv):
     ascii_fallback(sys.stdout, sys.stderr)
     try:
         args = cli.parse_args(argv)
+        # Ctrl-C, a kill or a hangup at any phase: one line, exit 130.
+        measure.interrupt_on_signals()
         if args.hosts:
-            return hosts(args.hosts)
+            try:
+                return hosts(args.hosts)
+            except KeyboardInterrupt:
+                print("run.py: interrupted while drawing the cross-host charts", file=sys.stderr)
+                return 130
         if args.render:
-            measure.interrupt_on_signals()
             try:
                 summary, ok = render_mod.render(args.render)
             except RenderInterrupted as e:
@@ -184,6 +189,11 @@ def main(argv):
         plan.estimate = check_duration(args, plan)
         seed = args.seed if args.seed is not None else time.time_ns() % (2 ** 32)
         rundir, interrupted = measure.measure(args, cat, plan, seed)
+    except KeyboardInterrupt:
+        # measure() keeps what a round measured; this is before the first one.
+        print("run.py: interrupted before the first round: nothing was measured",
+              file=sys.stderr)
+        return 130
     except OSError as e:
         # A full disk or a folder that became unwritable mid-run: the samples
         # written so far stay on disk (each row is flushed as it arrives).

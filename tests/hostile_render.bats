@@ -337,3 +337,29 @@ PY
   assert_equal "${#lines[@]}" 1
   assert_output "run.py: cannot write into ${d}: [Errno 28] No space left on device: '${d}/charts/headline-readfile.png'"
 }
+
+@test "a kill while the plan's probes run is one line and exit 130, no run folder, no traceback, no probe left" {
+  # A probe whose child (a sleep named after this test) outlives a plain kill of sh.
+  local nap="${BATS_TEST_TMPDIR}/probe-nap"
+  cp "$(command -v sleep)" "$nap"
+  cp -R "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
+  sed "s#\"exit 0\"\]#\"$nap 20\"]#" "$FAKE_CATALOG/readfile.json" > "${BATS_TEST_TMPDIR}/cat/readfile.json"
+  grep -q "$nap 20" "${BATS_TEST_TMPDIR}/cat/readfile.json"
+  "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile requires --node none \
+    --out "${BATS_TEST_TMPDIR}/r" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do
+    pgrep -f "$nap" >/dev/null && break
+    sleep 0.1
+  done
+  kill -TERM "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  run cat "${BATS_TEST_TMPDIR}/out"
+  assert_output "run.py: interrupted before the first round: nothing was measured"
+  [ ! -e "${BATS_TEST_TMPDIR}/r" ]
+  # The probe's own child went with it.
+  sleep 0.2
+  ! pgrep -f "$nap" >/dev/null
+}
