@@ -301,21 +301,30 @@ PY
   gone $PIDS
 }
 
-@test "a signal to the runner while a chart is drawn: that chart finishes, REPORT.md lists it and says 1 drawn, exit 130" {
+# signal_runner_when SIGNAL PATTERN ARGS... -- starts the runner with ARGS in the
+# background (output in $BATS_TEST_TMPDIR/out; as a non-interactive shell
+# starts a job, with SIGINT ignored), sends it SIGNAL once a process whose
+# command line matches PATTERN runs (pgrep -f, at most 10 s), and waits:
+# fails unless it exits 130.
+signal_runner_when() {
+  local sig=$1 pattern=$2 pid rc=0
+  shift 2
   command -v pgrep >/dev/null || skip "pgrep is not installed"
-  d="${BATS_TEST_TMPDIR}/sig/h/20260101T000000Z"
-  good_run "$d"
-  # In the background, as a non-interactive shell starts it: SIGINT was ignored there.
-  "$PYTHON" "$RUN" --render "$d" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  "$PYTHON" "$RUN" "$@" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
   pid=$!
   for _ in $(seq 1 200); do
-    pgrep -f "headline_chart.py $d" >/dev/null && break
+    pgrep -f "$pattern" >/dev/null && break
     sleep 0.05
   done
-  kill -INT "$pid"
-  rc=0
+  kill "-$sig" "$pid"
   wait "$pid" || rc=$?
-  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  [ "$rc" -eq 130 ] || { echo "exit $rc"; cat "${BATS_TEST_TMPDIR}/out"; false; }
+}
+
+@test "a signal to the runner while a chart is drawn: that chart finishes, REPORT.md lists it and says 1 drawn, exit 130" {
+  d="${BATS_TEST_TMPDIR}/sig/h/20260101T000000Z"
+  good_run "$d"
+  signal_runner_when INT "headline_chart.py $d" --render "$d"
   grep -q "interrupted while drawing the charts: REPORT.md written with 1 of them" "${BATS_TEST_TMPDIR}/out"
   grep -q "interrupted while they were drawn (1 drawn)" "${d}/REPORT.md"
   grep -q "charts/headline-readfile.png" "${d}/REPORT.md"
@@ -345,21 +354,12 @@ PY
   cp -R "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
   sed "s#\"exit 0\"\]#\"$nap 20\"]#" "$FAKE_CATALOG/readfile.json" > "${BATS_TEST_TMPDIR}/cat/readfile.json"
   grep -q "$nap 20" "${BATS_TEST_TMPDIR}/cat/readfile.json"
-  "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile requires --node none \
-    --out "${BATS_TEST_TMPDIR}/r" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 100); do
-    pgrep -f "$nap" >/dev/null && break
-    sleep 0.1
-  done
-  kill -TERM "$pid"
-  rc=0
-  wait "$pid" || rc=$?
-  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/out"; false; }
+  signal_runner_when TERM "$nap" --catalog "${BATS_TEST_TMPDIR}/cat" --profile requires \
+    --node none --out "${BATS_TEST_TMPDIR}/r"
   run cat "${BATS_TEST_TMPDIR}/out"
   assert_output "run.py: interrupted before the first round: nothing was measured"
   [ ! -e "${BATS_TEST_TMPDIR}/r" ]
   # The probe's own child went with it.
   sleep 0.2
-  ! pgrep -f "$nap" >/dev/null
+  run -1 pgrep -f "$nap"
 }
