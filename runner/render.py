@@ -207,6 +207,10 @@ def render(rundir, out_root=None):
 
 def _render(rundir, out_root):
     samples_path = os.path.join(rundir, "samples.csv")
+    if not os.path.isdir(rundir):
+        # results/latest before any run has finished, or a mistyped path.
+        raise EnvError("%s is not a folder: --render takes a run folder, "
+                       "results/<host>/<stamp>" % rundir)
     if not os.path.isfile(samples_path):
         raise EnvError("%s has no samples.csv: not a run folder" % rundir)
     file_warnings = []

@@ -402,6 +402,10 @@ EOF
 @test "--render of a folder without samples.csv says so" {
   run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}"
   assert_output "run.py: ${BATS_TEST_TMPDIR} has no samples.csv: not a run folder"
+  # A results/latest that points nowhere yet (no run has finished).
+  ln -s h/nothing "${BATS_TEST_TMPDIR}/latest"
+  run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/latest"
+  assert_output "run.py: ${BATS_TEST_TMPDIR}/h/nothing is not a folder: --render takes a run folder, results/<host>/<stamp>"
 }
 
 @test "Ctrl-C keeps the samples, marks the run incomplete and exits 130" {
