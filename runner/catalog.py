@@ -158,11 +158,12 @@ class CatalogError(Exception):
 
 def variant_name(fields):
     """style[-shape][-method]-mode: what a driver's --variant takes (the method
-    only when it is not inprocess)."""
+    only when it is not inprocess; an empty one, as in a samples.csv row written
+    before the column existed, is inprocess)."""
     parts = [fields["style"]]
     if fields.get("shape"):
         parts.append(fields["shape"])
-    if fields.get("method", "inprocess") != "inprocess":
+    if (fields.get("method") or "inprocess") != "inprocess":
         parts.append(fields["method"])
     parts.append(fields["mode"])
     return "-".join(parts)
