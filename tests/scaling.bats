@@ -21,7 +21,8 @@ run_dir() { "$PYTHON" -c 'import os,sys; print(os.path.realpath(os.path.join(sys
 import collections, csv, json, os, sys
 d = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(d, "samples.csv"))))
-assert list(rows[0])[-2:] == ["env", "point"], list(rows[0])
+cols = list(rows[0])
+assert "env" in cols and cols[cols.index("env") + 1] == "point", cols
 got = collections.Counter((r["variant"].split("/")[2], r["point"], r["iterations"], r["concurrency"], r["env"])
                           for r in rows)
 want = {("honest-sequential@python", "base", "20", "1", ""),
