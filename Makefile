@@ -262,11 +262,14 @@ $(BUILD)/bin/go-%: FORCE | $(DEPS_ENV)
 
 FORCE:
 
+# The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build.
 compare: deps
+	@"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all
 	"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS)
 
 quick: deps
+	@"$(PYTHON)" runner/run.py --profile quick $(ARGS) --check
 	@$(MAKE) --no-print-directory all
 	"$(PYTHON)" runner/run.py --profile quick $(ARGS)
 

@@ -158,11 +158,12 @@ class CatalogError(Exception):
 
 def variant_name(fields):
     """style[-shape][-method]-mode: what a driver's --variant takes (the method
-    only when it is not inprocess)."""
+    only when it is not inprocess; an empty one, as in a samples.csv row written
+    before the column existed, is inprocess)."""
     parts = [fields["style"]]
     if fields.get("shape"):
         parts.append(fields["shape"])
-    if fields.get("method", "inprocess") != "inprocess":
+    if (fields.get("method") or "inprocess") != "inprocess":
         parts.append(fields["method"])
     parts.append(fields["mode"])
     return "-".join(parts)
@@ -378,15 +379,35 @@ def _show(path):
     return path if rel.startswith("..") else rel
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names a key twice (unique_keys)."""
+
+
+def unique_keys(pairs):
+    """json's object_pairs_hook that refuses a key given twice in one object
+    (ValueError naming it): json keeps the last silently, so a catalog file with
+    two "--expect" keys, or a line with "ok":0,"ok":5, would say one thing and
+    be read as another."""
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise DuplicateKey("key %s appears twice in one object" % json.dumps(k)[:80])
+        obj[k] = v
+    return obj
+
+
 def _read_object(path, allowed):
     """(the JSON object of path, path as messages show it); CatalogError when it
-    is unreadable, not an object, or has a key outside allowed."""
+    is unreadable, not JSON (a key twice in one object included), not an
+    object, or has a key outside allowed."""
     show = _show(path)
     try:
         with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
+            obj = json.load(f, object_pairs_hook=unique_keys)
     except OSError as e:
         raise CatalogError("%s: cannot read it: %s" % (show, e.strerror or e)) from None
+    except DuplicateKey as e:
+        raise CatalogError("%s: %s (the last would win silently)" % (show, e)) from None
     except ValueError as e:
         raise CatalogError("%s: not JSON: %s" % (show, e)) from None
     if not isinstance(obj, dict):

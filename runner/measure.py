@@ -13,6 +13,7 @@ runner/contract.py, including ok != iterations), failed, timeout, crashed.
 """
 import json
 import os
+import platform
 import random
 import re
 import signal
@@ -178,24 +179,54 @@ def variant_rounds(plan, v, rounds_of=None):
     return (rounds_of or {}).get(v["id"], plan.settings[v["workload"]]["rounds"])
 
 
-def orders(plan, seed, rounds_of=None):
-    """The shuffled order of every round, warm-ups first: variant ids, and for a
-    sweep's other points "id point" (plan_mod.entry).  rounds_of ({id: rounds})
-    lets a variant run in more (or fewer) rounds than its workload; the warm-up
-    orders do not depend on it, so the orders decided after the warm-ups begin
-    with the ones already run."""
-    rng = random.Random(seed)
-    total = max([plan.rounds] + [variant_rounds(plan, v, rounds_of) for v in plan.variants])
+# How run.json's "orders" gives every round's order (DESIGN section 6).
+ORDER_RULE = ("round i (warm-ups first) runs the entries whose measured rounds reach it "
+              "(every entry in a warm-up), in the listed order, shuffled by "
+              "random.Random(seed).shuffle, one shuffle per round in turn")
+
+
+def order_recipe(plan, seed, rounds_of=None):
+    """The orders of every round as run.json keeps them: the seed and every
+    variant's entry (its id, and for a sweep's other points "id point",
+    plan_mod.entry) with its measured rounds, in plan order.  expand() turns it
+    into the orders; a list of every round's order was 194 MB for 20,000
+    rounds.  rounds_of ({id: rounds}) lets a variant run in more (or fewer)
+    rounds than its workload (a time budget); the warm-up orders do not depend
+    on it, so the orders decided after the warm-ups begin with the ones
+    already run."""
     pts = getattr(plan, "points", None) or {}
+    entries = [[plan_mod.entry(v["id"], p), variant_rounds(plan, v, rounds_of)]
+               for v in plan.variants for p in (pts.get(v["id"]) or {"": None})]
+    return {"rule": ORDER_RULE, "seed": seed, "warmup_rounds": plan.warmups,
+            "rounds": max([plan.rounds] + [r for _, r in entries]), "entries": entries,
+            "python": platform.python_version()}
+
+
+def expand(recipe):
+    """Every round's order (lists of entries, warm-ups first) from order_recipe's record."""
+    rng = random.Random(recipe["seed"])
     out = []
-    for i in range(plan.warmups + total):
-        rnd = i + 1 - plan.warmups           # measured round number (<= 0: a warm-up)
-        ids = [plan_mod.entry(v["id"], p) for v in plan.variants
-               if rnd <= 0 or rnd <= variant_rounds(plan, v, rounds_of)
-               for p in (pts.get(v["id"]) or {"": None})]
+    for i in range(recipe["warmup_rounds"] + recipe["rounds"]):
+        rnd = i + 1 - recipe["warmup_rounds"]      # measured round number (<= 0: a warm-up)
+        ids = [e for e, rounds in recipe["entries"] if rnd <= 0 or rnd <= rounds]
         rng.shuffle(ids)
         out.append(ids)
     return out
+
+
+def orders(plan, seed, rounds_of=None):
+    """The shuffled order of every round, warm-ups first (order_recipe, expanded)."""
+    return expand(order_recipe(plan, seed, rounds_of))
+
+
+def run_orders(run):
+    """(warm-up orders, measured orders) of a run.json: expanded from its
+    "orders", or the lists a runner before it wrote ("warmup_order", "order")."""
+    recipe = run.get("orders")
+    if isinstance(recipe, dict):
+        every = expand(recipe)
+        return every[:recipe["warmup_rounds"]], every[recipe["warmup_rounds"]:]
+    return run.get("warmup_order") or [], run.get("order") or []
 
 
 # The fields a variant shares with the others it is compared with (its C
@@ -254,7 +285,7 @@ def _rel(a):
     return os.path.relpath(a, ROOT) if os.path.isabs(a) and a.startswith(ROOT + os.sep) else a
 
 
-def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
+def run_record(args, cat, plan, stamp, seed, recipe, launcher):
     """The first run.json: everything needed to read the run without today's catalog."""
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
@@ -268,7 +299,7 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "commands": {k: [_rel(a) for a in c] for k, c in plan.commands.items()},
             "env": {v["id"]: v["env"] for v in plan.variants if v.get("env")},
             "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
-            "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
+            "orders": recipe,
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
             "sweep": {w: s["sweep"] for w, s in plan.settings.items() if s.get("sweep")},
             "budget": {w: s["budget"] for w, s in plan.settings.items() if s.get("budget")},
@@ -344,6 +375,18 @@ def _hangup(signum, frame):
     raise KeyboardInterrupt
 
 
+def interrupt_on_signals():
+    """Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) raise
+    KeyboardInterrupt, so that a run, or a --render, ends cleanly, even when the
+    shell started us with SIGINT ignored, as non-interactive shells do for
+    background jobs."""
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    if hasattr(signal, "SIGHUP"):
+        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
+        signal.signal(signal.SIGHUP, _hangup)
+
+
 def measure(args, cat, plan, seed):
     """Runs the plan into a new run folder under args.out (--host names it); returns
     (folder, interrupted)."""
@@ -356,26 +399,21 @@ def measure(args, cat, plan, seed):
     rd.write_json(os.path.join(rundir, "host.json"), hinfo)
     for s in plan.skipped:
         print("run.py: skipped %s: %s" % (s["variant"], s["reason"]), file=sys.stderr)
-    plan_orders = orders(plan, seed)
-    run = run_record(args, cat, plan, stamp, seed, plan_orders, launcher)
+    recipe = order_recipe(plan, seed)
+    plan_orders = expand(recipe)
+    run = run_record(args, cat, plan, stamp, seed, recipe, launcher)
     rd.write_json(os.path.join(rundir, "run.json"), run)
-    print("run.py: %d variants (+%d warm-up round), %s, seed %d -> %s"
-          % (len(plan.variants), warmups, ", ".join(
+    print("run.py: %d variants (+%d warm-up round%s), %s, seed %d%s -> %s"
+          % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
               "%s N=%d x %s" % (w, s["iterations"], rounds_said(s)) for w, s in plan.settings.items()),
-             seed, rd.shown(rundir)), file=sys.stderr)
+             seed, "; " + plan.estimate if getattr(plan, "estimate", None) else "",
+             rd.shown(rundir)), file=sys.stderr)
     if rounds < stats.min_samples_for_ci():
         print("run.py: %d round%s: too few for a 95%% interval or a test (%d needed); ratios "
               "will be marked '?', never '~'" % (rounds, "" if rounds == 1 else "s",
                                                  stats.min_samples_for_ci()), file=sys.stderr)
 
-    # Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) end the run cleanly,
-    # even when the shell started us with SIGINT ignored, as non-interactive
-    # shells do for background jobs.
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _interrupt)
-    if hasattr(signal, "SIGHUP"):
-        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
-        signal.signal(signal.SIGHUP, _hangup)
+    interrupt_on_signals()
     by_id = {v["id"]: v for v in plan.variants}
     values = {w: cat.flag_values(w) for w in plan.settings}
     runtimes = {}
@@ -394,9 +432,10 @@ def measure(args, cat, plan, seed):
                     # The warm-ups are done: a variant under a time budget runs
                     # in as many rounds as fit in it (the orders so far stay).
                     rounds_of = budget_rounds(plan, warm_wall)
-                    plan_orders[warmups:] = orders(plan, seed, rounds_of)[warmups:]
+                    recipe = order_recipe(plan, seed, rounds_of)
+                    plan_orders[warmups:] = expand(recipe)[warmups:]
                     rounds = len(plan_orders) - warmups
-                    run.update(rounds=rounds, order=plan_orders[warmups:], variant_rounds={
+                    run.update(rounds=rounds, orders=recipe, variant_rounds={
                         v["id"]: variant_rounds(plan, v, rounds_of) for v in plan.variants})
                     rd.write_json(os.path.join(rundir, "run.json"), run)
                     progress.total = progress.done + sum(len(o) for o in plan_orders[i:])

@@ -16,6 +16,7 @@ Requirements (runner/catalog.py's module doc, workload level merged with the mat
 import os
 import re
 import shutil
+import signal
 import subprocess
 
 import catalog as catalog_mod
@@ -103,17 +104,28 @@ def run_probe(argv, env=None):
     """None when the probe exits 0 (run with env added to the environment), else
     why not in one line."""
     try:
-        p = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           env=dict(os.environ, **(env or {})),
-                           stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT_S)
+        # A group of its own: a probe that times out, or a run interrupted
+        # meanwhile, ends with whatever the probe started (sh -c ... & co).
+        p = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             env=dict(os.environ, **(env or {})), stderr=subprocess.PIPE,
+                             start_new_session=True)
     except OSError as e:
         return "probe %s cannot run: %s" % (os.path.basename(argv[0]), e.strerror or e)
-    except subprocess.TimeoutExpired:
+    try:
+        _, err = p.communicate(timeout=PROBE_TIMEOUT_S)
+    except BaseException as e:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        p.wait()
+        if not isinstance(e, subprocess.TimeoutExpired):
+            raise
         return "probe %s did not finish within %d s" % (os.path.basename(argv[0]),
                                                          PROBE_TIMEOUT_S)
     if p.returncode == 0:
         return None
-    text = p.stderr.decode("utf-8", "replace").strip()
+    text = err.decode("utf-8", "replace").strip()
     return text.splitlines()[0][:200] if text else "probe %s exited %d" % (
         os.path.basename(argv[0]), p.returncode)
 
@@ -229,6 +241,40 @@ def warmup_ops(v, warmup, n):
     profile's or the workload's (catalog.py: warmup), at n, in the same process
     before the timed pass (DESIGN section 3)."""
     return catalog_mod.warmup_for(v.get("warmup", warmup) or "0", n)
+
+
+# What one program run costs at least, start-up included: the fastest runs of
+# the reference host (C 1.2 ms, Go 2.2 ms, Node 94 ms); and what the runner
+# spends around each (about 3 ms there: the launcher, the checks, the rows).
+FLOOR_S = {"node": 0.09}
+OTHER_FLOOR_S = 0.002
+PER_RUN_S = 0.003
+
+
+def estimate(plan, previous=None):
+    """(runs, seconds, variants without a previous figure) of the plan: every
+    run of every round (a time budget's most rounds), each at the median wall
+    time the previous run measured for it (previous: {id: (wall_ms,
+    iterations)}, scaled to this N above the start-up floor), or at the floor
+    of its language when it has no such figure; plus the runner's time around
+    each run."""
+    pts = getattr(plan, "points", None) or {}
+    runs = seconds = 0
+    guessed = set()
+    for v in plan.variants:
+        s = plan.settings[v["workload"]]
+        rounds = max(s["rounds"], (s.get("budget") or {}).get("max_rounds", 0))
+        floor = FLOOR_S.get(v["lang"], OTHER_FLOOR_S)
+        for p in (pts.get(v["id"]) or {"": {"iterations": s["iterations"]}}).values():
+            wall_ms, n = (previous or {}).get(v["id"]) or (None, None)
+            if wall_ms and n:
+                each = floor + max(0.0, wall_ms / 1e3 - floor) * p["iterations"] / float(n)
+            else:
+                each = floor
+                guessed.add(v["id"])
+            runs += plan.warmups + rounds
+            seconds += (plan.warmups + rounds) * (each + PER_RUN_S)
+    return runs, seconds, len(guessed)
 
 
 def command(v, node, n, workload_args, concurrency=None, warmup="0"):

@@ -81,9 +81,10 @@ def describe_run(rel, summary):
     sizes = ", ".join("%s N = %s in %s rounds" % (w, format(s.get("iterations"), ","),
                                                    sm.workload_rounds(run, w))
                       for w, s in sorted((run.get("workloads") or {}).items()))
-    return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round, then %s, "
+    return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round%s, then %s, "
             "seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
-            % (rel, rel, run.get("profile"), run.get("warmup_rounds"), sizes,
+            % (rel, rel, run.get("profile"), run.get("warmup_rounds"),
+               "" if run.get("warmup_rounds") == 1 else "s", sizes,
                run.get("seed"), host.get("cpu_model"), host.get("cores"), host.get("os"),
                host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "),
                host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))

@@ -247,10 +247,10 @@ def outside_section(rows):
     out.append("")
     for workload in sorted({r["workload"] for r in known}):
         out += ["### %s" % workload, "",
-                "| variant | timed ms | outside ms | start-up ms | warm-up ms | own ms | own / timed |",
-                "|---|---:|---:|---:|---:|---:|---:|"]
+                "| variant | timed ms | outside ms | start-up ms | warm-up ms | own ms (of timed) |",
+                "|---|---:|---:|---:|---:|---:|"]
         for r in [r for r in known if r["workload"] == workload]:
-            out.append("| `%s` | %s | %s | %s | %s | %s | %s |" % (
+            out.append("| `%s` | %s | %s | %s | %s | %s (%s) |" % (
                 r["label"], sm.fmt_ms(r.get("median_ms")), sm.fmt_ms(r["outside_ms"]),
                 sm.fmt_ms(r.get("startup_ms")), sm.fmt_ms(r.get("warmup_ms")),
                 sm.fmt_ms(r.get("own_outside_ms")),

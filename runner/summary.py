@@ -9,6 +9,7 @@ import csv
 import io
 import re
 
+import catalog
 import stats
 from files import write_atomic
 
@@ -75,10 +76,12 @@ def read_samples(path, warnings=None):
     skipped with a warning appended to warnings), an empty required column, a
     column that is not an integer or is negative (elapsed_ns < 0 would enter the
     median), an unknown status, two rows of one variant in one round (counted
-    twice), or one variant with two different N (iterations): a median over
-    mixed N means nothing.  Refused rather than warned about: each is a file
-    edited or concatenated by hand, never something the runner writes, and any
-    figure drawn from it would be wrong."""
+    twice), one variant with two different N (iterations): a median over
+    mixed N means nothing, or a row that breaks the contract (row_problem: an
+    id its own columns do not make, an ok row that is not a valid run).
+    Refused rather than warned about: each is a file edited or concatenated by
+    hand, never something the runner writes, and any figure drawn from it
+    would be wrong."""
     with open(path, newline="", encoding="utf-8") as f:
         text = f.read()
     reader = csv.reader(io.StringIO(text))
@@ -135,8 +138,37 @@ def read_samples(path, warnings=None):
             raise ValueError("%s: %s has iterations %d here and %d on line %d: one run "
                              "has one N per variant" % (where, shown, row["iterations"],
                                                         first[0], first[1]))
+        why = row_problem(row)
+        if why:
+            raise ValueError("%s: %s" % (where, why))
         rows.append(row)
     return [_checked(path, row) for row in rows]
+
+
+def row_problem(row):
+    """How one samples.csv row (its integer columns converted) breaks the
+    contract that the runner checked when it wrote it, or None: its variant id
+    must be the one its columns make by the id rule (DESIGN section 4: else
+    two rows of one id tell two stories), its label the id's, and a row marked
+    ok must be a valid run (DESIGN section 3: exit 0, ok == iterations, a
+    positive elapsed_ns)."""
+    made = catalog.variant_id(row)
+    if row["variant"] != made:
+        return ("variant %r is not what its own columns make (%s): a row edited by hand"
+                % (row["variant"][:80], made[:80]))
+    if row["label"] and row["label"] != catalog.variant_label(row):
+        return "label %r is not its variant's (%s)" % (row["label"][:80], catalog.variant_label(row))
+    if row["status"] != "ok":
+        return None
+    if row["exit_code"] != 0:
+        return "status ok with exit_code %s: an ok run exits 0" % row["exit_code"]
+    if row["ok"] != row["iterations"]:
+        return ("status ok with ok = %s of %d iterations: an ok run verified every completion"
+                % ("empty" if row["ok"] is None else row["ok"], row["iterations"]))
+    if not row["elapsed_ns"]:
+        return "status ok with elapsed_ns %s: an ok run's clock ran" % (
+            "empty" if row["elapsed_ns"] is None else row["elapsed_ns"])
+    return None
 
 
 # A program's elapsed_ns is its timed section, inside the process's own life: it
@@ -326,6 +358,25 @@ def excludes_one(r, prefix=""):
     """True when the ratio's interval excludes 1 (before the false discovery rate control)."""
     lo, hi = r.get(prefix + "ratio_ci_low"), r.get(prefix + "ratio_ci_high")
     return lo is not None and (lo > 1 or hi < 1)
+
+
+def without_valid(rows):
+    """One sentence per workload of rows none of whose runs was valid, and per
+    other variant none of whose runs was: a run that measured nothing there
+    is not a result (run.py exits 1), though its samples are kept."""
+    def runs(rs):
+        counts = {k: sum(r["statuses"][k] for r in rs) for k in STATUSES}
+        total = sum(counts.values())
+        return "%d run%s: %s" % (total, "" if total == 1 else "s", ", ".join(
+            "%d %s" % (counts[k], k) for k in STATUSES if counts[k]))
+    out = []
+    for w in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["workload"] == w]
+        if not any(r["n"] for r in wrows):
+            out.append("workload %s has no valid sample (%s)" % (w, runs(wrows)))
+            continue
+        out += ["%s has no valid sample (%s)" % (r["variant"], runs([r])) for r in wrows if not r["n"]]
+    return out
 
 
 def point_axis(point):

@@ -53,6 +53,10 @@ class ProblemTest(unittest.TestCase):
         self.assertIn("not JSON", self.problem("{\"workload\":"))
         self.assertIn("not a JSON object", self.problem("[1, 2]"))
 
+    def test_a_field_given_twice_is_named_not_read_as_the_last(self):
+        self.assertEqual(self.problem(line().replace('"ok":10,', '"ok":0,"ok":10,')),
+                         'key "ok" appears twice in one object: the line must say each field once')
+
     def test_every_missing_field_is_named(self):
         for k in contract.ORDER:
             self.assertEqual(self.problem(line(drop=[k])), "field %r is missing" % k)
@@ -106,7 +110,11 @@ class ProblemTest(unittest.TestCase):
         self.assertIn("cannot be evaluated: unknown name 'missing'", contract.problem(entry, 10, line()))
 
     def test_concurrency_when_given(self):
-        self.assertEqual(self.problem(line(), concurrency=64), "concurrency is 0, expected 64")
+        self.assertEqual(self.problem(line(), concurrency=8), "concurrency is 0, expected 8")
+        # The most in flight: N when N is below K.
+        self.assertIsNone(self.problem(line(concurrency=10), concurrency=64))
+        self.assertEqual(self.problem(line(concurrency=64), concurrency=64),
+                         "concurrency is 64, expected 10")
 
     def test_elapsed_and_peak_rss_must_be_positive(self):
         self.assertIn("elapsed_ns must be positive", self.problem(line(elapsed_ns=0)))

@@ -73,9 +73,8 @@ def write_samples(folder, medians, rounds=12):
             drift = 1.0 + 0.05 * (r % 4)
             for order, (vid, ms) in enumerate(medians.items()):
                 rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
-                rec.update(round=r, order=order, variant=vid, workload="readfile",
-                           lang=vid.split("/")[1], style="s", mode="parallel", backend="x",
-                           iterations=10000, concurrency=0, status="ok", exit_code=0,
+                rec.update(catalog_mod.parse_id(vid))
+                rec.update(round=r, order=order, variant=vid, iterations=10000, concurrency=0, status="ok", exit_code=0,
                            elapsed_ns=int(ms * 1e6 * drift), wall_ns=int(ms * 1e6 * drift) + 1,
                            user_us=1, sys_us=1, peak_rss_kb=1, ok=10000, bytes=120000)
                 w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])
@@ -327,8 +326,8 @@ def write_memory_samples(folder, rounds=12):
         for r in range(1, rounds + 1):
             for order, (vid, ms) in enumerate(FIB_MS.items()):
                 rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
-                rec.update(round=r, order=order, variant=vid, workload="asyncfib", lang="node",
-                           style="s", mode="sequential", backend="none", iterations=5,
+                rec.update(catalog_mod.parse_id(vid))
+                rec.update(round=r, order=order, variant=vid, iterations=5,
                            concurrency=1, status="ok", exit_code=0, elapsed_ns=int(ms * 1e6),
                            wall_ns=int(ms * 1e6) + 1, user_us=1, sys_us=1,
                            peak_rss_kb=40000 + FIB_KB[vid](r), idle_rss_kb=40000, ok=5, bytes=0)

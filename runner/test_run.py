@@ -648,7 +648,7 @@ class EndToEndTest(Fixture):
         for s in samples:
             rounds.setdefault(s["workload"], []).append(int(s["round"]))
         self.assertEqual((sorted(rounds["readfile"]), sorted(rounds["rare"])), ([1, 2, 3], [1, 2]))
-        self.assertEqual([len(o) for o in info["order"]], [2, 2, 1])
+        self.assertEqual([len(o) for o in measure.run_orders(info)[1]], [2, 2, 1])
         self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
                       "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
 

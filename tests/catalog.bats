@@ -74,6 +74,12 @@ elif breakage == "suite-rounds-huge":
     suite["profiles"][profile]["rounds"] = 10 ** 9
 elif breakage == "suite-profile-list":
     suite["profiles"][profile] = [3, 1]
+elif breakage == "duplicate-key":
+    # Two "--expect" keys once made every run fail: json keeps the last silently.
+    text = json.dumps(w, indent=1).replace("{", '{\n "about": "a second about",', 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    sys.exit(0)
 elif breakage == "not-a-catalog":
     # A folder without suite.json (like --catalog /tmp).
     os.remove(suite_path)
@@ -115,6 +121,7 @@ suite-rounds-zero   | suite\.json.*rounds must be an integer from 1
 suite-rounds-huge   | suite\.json.*rounds must be an integer from 1 to [0-9]+, got 1000000000
 suite-profile-list  | suite\.json: profile .* must be an object
 not-a-catalog       | not a catalog folder
+duplicate-key       | [a-z]+\.json: key "about" appears twice in one object
 '
 
 @test "the catalog lists its workloads, their flags and every variant once" {

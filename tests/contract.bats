@@ -96,7 +96,7 @@ print(json.dumps(d, sort_keys=True))' "$1"
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "bounded variants report the concurrency they were given, and the suite's bound by default" {
+@test "bounded variants report the concurrency they were given, the suite's bound by default, and N when N is smaller" {
   local failures="" id mode bound
   bound=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["bound"])' \
     "$CATALOG_DIR/suite.json")
@@ -105,8 +105,11 @@ print(json.dumps(d, sort_keys=True))' "$1"
     run_variant "$id" 40 --concurrency 3
     [ "$status" -eq 0 ] || { failures+="$id: exit $status"$'\n'; continue; }
     [[ "$output" == *'"concurrency":3,'* ]] || failures+="$id: $output"$'\n'
-    run_variant "$id" 5
+    run_variant "$id" $((bound * 2))
     [[ "$output" == *"\"concurrency\":$bound,"* ]] || failures+="$id by default: $output"$'\n'
+    # At most N in flight: min(K, N).
+    run_variant "$id" 5 --concurrency 10
+    [[ "$output" == *'"concurrency":5,'* ]] || failures+="$id at N = 5 < K = 10: $output"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }

@@ -62,15 +62,17 @@ node_ids() { contract_ids "${1:-}" node; }
   assert_output --partial '"style":"await","shape":"","mode":"parallel","method":"inprocess","backend":"promisify"'
 }
 
-@test "bounded Node variants honour --concurrency and default to 64" {
+@test "bounded Node variants honour --concurrency, default to 64 and report N when N is smaller" {
   local id
   for id in $(node_ids); do
     [ "$(catalog field "$id" mode)" = bounded ] || continue
     run_variant "$id" 25 --concurrency 4
     assert_success
     check_result_line "$id" 25 "$output" --concurrency 4
-    run_variant "$id" 3
+    run_variant "$id" 70
     assert_output --partial '"concurrency":64,'
+    run_variant "$id" 3
+    assert_output --partial '"concurrency":3,'
   done
 }
 
@@ -145,11 +147,12 @@ node_ids() { contract_ids "${1:-}" node; }
   readfile | 3 | --file fixtures         | fixture fixtures is a directory
   readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'
   readfile | 1 | --file $wrong           | iteration [0-9]+: read 12 bytes 'Hello, World', expected 12 bytes 'Hello, world'
-  doxbee   | 2 | --delay-ms x            | --delay-ms must be a non-negative integer, got "x"
-  doxbee   | 2 | --delay-ms 86400001     | --delay-ms must be an integer from 0 to 86400000, got 86400001
-  doxbee   | 2 | --queries 0             | --queries must be an integer from 1 to 1000000, got 0
-  tasks    | 2 | --sleep-ms 5s           | --sleep-ms must be a non-negative integer, got "5s"
-  tasks    | 2 | --sleep-ms 86400001     | --sleep-ms must be an integer from 0 to 86400000, got 86400001
+  doxbee   | 2 | --delay-ms x            | --delay-ms must be an integer from 0 to 86400000, got "x"
+  doxbee   | 2 | --delay-ms 86400001     | --delay-ms must be an integer from 0 to 86400000, got "86400001"
+  doxbee   | 2 | --queries 0             | --queries must be an integer from 1 to 1000000, got "0"
+  doxbee   | 2 | --queries -1            | --queries must be an integer from 1 to 1000000, got "-1"
+  tasks    | 2 | --sleep-ms 5s           | --sleep-ms must be an integer from 0 to 86400000, got "5s"
+  tasks    | 2 | --sleep-ms 86400001     | --sleep-ms must be an integer from 0 to 86400000, got "86400001"
 EOF
 }
 

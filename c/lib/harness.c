@@ -167,6 +167,11 @@ static int backend_known(const ab_workload_t *w, const char *name) {
   return 0;
 }
 
+/* Whether the first len bytes of arg are the flag name. */
+static int flag_is(const char *arg, size_t len, const char *name) {
+  return strlen(name) == len && strncmp(arg, name, len) == 0;
+}
+
 int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
   int nflags = flag_count(w);
   int i, k;
@@ -181,32 +186,40 @@ int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
 
   for (i = 1; i < argc; i++) {
     const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    /* --flag VALUE, or --flag=VALUE as Go's flag package and Node's
+     * parseArgs also take: the name is what precedes the first '='. */
+    const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+    size_t len = eq != NULL ? (size_t)(eq - a) : strlen(a);
+    const char *v = eq != NULL ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       ab_usage(stdout, o->prog, w);
       return -1;
     }
     if (strncmp(a, "--", 2) != 0) return usage_error(o, w, "unexpected argument '%s'", a);
     if (v == NULL) return usage_error(o, w, "%s needs a value", a);
-    if (strcmp(a, "--iterations") == 0) {
+    if (flag_is(a, len, "--iterations")) {
       if (parse_long(v, 1, &o->iterations) != 0)
         return usage_error(o, w, "--iterations must be a positive integer, got '%s'", v);
-    } else if (strcmp(a, "--warmup") == 0) {
+    } else if (flag_is(a, len, "--warmup")) {
       if (parse_long(v, 0, &o->warmup) != 0)
         return usage_error(o, w, "--warmup must be a non-negative integer, got '%s'", v);
-    } else if (strcmp(a, "--concurrency") == 0) {
+    } else if (flag_is(a, len, "--concurrency")) {
       if (parse_long(v, 0, &o->concurrency) != 0)
         return usage_error(o, w, "--concurrency must be a non-negative integer, got '%s'", v);
-    } else if (strcmp(a, "--variant") == 0) {
+    } else if (flag_is(a, len, "--variant")) {
       o->variant = v;
-    } else if (strcmp(a, "--backend") == 0) {
+    } else if (flag_is(a, len, "--backend")) {
       o->backend = v;
     } else {
-      for (k = 0; k < nflags && strcmp(a, w->flags[k].name) != 0; k++) continue;
-      if (k == nflags) return usage_error(o, w, "unknown flag '%s'", a);
+      for (k = 0; k < nflags && !flag_is(a, len, w->flags[k].name); k++) continue;
+      if (k == nflags) {
+        char name[64];
+        snprintf(name, sizeof(name), "%.*s", (int)len, a);
+        return usage_error(o, w, "unknown flag '%s'", name);
+      }
       o->flags[k] = v;
     }
-    i++;
+    if (eq == NULL) i++;
   }
   if (o->variant == NULL) return usage_error(o, w, "%s", "--variant is required");
   if (ab_variant_find(w, o->variant) == NULL)
@@ -709,7 +722,9 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
          ",\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64 ",\"peak_rss_kb\":%ld,"
          "\"idle_rss_kb\":%ld,\"runtime\":\"",
          w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
-         o.backend, o.iterations, run.concurrency, ok, bytes, elapsed,
+         o.backend, o.iterations,
+         /* the most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N) */
+         run.concurrency < o.iterations ? run.concurrency : o.iterations, ok, bytes, elapsed,
          tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
          tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_kb, idle_kb);
   fprintf(stdout, "libuv %s", uv_version_string());

@@ -154,6 +154,17 @@ static void defaults_are_the_contracts(void **state) {
   assert_string_equal(o.prog, "prog");
 }
 
+/* What every_flag_is_read gives, whichever form the flags took. */
+static void assert_every_flag(const ab_opts_t *o, const char *colour) {
+  assert_int_equal(o->iterations, 7);
+  assert_int_equal(o->warmup, 3);
+  assert_int_equal(o->concurrency, 5);
+  assert_string_equal(o->variant, "callback-sequential");
+  assert_string_equal(o->backend, "beta");
+  assert_string_equal(o->flags[FLAG_LEVEL], "9");
+  assert_string_equal(o->flags[FLAG_COLOUR], colour);
+}
+
 static void every_flag_is_read(void **state) {
   ab_opts_t o;
   (void)state;
@@ -161,13 +172,20 @@ static void every_flag_is_read(void **state) {
                          "--warmup", "3", "--concurrency", "5", "--colour", "red",
                          "--level", "9", "--backend", "beta", NULL),
                    AB_EXIT_OK);
-  assert_int_equal(o.iterations, 7);
-  assert_int_equal(o.warmup, 3);
-  assert_int_equal(o.concurrency, 5);
-  assert_string_equal(o.variant, "callback-sequential");
-  assert_string_equal(o.backend, "beta");
-  assert_string_equal(o.flags[FLAG_LEVEL], "9");
-  assert_string_equal(o.flags[FLAG_COLOUR], "red");
+  assert_every_flag(&o, "red");
+}
+
+static void every_flag_is_read_in_the_equals_form_too(void **state) {
+  ab_opts_t o;
+  (void)state;
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--iterations=7", "--warmup", "3",
+                         "--concurrency=5", "--colour=red=ish", "--level=9", "--backend=beta", NULL),
+                   AB_EXIT_OK);
+  assert_every_flag(&o, "red=ish"); /* the name ends at the first '=' */
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--iterations=", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--levels=2", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--iterations=2", "--iterations", NULL),
+                   AB_EXIT_USAGE);
 }
 
 static void bad_numbers_are_usage_errors(void **state) {
@@ -604,6 +622,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_are_the_contracts),
     cmocka_unit_test(every_flag_is_read),
+    cmocka_unit_test(every_flag_is_read_in_the_equals_form_too),
     cmocka_unit_test(bad_numbers_are_usage_errors),
     cmocka_unit_test(a_workload_flag_number_is_digits_within_its_bounds),
     cmocka_unit_test(unknown_names_are_usage_errors),

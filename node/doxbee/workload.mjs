@@ -34,16 +34,12 @@ export const PUT = 0, LOOKUP = 1, VERSION = 2, CREATE = 3, EXEC = 4, FILEVERSION
 const KIND_NAMES = ['blob put', 'file lookup', 'version insert', 'query creation', 'query execution',
   'file-version insert', 'file update', 'commit'];
 
-const range = (lo, hi) => (value) => (value >= lo && value <= hi ? null : `must be an integer from ${lo} to ${hi}, got ${value}`);
-
 export const doxbee = defineWorkload({
   name: 'doxbee',
   unit: 'upload',
   flags: {
-    'delay-ms': { value: 1, integer: true, arg: 'T', about: 'every fake operation completes after T ms (0: on the next loop turn)',
-      validate: (v) => (range(0, MAX_DELAY_MS)(v) && `--delay-ms ${range(0, MAX_DELAY_MS)(v)}`) },
-    queries: { value: 25, integer: true, arg: 'P', about: 'queries at once per upload in the parallel shape',
-      validate: (v) => (range(1, MAX_QUERIES)(v) && `--queries ${range(1, MAX_QUERIES)(v)}`) },
+    'delay-ms': { value: 1, integer: true, range: [0, MAX_DELAY_MS], arg: 'T', about: 'every fake operation completes after T ms (0: on the next loop turn)' },
+    queries: { value: 25, integer: true, range: [1, MAX_QUERIES], arg: 'P', about: 'queries at once per upload in the parallel shape' },
   },
   verifier() {
     return (i, up) => {

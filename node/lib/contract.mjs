@@ -84,7 +84,9 @@ export function propertyName(flag) {
 /**
  * Checks a workload's description and returns it.  Its flags map a flag name
  * without the dashes to { value (the default, a string or, with integer:
- * true, a non-negative integer), arg (the placeholder in the usage), about,
+ * true, a non-negative integer), range ([lo, hi], optional with integer: the
+ * values it takes; anything else, digits or not, is "--flag must be an
+ * integer from lo to hi"), arg (the placeholder in the usage), about,
  * validate(value) (optional: a usage-error sentence or null) }.  setup(opts)
  * (optional) runs once before any warm-up and returns a sentence when the
  * environment is wrong (exit 3), else null.  verifier(opts) returns the
@@ -165,7 +167,12 @@ export function parseArgs(workload, args) {
       value = args[++k];
     }
     if (spec.integer) {
-      if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+      const digits = /^[0-9]+$/.test(value) && Number.isSafeInteger(Number(value));
+      if (spec.range && !(digits && Number(value) >= spec.range[0] && Number(value) <= spec.range[1])) {
+        // One rule, said once, as C and Go say it (-1 and x are out of it too).
+        throw new UsageError(`--${flag} must be an integer from ${spec.range[0]} to ${spec.range[1]}, got "${value}"`);
+      }
+      if (!digits) {
         throw new UsageError(`--${flag} must be a ${flag === 'iterations' ? 'positive' : 'non-negative'} integer, got "${value}"`);
       }
       value = Number(value);
@@ -358,7 +365,8 @@ export function resultLine(fields, measured) {
     backend: fields.backend,
     variant: fields.variant,
     iterations: measured.iterations,
-    concurrency: measured.concurrency,
+    // The most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N).
+    concurrency: Math.min(measured.concurrency, measured.iterations),
     ok: measured.ok,
     bytes: measured.bytes,
     elapsed_ns: measured.elapsed_ns,
@@ -410,12 +418,40 @@ export function say(message) {
 }
 
 /**
+ * True when fd 1 was closed when node started: node then opens /dev/null
+ * read-write in its place (a shell's >/dev/null opens it write-only), and the
+ * line would vanish with exit 0.  C and Go tell it the same way.
+ */
+export function stdoutClosed() {
+  try {
+    const out = fs.fstatSync(1);
+    if (!out.isCharacterDevice() || out.rdev !== fs.statSync('/dev/null').rdev) return false;
+    fs.readSync(1, Buffer.alloc(1), 0, 1, null); // /dev/null read-write: 0 bytes
+    return true;
+  } catch (err) {
+    return err.code === 'EBADF' && err.syscall === 'fstat';
+  }
+}
+
+/** Ends the process with exit 3 and one line when stdout is closed (stdoutClosed). */
+export function exitIfStdoutClosed(prog) {
+  if (stdoutClosed()) {
+    say(`${prog}: stdout is closed: the result line cannot be written`);
+    process.exit(EXIT_ENV);
+  }
+}
+
+/**
  * Writes text to stdout synchronously, or ends the process with exit 3 and
- * one line on stderr when it cannot (a full disk such as /dev/full, a closed
- * pipe: Node ignores SIGPIPE, so the write fails with EPIPE).  `what` names
- * the text in that line ("result", "usage").
+ * one line on stderr when it cannot (stdout closed, a full disk such as
+ * /dev/full, a closed pipe: Node ignores SIGPIPE, so the write fails with
+ * EPIPE).  `what` names the text in that line ("result", "usage").
  */
 export function emit(prog, what, text) {
+  if (stdoutClosed()) {
+    say(`${prog}: cannot write the ${what} to stdout: stdout is closed`);
+    process.exit(EXIT_ENV);
+  }
   const bytes = Buffer.from(text, 'utf-8');
   let done = 0;
   while (done < bytes.length) {
@@ -503,6 +539,7 @@ export async function main(variant, moduleUrl, { method = 'inprocess', args = pr
   const fields = variantFields(variant, method);
   const prog = programName(fileURLToPath(moduleUrl));
   const opts = optionsOrExit(prog, variant.workload, args, operand);
+  exitIfStdoutClosed(prog); // nowhere to write the result: say so before anything runs
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
   const most = Math.max(inFlight(opts.warmup, concurrency), inFlight(opts.iterations, concurrency));
   if (most > MAX_IN_FLIGHT) {

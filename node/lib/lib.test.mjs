@@ -16,6 +16,7 @@ import {
 } from './contract.mjs';
 import { fixtureProblem, readfile } from '../readfile/workload.mjs';
 import { noop } from '../noop/workload.mjs';
+import { doxbee } from '../doxbee/workload.mjs';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -276,6 +277,15 @@ test('parseArgs names each bad flag', () => {
     assert.throws(() => parseArgs(workload, args), (err) => err instanceof UsageError && message.test(err.message),
       `${workload.name} ${args.join(' ')}`);
   }
+});
+
+test('an integer flag with a range says that range for every value outside it, digits or not', () => {
+  for (const value of ['0', '-1', 'x', '1000001', '2.5']) {
+    assert.throws(() => parseArgs(doxbee, ['--queries', value]), (err) => err instanceof UsageError
+      && err.message === `--queries must be an integer from 1 to 1000000, got "${value}"`, value);
+  }
+  assert.strictEqual(parseArgs(doxbee, ['--queries', '1000000']).queries, 1000000);
+  assert.strictEqual(parseArgs(doxbee, ['--delay-ms=0']).delayMs, 0);
 });
 
 test('readfile\'s defaults are the ones documented, and the catalog\'s where it has a file for the workload', () => {

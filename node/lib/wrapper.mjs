@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, optionsOrExit, resultLine, say, variantFields,
+  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, exitIfStdoutClosed, optionsOrExit, resultLine, say, variantFields,
 } from './contract.mjs';
 
 const OPERAND = 'node/<workload>/<file>.mjs';
@@ -70,6 +70,7 @@ export async function variantFileOrExit(prog, usage, method, argv) {
 export async function wrappedOrExit(prog, usage, method, argv) {
   const { file, variant, rest } = await variantFileOrExit(prog, usage, method, argv);
   const opts = optionsOrExit(prog, variant.workload, rest, file);
+  exitIfStdoutClosed(prog); // nowhere to write the result: say so before anything runs
   return { file, variant, opts };
 }
 

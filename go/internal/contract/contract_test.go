@@ -215,15 +215,17 @@ func TestWithoutVariantTheFirstVariantRunsTenThousandOperations(t *testing.T) {
 }
 
 func TestTheReportedConcurrencyFollowsTheModeAndReachesTheVariant(t *testing.T) {
+	// The variant gets K; the line says the most in flight, min(K, N).
 	cases := []struct {
-		args []string
-		want int
+		args       []string
+		want, line int
 	}{
-		{[]string{"--variant", "sync-sequential", "--concurrency", "5"}, 1},
-		{[]string{"--variant", "callback-counter-parallel", "--concurrency", "5"}, 0},
-		{[]string{"--variant", "callback-bounded"}, DefaultBound},
-		{[]string{"--variant", "callback-bounded", "--concurrency", "0"}, 64},
-		{[]string{"--variant", "callback-bounded", "--concurrency", "5"}, 5},
+		{[]string{"--variant", "sync-sequential", "--concurrency", "5"}, 1, 1},
+		{[]string{"--variant", "callback-counter-parallel", "--concurrency", "5"}, 0, 0},
+		{[]string{"--variant", "callback-bounded"}, DefaultBound, 3},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "0"}, 64, 3},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "5"}, 5, 3},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "2"}, 2, 2},
 	}
 	for _, c := range cases {
 		f := newFake()
@@ -231,8 +233,8 @@ func TestTheReportedConcurrencyFollowsTheModeAndReachesTheVariant(t *testing.T) 
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
 		}
-		if got := decode(t, stdout)["concurrency"]; got != float64(c.want) {
-			t.Errorf("%v: concurrency %v, want %d", c.args, got, c.want)
+		if got := decode(t, stdout)["concurrency"]; got != float64(c.line) {
+			t.Errorf("%v: concurrency %v, want %d", c.args, got, c.line)
 		}
 		if len(f.passes) != 1 || f.passes[0][1] != c.want {
 			t.Errorf("%v: the variant ran with (n, k) %v, want k = %d", c.args, f.passes, c.want)
@@ -536,6 +538,19 @@ func TestALineOrUsageThatCannotBeWrittenIsAnEnvironmentErrorWithOneLine(t *testi
 		if code != ExitEnv || errOut.String() != want {
 			t.Errorf("%v: exit %d, stderr %q; want 3 and %q", args, code, errOut.String(), want)
 		}
+	}
+}
+
+func TestAClosedStdoutIsAnEnvironmentErrorBeforeAnythingRuns(t *testing.T) {
+	f := newFake()
+	var errOut bytes.Buffer
+	code := Run(f.workload(), []string{"--iterations", "2"}, closedStdout{}, &errOut)
+	want := "go-fake: stdout is closed: the result line cannot be written\n"
+	if code != ExitEnv || errOut.String() != want || len(f.passes) != 0 || f.seen != "" {
+		t.Errorf("exit %d, stderr %q, passes %v, checked %q; want 3, %q and nothing run", code, errOut.String(), f.passes, f.seen, want)
+	}
+	if stdoutClosed() {
+		t.Errorf("the test's own stdout counts as closed")
 	}
 }
 

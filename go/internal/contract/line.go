@@ -42,8 +42,13 @@ type Extra struct {
 }
 
 // NewLine fills the fields that follow from the variant's fields, N, the
-// reported concurrency and the result; the caller adds the measurements.
+// pass's K (Concurrency) and the result; the caller adds the measurements.
+// The line's concurrency is the most in flight (DESIGN section 3): 1, 0 for
+// all N, or min(K, N).
 func NewLine(f Fields, iterations, concurrency int, res Result) Line {
+	if concurrency > iterations {
+		concurrency = iterations
+	}
 	return Line{
 		Workload:    f.Workload,
 		Lang:        f.Lang,

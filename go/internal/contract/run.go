@@ -116,8 +116,37 @@ func (w Workload) find(name string) (Variant, bool) {
 // the signal (Go's default for fd 1 and 2, os/signal's "SIGPIPE").
 func Main(w Workload) {
 	signal.Ignore(syscall.SIGPIPE)
-	os.Exit(Run(w, os.Args[1:], os.Stdout, os.Stderr))
+	var stdout io.Writer = os.Stdout
+	if stdoutClosed() {
+		stdout = closedStdout{}
+	}
+	os.Exit(Run(w, os.Args[1:], stdout, os.Stderr))
 }
+
+// stdoutClosed reports whether fd 1 was closed when the program started: the
+// Go runtime then opens /dev/null read-write in its place (a shell's
+// >/dev/null opens it write-only), and the line would vanish with exit 0.
+// C and Node tell it the same way.
+func stdoutClosed() bool {
+	var out, null syscall.Stat_t
+	if err := syscall.Fstat(1, &out); err != nil {
+		return err == syscall.EBADF
+	}
+	if syscall.Stat("/dev/null", &null) != nil || out.Mode&syscall.S_IFMT != syscall.S_IFCHR || out.Rdev != null.Rdev {
+		return false
+	}
+	var b [1]byte
+	_, err := syscall.Read(1, b[:]) // /dev/null read-write: 0 bytes
+	return err == nil
+}
+
+// closedStdout is stdout when it was closed: every write fails, so the
+// result (or --help) is an environment error, exit ExitEnv.
+type closedStdout struct{}
+
+func (closedStdout) Write([]byte) (int, error) { return 0, errStdoutClosed }
+
+var errStdoutClosed = errors.New("stdout is closed")
 
 // emit writes text to stdout in one call and reports whether all of it went:
 // a full disk (/dev/full), a closed pipe or a descriptor not open for writing
@@ -168,6 +197,11 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	v, found := w.find(s.variant)
 	if !found {
 		return failUsage(fmt.Sprintf("unknown variant %q (choose one of %v)", s.variant, w.names()))
+	}
+	if _, err := stdout.Write(nil); errors.Is(err, errStdoutClosed) {
+		// Nowhere to write the result: say so before anything runs.
+		fmt.Fprintf(stderr, "%s: stdout is closed: the result line cannot be written\n", prog)
+		return ExitEnv
 	}
 	if err := CheckDescriptors(); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
