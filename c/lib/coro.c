@@ -267,9 +267,11 @@ void ab__coro_take_stack(ab_coro_t *co) {
       o->saved = buf;
       o->saved_cap = cap;
     }
-    AB__SAVE_OPEN(o->sp, n);
-    memcpy(o->saved, o->sp, n);
-    ab__copies++;
+    if (n != 0) { /* 0: an owner made but not started (paired: no frame yet) */
+      AB__SAVE_OPEN(o->sp, n);
+      memcpy(o->saved, o->sp, n);
+      ab__copies++;
+    }
   }
   size_t n = (size_t)(s->hi - (char *)co->sp);
   if (n != 0) {
