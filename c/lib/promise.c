@@ -71,58 +71,13 @@
 /* ---- records ------------------------------------------------------------- */
 
 enum {
-  F_RESOLVED = 1,  /* resolve/reject was called (or adoption began) */
-  F_HANDLED = 2,   /* a reaction was ever registered */
-  F_RX_BUSY = 4,   /* the inline record is in use */
-  F_LISTED = 8     /* in the unhandled-rejection list */
+  F_RESOLVED = AB__P_RESOLVED,
+  F_HANDLED = AB__P_HANDLED,
+  F_RX_BUSY = AB__P_RX_BUSY,
+  F_LISTED = AB__P_LISTED
 };
 
-/* A reaction record.  Its kind is its job: run_then_job (then/catch:
- * settles the promise it is inline in, the derived one), run_finally_job,
- * run_thunk_job (finally's valueThunk/thrower: settles its promise like
- * arg), run_adopt_job (resolve-with-promise: the adopting promise settles
- * like the source), run_raw_job (ab_promise_on_settle), run_element_job (one
- * input of a combinator), or NULL: an await's wake-up (f.wake(arg) is queued
- * when the promise settles).  `s` is the pooled kinds' (raw, element,
- * adoption, wake-up); then's, finally's and a thunk's are always inline. */
 typedef struct ab__reaction_s reaction_t;
-struct ab__reaction_s {
-  union {
-    reaction_t *next;       /* waiting: the next on the promise's list */
-    ab_promise_t *settled;  /* queued: the promise that settled */
-  };
-  ab_microtask_fn job;
-  union {
-    ab_then_fn then;        /* then: on_fulfilled */
-    ab_finally_fn fin;      /* finally */
-    ab_reaction_fn raw;     /* raw */
-    ab_microtask_fn wake;   /* wake-up */
-    ab_promise_t *target;   /* a pooled adoption: the adopting promise */
-  } f;
-  union {
-    ab_then_fn on_rejected; /* then */
-    struct {
-      uint32_t index;       /* element: input position */
-      uint8_t pooled;       /* from reaction_pool, not a promise's slot */
-    } s;
-  } u;
-  void *arg;                /* handler arg; thunk: the original promise;
-                             * element: the combinator state; wake-up: f.wake's */
-};
-
-struct ab_promise_s {
-  uint32_t refs;
-  uint8_t state;
-  uint8_t flags;
-  int32_t code;             /* rejected: the reason's code */
-  void *ptr;                /* fulfilled: value; rejected: payload */
-  const ab_type_t *type;
-  union {
-    reaction_t *reactions;  /* pending: newest first */
-    const char *message;    /* settled: the reason's message (NULL unless rejected) */
-  };
-  reaction_t rx;            /* the inline record */
-};
 
 struct ab_resolver_s {
   uint32_t refs;
@@ -793,17 +748,10 @@ ab_promise_t *ab__promise_settled(int code, const char *message, void *value) {
   return p;
 }
 
-/* ab__promise_await of a settled p when the queue is full (out of line, so
- * that the common case needs no stack frame). */
-static COLD int await_grow(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
-  if (ab__queue_grow(&ab__microtasks) != 0) return AB_ENOMEM;
-  return ab__promise_await(p, resume, arg);
-}
-
-int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
+int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
   p->flags |= F_HANDLED;
-  if (p->state != AB_PENDING) {
-    if (UNLIKELY(ab__queue_full(&ab__microtasks))) return await_grow(p, resume, arg);
+  if (p->state != AB_PENDING) { /* the queue is full */
+    if (ab__queue_grow(&ab__microtasks) != 0) return AB_ENOMEM;
     ab__queue_put(&ab__microtasks, resume, arg);
     return 0;
   }
@@ -816,12 +764,6 @@ int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
   r->arg = arg;
   r->next = p->reactions;
   p->reactions = r;
-  return 0;
-}
-
-int ab__promise_outcome(const ab_promise_t *p, void **value) {
-  if (UNLIKELY(p->state == AB_REJECTED)) return p->code != 0 ? p->code : AB_ETHROWN;
-  *value = p->ptr;
   return 0;
 }
 

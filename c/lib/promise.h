@@ -319,7 +319,66 @@ size_t ab_promise_live(void);
  * teardown). */
 void ab_promise_pool_trim(void);
 
-/* ---- private: the fast paths of await (async.c, stackless.h) -------------- */
+/* ---- private: the layout, and the fast paths of await (async.h, stackless.h)
+ * The layout is here only so that the two fast paths below inline into an
+ * awaiter: settled-promise await marks p handled and queues on the microtask
+ * ring as promise.c does, and an await's outcome reads p.  Everything else
+ * that touches these fields is promise.c's. */
+
+#include "microtask_internal.h"
+
+enum {
+  AB__P_RESOLVED = 1,  /* resolve/reject was called (or adoption began) */
+  AB__P_HANDLED = 2,   /* a reaction was ever registered */
+  AB__P_RX_BUSY = 4,   /* the inline record is in use */
+  AB__P_LISTED = 8     /* in the unhandled-rejection list */
+};
+
+/* A reaction record.  Its kind is its job: run_then_job (then/catch:
+ * settles the promise it is inline in, the derived one), run_finally_job,
+ * run_thunk_job (finally's valueThunk/thrower: settles its promise like
+ * arg), run_adopt_job (resolve-with-promise: the adopting promise settles
+ * like the source), run_raw_job (ab_promise_on_settle), run_element_job (one
+ * input of a combinator), or NULL: an await's wake-up (f.wake(arg) is queued
+ * when the promise settles).  `s` is the pooled kinds' (raw, element,
+ * adoption, wake-up); then's, finally's and a thunk's are always inline. */
+struct ab__reaction_s {
+  union {
+    struct ab__reaction_s *next; /* waiting: the next on the promise's list */
+    ab_promise_t *settled;       /* queued: the promise that settled */
+  };
+  ab_microtask_fn job;
+  union {
+    ab_then_fn then;        /* then: on_fulfilled */
+    ab_finally_fn fin;      /* finally */
+    ab_reaction_fn raw;     /* raw */
+    ab_microtask_fn wake;   /* wake-up */
+    ab_promise_t *target;   /* a pooled adoption: the adopting promise */
+  } f;
+  union {
+    ab_then_fn on_rejected; /* then */
+    struct {
+      uint32_t index;       /* element: input position */
+      uint8_t pooled;       /* from reaction_pool, not a promise's slot */
+    } s;
+  } u;
+  void *arg;                /* handler arg; thunk: the original promise;
+                             * element: the combinator state; wake-up: f.wake's */
+};
+
+struct ab_promise_s {
+  uint32_t refs;
+  uint8_t state;
+  uint8_t flags;
+  int32_t code;             /* rejected: the reason's code */
+  void *ptr;                /* fulfilled: value; rejected: payload */
+  const ab_type_t *type;
+  union {
+    struct ab__reaction_s *reactions; /* pending: newest first */
+    const char *message;    /* settled: the reason's message (NULL unless rejected) */
+  };
+  struct ab__reaction_s rx; /* the inline record */
+};
 
 /* A new pending promise with two references (an async function's: the
  * caller's and its own), NULL when out of memory. */
@@ -330,20 +389,34 @@ ab_promise_t *ab__promise_new_shared(void);
  * rejected with code and message; NULL when out of memory. */
 ab_promise_t *ab__promise_settled(int code, const char *message, void *value);
 
+/* An async function's return: fulfils p with the untyped value (code 0) or
+ * rejects it with code and message, then drops one reference. */
+void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value);
+
+/* ab__promise_await for a pending p, or a full queue. */
+int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg);
+
 /* What an await does with p before it suspends: marks p handled and queues
  * resume(arg) for when p has settled, where a reaction registered now would
  * have its job queued (at once for a settled p, as
  * ab_promise_settled_enqueue does; for a pending one, from p's settling, in
  * the order of its reactions).  No reaction job runs and no reference is
  * taken: the awaiter keeps p alive until resume has run.  0, or AB_ENOMEM. */
-int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, void *arg);
+static inline int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
+  if (__builtin_expect(p->state == AB_PENDING || ab__queue_full(&ab__microtasks), 0))
+    return ab__promise_await_slow(p, resume, arg);
+  p->flags |= AB__P_HANDLED;
+  ab__queue_put(&ab__microtasks, resume, arg);
+  return 0;
+}
 
 /* p's outcome as an await returns it: 0 with *value set (fulfilled), or the
  * rejection code (AB_ETHROWN for a rejection with code 0). */
-int ab__promise_outcome(const ab_promise_t *p, void **value);
-
-/* An async function's return: fulfils p with the untyped value (code 0) or
- * rejects it with code and message, then drops one reference. */
-void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value);
+static inline int ab__promise_outcome(const ab_promise_t *p, void **value) {
+  if (__builtin_expect(p->state == AB_REJECTED, 0))
+    return p->code != 0 ? p->code : AB_ETHROWN;
+  *value = p->ptr;
+  return 0;
+}
 
 #endif /* AB_PROMISE_H */
