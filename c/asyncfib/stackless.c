@@ -65,8 +65,6 @@ static void frames_free(void) {
  * frame back.  One that finished before its first await is call()'s. */
 static void finished(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
-  if (f->result == NULL)
-    return;
   if (f->result != ORPHAN)
     ab_pt_promise_return(f->result, pt->result, NULL, AF_VALUE(f->value));
   frame_put(f);
@@ -84,12 +82,14 @@ static ab_promise_t *call(af_state_t *st, int n, ab_pt_step_fn step) {
   f->n = n;
   f->value = 0;
   f->child = NULL;
-  f->result = NULL;
-  if (ab_pt_start(&f->pt, step, finished) == AB_PT_DONE) {
+  /* No done callback until it has suspended: one that finishes at once is
+   * this function's to settle. */
+  if (ab_pt_start(&f->pt, step, NULL) == AB_PT_DONE) {
     ab_promise_t *r = ab_pt_promise_settled(f->pt.result, NULL, AF_VALUE(f->value));
     frame_put(f);
     return r;
   }
+  f->pt.done = finished;
   ab_promise_t *r = ab_pt_promise_new(); /* the frame's and ours */
   f->result = r != NULL ? r : ORPHAN;
   return r;

@@ -755,15 +755,9 @@ int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
     ab__queue_put(&ab__microtasks, resume, arg);
     return 0;
   }
-  /* A wake-up: when p settles, resume(arg) is queued where this reaction's
-   * job would be, and the record is free at once. */
-  reaction_t *r = record_in(p);
+  reaction_t *r = record_in(p);  /* pooled: p's slot is busy */
   if (UNLIKELY(r == NULL)) return AB_ENOMEM;
-  r->job = NULL;
-  r->f.wake = resume;
-  r->arg = arg;
-  r->next = p->reactions;
-  p->reactions = r;
+  ab__promise_add_wake(p, r, resume, arg);
   return 0;
 }
 

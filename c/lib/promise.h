@@ -393,8 +393,20 @@ ab_promise_t *ab__promise_settled(int code, const char *message, void *value);
  * rejects it with code and message, then drops one reference. */
 void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value);
 
-/* ab__promise_await for a pending p, or a full queue. */
+/* ab__promise_await for a pending p whose slot is busy, or a full queue. */
 int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg);
+
+/* Registers r, a free record (p's slot or a pooled one), as an await's
+ * wake-up on pending p: when p settles, resume(arg) is queued where this
+ * reaction's job would be, and the record is free at once. */
+static inline void ab__promise_add_wake(ab_promise_t *p, struct ab__reaction_s *r,
+                                        ab_microtask_fn resume, void *arg) {
+  r->job = NULL;
+  r->f.wake = resume;
+  r->arg = arg;
+  r->next = p->reactions;
+  p->reactions = r;
+}
 
 /* What an await does with p before it suspends: marks p handled and queues
  * resume(arg) for when p has settled, where a reaction registered now would
@@ -403,7 +415,15 @@ int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg);
  * the order of its reactions).  No reaction job runs and no reference is
  * taken: the awaiter keeps p alive until resume has run.  0, or AB_ENOMEM. */
 static inline int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
-  if (__builtin_expect(p->state == AB_PENDING || ab__queue_full(&ab__microtasks), 0))
+  if (p->state == AB_PENDING) {
+    if (__builtin_expect(p->flags & AB__P_RX_BUSY, 0))
+      return ab__promise_await_slow(p, resume, arg);
+    p->flags |= AB__P_HANDLED | AB__P_RX_BUSY; /* the wake-up in p's own slot */
+    p->rx.u.s.pooled = 0;
+    ab__promise_add_wake(p, &p->rx, resume, arg);
+    return 0;
+  }
+  if (__builtin_expect(ab__queue_full(&ab__microtasks), 0))
     return ab__promise_await_slow(p, resume, arg);
   p->flags |= AB__P_HANDLED;
   ab__queue_put(&ab__microtasks, resume, arg);

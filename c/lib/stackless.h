@@ -32,7 +32,9 @@
  * After it, pt->code is 0 and pt->value the promise's value, or pt->code is
  * the rejection code.  AB_PT_RETURN(pt, code) finishes early with a code.
  * When the function finishes, the frame's `done` callback (may be NULL) runs
- * with pt->result; it may free the frame.
+ * with pt->result; it may free the frame.  A caller may set pt->done after
+ * ab_pt_start has returned AB_PT_WAITING (a frame that finished at once is
+ * then the caller's alone to finish).
  *
  * Rules of the switch trick: locals of the step function do not survive an
  * await (keep them in the frame); the promise expression given to
