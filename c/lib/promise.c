@@ -38,14 +38,7 @@
 #include "counters.h"
 #include "microtask_internal.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define AB__ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AB__ASAN 1
-#endif
-#endif
-#ifdef AB__ASAN
+#ifdef AB__PROMISE_ASAN /* promise.h */
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
 #define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
@@ -115,16 +108,12 @@ typedef union slab_u {
   max_align_t align;
 } slab_t;
 
-typedef struct pool_s {
-  void *free;               /* free objects, linked through their first word */
-  slab_t *slabs;
-  size_t size;
-  size_t live;
-} pool_t;
+typedef ab__pool_t pool_t;  /* promise.h: slabs is a slab_t list */
 
 #define SLAB_OBJECTS 128
 
-static pool_t promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
+ab__pool_t ab__promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
+#define promise_pool ab__promise_pool
 static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
 /* A combinator's state, and the result lists of up to LIST_POOLED inputs
  * (Promise.all of a few promises is the common shape: asyncfib's pairs). */
@@ -312,15 +301,7 @@ static ab_list_t *list_new(size_t n) {
 static inline ab_promise_t *promise_alloc(void) {
   ab_promise_t *p = pool_get(&promise_pool);
   if (UNLIKELY(p == NULL)) return NULL;
-  p->refs = 1;
-  p->state = AB_PENDING;
-  p->flags = 0;
-  p->code = 0;
-  p->ptr = NULL;
-  p->type = NULL;
-  p->message = NULL;
-  p->reactions = NULL;
-  return p;
+  return ab__promise_init(p, 1);
 }
 
 ab_promise_t *ab_promise_new(void) { return promise_alloc(); }
@@ -395,7 +376,7 @@ static void drop_reaction(reaction_t *r) {
 
 /* Frees p, whose last reference just went: the general case (a pending
  * promise's reactions are dropped, a typed value is released). */
-static COLD_FREE void promise_free(ab_promise_t *p) {
+void ab__promise_free(ab_promise_t *p) {
   if (p->state == AB_PENDING) {
     reaction_t *r = p->reactions;
     p->reactions = NULL;
@@ -418,11 +399,7 @@ static HOT_INLINE void unref(ab_promise_t *p) {
   if (LIKELY(p->state != AB_PENDING && p->type == NULL))
     pool_put(&promise_pool, p);
   else
-    promise_free(p);
-}
-
-void ab_promise_release(ab_promise_t *p) {
-  if (p != NULL) unref(p);
+    ab__promise_free(p);
 }
 
 /* ---- settling ------------------------------------------------------------ */
@@ -712,20 +689,13 @@ int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
 
 /* The hot constructors below take their promise only when the pool has one
  * (no call, so no stack frame); otherwise these refill it and try again. */
-static COLD ab_promise_t *new_shared_refill(void) {
-  pool_grow(&promise_pool);
-  return promise_pool.free != NULL ? ab__promise_new_shared() : NULL;
-}
-
-ab_promise_t *ab__promise_new_shared(void) {
-  if (UNLIKELY(promise_pool.free == NULL)) return new_shared_refill();
+ab_promise_t *ab__promise_new_shared_slow(void) {
   ab_promise_t *p = promise_alloc();
-  p->refs = 2;
+  if (p != NULL) p->refs = 2;
   return p;
 }
 
-/* ab__promise_settled when it rejects, or the pool is empty. */
-static COLD ab_promise_t *settled_slow(int code, const char *message, void *value) {
+ab_promise_t *ab__promise_settled_slow(int code, const char *message, void *value) {
   ab_promise_t *p = promise_alloc();
   if (p == NULL) return NULL;
   p->flags = F_RESOLVED;
@@ -738,15 +708,6 @@ static COLD ab_promise_t *settled_slow(int code, const char *message, void *valu
   return p;
 }
 
-ab_promise_t *ab__promise_settled(int code, const char *message, void *value) {
-  if (UNLIKELY(code != 0 || promise_pool.free == NULL))
-    return settled_slow(code, message, value);
-  ab_promise_t *p = promise_alloc();
-  p->flags = F_RESOLVED;
-  p->state = AB_FULFILLED;
-  p->ptr = value;
-  return p;
-}
 
 int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
   p->flags |= F_HANDLED;

@@ -173,7 +173,7 @@ ab_promise_t *ab_promise_new(void);
 ab_promise_t *ab_promise_retain(ab_promise_t *p);
 
 /* Drops a reference; the last one frees p (NULL is ignored). */
-void ab_promise_release(ab_promise_t *p);
+static inline void ab_promise_release(ab_promise_t *p); /* inline: see the private part */
 
 /* Resolves p with a value (A+ 2.3: adopts a promise or thenable, rejects with
  * AB_ETYPE if it is p itself).  Takes over one reference of a typed value.
@@ -325,6 +325,7 @@ void ab_promise_pool_trim(void);
  * ring as promise.c does, and an await's outcome reads p.  Everything else
  * that touches these fields is promise.c's. */
 
+#include "counters.h"
 #include "microtask_internal.h"
 
 enum {
@@ -380,14 +381,96 @@ struct ab_promise_s {
   struct ab__reaction_s rx; /* the inline record */
 };
 
+/* The promises' pool (promise.c's, whose other pools are alike): free
+ * objects linked through their first word, taken from slabs.  Its fast ends
+ * are inlined below, except under AddressSanitizer, where promise.c poisons
+ * a free object and every take and put is its own. */
+typedef struct ab__pool_s {
+  void *free;               /* free objects, linked through their first word */
+  void *slabs;
+  size_t size;
+  size_t live;
+} ab__pool_t;
+
+extern ab__pool_t ab__promise_pool;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define AB__PROMISE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AB__PROMISE_ASAN 1
+#endif
+#endif
+
+/* Out of line: the general ends (an empty pool, a pending or typed promise's
+ * last release, a rejection). */
+ab_promise_t *ab__promise_new_shared_slow(void);
+ab_promise_t *ab__promise_settled_slow(int code, const char *message, void *value);
+void ab__promise_free(ab_promise_t *p);
+
+/* p, just taken from the pool, made a pending promise with refs references. */
+static inline ab_promise_t *ab__promise_init(ab_promise_t *p, uint32_t refs) {
+  p->refs = refs;
+  p->state = AB_PENDING;
+  p->flags = 0;
+  p->code = 0;
+  p->ptr = NULL;
+  p->type = NULL;
+  p->reactions = NULL;
+  return p;
+}
+
+/* A promise from the pool, which has one (ab__promise_pool.free != NULL). */
+static inline ab_promise_t *ab__promise_take(void) {
+  void **obj = (void **)ab__promise_pool.free;
+  ab__promise_pool.free = *obj;
+  ab__promise_pool.live++;
+  ab_counters.pool_gets++;
+  return (ab_promise_t *)obj;
+}
+
 /* A new pending promise with two references (an async function's: the
  * caller's and its own), NULL when out of memory. */
-ab_promise_t *ab__promise_new_shared(void);
+static inline ab_promise_t *ab__promise_new_shared(void) {
+#if !defined(AB__PROMISE_ASAN)
+  if (__builtin_expect(ab__promise_pool.free != NULL, 1))
+    return ab__promise_init(ab__promise_take(), 2);
+#endif
+  return ab__promise_new_shared_slow();
+}
 
 /* A new promise settled as an async function's return settles its own
  * (ab__promise_return): fulfilled with the untyped value (code 0) or
  * rejected with code and message; NULL when out of memory. */
-ab_promise_t *ab__promise_settled(int code, const char *message, void *value);
+static inline ab_promise_t *ab__promise_settled(int code, const char *message, void *value) {
+#if !defined(AB__PROMISE_ASAN)
+  if (__builtin_expect(code == 0 && ab__promise_pool.free != NULL, 1)) {
+    ab_promise_t *p = ab__promise_init(ab__promise_take(), 1);
+    p->flags = AB__P_RESOLVED;
+    p->state = AB_FULFILLED;
+    p->ptr = value;
+    return p;
+  }
+#endif
+  return ab__promise_settled_slow(code, message, value);
+}
+
+/* Drops one reference of p (NULL: nothing); the last one frees it. */
+static inline void ab_promise_release(ab_promise_t *p) {
+  if (p == NULL || --p->refs != 0)
+    return;
+#if !defined(AB__PROMISE_ASAN)
+  /* Settled with an untyped value, the common end: nothing to drop or
+   * release, straight back to the free list. */
+  if (__builtin_expect(p->state != AB_PENDING && p->type == NULL, 1)) {
+    *(void **)p = ab__promise_pool.free;
+    ab__promise_pool.free = p;
+    ab__promise_pool.live--;
+    return;
+  }
+#endif
+  ab__promise_free(p);
+}
 
 /* An async function's return: fulfils p with the untyped value (code 0) or
  * rejects it with code and message, then drops one reference. */
