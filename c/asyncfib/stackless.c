@@ -12,8 +12,10 @@
  * from a free list, filled by the first call chain once the clock has
  * started (a chain holds at most M + 1) and kept for the next pass as the
  * coroutine pool keeps its stacks (c/lib/modes.h); afterwards a call
- * allocates only its result promise, from the pool.  The workload's teardown
- * frees the list.
+ * allocates only its result promise, from the pool: made settled when the
+ * call finished before its first await, pending when it suspended, as
+ * await.c's async functions have theirs.  The workload's teardown frees the
+ * list.
  */
 #include "workload.h"
 
@@ -55,15 +57,23 @@ static void frames_free(void) {
   }
 }
 
-/* The frame has finished: settle its promise, give the frame back. */
+/* The result of a frame whose promise could not be made when it suspended:
+ * nobody's (it is freed when it finishes). */
+#define ORPHAN ((ab_promise_t *)&free_frames)
+
+/* The frame has finished after it suspended: settle its promise, give the
+ * frame back.  One that finished before its first await is call()'s. */
 static void finished(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
-  ab_pt_promise_return(f->result, pt->result, NULL, AF_VALUE(f->value));
+  if (f->result != ORPHAN)
+    ab_pt_promise_return(f->result, pt->result, NULL, AF_VALUE(f->value));
   frame_put(f);
 }
 
 /* Starts the call step(n) and returns its promise (a new reference), or NULL
- * when out of memory. */
+ * when out of memory.  As an async function's, the promise is made settled
+ * when the call finished before its first await, and pending, with the
+ * frame's reference too, when it suspended. */
 static ab_promise_t *call(af_state_t *st, int n, ab_pt_step_fn step) {
   frame_t *f = frame_get();
   if (f == NULL)
@@ -72,12 +82,16 @@ static ab_promise_t *call(af_state_t *st, int n, ab_pt_step_fn step) {
   f->n = n;
   f->value = 0;
   f->child = NULL;
-  ab_promise_t *r = f->result = ab_pt_promise_new(); /* the frame's and ours */
-  if (r == NULL) {
+  /* No done callback until it has suspended: one that finishes at once is
+   * this function's to settle. */
+  if (ab_pt_start(&f->pt, step, NULL) == AB_PT_DONE) {
+    ab_promise_t *r = ab_pt_promise_settled(f->pt.result, NULL, AF_VALUE(f->value));
     frame_put(f);
-    return NULL;
+    return r;
   }
-  ab_pt_start(&f->pt, step, finished);
+  f->pt.done = finished;
+  ab_promise_t *r = ab_pt_promise_new(); /* the frame's and ours */
+  f->result = r != NULL ? r : ORPHAN;
   return r;
 }
 

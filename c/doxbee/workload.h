@@ -97,8 +97,8 @@ typedef struct ab_doxbee_s {
 } ab_doxbee_t;
 
 /* The records of a pass of `shape_parallel` (0 or 1), stamped and ready:
- * the set, or NULL with the failure recorded.  `promised` attaches the
- * microtask safety net (promise, await, stackless).  Per-operation state:
+ * the set, or NULL with the failure recorded.  `promised`: the promise form
+ * of the records (promise, await, stackless; modes.h).  Per-operation state:
  * called after ab_run_begin. */
 ab_ops_t *ab_doxbee_begin(ab_run_t *run, int shape_parallel, int promised);
 

@@ -7,16 +7,18 @@
 #include <stdlib.h>
 
 
-/* An async function's coroutine: runs the function, settles the promise and
- * ends the coroutine, never returning.  ab__async_run is its C entry, which
- * boot jumps to (ab__coro_create_at). */
+/* The portable start: runs the function; one that never yielded goes back
+ * to the starter (ab_async settles its promise), one that did settles its
+ * own.  Never returns. */
 static inline __attribute__((always_inline)) void ab__async_main(ab_coro_t *co) {
-  ab__async_t self = *(ab__async_t *)co->arg;  /* the starter's copy dies soon */
-  co->data = &self;
-  void *value = NULL;
-  int code = self.fn(self.arg, &value);
-  ab__promise_return(self.promise, code, self.message, value);
-  ab__coro_end(co);
+  ab_async_fn fn = (ab_async_fn)co->data;
+  co->data = NULL;
+  int code = fn(co->arg, &co->result);
+  if (!co->yielded) {
+    co->code = code;
+    ab__coro_end(co);
+  }
+  ab__async_late(co, code);
 }
 
 void ab__async_run(ab_coro_t *co) {
@@ -26,22 +28,28 @@ void ab__async_run(ab_coro_t *co) {
 
 /* The coroutine's function: what identifies an async function's coroutine,
  * and what the ucontext build's generic entry calls. */
-void ab__async_body(void *start) {
-  (void)start;
+void ab__async_body(void *unused) {
+  (void)unused;
   ab__async_main(ab_coro_current());
 }
 
-/* Whoever resumed a coroutine hands its stack back once it has finished. */
-static void ab__async_step(ab_coro_t *co) {
-  ab_coro_resume(co);
-  if (ab_coro_done(co))
-    ab_coro_destroy(co);
+void ab__async_late(ab_coro_t *co, int code) {
+  ab_promise_t *p = co->data;
+  if (p != NULL) /* NULL: no promise could be made when it first yielded */
+    ab__promise_return(p, code, co->message, co->result);
+  ab__coro_end(co);
 }
 
-ab_promise_t *ab__async_nostack(ab_promise_t *p) {
-  ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
-  ab_promise_release(p); /* the body's, which never runs */
-  return p;
+#if defined(AB__CORO_PAIRED) && (defined(AB__ASAN) || defined(AB__TSAN))
+/* Under a sanitizer the new stack is announced on it before fn runs. */
+int ab__async_first(ab_coro_t *co, ab_async_fn fn) {
+  ab__coro_begin(co);
+  return fn(co->arg, &co->result);
+}
+#endif
+
+ab_promise_t *ab__async_nostack(void) {
+  return ab_promise_rejected(AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
 }
 
 static ab_coro_t *ab__async_current(const char *who) {
@@ -53,23 +61,8 @@ static ab_coro_t *ab__async_current(const char *who) {
   return co;
 }
 
-static void ab__await_wake(void *arg, ab_promise_t *settled) {
-  (void)settled;
-  ab__async_step(arg);
-}
-
-static void ab__await_resume(void *arg) { ab__async_step(arg); }
-
-int ab__await_begin(ab_promise_t *p) {
-  /* Resumption always comes from a microtask, one tick later, as in
-   * JavaScript, even when p has settled already.  Then the job that resumes
-   * is queued at once, where PerformPromiseThen would queue the reaction's,
-   * without a reaction record (the caller keeps p alive meanwhile);
-   * otherwise one raw reaction waits for p. */
-  return ab__promise_await(p, ab__await_resume, ab__await_wake, ab__async_current("ab_await"));
-}
+void ab__await_outside(void) { ab__async_current("ab_await"); abort(); }
 
 void ab_async_fail(const char *message) {
-  ab__async_t *self = ab__async_current("ab_async_fail")->data;
-  self->message = message;
+  ab__async_current("ab_async_fail")->message = message;
 }

@@ -35,7 +35,7 @@ static uint64_t ab__coro_boot_lr(uintptr_t top) {
 }
 #endif
 
-_Thread_local ab_coro_t *ab__coro_current;
+_Thread_local ab__coro_tls_t ab__coro;
 static _Thread_local ab_stack_pool_t ab__pool;
 static _Thread_local int ab__pool_ready;
 
@@ -45,7 +45,6 @@ static _Thread_local int ab__pool_ready;
  * instructions; the round-robin cursor picks a shared one when none is idle. */
 static _Thread_local ab_stack_t **ab__stacks;
 static _Thread_local size_t ab__nstacks, ab__stacks_cap, ab__cursor;
-_Thread_local ab_stack_t *ab__idle;
 
 /* Coroutine records: a free list linked through `data`, refilled in slabs. */
 #define AB__CORO_SLAB 64
@@ -53,9 +52,7 @@ typedef union ab__coro_slab_u {
   union ab__coro_slab_u *next;
   max_align_t align;
 } ab__coro_slab_t;
-_Thread_local ab_coro_t *ab__free_coros;
 static _Thread_local ab__coro_slab_t *ab__coro_slabs;
-_Thread_local size_t ab__nlive;
 static _Thread_local size_t ab__copies;
 
 /* Copies of stack frames.  ASan keeps the redzones of a stack's frames in
@@ -112,7 +109,7 @@ static void ab__stacks_release(void);
 
 const char *ab_coro_backend(void) { return AB_CORO_BACKEND_NAME; }
 
-size_t ab_coro_live(void) { return ab__nlive; }
+size_t ab_coro_live(void) { return ab__coro.nlive; }
 
 size_t ab_coro_stack_copies(void) { return ab__copies; }
 
@@ -133,9 +130,9 @@ void ab_coro_set_stack_size(size_t size) {
 /* Gives the idle stacks back to the pool. */
 static void ab__stacks_release(void) {
   ab_stack_pool_t *pool = ab__default_pool();
-  while (ab__idle) {
-    ab_stack_t *s = ab__idle;
-    ab__idle = s->next_free;
+  while (ab__coro.idle) {
+    ab_stack_t *s = ab__coro.idle;
+    ab__coro.idle = s->next_free;
     ab_stack_t *last = ab__stacks[--ab__nstacks];
     ab__stacks[s->slot] = last;
     last->slot = s->slot;
@@ -147,13 +144,13 @@ static void ab__stacks_release(void) {
 void ab_coro_pool_drain(void) {
   ab__stacks_release();
   ab_stack_pool_drain(ab__default_pool());
-  if (ab__nlive == 0) {
+  if (ab__coro.nlive == 0) {
     while (ab__coro_slabs) {
       ab__coro_slab_t *s = ab__coro_slabs;
       ab__coro_slabs = s->next;
       free(s);
     }
-    ab__free_coros = NULL;
+    ab__coro.free = NULL;
     free(ab__stacks);
     ab__stacks = NULL;
     ab__stacks_cap = ab__nstacks = 0;
@@ -165,7 +162,7 @@ size_t ab_coro_stacks_mapped(void) { return ab__default_pool()->nmapped; }
 /* ---- records ------------------------------------------------------------- */
 
 static inline ab_coro_t *ab__coro_alloc(void) {
-  if (ab__free_coros == NULL) {
+  if (ab__coro.free == NULL) {
     ab__coro_slab_t *s = malloc(sizeof(*s) + AB__CORO_SLAB * sizeof(ab_coro_t));
     if (s == NULL) {
       errno = ENOMEM;
@@ -175,22 +172,27 @@ static inline ab_coro_t *ab__coro_alloc(void) {
     ab__coro_slabs = s;
     ab_coro_t *rec = (ab_coro_t *)(s + 1);
     for (size_t i = AB__CORO_SLAB; i-- > 0;) {
-      rec[i].data = ab__free_coros;
-      ab__free_coros = &rec[i];
+      rec[i].saved = NULL;
+      rec[i].saved_cap = 0;
+      rec[i].data = ab__coro.free;
+      ab__coro.free = &rec[i];
     }
   }
-  ab_coro_t *co = ab__free_coros;
-  ab__free_coros = co->data;
-  ab__nlive++;
+  ab_coro_t *co = ab__coro.free;
+  ab__coro.free = co->data;
+  ab__coro.nlive++;
   return co;
 }
 
 static inline void ab__coro_free(ab_coro_t *co) {
-  if (co->saved != NULL)
+  if (co->saved != NULL) {
     free(co->saved);
-  co->data = ab__free_coros;
-  ab__free_coros = co;
-  ab__nlive--;
+    co->saved = NULL; /* as every free record has it */
+    co->saved_cap = 0;
+  }
+  co->data = ab__coro.free;
+  ab__coro.free = co;
+  ab__coro.nlive--;
 }
 
 /* ---- binding coroutines to stacks ----------------------------------------- */
@@ -201,9 +203,9 @@ static inline void ab__coro_free(ab_coro_t *co) {
  * all (every stack carries a running coroutine: a deep nest).  NULL when no
  * stack could be mapped (errno set). */
 static ab_stack_t *ab__stack_bind(void) {
-  ab_stack_t *s = ab__idle;
+  ab_stack_t *s = ab__coro.idle;
   if (s != NULL) {
-    ab__idle = s->next_free;
+    ab__coro.idle = s->next_free;
     s->users = 1;
     return s;
   }
@@ -243,8 +245,8 @@ static ab_stack_t *ab__stack_bind(void) {
 static inline void ab__stack_unbind(ab_stack_t *s) {
   if (--s->users != 0)
     return;
-  s->next_free = ab__idle;
-  ab__idle = s;
+  s->next_free = ab__coro.idle;
+  ab__coro.idle = s;
 }
 
 #if !defined(AB_CORO_UCONTEXT)
@@ -265,9 +267,11 @@ void ab__coro_take_stack(ab_coro_t *co) {
       o->saved = buf;
       o->saved_cap = cap;
     }
-    AB__SAVE_OPEN(o->sp, n);
-    memcpy(o->saved, o->sp, n);
-    ab__copies++;
+    if (n != 0) { /* 0: an owner made but not started (paired: no frame yet) */
+      AB__SAVE_OPEN(o->sp, n);
+      memcpy(o->saved, o->sp, n);
+      ab__copies++;
+    }
   }
   size_t n = (size_t)(s->hi - (char *)co->sp);
   if (n != 0) {
@@ -281,13 +285,39 @@ void ab__coro_take_stack(ab_coro_t *co) {
 void ab__coro_take_stack(ab_coro_t *co) { co->stack->owner = co; }
 #endif
 
-/* The first code a coroutine runs, on its own stack.  It never returns
- * (ab__coro_end). */
+/* The first code a coroutine started at ab__coro_boot runs, on its own
+ * stack.  It never returns (ab__coro_end). */
 void ab__coro_entry(ab_coro_t *co) {
   ab__coro_begin(co);
   co->fn(co->arg);
   ab__coro_end(co);
 }
+
+void ab__coro_late(ab_coro_t *co, int code) {
+  (void)code;
+  ab__coro_end(co);
+}
+
+#if defined(AB__CORO_PAIRED)
+#if defined(AB__ASAN) || defined(AB__TSAN)
+/* Under a sanitizer the new stack is announced on it before fn runs. */
+int ab__coro_first_plain(ab_coro_t *co) {
+  ab__coro_begin(co);
+  co->fn(co->arg);
+  return 0;
+}
+#endif
+
+void ab__coro_start_plain(ab_coro_t *co) {
+  ab__coro_enter(co);
+  int code;
+#if defined(AB__ASAN) || defined(AB__TSAN)
+  ab__coro_start(co, (ab__coro_call_fn)ab__coro_first_plain, co, NULL, ab__coro_late, &code);
+#else
+  ab__coro_start(co, (ab__coro_call_fn)co->fn, co->arg, NULL, ab__coro_late, &code);
+#endif
+}
+#endif
 
 #if defined(AB_CORO_UCONTEXT)
 static void ab__coro_entry_uc(unsigned hi, unsigned lo) {
@@ -309,10 +339,11 @@ static int ab__coro_frame(ab_coro_t *co, ab__coro_entry_fn entry) {
   co->ctx.uc_link = NULL;
   makecontext(&co->ctx, (void (*)(void))ab__coro_entry_uc, 2,
               (unsigned)((uintptr_t)co >> 16 >> 16), (unsigned)(uintptr_t)co);
-#elif defined(__x86_64__) && !defined(AB_CORO_SAVE_FPENV)
-  /* The frame a switch resumes (coro_switch_x86_64.S): ab__coro_boot with
-   * rbp = the coroutine, then the C entry, which boot jumps to with rsp at
-   * the null return address above it (the 16-byte aligned top - 8). */
+#elif defined(AB__CORO_PAIRED)
+  /* The frame a raw switch resumes (coro_switch_x86_64.S; ab__coro_boot_frame
+   * only: a coroutine is otherwise started by a call, coro.h): ab__coro_boot
+   * with rbp = the coroutine, then the C entry, which boot jumps to with rsp
+   * at the null return address above it (the 16-byte aligned top - 8). */
   uint64_t *f = (uint64_t *)top - 4;
   f[0] = (uint64_t)(uintptr_t)ab__coro_boot; /* resume address */
   f[1] = (uint64_t)(uintptr_t)co;         /* rbp */
@@ -350,15 +381,23 @@ static int ab__coro_frame(ab_coro_t *co, ab__coro_entry_fn entry) {
   return 0;
 }
 
+void ab__coro_boot_frame(ab_coro_t *co) {
+#if defined(AB__CORO_PAIRED)
+  ab__coro_frame(co, ab__coro_entry);
+#else
+  (void)co; /* written by ab__coro_create */
+#endif
+}
+
 ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry) {
   ab_coro_t *co = ab__coro_alloc();
   if (!co)
     return NULL;
   ab_stack_t *stack = ab__stack_bind();
   if (!stack) {
-    ab__nlive--;
-    co->data = ab__free_coros;
-    ab__free_coros = co;
+    ab__coro.nlive--;
+    co->data = ab__coro.free;
+    ab__coro.free = co;
     return NULL;
   }
   co->data = NULL;
@@ -367,6 +406,7 @@ ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry) {
   co->caller = NULL;
   co->stack = stack;
   co->state = AB__CORO_READY;
+  co->yielded = 0;
   co->saved = NULL;
   co->saved_cap = 0;
 #if defined(AB__ASAN)
@@ -386,10 +426,15 @@ ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry) {
     ab__coro_take_stack(co);
   }
   stack->owner = co;
+#if defined(AB__CORO_PAIRED)
+  (void)entry; /* started by a call from the starter (coro.h) */
+  co->sp = stack->hi;
+#else
   if (ab__coro_frame(co, entry) != 0) {
     ab__coro_destroy(co);
     return NULL;
   }
+#endif
   return co;
 }
 

@@ -6,8 +6,8 @@
  * a coroutine; ab_coro_yield() switches back to whoever resumed it; when the
  * function returns the coroutine is done and control returns to the resumer.
  *
- * The switch (coro_switch_<arch>.S) saves only what the ABI makes
- * callee-saved, on the stack being left, and keeps one pointer per context:
+ * A switch saves only what the ABI makes callee-saved, on the stack being
+ * left, and keeps one pointer per context:
  *
  *   x86_64 SysV  rbx, rbp, r12-r15, rsp.  No xmm register is callee-saved.
  *                The ABI also calls the MXCSR control bits and the x87 control
@@ -18,26 +18,35 @@
  *                function that did so.  Nothing in this suite touches them,
  *                and saving them (stmxcsr + fnstcw) costs ~4 ns a switch on
  *                AMD EPYC, nearly three times the ~2.3 ns of the switch
- *                without them.  The switch ends with an indirect jump, not a
- *                ret, which the CPU would mispredict every time (see the
- *                .S file).  resume and yield inline it (AB__CORO_JUMP below):
- *                the context left is two words [resume address, rbp] below
- *                the 128-byte red zone, the compiler keeps the rest itself,
- *                and no call is made whose return would happen in the other
- *                context.  Resume/yield fell from ~2.9 to ~1.1 ns one way,
- *                an await of a settled promise from ~25 to ~8 ns (thread CPU
- *                time, AMD EPYC, make micro).  Build with
+ *                without them.  The switch is inline assembly in C (below,
+ *                AB__CORO_PAIRED): the context left is two words [resume
+ *                address, rbp] below the 128-byte red zone, every other
+ *                register is a clobber, so the compiler keeps what it needs
+ *                itself, and calls and returns are paired across switches
+ *                so that the CPU's return-address stack predicts them: a
+ *                new coroutine's function is called from the starter's own
+ *                code on the new stack, a resume is a call, a yield a
+ *                return into it.  An async function that returns before its
+ *                first await then costs a call and a return on a pooled
+ *                stack, and the switch of one that suspends is predicted
+ *                but for the return that crosses its last resumption.
+ *                Resume/yield ~1.1 ns one way, an await of a settled promise
+ *                ~8 ns (thread CPU time, AMD EPYC, make micro).  Build with
  *                -DAB_CORO_SAVE_FPENV (in CFLAGS) to switch them per
- *                coroutine, ABI-strict; a new coroutine then starts with its
- *                creator's values.
+ *                coroutine, ABI-strict, through coro_switch_x86_64.S (no
+ *                pairing); a new coroutine then starts with its creator's
+ *                values.
  *   AArch64      x19-x29, x30 (lr), sp, d8-d15 (the low halves of v8-v15, all
  *                AAPCS64 requires).  x18 is never touched (the platform
  *                register on Apple).  FPCR is left as thread-wide state,
  *                the same choice Boost.Context makes: writing it can serialise.
- *                The switch ends with `ret` (BTI forbids the x86_64 trick
- *                there; -DAB_CORO_AARCH64_BR builds it for a measurement), and
- *                honours -mbranch-protection: landing pads, the return
- *                addresses it keeps on coroutine stacks signed (see the .S file).
+ *                The switch is coro_switch_aarch64.S, a call that ends
+ *                with `ret` (BTI forbids an indirect jump to an unmarked
+ *                address; -DAB_CORO_AARCH64_BR builds it for a measurement),
+ *                and honours -mbranch-protection: landing pads, the return
+ *                addresses it keeps on coroutine stacks signed (see the .S
+ *                file).  A new coroutine starts at ab__coro_boot, which jumps
+ *                to its C entry.
  *
  * Elsewhere the build falls back to ucontext (glibc's swapcontext makes a
  * sigprocmask system call per switch: far slower); define AB_CORO_UCONTEXT
@@ -142,7 +151,12 @@ struct ab_coro_s {
   void *arg;
   ab_coro_t *caller;           /* who resumed it last; NULL = the thread */
   ab_stack_t *stack;           /* the stack it is bound to for life */
-  int state;                   /* AB__CORO_READY, _RUNNING, _SUSPENDED, _DONE */
+  /* Not char-sized: a char may alias anything, so every store would make the
+   * compiler read them again.  The start reads both as one word (coro.h). */
+  unsigned short state;        /* AB__CORO_READY, _RUNNING, _SUSPENDED, _DONE */
+  unsigned short yielded;      /* it has yielded at least once */
+  int code;                    /* an async function's code, returned before it
+                                * ever yielded (async.c, the portable start) */
 #if defined(AB_CORO_UCONTEXT)
   ucontext_t ctx;
   ucontext_t caller_ctx;
@@ -152,6 +166,8 @@ struct ab_coro_s {
 #endif
   char *saved;                 /* its frames, while another owns the stack */
   size_t saved_cap;            /* bytes `saved` holds at most */
+  void *result;                /* an async function's *value (async.c) */
+  const char *message;         /* an async function's ab_async_fail (async.c) */
 #if defined(AB__ASAN)
   void *asan_fake;             /* ASan bookkeeping */
   const void *caller_bottom;
@@ -227,12 +243,41 @@ const char *ab_coro_backend(void);
 
 /* ---- private: the switch, inlined where it is used ----------------------
  *
- * resume and yield are inline so that a switch is called straight from the
+ * resume and yield are inline so that a switch is made straight from the
  * code that drives it (ab_await, the microtask that resumes an awaiting
- * coroutine).  That matters more than the call itself: after a switch, each
- * return into a frame made before it is mispredicted, since the CPU's
- * return-address stack was filled by the context just left, so every frame
- * fewer between the switch and the loop around it saves a misprediction. */
+ * coroutine), and so is an async function's start (async.h).  What matters
+ * more than the calls saved is the CPU's return-address stack, which
+ * predicts every `ret` from the calls made before it: a return into a frame
+ * made before a switch is predicted from the other context's calls, and
+ * mispredicted.  On x86_64 (AB__CORO_PAIRED) the switch is therefore paired
+ * as calls and returns are:
+ *
+ *   start    a new coroutine's function is CALLED from the starter's own
+ *            code, with the stack pointer moved to the top of the
+ *            coroutine's stack; the starter's frame [resume address,
+ *            rbp] is left below its red zone, the resume address being
+ *            the instruction after that call
+ *   resume   CALLS into the switch (the return address is the resumer's
+ *            resume address, its frame [that address, rbp]), which loads
+ *            the coroutine's frame and jumps to its resume address
+ *   yield    leaves its own frame and RETURNS into the resumer's frame
+ *            (`ret $8`): the return the start's or the resume's call
+ *            predicted, whenever the coroutine yields from the frame it was
+ *            resumed in (an await inlined in the async function: the common
+ *            case)
+ *   end      a function that returns after it yielded returns into the
+ *            starter's code (its return address), which sees that and jumps
+ *            on to the coroutine's `late` ending (async.c: settle the
+ *            promise); that ending loads its resumer's frame with a jump
+ *            (the function's return consumed the resume's prediction)
+ *
+ * So an async function that never suspends costs one call and one return
+ * on a pooled stack, and one that suspends mispredicts only the return that
+ * crosses its last resumption.  Every other register is a clobber of the
+ * inline assembly: the compiler keeps what it needs across a switch itself.
+ * Elsewhere (AArch64, AB_CORO_SAVE_FPENV, ucontext) every switch is
+ * ab__coro_switch (coro_switch_<arch>.S) and a new coroutine starts at
+ * ab__coro_boot, which jumps to its C entry. */
 
 #if defined(AB__ASAN)
 #include <sanitizer/common_interface_defs.h>
@@ -244,49 +289,23 @@ const char *ab_coro_backend(void);
 #define AB__TSAN_SWITCH(fiber) ((void)0)
 #endif
 
+#if defined(__x86_64__) && !defined(AB_CORO_UCONTEXT) && !defined(AB_CORO_SAVE_FPENV)
+#define AB__CORO_PAIRED 1
+#endif
+
 #if !defined(AB_CORO_UCONTEXT)
 void ab__coro_switch(void **save_sp, void *load_sp);  /* coro_switch_<arch>.S */
 #endif
 
-/* AB__CORO_JUMP(save_sp, load_sp): the switch of resume and yield.  On
- * x86_64 (without AB_CORO_SAVE_FPENV) it is inline assembly leaving the
- * frame ab__coro_switch leaves, [resume address, rbp], below the red zone:
- * every other register is a clobber, so the compiler keeps what it needs
- * across it (in a loop, once, in the prologue), and no `call` is made.  A
- * call whose return happens in the other context would leave the CPU's
- * return-address stack one entry off: each switch would then mispredict the
- * next return on both sides.  Elsewhere it calls ab__coro_switch. */
-#if defined(__x86_64__) && !defined(AB_CORO_UCONTEXT) && !defined(AB_CORO_SAVE_FPENV)
-#define AB__CORO_JUMP(save_sp, load_sp)                                        \
-  do {                                                                         \
-    void **ab__save = (save_sp);                                               \
-    void *ab__load = (load_sp);                                                \
-    __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t"                             \
-                     "leaq 1f(%%rip), %%rax\n\t"                               \
-                     "pushq %%rbp\n\t"                                         \
-                     "pushq %%rax\n\t"                                         \
-                     "movq %%rsp, (%0)\n\t"                                    \
-                     "movq %1, %%rsp\n\t"                                      \
-                     "popq %%rax\n\t"                                          \
-                     "popq %%rbp\n\t"                                          \
-                     "jmpq *%%rax\n"                                            \
-                     "1:\n\t"                                                  \
-                     "leaq 128(%%rsp), %%rsp"                                  \
-                     : "+D"(ab__save), "+S"(ab__load)                          \
-                     :                                                         \
-                     : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11",   \
-                       "r12", "r13", "r14", "r15", "xmm0", "xmm1", "xmm2",     \
-                       "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", \
-                       "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",   \
-                       "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",      \
-                       "st(6)", "st(7)", "memory", "cc");                      \
-  } while (0)
-#elif !defined(AB_CORO_UCONTEXT)
-#define AB__CORO_JUMP(save_sp, load_sp) ab__coro_switch((save_sp), (load_sp))
-#endif
-
-/* The running coroutine of this thread (coro.c); NULL on the thread's stack. */
-extern _Thread_local ab_coro_t *ab__coro_current;
+/* What a switch and the steady state of a start touch, per thread (coro.c):
+ * one place, so that the code reaching it computes its address once. */
+typedef struct ab__coro_tls_s {
+  ab_coro_t *current;   /* the running coroutine; NULL on the thread's stack */
+  ab_coro_t *free;      /* free records, linked through data */
+  ab_stack_t *idle;     /* stacks no coroutine is bound to, through next_free */
+  size_t nlive;         /* records in use */
+} ab__coro_tls_t;
+extern _Thread_local ab__coro_tls_t ab__coro;
 
 /* Prints what and aborts. */
 void ab__coro_die(const char *what) __attribute__((noreturn, cold));
@@ -295,12 +314,18 @@ void ab__coro_die(const char *what) __attribute__((noreturn, cold));
  * puts co's own back (coro.c). */
 void ab__coro_take_stack(ab_coro_t *co);
 
-static inline ab_coro_t *ab_coro_current(void) { return ab__coro_current; }
+static inline ab_coro_t *ab_coro_current(void) { return ab__coro.current; }
 
-/* Finishes the running coroutine co from inside its function, as if that
- * function had returned: the C entry's ending (a coroutine function that
- * never returns saves the return into the entry, mispredicted after a
- * switch).  Never returns. */
+/* The clobbers of a switch made from C: every register the ABI lets a call
+ * change, and every callee-saved one but rbp (kept in the frame). */
+#define AB__CORO_CLOBBERS                                                     \
+  "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "xmm0", "xmm1", "xmm2", \
+      "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", \
+      "xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)",      \
+      "st(4)", "st(5)", "st(6)", "st(7)", "memory", "cc"
+
+/* Finishes the running coroutine co from inside it: control goes to its
+ * resumer, as if its function had returned there.  Never returns. */
 static inline __attribute__((noreturn)) void ab__coro_end(ab_coro_t *co) {
   co->state = AB__CORO_DONE;
 #if defined(AB__ASAN)
@@ -310,7 +335,7 @@ static inline __attribute__((noreturn)) void ab__coro_end(ab_coro_t *co) {
   AB__TSAN_SWITCH(co->tsan_caller);
 #if defined(AB_CORO_UCONTEXT)
   setcontext(&co->caller_ctx);
-#elif defined(__x86_64__) && !defined(AB_CORO_SAVE_FPENV)
+#elif defined(AB__CORO_PAIRED)
   /* Leaves for good: nothing is saved, only the resumer's frame loaded. */
   __asm__ volatile("movq %0, %%rsp\n\t"
                    "popq %%rax\n\t"
@@ -320,24 +345,37 @@ static inline __attribute__((noreturn)) void ab__coro_end(ab_coro_t *co) {
                    : "r"(co->caller_sp)
                    : "memory");
 #else
-  AB__CORO_JUMP(&co->sp, co->caller_sp);
+  ab__coro_switch(&co->sp, co->caller_sp);
 #endif
   ab__coro_die("ab_coro: a finished coroutine was resumed");
 }
 
-/* A coroutine's C entry: runs on its stack, never returns (ab__coro_end). */
+/* A coroutine's C entry (the portable start): runs on its stack, never
+ * returns (ab__coro_end). */
 typedef void (*ab__coro_entry_fn)(ab_coro_t *co);
 
+/* Where a function that yielded and then returned goes on (AB__CORO_PAIRED):
+ * on the coroutine's stack, with what the function returned; ends the
+ * coroutine.  ab__coro_late for ab_coro_create's coroutines (coro.c). */
+typedef void (*ab__coro_late_fn)(ab_coro_t *co, int code);
+void ab__coro_late(ab_coro_t *co, int code) __attribute__((noreturn));
+
 /* ab_coro_create and ab_coro_destroy in general (coro.c); `entry` is the C
- * entry of the new coroutine (ab__coro_entry, or ab__coro_create_at's). */
+ * entry of the new coroutine where it starts at ab__coro_boot
+ * (ab__coro_entry, or ab__coro_create_at's). */
 ab_coro_t *ab__coro_create(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry);
 void ab__coro_destroy(ab_coro_t *co);
 
-/* Where a new coroutine starts: the switch's boot label (coro_switch_*.S),
- * which jumps to the C entry: by default ab__coro_entry (coro.c), which
- * calls fn(arg) and ends the coroutine when it returns. */
+/* Where a new coroutine starts without AB__CORO_PAIRED: the switch's boot
+ * label (coro_switch_*.S), which jumps to the C entry: by default
+ * ab__coro_entry (coro.c), which calls fn(arg) and ends the coroutine when
+ * it returns. */
 void ab__coro_boot(void);
 void ab__coro_entry(ab_coro_t *co);
+
+/* Writes the frame a raw ab__coro_switch into co starts it from: boot, then
+ * ab__coro_entry (for a test or a benchmark of the bare switch; co READY). */
+void ab__coro_boot_frame(ab_coro_t *co);
 
 /* What a C entry does first (ASan learns the stack it came from). */
 static inline void ab__coro_begin(ab_coro_t *co) {
@@ -349,45 +387,54 @@ static inline void ab__coro_begin(ab_coro_t *co) {
 }
 
 /* The steady state of a coroutine that runs and finishes, inlined on x86_64
- * without sanitizers: a record from the free list, an idle stack, the first
- * frame at its top (the one coro.c's ab__coro_frame writes), and back. */
-#if defined(__x86_64__) && !defined(AB_CORO_UCONTEXT) && !defined(AB_CORO_SAVE_FPENV) && \
-    !defined(AB__ASAN) && !defined(AB__TSAN)
+ * without sanitizers: a record from the free list, an idle stack, and back. */
+#if defined(AB__CORO_PAIRED) && !defined(AB__ASAN) && !defined(AB__TSAN)
 #define AB__CORO_FAST 1
-extern _Thread_local ab_coro_t *ab__free_coros;  /* linked through data */
-extern _Thread_local ab_stack_t *ab__idle;       /* linked through next_free */
-extern _Thread_local size_t ab__nlive;
+
+/* A free record and an idle stack, bound (users 1, owner the record), or
+ * NULL when either list is empty (the general path then takes over). */
+static inline ab_coro_t *ab__coro_take_idle(ab_coro_fn fn) {
+  ab_coro_t *co = ab__coro.free;
+  ab_stack_t *s = ab__coro.idle;
+  if (__builtin_expect(co == NULL || s == NULL, 0))
+    return NULL;
+  ab__coro.free = (ab_coro_t *)co->data;
+  ab__coro.idle = s->next_free;
+  ab__coro.nlive++;
+  s->users = 1;
+  s->owner = co;
+  co->fn = fn;
+  co->stack = s;
+  co->yielded = 0;
+  return co; /* saved is NULL in a free record (coro.c) */
+}
+
+/* Puts a done record, alone on its stack and never copied out, back with
+ * its stack. */
+static inline void ab__coro_put_idle(ab_coro_t *co) {
+  ab_stack_t *s = co->stack;
+  s->owner = NULL;
+  s->users = 0;
+  s->next_free = ab__coro.idle;
+  ab__coro.idle = s;
+  co->data = ab__coro.free;
+  ab__coro.free = co;
+  ab__coro.nlive--;
+}
 #endif
 
-/* ab_coro_create with its own C entry, which boot jumps to directly: a
- * coroutine whose function never returns (it ends with ab__coro_end) then
- * makes no call that never returns, which would leave the CPU's
- * return-address stack one entry off for the resumer's next return.  fn
- * still identifies the coroutine (and is what the ucontext build calls). */
+/* ab_coro_create with its own C entry for the portable start (boot jumps to
+ * it directly, so that a function that ends its coroutine itself makes no
+ * call that never returns); AB__CORO_PAIRED ignores it.  fn still
+ * identifies the coroutine. */
 static inline ab_coro_t *ab__coro_create_at(ab_coro_fn fn, void *arg, ab__coro_entry_fn entry) {
 #if defined(AB__CORO_FAST)
-  ab_coro_t *co = ab__free_coros;
-  ab_stack_t *s = ab__idle;
-  if (__builtin_expect(co != NULL && s != NULL, 1)) {
-    ab__free_coros = (ab_coro_t *)co->data;
-    ab__idle = s->next_free;
-    ab__nlive++;
-    s->users = 1;
-    s->owner = co;
+  ab_coro_t *co = ab__coro_take_idle(fn);
+  if (__builtin_expect(co != NULL, 1)) {
     co->data = NULL;
-    co->fn = fn;
     co->arg = arg;
-    co->caller = NULL;
-    co->stack = s;
     co->state = AB__CORO_READY;
-    co->saved = NULL;
-    co->saved_cap = 0;
-    void **f = (void **)s->hi - 4;
-    f[0] = (void *)ab__coro_boot;  /* resume address */
-    f[1] = co;                     /* rbp */
-    f[2] = (void *)entry;
-    f[3] = NULL;
-    co->sp = f;
+    co->sp = co->stack->hi;  /* nothing of its own on the stack yet */
     return co;
   }
 #endif
@@ -400,67 +447,261 @@ static inline ab_coro_t *ab_coro_create(ab_coro_fn fn, void *arg) {
 
 static inline void ab_coro_destroy(ab_coro_t *co) {
 #if defined(AB__CORO_FAST)
-  ab_stack_t *s = co->stack;
-  if (__builtin_expect(co->state == AB__CORO_DONE && s->users == 1 && co->saved == NULL, 1)) {
-    s->owner = NULL;
-    s->users = 0;
-    s->next_free = ab__idle;
-    ab__idle = s;
-    co->data = ab__free_coros;
-    ab__free_coros = co;
-    ab__nlive--;
+  if (__builtin_expect(co->state == AB__CORO_DONE && co->stack->users == 1 && co->saved == NULL,
+                       1)) {
+    ab__coro_put_idle(co);
     return;
   }
 #endif
   ab__coro_destroy(co);
 }
 
-static inline void ab_coro_resume(ab_coro_t *co) {
-  if (__builtin_expect(co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED, 0))
-    ab__coro_die(co->state == AB__CORO_DONE
-                     ? "ab_coro_resume: the coroutine has finished"
-                     : "ab_coro_resume: the coroutine is already running");
-  if (__builtin_expect(co->stack->owner != co, 0))
-    ab__coro_take_stack(co);
-  co->caller = ab__coro_current;
-  co->state = AB__CORO_RUNNING;
-  ab__coro_current = co;
-#if defined(AB__ASAN)
+/* ab_coro_destroy of a coroutine that ran to its end without ever yielding
+ * (so never copied out: no saved frames). */
+static inline void ab__coro_destroy_fresh(ab_coro_t *co) {
+#if defined(AB__CORO_FAST)
+  if (__builtin_expect(co->stack->users == 1, 1)) {
+    ab__coro_put_idle(co);
+    return;
+  }
+#endif
+  ab__coro_destroy(co);
+}
+
+/* What a switch into co tells the sanitizers before it (the value for
+ * ab__coro_san_back after it: ASan's fake stack of the context left). */
+static inline void *ab__coro_san_in(ab_coro_t *co) {
   void *fake = NULL;
+#if defined(AB__ASAN)
   __sanitizer_start_switch_fiber(&fake, co->stack->lo, (size_t)(co->stack->hi - co->stack->lo));
 #endif
 #if defined(AB__TSAN)
   co->tsan_caller = __tsan_get_current_fiber();
 #endif
   AB__TSAN_SWITCH(co->tsan_fiber);
-#if defined(AB_CORO_UCONTEXT)
-  swapcontext(&co->caller_ctx, &co->ctx);
-#else
-  AB__CORO_JUMP(&co->caller_sp, co->sp);
-#endif
-#if defined(AB__ASAN)
-  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
-#endif
-  ab__coro_current = co->caller;
+  (void)co;
+  return fake;
 }
 
-static inline void ab_coro_yield(void) {
-  ab_coro_t *co = ab__coro_current;
-  if (__builtin_expect(!co, 0))
-    ab__coro_die("ab_coro_yield: not inside a coroutine");
+/* What the context that switched into a coroutine tells ASan once it runs
+ * again. */
+static inline void ab__coro_san_back(void *fake) {
+#if defined(AB__ASAN)
+  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#else
+  (void)fake;
+#endif
+}
+
+/* The checks of a resume, and what it records before the switch. */
+static inline void ab__coro_enter(ab_coro_t *co) {
+  if (__builtin_expect(co->state != AB__CORO_READY && co->state != AB__CORO_SUSPENDED, 0))
+    ab__coro_die(co->state == AB__CORO_DONE
+                     ? "ab_coro_resume: the coroutine has finished"
+                     : "ab_coro_resume: the coroutine is already running");
+  if (__builtin_expect(co->stack->owner != co, 0))
+    ab__coro_take_stack(co);
+  co->caller = ab__coro.current;
+  co->state = AB__CORO_RUNNING;
+  ab__coro.current = co;
+}
+
+/* ab__coro_enter for a coroutine ab__coro_create_at just made: it is READY
+ * and owns its stack. */
+static inline void ab__coro_enter_new(ab_coro_t *co) {
+  co->caller = ab__coro.current;
+  co->state = AB__CORO_RUNNING;
+  ab__coro.current = co;
+}
+
+#if defined(AB__CORO_PAIRED)
+/* The start compares state and yielded as one little-endian 32-bit word. */
+_Static_assert(offsetof(ab_coro_t, yielded) == offsetof(ab_coro_t, state) + 2,
+               "ab_coro_t: yielded must follow state");
+
+/* A function a new coroutine starts with: called with two arguments (a
+ * coroutine's ab_coro_fn ignores the second), its int result read only when
+ * it is an async function's. */
+typedef void (*ab__coro_call_fn)(void);
+
+/* Starts the READY coroutine co, entered (ab__coro_enter, or what it does
+ * for a new coroutine, which owns its stack: ab__coro_enter_new): calls
+ * entry(a0, a1) with the stack pointer at the top of co's stack.  When entry
+ * returns before it ever yielded, co is DONE, entry's int is in *code and
+ * 1 is returned; when it yields, co is SUSPENDED and 0 is returned; when it
+ * returns after that, `late` is jumped to on co's stack (see above).  rbx
+ * holds co wherever the code after the call runs: a return restores it (the
+ * function must), and a yield loads it (ab_coro_yield). */
+static inline __attribute__((always_inline)) int ab__coro_start(ab_coro_t *co,
+                                                                ab__coro_call_fn entry,
+                                                                void *a0, void *a1,
+                                                                ab__coro_late_fn late,
+                                                                int *code) {
+  int at_once;
+  void *top = co->stack->hi; /* 16-byte aligned (stack.c) */
+  register ab__coro_late_fn r12 __asm__("r12") = late;
+  void *fake = ab__coro_san_in(co);
+  __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t"
+                   "leaq 2f(%%rip), %%r8\n\t"
+                   "pushq %%rbp\n\t"
+                   "pushq %%r8\n\t"
+                   "movq %%rsp, %c[csp](%%rbx)\n\t"
+                   "movq %%rsp, %%r13\n\t"
+                   "movq %%rdx, %%rsp\n\t"
+                   "callq *%%rcx\n"
+                   "2:\n\t"
+                   /* state RUNNING and never yielded: returned at once, rbp
+                    * and r13 as they were (callee-saved); ZF set */
+                   "cmpl %[running], %c[state](%%rbx)\n\t"
+                   "jne 3f\n\t"
+                   "movw %[done], %c[state](%%rbx)\n\t"
+                   "leaq 144(%%r13), %%rsp\n\t"
+                   "jmp 5f\n"
+                   /* a first yield returns here, its frame popped; ZF clear */
+                   "3:\n\t"
+                   "cmpw %[susp], %c[state](%%rbx)\n\t"
+                   "jne 4f\n\t"
+                   "leaq 128(%%rsp), %%rsp\n\t"
+                   "testq %%rsp, %%rsp\n\t"
+                   "jmp 5f\n"
+                   /* returned after it yielded: end it on its own stack */
+                   "4:\n\t"
+                   "pushq $0\n\t"
+                   "movq %%rbx, %%rdi\n\t"
+                   "movl %%eax, %%esi\n\t"
+                   "jmpq *%%r12\n"
+                   "5:"
+                   : "=a"(*code), "=@ccz"(at_once), "+b"(co), "+c"(entry), "+D"(a0), "+S"(a1),
+                     "+d"(top), "+r"(r12)
+                   : [csp] "i"(offsetof(ab_coro_t, caller_sp)),
+                     [state] "i"(offsetof(ab_coro_t, state)),
+                     [running] "i"(AB__CORO_RUNNING), [susp] "i"(AB__CORO_SUSPENDED),
+                     [done] "i"(AB__CORO_DONE)
+                   : "r8", "r9", "r10", "r11", "r13", "r14", "r15", "xmm0", "xmm1", "xmm2",
+                     "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+                     "xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)",
+                     "st(4)", "st(5)", "st(6)", "st(7)", "memory", "cc");
+#if defined(AB__ASAN) || defined(AB__TSAN)
+  if (at_once) {
+#if defined(AB__ASAN)
+    __sanitizer_start_switch_fiber(NULL, co->caller_bottom, co->caller_size);
+#endif
+    AB__TSAN_SWITCH(co->tsan_caller);
+  }
+#endif
+  ab__coro_san_back(fake);
+  ab__coro.current = co->caller;
+  return at_once;
+}
+
+/* A coroutine made to be started at once (ab__coro_start), entered: what
+ * ab__coro_create_at and ab__coro_enter_new do, less what the start does
+ * not read (arg, data: set them if the coroutine's code will). */
+static inline __attribute__((always_inline)) ab_coro_t *ab__coro_new_entered(
+    ab_coro_fn fn, void *arg, ab__coro_entry_fn entry) {
+#if defined(AB__CORO_FAST)
+  ab_coro_t *co = ab__coro_take_idle(fn);
+  if (__builtin_expect(co != NULL, 1)) {
+    co->state = AB__CORO_RUNNING;
+    co->caller = ab__coro.current;
+    ab__coro.current = co;
+    return co;
+  }
+#endif
+  ab_coro_t *made = ab__coro_create(fn, arg, entry);
+  if (made != NULL)
+    ab__coro_enter_new(made);
+  return made;
+}
+
+/* The start of ab_coro_create's coroutines: fn(arg) (under a sanitizer
+ * through a C trampoline that tells it about the new stack first). */
+void ab__coro_start_plain(ab_coro_t *co);
+#if defined(AB__ASAN) || defined(AB__TSAN)
+int ab__coro_first_plain(ab_coro_t *co);
+#endif
+#endif /* AB__CORO_PAIRED */
+
+static inline void ab_coro_resume(ab_coro_t *co) {
+#if defined(AB__CORO_PAIRED)
+  if (__builtin_expect(co->state != AB__CORO_SUSPENDED, 0)) {
+    ab__coro_start_plain(co); /* READY; aborts on a running or done one */
+    return;
+  }
+#endif
+  ab__coro_enter(co);
+  void *fake = ab__coro_san_in(co);
+#if defined(AB_CORO_UCONTEXT)
+  swapcontext(&co->caller_ctx, &co->ctx);
+#elif defined(AB__CORO_PAIRED)
+  {
+    void *ab__co = co;
+    __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t"
+                     "pushq %%rbp\n\t"
+                     "callq 1f\n\t"
+                     /* the yield's return, or a jump after the frame's pops */
+                     "leaq 128(%%rsp), %%rsp\n\t"
+                     "jmp 2f\n"
+                     "1:\n\t"
+                     "movq %%rsp, %c[csp](%%rdi)\n\t"
+                     "movq %c[sp](%%rdi), %%rsp\n\t"
+                     "popq %%rax\n\t"
+                     "popq %%rbp\n\t"
+                     "jmpq *%%rax\n"
+                     "2:"
+                     : "+D"(ab__co)
+                     : [csp] "i"(offsetof(ab_coro_t, caller_sp)), [sp] "i"(offsetof(ab_coro_t, sp))
+                     : "rax", "rbx", "rcx", "rdx", "rsi", AB__CORO_CLOBBERS);
+  }
+#else
+  ab__coro_switch(&co->caller_sp, co->sp);
+#endif
+  ab__coro_san_back(fake);
+  ab__coro.current = co->caller;
+}
+
+/* ab_coro_yield from co, the running coroutine. */
+static inline void ab__coro_yield_from(ab_coro_t *co) {
   co->state = AB__CORO_SUSPENDED;
+  co->yielded = 1;
 #if defined(AB__ASAN)
   __sanitizer_start_switch_fiber(&co->asan_fake, co->caller_bottom, co->caller_size);
 #endif
   AB__TSAN_SWITCH(co->tsan_caller);
 #if defined(AB_CORO_UCONTEXT)
   swapcontext(&co->ctx, &co->caller_ctx);
+#elif defined(AB__CORO_PAIRED)
+  {
+    /* rbx = co when the resumer's frame is returned into: a start's code
+     * after its call reads the coroutine from there. */
+    void *ab__co = co;
+    __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t"
+                     "leaq 1f(%%rip), %%rax\n\t"
+                     "pushq %%rbp\n\t"
+                     "pushq %%rax\n\t"
+                     "movq %%rsp, %c[sp](%%rbx)\n\t"
+                     "movq %c[csp](%%rbx), %%rsp\n\t"
+                     "movq 8(%%rsp), %%rbp\n\t"
+                     "ret $8\n"
+                     "1:\n\t"
+                     "leaq 128(%%rsp), %%rsp"
+                     : "+b"(ab__co)
+                     : [csp] "i"(offsetof(ab_coro_t, caller_sp)), [sp] "i"(offsetof(ab_coro_t, sp))
+                     : "rax", "rcx", "rdx", "rsi", "rdi", AB__CORO_CLOBBERS);
+  }
 #else
-  AB__CORO_JUMP(&co->sp, co->caller_sp);
+  ab__coro_switch(&co->sp, co->caller_sp);
 #endif
 #if defined(AB__ASAN)
   __sanitizer_finish_switch_fiber(co->asan_fake, &co->caller_bottom, &co->caller_size);
 #endif
+}
+
+static inline void ab_coro_yield(void) {
+  ab_coro_t *co = ab__coro.current;
+  if (__builtin_expect(!co, 0))
+    ab__coro_die("ab_coro_yield: not inside a coroutine");
+  ab__coro_yield_from(co);
 }
 
 #endif /* AB_CORO_H */

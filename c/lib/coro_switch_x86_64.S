@@ -9,10 +9,12 @@
  *
  *     sp+0   resume address, rbp
  *
- *   the frame the switch coro.h inlines into C leaves too (AB__CORO_JUMP:
- *   there the compiler keeps rbx and r12-r15 itself, as for any clobber, so
- *   a switch needs no call and leaves the return-address stack alone); this
- *   function keeps them for its caller below the frame.  Built with
+ *   the frame the switches coro.h inlines into C leave too (AB__CORO_PAIRED:
+ *   there the compiler keeps rbx and r12-r15 itself, as for any clobber, and
+ *   calls and returns are paired across the switch); this function keeps
+ *   them for its caller below the frame.  By default only a raw switch uses
+ *   it (a test of the registers, a benchmark of the bare switch), between
+ *   contexts it started itself (coro.h's ab__coro_boot_frame).  Built with
  *   AB_CORO_SAVE_FPENV, the older frame of the whole callee-saved state
  *   (no inline switch):
  *
@@ -28,11 +30,13 @@
  *   assumes every other register is clobbered.
  *
  * ab__coro_boot
- *   Where a new coroutine's first switch resumes: coro.c builds the frame
- *   above with the resume address = this label and rbp = the coroutine,
- *   followed by its C entry's address, at the stack's top (the FPENV frame:
- *   r12 = the coroutine, r13 = its C entry, rbp = 0), so that the call to the
- *   C entry sees the ABI alignment.
+ *   Where a new coroutine's first switch resumes when it is started by a
+ *   switch (AB_CORO_SAVE_FPENV, or a raw switch; coro.h otherwise calls its
+ *   function on the new stack): coro.c builds the frame above with the
+ *   resume address = this label and rbp = the coroutine, followed by its C
+ *   entry's address, at the stack's top (the FPENV frame: r12 = the
+ *   coroutine, r13 = its C entry, rbp = 0), so that the call to the C entry
+ *   sees the ABI alignment.
  *   The entry never returns: it switches away for good when the body is done.
  */
 /* FUNCTION and END_FUNCTION (asm.h): the same source for ELF and Mach-O. */
@@ -44,9 +48,9 @@
 
 #if !defined(AB_CORO_SAVE_FPENV)
 /* The default: the frame every context leaves at its saved stack pointer is
- * two words, [resume address, rbp], the same frame the switch coro.h inlines
- * into C (AB__CORO_JUMP) leaves: there the compiler itself keeps whatever
- * else it needs across the switch, so that a switch is no call.  As a
+ * two words, [resume address, rbp], the same frame the switches coro.h
+ * inlines into C (AB__CORO_PAIRED) leave: there the compiler itself keeps
+ * whatever else it needs across the switch.  As a
  * function, ab__coro_switch must keep rbx and r12-r15 for its caller, so it
  * pushes them below its return address before leaving that frame, and pops
  * them when it is resumed at 1:. */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <uv.h>
 
+#include "coro.h"
+
 #if defined(__GNUC__)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -29,13 +31,11 @@ int ab__queue_grow(ab__queue_t *q) {
   size_t cap = q->cap ? q->cap * 2 : 256;
   ab__task_t *buf = malloc(cap * sizeof(*buf));
   if (buf == NULL) return UV_ENOMEM;
-  size_t n = q->tail - q->head;
-  for (size_t i = 0; i < n; i++) buf[i] = q->buf[(q->head + i) & (q->cap - 1)];
+  /* Every task keeps its counter (the drain counts what ran by head). */
+  for (size_t i = q->head; i != q->tail; i++) buf[i & (cap - 1)] = q->buf[i & (q->cap - 1)];
   free(q->buf);
   q->buf = buf;
   q->cap = cap;
-  q->head = 0;
-  q->tail = n;
   return 0;
 }
 
@@ -57,28 +57,55 @@ size_t ab_microtasks_pending(void) {
   return ticks.tail - ticks.head + ab__microtasks.tail - ab__microtasks.head;
 }
 
-/* Runs q until it is empty, tasks queued meanwhile included; returns how
- * many ran.  Inlined once per queue, so q is a constant address; the ring is
- * re-read after every task, which may have grown it. */
-static inline size_t run_queue(ab__queue_t *q) {
-  size_t ran = 0;
-  while (q->head != q->tail) {
-    ab__task_t t = q->buf[q->head & (q->cap - 1)];
-    q->head++;
-    t.fn(t.arg);
-    ran++;
-  }
-  return ran;
+/* Resumes coroutine co; whoever resumes a coroutine last hands its stack
+ * back once it has finished. */
+static inline __attribute__((always_inline)) void resume(ab_coro_t *co) {
+  ab_coro_resume(co);
+  if (ab_coro_done(co))
+    ab_coro_destroy(co);
 }
 
+/* Runs q until it is empty, tasks queued meanwhile included.  Inlined once
+ * per queue, so q is a constant address; the ring is re-read after every
+ * task, which may have grown it.  Nothing stays in a register across a task
+ * (what ran is counted from the heads, which only grow).  `coros`: whether
+ * the queue may hold coroutines to resume (AB__MICROTASK_RESUME), and
+ * whether they are resumed inline (each resumption clobbers every register)
+ * or the first hands the rest of the queue to run_coros, which does, so that
+ * a drain that meets none saves no more registers than it uses. */
+static void run_coros(void);
+
+enum { NO_COROS, HAND_COROS, RUN_COROS };
+
+static inline __attribute__((always_inline)) void run_queue(ab__queue_t *q, int coros) {
+  while (q->head != q->tail) {
+    ab__task_t t = q->buf[q->head & (q->cap - 1)];
+    if (coros != NO_COROS && t.fn == AB__MICROTASK_RESUME) {
+      if (coros == HAND_COROS) {
+        run_coros();
+        return;
+      }
+      q->head++;
+      resume(t.arg);
+      continue;
+    }
+    q->head++;
+    t.fn(t.arg);
+  }
+}
+
+/* The microtask queue from a coroutine to resume on, until it is empty. */
+static __attribute__((noinline)) void run_coros(void) { run_queue(&ab__microtasks, RUN_COROS); }
+
 /* The drain proper, out of line: an empty drain (the safety net's, twice a
- * loop turn) stays a few loads in ab_microtasks_drain, with no frame. */
+ * loop turn) stays a few loads in ab_microtasks_drain, with no frame.  The
+ * tick queue never holds a coroutine. */
 static __attribute__((noinline)) size_t drain(void) {
   draining = 1;
-  size_t ran = 0;
+  size_t first = ticks.head + ab__microtasks.head;
   for (;;) {
-    ran += run_queue(&ticks);
-    ran += run_queue(&ab__microtasks);
+    run_queue(&ticks, NO_COROS);
+    run_queue(&ab__microtasks, HAND_COROS);
     if (ticks.head != ticks.tail) continue;  /* ticks queued by microtasks */
     if (LIKELY(ab__microtasks_idle == NULL)) break;
     void (*idle)(void) = ab__microtasks_idle;
@@ -86,7 +113,7 @@ static __attribute__((noinline)) size_t drain(void) {
     idle();
   }
   draining = 0;
-  return ran;
+  return ticks.head + ab__microtasks.head - first;
 }
 
 size_t ab_microtasks_drain(void) {

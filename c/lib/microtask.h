@@ -14,7 +14,9 @@
  *     order (below), then reports unhandled promise rejections.
  *   - Cheap: each queue is a ring of {function, argument} pairs that doubles
  *     when full and never shrinks while in use; the drain checks the tick
- *     queue once per round, never per job.
+ *     queue once per round, never per job, and resumes an awaiting
+ *     coroutine itself (a job of AB__MICROTASK_RESUME, below: no call per
+ *     resumption).
  *
  * Ordering (Node's processTicksAndRejections, lib/internal/process/task_queues.js)
  *   One drain repeats, until both queues are empty:
@@ -76,5 +78,14 @@ size_t ab_ticks_pending(void);
 /* Gives the memory of empty queues back to the allocator (at teardown;
  * ab_promise_pool_trim() calls it). */
 void ab_microtasks_trim(void);
+
+/* ---- private ---------------------------------------------------------------
+ * A microtask whose function is AB__MICROTASK_RESUME (null) resumes a
+ * coroutine (its argument, an ab_coro_t) and destroys it once it has
+ * finished: what an await queues (async.h).  The drain runs it inline, so
+ * that the switch into the coroutine is made from the drain's own loop (no
+ * call, and no frame that saves the callee-saved registers around each
+ * resumption), and tells it from a function by a test against zero. */
+#define AB__MICROTASK_RESUME ((ab_microtask_fn)0)
 
 #endif /* AB_MICROTASK_H */

@@ -1,8 +1,9 @@
 /*
- * microtask_internal.h -- what the promise core (promise.c) sees of the queues
- * of microtask.c, and nobody else: the microtask ring itself, so that queueing
- * a reaction is a few inlined stores, and the hook through which the drain
- * asks the core to report unhandled rejections.  Not part of the API.
+ * microtask_internal.h -- what the promise core (promise.c, and the fast paths
+ * promise.h inlines) sees of the queues of microtask.c: the microtask ring
+ * itself, so that queueing a reaction is a few inlined stores, and the hook
+ * through which the drain asks the core to report unhandled rejections.  Not
+ * part of the API.
  */
 #ifndef AB_MICROTASK_INTERNAL_H
 #define AB_MICROTASK_INTERNAL_H

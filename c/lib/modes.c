@@ -37,31 +37,23 @@ ab_ops_t *ab_ops_start(ab_run_t *run, const ab_op_type_t *type, long n, size_t h
      * the head one of any: every record and head stays aligned. */
     set->stride = set->head + type->size;
     set->recs = calloc((size_t)n, set->stride);
-    if (promised)
-      set->ps = calloc((size_t)n, sizeof(*set->ps));
   }
-  if (set == NULL || set->recs == NULL || (promised && set->ps == NULL)) {
-    if (set != NULL) {
-      free(set->recs);
-      free(set->ps);
-      free(set);
-    }
+  if (set == NULL || set->recs == NULL) {
+    free(set);
     ab_run_oom(run, 0, "the operation records");
     return NULL;
   }
   set->run = run;
+  set->promised = promised != 0;
   for (long k = 0; k < n; k++)
     ab_ops_at(set, k)->set = set;
-  if (promised) {
-    int rc = ab_promise_loop_attach(run->loop);
-    if (rc != 0) {
-      ab_run_fail(run, 0, "could not attach the microtask queue: %s", uv_strerror(rc));
-      ops_free(set, 0);
-      return NULL;
-    }
-    set->promised = 1;
-  }
   return set;
+}
+
+ab_promise_t **ab_ops_slots(ab_ops_t *set) {
+  if (set->ps == NULL && (set->ps = calloc((size_t)set->n, sizeof(*set->ps))) == NULL)
+    ab_run_oom(set->run, 0, "the promise slots");
+  return set->ps;
 }
 
 int ab_ops_finish(ab_ops_t *set) {
@@ -71,9 +63,14 @@ int ab_ops_finish(ab_ops_t *set) {
     uv_run(run->loop, UV_RUN_DEFAULT);
     ops_free(set, 0);
   } else {
+    /* Every callback the skeletons own drains the queue (ab_op_done), and so
+     * has the skeleton once it issued: nothing may be queued when the loop
+     * has run dry, or a callback would have left its promise jobs for later. */
+    uv_run(run->loop, UV_RUN_DEFAULT);
+    if (!ab_run_failed(run) && ab_microtasks_pending() != 0)
+      ab_run_fail(run, run->n - 1, "%zu microtasks were left queued by a callback that did not drain",
+                  ab_microtasks_pending());
     ab_promise_loop_run(run->loop);
-    ab_promise_loop_detach();
-    ab_promise_loop_run(run->loop); /* lets the two handles close */
     ops_free(set, 0);
     if (!ab_run_failed(run) && ab_promise_live() != 0)
       ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
@@ -188,13 +185,13 @@ void ab_op_done(ab_op_t *op, int code, const char *what) {
 
 ab_promise_t *ab_op_promise(ab_op_t *op, long i) {
   ab_run_t *run = op->set->run;
-  ab_promise_t *p = ab_promise_new();
+  ab_promise_t *p = ab__promise_new_shared(); /* the caller's and the completion's */
   if (p == NULL) {
     ab_run_oom(run, i, "a promise");
     return NULL;
   }
   op->i = i;
-  op->pending = ab_promise_retain(p);
+  op->pending = p;
   int rc = op->set->type->start(op);
   if (rc != 0) {
     op->pending = NULL;
@@ -228,6 +225,8 @@ void ab_ops_failed(ab_ops_t *set, const ab_promise_t *p, int code, long i) {
 
 ab_promise_t *ab_ops_all(ab_ops_t *set) {
   long k;
+  if (ab_ops_slots(set) == NULL)
+    return NULL; /* recorded */
   for (k = 0; k < set->n; k++)
     if ((set->ps[k] = ab_op_promise(ab_ops_at(set, k), k)) == NULL)
       break; /* recorded */

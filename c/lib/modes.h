@@ -40,10 +40,13 @@
  * its stack cache and V8 its heap.
  *
  * Records.  A pass's per-operation records (the workload's struct of
- * type->size bytes, an ab_op_t first) are allocated, zeroed, with the loop's
- * microtask safety net attached for the promise styles; after the pass the
- * loop and the queue run dry, promises or coroutines never freed are
- * failures, and type->cleanup frees what each record holds.
+ * type->size bytes, an ab_op_t first) are allocated, zeroed; after the pass
+ * the loop and the queue run dry, promises or coroutines never freed are
+ * failures, and type->cleanup frees what each record holds.  No safety net
+ * of libuv handles drains the microtask queue for the promise styles (it
+ * would cost a prepare and a check callback every loop turn): every
+ * completion drains it itself (below), and a pass that finds jobs left
+ * queued once the loop has run dry fails.
  *
  * Completion.  type->start(op) starts iteration op->i; when the operation
  * completes the workload records its outcome in its record and calls
@@ -91,12 +94,12 @@ struct ab_ops_s {
   long n;                  /* records */
   long next;               /* next iteration to issue (loops, slots, chains) */
   long inflight;           /* callback form: operations started, not completed */
-  int promised;            /* promise form: the microtask net is attached */
+  int promised;            /* promise form: the queue is drained at the end */
   int nowait;              /* ab_mode_slots_nowait: the last completion frees */
   size_t head;             /* bytes of the skeleton's own part before a record */
   size_t stride;           /* bytes from one record to the next */
   char *recs;
-  ab_promise_t **ps;       /* promise form: n slots for promises */
+  ab_promise_t **ps;       /* n slots for promises (ab_ops_slots), or NULL */
 };
 
 /* `bytes` rounded up to the alignment malloc gives: a set's head, so that the
@@ -123,11 +126,15 @@ void ab_op_fail(ab_run_t *run, long i, int code, const char *what);
  * them too) ----------------------------------------------------------------- */
 
 /* n zeroed records of type->size bytes, each after `head` bytes of the
- * skeleton's own (rounded up by AB_OPS_ALIGNED), with the microtask net
- * attached when `promised`; NULL with the failure recorded.  Per-operation
- * state: called after ab_run_begin. */
+ * skeleton's own (rounded up by AB_OPS_ALIGNED), in promise form when
+ * `promised`; NULL with the failure recorded.  Per-operation state: called
+ * after ab_run_begin. */
 ab_ops_t *ab_ops_start(ab_run_t *run, const ab_op_type_t *type, long n, size_t head,
                        int promised);
+
+/* The set's n promise slots (Promise.all's input), made zeroed on first use;
+ * NULL with the failure recorded. */
+ab_promise_t **ab_ops_slots(ab_ops_t *set);
 
 /* Runs the loop (and the queue) dry, frees the set, checks that no promise or
  * coroutine outlived the pass: 0, or -1 when the pass failed. */

@@ -120,6 +120,8 @@ static int tasks_body(void *arg, void **value) {
   (void)value;
   ab_ops_t *set = arg;
   long k;
+  if (ab_ops_slots(set) == NULL)
+    return 0; /* recorded */
   for (k = 0; k < set->n; k++) {
     ab_ops_at(set, k)->i = k;
     if ((set->ps[k] = ab_async(task_body, ab_ops_at(set, k))) == NULL) {

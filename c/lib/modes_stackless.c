@@ -137,6 +137,8 @@ static int tasks_step(ab_pt_t *pt) {
   sl_driver_t *d = AB_PT_FRAME(pt, sl_driver_t, pt);
   ab_ops_t *set = d->set;
   AB_PT_BEGIN(pt);
+  if (ab_ops_slots(set) == NULL)
+    AB_PT_RETURN(pt, -1); /* recorded */
   for (d->k = 0; d->k < set->n; d->k++) {
     ab_op_t *op = ab_ops_at(set, d->k);
     sl_frame_t *f = frame_of(op);

@@ -3,19 +3,26 @@
  * combinators and unhandled-rejection tracking.  Its jobs run from the
  * microtask queue of microtask.c.
  *
- * Layout.  A promise is ~96 bytes from a slab pool.  Its reactions form a
+ * Layout.  A promise is 80 bytes from a slab pool.  Its reactions form a
  * singly linked list, pushed at the head while it is pending and reversed when
- * it settles, so they are queued in registration order.  A reaction record is
- * either inline in a promise (the `rx` slot) or from a pooled free list:
+ * it settles, so they are queued in registration order.  A reaction record
+ * (40 bytes) is either inline in a promise (the `rx` slot) or from a pooled
+ * free list:
  *   - then/catch/finally put theirs in the derived promise's slot (the derived
  *     promise is always fresh, so the slot is free): no allocation beyond it;
- *   - raw reactions and combinator elements use the slot of the promise they
- *     wait on when it is free (the first such reaction), the pool otherwise;
+ *   - raw reactions, await's wake-ups and combinator elements use the slot of
+ *     the promise they wait on when it is free (the first such reaction), the
+ *     pool otherwise;
  *   - an adoption uses the adopting promise's slot when free.
+ * The promise a record settles (then's, finally's, an adoption's) is the one
+ * it is inline in; a pooled adoption names it.  A record carries the job that
+ * runs it, so settling queues it without looking at its kind.
  * A queued job is a microtask (microtask.h): a function and one argument,
  * pushed inline onto microtask.c's ring.  For a reaction the argument is the
  * record, which then carries the promise that settled (in place of its list
- * link; the job holds a reference to that promise).
+ * link; the job holds a reference to that promise).  An await's wake-up is
+ * no job of the core: settling queues the awaiter's own resumption at once
+ * and frees the record (the awaiter keeps the promise alive).
  *
  * Ticks follow ECMAScript: see promise.h.  Comments name the specification's
  * steps where the code follows them.
@@ -31,14 +38,7 @@
 #include "counters.h"
 #include "microtask_internal.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define AB__ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AB__ASAN 1
-#endif
-#endif
-#ifdef AB__ASAN
+#ifdef AB__PROMISE_ASAN /* promise.h */
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
 #define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
@@ -64,52 +64,13 @@
 /* ---- records ------------------------------------------------------------- */
 
 enum {
-  RX_THEN,     /* then/catch: settles target (the derived promise) */
-  RX_FINALLY,  /* finally: runs on_finally, target adopts the thunk promise */
-  RX_THUNK,    /* finally's valueThunk/thrower: target settles like arg */
-  RX_ADOPT,    /* resolve-with-promise: target settles like the source */
-  RX_RAW,      /* ab_promise_on_settle */
-  RX_ELEMENT   /* one input of a combinator */
-};
-
-enum {
-  F_RESOLVED = 1,  /* resolve/reject was called (or adoption began) */
-  F_HANDLED = 2,   /* a reaction was ever registered */
-  F_RX_BUSY = 4,   /* the inline record is in use */
-  F_LISTED = 8     /* in the unhandled-rejection list */
+  F_RESOLVED = AB__P_RESOLVED,
+  F_HANDLED = AB__P_HANDLED,
+  F_RX_BUSY = AB__P_RX_BUSY,
+  F_LISTED = AB__P_LISTED
 };
 
 typedef struct ab__reaction_s reaction_t;
-struct ab__reaction_s {
-  union {
-    reaction_t *next;       /* waiting: the next on the promise's list */
-    ab_promise_t *settled;  /* queued: the promise that settled */
-  };
-  uint8_t kind;
-  uint8_t pooled;
-  uint32_t index;           /* RX_ELEMENT: input position */
-  union {
-    ab_then_fn then;        /* RX_THEN: on_fulfilled */
-    ab_finally_fn fin;      /* RX_FINALLY */
-    ab_reaction_fn raw;     /* RX_RAW */
-  } f;
-  ab_then_fn on_rejected;   /* RX_THEN */
-  void *arg;                /* handler arg; RX_THUNK: the original promise;
-                             * RX_ELEMENT: the combinator state */
-  ab_promise_t *target;     /* THEN/FINALLY/THUNK/ADOPT: promise to settle */
-};
-
-struct ab_promise_s {
-  uint32_t refs;
-  uint8_t state;
-  uint8_t flags;
-  int32_t code;             /* rejected: the reason's code */
-  void *ptr;                /* fulfilled: value; rejected: payload */
-  const ab_type_t *type;
-  const char *message;      /* rejected: the reason's message */
-  reaction_t *reactions;    /* pending: newest first */
-  reaction_t rx;            /* the inline record */
-};
 
 struct ab_resolver_s {
   uint32_t refs;
@@ -147,16 +108,12 @@ typedef union slab_u {
   max_align_t align;
 } slab_t;
 
-typedef struct pool_s {
-  void *free;               /* free objects, linked through their first word */
-  slab_t *slabs;
-  size_t size;
-  size_t live;
-} pool_t;
+typedef ab__pool_t pool_t;  /* promise.h: slabs is a slab_t list */
 
 #define SLAB_OBJECTS 128
 
-static pool_t promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
+ab__pool_t ab__promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
+#define promise_pool ab__promise_pool
 static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
 /* A combinator's state, and the result lists of up to LIST_POOLED inputs
  * (Promise.all of a few promises is the common shape: asyncfib's pairs). */
@@ -230,17 +187,11 @@ static HOT_INLINE void enqueue(ab_microtask_fn fn, void *arg) {
 }
 
 static void run_then_job(void *job);
+static void run_finally_job(void *job);
+static void run_thunk_job(void *job);
+static void run_adopt_job(void *job);
 static void run_raw_job(void *job);
 static void run_element_job(void *job);
-static void run_reaction(void *job);
-
-/* The job that runs reaction r: then()'s and the raw ones of await, nearly
- * every one, have their own, so that they need no dispatch on the kind. */
-static HOT_INLINE ab_microtask_fn reaction_job(const reaction_t *r) {
-  if (LIKELY(r->kind == RX_THEN)) return run_then_job;
-  if (r->kind == RX_RAW) return run_raw_job;
-  return r->kind == RX_ELEMENT ? run_element_job : run_reaction;
-}
 
 /* ---- unhandled rejections ------------------------------------------------ */
 
@@ -350,15 +301,7 @@ static ab_list_t *list_new(size_t n) {
 static inline ab_promise_t *promise_alloc(void) {
   ab_promise_t *p = pool_get(&promise_pool);
   if (UNLIKELY(p == NULL)) return NULL;
-  p->refs = 1;
-  p->state = AB_PENDING;
-  p->flags = 0;
-  p->code = 0;
-  p->ptr = NULL;
-  p->type = NULL;
-  p->message = NULL;
-  p->reactions = NULL;
-  return p;
+  return ab__promise_init(p, 1);
 }
 
 ab_promise_t *ab_promise_new(void) { return promise_alloc(); }
@@ -368,58 +311,72 @@ ab_promise_t *ab_promise_retain(ab_promise_t *p) {
   return p;
 }
 
+/* A record of a pooled kind for a reaction on owner: its slot when free. */
+static HOT_INLINE reaction_t *record_pooled(void) {
+  reaction_t *r = pool_get(&reaction_pool);
+  if (r != NULL) r->u.s.pooled = 1;
+  return r;
+}
+
+static COLD_FREE reaction_t *record_pooled_call(void) { return record_pooled(); }
+
+/* (Where a busy slot is the exception, the pool is called out of line: the
+ * caller then needs no stack frame.) */
 static inline reaction_t *record_in(ab_promise_t *owner) {
-  reaction_t *r;
-  if (!(owner->flags & F_RX_BUSY)) {
-    owner->flags |= F_RX_BUSY;
-    r = &owner->rx;
-    r->pooled = 0;
-  } else {
-    r = pool_get(&reaction_pool);
-    if (r == NULL) return NULL;
-    r->pooled = 1;
-  }
+  if (UNLIKELY(owner->flags & F_RX_BUSY)) return record_pooled_call();
+  owner->flags |= F_RX_BUSY;
+  reaction_t *r = &owner->rx;
+  r->u.s.pooled = 0;
+  return r;
+}
+
+/* record_in where a busy slot is common (a combinator's inputs are often
+ * then()'s promises, whose slot holds their own reaction). */
+static HOT_INLINE reaction_t *record_in_often_pooled(ab_promise_t *owner) {
+  if (owner->flags & F_RX_BUSY) return record_pooled();
+  owner->flags |= F_RX_BUSY;
+  reaction_t *r = &owner->rx;
+  r->u.s.pooled = 0;
   return r;
 }
 
 static inline void record_free(reaction_t *r) {
-  if (r->pooled)
+  if (r->u.s.pooled)
     pool_put(&reaction_pool, r);
   else
     owner_of(r)->flags &= (uint8_t)~F_RX_BUSY;
+}
+
+/* The promise an adoption record settles. */
+static inline ab_promise_t *adopter_of(const reaction_t *r) {
+  return r->u.s.pooled ? r->f.target : owner_of(r);
 }
 
 static void combo_release(combo_t *c);
 
 /* A reaction that will never run (its promise was freed while pending). */
 static void drop_reaction(reaction_t *r) {
-  switch (r->kind) {
-  case RX_THUNK:
-    ab_promise_release(r->arg);
-    /* fall through */
-  case RX_THEN:
-  case RX_FINALLY:
-  case RX_ADOPT: {
-    ab_promise_t *t = r->target;
+  if (r->job == run_then_job || r->job == run_finally_job || r->job == run_thunk_job) {
+    ab_promise_t *t = owner_of(r);
+    if (r->job == run_thunk_job) ab_promise_release(r->arg);
+    t->flags &= (uint8_t)~F_RX_BUSY;
+    ab_promise_release(t);
+  } else if (r->job == run_adopt_job) {
+    ab_promise_t *t = adopter_of(r);
     record_free(r);
     ab_promise_release(t);
-    break;
-  }
-  case RX_RAW:
-    record_free(r);
-    break;
-  case RX_ELEMENT: {
+  } else if (r->job == run_element_job) {
     combo_t *c = r->arg;
     record_free(r);
     combo_release(c);
-    break;
-  }
+  } else { /* raw, wake-up */
+    record_free(r);
   }
 }
 
 /* Frees p, whose last reference just went: the general case (a pending
  * promise's reactions are dropped, a typed value is released). */
-static COLD_FREE void promise_free(ab_promise_t *p) {
+void ab__promise_free(ab_promise_t *p) {
   if (p->state == AB_PENDING) {
     reaction_t *r = p->reactions;
     p->reactions = NULL;
@@ -442,14 +399,26 @@ static HOT_INLINE void unref(ab_promise_t *p) {
   if (LIKELY(p->state != AB_PENDING && p->type == NULL))
     pool_put(&promise_pool, p);
   else
-    promise_free(p);
-}
-
-void ab_promise_release(ab_promise_t *p) {
-  if (p != NULL) unref(p);
+    ab__promise_free(p);
 }
 
 /* ---- settling ------------------------------------------------------------ */
+
+/* Queues reaction r of p, which has settled: its job with the record, which
+ * holds a reference to p; an await's wake-up is the awaiter's own job, and
+ * its record is free at once. */
+static HOT_INLINE void queue_reaction(ab_promise_t *p, reaction_t *r) {
+  if (LIKELY(r->job != NULL)) {
+    r->settled = p;
+    p->refs++;
+    enqueue(r->job, r);
+  } else {
+    ab_microtask_fn wake = r->f.wake;
+    void *arg = r->arg;
+    record_free(r);
+    enqueue(wake, arg);
+  }
+}
 
 /* Queues the reactions of a promise that had more than one (rare: kept out
  * of line so that settle() stays small where it is inlined). */
@@ -463,27 +432,22 @@ static COLD_FREE void queue_reactions(ab_promise_t *p, reaction_t *r) {
   }
   for (r = rev; r; r = rev) {
     rev = r->next;
-    r->settled = p;
-    p->refs++;
-    enqueue(reaction_job(r), r);
+    queue_reaction(p, r);
   }
 }
 
 static HOT_INLINE void settle(ab_promise_t *p, ab_promise_state_t state, int code,
                    const char *message, void *ptr, const ab_type_t *type) {
   reaction_t *r = p->reactions;
-  p->reactions = NULL;
   p->state = (uint8_t)state;
   p->code = code;
-  p->message = message;
+  p->message = message;  /* in place of the list */
   p->ptr = ptr;
   p->type = type;
   if (state == AB_REJECTED && !(p->flags & F_HANDLED)) track_unhandled(p);
   if (r == NULL) return;
   if (LIKELY(r->next == NULL)) {  /* one reaction: the common case */
-    r->settled = p;
-    p->refs++;
-    enqueue(reaction_job(r), r);
+    queue_reaction(p, r);
     return;
   }
   queue_reactions(p, r);
@@ -523,8 +487,8 @@ static void resolve_value(ab_promise_t *p, void *ptr, const ab_type_t *type) {
      * The job carries the record the adoption will register on x. */
     reaction_t *r = record_in(p);
     if (r == NULL) die_oom();
-    r->kind = RX_ADOPT;
-    r->target = p;
+    r->job = run_adopt_job;
+    r->f.target = p;  /* read when pooled (adopter_of) */
     p->refs++;     /* the record's */
     r->arg = x;    /* the job's reference of x, the caller's until now */
     enqueue(job_adopt, r);
@@ -671,9 +635,7 @@ static inline void add_reaction(ab_promise_t *p, reaction_t *r) {
     r->next = p->reactions;
     p->reactions = r;
   } else {
-    r->settled = p;
-    p->refs++;
-    enqueue(reaction_job(r), r);
+    queue_reaction(p, r);
   }
 }
 
@@ -684,12 +646,10 @@ ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
   d->refs = 2;  /* the caller's and the reaction's */
   d->flags = F_RX_BUSY;
   reaction_t *r = &d->rx;
-  r->kind = RX_THEN;
-  r->pooled = 0;
+  r->job = run_then_job;
   r->f.then = on_fulfilled;
-  r->on_rejected = on_rejected;
+  r->u.on_rejected = on_rejected;
   r->arg = arg;
-  r->target = d;
   add_reaction(p, r);
   return d;
 }
@@ -705,11 +665,9 @@ ab_promise_t *ab_promise_finally(ab_promise_t *p, ab_finally_fn on_finally, void
   d->refs = 2;
   d->flags = F_RX_BUSY;
   reaction_t *r = &d->rx;
-  r->kind = RX_FINALLY;
-  r->pooled = 0;
+  r->job = run_finally_job;
   r->f.fin = on_finally;
   r->arg = arg;
-  r->target = d;
   add_reaction(p, r);
   return d;
 }
@@ -729,27 +687,38 @@ int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
   return 1;
 }
 
-ab_promise_t *ab__promise_new_shared(void) {
+/* The hot constructors below take their promise only when the pool has one
+ * (no call, so no stack frame); otherwise these refill it and try again. */
+ab_promise_t *ab__promise_new_shared_slow(void) {
   ab_promise_t *p = promise_alloc();
-  if (LIKELY(p != NULL)) p->refs = 2;
+  if (p != NULL) p->refs = 2;
   return p;
 }
 
-int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, ab_reaction_fn wake,
-                      void *arg) {
-  if (p->state != AB_PENDING) {
-    if (UNLIKELY(ab__queue_full(&ab__microtasks)) && ab__queue_grow(&ab__microtasks) != 0)
-      return AB_ENOMEM;
-    p->flags |= F_HANDLED;
+ab_promise_t *ab__promise_settled_slow(int code, const char *message, void *value) {
+  ab_promise_t *p = promise_alloc();
+  if (p == NULL) return NULL;
+  p->flags = F_RESOLVED;
+  if (code == 0) {
+    p->state = AB_FULFILLED;
+    p->ptr = value;
+  } else {
+    reject(p, (ab_reason_t){code, message, NULL, NULL});
+  }
+  return p;
+}
+
+
+int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
+  p->flags |= F_HANDLED;
+  if (p->state != AB_PENDING) { /* the queue is full */
+    if (ab__queue_grow(&ab__microtasks) != 0) return AB_ENOMEM;
     ab__queue_put(&ab__microtasks, resume, arg);
     return 0;
   }
-  return ab_promise_on_settle(p, wake, arg);
-}
-
-int ab__promise_outcome(const ab_promise_t *p, void **value) {
-  if (UNLIKELY(p->state == AB_REJECTED)) return p->code != 0 ? p->code : AB_ETHROWN;
-  *value = p->ptr;
+  reaction_t *r = record_in(p);  /* pooled: p's slot is busy */
+  if (UNLIKELY(r == NULL)) return AB_ENOMEM;
+  ab__promise_add_wake(p, r, resume, arg);
   return 0;
 }
 
@@ -768,7 +737,7 @@ void ab__promise_return(ab_promise_t *p, int code, const char *message, void *va
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {
   reaction_t *r = record_in(p);
   if (r == NULL) return AB_ENOMEM;
-  r->kind = RX_RAW;
+  r->job = run_raw_job;
   r->f.raw = fn;
   r->arg = arg;
   add_reaction(p, r);
@@ -780,7 +749,7 @@ static void run_element(reaction_t *r, ab_promise_t *p);
 /* finally's then: on_finally's result (or undefined), then a thunk that
  * passes p's outcome on (ECMAScript 27.2.5.3, thenFinally/catchFinally). */
 static void run_finally(reaction_t *r, ab_promise_t *p) {
-  ab_promise_t *d = r->target;
+  ab_promise_t *d = owner_of(r);
   ab_finally_fn fn = r->f.fin;
   void *arg = r->arg;
   d->flags &= (uint8_t)~F_RX_BUSY;
@@ -796,11 +765,9 @@ static void run_finally(reaction_t *r, ab_promise_t *p) {
   thunk->refs = 2;
   thunk->flags = F_RX_BUSY;
   reaction_t *t = &thunk->rx;
-  t->kind = RX_THUNK;
-  t->pooled = 0;
+  t->job = run_thunk_job;
   t->arg = p;
   p->refs++;
-  t->target = thunk;
   add_reaction(result, t);
   ab_promise_release(result);
   if (!(d->flags & F_RESOLVED)) {
@@ -815,8 +782,8 @@ static void run_finally(reaction_t *r, ab_promise_t *p) {
 /* then/catch's PromiseReactionJob: the handler for p's state settles d, the
  * derived promise r lives in.  Drops the job's reference of p. */
 static HOT_INLINE void run_then(reaction_t *r, ab_promise_t *p) {
-  ab_promise_t *d = r->target;
-  ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->on_rejected;
+  ab_promise_t *d = owner_of(r);
+  ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->u.on_rejected;
   void *arg = r->arg;
   d->flags &= (uint8_t)~F_RX_BUSY;
   if (h) {
@@ -858,41 +825,37 @@ static void run_element_job(void *job) {
   unref(p);
 }
 
-/* Every other PromiseReactionJob: r's handler for r->settled. */
-static void run_reaction(void *job) {
+/* finally()'s PromiseReactionJob. */
+static void run_finally_job(void *job) {
   reaction_t *r = job;
   ab_promise_t *p = r->settled;
-  switch (r->kind) {
-  case RX_RAW: {
-    ab_reaction_fn fn = r->f.raw;
-    void *arg = r->arg;
-    record_free(r);
-    fn(arg, p);
-    break;
-  }
-  case RX_ADOPT: {
-    ab_promise_t *t = r->target;
-    record_free(r);
-    settle_like(t, p);
-    ab_promise_release(t);
-    break;
-  }
-  case RX_THUNK: {
-    ab_promise_t *d = r->target, *orig = r->arg;
-    d->flags &= (uint8_t)~F_RX_BUSY;
-    d->flags |= F_RESOLVED;
-    settle_like(d, p->state == AB_REJECTED ? p : orig);
-    ab_promise_release(orig);
-    unref(d);
-    break;
-  }
-  case RX_FINALLY:
-    run_finally(r, p);
-    break;
-  case RX_ELEMENT:
-    run_element(r, p);
-    break;
-  }
+  run_finally(r, p);
+  unref(p);
+}
+
+/* The reaction of finally's valueThunk or thrower: its promise settles like
+ * the original (arg) when on_finally's result fulfilled, like that result
+ * when it rejected. */
+static void run_thunk_job(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
+  ab_promise_t *d = owner_of(r), *orig = r->arg;
+  d->flags &= (uint8_t)~F_RX_BUSY;
+  d->flags |= F_RESOLVED;
+  settle_like(d, p->state == AB_REJECTED ? p : orig);
+  ab_promise_release(orig);
+  unref(d);
+  unref(p);
+}
+
+/* An adoption's reaction: the adopting promise settles like the source. */
+static void run_adopt_job(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
+  ab_promise_t *t = adopter_of(r);
+  record_free(r);
+  settle_like(t, p);
+  ab_promise_release(t);
   unref(p);
 }
 
@@ -907,7 +870,7 @@ static void combo_release(combo_t *c) {
 
 static void run_element(reaction_t *r, ab_promise_t *p) {
   combo_t *c = r->arg;
-  size_t i = r->index;
+  size_t i = r->u.s.index;
   ab_promise_t *res = c->result;
   record_free(r);
   int fulfilled = p->state == AB_FULFILLED;
@@ -973,10 +936,10 @@ static ab_promise_t *combinator(int kind, ab_promise_t *const *ps, size_t n) {
   c->list = NULL;
   if (kind != COMBO_RACE && (c->list = list_new(n)) == NULL) die_oom();
   for (size_t i = 0; i < n; i++) {
-    reaction_t *r = record_in(ps[i]);
+    reaction_t *r = record_in_often_pooled(ps[i]);
     if (r == NULL) die_oom();
-    r->kind = RX_ELEMENT;
-    r->index = (uint32_t)i;
+    r->job = run_element_job;
+    r->u.s.index = (uint32_t)i;
     r->arg = c;
     c->refs++;
     add_reaction(ps[i], r);

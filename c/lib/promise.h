@@ -27,14 +27,17 @@
  *     without one when the microtask queue has drained, is reported once (by
  *     default one line on stderr, as Node warns; ab_promise_on_unhandled()
  *     replaces the reporter).
- *   - Cheap: promises come from a free list refilled in slabs; the reaction a
- *     then() registers lives inside the derived promise it settles, and a
- *     promise has one more inline reaction slot used by the first raw
- *     reaction or combinator element registered on it; further raw reactions
- *     come from a pooled free list; a combinator's state and its result list
- *     (up to 4 inputs) come from pools too.  No locks, no per-then allocation
- *     beyond the derived promise.  One then() step (create, then, resolve, the
- *     reaction in the drain, both releases) is ~250 instructions on x86_64.
+ *   - Cheap: promises (80 bytes) come from a free list refilled in slabs;
+ *     the reaction a then() registers lives inside the derived promise it
+ *     settles, and a promise has one more inline reaction slot used by the
+ *     first raw reaction, await or combinator element registered on it;
+ *     further ones come from a pooled free list; a combinator's state and
+ *     its result list (up to 4 inputs) come from pools too.  A reaction
+ *     record carries the job that runs it, and an await registers no job of
+ *     its own: settling queues the awaiter's resumption directly.  No locks,
+ *     no per-then allocation beyond the derived promise.  One then() step
+ *     (create, then, resolve, the reaction in the drain, both releases) is
+ *     ~244 instructions on x86_64.
  *
  * Ownership (reference counting)
  *   - Every function returning ab_promise_t * returns a NEW reference that the
@@ -170,7 +173,7 @@ ab_promise_t *ab_promise_new(void);
 ab_promise_t *ab_promise_retain(ab_promise_t *p);
 
 /* Drops a reference; the last one frees p (NULL is ignored). */
-void ab_promise_release(ab_promise_t *p);
+static inline void ab_promise_release(ab_promise_t *p); /* inline: see the private part */
 
 /* Resolves p with a value (A+ 2.3: adopts a promise or thenable, rejects with
  * AB_ETYPE if it is p itself).  Takes over one reference of a typed value.
@@ -316,24 +319,207 @@ size_t ab_promise_live(void);
  * teardown). */
 void ab_promise_pool_trim(void);
 
-/* ---- private: the fast paths of await (async.c, stackless.h) -------------- */
+/* ---- private: the layout, and the fast paths of await (async.h, stackless.h)
+ * The layout is here only so that the two fast paths below inline into an
+ * awaiter: settled-promise await marks p handled and queues on the microtask
+ * ring as promise.c does, and an await's outcome reads p.  Everything else
+ * that touches these fields is promise.c's. */
+
+#include "counters.h"
+#include "microtask_internal.h"
+
+enum {
+  AB__P_RESOLVED = 1,  /* resolve/reject was called (or adoption began) */
+  AB__P_HANDLED = 2,   /* a reaction was ever registered */
+  AB__P_RX_BUSY = 4,   /* the inline record is in use */
+  AB__P_LISTED = 8     /* in the unhandled-rejection list */
+};
+
+/* A reaction record.  Its kind is its job: run_then_job (then/catch:
+ * settles the promise it is inline in, the derived one), run_finally_job,
+ * run_thunk_job (finally's valueThunk/thrower: settles its promise like
+ * arg), run_adopt_job (resolve-with-promise: the adopting promise settles
+ * like the source), run_raw_job (ab_promise_on_settle), run_element_job (one
+ * input of a combinator), or NULL: an await's wake-up (f.wake(arg) is queued
+ * when the promise settles).  `s` is the pooled kinds' (raw, element,
+ * adoption, wake-up); then's, finally's and a thunk's are always inline. */
+struct ab__reaction_s {
+  union {
+    struct ab__reaction_s *next; /* waiting: the next on the promise's list */
+    ab_promise_t *settled;       /* queued: the promise that settled */
+  };
+  ab_microtask_fn job;
+  union {
+    ab_then_fn then;        /* then: on_fulfilled */
+    ab_finally_fn fin;      /* finally */
+    ab_reaction_fn raw;     /* raw */
+    ab_microtask_fn wake;   /* wake-up */
+    ab_promise_t *target;   /* a pooled adoption: the adopting promise */
+  } f;
+  union {
+    ab_then_fn on_rejected; /* then */
+    struct {
+      uint32_t index;       /* element: input position */
+      uint8_t pooled;       /* from reaction_pool, not a promise's slot */
+    } s;
+  } u;
+  void *arg;                /* handler arg; thunk: the original promise;
+                             * element: the combinator state; wake-up: f.wake's */
+};
+
+struct ab_promise_s {
+  uint32_t refs;
+  uint8_t state;
+  uint8_t flags;
+  int32_t code;             /* rejected: the reason's code */
+  void *ptr;                /* fulfilled: value; rejected: payload */
+  const ab_type_t *type;
+  union {
+    struct ab__reaction_s *reactions; /* pending: newest first */
+    const char *message;    /* settled: the reason's message (NULL unless rejected) */
+  };
+  struct ab__reaction_s rx; /* the inline record */
+};
+
+/* The promises' pool (promise.c's, whose other pools are alike): free
+ * objects linked through their first word, taken from slabs.  Its fast ends
+ * are inlined below, except under AddressSanitizer, where promise.c poisons
+ * a free object and every take and put is its own. */
+typedef struct ab__pool_s {
+  void *free;               /* free objects, linked through their first word */
+  void *slabs;
+  size_t size;
+  size_t live;
+} ab__pool_t;
+
+extern ab__pool_t ab__promise_pool;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define AB__PROMISE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AB__PROMISE_ASAN 1
+#endif
+#endif
+
+/* Out of line: the general ends (an empty pool, a pending or typed promise's
+ * last release, a rejection). */
+ab_promise_t *ab__promise_new_shared_slow(void);
+ab_promise_t *ab__promise_settled_slow(int code, const char *message, void *value);
+void ab__promise_free(ab_promise_t *p);
+
+/* p, just taken from the pool, made a pending promise with refs references. */
+static inline ab_promise_t *ab__promise_init(ab_promise_t *p, uint32_t refs) {
+  p->refs = refs;
+  p->state = AB_PENDING;
+  p->flags = 0;
+  p->code = 0;
+  p->ptr = NULL;
+  p->type = NULL;
+  p->reactions = NULL;
+  return p;
+}
+
+/* A promise from the pool, which has one (ab__promise_pool.free != NULL). */
+static inline ab_promise_t *ab__promise_take(void) {
+  void **obj = (void **)ab__promise_pool.free;
+  ab__promise_pool.free = *obj;
+  ab__promise_pool.live++;
+  ab_counters.pool_gets++;
+  return (ab_promise_t *)obj;
+}
 
 /* A new pending promise with two references (an async function's: the
  * caller's and its own), NULL when out of memory. */
-ab_promise_t *ab__promise_new_shared(void);
+static inline ab_promise_t *ab__promise_new_shared(void) {
+#if !defined(AB__PROMISE_ASAN)
+  if (__builtin_expect(ab__promise_pool.free != NULL, 1))
+    return ab__promise_init(ab__promise_take(), 2);
+#endif
+  return ab__promise_new_shared_slow();
+}
 
-/* What an await does with p before it suspends: for a settled p,
- * ab_promise_settled_enqueue(p, resume, arg); for a pending one,
- * ab_promise_on_settle(p, wake, arg).  0, or AB_ENOMEM. */
-int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, ab_reaction_fn wake,
-                      void *arg);
+/* A new promise settled as an async function's return settles its own
+ * (ab__promise_return): fulfilled with the untyped value (code 0) or
+ * rejected with code and message; NULL when out of memory. */
+static inline ab_promise_t *ab__promise_settled(int code, const char *message, void *value) {
+#if !defined(AB__PROMISE_ASAN)
+  if (__builtin_expect(code == 0 && ab__promise_pool.free != NULL, 1)) {
+    ab_promise_t *p = ab__promise_init(ab__promise_take(), 1);
+    p->flags = AB__P_RESOLVED;
+    p->state = AB_FULFILLED;
+    p->ptr = value;
+    return p;
+  }
+#endif
+  return ab__promise_settled_slow(code, message, value);
+}
 
-/* p's outcome as an await returns it: 0 with *value set (fulfilled), or the
- * rejection code (AB_ETHROWN for a rejection with code 0). */
-int ab__promise_outcome(const ab_promise_t *p, void **value);
+/* Drops one reference of p (NULL: nothing); the last one frees it. */
+static inline void ab_promise_release(ab_promise_t *p) {
+  if (p == NULL || --p->refs != 0)
+    return;
+#if !defined(AB__PROMISE_ASAN)
+  /* Settled with an untyped value, the common end: nothing to drop or
+   * release, straight back to the free list. */
+  if (__builtin_expect(p->state != AB_PENDING && p->type == NULL, 1)) {
+    *(void **)p = ab__promise_pool.free;
+    ab__promise_pool.free = p;
+    ab__promise_pool.live--;
+    return;
+  }
+#endif
+  ab__promise_free(p);
+}
 
 /* An async function's return: fulfils p with the untyped value (code 0) or
  * rejects it with code and message, then drops one reference. */
 void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value);
+
+/* ab__promise_await for a pending p whose slot is busy, or a full queue. */
+int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg);
+
+/* Registers r, a free record (p's slot or a pooled one), as an await's
+ * wake-up on pending p: when p settles, resume(arg) is queued where this
+ * reaction's job would be, and the record is free at once. */
+static inline void ab__promise_add_wake(ab_promise_t *p, struct ab__reaction_s *r,
+                                        ab_microtask_fn resume, void *arg) {
+  r->job = NULL;
+  r->f.wake = resume;
+  r->arg = arg;
+  r->next = p->reactions;
+  p->reactions = r;
+}
+
+/* What an await does with p before it suspends: marks p handled and queues
+ * resume(arg) for when p has settled, where a reaction registered now would
+ * have its job queued (at once for a settled p, as
+ * ab_promise_settled_enqueue does; for a pending one, from p's settling, in
+ * the order of its reactions).  No reaction job runs and no reference is
+ * taken: the awaiter keeps p alive until resume has run.  0, or AB_ENOMEM. */
+static inline int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
+  if (p->state == AB_PENDING) {
+    if (__builtin_expect(p->flags & AB__P_RX_BUSY, 0))
+      return ab__promise_await_slow(p, resume, arg);
+    p->flags |= AB__P_HANDLED | AB__P_RX_BUSY; /* the wake-up in p's own slot */
+    p->rx.u.s.pooled = 0;
+    ab__promise_add_wake(p, &p->rx, resume, arg);
+    return 0;
+  }
+  if (__builtin_expect(ab__queue_full(&ab__microtasks), 0))
+    return ab__promise_await_slow(p, resume, arg);
+  p->flags |= AB__P_HANDLED;
+  ab__queue_put(&ab__microtasks, resume, arg);
+  return 0;
+}
+
+/* p's outcome as an await returns it: 0 with *value set (fulfilled), or the
+ * rejection code (AB_ETHROWN for a rejection with code 0). */
+static inline int ab__promise_outcome(const ab_promise_t *p, void **value) {
+  if (__builtin_expect(p->state == AB_REJECTED, 0))
+    return p->code != 0 ? p->code : AB_ETHROWN;
+  *value = p->ptr;
+  return 0;
+}
 
 #endif /* AB_PROMISE_H */

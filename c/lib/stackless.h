@@ -32,7 +32,9 @@
  * After it, pt->code is 0 and pt->value the promise's value, or pt->code is
  * the rejection code.  AB_PT_RETURN(pt, code) finishes early with a code.
  * When the function finishes, the frame's `done` callback (may be NULL) runs
- * with pt->result; it may free the frame.
+ * with pt->result; it may free the frame.  A caller may set pt->done after
+ * ab_pt_start has returned AB_PT_WAITING (a frame that finished at once is
+ * then the caller's alone to finish).
  *
  * Rules of the switch trick: locals of the step function do not survive an
  * await (keep them in the frame); the promise expression given to
@@ -114,28 +116,33 @@ static inline int ab_pt_run(ab_pt_t *pt) {
   return r;
 }
 
-/* The reaction AB_PT_AWAIT registers: continue the function. */
-static inline void ab__pt_wake(void *arg, ab_promise_t *settled) {
-  (void)settled;
-  ab_pt_run(arg);
-}
-
-/* The job AB_PT_AWAIT queues for a settled promise: continue the function. */
+/* The job AB_PT_AWAIT has queued once the promise has settled: continue the
+ * function. */
 static inline void ab__pt_resume(void *arg) { ab_pt_run(arg); }
 
-/* What AB_PT_AWAIT does before it returns AB_PT_WAITING: for a settled p,
- * queues the job that continues the function where a reaction registered now
- * would be queued (ab_promise_settled_enqueue, as ab_await does: no reaction
- * record, the frame keeps p); for a pending one, registers a raw reaction.
- * 0, or AB_ENOMEM. */
+/* What AB_PT_AWAIT does before it returns AB_PT_WAITING: queues the job that
+ * continues the function for when p has settled, where a reaction
+ * registered now would have its job queued, as ab_await does (the frame
+ * keeps p).  0, or AB_ENOMEM. */
 static inline int ab__pt_suspend(ab_pt_t *pt, ab_promise_t *p) {
-  return ab__promise_await(p, ab__pt_resume, ab__pt_wake, pt);
+  return ab__promise_await(p, ab__pt_resume, pt);
 }
 
 /* A stackless async function's own promise, as an async function has one:
  * pending, with two references (the frame's and the caller's); NULL when out
  * of memory. */
 static inline ab_promise_t *ab_pt_promise_new(void) { return ab__promise_new_shared(); }
+
+/* A stackless async function's promise made settled, as an async
+ * function's is when it returned before its first await (nobody could see
+ * it earlier): fulfilled with the untyped `value` (code 0) or rejected with
+ * code and message (NULL: ab_promise_strerror's); one reference (the
+ * caller's); NULL when out of memory.  So a frame that may finish at once
+ * makes its pending promise (ab_pt_promise_new) only when ab_pt_start
+ * returns AB_PT_WAITING. */
+static inline ab_promise_t *ab_pt_promise_settled(int code, const char *message, void *value) {
+  return ab__promise_settled(code, message, value);
+}
 
 /* Settles a frame's own promise as returning from an async function does:
  * fulfilled with the untyped `value` (code 0) or rejected with code and

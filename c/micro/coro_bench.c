@@ -127,7 +127,8 @@ int main(int argc, char **argv) {
     return 3;
   }
 #if !defined(__SANITIZE_ADDRESS__)
-  ab_coro_resume(raw_co); /* runs to its first raw switch back */
+  ab__coro_boot_frame(raw_co); /* started by the raw switch itself */
+  ab__coro_switch(&raw_co->caller_sp, raw_co->sp); /* runs to its first raw switch back */
 #endif
 
   bench_header("coro_bench: %ld operations per round, median of %d rounds, switch %s\n",

@@ -3,8 +3,8 @@
  *
  * A read is a promise (ab_op_promise of ab_readfile_op): the completion
  * callback fulfils it with the read's record or rejects it with the libuv
- * error, then drains the microtask queue, as Node does after every macrotask;
- * the loop's safety net (ab_promise_loop_attach) is on too.
+ * error, then drains the microtask queue, as Node does after every macrotask
+ * (c/lib/modes.h).
  *
  *   promise-sequential        a recursive .then chain: the reaction to each
  *                             read's promise verifies it and starts the next

@@ -342,7 +342,11 @@ static void test_callee_saved_survive(void **state) {
   assert_non_null(co);
   co->fn = clobber_body;
   co->arg = co;
-  ab_coro_resume(co); /* runs to its first raw switch back here */
+  /* Started by the raw switch itself, at ab__coro_boot: it runs to its
+   * first raw switch back here. */
+  ab__coro_boot_frame(co);
+  co->state = AB__CORO_RUNNING;
+  ab__coro_switch(&co->caller_sp, co->sp);
   uint64_t thread_side_bad = 0;
   for (uint64_t k = 0; k < ROUNDS; k++)
     thread_side_bad |= clobber_call(ab__coro_switch, &co->caller_sp, co->sp,

@@ -6,7 +6,10 @@
  * mapped after its clock started.  A pass leaves its stacks in the pool,
  * and the next pass (the timed one after a warm-up) reuses them.  And a set
  * of records finished while a coroutine is still suspended fails the pass,
- * promised or not (the fiber styles finish their sets unpromised).
+ * promised or not (the fiber styles finish their sets unpromised).  The
+ * promise forms keep no libuv handle of their own (no prepare/check safety
+ * net): every completion drains the microtask queue, and a callback that
+ * leaves jobs queued fails the pass.
  * Behaviour, not timing: the stacks are counted (ab_coro_stacks_mapped),
  * never timed.
  */
@@ -173,6 +176,85 @@ static void a_set_finished_with_a_coroutine_suspended_fails_the_pass(void **stat
   }
 }
 
+/* ---- no safety net: completions drain, and a pass checks that they did -- */
+
+static size_t nets_seen;
+
+static void count_net(uv_handle_t *h, void *arg) {
+  (void)arg;
+  if (h->type == UV_PREPARE || h->type == UV_CHECK) nets_seen++;
+}
+
+/* Counts the loop's prepare and check handles at every start. */
+static void watch_nets(ab_op_t *op) { uv_walk(op->set->run->loop, count_net, NULL); }
+
+/* One pass of `mode` over n operations of `type` on a fresh loop: its result
+ * (the run in *run, the loop closed). */
+static int one_pass(mode_fn mode, const ab_op_type_t *type, long n, ab_run_t *run) {
+  uv_loop_t loop;
+  ab_opts_t o;
+  run_setup(run, &o, &loop, n);
+  assert_int_equal(uv_loop_init(&loop), 0);
+  int rc = mode(run, type);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  assert_int_equal(uv_loop_close(&loop), 0);
+  run->opts = NULL; /* o and loop were this frame's */
+  run->loop = NULL;
+  return rc;
+}
+
+static void the_promise_forms_run_without_a_safety_net(void **state) {
+  (void)state;
+  static const mode_fn modes[] = {
+    ab_mode_chains, ab_mode_then_all, ab_mode_then_counter,
+    ab_mode_await_loops, ab_mode_await_all, ab_mode_await_tasks,
+    ab_mode_stackless_loops, ab_mode_stackless_all, ab_mode_stackless_tasks,
+  };
+  timer_op_on_start = watch_nets;
+  for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+    ab_run_t run;
+    nets_seen = 0;
+    assert_int_equal(one_pass(modes[m], &timer_op, 5, &run), 0);
+    assert_int_equal(run.ok, 5);
+    assert_int_equal(nets_seen, 0);
+  }
+  timer_op_on_start = watch_start;
+  ab_coro_pool_drain();
+}
+
+/* timer_op whose timer settles the operation's promise and does not drain,
+ * breaking the rule every completion keeps (ab_op_done drains). */
+static void lazy_fired(uv_timer_t *t) {
+  timer_op_t *r = t->data;
+  r->value = r->op.i;
+  ab_promise_t *p = r->op.pending;
+  r->op.pending = NULL;
+  ab_promise_resolve(p, &r->op, NULL);
+  ab_promise_release(p);
+}
+
+static int lazy_start(ab_op_t *op) {
+  timer_op_t *r = (timer_op_t *)op;
+  if (r->timer.data == NULL) {
+    int rc = uv_timer_init(op->set->run->loop, &r->timer);
+    if (rc != 0) return rc;
+    r->timer.data = r;
+  }
+  return uv_timer_start(&r->timer, lazy_fired, 0, 0);
+}
+
+static const ab_op_type_t lazy_op = {sizeof(timer_op_t), lazy_start, timer_op_cleanup};
+
+static void a_callback_that_leaves_jobs_queued_fails_the_pass(void **state) {
+  (void)state;
+  ab_run_t run;
+  assert_int_equal(one_pass(ab_mode_then_counter, &lazy_op, 3, &run), -1);
+  assert_int_equal(run.failed_at, 2);
+  assert_string_equal(run.error, "3 microtasks were left queued by a callback that did not drain");
+  assert_int_equal(ab_microtasks_pending(), 0);
+  assert_int_equal(ab_promise_live(), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(await_tasks_maps_its_stacks_inside_the_clock),
@@ -180,6 +262,8 @@ int main(void) {
     cmocka_unit_test(stackless_maps_no_stack_at_all),
     cmocka_unit_test(a_pass_reuses_the_stacks_a_warm_up_left_in_the_pool),
     cmocka_unit_test(a_set_finished_with_a_coroutine_suspended_fails_the_pass),
+    cmocka_unit_test(the_promise_forms_run_without_a_safety_net),
+    cmocka_unit_test(a_callback_that_leaves_jobs_queued_fails_the_pass),
   };
   timer_op_on_start = watch_start;
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,7 +38,9 @@ shared="-shared"
 # shellcheck disable=SC2086
 ${CC:-cc} -std=c11 -O2 -fPIC -Wall -Wextra -D_DEFAULT_SOURCE -D_GNU_SOURCE \
   -I"$inc" -I"$root/c/lib" $shared -o "$out/aplus.node" \
-  "$here/adapter.c" "$root/c/lib/promise.c" "$root/c/lib/microtask.c" "$root/c/lib/counters.c"
+  "$here/adapter.c" "$root/c/lib/promise.c" "$root/c/lib/microtask.c" "$root/c/lib/counters.c" \
+  "$root/c/lib/coro.c" "$root/c/lib/stack.c" "$root/c/lib/coro_switch_x86_64.S" \
+  "$root/c/lib/coro_switch_aarch64.S"
 
 if [ ! -f "$here/node_modules/promises-aplus-tests/package.json" ]; then
   npm=$(dirname "$node")/npm
