@@ -592,12 +592,6 @@ def ratio_cell(r, prefix, labels):
     return text
 
 
-def fmt_ci(r):
-    if r["ci_low_ms"] is None:
-        return "n too small" if r["n"] else "-"
-    return "[%s, %s]" % (fmt_ms(r["ci_low_ms"]), fmt_ms(r["ci_high_ms"]))
-
-
 def unit_of(rows):
     """The workload's operation ('read') from its rows."""
     return next((r.get("unit") for r in rows if r.get("unit")), "operation")

@@ -68,9 +68,6 @@ static inline int ab_await(ab_promise_t *p, void **value);
  * ab_promise_strerror).  Aborts outside an async function. */
 void ab_async_fail(const char *message);
 
-/* True when called from inside an async function (or any coroutine). */
-static inline int ab_in_async(void) { return ab_coro_current() != NULL; }
-
 /* ---- private (async.c) ----------------------------------------------------
  *
  * ab_async and ab_await are inline: the start's call and the switches are
