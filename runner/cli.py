@@ -3,8 +3,9 @@
 Usage:
   run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
          [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
-         [--catalog DIR] [--node PATH|none] [--no-trace]
-  run.py --render RUNDIR      redraw summaries, charts, exports and REPORT.md from
+         [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts]
+  run.py --render RUNDIR [--no-charts]
+                              redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
   run.py --hosts [DIR]        cross-host charts from every run under DIR (default
                               results) into DIR/hosts/
@@ -21,7 +22,9 @@ what was measured (the run is marked incomplete and the runner exits 130).  A
 new run folder is made under OUT/<host>/<UTC stamp>/; an existing one is never
 overwritten, and OUT/latest points at the newest.  After the rounds, on Linux
 with strace, each variant runs twice more under strace to count its system
-calls per operation (runner/trace.py; --no-trace skips it).
+calls per operation (runner/trace.py; --no-trace skips it).  --no-charts writes
+the summaries, exports and REPORT.md without drawing a chart (about a second
+each; `make plots RUN=DIR` draws them later).
 
 Bounds: --rounds and --warmup-rounds at most %(MAX_ROUNDS)d, --iterations 1 to
 %(MAX_ITERATIONS)d, --timeout %(MIN_TIMEOUT)g s to %(MAX_TIMEOUT)d s (24 h), --seed 0 to 2^64 - 1;
@@ -84,6 +87,9 @@ def parse_args(argv):
     p.add_argument("--no-trace", action="store_true",
                    help="skip the traced runs that count system calls per operation "
                         "after the rounds (runner/trace.py)")
+    p.add_argument("--no-charts", action="store_true",
+                   help="draw no chart: the summaries, exports and REPORT.md only "
+                        "(make plots RUN=DIR draws them later)")
     p.add_argument("--node", help="Node.js executable, or 'none' to skip Node variants")
     p.add_argument("--render", metavar="RUNDIR", help="redraw a run folder from its samples.csv")
     p.add_argument("--hosts", nargs="?", const=os.path.join(ROOT, "results"), metavar="DIR",

@@ -46,8 +46,9 @@ def hosts(folder):
     return 0 if len(drawn) == 2 else 1
 
 
-def show(summary, rundir):
-    """The end of a run's output: the tables, the verdicts, where the rest is."""
+def show(summary, rundir, charts=True):
+    """The end of a run's output: the tables, the verdicts, where the rest is
+    (charts false: none was drawn)."""
     print(sm.terminal_table(summary["variants"]))
     text = verdicts.text(summary["variants"])
     if text:
@@ -58,7 +59,10 @@ def show(summary, rundir):
     rel = rd.shown(rundir)
     if text:
         print("every comparison, one by one: %s (All verdicts)" % os.path.join(rel, "REPORT.md"))
-    print("charts: %s" % os.path.join(rel, "charts"))
+    if charts:
+        print("charts: %s" % os.path.join(rel, "charts"))
+    else:
+        print("charts: not drawn (--no-charts; make plots RUN=%s draws them)" % rel)
     print("report: %s" % os.path.join(rel, "REPORT.md"))
 
 
@@ -69,14 +73,14 @@ def main(argv):
             return hosts(args.hosts)
         if args.render:
             try:
-                summary, ok = render_mod.render(args.render)
+                summary, ok = render_mod.render(args.render, charts=not args.no_charts)
             except RenderInterrupted as e:
                 print("run.py: interrupted %s (redraw with: make plots RUN=%s)"
                       % (e.what, rd.shown(os.path.realpath(args.render))), file=sys.stderr)
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
-            show(summary, args.render)
+            show(summary, args.render, not args.no_charts)
             return 0 if ok else 1
         cat = plan_mod.load_catalog(args.catalog)
         node = plan_mod.find_node(args.node)
@@ -95,7 +99,8 @@ def main(argv):
         print("run.py: %s" % e, file=sys.stderr)
         return 3
     try:
-        summary, ok = render_mod.render(rundir, out_root=os.path.abspath(args.out))
+        summary, ok = render_mod.render(rundir, out_root=os.path.abspath(args.out),
+                                        charts=not args.no_charts)
     except RenderInterrupted as e:
         print("run.py: interrupted %s; the samples are kept (redraw with: make plots RUN=%s)"
               % (e.what, rd.shown(rundir)), file=sys.stderr)
@@ -108,7 +113,7 @@ def main(argv):
               "(the samples are kept; redraw with: make plots RUN=%s)"
               % (rd.shown(rundir), e, rd.shown(rundir)), file=sys.stderr)
         return 3
-    show(summary, rundir)
+    show(summary, rundir, not args.no_charts)
     if interrupted:
         return 130
     return 0 if ok else 1

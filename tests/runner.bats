@@ -388,6 +388,22 @@ EOF
   cmp "${BATS_TEST_TMPDIR}/before.csv" "${d}/summary.csv"
 }
 
+@test "--no-charts writes the summaries and REPORT.md, draws no chart and says how to draw them" {
+  run -0 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+    --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/r"
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  assert_line "charts: not drawn (--no-charts; make plots RUN=${d} draws them)"
+  for f in summary.csv summary.json REPORT.md hyperfine.json bench.txt; do
+    [ -s "${d}/$f" ] || fail "no $f"
+  done
+  [ -z "$(find "$d" -name '*.png')" ] || fail "a chart was drawn: $(find "$d" -name '*.png')"
+  grep -q '^Charts not drawn (`--no-charts`); draw them with `make plots RUN=' "${d}/REPORT.md"
+  # --render draws them.
+  run -0 "$PYTHON" "$RUN" --render "$d"
+  check_png "${d}/charts/time-readfile.png"
+  grep -q '](charts/time-readfile.png)' "${d}/REPORT.md"
+}
+
 @test "--render of a folder without samples.csv says so" {
   run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}"
   assert_output "run.py: ${BATS_TEST_TMPDIR} has no samples.csv: not a run folder"
