@@ -82,7 +82,7 @@ elif breakage == "bad-input-pattern":
     w.setdefault("bad_inputs", []).append({"flags": ["--nope"], "exit": 2, "says": "(unclosed"})
 elif breakage == "bad-input-language":
     w.setdefault("bad_inputs", []).append({"flags": ["--nope"], "exit": 2, "says": "nope",
-                                           "words": {"cobol": "nope"}})
+                                           "words": {"C++": "nope"}})
 elif breakage == "suite-bad-input-flags":
     suite.setdefault("bad_inputs", []).append({"flags": [], "exit": 2, "says": "x"})
 elif breakage == "not-a-catalog":
@@ -128,7 +128,7 @@ suite-profile-list  | suite\.json: profile .* must be an object
 bad-input-exit      | bad_inputs\[[0-9]+\]: exit must be 1 .*, got 4
 bad-input-placeholder | flag word .\{socket\}.: the only placeholders are
 bad-input-pattern   | says .\(unclosed. is not a regular expression
-bad-input-language  | words for cobol, which has no variants
+bad-input-language  | words must map languages \(lower-case words\) to patterns
 suite-bad-input-flags | suite\.json: bad_inputs\[[0-9]+\]: flags must be a non-empty list
 not-a-catalog       | not a catalog folder
 '
