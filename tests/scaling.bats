@@ -77,7 +77,7 @@ EOF
 
 @test "a scaling chart of a run without a sweep exits 1 with one line" {
   "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
-    --iterations 5 --node none --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+    --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   for c in scaling_n_chart scaling_k_chart scaling_env_chart; do
     run "$PYTHON" "${ROOT}/plots/${c}.py" "$d" -o "${BATS_TEST_TMPDIR}/x.png"
@@ -89,7 +89,7 @@ EOF
 
 @test "a time budget gives the cheap variants it names more rounds, the others keep theirs" {
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile budget --node none --seed 9 \
-    --out "${BATS_TEST_TMPDIR}/r"
+    --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   "$PYTHON" - "$d" <<'EOF'
@@ -113,7 +113,7 @@ EOF
 
 @test "--rounds overrides a time budget" {
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile budget --node none --rounds 2 \
-    --out "${BATS_TEST_TMPDIR}/r"
+    --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   [ "$(($(wc -l < "${d}/samples.csv") - 1))" -eq 6 ]
