@@ -52,7 +52,16 @@ warmup_rounds}}.  <workload>.json:
              [{"id", "what", "variant": id, "against": id, and one of
              "max_ratio" (variant / against) or "max_diff_per_op_ns" (variant
              minus against, per operation)}], both ids of this workload
-  charts     optional hints for plots/
+  charts     optional hints for plots/: "where_time": {"floor_of": {backend:
+             backend}} (draw the split of C's time; a backend without a sync
+             variant of its own takes the named one's as its blocking floor),
+             "per_unit_memory": {"unit", "log", "marks", "note"}
+  threadless optional [{partial fields}]: the variants that start no thread (no
+             threadpool: the loop thread or the kernel does the work); each
+             variant's field threadless says whether a rule matches.  TSan has
+             no race to look for in them (scripts/sanitize.sh), and an address
+             space too small for libuv's threadpool does not stop them
+             (tests/hostile_c.bats)
   bad_inputs [{"flags": [..], "exit": 1 | 2 | 3, "says": ERE, "words": {lang: ERE}}]:
              what the workload's programs must refuse (also a key of suite.json,
              for every program: the contract's own flags).  A row runs its
@@ -122,7 +131,8 @@ FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
 ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
-                 "baselines", "claims", "charts", "variants", "fields", "targets", "bad_inputs"}
+                 "baselines", "claims", "charts", "variants", "fields", "targets", "bad_inputs",
+                 "threadless"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
 SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs"}
@@ -607,6 +617,10 @@ class Catalog:
         self._check_rules(w["baselines"], path)
         self._check_targets(w.setdefault("targets", []), path, name)
         _check_bad_inputs(w.setdefault("bad_inputs", []), path)
+        if not isinstance(w.setdefault("threadless", []), list):
+            raise CatalogError("%s: threadless must be a list of partial field objects" % path)
+        for x in w["threadless"]:
+            _partial(x, path, "threadless")
         entries = w.get("variants")
         if not isinstance(entries, list) or not entries:
             raise CatalogError("%s: variants must be a non-empty list of matrix entries" % path)
@@ -869,6 +883,7 @@ class Catalog:
             req["node"] = True
         v["requires"] = req
         v["env"] = self._check_env(entry.get("env", {}), where)
+        v["threadless"] = any(_matches(fields, x) for x in w["threadless"])
         # What runner/contract.py needs to check a line of this variant on its own.
         v["checks"] = dict(w["checks"])
         v["flag_values"] = dict(values)
