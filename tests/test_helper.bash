@@ -443,9 +443,6 @@ expect_bad_inputs() {
   : > "$BAD_INPUT_FAILURES"
   while IFS= read -r line; do rows+=("$line"); done < <(catalog bad-inputs)
   rows+=("@@ end")
-  # id=lang pairs, for the words of each variant's language.
-  local langs=" "
-  while IFS='|' read -r id lang; do langs+="$id=$lang "; done < <(catalog_rows id lang)
   SERVER_KEEP=1
   for line in "${rows[@]}"; do
     case $line in
@@ -466,7 +463,7 @@ expect_bad_inputs() {
             ids=${ids:- }
             memo+="$key $ids"$'\n'
           fi
-          bad_input_row "$workload" "$code" "$says" "$only" "$langs" "$ids" \
+          bad_input_row "$workload" "$code" "$says" "$only" "$ids" \
             "${#words[@]}" ${words[@]+"${words[@]}"} ${flags[@]+"${flags[@]}"}
         fi
         read -r _ workload code <<<"$line"
@@ -482,14 +479,15 @@ expect_bad_inputs() {
   [ ! -s "$BAD_INPUT_FAILURES" ] || { cat "$BAD_INPUT_FAILURES"; false; }
 }
 
-# bad_input_row WORKLOAD CODE SAYS ONLY LANGS IDS NWORDS [LANG WORDS]... FLAG...
-# -- one row of expect_bad_inputs (WORKLOAD * for every one; LANGS the
-# " id=lang ..." pairs; IDS the variants to run; NWORDS how many words follow,
-# language then pattern); appends what failed to $BAD_INPUT_FAILURES.
+# bad_input_row WORKLOAD CODE SAYS ONLY IDS NWORDS [LANG WORDS]... FLAG...
+# -- one row of expect_bad_inputs (WORKLOAD * for every one; IDS the variants
+# to run; NWORDS how many words follow, language then pattern); appends what
+# failed to $BAD_INPUT_FAILURES.  A variant's language is its id's second
+# part (workload/lang/name@backend: the one id rule).
 bad_input_row() {
-  local workload=$1 code=$2 says=$3 only=$4 langs=$5 ids=$6 nwords=$7 k w id lang pattern
+  local workload=$1 code=$2 says=$3 only=$4 ids=$5 nwords=$6 k w id lang pattern
   local dir="${BATS_TEST_TMPDIR}/bad-inputs" unreadable="" these
-  shift 7
+  shift 6
   local -a words=("${@:1:nwords}") flags=()
   shift "$nwords"
   mkdir -p "$dir"
@@ -515,15 +513,15 @@ bad_input_row() {
   # requirement) has nothing to check.
   [ -n "${ids// /}" ] || return 0
   # Each language's variants against its words.
-  for lang in $(for id in $ids; do w=${langs#* "$id"=}; echo "${w%% *}"; done | sort -u); do
+  for lang in $(for id in $ids; do w=${id#*/}; echo "${w%%/*}"; done | sort -u); do
     pattern=$says
     for ((k = 0; k + 1 < ${#words[@]}; k += 2)); do
       [ "${words[k]}" != "$lang" ] || pattern=${words[k + 1]}
     done
     these=""
     for id in $ids; do
-      w=${langs#* "$id"=}
-      [ "${w%% *}" != "$lang" ] || these+="$id "
+      w=${id#*/}
+      [ "${w%%/*}" != "$lang" ] || these+="$id "
     done
     expect_variants "$code" "$pattern" "$these" ${flags[@]+"${flags[@]}"} >> "$BAD_INPUT_FAILURES" \
       || echo "failed: $workload | exit $code | $* ($lang: /$pattern/)" >> "$BAD_INPUT_FAILURES"
