@@ -69,7 +69,8 @@ drivers() {
   local id lang failures="" seen=0 k
   for id in $(drivers); do
     seen=$((seen + 1))
-    lang=$(catalog field "$id" lang)
+    id_parts "$id"
+    lang=$ID_LANG
     variant_argv "$id"
     # The driver's own command with the name after --variant replaced.
     for ((k = 1; k < ${#VARIANT_ARGV[@]}; k++)); do

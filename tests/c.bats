@@ -45,8 +45,8 @@ c_drivers() {
   local id w backend k failures=""
   for id in $(c_drivers); do
     variant_argv "$id"
-    w=$(catalog field "$id" workload)
-    backend=$(catalog field "$id" backend)
+    id_parts "$id"
+    w=$ID_WORKLOAD backend=$ID_BACKEND
     run --separate-stderr "${VARIANT_ARGV[0]}" --help
     [ "$status" -eq 0 ] || { failures+="$id: --help exits $status"$'\n'; continue; }
     [[ "$output" == *"--backend NAME"*"$backend"* ]] || failures+="$id: --help names no backend $backend"$'\n'

@@ -164,6 +164,17 @@ cover_ids() {
   TEST_VARIANT_COVER=$keys contract_ids "$@"
 }
 
+# id_parts ID -- sets ID_WORKLOAD, ID_LANG and ID_BACKEND from a variant id,
+# without a process (workload/lang/name@backend: the one id rule, which
+# contract.bats checks).  For other fields read catalog_rows once, not
+# `catalog field` a variant (a Python start each).
+id_parts() {
+  ID_WORKLOAD=${1%%/*}
+  ID_LANG=${1#*/}
+  ID_LANG=${ID_LANG%%/*}
+  ID_BACKEND=${1##*@}
+}
+
 # variant_argv ID -- fills the array VARIANT_ARGV with the variant's command,
 # and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
 # workload needs started first (SERVER_ARGV empty when none; runner/catalog.py's
