@@ -135,6 +135,7 @@ PY
   local w lang id k failures="" lines_file="$BATS_TEST_TMPDIR/defaults"
   local -a flags
   : > "$lines_file"
+  # shellcheck disable=SC2034  # read by run_variant
   SERVER_KEEP=1
   for w in $(workloads); do
     workload_flags "$w"
@@ -156,6 +157,7 @@ PY
     done
   done
   stop_kept_server
+  # shellcheck disable=SC2034  # read by run_variant
   SERVER_KEEP=""
   failures+=$(same_but_timings "$lines_file")
   [ -z "$failures" ] || { printf '%s\n' "$failures"; false; }

@@ -168,6 +168,7 @@ cover_ids() {
 # without a process (workload/lang/name@backend: the one id rule, which
 # contract.bats checks).  For other fields read catalog_rows once, not
 # `catalog field` a variant (a Python start each).
+# shellcheck disable=SC2034  # ID_WORKLOAD and ID_BACKEND are for the callers
 id_parts() {
   ID_WORKLOAD=${1%%/*}
   ID_LANG=${1#*/}
