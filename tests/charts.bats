@@ -71,12 +71,23 @@ sidecars() { find "$RUNS" -path '*/charts/*.json' | sort; }
     n=$((n + 1))
   done < <(find "$RUNS" -path '*/charts/*.png')
   [ "$n" -ge 6 ]
-  # The sweep's three scaling charts were drawn.
+  # The sweep's three scaling charts were drawn, and its REPORT.md shows them.
   if [ -d "${RUNS}/sweep" ]; then
     for c in scaling-n scaling-k scaling-env; do
       ls "${RUNS}"/sweep/fake-sweep/*/charts/"${c}-readfile.json" >/dev/null
+      grep -q "](charts/${c}-readfile.png)" "${RUNS}"/sweep/fake-sweep/*/REPORT.md
     done
   fi
+}
+
+@test "a run without a sweep draws no scaling chart, writes no points.csv and says nothing about it" {
+  [ -d "${RUNS}/fake" ] || skip "build/bin/launch is not built (make all)"
+  local d
+  d=$(ls -d "${RUNS}"/fake/fake-host/*/)
+  [ -s "${d}charts/time-readfile.png" ]
+  [ -z "$(ls "${d}"charts/scaling-* 2>/dev/null)" ]
+  [ ! -e "${d}points.csv" ]
+  run ! grep -Ei 'scaling|sweep' "${RUNS}/fake.out"
 }
 
 @test "every variant of a run appears in each chart that should show it" {

@@ -427,10 +427,7 @@ EOF
   done
   [ -z "$(find "$d" -name '*.png')" ] || fail "a chart was drawn: $(find "$d" -name '*.png')"
   grep -q '^Charts not drawn (`--no-charts`); draw them with `make plots RUN=' "${d}/REPORT.md"
-  # --render draws them.
-  run -0 "$PYTHON" "$RUN" --render "$d"
-  check_png "${d}/charts/time-readfile.png"
-  grep -q '](charts/time-readfile.png)' "${d}/REPORT.md"
+  # --render draws them: the --render test above, from a --no-charts run's samples.csv.
 }
 
 @test "--render of a folder without samples.csv says so" {
