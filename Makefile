@@ -90,6 +90,10 @@ endif
 # about an unknown flag is not taken at its word.
 SC_TRY = { echo 'int main(void){return 0;}' | $(CC) -Werror $(1) -x c -c -o /dev/null - 2>/dev/null && echo $(1); }
 STACK_CLASH := $(shell $(call SC_TRY,-fstack-clash-protection --param stack-clash-protection-guard-size=12) || $(call SC_TRY,-fstack-clash-protection))
+# The unit tests are told which flags were found: test_coro asks the compiled
+# code whether it probes large frames, and skips the overflow test, saying
+# why, when it does not (a gcc given the flag fails it instead).
+TEST_DEFS = $(if $(STACK_CLASH),-DAB_STACK_CLASH_FLAGS='"$(STACK_CLASH)"')
 ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(EXT_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
 ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
@@ -121,10 +125,12 @@ GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
 LAUNCH := $(BUILD)/bin/launch
+# The empty C program whose wall time is a C process's start-up (runner/empty.c).
+C_EMPTY := $(BUILD)/bin/c-empty
 
 .PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
-all: c go $(LAUNCH)
+all: c go $(LAUNCH) $(C_EMPTY)
 
 c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
@@ -151,7 +157,7 @@ BUILD_MKS := $(wildcard c/*/build.mk)
 # relative to it, may not: make splits target names on blanks).
 $(BUILD)/c/tests/%.o: c/tests/%.c Makefile $(BUILD_MKS) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
-	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) -c "$<" -o "$@"
+	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) $(TEST_DEFS) -c "$<" -o "$@"
 
 $(BUILD)/c/%.o: c/%.c Makefile $(BUILD_MKS) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
@@ -161,10 +167,21 @@ $(BUILD)/c/%.o: c/%.S Makefile $(BUILD_MKS) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_ASFLAGS) -c "$<" -o "$@"
 
+# An archive, from scratch: `ar rcs`, but on macOS, whose ranlib (which Apple's
+# ar runs itself unless told S) warns "has no symbols" about the switch of the
+# other architecture (an empty object by design, c/lib/coro_switch_*.S): there
+# `ar Scr`, then Apple's ranlib told not to, so that a real warning stands
+# out.  Arguments: the archive, its members.
+RANLIB ?= ranlib
+ifeq ($(UNAME_S)$(RANLIB),Darwinranlib)
+archive = rm -f "$(1)" && $(AR) Scr $(1) $(2) && $(RANLIB) -no_warning_for_no_symbols $(1)
+else
+archive = rm -f "$(1)" && $(AR) rcs $(1) $(2)
+endif
+
 $(LIBAB): $(LIB_OBJ)
 	@mkdir -p "$(dir $@)"
-	rm -f "$@"
-	$(AR) rcs $@ $(LIB_OBJ)
+	$(call archive,$@,$(LIB_OBJ))
 
 # A workload that needs something from outside the project says so in
 # c/<w>/build.mk: a library the system ships as sources (httpchain's llhttp,
@@ -180,8 +197,7 @@ EXT_LIBS =
 define WORKLOAD_template
 $(call w_lib,$(1)): $(call objs,$(call w_parts,$(1))) $(EXT_OBJ_$(1))
 	@mkdir -p "$$(dir $$@)"
-	rm -f "$$@"
-	$$(AR) rcs $$@ $$^
+	$$(call archive,$$@,$$^)
 endef
 define PROGRAM_template
 $(call w_program,$(1),$(2)): $(call objs,$(2)) $(call w_lib,$(1)) $(call w_uses,$(1)) $(LIBAB)
@@ -198,13 +214,27 @@ $(LAUNCH): runner/launch.c
 	@mkdir -p "$(dir $@)"
 	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<"
 
+# Linked with libuv, as every C program is, so that its start-up includes
+# loading it.
+$(C_EMPTY): runner/empty.c | $(DEPS_ENV)
+	@mkdir -p "$(dir $@)"
+	$(CC) $(STD) $(WARN) $(FEATURES) $(UV_CFLAGS) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<" $(UV_LIBS)
+
 # Unit tests may test any workload's pieces: every archive is on the line
 # (the linker takes only what a test uses), then again those that workloads
-# use (c/<w>/uses), so that an archive's needs come after it.
+# use (c/<w>/uses), so that an archive's needs come after it: GNU ld reads
+# each archive once, in order.  Apple's ld searches every archive until none
+# resolves more, and warns "ignoring duplicate libraries" about a repeat: no
+# repeat there.
 W_USES := $(sort $(foreach w,$(WORKLOADS),$(call w_uses,$(w))))
+ifeq ($(UNAME_S),Darwin)
+TEST_LIBS_AGAIN =
+else
+TEST_LIBS_AGAIN = $(W_USES) $(LIBAB)
+endif
 $(BUILD)/bin/test_%: $(BUILD)/c/tests/test_%.o $(W_LIBS) $(LIBAB)
 	@mkdir -p "$(dir $@)"
-	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(W_USES) $(LIBAB) $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(TEST_LIBS_AGAIN) $(CMOCKA_LIBS) $(LIBS)
 
 $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 	@mkdir -p "$(dir $@)"
@@ -227,11 +257,14 @@ $(BUILD)/bin/go-%: FORCE | $(DEPS_ENV)
 
 FORCE:
 
+# The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build.
 compare: deps
+	@"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all
 	"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS)
 
 quick: deps
+	@"$(PYTHON)" runner/run.py --profile quick $(ARGS) --check
 	@$(MAKE) --no-print-directory all
 	"$(PYTHON)" runner/run.py --profile quick $(ARGS)
 

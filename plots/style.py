@@ -53,9 +53,11 @@ WIDTH_IN = 10.0
 FONT_PT = 13
 GITHUB_PX = 880          # the width GitHub shows an image at in a README or an issue
 MIN_PT_AT_GITHUB = 11.5  # the smallest text there, in points of a 96 dpi screen
-# How a panel of whole-process timings is titled, per method; other methods get
-# their name.
-METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)"}
+# How a panel of another method's timings is titled, per method; other methods
+# get their name.
+METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)",
+                 "perfjs": "bluebird's harness (performance.js: own process, memory sampled)",
+                 "objkey": "seed 002's cache (a plain object, the key built per load)"}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,
                      "axes.labelsize": FONT_PT, "xtick.labelsize": FONT_PT,

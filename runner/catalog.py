@@ -7,14 +7,18 @@ variants as a compact matrix).  load() reads and validates the folder and
 expands every matrix entry into variants with explicit fields and one id:
 
     id    = workload "/" label
-    label = lang "/" style ["-" shape] ["-nodetest"] "-" mode "@" backend
-    name  = style ["-" shape] ["-nodetest"] "-" mode   (what --variant takes)
+    label = lang "/" style ["-" shape] ["-" method] "-" mode "@" backend
+    name  = style ["-" shape] ["-" method] "-" mode   (what --variant takes)
 
-e.g. readfile/c/promise-counter-parallel@node4.
+e.g. readfile/c/promise-counter-parallel@node4; the method is named only when
+it is not inprocess (readfile/node/await-nodetest-parallel@fs.promises).
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
-warmup_rounds}}.  <workload>.json:
+warmup_rounds}}, optional startup {"about": .., "programs": {lang: argv}}: an
+empty program of each language, run once per round so that a variant's time
+outside its clock can be told from its language's own start-up (DESIGN
+section 6; every language of the variants needs one).  <workload>.json:
   workload, about, unit   its name (= the file's), what it does, one operation
   flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
              what the runner appends (path values made absolute); every program's
@@ -22,7 +26,12 @@ warmup_rounds}}.  <workload>.json:
   checks     {"bytes": "iterations * len(expect)"}: a field of the line and the
              integer expression it must equal, over iterations, the line's integer
              fields and the flags' values by name (--delay-ms is delay_ms); only
-             integers, names, len() (UTF-8 bytes), int(), + - * //
+             integers, names, len() (UTF-8 bytes), int(), min(), max(), + - * //
+  warmup     {"iterations": "min(350, iterations)", "about": why}: the untimed
+             operations every program runs in its process before the timed pass
+             (--warmup W), an integer expression over iterations (the run's N);
+             a profile's settings may give their own "warmup" expression; none:
+             0 (DESIGN section 3)
   fields     {"hits": "what it counts"}: integer fields the workload's line adds
   requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
              "lang": "c", "port_flag": "--port", "ready_timeout_s": 10}}; a matrix
@@ -32,9 +41,12 @@ warmup_rounds}}.  <workload>.json:
              leaves out the variants whose server is in another; servers.py
              with-server wraps only a C server in its --server-wrapper)
   profiles   {name: {"iterations": N, "timeout_s": S[, "rounds": R]
-             [, "trace_iterations": T]}}: the suite profiles the workload takes
-             part in (R: only the first R rounds; T: N of the traced runs that
-             count system calls after the rounds, runner/trace.py);
+             [, "trace_iterations": T][, "warmup": W]}}: the suite profiles the
+             workload takes part in (R: only the first R rounds; T: N of the
+             traced runs that count system calls after the rounds,
+             runner/trace.py; W: the profile's own warm-up expression, over
+             the workload's (see warmup): a seed's own warm-up in the seed
+             profile);
              optional: "budget" {"seconds": S, "max_rounds": M, "for": {partial
              fields}}: a matching variant runs in more rounds, as many as fit in
              S seconds by its warm-up time, at least R and at most M;
@@ -79,7 +91,8 @@ warmup_rounds}}.  <workload>.json:
              (partial field objects removed from the product), env ({"NAME":
              "value"}: set in the program's environment for every run of these
              variants, the probe's included, e.g. UV_USE_IO_URING for Node's
-             libuv; recorded in run.json)
+             libuv; recorded in run.json), warmup (these variants' own warm-up
+             expression, over the profile's and the workload's: nodetest's "0")
 
 Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
 or method, a backend with bad characters, a check that is not a small integer
@@ -129,13 +142,15 @@ README = os.path.join(ROOT, "README.md")
 MATRIX_FIELDS = ("lang", "style", "shape", "method", "mode", "backend")
 FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
-ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env"}
+ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env", "warmup"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
                  "baselines", "claims", "charts", "variants", "fields", "targets", "bad_inputs",
-                 "threadless"}
+                 "threadless", "warmup"}
+WARMUP_KEYS = {"iterations", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
-SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs"}
+SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs", "startup"}
+STARTUP_KEYS = {"about", "programs"}
 BAD_INPUT_KEYS = {"flags", "exit", "says", "words"}
 # A flag word of a bad input that the test makes: a FIFO, an unreadable file,
 # a regular file holding TEXT.
@@ -169,12 +184,14 @@ class CatalogError(Exception):
 
 
 def variant_name(fields):
-    """style[-shape][-nodetest]-mode: what a driver's --variant takes."""
+    """style[-shape][-method]-mode: what a driver's --variant takes (the method
+    only when it is not inprocess; an empty one, as in a samples.csv row written
+    before the column existed, is inprocess)."""
     parts = [fields["style"]]
     if fields.get("shape"):
         parts.append(fields["shape"])
-    if fields.get("method", "inprocess") == "nodetest":
-        parts.append("nodetest")
+    if (fields.get("method") or "inprocess") != "inprocess":
+        parts.append(fields["method"])
     parts.append(fields["mode"])
     return "-".join(parts)
 
@@ -189,9 +206,24 @@ def variant_id(fields):
     return "%s/%s" % (fields["workload"], variant_label(fields))
 
 
-def parse_id(vid):
+_SUITE_METHODS = []
+
+
+def suite_methods():
+    """The methods of the project's own suite.json (read once)."""
+    if not _SUITE_METHODS:
+        with open(os.path.join(DIR, "suite.json"), encoding="utf-8") as f:
+            _SUITE_METHODS.extend(json.load(f)["methods"])
+    return list(_SUITE_METHODS)
+
+
+def parse_id(vid, methods=None):
     """The fields of an id (the inverse of variant_id), or None when vid does not
-    follow the rule.  Shapes are single words, so the split is unambiguous."""
+    follow the rule.  methods are the catalog's (default: suite_methods()); a
+    shape is never one of them and every part is a single word, so the split is
+    unambiguous."""
+    if methods is None:
+        methods = suite_methods()
     m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z", vid)
     if not m:
         return None
@@ -199,10 +231,10 @@ def parse_id(vid):
     if len(words) < 2 or not all(WORD.match(w) for w in words):
         return None
     method = "inprocess"
-    if len(words) >= 3 and words[-2] == "nodetest":
-        method = "nodetest"
+    if len(words) >= 3 and words[-2] != "inprocess" and words[-2] in methods:
+        method = words[-2]
         del words[-2]
-    if len(words) > 3:
+    if len(words) > 3 or (len(words) == 3 and words[1] in methods):
         return None
     return {"workload": m.group(1), "lang": m.group(2), "style": words[0],
             "shape": words[1] if len(words) == 3 else "", "method": method,
@@ -214,7 +246,7 @@ def parse_id(vid):
 
 def _check_names(node, where):
     """The names an expression uses; CatalogError when it is more than integers,
-    names, len()/int() calls and + - * //."""
+    names, len()/int()/min()/max() calls and + - * //."""
     names = set()
 
     def walk(n):
@@ -230,9 +262,13 @@ def _check_names(node, where):
         elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
               and n.func.id in ("len", "int") and len(n.args) == 1 and not n.keywords):
             walk(n.args[0])
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id in ("min", "max") and len(n.args) >= 2 and not n.keywords):
+            for a in n.args:
+                walk(a)
         else:
-            raise CatalogError("%s: only integers, names, len(), int(), + - * // are allowed, "
-                               "not %s" % (where, type(n).__name__))
+            raise CatalogError("%s: only integers, names, len(), int(), min(), max(), + - * // "
+                               "are allowed, not %s" % (where, type(n).__name__))
     walk(node)
     return names
 
@@ -261,6 +297,11 @@ def evaluate(tree, env):
             if n.id not in env:
                 raise ValueError("unknown name %r" % n.id)
             return env[n.id]
+        if isinstance(n, ast.Call) and n.func.id in ("min", "max"):
+            args = [ev(a) for a in n.args]
+            if not all(type(a) is int for a in args):
+                raise ValueError("%s() of %r: only integers" % (n.func.id, args))
+            return min(args) if n.func.id == "min" else max(args)
         if isinstance(n, ast.Call):
             arg = ev(n.args[0])
             if n.func.id == "len":
@@ -285,6 +326,30 @@ def evaluate(tree, env):
             raise ValueError("division by zero")
         return left // right
     return ev(tree)
+
+
+def _warmup_expr(text, where):
+    """A warm-up expression, over `iterations` alone (CatalogError otherwise);
+    returns it."""
+    _, used = parse_check(text, where)
+    if used - {"iterations"}:
+        raise CatalogError("%s: %r may name only iterations (the run's N), not %s"
+                           % (where, text, ", ".join(sorted(used - {"iterations"}))))
+    return text
+
+
+def warmup_for(text, n, where="warmup"):
+    """The warm-up operations an expression gives for N = n: an integer from 0 to
+    MAX_ITERATIONS (CatalogError otherwise)."""
+    tree, _ = parse_check(text, where)
+    try:
+        w = evaluate(tree, {"iterations": n})
+    except ValueError as e:
+        raise CatalogError("%s: warmup %r at N = %d: %s" % (where, text, n, e)) from None
+    if type(w) is not int or not 0 <= w <= MAX_ITERATIONS:
+        raise CatalogError("%s: warmup %r gives %r at N = %d, not an integer from 0 to %d"
+                           % (where, text, w, n, MAX_ITERATIONS))
+    return w
 
 
 def flag_key(flag):
@@ -341,15 +406,35 @@ def _show(path):
     return path if rel.startswith("..") else rel
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names a key twice (unique_keys)."""
+
+
+def unique_keys(pairs):
+    """json's object_pairs_hook that refuses a key given twice in one object
+    (ValueError naming it): json keeps the last silently, so a catalog file with
+    two "--expect" keys, or a line with "ok":0,"ok":5, would say one thing and
+    be read as another."""
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise DuplicateKey("key %s appears twice in one object" % json.dumps(k)[:80])
+        obj[k] = v
+    return obj
+
+
 def _read_object(path, allowed):
     """(the JSON object of path, path as messages show it); CatalogError when it
-    is unreadable, not an object, or has a key outside allowed."""
+    is unreadable, not JSON (a key twice in one object included), not an
+    object, or has a key outside allowed."""
     show = _show(path)
     try:
         with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
+            obj = json.load(f, object_pairs_hook=unique_keys)
     except OSError as e:
         raise CatalogError("%s: cannot read it: %s" % (show, e.strerror or e)) from None
+    except DuplicateKey as e:
+        raise CatalogError("%s: %s (the last would win silently)" % (show, e)) from None
     except ValueError as e:
         raise CatalogError("%s: not JSON: %s" % (show, e)) from None
     if not isinstance(obj, dict):
@@ -392,6 +477,16 @@ def _seconds(value, hi, where, what):
     return value
 
 
+def _described(obj, allowed, where, shape):
+    """obj is an object of the allowed keys (shape shows them in the message)
+    with an about that says what it is or why (a non-empty string)."""
+    if not isinstance(obj, dict):
+        raise CatalogError("%s must be an object %s" % (where, shape))
+    _unknown(obj, allowed, where)
+    if not isinstance(obj.get("about"), str) or not obj["about"]:
+        raise CatalogError("%s: about must say what it is or why (a non-empty string)" % where)
+
+
 def _strings(value, where, what):
     if not isinstance(value, list) or not value or not all(isinstance(s, str) and s for s in value):
         raise CatalogError("%s: %s must be a non-empty list of strings, got %r" % (where, what, value))
@@ -423,7 +518,7 @@ def _partial(partial, where, what):
 
 # The keys of a workload's settings for one profile (see the module doc).
 PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "budget", "sweep",
-                    "variants_of"}
+                    "variants_of", "warmup"}
 BUDGET_KEYS = {"seconds", "max_rounds", "for"}
 SWEEP_KEYS = {"axis", "values", "for", "name", "default"}
 SWEEP_AXES = ("iterations", "concurrency", "env")
@@ -542,6 +637,18 @@ class Catalog:
         for n in names:
             self._load_workload(os.path.join(path, n))
         self._check_server_langs()
+        self._check_startup_langs()
+
+    def _check_startup_langs(self):
+        """With suite.json's startup, every language of the variants has its empty program."""
+        progs = (self.suite.get("startup") or {}).get("programs")
+        if progs is None:
+            return
+        missing = sorted({v["lang"] for v in self.variants} - set(progs))
+        if missing:
+            raise CatalogError("%s: startup.programs has no empty program of %s (a language of "
+                               "the catalog's variants)" % (
+                                   _show(os.path.join(self.path, "suite.json")), ", ".join(missing)))
 
     def _check_server_langs(self):
         """Every server's lang is a language of the catalog's variants."""
@@ -586,6 +693,17 @@ class Catalog:
             _integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
             if not isinstance(p.get("about"), str):
                 raise CatalogError("%s: about must be a string" % where)
+        if "startup" in suite:
+            s, where = suite["startup"], "%s: startup" % path
+            _described(s, STARTUP_KEYS, where, '{"about": .., "programs": {lang: argv}}')
+            progs = s.get("programs")
+            if not isinstance(progs, dict) or not progs:
+                raise CatalogError("%s: programs must map each language to its empty program's argv"
+                                   % where)
+            for lang, argv in progs.items():
+                if not WORD.match(lang):
+                    raise CatalogError("%s: %r is not a language (a lower-case word)" % (where, lang))
+                _strings(argv, where, "programs.%s" % lang)
         return suite
 
     # -- <workload>.json
@@ -613,6 +731,7 @@ class Catalog:
         self._check_checks(w["checks"], path, set(values) | set(LINE_INTS) | set(extra),
                            set(LINE_INTS) | set(extra))
         self._check_requires(w["requires"], path)
+        self._check_warmup(w, path)
         self._check_profiles(w.get("profiles"), path)
         self._check_rules(w["baselines"], path)
         self._check_targets(w.setdefault("targets", []), path, name)
@@ -676,6 +795,24 @@ class Catalog:
             if unknown:
                 raise CatalogError("%s: unknown name %s (known: %s)" % (
                     where, ", ".join(repr(u) for u in unknown), ", ".join(sorted(names))))
+
+    def _check_warmup(self, w, path):
+        """The workload's warmup (see the module doc) and each profile's own."""
+        if "warmup" in w:
+            where = "%s: warmup" % path
+            spec = w["warmup"]
+            _described(spec, WARMUP_KEYS, where, '{"iterations": EXPR, "about": why}')
+            _warmup_expr(spec.get("iterations"), where)
+        for name, s in (w.get("profiles") or {}).items():
+            if isinstance(s, dict) and "warmup" in s:
+                _warmup_expr(s["warmup"], "%s: profile %r: warmup" % (path, name))
+                if isinstance(s.get("iterations"), int):
+                    warmup_for(s["warmup"], s["iterations"], "%s: profile %r" % (path, name))
+        if "warmup" in w:
+            for name, s in (w.get("profiles") or {}).items():
+                if isinstance(s, dict) and isinstance(s.get("iterations"), int) and "warmup" not in s:
+                    warmup_for(w["warmup"]["iterations"], s["iterations"],
+                               "%s: profile %r" % (path, name))
 
     def _check_requires(self, req, where):
         if not isinstance(req, dict):
@@ -769,7 +906,7 @@ class Catalog:
                 raise CatalogError("%s: duplicate target id %r" % (where, t["id"]))
             seen.add(t["id"])
             for k in ("variant", "against"):
-                f = parse_id(t[k])
+                f = parse_id(t[k], self.suite["methods"])
                 if f is None or f["workload"] != workload:
                     raise CatalogError("%s: %s %r is not a variant id of %s"
                                        % (where, k, t[k], workload))
@@ -852,8 +989,9 @@ class Catalog:
             if not BACKEND.match(x):
                 raise CatalogError("%s: backend %r has characters outside [A-Za-z0-9._]" % (where, x))
         elif f == "shape":
-            if x and (not WORD.match(x) or x == "nodetest"):
-                raise CatalogError("%s: shape %r is not one lower-case word" % (where, x))
+            if x and (not WORD.match(x) or x in self.suite["methods"]):
+                raise CatalogError("%s: shape %r is not one lower-case word other than a "
+                                   "method's" % (where, x))
         elif not WORD.match(x):
             raise CatalogError("%s: %s %r is not a lower-case word" % (where, f, x))
 
@@ -884,6 +1022,9 @@ class Catalog:
         v["requires"] = req
         v["env"] = self._check_env(entry.get("env", {}), where)
         v["threadless"] = any(_matches(fields, x) for x in w["threadless"])
+        if "warmup" in entry:
+            # These variants' own warm-up, over the workload's and the profile's.
+            v["warmup"] = _warmup_expr(entry["warmup"], "%s: warmup" % where)
         # What runner/contract.py needs to check a line of this variant on its own.
         v["checks"] = dict(w["checks"])
         v["flag_values"] = dict(values)
@@ -913,6 +1054,14 @@ class Catalog:
         copy), or None when the workload does not take part in it."""
         s = self.workloads[workload]["profiles"].get(profile)
         return dict(s) if s is not None else None
+
+    def warmup(self, workload, profile):
+        """The warm-up expression of a workload in a profile (the profile's own, else
+        the workload's), "0" when it has none."""
+        s = self.settings(workload, profile) or {}
+        if "warmup" in s:
+            return s["warmup"]
+        return (self.workloads[workload].get("warmup") or {}).get("iterations", "0")
 
     def rounds(self, workload, profile):
         """In how many of the profile's rounds the workload runs (its first ones)."""
@@ -979,14 +1128,28 @@ def load(path=DIR):
 BEGIN, END = "<!-- catalog-table:begin -->", "<!-- catalog-table:end -->"
 
 
+def warmup_text(w):
+    """The README's sentence on a workload's in-process warm-up (`--warmup W`,
+    W as an expression of N)."""
+    spec = w.get("warmup")
+    shown = lambda text: re.sub(r"\biterations\b", "N", text)  # noqa: E731
+    own = {p: shown(s["warmup"]) for p, s in w["profiles"].items() if "warmup" in s}
+    text = "Warm-up (untimed operations in the same process before the timed pass): "
+    text += "`%s`" % shown(spec["iterations"]) if spec else "none"
+    if own:
+        text += " (profile %s)" % ", ".join("`%s`: `%s`" % kv for kv in sorted(own.items()))
+    return text + (": %s." % spec["about"].rstrip(".") if spec else ".")
+
+
 def markdown_table(cat):
-    """One Markdown table per workload: id, backend, profiles, what it does."""
+    """One Markdown table per workload: id, backend, profiles, what it does;
+    above it what the workload is and its in-process warm-up."""
     out = []
     for name in sorted(cat.workloads):
         w = cat.workloads[name]
         if out:
             out.append("")
-        out += ["`%s`: %s" % (name, w["about"]), "",
+        out += ["`%s`: %s" % (name, w["about"]), "", warmup_text(w), "",
                 "| id | backend | profiles | what it does |", "|---|---|---|---|"]
         for v in w["variants"]:
             out.append("| `%s` | %s | %s | %s |" % (

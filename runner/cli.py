@@ -3,7 +3,7 @@
 Usage:
   run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
          [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
-         [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts]
+         [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--yes] [--check]
   run.py --render RUNDIR [--no-charts]
                               redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
@@ -26,15 +26,22 @@ calls per operation (runner/trace.py; --no-trace skips it).  --no-charts writes
 the summaries, exports and REPORT.md without drawing a chart (about a second
 each; `make plots RUN=DIR` draws them later).
 
+Before it starts, the run's duration is estimated (at the wall times of the
+newest run under OUT, or at a program's start-up time for a variant it did
+not run) and said on the first line; beyond an hour a terminal is asked
+first, and beyond a day a run that cannot ask is refused unless --yes.
+
 Bounds: --rounds and --warmup-rounds at most %(MAX_ROUNDS)d, --iterations 1 to
 %(MAX_ITERATIONS)d, --timeout %(MIN_TIMEOUT)g s to %(MAX_TIMEOUT)d s (24 h), --seed 0 to 2^64 - 1;
 --filter must not be empty; --host must not be a name the runner uses in the
 results folder (%(RESERVED)s).
 
 Exit codes: 0 the run finished (failed runs are recorded, not fatal); 1 the
-charts could not be drawn; 2 usage error; 3 environment error (unwritable
-output folder, a program or build/bin/launch not built, a bad catalog);
-130 interrupted.
+charts could not be drawn, or a workload or a variant has no valid sample
+(every one of its runs failed; the samples are kept); 2 usage error (or a
+long run not started); 3
+environment error (unwritable output folder, a program or build/bin/launch
+not built, a bad catalog); 130 interrupted.
 """
 import argparse
 import os
@@ -63,38 +70,100 @@ ROOT = os.path.dirname(HERE)
 CATALOG_DIR = os.path.join(HERE, "catalog")
 
 
+class _Once(argparse.Action):
+    """Stores an option's value, or its presence (nargs=0), and refuses it given
+    a second time: argparse would keep the last silently.  Every option given
+    goes into the namespace's `given` list, in command-line order."""
+
+    def __init__(self, option_strings, dest, const=None, nargs=None, **kw):
+        self.flag = const is True and nargs is None
+        super().__init__(option_strings, dest, nargs=0 if self.flag else nargs,
+                         const=None if self.flag else const, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "given", None)
+        if given is None:
+            given = []
+            setattr(namespace, "given", given)
+        if self.dest in [d for d, _ in given]:
+            raise UsageError("%s is given twice: say it once" % self.option_strings[0])
+        given.append((self.dest, option_string))
+        setattr(namespace, self.dest, True if self.flag else values)
+
+
+class _Repeatable(argparse._AppendAction):
+    """--filter: may be given again (any of them may match); noted as given."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "given", None)
+        if given is None:
+            given = []
+            setattr(namespace, "given", given)
+        given.append((self.dest, option_string))
+        super().__call__(parser, namespace, values, option_string)
+
+
 def parse_args(argv):
-    """The options as an argparse namespace; raises UsageError for a bad value."""
+    """The options as an argparse namespace; raises UsageError for a bad value,
+    an option given twice, or options that the command would ignore (--render
+    takes only --no-charts of a run's options, --hosts none)."""
     doc = __doc__ % {"MAX_ROUNDS": MAX_ROUNDS, "MAX_ITERATIONS": MAX_ITERATIONS,
                      "MIN_TIMEOUT": MIN_TIMEOUT, "MAX_TIMEOUT": MAX_TIMEOUT,
                      "RESERVED": ", ".join(RESERVED_HOSTS)}
     p = argparse.ArgumentParser(prog="run.py", description=doc.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=doc.split("\n\n", 1)[1])
-    p.add_argument("--profile", help="suite profile (quick, default, full, seed, selftest)")
-    p.add_argument("--rounds", type=int, help="measured rounds (overrides the profile)")
-    p.add_argument("--warmup-rounds", type=int, help="unrecorded warm-up rounds")
-    p.add_argument("--filter", action="append", default=[], metavar="REGEX",
+    p.add_argument("--profile", action=_Once,
+                   help="suite profile (quick, default, full, seed, selftest)")
+    p.add_argument("--rounds", action=_Once, type=int,
+                   help="measured rounds (overrides the profile)")
+    p.add_argument("--warmup-rounds", action=_Once, type=int, help="unrecorded warm-up rounds")
+    p.add_argument("--filter", action=_Repeatable, default=[], metavar="REGEX",
                    help="keep variants whose id matches (repeatable: any may match)")
-    p.add_argument("--iterations", type=int, help="N per program run, for every workload")
-    p.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder")
-    p.add_argument("--host", help="host slug for the run folder (default: detected)")
-    p.add_argument("--seed", type=int, help="shuffle seed (default: from the clock, recorded)")
-    p.add_argument("--timeout", type=float, help="seconds per program run, for every workload")
-    p.add_argument("--catalog", default=CATALOG_DIR,
+    p.add_argument("--iterations", action=_Once, type=int,
+                   help="N per program run, for every workload")
+    p.add_argument("--out", action=_Once, default=os.path.join(ROOT, "results"),
+                   help="results folder")
+    p.add_argument("--host", action=_Once,
+                   help="host slug for the run folder (default: detected)")
+    p.add_argument("--seed", action=_Once, type=int,
+                   help="shuffle seed (default: from the clock, recorded)")
+    p.add_argument("--timeout", action=_Once, type=float,
+                   help="seconds per program run, for every workload")
+    p.add_argument("--catalog", action=_Once, default=CATALOG_DIR,
                    help="catalog folder: suite.json and one file per workload "
                         "(tests use a fake one)")
-    p.add_argument("--no-trace", action="store_true",
+    p.add_argument("--no-trace", action=_Once, const=True, default=False,
                    help="skip the traced runs that count system calls per operation "
                         "after the rounds (runner/trace.py)")
-    p.add_argument("--no-charts", action="store_true",
+    p.add_argument("--no-charts", action=_Once, const=True, default=False,
                    help="draw no chart: the summaries, exports and REPORT.md only "
                         "(make plots RUN=DIR draws them later)")
-    p.add_argument("--node", help="Node.js executable, or 'none' to skip Node variants")
-    p.add_argument("--render", metavar="RUNDIR", help="redraw a run folder from its samples.csv")
-    p.add_argument("--hosts", nargs="?", const=os.path.join(ROOT, "results"), metavar="DIR",
-                   help="draw the cross-host charts from every run under DIR")
+    p.add_argument("--node", action=_Once,
+                   help="Node.js executable, or 'none' to skip Node variants")
+    p.add_argument("--check", action=_Once, const=True, default=False,
+                   help="check the options, the profile and the filters against the "
+                        "catalog, then exit (make compare does, before it builds)")
+    p.add_argument("--yes", action=_Once, const=True, default=False,
+                   help="start a run estimated longer than an hour without asking, "
+                        "and one longer than a day at all when not on a terminal")
+    p.add_argument("--render", action=_Once, metavar="RUNDIR",
+                   help="redraw a run folder from its samples.csv")
+    p.add_argument("--hosts", action=_Once, nargs="?", const=os.path.join(ROOT, "results"),
+                   metavar="DIR", help="draw the cross-host charts from every run under DIR")
     a = p.parse_args(argv)
+    given = getattr(a, "given", [])
+    a.given = given
+    if a.render and a.hosts:
+        raise UsageError("--render and --hosts are two commands: give one")
+    for command, what in (("render", "--render redraws a run folder from its files"),
+                          ("hosts", "--hosts draws the cross-host charts of the runs in a folder")):
+        if getattr(a, command):
+            # --render takes --no-charts; nothing else of a run's.
+            other = next((opt for dest, opt in given if dest != command
+                          and not (command == "render" and dest == "no_charts")), None)
+            if other:
+                raise UsageError("%s: %s would be ignored (leave it out)" % (what, other))
     if a.render or a.hosts:
         return a
     if not a.profile:

@@ -10,7 +10,8 @@ valid run of N iterations: iterations == ok == N, elapsed_ns and peak_rss_kb
 positive, 0 < idle_rss_kb <= peak_rss_kb (the peak before the timed section), and every check of the workload's catalog file true (readfile:
 bytes == iterations * len(expect)).  The checks see the workload's flags with
 the catalog's values unless a --FLAG VALUE says otherwise (e.g. --expect
-'Hello'); --concurrency K also requires the line's concurrency to be K.
+'Hello'); --concurrency K also requires the line's concurrency to be K, or N
+when N is smaller (the most in flight).
 Otherwise prints "ID: the first problem found" to stderr and exits 1; a bad
 call exits 2, a broken catalog 3.  The runner imports problem().
 """
@@ -25,9 +26,12 @@ import catalog  # noqa: E402
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
 INT_FIELDS = catalog.LINE_INTS
 ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
-# Optional counts of the timed pass (the C harness writes them, c/lib/counters.h;
-# runner/accounting.py reads them): integers >= 0 when present.
-OPTIONAL_INTS = ("threadpool_trips", "allocs", "pool_gets", "nvcsw", "nivcsw")
+# Optional counts of the timed pass (the C harness writes the first five,
+# c/lib/counters.h; runner/accounting.py reads them; every language writes what
+# the pass did before its clock and how long its warm-up took, DESIGN section
+# 3): integers >= 0 when present.
+OPTIONAL_INTS = ("threadpool_trips", "allocs", "pool_gets", "nvcsw", "nivcsw",
+                 "preclock_heap_bytes", "preclock_faults", "warmup_ns")
 # Strings that may be empty: a variant without a shape prints "".
 MAY_BE_EMPTY = ("shape",)
 # Fields that must equal the catalog entry of the variant.
@@ -47,7 +51,9 @@ def _parse(line):
     if not text:
         return None, "the line is empty"
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=catalog.unique_keys)
+    except catalog.DuplicateKey as e:
+        return None, "%s: the line must say each field once" % e
     except ValueError as e:
         return None, "not JSON (%s): %r" % (e, text[:120])
     if not isinstance(obj, dict):
@@ -123,8 +129,9 @@ def problem(entry, n, line, workload_values=None, concurrency=None):
     why = _check_problem(entry, obj, n, values)
     if why:
         return why
-    if concurrency is not None and obj["concurrency"] != concurrency:
-        return "concurrency is %d, expected %d" % (obj["concurrency"], concurrency)
+    # The line reports the most in flight: K, or N when N is smaller.
+    if concurrency is not None and obj["concurrency"] != min(concurrency, n):
+        return "concurrency is %d, expected %d" % (obj["concurrency"], min(concurrency, n))
     if obj["elapsed_ns"] <= 0:
         return "elapsed_ns must be positive, got %d" % obj["elapsed_ns"]
     if obj["peak_rss_kb"] <= 0:

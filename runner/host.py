@@ -32,13 +32,18 @@ MAX_THREADPOOL = 1024    # libuv >= 1.30 (128 before)
 def threadpool_size(raw):
     """The threadpool size libuv uses for UV_THREADPOOL_SIZE=raw (None: unset), by
     the rule of its src/threadpool.c: nthreads, an unsigned int, = atoi(raw);
-    0 becomes 1; above MAX_THREADPOOL it is MAX_THREADPOOL.  So "abc" and "0" give 1,
-    and a negative value, huge as an unsigned int, gives 1024."""
+    0 becomes 1; above MAX_THREADPOOL it is MAX_THREADPOOL.  atoi is
+    (int) strtol(raw): beyond a 64-bit long it stops at LONG_MAX or LONG_MIN,
+    then keeps its low 32 bits.  So "abc" and "0" give 1, a negative value
+    (huge as an unsigned int) 1024, 2^64 + 1 (LONG_MAX, -1 as an int) 1024,
+    -2^64 (LONG_MIN, 0 as an int) 1; tests/hostile_runner.bats counts libuv's
+    threads for these."""
     if raw is None:
         return DEFAULT_THREADPOOL
     m = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", raw)    # what atoi reads
     n = int(m.group(1)) if m else 0
-    n %= 2 ** 32                                           # int into unsigned int
+    n = max(-2 ** 63, min(n, 2 ** 63 - 1))                 # strtol's range (LP64)
+    n %= 2 ** 32                                           # to int, then unsigned int
     return 1 if n == 0 else min(n, MAX_THREADPOOL)
 
 

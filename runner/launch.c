@@ -29,11 +29,24 @@
  * parent-death signal, in case the launcher is killed first.  Both check
  * getppid() after asking, for a parent that died before the request.  The
  * runner passes its pid in LAUNCH_PARENT_PID (removed before the program
- * starts).  Elsewhere the launcher polls getppid() every 50 ms while the
- * program runs, and kills the group when its parent has gone.
+ * starts).  Elsewhere the launcher watches the runner while it waits (below)
+ * and kills the group when its parent has gone.
  * A process that leaves the group (setsid, setpgid) escapes both: only the
  * program's own process is killed then; its detached children are leaked,
  * as nothing but a cgroup or a PID namespace could find them.
+ *
+ * How it waits: the end time is read as soon as wait4 has reaped the program,
+ * never after a sleep (a 50 ms poll once added 0-50 ms to every wall_ns on
+ * macOS, and so to wall_ms and the time-budget planner).
+ *   Linux             wait4 blocks; the parent-death signal covers the runner.
+ *   macOS, the BSDs   kqueue: EVFILT_PROC NOTE_EXIT on the program and on the
+ *                     runner, so that kevent returns when either ends (with a
+ *                     1 s timeout to look at getppid() too, should the runner's
+ *                     watch be refused); then wait4 reaps the program.
+ *   elsewhere         SIGCHLD blocked and taken with sigtimedwait: it returns
+ *                     when the program ends, or after 50 ms to look at getppid().
+ * LAUNCH_WAIT_SIGNAL (-D) forces the last where there is sigtimedwait (not
+ * on macOS): the runner's tests build it on Linux too (runner/test_run.py).
  */
 /* wait4 is BSD, not POSIX: glibc shows it with _DEFAULT_SOURCE, macOS by default. */
 #define _DEFAULT_SOURCE
@@ -50,6 +63,17 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#endif
+
+#if defined(LAUNCH_WAIT_SIGNAL)
+#elif defined(__linux__)
+#define LAUNCH_WAIT_BLOCK 1
+#elif defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__) || \
+    defined(__DragonFly__)
+#define LAUNCH_WAIT_KQUEUE 1
+#include <sys/event.h>
+#else
+#define LAUNCH_WAIT_SIGNAL 1
 #endif
 
 /* The runner's (or the launcher's) death: kill the whole process group, the
@@ -90,6 +114,83 @@ static long long tv_us(struct timeval tv) {
   return (long long)tv.tv_sec * 1000000LL + tv.tv_usec;
 }
 
+#if !defined(LAUNCH_WAIT_SIGNAL)
+/* wait4 that blocks, again after a signal. */
+static pid_t reap(pid_t pid, int *status, struct rusage *ru) {
+  pid_t got;
+  do {
+    got = wait4(pid, status, 0, ru);
+  } while (got < 0 && errno == EINTR);
+  return got;
+}
+#endif
+
+#if defined(LAUNCH_WAIT_KQUEUE)
+/* Adds a one-shot NOTE_EXIT watch of pid to kq; 0, or -1 with errno (ESRCH:
+ * pid has already ended). */
+static int watch_exit(int kq, pid_t pid) {
+  struct kevent ev;
+  EV_SET(&ev, (uintptr_t)pid, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
+  return kevent(kq, &ev, 1, NULL, 0, NULL) == 0 ? 0 : -1;
+}
+
+/* Waits for the program pid while watching the runner parent; then reaps it.
+ * Without a kqueue, or a watch of the program, it blocks in wait4 (the
+ * runner's death is then seen only by its own cleanup). */
+static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *ru) {
+  int kq = kqueue();
+  if (kq < 0) return reap(pid, status, ru);
+  /* ESRCH: the program has ended already; it is a zombie until reaped. */
+  if (watch_exit(kq, pid) == 0) {
+    if (watch_exit(kq, parent) != 0 && errno == ESRCH) parent_died(SIGTERM);
+    for (;;) {
+      /* A program that ended before its watch was added might send no
+       * NOTE_EXIT: look before each wait (it costs one system call). */
+      pid_t got = wait4(pid, status, WNOHANG, ru);
+      if (got != 0 && !(got < 0 && errno == EINTR)) {
+        close(kq);
+        return got;
+      }
+      struct kevent ev;
+      struct timespec tick = {1, 0};
+      int n = kevent(kq, NULL, 0, &ev, 1, &tick);
+      if (n < 0 && errno != EINTR) break; /* the blocking wait4 below still ends it */
+      if (n > 0 && ev.ident == (uintptr_t)pid) break;
+      if ((n > 0 && ev.ident == (uintptr_t)parent) || getppid() != parent) parent_died(SIGTERM);
+    }
+  }
+  close(kq);
+  /* NOTE_EXIT may come a moment before the program can be reaped: block. */
+  return reap(pid, status, ru);
+}
+#elif defined(LAUNCH_WAIT_SIGNAL)
+static sigset_t chld_set, saved_mask;
+
+static void on_chld(int sig) { (void)sig; }
+
+/* Before fork: SIGCHLD caught (a signal ignored might be discarded, not left
+ * pending) and blocked, so that the program's end cannot come before the wait. */
+static void prepare_wait(void) {
+  sigemptyset(&chld_set);
+  sigaddset(&chld_set, SIGCHLD);
+  signal(SIGCHLD, on_chld);
+  sigprocmask(SIG_BLOCK, &chld_set, &saved_mask);
+}
+
+/* In the program, before exec: the mask is inherited across exec. */
+static void unprepare_wait(void) { sigprocmask(SIG_SETMASK, &saved_mask, NULL); }
+
+static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *ru) {
+  for (;;) {
+    pid_t got = wait4(pid, status, WNOHANG, ru);
+    if (got != 0 && !(got < 0 && errno == EINTR)) return got;
+    if (getppid() != parent) parent_died(SIGTERM);
+    struct timespec tick = {0, 50 * 1000000L};
+    sigtimedwait(&chld_set, NULL, &tick); /* at SIGCHLD, or after the tick */
+  }
+}
+#endif
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: launch FD PROGRAM [ARG...]\n");
@@ -109,6 +210,9 @@ int main(int argc, char **argv) {
     return 127;
   }
   pid_t self = getpid();
+#if defined(LAUNCH_WAIT_SIGNAL)
+  prepare_wait();
+#endif
   long long t0 = now_ns();
   pid_t pid = fork();
   if (pid < 0) {
@@ -118,6 +222,9 @@ int main(int argc, char **argv) {
   if (pid == 0) {
     close(fd);
     signal(SIGTERM, SIG_DFL);
+#if defined(LAUNCH_WAIT_SIGNAL)
+    unprepare_wait();
+#endif
     if (die_with_parent(SIGKILL, self) != 0) _exit(127);
     execvp(argv[2], argv + 2);
     /* The parent reports this through the exit status 127 and stderr. */
@@ -126,21 +233,11 @@ int main(int argc, char **argv) {
   }
   int status;
   struct rusage ru;
-  pid_t got;
-#ifdef __linux__
+#if defined(LAUNCH_WAIT_BLOCK)
   (void)parent;
-  do {
-    got = wait4(pid, &status, 0, &ru);
-  } while (got < 0 && errno == EINTR);
+  pid_t got = reap(pid, &status, &ru);
 #else
-  /* No parent-death signal: look at the parent every 50 ms. */
-  for (;;) {
-    got = wait4(pid, &status, WNOHANG, &ru);
-    if (got != 0 && !(got < 0 && errno == EINTR)) break;
-    if (getppid() != parent) parent_died(SIGTERM);
-    struct timespec nap = {0, 50 * 1000000L};
-    nanosleep(&nap, NULL);
-  }
+  pid_t got = wait_program(pid, parent, &status, &ru);
 #endif
   long long t1 = now_ns();
   if (got < 0) {

@@ -11,7 +11,9 @@ When the runner itself dies (even of SIGKILL), the launcher kills the group
 (runner/launch.c: a parent-death signal on Linux); it learns the runner's pid
 from LAUNCH_PARENT_PID, which the program does not see.
 """
+import errno
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -63,6 +65,34 @@ def _killpg(pid):
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _await_exit(pid):
+    """Blocks until the child pid has ended.  Where the platform can, it leaves
+    the zombie, so that its pid (its process group's id) cannot be reused while
+    the group is cleaned up, and returns None: os.waitid (Linux; macOS from
+    Python 3.13), else a kqueue NOTE_EXIT watch (macOS with Python 3.12 or
+    older).  Elsewhere it reaps the child and returns os.wait4's answer."""
+    if hasattr(os, "waitid"):
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        return None
+    if hasattr(select, "kqueue"):
+        kq = select.kqueue()
+        try:
+            watch = select.kevent(pid, select.KQ_FILTER_PROC,
+                                  select.KQ_EV_ADD | select.KQ_EV_ONESHOT, select.KQ_NOTE_EXIT)
+            try:
+                events = kq.control([watch], 1, None)
+            except ProcessLookupError:
+                events = []         # ended before the watch: a zombie already
+            for ev in events:
+                # A refused watch comes back as an event; ESRCH: ended already.
+                if ev.flags & select.KQ_EV_ERROR and ev.data != errno.ESRCH:
+                    raise OSError(ev.data, os.strerror(ev.data))
+        finally:
+            kq.close()
+        return None
+    return os.wait4(pid, 0)
 
 
 def first_line(data):
@@ -124,15 +154,15 @@ def run_once(argv, timeout_s, launch, env=None):
         timer.daemon = True
         timer.start()
         try:
-            if hasattr(os, "waitid"):
-                # Wait for the exit but leave the zombie, so its pid (and group id)
-                # cannot be reused while the group is cleaned up below.
-                os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
+            reaped = _await_exit(p.pid)
             with lock:
                 state["exited"] = True
             timer.cancel()
-            _killpg(p.pid)          # leftovers of the program (forked helpers)
-            _, status, _ = os.wait4(p.pid, 0)
+            # Leftovers of the program (forked helpers).  Once the launcher is
+            # reaped (a platform with neither waitid nor kqueue), its group id
+            # stays reserved only while such leftovers keep the group alive.
+            _killpg(p.pid)
+            _, status, _ = reaped or os.wait4(p.pid, 0)
             t1 = time.monotonic_ns()
         except BaseException:
             timer.cancel()

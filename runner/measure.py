@@ -13,6 +13,7 @@ runner/contract.py, including ok != iterations), failed, timeout, crashed.
 """
 import json
 import os
+import platform
 import random
 import re
 import signal
@@ -141,10 +142,20 @@ def env_text(env):
     return " ".join("%s=%s" % kv for kv in sorted((env or {}).items()))
 
 
-def sample_row(rnd, order, v, n, status, rec, res, point=None):
+def outside_ns(elapsed, wall):
+    """The time of a process outside its clock: wall_ns less elapsed_ns (at
+    least 0: the clocks differ by their granularity), None when either is unknown."""
+    if elapsed is None or wall is None:
+        return None
+    return max(0, wall - elapsed)
+
+
+def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
     """One row of samples.csv: the variant's fields from the catalog, the run's
     measurements, and the counts from its line; point (a sweep's, plan.points)
-    gives its K, its environment and its label."""
+    gives its K, its environment and its label; startup_ns is the wall time of
+    its language's empty program in the same round; warmup_ns is the line's
+    (how long its warm-up pass took)."""
     rec = rec or {}
     point = point or {}
     return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
@@ -157,7 +168,9 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None):
             "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],
             "method": v["method"], "label": v["label"],
             "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
-            "env": env_text(point.get("env")), "point": point.get("point", "")}
+            "env": env_text(point.get("env")), "point": point.get("point", ""),
+            "outside_ns": outside_ns(_elapsed(rec.get("elapsed_ns")), res.wall_ns),
+            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns"))}
 
 
 def variant_rounds(plan, v, rounds_of=None):
@@ -166,24 +179,54 @@ def variant_rounds(plan, v, rounds_of=None):
     return (rounds_of or {}).get(v["id"], plan.settings[v["workload"]]["rounds"])
 
 
-def orders(plan, seed, rounds_of=None):
-    """The shuffled order of every round, warm-ups first: variant ids, and for a
-    sweep's other points "id point" (plan_mod.entry).  rounds_of ({id: rounds})
-    lets a variant run in more (or fewer) rounds than its workload; the warm-up
-    orders do not depend on it, so the orders decided after the warm-ups begin
-    with the ones already run."""
-    rng = random.Random(seed)
-    total = max([plan.rounds] + [variant_rounds(plan, v, rounds_of) for v in plan.variants])
+# How run.json's "orders" gives every round's order (DESIGN section 6).
+ORDER_RULE = ("round i (warm-ups first) runs the entries whose measured rounds reach it "
+              "(every entry in a warm-up), in the listed order, shuffled by "
+              "random.Random(seed).shuffle, one shuffle per round in turn")
+
+
+def order_recipe(plan, seed, rounds_of=None):
+    """The orders of every round as run.json keeps them: the seed and every
+    variant's entry (its id, and for a sweep's other points "id point",
+    plan_mod.entry) with its measured rounds, in plan order.  expand() turns it
+    into the orders; a list of every round's order was 194 MB for 20,000
+    rounds.  rounds_of ({id: rounds}) lets a variant run in more (or fewer)
+    rounds than its workload (a time budget); the warm-up orders do not depend
+    on it, so the orders decided after the warm-ups begin with the ones
+    already run."""
     pts = getattr(plan, "points", None) or {}
+    entries = [[plan_mod.entry(v["id"], p), variant_rounds(plan, v, rounds_of)]
+               for v in plan.variants for p in (pts.get(v["id"]) or {"": None})]
+    return {"rule": ORDER_RULE, "seed": seed, "warmup_rounds": plan.warmups,
+            "rounds": max([plan.rounds] + [r for _, r in entries]), "entries": entries,
+            "python": platform.python_version()}
+
+
+def expand(recipe):
+    """Every round's order (lists of entries, warm-ups first) from order_recipe's record."""
+    rng = random.Random(recipe["seed"])
     out = []
-    for i in range(plan.warmups + total):
-        rnd = i + 1 - plan.warmups           # measured round number (<= 0: a warm-up)
-        ids = [plan_mod.entry(v["id"], p) for v in plan.variants
-               if rnd <= 0 or rnd <= variant_rounds(plan, v, rounds_of)
-               for p in (pts.get(v["id"]) or {"": None})]
+    for i in range(recipe["warmup_rounds"] + recipe["rounds"]):
+        rnd = i + 1 - recipe["warmup_rounds"]      # measured round number (<= 0: a warm-up)
+        ids = [e for e, rounds in recipe["entries"] if rnd <= 0 or rnd <= rounds]
         rng.shuffle(ids)
         out.append(ids)
     return out
+
+
+def orders(plan, seed, rounds_of=None):
+    """The shuffled order of every round, warm-ups first (order_recipe, expanded)."""
+    return expand(order_recipe(plan, seed, rounds_of))
+
+
+def run_orders(run):
+    """(warm-up orders, measured orders) of a run.json: expanded from its
+    "orders", or the lists a runner before it wrote ("warmup_order", "order")."""
+    recipe = run.get("orders")
+    if isinstance(recipe, dict):
+        every = expand(recipe)
+        return every[:recipe["warmup_rounds"]], every[recipe["warmup_rounds"]:]
+    return run.get("warmup_order") or [], run.get("order") or []
 
 
 # The fields a variant shares with the others it is compared with (its C
@@ -242,7 +285,7 @@ def _rel(a):
     return os.path.relpath(a, ROOT) if os.path.isabs(a) and a.startswith(ROOT + os.sep) else a
 
 
-def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
+def run_record(args, cat, plan, stamp, seed, recipe, launcher):
     """The first run.json: everything needed to read the run without today's catalog."""
     return {"profile": plan.profile,
             "catalog": _rel(os.path.abspath(args.catalog)),
@@ -256,10 +299,14 @@ def run_record(args, cat, plan, stamp, seed, plan_orders, launcher):
             "commands": {k: [_rel(a) for a in c] for k, c in plan.commands.items()},
             "env": {v["id"]: v["env"] for v in plan.variants if v.get("env")},
             "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
-            "warmup_order": plan_orders[:plan.warmups], "order": plan_orders[plan.warmups:],
+            "orders": recipe,
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
             "sweep": {w: s["sweep"] for w, s in plan.settings.items() if s.get("sweep")},
             "budget": {w: s["budget"] for w, s in plan.settings.items() if s.get("budget")},
+            # The empty program of each language, run once per round; its wall
+            # time per measured round is added as the rounds go (startup_ns).
+            "startup": {k: [_rel(a) for a in c]
+                        for k, c in (getattr(plan, "startup", None) or {}).items()},
             "complete": False, "rounds_done": 0, "failures": []}
 
 
@@ -288,6 +335,24 @@ def run_variant(plan, v, servers, launcher, point=None):
     return res
 
 
+# Seconds an empty program may take before its start-up figure is given up.
+STARTUP_TIMEOUT_S = 30
+
+
+def run_startup(plan, launcher, log, round_label):
+    """Runs the empty program of every language of the plan once (plan.startup)
+    and logs each run in runs.jsonl: {lang: its wall_ns, or None when it failed}."""
+    out = {}
+    for lang, argv in sorted((getattr(plan, "startup", None) or {}).items()):
+        res = launch.run_once(argv, STARTUP_TIMEOUT_S, launcher)
+        ok = res.exit_code == 0 and not res.timed_out and not res.spawn_error
+        out[lang] = res.wall_ns if ok else None
+        log.run({"round": round_label, "startup": lang, "status": "ok" if ok else "failed",
+                 "exit_code": res.exit_code, "wall_ns": res.wall_ns,
+                 "stderr": launch.first_line(res.stderr) or res.spawn_error or None})
+    return out
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -310,6 +375,18 @@ def _hangup(signum, frame):
     raise KeyboardInterrupt
 
 
+def interrupt_on_signals():
+    """Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) raise
+    KeyboardInterrupt, so that a run, or a --render, ends cleanly, even when the
+    shell started us with SIGINT ignored, as non-interactive shells do for
+    background jobs."""
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    if hasattr(signal, "SIGHUP"):
+        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
+        signal.signal(signal.SIGHUP, _hangup)
+
+
 def measure(args, cat, plan, seed):
     """Runs the plan into a new run folder under args.out (--host names it); returns
     (folder, interrupted)."""
@@ -322,26 +399,21 @@ def measure(args, cat, plan, seed):
     rd.write_json(os.path.join(rundir, "host.json"), hinfo)
     for s in plan.skipped:
         print("run.py: skipped %s: %s" % (s["variant"], s["reason"]), file=sys.stderr)
-    plan_orders = orders(plan, seed)
-    run = run_record(args, cat, plan, stamp, seed, plan_orders, launcher)
+    recipe = order_recipe(plan, seed)
+    plan_orders = expand(recipe)
+    run = run_record(args, cat, plan, stamp, seed, recipe, launcher)
     rd.write_json(os.path.join(rundir, "run.json"), run)
-    print("run.py: %d variants (+%d warm-up round), %s, seed %d -> %s"
-          % (len(plan.variants), warmups, ", ".join(
+    print("run.py: %d variants (+%d warm-up round%s), %s, seed %d%s -> %s"
+          % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
               "%s N=%d x %s" % (w, s["iterations"], rounds_said(s)) for w, s in plan.settings.items()),
-             seed, rd.shown(rundir)), file=sys.stderr)
+             seed, "; " + plan.estimate if getattr(plan, "estimate", None) else "",
+             rd.shown(rundir)), file=sys.stderr)
     if rounds < stats.min_samples_for_ci():
         print("run.py: %d round%s: too few for a 95%% interval or a test (%d needed); ratios "
               "will be marked '?', never '~'" % (rounds, "" if rounds == 1 else "s",
                                                  stats.min_samples_for_ci()), file=sys.stderr)
 
-    # Ctrl-C (and a plain kill, or a closed terminal: SIGHUP) end the run cleanly,
-    # even when the shell started us with SIGINT ignored, as non-interactive
-    # shells do for background jobs.
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _interrupt)
-    if hasattr(signal, "SIGHUP"):
-        _TTYS[:] = [fd for fd in (1, 2) if os.isatty(fd)]
-        signal.signal(signal.SIGHUP, _hangup)
+    interrupt_on_signals()
     by_id = {v["id"]: v for v in plan.variants}
     values = {w: cat.flag_values(w) for w in plan.settings}
     runtimes = {}
@@ -360,9 +432,10 @@ def measure(args, cat, plan, seed):
                     # The warm-ups are done: a variant under a time budget runs
                     # in as many rounds as fit in it (the orders so far stay).
                     rounds_of = budget_rounds(plan, warm_wall)
-                    plan_orders[warmups:] = orders(plan, seed, rounds_of)[warmups:]
+                    recipe = order_recipe(plan, seed, rounds_of)
+                    plan_orders[warmups:] = expand(recipe)[warmups:]
                     rounds = len(plan_orders) - warmups
-                    run.update(rounds=rounds, order=plan_orders[warmups:], variant_rounds={
+                    run.update(rounds=rounds, orders=recipe, variant_rounds={
                         v["id"]: variant_rounds(plan, v, rounds_of) for v in plan.variants})
                     rd.write_json(os.path.join(rundir, "run.json"), run)
                     progress.total = progress.done + sum(len(o) for o in plan_orders[i:])
@@ -374,6 +447,11 @@ def measure(args, cat, plan, seed):
                 rnd = i + 1 - warmups
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     "round %d/%d" % (rnd, rounds))
+                # Each language's process start-up, in this round's conditions.
+                startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd)
+                if not warm:
+                    for lang, ns in startup.items():
+                        run.setdefault("startup_ns", {}).setdefault(lang, []).append(ns)
                 try:
                     for pos, item in enumerate(order, start=1):
                         vid, label_of_point = plan_mod.parse_entry(item)
@@ -409,7 +487,8 @@ def measure(args, cat, plan, seed):
                                 if k in entry})
                             progress.note("run.py: %s %s: %s" % (item, status, reason))
                         if not warm:
-                            log.sample(sample_row(rnd, pos, v, n, status, rec, res, point))
+                            log.sample(sample_row(rnd, pos, v, n, status, rec, res, point,
+                                                  startup.get(v["lang"])))
                             sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C

@@ -16,6 +16,7 @@ Requirements (runner/catalog.py's module doc, workload level merged with the mat
 import os
 import re
 import shutil
+import signal
 import subprocess
 
 import catalog as catalog_mod
@@ -31,10 +32,11 @@ PROBE_TIMEOUT_S = 30
 class Plan:
     """The decided run: the profile, its measured and warm-up rounds, variants
     (catalog order), skipped ({"variant", "reason"}), settings per workload
-    ({"iterations", "timeout_s", "rounds", "args"[, "budget", "sweep"]}), the
-    command of each variant id, the server spec of each variant that needs one,
-    and the points of each variant (points(): {label: point with its argv and
-    timeout_s}; one, labelled "", without a sweep)."""
+    ({"iterations", "timeout_s", "rounds", "warmup", "warmup_ops", "args"[,
+    "budget", "sweep"]}), the command of each variant id, the server spec of
+    each variant that needs one, the points of each variant (points(): {label:
+    point with its argv and timeout_s}; one, labelled "", without a sweep), and
+    the empty program of each language (startup: {lang: argv})."""
 
     def __init__(self, profile, rounds, warmups, variants, skipped, settings, commands,
                  servers):
@@ -102,17 +104,28 @@ def run_probe(argv, env=None):
     """None when the probe exits 0 (run with env added to the environment), else
     why not in one line."""
     try:
-        p = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           env=dict(os.environ, **(env or {})),
-                           stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT_S)
+        # A group of its own: a probe that times out, or a run interrupted
+        # meanwhile, ends with whatever the probe started (sh -c ... & co).
+        p = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             env=dict(os.environ, **(env or {})), stderr=subprocess.PIPE,
+                             start_new_session=True)
     except OSError as e:
         return "probe %s cannot run: %s" % (os.path.basename(argv[0]), e.strerror or e)
-    except subprocess.TimeoutExpired:
+    try:
+        _, err = p.communicate(timeout=PROBE_TIMEOUT_S)
+    except BaseException as e:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        p.wait()
+        if not isinstance(e, subprocess.TimeoutExpired):
+            raise
         return "probe %s did not finish within %d s" % (os.path.basename(argv[0]),
                                                          PROBE_TIMEOUT_S)
     if p.returncode == 0:
         return None
-    text = p.stderr.decode("utf-8", "replace").strip()
+    text = err.decode("utf-8", "replace").strip()
     return text.splitlines()[0][:200] if text else "probe %s exited %d" % (
         os.path.basename(argv[0]), p.returncode)
 
@@ -159,6 +172,10 @@ def workload_settings(cat, workload, profile, rounds, args):
            # N of the traced runs after the rounds (trace.py), never above N;
            # None: the profile traces none of this workload's variants.
            "trace_iterations": min(s["trace_iterations"], n) if s.get("trace_iterations") else None,
+           # The in-process warm-up, an expression of N (catalog.py: warmup), and
+           # what it gives at this N.
+           "warmup": cat.warmup(workload, profile),
+           "warmup_ops": catalog_mod.warmup_for(cat.warmup(workload, profile), n),
            "args": values}
     # A time budget gives cheap variants more rounds; --rounds fixes them all.
     if s.get("budget") and not args.rounds:
@@ -217,12 +234,55 @@ def parse_entry(text):
     return vid, point or None
 
 
-def command(v, node, n, workload_args, concurrency=None):
-    """The argv of one run: the catalog's command plus the contract's flags, the
-    workload's own flags and, in bounded mode, the bound (v's own unless a
-    sweep's point gives another)."""
+def warmup_ops(v, warmup, n):
+    """The --warmup of a run of v at N = n: the variant's own warm-up expression
+    when its matrix entry gives one (nodetest's is 0: it times everything its
+    process does, as seed 000 did, so a warm-up would be timed), else the
+    profile's or the workload's (catalog.py: warmup), at n, in the same process
+    before the timed pass (DESIGN section 3)."""
+    return catalog_mod.warmup_for(v.get("warmup", warmup) or "0", n)
+
+
+# What one program run costs at least, start-up included: the fastest runs of
+# the reference host (C 1.2 ms, Go 2.2 ms, Node 94 ms); and what the runner
+# spends around each (about 3 ms there: the launcher, the checks, the rows).
+FLOOR_S = {"node": 0.09}
+OTHER_FLOOR_S = 0.002
+PER_RUN_S = 0.003
+
+
+def estimate(plan, previous=None):
+    """(runs, seconds, variants without a previous figure) of the plan: every
+    run of every round (a time budget's most rounds), each at the median wall
+    time the previous run measured for it (previous: {id: (wall_ms,
+    iterations)}, scaled to this N above the start-up floor), or at the floor
+    of its language when it has no such figure; plus the runner's time around
+    each run."""
+    pts = getattr(plan, "points", None) or {}
+    runs = seconds = 0
+    guessed = set()
+    for v in plan.variants:
+        s = plan.settings[v["workload"]]
+        rounds = max(s["rounds"], (s.get("budget") or {}).get("max_rounds", 0))
+        floor = FLOOR_S.get(v["lang"], OTHER_FLOOR_S)
+        for p in (pts.get(v["id"]) or {"": {"iterations": s["iterations"]}}).values():
+            wall_ms, n = (previous or {}).get(v["id"]) or (None, None)
+            if wall_ms and n:
+                each = floor + max(0.0, wall_ms / 1e3 - floor) * p["iterations"] / float(n)
+            else:
+                each = floor
+                guessed.add(v["id"])
+            runs += plan.warmups + rounds
+            seconds += (plan.warmups + rounds) * (each + PER_RUN_S)
+    return runs, seconds, len(guessed)
+
+
+def command(v, node, n, workload_args, concurrency=None, warmup="0"):
+    """The argv of one run: the catalog's command plus the contract's flags (the
+    warm-up from the workload's expression at n), the workload's own flags and,
+    in bounded mode, the bound (v's own unless a sweep's point gives another)."""
     argv = fill(v["argv"], node)
-    argv += ["--iterations", str(n), "--warmup", "0"] + list(workload_args)
+    argv += ["--iterations", str(n), "--warmup", str(warmup_ops(v, warmup, n))] + list(workload_args)
     if v["mode"] == "bounded":
         argv += ["--concurrency", str(v["concurrency"] if concurrency is None else concurrency)]
     return argv
@@ -264,18 +324,30 @@ def make(cat, args, node):
     commands, servers, pts = {}, {}, {}
     for v in runnable:
         s = settings[v["workload"]]
-        commands[v["id"]] = command(v, node, s["iterations"], s["args"])
+        commands[v["id"]] = command(v, node, s["iterations"], s["args"], warmup=s["warmup"])
         pts[v["id"]] = {}
         for p in points(v, s):
             # A point's timeout grows with its N (the catalog's is for the base N).
             timeout = s["timeout_s"] * max(1.0, p["iterations"] / float(s["iterations"]))
             pts[v["id"]][p["point"]] = dict(
                 p, timeout_s=timeout,
-                argv=command(v, node, p["iterations"], s["args"], p["concurrency"]))
+                argv=command(v, node, p["iterations"], s["args"], p["concurrency"], s["warmup"]))
         spec = (v.get("requires") or {}).get("server")
         if spec:
             servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node))
-    check_programs(list(commands.values()) + [s["argv"] for s in servers.values()])
+    startup = startup_programs(cat, runnable, node)
+    check_programs(list(commands.values()) + [s["argv"] for s in servers.values()]
+                   + list(startup.values()))
     plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
     plan.points = pts
+    plan.startup = startup
     return plan
+
+
+def startup_programs(cat, variants, node):
+    """{lang: argv} of the empty program of every language among variants
+    (suite.json's startup.programs; none without it): the runner runs each once
+    per round (DESIGN section 6)."""
+    progs = (cat.suite.get("startup") or {}).get("programs") or {}
+    return {lang: fill(progs[lang], node)
+            for lang in sorted({v["lang"] for v in variants}) if lang in progs}

@@ -3,8 +3,8 @@
 Usage: readme.py [--check] [--readme FILE] [RUNDIR [SEED_RUNDIR]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
-SEED_RUNDIR an optional run of the `seed` profile (seed 000's own method
-beside the suite's).  A run folder outside results/reference/ (a fresh
+SEED_RUNDIR an optional run of the `seed` profile (each seed's own N, warm-up
+and method beside the suite's).  A run folder outside results/reference/ (a fresh
 results/latest) is first copied to results/reference/<host>/<stamp>/, where
 committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
@@ -81,9 +81,10 @@ def describe_run(rel, summary):
     sizes = ", ".join("%s N = %s in %s rounds" % (w, format(s.get("iterations"), ","),
                                                    sm.workload_rounds(run, w))
                       for w, s in sorted((run.get("workloads") or {}).items()))
-    return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round, then %s, "
+    return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round%s, then %s, "
             "seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
-            % (rel, rel, run.get("profile"), run.get("warmup_rounds"), sizes,
+            % (rel, rel, run.get("profile"), run.get("warmup_rounds"),
+               "" if run.get("warmup_rounds") == 1 else "s", sizes,
                run.get("seed"), host.get("cpu_model"), host.get("cores"), host.get("os"),
                host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "),
                host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))
@@ -93,7 +94,8 @@ def answer_block(rel, summary):
     rows = summary["variants"]
     out = ["On the reference host, each style against the baseline of its own language "
            "(brackets: 95%% confidence intervals from round-paired runs; a difference is named "
-           "only when its interval excludes 1; every comparison, one by one, is in the "
+           "only when its interval excludes 1 and it survives the false discovery rate control "
+           "over the run's comparisons; every comparison, one by one, is in the "
            "report's [All verdicts](%s/REPORT.md#all-verdicts)):" % rel, ""]
     md = verdicts.markdown(rows)
     out += md if md else ["(no comparison in this run)", ""]
@@ -122,10 +124,11 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None):
     out += demote(targets.markdown(summary.get("targets") or []), 2)
     out += demote(report.reproduce_section(summary, os.path.join(ROOT, rel)), 2)
     if seed_rel:
-        out += ["", "#### Seed 000's own method: the seed-profile run", "",
-                "The `seed` profile (`make compare PROFILE=seed`) times every Node variant "
-                "both in-process and as a whole `node --test` process, as seed 000 did; its "
-                "run %s." % describe_run(seed_rel, seed_summary), ""]
+        out += ["", "#### Each seed's own method: the seed-profile run", "",
+                "The `seed` profile (`make compare PROFILE=seed`) runs each seed at its own N, "
+                "warm-up and timing, by its own method beside the suite's (seed 000's whole "
+                "`node --test` process, seed 002's cache shape, seed 003's bluebird harness); "
+                "its run %s." % describe_run(seed_rel, seed_summary), ""]
         sec = report.reproduce_section(seed_summary, os.path.join(ROOT, seed_rel))
         out += [l for l in demote(sec, 3) if not l.startswith("###")]
     return out

@@ -6,8 +6,10 @@ The baselines come from run.json (their ids and labels were recorded when the
 run started), so a run renders the same whatever today's catalog says; only a
 folder without run.json falls back to the catalog.
 """
+import errno
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -152,17 +154,20 @@ def _baseline_table(b):
 
 def read_object(path, types):
     """The JSON object of path, or None when the file is missing.  EnvError (one
-    line naming the file) when it is there but is not JSON, not an object, or a
-    field of types has another type: run.json and host.json are written whole
+    line naming the file) when it is there but is not JSON (or names a key
+    twice in one object), not an object, or a field of types has another
+    type: run.json and host.json are written whole
     by the runner, so anything else was edited by hand, and rendering from it
     would draw a wrong report (or die in it)."""
     if not os.path.exists(path):
         return None
     try:
         with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
+            obj = json.load(f, object_pairs_hook=catalog_mod.unique_keys)
     except OSError as e:
         raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
+    except catalog_mod.DuplicateKey as e:
+        raise EnvError("%s: %s (edited by hand: the runner writes each key once)" % (path, e))
     except ValueError as e:
         raise EnvError("%s: not JSON: %s" % (path, e))
     if not isinstance(obj, dict):
@@ -203,6 +208,10 @@ def render(rundir, out_root=None, charts=True):
 
 def _render(rundir, out_root, draw_charts=True):
     samples_path = os.path.join(rundir, "samples.csv")
+    if not os.path.isdir(rundir):
+        # results/latest before any run has finished, or a mistyped path.
+        raise EnvError("%s is not a folder: --render takes a run folder, "
+                       "results/<host>/<stamp>" % rundir)
     if not os.path.isfile(samples_path):
         raise EnvError("%s has no samples.csv: not a run folder" % rundir)
     file_warnings = []
@@ -260,15 +269,16 @@ def _render(rundir, out_root, draw_charts=True):
         # Cross-host charts when the results folder holds runs of more than one host.
         out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
         if len(host_runs(out_root)) > 1:
-            for path in draw_hosts(out_root, charts_dir):
-                charts.append(("Across hosts", os.path.relpath(path, rundir)))
+            draw_hosts(out_root, charts_dir, across)
     except KeyboardInterrupt:
+        charts += [("Across hosts", os.path.relpath(path, rundir)) for path in across]
         note = ("**Charts missing**: the run was interrupted while they were drawn (%d drawn); "
                 "redraw them with `make plots RUN=%s`." % (len(charts), rd.shown(rundir)))
         write_atomic(os.path.join(rundir, "REPORT.md"),
                      report.markdown(rundir, summary, charts, run.get("failures") or [], note))
         raise RenderInterrupted("while drawing the charts: REPORT.md written with %d of them"
                                 % len(charts)) from None
+    charts += [("Across hosts", os.path.relpath(path, rundir)) for path in across]
     write_atomic(os.path.join(rundir, "REPORT.md"),
                  report.markdown(rundir, summary, charts, run.get("failures") or []))
     return summary, all_drawn
@@ -291,12 +301,17 @@ def _draw_charts(rundir, rows, workloads, charts):
                     print("run.py: no %s chart for %s: %s" % (prefix, w, why), file=sys.stderr)
                 continue
             rel = os.path.join("charts", "%s-%s.png" % (prefix, w))
-            ok = draw(script, [rundir, "--workload", w, "-o", os.path.join(rundir, rel)])
+            text = title
+            if "%s" in title:
+                text = title % " / ".join(sm.baseline_labels(wrows))
+            try:
+                ok = draw(script, [rundir, "--workload", w, "-o", os.path.join(rundir, rel)])
+            except ChartInterrupted as e:
+                if e.drawn:
+                    charts.append(("%s (%s)" % (text, w), rel))
+                raise
             all_drawn &= ok
             if ok:
-                text = title
-                if "%s" in title:
-                    text = title % " / ".join(sm.baseline_labels(wrows))
                 charts.append(("%s (%s)" % (text, w), rel))
     return all_drawn
 
@@ -311,12 +326,45 @@ def chart_hint(workload, name):
     return ((cat.workloads.get(workload) or {}).get("charts") or {}).get(name)
 
 
+# A chart script that failed with one of these could not write into the run
+# folder (a full disk, a quota, a read-only mount): drawing stops there with
+# one line, not one per chart.
+FOLDER_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+
+
+class ChartInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) while a chart script ran; drawn says whether the
+    script had drawn its PNG whole all the same (exit 0)."""
+
+    def __init__(self, drawn):
+        KeyboardInterrupt.__init__(self)
+        self.drawn = drawn
+
+
 def draw(script, argv):
-    """Runs one chart script with this same Python; True when it drew its PNG."""
-    p = subprocess.run([sys.executable, os.path.join(PLOTS, script)] + argv,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    """Runs one chart script with this same Python; True when it drew its PNG.
+    Interrupted, it waits for the script to end and raises ChartInterrupted:
+    Ctrl-C reaches the script too (one process group) and ends it, a signal to
+    the runner alone lets it finish, and its exit says whether its PNG is
+    whole (REPORT.md once said '0 drawn' beside a complete PNG)."""
+    p = subprocess.Popen([sys.executable, os.path.join(PLOTS, script)] + argv,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _, err = p.communicate()
+    except KeyboardInterrupt:
+        try:
+            p.communicate()
+        except KeyboardInterrupt:      # a second Ctrl-C: do not wait
+            p.kill()
+            p.wait()
+        raise ChartInterrupted(p.returncode == 0) from None
     if p.returncode != 0:
-        why = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = err.decode("utf-8", "replace").strip().splitlines()
+        full = re.search(r"\[Errno (\d+)\]", why[-1]) if why else None
+        if full and int(full.group(1)) in FOLDER_ERRNOS:
+            # The folder, not the chart: every other chart would fail alike.
+            code = int(full.group(1))
+            raise OSError(code, os.strerror(code), argv[argv.index("-o") + 1] if "-o" in argv else "")
         print("run.py: %s failed: %s" % (script, why[-1] if why else "exit %d" % p.returncode),
               file=sys.stderr)
         return False
@@ -351,12 +399,20 @@ def host_runs(out_root, emulated=False):
     return found
 
 
-def draw_hosts(out_root, dest):
-    """Cross-host charts of the newest run of each host into dest; the PNG paths drawn."""
+def draw_hosts(out_root, dest, drawn=None):
+    """Cross-host charts of the newest run of each host into dest; the PNG paths
+    drawn, appended to drawn (a list) as they are, so that an interruption
+    (ChartInterrupted) leaves the ones already drawn there."""
     newest = [v[-1] for v in host_runs(out_root).values()]
-    drawn = []
+    drawn = [] if drawn is None else drawn
     for kind in ("ms", "ratio"):
         path = os.path.join(dest, "hosts-%s.png" % kind)
-        if draw("hosts_chart.py", newest + ["--kind", kind, "-o", path]):
+        try:
+            ok = draw("hosts_chart.py", newest + ["--kind", kind, "-o", path])
+        except ChartInterrupted as e:
+            if e.drawn:
+                drawn.append(path)
+            raise
+        if ok:
             drawn.append(path)
     return drawn

@@ -80,8 +80,9 @@ def _workload_runs(run):
         flags = " ".join(a if not a.count(" ") else "'%s'" % a for a in s.get("args", []))
         rounds = s.get("rounds")
         budget = (run.get("budget") or {}).get(w)
-        out.append("`%s`: `--iterations %s --warmup 0%s`, timeout %s s%s" % (
-            w, _v(s.get("iterations")), " " + flags if flags else "", _v(s.get("timeout_s")),
+        out.append("`%s`: `--iterations %s --warmup %s%s`, timeout %s s%s" % (
+            w, _v(s.get("iterations")), s.get("warmup_ops", 0), " " + flags if flags else "",
+            _v(s.get("timeout_s")),
             # A time budget: the variants it names ran in more rounds (n in the tables).
             ", %s rounds, and the variants under its time budget as many more as fit in "
             "%g s each at their warm-up time, at most %s (`run.json`: `variant_rounds`)"
@@ -92,7 +93,7 @@ def _workload_runs(run):
     return out
 
 
-def method_section(run):
+def method_section(run, fdr_tests=None):
     warm = run.get("warmup_rounds", 0)
     seed = run.get("seed")
     per_workload = _workload_runs(run)
@@ -109,19 +110,30 @@ def method_section(run):
            "- A run counts only when it exits 0 and prints exactly one JSON line that meets the "
            "contract with `ok == iterations`; otherwise it is recorded as invalid, failed, "
            "timeout or crashed, and the suite goes on.",
-           "- Times are the programs' own `elapsed_ns` (the timed section: start-up and "
-           "set-up excluded). CPU time, peak memory and `wall_ns` come from `wait4` on the "
+           "- Times are the programs' own `elapsed_ns`: the clock starts right before a "
+           "variant's first per-operation allocation and stops when the N-th result has "
+           "verified, in C, Go and Node alike (DESIGN section 3); start-up, flag parsing, the "
+           "fixture check, expected values and the `--warmup` operations (untimed, in the same "
+           "process, before the timed pass) are outside, and shown under *Time outside the "
+           "clock*. CPU time, peak memory and `wall_ns` come from `wait4` on the "
            "whole program process, forked from the small launcher `runner/launch.c` so that "
            "the runner's own memory does not leak into the program's peak RSS.",
            "- Statistics: median with a distribution-free 95%% CI from order statistics; each "
            "ratio to a baseline (the catalog names two per variant: one across languages, one "
            "within the variant's language) is the median of per-round ratios (runs paired "
            "within a round) with its order-statistic CI, and the difference per operation "
-           "the median of per-round differences over N with its CI. A difference is "
-           "significant exactly when the ratio's CI excludes 1 (an exact sign test on the "
-           "paired rounds, so `~` and the interval never disagree); below %d paired rounds "
-           "no CI and no test exist and the ratio is marked `?`. Outliers (modified z-score "
-           "over 3.5 by MAD) are counted, never dropped." % sm.stats.min_samples_for_ci()]
+           "the median of per-round differences over N with its CI. Each comparison is an "
+           "exact sign test on the paired rounds, which rejects at 5%% exactly when the "
+           "ratio's CI excludes 1; below %d paired rounds no CI and no test exist and the "
+           "ratio is marked `?`. The run's %s tested comparisons are one family: a "
+           "difference is named (in the findings, the verdicts and without `~` in the "
+           "tables) only when its CI excludes 1 and its test survives the Benjamini-Hochberg "
+           "control of the false discovery rate at 5%% over the family (q <= 0.05), which "
+           "keeps the expected share of false ones among the named differences at 5%% or "
+           "less however many comparisons the run makes; the intervals shown are each "
+           "comparison's own 95%% CI. The seed claims' tests (the reproduction sections) are "
+           "a second family, controlled the same way. Outliers (modified z-score over 3.5 "
+           "by MAD) are counted, never dropped." % (sm.stats.min_samples_for_ci(), _v(fdr_tests))]
     if run.get("complete") is False:
         out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
                       "samples measured before the interruption.")
@@ -202,12 +214,62 @@ def results_section(rows):
     return out
 
 
+def outside_section(rows):
+    """The time outside the clock (DESIGN section 6): every variant's wall time
+    less its timed section, its language's empty-program start-up in the same
+    rounds, its warm-up pass, and what is left, the variant's own; a variant
+    whose own share is over OUTSIDE_SHARE_MAX of its timed time is flagged,
+    listed first."""
+    known = [r for r in rows if r.get("outside_ms") is not None]
+    if not known:
+        return []
+    limit = "%d%%" % round(sm.OUTSIDE_SHARE_MAX * 100)
+    flagged = [r for r in known if r.get("outside_flag")]
+    out = ["## Time outside the clock", "",
+           "Every process's wall time (the launcher's) less its timed section (`elapsed_ns`), "
+           "medians: start-up, flag parsing, the fixture check, what a variant prepares before "
+           "its clock, the warm-up and its exit. *Start-up* is the wall time of an empty "
+           "program of the variant's language in the same rounds (`c-empty`, `go-empty`, "
+           "`node node/lib/empty.mjs`); *warm-up* the `--warmup` pass as the program timed "
+           "it; *own* is the rest, round by round. A variant whose own time outside the clock "
+           "is over %s of its timed time is flagged: there, what the clock leaves out is a "
+           "large part of the run." % limit, ""]
+    if flagged:
+        out.append("**Flagged** (own time outside the clock over %s of the timed time):" % limit)
+        out += ["- `%s`: %s ms outside (start-up %s ms, warm-up %s ms, own %s ms) against "
+                "%s ms timed: %s"
+                % (r["variant"], sm.fmt_ms(r["outside_ms"]), sm.fmt_ms(r.get("startup_ms")),
+                   sm.fmt_ms(r.get("warmup_ms")), sm.fmt_ms(r.get("own_outside_ms")),
+                   sm.fmt_ms(r["median_ms"]), _share(r)) for r in flagged]
+    else:
+        out.append("No variant's own time outside the clock is over %s of its timed time."
+                   % limit)
+    out.append("")
+    for workload in sorted({r["workload"] for r in known}):
+        out += ["### %s" % workload, "",
+                "| variant | timed ms | outside ms | start-up ms | warm-up ms | own ms (of timed) |",
+                "|---|---:|---:|---:|---:|---:|"]
+        for r in [r for r in known if r["workload"] == workload]:
+            out.append("| `%s` | %s | %s | %s | %s | %s (%s) |" % (
+                r["label"], sm.fmt_ms(r.get("median_ms")), sm.fmt_ms(r["outside_ms"]),
+                sm.fmt_ms(r.get("startup_ms")), sm.fmt_ms(r.get("warmup_ms")),
+                sm.fmt_ms(r.get("own_outside_ms")),
+                _share(r) + (" **over %s**" % limit if r.get("outside_flag") else "")))
+        out.append("")
+    return out
+
+
+def _share(r):
+    return "-" if r.get("outside_share") is None else "%.0f%%" % (100 * r["outside_share"])
+
+
 def findings_section(rows, charts):
     """The short verdicts first, with the headline charts when they were drawn."""
     out = ["## Findings", "",
            "Each style against the baseline of its own language (ratios are round-paired "
-           "medians with their 95% CI; a difference is named only when the CI excludes 1; "
-           "every comparison, one by one, is under [All verdicts](#all-verdicts)):", ""]
+           "medians with their 95% CI; a difference is named only when the CI excludes 1 "
+           "and it survives the false discovery rate control over the run's comparisons "
+           "(see Method); every comparison, one by one, is under [All verdicts](#all-verdicts)):", ""]
     md = verdicts.markdown(rows)
     out += md if md else ["No variant has a baseline of its own language in this run.", ""]
     for title, rel in charts:
@@ -305,8 +367,8 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += findings_section(rows, charts)
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
-    out += method_section(run) + [""] + host_section(host) + [""]
-    out += results_section(rows) + all_verdicts_section(rows)
+    out += method_section(run, sm.family_size(rows)) + [""] + host_section(host) + [""]
+    out += results_section(rows) + outside_section(rows) + all_verdicts_section(rows)
     out += accounting.markdown(rows, trace_mod.load(rundir))
     out += charts_section(rundir, charts, charts_note)
     out += reproduce_section(summary, rundir)

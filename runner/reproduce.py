@@ -19,6 +19,16 @@ machine cancels), summarised by the median and an order-statistic CI
 (runner/stats.py).  Without it, or without samples.csv there, the table falls
 back to the ratio of the summary's medians and says that it has no CI.
 
+Only what the interval supports is said (DESIGN section 7).  Every verdict
+rests on an exact sign test over the paired rounds (ratios around 1, memory
+differences around 0), and the tests of all the sections of one report are
+one family: a verdict names a difference only when its interval excludes 1
+(0 for memory) and its test survives the Benjamini-Hochberg control of the
+false discovery rate at 5% over the family.  A memory claim is tested against
+0 before its figure is looked at; a style's share of a gap is given only when
+both its ratios name a difference, with its own interval, and the text about
+N and fixed costs follows the direction N differs in.
+
 Where a figure cannot be measured -- a variant not in the catalog yet, not in
 this run's profile, skipped because node is missing, or without a valid run --
 the cell says so in words.
@@ -27,6 +37,12 @@ The claims object (all text fields are Markdown; {iterations}, {host} and {n}
 are filled in):
   title, seed, source, host, iterations   the seed and what it measured on
   method, reading                         the section's opening paragraphs
+  methods_differ                          (optional) why the two methods' figures
+                                          differ, printed after the claims table
+  method_twins                            (optional) the seed's method (perfjs):
+                                          every variant of the workload timed by
+                                          it, beside its in-process twin, in a
+                                          table of their own when the run has one
   count                                   "read the file {n} times": this run's N
   same_method                             the seed's-method cell of an absolute
                                           claim timed the same way by both
@@ -43,8 +59,15 @@ are filled in):
   smallest_memory [{id, whose, claim, variant, among: [ids]}]: variant has the
              smallest memory of itself and `among` (median memory above the
              idle process, or peak RSS where a row has no idle figure)
+  smallest_memory entries may name seed_method: {variant, among}: the same
+             claim over the seed's method's variants (its own column)
   decomposition {title, about, c_column, rows: [{gap, node: [num, den],
-                 c: [num, den], style_in_node?: [..], backend_in_node?: [..]}]}
+                 c: [num, den], style_in_node?: [..], backend_in_node?: [..],
+                 c_is?: text}]}: the node and c pairs must be measured alike
+                 (the same connection mode: never a Node close-mode ratio
+                 over a C keep-alive one); c_is says what the C ratio is when
+                 it is not a style's own cost (C on node4 against Go's blocking
+                 read is node4's threadpool trips), and then no share is given
   split      {about, style_column, backend_column}   (rows with style_in_node)
 
 Usage: reproduce.py RUNDIR   prints the sections for a run folder.
@@ -71,6 +94,10 @@ class Run:
         self.host = summary.get("host") or {}
         self.rows = {r["variant"]: r for r in summary.get("variants", [])}
         self.catalog = catalog
+        # The family of tests the sections' verdicts rest on: {key: p}, and once
+        # every section has been drawn, their Benjamini-Hochberg q-values.
+        self.tests = {}
+        self.q = None
         self.times = None  # {variant: {round: elapsed_ns}} of valid runs
         self.mem = None
         self.samples_note = "no run folder was given"
@@ -149,7 +176,9 @@ class Run:
                     per_round.append(top / bottom)
             if per_round:
                 m, lo, hi = stats.ratio_ci(per_round)
-                return {"value": m, "low": lo, "high": hi, "rounds": len(per_round), "paired": True}
+                return {"value": m, "low": lo, "high": hi, "rounds": len(per_round), "paired": True,
+                        "key": ("ratio", tuple(num), tuple(den)),
+                        "p": stats.sign_test(per_round) if lo is not None else None}
         top = math.prod(self.median_ms(v) for v in num)
         bottom = math.prod(self.median_ms(v) for v in den)
         if not bottom:
@@ -171,12 +200,57 @@ class Run:
             diffs = [self.mem[num][r] - (self.mem[den][r] if den else 0) for r in sorted(rounds)]
             if diffs:
                 m, lo, hi = stats.ratio_ci(diffs)
-                return {"value": m, "low": lo, "high": hi, "rounds": len(diffs), "paired": True}
+                return {"value": m, "low": lo, "high": hi, "rounds": len(diffs), "paired": True,
+                        "key": ("memory", num, den),
+                        "p": stats.sign_test_around(diffs, 0) if lo is not None else None}
         vals = [self.rows[v].get("mem_above_idle_kb") for v in [num] + ([den] if den else [])]
         if any(v is None for v in vals):
             return {"missing": "no memory above the idle process in this run (no idle_rss_kb)"}
         return {"value": vals[0] - (vals[1] if den else 0), "low": None, "high": None,
                 "rounds": 0, "paired": False}
+
+
+    def share(self, node, c):
+        """The share of Node's gap node = [num, den] that the same styles keep in C
+        (c = [num, den]), on a log scale: ln(C ratio) / ln(Node ratio) in percent,
+        round by round over the rounds all four ran, as (median, low, high) with
+        its order-statistic interval (low, high None with too few rounds), or
+        None without paired samples."""
+        if self.times is None:
+            return None
+        vids = list(node) + list(c)
+        rounds = set.intersection(*(set(self.times.get(v, {})) for v in vids))
+        shares = []
+        for r in sorted(rounds):
+            t = [self.times[v][r] for v in vids]
+            if min(t) <= 0 or t[0] == t[1]:
+                continue
+            shares.append(100.0 * math.log(t[2] / t[3]) / math.log(t[0] / t[1]))
+        return stats.ratio_ci(shares) if shares else None
+
+    def q_of(self, r):
+        """The q-value of a measured figure's test (registering the test in the
+        family), or None: no test, or the family is still being gathered."""
+        if r.get("p") is None:
+            return None
+        self.tests[r["key"]] = r["p"]
+        return None if self.q is None else self.q.get(r["key"])
+
+    def close_family(self):
+        """Every verdict's test is registered: their q-values from now on."""
+        keys = sorted(self.tests, key=repr)
+        self.q = dict(zip(keys, stats.bh_adjust([self.tests[k] for k in keys])))
+
+
+def lost(q, null="1"):
+    """The verdict of a test whose interval excludes the null (1 for a ratio, 0 for
+    a difference) but whose q-value is above 5% (None when it survives or has no
+    q-value)."""
+    if q is None or q <= stats.ALPHA:
+        return None
+    return ("**does not hold here**: taken alone its CI excludes %s, but its test does not "
+            "survive the false discovery rate control over this report's claims (q = %.2f)"
+            % (null, q))
 
 
 def fmt_kb(r):
@@ -190,17 +264,21 @@ def fmt_kb(r):
     return "%+.0f KB (of medians, no CI)" % r["value"]
 
 
-def verdict_kb(r, seed_kb):
-    """Whether a measured memory difference supports a claimed one, in words."""
+def verdict_kb(r, seed_kb, q=None):
+    """Whether a measured memory difference supports a claimed one, in words: a
+    difference at all first (the CI excludes 0 and the test survives, q), then
+    its direction, then whether the CI holds the claimed figure."""
     if "missing" in r:
         return "cannot tell: not measured"
     v, lo, hi = r["value"], r["low"], r["high"]
     if lo is None:
         return "no CI; %+.0f KB here against the claimed %+.0f KB" % (v, seed_kb)
-    if lo <= seed_kb <= hi:
-        return "**holds**: the CI includes %+.0f KB" % seed_kb
     if lo <= 0 <= hi:
         return "**does not hold here**: no significant difference (the CI includes 0)"
+    if lost(q):
+        return lost(q, "0")
+    if lo <= seed_kb <= hi:
+        return "**holds**: the CI includes %+.0f KB" % seed_kb
     if (v > 0) != (seed_kb > 0):
         return "**reversed**: %+.0f KB here, claimed %+.0f KB" % (v, seed_kb)
     return "**direction holds, %s here**: %+.0f KB, claimed %+.0f KB" % (
@@ -215,7 +293,8 @@ def memory_table(run, claims):
         r = run.memory(c["num"], c.get("den"))
         pair = "`%s` - `%s`" % (c["num"], c["den"]) if c.get("den") else "`%s`" % c["num"]
         out.append("| %d | %s | %s | %s | %+d KB | %s | %s |" % (
-            i, c["whose"], c["claim"], pair, c["seed_kb"], fmt_kb(r), verdict_kb(r, c["seed_kb"])))
+            i, c["whose"], c["claim"], pair, c["seed_kb"], fmt_kb(r),
+            verdict_kb(r, c["seed_kb"], run.q_of(r))))
     return out
 
 
@@ -240,27 +319,26 @@ def fmt_ms(run, vid):
     return "%.1f ms (no CI: %d runs)" % (row["median_ms"], row.get("n") or 0)
 
 
-def verdict_ratio(r, seed):
+def verdict_ratio(r, seed, q=None):
     """Whether a measured ratio supports a claimed one (seed None: only that
-    the ratio is above 1), in words."""
+    the ratio is above 1), in words: a difference at all first (the CI
+    excludes 1 and the test survives, q), then its direction, then the figure."""
     if "missing" in r:
         return "cannot tell: not measured"
     v, lo, hi = r["value"], r["low"], r["high"]
-    if seed is None:
-        if lo is None:
-            return "no CI; the median ratio is %.2fx" % v
-        if hi < 1:
-            return "**reversed**: the claimed faster side is slower here"
-        if lo <= 1:
-            return "**does not hold here**: no significant difference (the CI includes 1)"
-        return "**holds**: %.2fx faster here" % v
     if lo is None:
+        if seed is None:
+            return "no CI; the median ratio is %.2fx" % v
         return "no CI; the median ratio %.2fx is %s the claimed %.1fx" % (
             v, "below" if v < seed else "above", seed)
+    if lo <= 1 <= hi:
+        return "**does not hold here**: no significant difference (the CI includes 1)"
+    if lost(q):
+        return lost(q)
     if hi < 1:
         return "**reversed**: the claimed faster side is slower here"
-    if lo <= 1:
-        return "**does not hold here**: no significant difference (the CI includes 1)"
+    if seed is None:
+        return "**holds**: %.2fx faster here" % v
     if lo <= seed <= hi:
         return "**holds**: the CI includes %.1fx" % seed
     # The CI excludes the claimed figure: the direction holds, the magnitude does not.
@@ -286,14 +364,6 @@ def verdict_ms(run, claims, vid, seed_ms):
         "slower" if row["median_ms"] > seed_ms else "faster")
 
 
-def log_share(small, big):
-    """The share of a gap `big` (a ratio) that a part `small` explains, on a log
-    scale so parts multiply: ln(small) / ln(big), as a percentage."""
-    if small is None or big is None or big <= 1 or small <= 0:
-        return None
-    return 100.0 * math.log(small) / math.log(big)
-
-
 def claims_table(run, claims):
     out = ["| # | claim (pair measured: slower / faster) | seed | "
            "this run, in-process timing | this run, seed's method | verdict (in-process) |",
@@ -304,6 +374,8 @@ def claims_table(run, claims):
         if c.get("seed_method"):
             sm_num, sm_den = c["seed_method"]
             seedm = fmt_ratio(run.ratio([sm_num], [sm_den]))
+            if [sm_num, sm_den] != [c["num"], c["den"]]:
+                seedm += methods_apart(run, run.ratio([c["num"], sm_den], [c["den"], sm_num]))
         else:
             seedm = claims["same_method"]
         # A claim near 1 ("about 2% slower": 1.02) keeps its second decimal.
@@ -311,19 +383,65 @@ def claims_table(run, claims):
             i, c["whose"], c["claim"], c["num"], c["den"],
             "faster" if c["seed"] is None else
             ("%.2fx" if c["seed"] < 1.1 else "%.1fx") % c["seed"], fmt_ratio(suite),
-            seedm, verdict_ratio(suite, c["seed"])))
+            seedm, verdict_ratio(suite, c["seed"], run.q_of(suite))))
     for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
+        sm = c.get("seed_method", c["variant"])
         out.append("| %d | %s: %s (`%s`) | %.1f ms | %s | %s | %s |" % (
             j, c["whose"], c["claim"], c["variant"], c["seed_ms"], fmt_ms(run, c["variant"]),
-            fmt_ms(run, c["seed_method"]) if c.get("seed_method", c["variant"]) != c["variant"]
-            else claims["same_method"],
+            fmt_ms(run, sm) + methods_apart(run, run.ratio([c["variant"]], [sm]))
+            if sm != c["variant"] else claims["same_method"],
             verdict_ms(run, claims, c["variant"], c["seed_ms"])))
     first = len(ratios) + len(claims.get("absolute", [])) + 1
     for k, c in enumerate(claims.get("smallest_memory", []), first):
         cell, verdict = memory_claim(run, c["variant"], c["among"])
+        sm = c.get("seed_method")
+        if sm:
+            sm_cell, sm_verdict = memory_claim(run, sm["variant"], sm["among"])
+            seedm = "%s (%s)" % (sm_cell, sm_verdict.replace("**", ""))
+        else:
+            seedm = "no timing: memory is read from the kernel at the end"
         out.append("| %d | %s: %s (`%s` against %s) | smallest | %s | %s | %s |" % (
             k, c["whose"], c["claim"], c["variant"], ", ".join("`%s`" % v for v in c["among"]),
-            cell, "no timing: memory is read from the kernel at the end", verdict))
+            cell, seedm, verdict))
+    return out
+
+
+def methods_apart(run, r):
+    """'; in-process over this: 1.52x [1.40, 1.61]': the suite's figure over the
+    seed's method's, round by round, after a seed's-method cell; `~` before it
+    when the two are not told apart (the CI holds 1, or its test does not
+    survive the family's control); '' when it cannot be measured."""
+    if "missing" in r:
+        return ""
+    same = r["low"] is None or r["low"] <= 1 <= r["high"] or lost(run.q_of(r))
+    return "; in-process over this: %s%s" % ("~ " if same and r["low"] is not None else "",
+                                             fmt_ratio(r))
+
+
+def twins_table(run, workload, method):
+    """Every variant of the workload that the seed's `method` times, beside the
+    same variant timed in-process: both times, the in-process one over the
+    seed's method's round by round (methods_apart), and both memories above the
+    idle process.  [] without a method or when the run timed none by it."""
+    if not method:
+        return []
+    pairs = [(catalog_mod.variant_id(dict(v, method="inprocess")), v["id"])
+             for v in run.catalog.workloads[workload]["variants"] if v["method"] == method]
+    if not any(run.why_missing(sm) is None for _, sm in pairs):
+        return []
+    out = ["", "Every variant both ways (the in-process figure over the seed's method's, round "
+           "by round, after the two times; memory above the idle process, in-process / "
+           "seed's method):", "",
+           "| variant | in-process | seed's method (`%s`) | memory above idle |" % method,
+           "|---|---|---|---|"]
+    for vid, sm in pairs:
+        mems = []
+        for v in (vid, sm):
+            kb = None if run.why_missing(v) else run.rows[v].get("mem_above_idle_kb")
+            mems.append("-" if kb is None else "%.1f" % (kb / 1024.0))
+        out.append("| `%s` | %s | %s%s | %s MiB |" % (
+            vid, fmt_ms(run, vid), fmt_ms(run, sm), methods_apart(run, run.ratio([vid], [sm])),
+            " / ".join(mems)))
     return out
 
 
@@ -339,7 +457,10 @@ def memory_kb(row):
 
 def memory_claim(run, vid, among):
     """(this run's cell, verdict) of a claim that vid uses the least memory of
-    itself and among."""
+    itself and among: it holds only when vid's memory above the idle process is
+    below each other's by a round-paired difference whose CI excludes 0 and
+    whose test survives the family's control; without paired samples the
+    medians are compared, and the verdict says it has no CI."""
     figures = {}
     for v in [vid] + list(among):
         why = run.why_missing(v)
@@ -350,13 +471,24 @@ def memory_claim(run, vid, among):
             return "not measured: `%s` has %s" % (v, what), "cannot tell: not measured"
         figures[v] = (kb, what)
     cell = "; ".join("`%s` %.1f MiB %s" % (v, kb / 1024.0, what) for v, (kb, what) in figures.items())
+    diffs = {v: run.memory(vid, v) for v in among}
+    if diffs and all("missing" not in d and d["low"] is not None for d in diffs.values()):
+        less = [v for v, d in diffs.items() if d["low"] > 0 and not lost(run.q_of(d))]
+        if less:
+            return cell, "**does not hold here**: `%s` uses less" % less[0]
+        same = [v for v, d in diffs.items() if d["high"] >= 0 or lost(run.q_of(d))]
+        if same:
+            return cell, ("**does not hold here**: no significant difference from `%s` "
+                          "(the paired CI of the difference includes 0, or its test does not "
+                          "survive the false discovery rate control)" % same[0])
+        return cell, "**holds**: the smallest here, below each by a paired CI that excludes 0"
     mine = figures[vid][0]
     others = sorted((kb, v) for v, (kb, _) in figures.items() if v != vid)
     if not others or mine < others[0][0]:
-        return cell, "**holds**: the smallest here"
+        return cell, "no CI; the smallest median here"
     if mine == others[0][0]:
-        return cell, "**does not hold here**: the same as `%s`" % others[0][1]
-    return cell, "**does not hold here**: `%s` uses less" % others[0][1]
+        return cell, "no CI; the same median as `%s`" % others[0][1]
+    return cell, "no CI; `%s` has a smaller median" % others[0][1]
 
 
 def decomposition_table(run, dec):
@@ -367,18 +499,38 @@ def decomposition_table(run, dec):
         node = run.ratio([d["node"][0]], [d["node"][1]])
         c = run.ratio([d["c"][0]], [d["c"][1]])
         own = run.ratio([d["node"][0], d["c"][1]], [d["node"][1], d["c"][0]])
-        share = None
-        if "missing" not in node and "missing" not in c:
-            share = log_share(c["value"], node["value"])
-        if share is not None:
-            share_text = "%.0f%%" % max(0.0, min(100.0, share))
-        elif "missing" in node or "missing" in c:
-            share_text = "not measured: %s" % (node.get("missing") or c.get("missing"))
-        else:
-            share_text = "no gap to share out: Node's ratio is %.2fx" % node["value"]
         out.append("| %s | %s | %s | %s | %s |" % (
-            d["gap"], fmt_ratio(node), fmt_ratio(c), fmt_ratio(own), share_text))
+            d["gap"], fmt_ratio(node), fmt_ratio(c), fmt_ratio(own), share_cell(run, d, node, c)))
     return out
+
+
+def named_above_one(run, r):
+    """True when a measured ratio names a difference above 1: its CI lies above 1
+    and its test survives the family's control."""
+    return ("missing" not in r and r["low"] is not None and r["low"] > 1
+            and not lost(run.q_of(r)))
+
+
+def share_cell(run, d, node, c):
+    """The style's share of a decomposition row's gap, in words: given only when
+    Node's ratio and C's both name a difference above 1, with the round-paired
+    interval of the share; what the C ratio is when it is not a style's cost."""
+    if "missing" in node or "missing" in c:
+        return "not measured: %s" % (node.get("missing") or c.get("missing"))
+    # Both tests are part of the family whether or not a share is given.
+    named = [named_above_one(run, node), named_above_one(run, c)]
+    if d.get("c_is"):
+        return "none: %s" % d["c_is"]
+    if node["low"] is None or c["low"] is None:
+        return "cannot tell: Node's or C's ratio has no CI here"
+    if not named[0]:
+        return "none: Node's ratio names no gap here"
+    if not named[1]:
+        return "none: C's ratio names no gap here (the style costs C nothing resolvable)"
+    m, lo, hi = run.share(d["node"], d["c"])
+    if lo is None:
+        return "%.0f%% (no CI: too few paired rounds)" % m
+    return "%.0f%% [%.0f, %.0f]" % (m, lo, hi)
 
 
 def split_table(run, dec, split):
@@ -411,17 +563,33 @@ def section(run, workload, claims):
             run.host.get("cpu_model") or run.host.get("slug") or "this host",
             run.host.get("node") or "absent", (run.host.get("go") or "absent").replace("go version ", "")))
     out.append("")
-    out.append("%s Brackets are 95%% confidence intervals of the median %s." % (
+    out.append("%s Brackets are 95%% confidence intervals of the median %s.%s" % (
         claims["reading"],
         "of round-paired ratios" if run.times is not None
-        else "(none here: %s, so ratios are of medians)" % run.samples_note))
-    if isinstance(n, int) and n != seed_n:
+        else "(none here: %s, so ratios are of medians)" % run.samples_note,
+        (" A verdict names a difference only when its CI excludes 1 (0 for memory) and its "
+         "sign test survives the Benjamini-Hochberg control of the false discovery rate at 5%%"
+         " over the %d tests of this report's seed sections." % len(run.tests))
+        if run.tests else ""))
+    if isinstance(n, int) and n < seed_n:
         out.append("")
-        out.append("With N = %s instead of %s, fixed costs weigh more in every ratio: read "
+        out.append("With N = %s instead of the seed's %s, what a pass pays once (its first, "
+                   "cold operations) weighs more in every ratio than in the seed's runs: read "
                    "the verdicts as this run's, not as a check of the seed's conditions."
                    % (format(n, ","), format(seed_n, ",")))
+    elif isinstance(n, int) and n > seed_n:
+        out.append("")
+        out.append("With N = %s instead of the seed's %s, what a pass pays once weighs less in "
+                   "every ratio than in the seed's runs, and what grows with N (memory held, "
+                   "garbage collection) more: read the verdicts as this run's, not as a check "
+                   "of the seed's conditions." % (format(n, ","), format(seed_n, ",")))
     out.append("")
     out += claims_table(run, claims)
+    out += twins_table(run, workload, claims.get("method_twins"))
+    if claims.get("methods_differ"):
+        out += ["", "Where the two methods differ (the figure after a seed's-method cell is the "
+                "in-process figure over the seed's method's, round by round; `~` when the two "
+                "are not told apart): %s" % claims["methods_differ"]]
     if claims.get("memory"):
         out += ["", "Memory, in KB above each program's RSS just before its timed section:", ""]
         out += memory_table(run, claims)
@@ -450,11 +618,17 @@ def markdown(summary, run_dir=None, catalog=None):
             return "## Seed claims reproduced\n\nNot shown: %s\n" % e
     run = Run(summary, run_dir, catalog)
     ran = set(run.info.get("variants") or []) | set(run.rows)
+    names = [name for name in sorted(catalog.workloads)
+             if catalog.workloads[name].get("claims")
+             and any(v["id"] in ran for v in catalog.workloads[name]["variants"])]
+    # Twice: the first drawing gathers the family of tests, the second uses
+    # their q-values (every section's verdicts rest on the one family).
+    for name in names:
+        section(run, name, catalog.workloads[name]["claims"])
+    run.close_family()
     out = []
-    for name in sorted(catalog.workloads):
-        w = catalog.workloads[name]
-        if w.get("claims") and any(v["id"] in ran for v in w["variants"]):
-            out += section(run, name, w["claims"])
+    for name in names:
+        out += section(run, name, catalog.workloads[name]["claims"])
     return "\n".join(out)
 
 

@@ -11,6 +11,7 @@ by concern, each module importing only those below it:
     progress.py  the status line
   render.py    summaries, exports, charts, REPORT.md, cross-host charts
 """
+import codecs
 import os
 import sys
 import time
@@ -28,8 +29,95 @@ import verdicts  # noqa: E402
 from errors import EnvError, RenderInterrupted, UsageError  # noqa: E402
 
 
+# What the runner prints beyond ASCII, and the ASCII it prints instead where
+# the locale's encoding lacks a character (LC_ALL=de_DE.ISO-8859-1 has µ and ±,
+# not Δ or ≤): the table once died there in a UnicodeEncodeError, even with
+# stdout sent to /dev/null.  Anything else becomes "?".
+ASCII_FALLBACK = {"Δ": "d", "µ": "u", "μ": "u", "≤": "<=", "≥": ">=", "±": "+-", "×": "x",
+                  "–": "-", "—": "-", "…": "...", "≈": "~", "→": "->", "’": "'"}
+
+
+def _ascii_instead(err):
+    text = err.object[err.start:err.end]
+    return "".join(ASCII_FALLBACK.get(ch, "?") for ch in text), err.end
+
+
+codecs.register_error("ascii-fallback", _ascii_instead)
+
+
+def ascii_fallback(*streams):
+    """Makes streams (text files) print ASCII_FALLBACK's text for what their
+    encoding cannot say; a stream that cannot be reconfigured is left alone."""
+    for stream in streams:
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="ascii-fallback")
+
+
+# A run estimated longer than this asks first on a terminal; longer than a
+# day it needs --yes without one (a run of 3.76 million programs once started
+# silently).
+ASK_S = 3600
+REFUSE_S = 86400
+
+
+def duration(seconds):
+    """'3 d 4 h', '5 h 12 min', '9 min', '40 s'."""
+    s = int(seconds)
+    for unit, size, sub, subsize in (("d", 86400, "h", 3600), ("h", 3600, "min", 60)):
+        if s >= size:
+            return "%d %s %d %s" % (s // size, unit, s % size // subsize, sub)
+    return "%d min" % (s // 60) if s >= 60 else "%d s" % s
+
+
+def previous_walls(out):
+    """{id: (median wall ms, N)} of the newest run under out (out/latest's
+    summary.json), or {}: the estimate's figures."""
+    path = os.path.join(out, "latest", "summary.json")
+    try:
+        if os.path.getsize(path) > 50 * 2 ** 20:
+            return {}               # a summary from before the orders were compact
+    except OSError:
+        return {}
+    rows = (rd.read_json(path) or {}).get("variants")
+    if not isinstance(rows, list):
+        return {}
+    return {r["variant"]: (r.get("wall_ms"), r.get("iterations")) for r in rows
+            if isinstance(r, dict) and isinstance(r.get("variant"), str)
+            and isinstance(r.get("wall_ms"), (int, float)) and isinstance(r.get("iterations"), int)}
+
+
+def check_duration(args, plan):
+    """The run's estimate in words ("2363 runs, about 9 min"); on a terminal a run
+    beyond ASK_S asks first, elsewhere one beyond REFUSE_S needs --yes.
+    UsageError when it is not started."""
+    runs, seconds, guessed = plan_mod.estimate(plan, previous_walls(os.path.abspath(args.out)))
+    text = "{:,} runs, about {}".format(runs, duration(seconds))
+    if guessed:
+        text += " or more (%d variant%s not in the newest run counted at a start-up's time)" % (
+            guessed, "" if guessed == 1 else "s")
+    if args.yes or seconds <= ASK_S:
+        return text
+    fix = "fewer --rounds or a --filter, or --yes to start it anyway"
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        print("run.py: this run is %s." % text, file=sys.stderr)
+        try:
+            answer = input("Start it? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() in ("y", "yes"):
+            return text
+        raise UsageError("not started (%s)" % fix)
+    if seconds > REFUSE_S:
+        raise UsageError("this run is %s, more than a day: not started without --yes (%s)"
+                         % (text, fix))
+    return text
+
+
 def hosts(folder):
     """--hosts: the cross-host charts of every host's newest run under folder."""
+    if not os.path.isdir(folder):
+        raise EnvError("%s is not a folder: --hosts takes the results folder that holds "
+                       "the hosts' runs (default results)" % folder)
     runs = render_mod.host_runs(folder)
     for slug, rundirs in sorted(render_mod.host_runs(folder, emulated=True).items()):
         print("run.py: %s left out of the cross-host charts: emulated (%s), its timings are "
@@ -48,7 +136,8 @@ def hosts(folder):
 
 def show(summary, rundir, charts=True):
     """The end of a run's output: the tables, the verdicts, where the rest is
-    (charts false: none was drawn)."""
+    (charts false: none was drawn); then a line per workload or variant without
+    a valid sample (summary's without_valid).  Returns True when there is none."""
     print(sm.terminal_table(summary["variants"]))
     text = verdicts.text(summary["variants"])
     if text:
@@ -64,13 +153,25 @@ def show(summary, rundir, charts=True):
     else:
         print("charts: not drawn (--no-charts; make plots RUN=%s draws them)" % rel)
     print("report: %s" % os.path.join(rel, "REPORT.md"))
+    empty = sm.without_valid(summary["variants"])
+    for line in empty:
+        print("run.py: %s; the samples are kept, the reasons are in REPORT.md" % line,
+              file=sys.stderr)
+    return not empty
 
 
 def main(argv):
+    ascii_fallback(sys.stdout, sys.stderr)
     try:
         args = cli.parse_args(argv)
+        # Ctrl-C, a kill or a hangup at any phase: one line, exit 130.
+        measure.interrupt_on_signals()
         if args.hosts:
-            return hosts(args.hosts)
+            try:
+                return hosts(args.hosts)
+            except KeyboardInterrupt:
+                print("run.py: interrupted while drawing the cross-host charts", file=sys.stderr)
+                return 130
         if args.render:
             try:
                 summary, ok = render_mod.render(args.render, charts=not args.no_charts)
@@ -80,13 +181,22 @@ def main(argv):
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
-            show(summary, args.render, not args.no_charts)
-            return 0 if ok else 1
+            valid = show(summary, args.render, not args.no_charts)
+            return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
+        if args.check:
+            plan_mod.select(cat, args.profile, args.filter)
+            return 0
         node = plan_mod.find_node(args.node)
         plan = plan_mod.make(cat, args, node)
+        plan.estimate = check_duration(args, plan)
         seed = args.seed if args.seed is not None else time.time_ns() % (2 ** 32)
         rundir, interrupted = measure.measure(args, cat, plan, seed)
+    except KeyboardInterrupt:
+        # measure() keeps what a round measured; this is before the first one.
+        print("run.py: interrupted before the first round: nothing was measured",
+              file=sys.stderr)
+        return 130
     except OSError as e:
         # A full disk or a folder that became unwritable mid-run: the samples
         # written so far stay on disk (each row is flushed as it arrives).
@@ -113,10 +223,10 @@ def main(argv):
               "(the samples are kept; redraw with: make plots RUN=%s)"
               % (rd.shown(rundir), e, rd.shown(rundir)), file=sys.stderr)
         return 3
-    show(summary, rundir, not args.no_charts)
+    valid = show(summary, rundir, not args.no_charts)
     if interrupted:
         return 130
-    return 0 if ok else 1
+    return 0 if ok and valid else 1
 
 
 if __name__ == "__main__":

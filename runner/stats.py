@@ -23,6 +23,13 @@ distribution, in the manner of benchstat:
   rounds" instead of `~`.  The signed-rank test would be more powerful but
   tests another quantity (the pseudo-median) than the interval of the median,
   and the two could disagree.
+- bh_adjust(): the Benjamini-Hochberg adjusted p-values (q-values) of a
+  family of tests.  A run makes many comparisons (every variant against two
+  baselines, every seed claim), each tested at ALPHA; taken alone, about one
+  in twenty of those with no real difference would be named anyway.  A
+  difference is named only when its q-value is at most ALPHA, which holds the
+  expected share of false discoveries among the named ones at ALPHA
+  (Benjamini and Hochberg, 1995), whatever the number of tests.
 - bound_verdict(): a measured interval against an upper bound: met only when
   the whole interval is within it, missed when the whole interval is beyond
   it, otherwise not resolvable, with the run's resolution (half the width of
@@ -115,6 +122,27 @@ def sign_test(ratios):
     below = sum(1 for r in ratios if r <= 1)
     above = sum(1 for r in ratios if r >= 1)
     return min(1.0, 2 * _binom_cdf_half(min(below, above), n))
+
+
+def sign_test_around(values, center):
+    """sign_test() of "the median of values is center" (a difference: center 0)."""
+    return sign_test([v - center + 1 for v in values])
+
+
+def bh_adjust(pvalues):
+    """Benjamini-Hochberg adjusted p-values of a family of tests, in the order
+    given: q(i) = min over the p-values ranked at or above p(i) of p * m / rank,
+    m the number of tests.  None entries (no test) stay None and are not counted.
+    A test survives the false discovery rate control at ALPHA when q <= ALPHA."""
+    tested = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(tested)
+    out = [None] * len(pvalues)
+    q = 1.0
+    for rank in range(m, 0, -1):
+        p, i = tested[rank - 1]
+        q = min(q, p * m / rank)
+        out[i] = q
+    return out
 
 
 def smallest_p(n):

@@ -9,18 +9,21 @@ import csv
 import io
 import re
 
+import catalog
 import stats
 from files import write_atomic
 
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
-                  "shape", "method", "label", "idle_rss_kb", "env", "point"]
+                  "shape", "method", "label", "idle_rss_kb", "env", "point",
+                  "outside_ns", "startup_ns", "warmup_ns"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
-               "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb")
+               "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb",
+               "outside_ns", "startup_ns", "warmup_ns")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
@@ -29,7 +32,7 @@ LANGS = ("c", "go", "node")
 BASELINE_KEYS = (("c", ""), ("lang", "lang_"))
 RATIO_FIELDS = ("baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
                 "significant", "rounds_paired", "baseline_label", "diff_per_op_ns",
-                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high")
+                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value")
 SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend", "iterations",
                        "concurrency", "n", "ok", "invalid", "failed", "timeout", "crashed",
                        "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
@@ -42,7 +45,15 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "per_op_ns_ci_low", "per_op_ns_ci_high", "rounds_paired", "diff_per_op_ns",
                        "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "lang_rounds_paired",
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
-                       "lang_diff_per_op_ns_ci_high", "point", "env"]
+                       "lang_diff_per_op_ns_ci_high", "point", "env", "q_value",
+                       "lang_q_value", "outside_ms", "startup_ms", "own_outside_ms",
+                       "outside_share", "outside_flag", "warmup_ms"]
+
+# A variant whose time outside its clock, less its language's empty-program
+# start-up and its own warm-up, is more than this share of its timed time is
+# flagged (DESIGN section 6): work the clock does not see is then a large part
+# of the run.
+OUTSIDE_SHARE_MAX = 0.10
 
 
 # Columns every row of samples.csv has (the runner always writes them); the
@@ -65,10 +76,12 @@ def read_samples(path, warnings=None):
     skipped with a warning appended to warnings), an empty required column, a
     column that is not an integer or is negative (elapsed_ns < 0 would enter the
     median), an unknown status, two rows of one variant in one round (counted
-    twice), or one variant with two different N (iterations): a median over
-    mixed N means nothing.  Refused rather than warned about: each is a file
-    edited or concatenated by hand, never something the runner writes, and any
-    figure drawn from it would be wrong."""
+    twice), one variant with two different N (iterations): a median over
+    mixed N means nothing, or a row that breaks the contract (row_problem: an
+    id its own columns do not make, an ok row that is not a valid run).
+    Refused rather than warned about: each is a file edited or concatenated by
+    hand, never something the runner writes, and any figure drawn from it
+    would be wrong."""
     with open(path, newline="", encoding="utf-8") as f:
         text = f.read()
     reader = csv.reader(io.StringIO(text))
@@ -125,8 +138,37 @@ def read_samples(path, warnings=None):
             raise ValueError("%s: %s has iterations %d here and %d on line %d: one run "
                              "has one N per variant" % (where, shown, row["iterations"],
                                                         first[0], first[1]))
+        why = row_problem(row)
+        if why:
+            raise ValueError("%s: %s" % (where, why))
         rows.append(row)
     return [_checked(path, row) for row in rows]
+
+
+def row_problem(row):
+    """How one samples.csv row (its integer columns converted) breaks the
+    contract that the runner checked when it wrote it, or None: its variant id
+    must be the one its columns make by the id rule (DESIGN section 4: else
+    two rows of one id tell two stories), its label the id's, and a row marked
+    ok must be a valid run (DESIGN section 3: exit 0, ok == iterations, a
+    positive elapsed_ns)."""
+    made = catalog.variant_id(row)
+    if row["variant"] != made:
+        return ("variant %r is not what its own columns make (%s): a row edited by hand"
+                % (row["variant"][:80], made[:80]))
+    if row["label"] and row["label"] != catalog.variant_label(row):
+        return "label %r is not its variant's (%s)" % (row["label"][:80], catalog.variant_label(row))
+    if row["status"] != "ok":
+        return None
+    if row["exit_code"] != 0:
+        return "status ok with exit_code %s: an ok run exits 0" % row["exit_code"]
+    if row["ok"] != row["iterations"]:
+        return ("status ok with ok = %s of %d iterations: an ok run verified every completion"
+                % ("empty" if row["ok"] is None else row["ok"], row["iterations"]))
+    if not row["elapsed_ns"]:
+        return "status ok with elapsed_ns %s: an ok run's clock ran" % (
+            "empty" if row["elapsed_ns"] is None else row["elapsed_ns"])
+    return None
 
 
 # A program's elapsed_ns is its timed section, inside the process's own life: it
@@ -273,6 +315,7 @@ def summarize(samples, baselines, units=None):
                "wall_ms": _median_or_none([_ms(s["wall_ns"]) for s in oks
                                            if s["wall_ns"] is not None]),
                "warnings": warnings}
+        row.update(outside_fields(oks, d["median"]))
         if point:
             # A sweep's point: its K (and N) are the point's, its environment too.
             row.update(point=point, env=first.get("env") or "",
@@ -285,6 +328,54 @@ def summarize(samples, baselines, units=None):
                 _ratio(row, prefix, (vid, point), (rule[0], point), rule[1], ok_times, warnings)
         out.append(row)
     out.sort(key=sort_key)
+    control_fdr(out)
+    return out
+
+
+def control_fdr(rows, alpha=stats.ALPHA):
+    """Every comparison of a run is one family (DESIGN section 7): the sign tests
+    of all the rows' ratios that could be tested (an interval exists) get their
+    Benjamini-Hochberg q-values (q_value, lang_q_value), and a difference stays
+    significant only when its interval excludes 1 and its q-value is at most
+    alpha.  Returns the number of tests in the family."""
+    cells = [(r, prefix) for r in rows for _, prefix in BASELINE_KEYS
+             if r.get(prefix + "significant") is not None and r.get(prefix + "p_value") is not None]
+    qs = stats.bh_adjust([r[prefix + "p_value"] for r, prefix in cells])
+    for (r, prefix), q in zip(cells, qs):
+        r[prefix + "q_value"] = q
+        r[prefix + "significant"] = bool(r[prefix + "significant"]) and q <= alpha
+    for r in rows:
+        r["fdr_tests"] = len(cells)
+    return len(cells)
+
+
+def family_size(rows):
+    """How many comparisons the run's family had (the rows carry it: fdr_tests)."""
+    return max([r.get("fdr_tests") or 0 for r in rows] or [0])
+
+
+def excludes_one(r, prefix=""):
+    """True when the ratio's interval excludes 1 (before the false discovery rate control)."""
+    lo, hi = r.get(prefix + "ratio_ci_low"), r.get(prefix + "ratio_ci_high")
+    return lo is not None and (lo > 1 or hi < 1)
+
+
+def without_valid(rows):
+    """One sentence per workload of rows none of whose runs was valid, and per
+    other variant none of whose runs was: a run that measured nothing there
+    is not a result (run.py exits 1), though its samples are kept."""
+    def runs(rs):
+        counts = {k: sum(r["statuses"][k] for r in rs) for k in STATUSES}
+        total = sum(counts.values())
+        return "%d run%s: %s" % (total, "" if total == 1 else "s", ", ".join(
+            "%d %s" % (counts[k], k) for k in STATUSES if counts[k]))
+    out = []
+    for w in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["workload"] == w]
+        if not any(r["n"] for r in wrows):
+            out.append("workload %s has no valid sample (%s)" % (w, runs(wrows)))
+            continue
+        out += ["%s has no valid sample (%s)" % (r["variant"], runs([r])) for r in wrows if not r["n"]]
     return out
 
 
@@ -328,6 +419,36 @@ def split_points(rows):
                         if a == kind or (kind == "env" and a not in ("iterations", "concurrency")))
                 r["sweep_" + kind] = n or None
     return base, swept
+
+
+def _outside(s):
+    """A sample's time outside its clock in ns (samples.csv's outside_ns, or
+    wall_ns less elapsed_ns in a file older than the column)."""
+    if s.get("outside_ns") is not None:
+        return s["outside_ns"]
+    if s.get("wall_ns") is None or s.get("elapsed_ns") is None:
+        return None
+    return max(0, s["wall_ns"] - s["elapsed_ns"])
+
+
+def outside_fields(oks, median_ms):
+    """The summary's figures of the time outside the clock, from a variant's ok
+    samples: outside_ms (median of wall_ns - elapsed_ns), startup_ms (median of
+    its language's empty program in the same rounds), warmup_ms (median of the
+    warm-up pass the program reported), own_outside_ms (median, round by round,
+    of the first less the other two: start-up aside, what the program did
+    outside its clock that is not the warm-up the runner asked for),
+    outside_share (that over the timed median) and outside_flag (the share
+    above OUTSIDE_SHARE_MAX; None when a figure is missing)."""
+    out = _median_or_none([_outside(s) for s in oks])
+    start = _median_or_none([s.get("startup_ns") for s in oks])
+    warm = _median_or_none([s.get("warmup_ns") for s in oks])
+    own = _median_or_none([_outside(s) - s["startup_ns"] - (s.get("warmup_ns") or 0) for s in oks
+                           if _outside(s) is not None and s.get("startup_ns") is not None])
+    share = own / 1e6 / median_ms if own is not None and median_ms else None
+    return {"outside_ms": _ms(out), "startup_ms": _ms(start), "warmup_ms": _ms(warm),
+            "own_outside_ms": _ms(own), "outside_share": share,
+            "outside_flag": None if share is None else share > OUTSIDE_SHARE_MAX}
 
 
 def _median_or_none(xs):
@@ -491,6 +612,13 @@ def legend(rows):
     if SAME in marks:
         out.append("~ : no significant difference (the paired 95% CI includes 1; sign test "
                    "p >= 0.05)")
+        lost = sum(1 for r in rows for _, p in BASELINE_KEYS
+                   if r.get(p + "significant") is False and excludes_one(r, p))
+        if lost:
+            out.append("~ before an interval that excludes 1: the sign test does not survive the "
+                       "false discovery rate control over the run's %d comparisons "
+                       "(Benjamini-Hochberg, q > 0.05), so no difference is named"
+                       % family_size(rows))
     if UNTESTED in marks:
         out.append("? : too few paired rounds for a CI or a test (%d needed): no verdict "
                    "either way" % stats.min_samples_for_ci())

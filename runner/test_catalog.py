@@ -82,6 +82,12 @@ class IdRuleTest(unittest.TestCase):
             (f("node", "await", "parallel", "promisify"), "readfile/node/await-parallel@promisify"),
             (f("c", "callback", "parallel", "node4", "nowait"), "readfile/c/callback-nowait-parallel@node4"),
             (f("c", "await", "parallel", "node4", "tasks"), "readfile/c/await-tasks-parallel@node4"),
+            (f("node", "promise", "parallel", "native", "sequential", method="perfjs"),
+             "readfile/node/promise-sequential-perfjs-parallel@native"),
+            (f("node", "callback", "sequential", "fs.readFile", "nexttick", method="objkey"),
+             "readfile/node/callback-nexttick-objkey-sequential@fs.readFile"),
+            (f("node", "sync", "sequential", "fs.readFileSync", method="objkey"),
+             "readfile/node/sync-objkey-sequential@fs.readFileSync"),
         ]
         for fields, want in cases:
             self.assertEqual(catalog.variant_id(fields), want)
@@ -92,6 +98,18 @@ class IdRuleTest(unittest.TestCase):
         self.assertEqual(catalog.variant_name({"style": "promise", "shape": "counter", "method": "nodetest",
                                                "mode": "parallel"}), "promise-counter-nodetest-parallel")
         self.assertEqual(catalog.variant_name({"style": "sync", "mode": "sequential"}), "sync-sequential")
+        # Every method but inprocess is named, after the shape (DESIGN section 4).
+        self.assertEqual(catalog.variant_name({"style": "await", "shape": "parallel", "method": "perfjs",
+                                               "mode": "parallel"}), "await-parallel-perfjs-parallel")
+        self.assertEqual(catalog.variant_name({"style": "await", "method": "inprocess",
+                                               "mode": "parallel"}), "await-parallel")
+
+    def test_a_word_is_a_method_only_when_the_catalog_has_it(self):
+        self.assertEqual(catalog.parse_id("w/node/await-perfjs-parallel@x")["method"], "perfjs")
+        self.assertEqual(catalog.parse_id("w/node/await-perfjs-parallel@x")["shape"], "")
+        f = catalog.parse_id("w/node/await-perfjs-parallel@x", methods=["inprocess", "nodetest"])
+        self.assertEqual((f["shape"], f["method"]), ("perfjs", "inprocess"))
+        self.assertIsNone(catalog.parse_id("w/node/await-inprocess-parallel@x"))
 
     def test_ids_that_break_the_rule_do_not_parse(self):
         for bad in ("c/callback-parallel", "readfile/c/callback-parallel", "readfile/c/a-b-c-d@x",
@@ -380,6 +398,8 @@ class ValidationTest(TempCatalog):
                                   ({"iterations": 1, "timeout_s": 1e10}, "timeout_s must be .* to 86400"),
                                   ({"iterations": 1}, "timeout_s must be a number of seconds from 0.1"),
                                   ({"iterations": 1, "timeout_s": 1, "rounds": 9}, "rounds must be .* 3"),
+                                  ({"iterations": 1, "timeout_s": 1, "warmup": -1}, "warmup: a check is a string expression, got -1"),
+                                  ({"iterations": 1, "timeout_s": 1, "warmup": "n"}, "warmup: .* may name only iterations"),
                                   ({"iterations": 1, "timeout_s": 1, "n": 1}, "unknown field 'n'")):
             self.assertRejected(pattern, work=self.work(profiles={"quick": settings,
                                                                   "full": WORK["profiles"]["full"]}))
@@ -451,6 +471,68 @@ class ValidationTest(TempCatalog):
             f.write("{")
         with self.assertRaisesRegex(catalog.CatalogError, "suite.json: not JSON"):
             catalog.load(self.dir)
+
+
+class WarmupAndStartupTest(TempCatalog):
+    """The catalog's in-process warm-up (a workload's expression of N, a profile's
+    own) and the empty program of each language (suite.json's startup)."""
+
+    def test_a_warm_up_is_an_expression_of_n_with_min_and_max(self):
+        w = dict(copy.deepcopy(WORK), warmup={"iterations": "min(350, iterations)", "about": "why"})
+        w["profiles"]["full"]["warmup"] = "max(1, iterations // 10)"
+        cat = self.load(demo=w)
+        self.assertEqual(cat.warmup("demo", "quick"), "min(350, iterations)")
+        self.assertEqual(cat.warmup("demo", "full"), "max(1, iterations // 10)")
+        self.assertEqual([catalog.warmup_for(cat.warmup("demo", "quick"), n) for n in (100, 350, 5000)],
+                         [100, 350, 350])
+        self.assertEqual(catalog.warmup_for(cat.warmup("demo", "full"), 5), 1)
+        self.assertEqual(catalog.warmup_for("0", 99), 0)
+        self.assertEqual(self.load().warmup("demo", "quick"), "0")   # none given: 0
+
+    def test_a_bad_warm_up_is_refused_with_one_line(self):
+        def work(spec=None, profile=None):
+            w = copy.deepcopy(WORK)
+            if spec is not None:
+                w["warmup"] = spec
+            if profile is not None:
+                w["profiles"]["quick"]["warmup"] = profile
+            return w
+        self.assertRejected(r"demo.json: warmup: about must say what it is or why",
+                            work=work({"iterations": "10"}))
+        self.assertRejected(r"warmup: unknown field 'per'", work=work({"iterations": "1", "about": "a",
+                                                                       "per": 1}))
+        self.assertRejected(r"warmup: 'min\(350, text\)' may name only iterations",
+                            work=work({"iterations": "min(350, text)", "about": "a"}))
+        self.assertRejected(r"profile 'quick': warmup 'iterations - 200' gives -100 at N = 100, "
+                            r"not an integer from 0", work=work(profile="iterations - 200"))
+        self.assertRejected(r"only integers, names, len\(\), int\(\), min\(\), max\(\)",
+                            work=work({"iterations": "iterations ** 2", "about": "a"}))
+
+    def test_every_language_of_the_variants_needs_an_empty_program(self):
+        progs = {"c": ["{bin}/c-empty"], "node": ["{node}", "node/lib/empty.mjs"]}
+        suite = dict(SUITE, startup={"about": "start-up", "programs": progs})
+        self.assertEqual(self.load(suite).suite["startup"]["programs"], progs)
+        self.assertRejected(r"suite.json: startup.programs has no empty program of node",
+                            suite=dict(SUITE, startup={"about": "a", "programs": {"c": ["x"]}}),
+                            work=WORK)
+        self.assertRejected(r"startup: about must say what it is or why",
+                            suite=dict(SUITE, startup={"programs": progs}), work=WORK)
+
+    def assertRejected(self, pattern, suite=SUITE, work=None):
+        with self.assertRaises(catalog.CatalogError) as cm:
+            self.load(suite, demo=work)
+        self.assertNotIn("\n", str(cm.exception))
+        self.assertRegex(str(cm.exception), pattern)
+
+    def test_the_readme_says_each_workloads_warm_up(self):
+        w = dict(copy.deepcopy(WORK), warmup={"iterations": "min(350, iterations)",
+                                              "about": "as bluebird's harness does."})
+        w["profiles"]["full"]["warmup"] = "0"
+        table = catalog.markdown_table(self.load(demo=w))
+        self.assertIn("Warm-up (untimed operations in the same process before the timed pass): "
+                      "`min(350, N)` (profile `full`: `0`): as bluebird's harness does.", table)
+        self.assertIn("Warm-up (untimed operations in the same process before the timed pass): "
+                      "none.", catalog.markdown_table(self.load()))
 
 
 class BaselineRuleTest(TempCatalog):

@@ -53,6 +53,10 @@ class ProblemTest(unittest.TestCase):
         self.assertIn("not JSON", self.problem("{\"workload\":"))
         self.assertIn("not a JSON object", self.problem("[1, 2]"))
 
+    def test_a_field_given_twice_is_named_not_read_as_the_last(self):
+        self.assertEqual(self.problem(line().replace('"ok":10,', '"ok":0,"ok":10,')),
+                         'key "ok" appears twice in one object: the line must say each field once')
+
     def test_every_missing_field_is_named(self):
         for k in contract.ORDER:
             self.assertEqual(self.problem(line(drop=[k])), "field %r is missing" % k)
@@ -74,6 +78,9 @@ class ProblemTest(unittest.TestCase):
         self.assertIsNone(self.problem(line(threadpool_trips=40, allocs=0, nvcsw=1, nivcsw=0)))
         self.assertIn("'allocs' must be an integer, got '3'", self.problem(line(allocs="3")))
         self.assertIn("'nivcsw' must not be negative", self.problem(line(nivcsw=-1)))
+        self.assertIsNone(self.problem(line(preclock_heap_bytes=0, preclock_faults=3, warmup_ns=9)))
+        self.assertIn("'preclock_faults' must be an integer",
+                      self.problem(line(preclock_faults=1.5)))
 
     def test_wrong_types(self):
         self.assertIn("'style' must be a non-empty string", self.problem(line(style="")))
@@ -103,7 +110,11 @@ class ProblemTest(unittest.TestCase):
         self.assertIn("cannot be evaluated: unknown name 'missing'", contract.problem(entry, 10, line()))
 
     def test_concurrency_when_given(self):
-        self.assertEqual(self.problem(line(), concurrency=64), "concurrency is 0, expected 64")
+        self.assertEqual(self.problem(line(), concurrency=8), "concurrency is 0, expected 8")
+        # The most in flight: N when N is below K.
+        self.assertIsNone(self.problem(line(concurrency=10), concurrency=64))
+        self.assertEqual(self.problem(line(concurrency=64), concurrency=64),
+                         "concurrency is 64, expected 10")
 
     def test_elapsed_and_peak_rss_must_be_positive(self):
         self.assertIn("elapsed_ns must be positive", self.problem(line(elapsed_ns=0)))

@@ -122,7 +122,10 @@ class CatalogTimeoutTest(Fixture):
 class ThreadpoolTest(unittest.TestCase):
     def test_the_size_is_the_one_libuv_uses(self):
         cases = {None: 4, "abc": 1, "": 1, "0": 1, "-3": 1024, "5000": 1024, "8": 8,
-                 " 12x": 12, "1024": 1024, "1025": 1024, "+2": 2}
+                 " 12x": 12, "1024": 1024, "1025": 1024, "+2": 2,
+                 # beyond a long: strtol stops at LONG_MAX / LONG_MIN, atoi keeps 32 bits
+                 "18446744073709551617": 1024, "9223372036854775808": 1024,
+                 "-18446744073709551617": 1, "4294967297": 1, "4294967298": 2}
         for raw, used in cases.items():
             self.assertEqual(host_mod.threadpool_size(raw), used, raw)
 
@@ -189,7 +192,7 @@ class AbsurdTimingTest(Fixture):
         base = dict.fromkeys(sm.SAMPLE_COLUMNS, "")
         base.update(variant=HONEST, workload="readfile", lang="fake", style="honest",
                     mode="sequential", backend="python", iterations=5, concurrency=1,
-                    status="ok", exit_code=0, wall_ns=50 * 10 ** 6, order=1)
+                    status="ok", exit_code=0, wall_ns=50 * 10 ** 6, order=1, ok=5)
         import csv
         with open(path, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")

@@ -71,6 +71,48 @@ class InterruptedRenderTest(unittest.TestCase):
         self.assertIn("## Results", text)
         self.assertTrue(os.path.exists(os.path.join(self.dir, "summary.json")))
 
+    def test_a_chart_whose_script_ends_well_after_the_interrupt_is_counted_as_drawn(self):
+        class Script:
+            """A chart script that outlives the runner's KeyboardInterrupt (the
+            signal went to the runner alone) and then exits 0."""
+            calls = []
+
+            def __init__(self, argv, **kw):
+                self.argv, self.returncode, self.waited = argv, None, False
+                Script.calls.append(self)
+
+            def communicate(self, *a, **k):
+                if len(Script.calls) == 1 and not self.waited:
+                    self.waited = True
+                    raise KeyboardInterrupt
+                self.returncode = 0
+                return b"", b""
+
+            # What subprocess.run would do with it.
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def kill(self):
+                pass
+
+            def wait(self, *a, **k):
+                return self.returncode
+
+            def poll(self):
+                return self.returncode
+        with mock.patch.object(render.subprocess, "Popen", Script):
+            code, lines = self.main("--render", self.dir)
+        self.assertEqual(code, 130)
+        self.assertEqual(len(Script.calls), 1)
+        self.assertRegex(lines[0], r"REPORT\.md written with 1 of them")
+        with open(os.path.join(self.dir, "REPORT.md")) as f:
+            text = f.read()
+        self.assertIn("(1 drawn)", text)
+        self.assertIn(os.path.basename(Script.calls[0].argv[-1]), text)
+
     def test_ctrl_c_before_the_summaries_names_what_is_missing(self):
         def boom(*a, **k):
             raise KeyboardInterrupt

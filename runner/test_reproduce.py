@@ -73,9 +73,8 @@ def write_samples(folder, medians, rounds=12):
             drift = 1.0 + 0.05 * (r % 4)
             for order, (vid, ms) in enumerate(medians.items()):
                 rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
-                rec.update(round=r, order=order, variant=vid, workload="readfile",
-                           lang=vid.split("/")[1], style="s", mode="parallel", backend="x",
-                           iterations=10000, concurrency=0, status="ok", exit_code=0,
+                rec.update(catalog_mod.parse_id(vid))
+                rec.update(round=r, order=order, variant=vid, iterations=10000, concurrency=0, status="ok", exit_code=0,
                            elapsed_ns=int(ms * 1e6 * drift), wall_ns=int(ms * 1e6 * drift) + 1,
                            user_us=1, sys_us=1, peak_rss_kb=1, ok=10000, bytes=120000)
                 w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])
@@ -125,8 +124,10 @@ class ReproduceTest(unittest.TestCase):
         self.assertEqual(claims[0][3], "3.00x [3.00, 3.00]")
         self.assertIn("direction holds, magnitude does not**: 3.0x here (CI below it)",
                       claims[0][5])
-        # Seed's method: 300 / 150.
-        self.assertEqual(claims[0][4], "2.00x [2.00, 2.00]")
+        # Seed's method: 300 / 150; the in-process ratio over it, 3.00 / 2.00.
+        self.assertEqual(claims[0][4], "2.00x [2.00, 2.00]; in-process over this: 1.50x [1.50, 1.50]")
+        # The absolute claim: 230 ms in-process over 330 ms as one node --test process.
+        self.assertEqual(claims[6][4], "330.0 ms [323.4, 336.6]; in-process over this: 0.70x [0.70, 0.70]")
         # Claim 4: Node sequential callbacks / Go = 160 / 8.
         self.assertEqual(claims[3][3], "20.00x [20.00, 20.00]")
         self.assertIn("magnitude does not**: 20.0x here (CI above it), claimed 4.9x", claims[3][5])
@@ -146,10 +147,15 @@ class ReproduceTest(unittest.TestCase):
         self.assertEqual(par[1], "3.00x [3.00, 3.00]")
         self.assertEqual(par[2], "1.10x [1.10, 1.10]")            # 55 / 50
         self.assertEqual(par[3], "2.73x [2.73, 2.73]")            # 3.00 / 1.10
-        self.assertEqual(par[4], "9%")                            # ln 1.1 / ln 3
+        self.assertEqual(par[4], "9% [9, 9]")                     # ln 1.1 / ln 3, every round
         go = dec["Node sequential callbacks / Go"]
         self.assertEqual(go[2], "12.50x [12.50, 12.50]")          # 100 / 8
         self.assertEqual(go[3], "1.60x [1.60, 1.60]")             # 160 / 100
+        # C on node4 against Go is node4's four threadpool trips, not a style:
+        # no share (the reference report once called it the style's 92%).
+        self.assertTrue(go[4].startswith("none: "), go[4])
+        self.assertIn("threadpool", go[4])
+        self.assertNotIn("%", go[4])
         split = {r[0]: r for r in table_rows(md, "| gap in Node |")}
         self.assertEqual(split["await / callback, parallel"][2], "1.50x [1.50, 1.50]")  # 90 / 60
         self.assertEqual(split["await / callback, parallel"][3], "2.00x [2.00, 2.00]")  # 180 / 90
@@ -227,7 +233,18 @@ class ReproduceTest(unittest.TestCase):
         claims = table_rows(md, "| # |")
         self.assertEqual(claims[5][5], "not comparable: this run read the file 500 times, "
                                        "the claim is for 10,000")
-        self.assertIn("With N = 500 instead of 10,000", md)
+        self.assertIn("With N = 500 instead of the seed's 10,000, what a pass pays once (its "
+                      "first, cold operations) weighs more", md)
+
+    def test_a_larger_n_than_the_seeds_never_says_fixed_costs_weigh_more(self):
+        # Seed 004 ran 5 repetitions; the default profile runs 40,000.
+        summary = make_summary(FIB_MS, iterations=40000)
+        for r in summary["variants"]:
+            r["iterations"] = 40000
+        md = reproduce.markdown(summary)
+        self.assertNotIn("weigh more", md)
+        self.assertNotIn("weighs more", md)
+        self.assertIn("With N = 40,000 instead of the seed's 5, what a pass pays once weighs less", md)
 
     def test_verdicts(self):
         def r(v, lo, hi):
@@ -242,10 +259,43 @@ class ReproduceTest(unittest.TestCase):
         self.assertIn("no CI", reproduce.verdict_ratio(
             {"value": 2.0, "low": None, "high": None, "rounds": 3, "paired": True}, 4.8))
 
-    def test_log_share(self):
-        self.assertAlmostEqual(reproduce.log_share(2.0, 4.0), 50.0)
-        self.assertAlmostEqual(reproduce.log_share(1.0, 4.0), 0.0)
-        self.assertIsNone(reproduce.log_share(1.2, 1.0))
+    def test_a_share_only_when_both_ratios_name_a_gap_with_its_own_interval(self):
+        # C's await costs nothing resolvable in half the rounds: its ratio's CI
+        # holds 1, so no share (the reference once printed a clamped "100%"
+        # beside such a ratio).
+        medians = dict(MEDIANS)
+        with tempfile.TemporaryDirectory() as d:
+            write_samples(d, medians)
+            path = os.path.join(d, "samples.csv")
+            with open(path, encoding="utf-8") as f:
+                recs = list(csv.DictReader(f))
+            for rec in recs:
+                if rec["variant"] == "readfile/c/await-parallel@node4":
+                    # Alternately 5% above and below C's callbacks (50 ms x drift).
+                    drift = 1.0 + 0.05 * (int(rec["round"]) % 4)
+                    factor = 1.05 if int(rec["round"]) % 2 else 0.95
+                    rec["elapsed_ns"] = str(int(50.0 * 1e6 * drift * factor))
+            with open(path, "w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, fieldnames=summary_mod.SAMPLE_COLUMNS)
+                w.writeheader()
+                w.writerows(recs)
+            md = reproduce.markdown(make_summary(), d)
+        dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
+        par = dec["await / callback, parallel"]
+        self.assertRegex(par[2], r"\[0\.9\d, 1\.0\d\]")
+        self.assertEqual(par[4], "none: C's ratio names no gap here (the style costs C nothing "
+                                 "resolvable)")
+        # A row where both name a gap gets the share with its interval.
+        self.assertRegex(dec["await / callback, sequential"][4], r"^\d+% \[\d+, \d+\]$")
+
+    def test_no_decomposition_row_divides_unlike_connections(self):
+        # httpchain once divided a Node connection-per-request ratio by a C
+        # keep-alive one.
+        for name, w in CATALOG.workloads.items():
+            for d in ((w.get("claims") or {}).get("decomposition") or {}).get("rows", []):
+                modes = {v.rsplit("@", 1)[1].partition(".")[2] for v in d["node"] + d["c"]
+                         if v.split("/")[0] == "httpchain"}
+                self.assertLessEqual(len(modes), 1, (name, d["gap"], modes))
 
     def test_too_few_paired_rounds_say_so(self):
         with tempfile.TemporaryDirectory() as d:
@@ -276,8 +326,8 @@ def write_memory_samples(folder, rounds=12):
         for r in range(1, rounds + 1):
             for order, (vid, ms) in enumerate(FIB_MS.items()):
                 rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
-                rec.update(round=r, order=order, variant=vid, workload="asyncfib", lang="node",
-                           style="s", mode="sequential", backend="none", iterations=5,
+                rec.update(catalog_mod.parse_id(vid))
+                rec.update(round=r, order=order, variant=vid, iterations=5,
                            concurrency=1, status="ok", exit_code=0, elapsed_ns=int(ms * 1e6),
                            wall_ns=int(ms * 1e6) + 1, user_us=1, sys_us=1,
                            peak_rss_kb=40000 + FIB_KB[vid](r), idle_rss_kb=40000, ok=5, bytes=0)
@@ -336,6 +386,42 @@ class MemoryClaimsTest(unittest.TestCase):
         self.assertIn(", 6 rounds, on ", md)
         self.assertNotIn("40 rounds", md)
 
+    def test_a_memory_interval_that_holds_0_never_holds_the_claim(self):
+        # The seed-profile reference read "+128 KB [-144, +268]" as holding +25 KB.
+        r = {"value": 128, "low": -144, "high": 268, "rounds": 10, "paired": True}
+        verdict = reproduce.verdict_kb(r, 25)
+        self.assertNotIn("**holds**", verdict)
+        self.assertIn("the CI includes 0", verdict)
+        self.assertIn("CI includes 0", reproduce.verdict_kb(
+            {"value": 0, "low": -128, "high": 0, "rounds": 10, "paired": True}, -10))
+
+    def test_a_verdict_names_a_difference_only_when_it_survives_the_family(self):
+        r = {"value": 560, "low": 500, "high": 600, "rounds": 12, "paired": True}
+        self.assertIn("**holds**", reproduce.verdict_kb(r, 567, q=0.01))
+        lost = reproduce.verdict_kb(r, 567, q=0.2)
+        self.assertIn("does not survive the false discovery rate control", lost)
+        self.assertIn("q = 0.20", lost)
+        ratio = {"value": 2.0, "low": 1.9, "high": 2.1, "rounds": 12, "paired": True}
+        self.assertIn("does not hold here", reproduce.verdict_ratio(ratio, 2.0, q=0.3))
+        self.assertIn("does not hold here", reproduce.verdict_ratio(ratio, None, q=0.3))
+        self.assertIn("**holds**", reproduce.verdict_ratio(ratio, 2.0, q=0.03))
+
+    def test_the_family_is_every_test_the_sections_make(self):
+        run = reproduce.Run(make_summary(FIB_MS), catalog=CATALOG)
+        tests = [{"key": ("ratio", (k,), ()), "p": p}
+                 for k, p in (("a", 0.001), ("b", 0.03), ("c", 0.5), ("d", 0.9))]
+        self.assertTrue(all(run.q_of(t) is None for t in tests))  # still gathering
+        run.close_family()
+        q = [run.q_of(t) for t in tests]
+        self.assertAlmostEqual(q[0], 0.004)
+        self.assertAlmostEqual(q[1], 0.06)                      # 0.03 x 4 / 2: lost
+        self.assertIsNone(run.q_of({"key": ("x",), "p": None}))
+        with tempfile.TemporaryDirectory() as d:
+            write_memory_samples(d)
+            md = reproduce.markdown(make_summary(FIB_MS, profile="seed"), d)
+        self.assertRegex(md, r"survives the Benjamini-Hochberg control of the false discovery "
+                             r"rate at 5% over the \d+ tests of this report's seed sections")
+
     def test_memory_verdicts(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
@@ -375,14 +461,80 @@ class MemoryClaimsTest(unittest.TestCase):
         # await faster than promises sequentially: 100 / 80, a claim without a figure.
         self.assertEqual(rows[0][2], "faster")
         self.assertTrue(rows[0][3].startswith("1.25x"), rows[0][3])
-        self.assertEqual(rows[0][4], claims["same_method"])
+        # The seed's method (bluebird's harness) is not in this run.
+        self.assertIn("not measured: `doxbee/node/promise-sequential-perfjs-parallel@native`", rows[0][4])
         # bluebird vs native in parallel: 320 / 100 against "up to 4x".
         self.assertTrue(rows[1][3].startswith("3.20x"), rows[1][3])
         # Memory: bluebird least sequentially, native less in parallel.
-        self.assertIn("holds**: the smallest here", rows[2][5])
+        # Without samples, medians only: no verdict either way.
+        self.assertEqual("no CI; the smallest median here", rows[2][5])
         self.assertIn("39.1 MiB above idle", rows[2][3])
-        self.assertIn("does not hold here", rows[3][5])
-        self.assertIn("await-parallel-parallel@native` uses less", rows[3][5])
+        self.assertIn("no CI; `doxbee/node/await-parallel-parallel@native` has a smaller median",
+                      rows[3][5])
+
+    def test_the_smallest_memory_holds_only_below_each_other_by_a_paired_interval(self):
+        low, high = FIB % "promise-iterative", FIB % "await-iterative"
+        with tempfile.TemporaryDirectory() as d:
+            write_memory_samples(d)
+            run = reproduce.Run(make_summary(FIB_MS), d, CATALOG)
+            for _ in range(2):      # the family gathered, then used
+                _, verdict = reproduce.memory_claim(run, low, [high])
+                _, reverse = reproduce.memory_claim(run, high, [low])
+                _, tied = reproduce.memory_claim(run, FIB % "sync-iterative",
+                                                 [FIB % "sync-recursive"])
+                run.close_family()
+        self.assertIn("**holds**: the smallest here, below each by a paired CI", verdict)
+        self.assertIn("`%s` uses less" % low, reverse)
+        self.assertIn("no significant difference from `%s`" % (FIB % "sync-recursive"), tied)
+
+    def test_seed_003s_rows_give_the_harness_beside_the_in_process_figure(self):
+        ids = [v["id"] for v in CATALOG.select(profile="seed", workload="doxbee", lang="node")]
+        harness = [v for v in ids if "-perfjs-" in v]
+        # Every Node doxbee variant, in both shapes, by both methods.
+        self.assertEqual(len(harness), 8)
+        self.assertEqual(sorted(v.replace("-perfjs", "") for v in harness),
+                         sorted(v for v in ids if "-perfjs-" not in v))
+        # The harness's figures: in-process times x 1.25 on the native side
+        # (its per-completion RSS reads), x 1.0 on the other.
+        medians = {v: (120.0 if "native" in v else 100.0) for v in ids}
+        medians.update({v: medians[v.replace("-perfjs", "")] * (1.25 if "native" in v else 1.0)
+                        for v in harness})
+        with tempfile.TemporaryDirectory() as d:
+            write_samples(d, medians)
+            md = reproduce.markdown(make_summary(medians, profile="seed"), d)
+        rows = table_rows(md, "| # |")
+        # bluebird / native, parallel: 1.20x in-process, 1.50x by the harness.
+        self.assertEqual(rows[1][3], "1.20x [1.20, 1.20]")
+        self.assertEqual(rows[1][4], "1.50x [1.50, 1.50]; in-process over this: 0.80x [0.80, 0.80]")
+        # promise / await, both native: 1.00x either way, not told apart.
+        self.assertEqual(rows[0][4], "1.00x [1.00, 1.00]; in-process over this: ~ 1.00x [1.00, 1.00]")
+        self.assertIn("Where the two methods differ", md)
+        self.assertIn("process.memoryUsage()", md)
+        # The memory rows name the harness's variants in the seed's-method column.
+        self.assertIn("`doxbee/node/promise-sequential-perfjs-parallel@bluebird`", rows[2][4])
+        # Every Node variant in both shapes, both ways, in a table of its own.
+        twins = {r[0]: r for r in table_rows(md, "| variant | in-process | seed's method")}
+        self.assertEqual(len(twins), 8)
+        self.assertEqual(twins["`doxbee/node/await-parallel-parallel@native`"][2],
+                         "150.0 ms [147.0, 153.0]; in-process over this: 0.80x [0.80, 0.80]")
+        self.assertEqual(twins["`doxbee/node/callback-sequential-parallel@setTimeout`"][2],
+                         "100.0 ms [98.0, 102.0]; in-process over this: ~ 1.00x [1.00, 1.00]")
+
+    def test_seed_002s_node_claims_have_the_seeds_shape_beside_them(self):
+        claims = CATALOG.workloads["cacheloop"]["claims"]
+        for c in claims["ratios"]:
+            node = [v for v in (c["num"], c["den"]) if "/node/" in v]
+            if not node:
+                self.assertNotIn("seed_method", c)
+                continue
+            want = [v.replace("-sequential@", "-objkey-sequential@") if "/node/" in v else v
+                    for v in (c["num"], c["den"])]
+            self.assertEqual(c["seed_method"], want, c["id"])
+            for v in want:
+                self.assertIsNotNone(CATALOG.find(v), v)
+        for c in claims["absolute"]:
+            self.assertEqual(c["seed_method"], c["variant"].replace("-sequential@", "-objkey-sequential@"))
+        self.assertIn("plain object", claims["methods_differ"])
 
     def test_a_memory_claim_falls_back_to_peak_rss_and_names_what_is_missing(self):
         medians = {"doxbee/node/await-sequential-parallel@native": 80.0,
@@ -397,7 +549,7 @@ class MemoryClaimsTest(unittest.TestCase):
             run, "doxbee/node/promise-sequential-parallel@bluebird",
             ["doxbee/node/promise-sequential-parallel@native"])
         self.assertIn("peak RSS", cell)
-        self.assertIn("the same as `doxbee/node/promise-sequential-parallel@native`", verdict)
+        self.assertIn("the same median as `doxbee/node/promise-sequential-parallel@native`", verdict)
 
 
 if __name__ == "__main__":

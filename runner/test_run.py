@@ -2,11 +2,13 @@
 and of run.py end to end, on the fake catalog folder tests/fixtures-bin/catalog/
 (fake-readfile in every role, fake-server that serves, dies or stays mute) and on
 small catalog folders written into a temporary folder where a case needs its
-own.  They start small real processes (sh, python, the launcher) but never
-assert on timing."""
+own.  They start small real processes (sh, python, the launcher) and assert
+on timing once: a 1 ms program's wall time is not a poll interval."""
+import contextlib
 import csv
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -20,6 +22,7 @@ import cli  # noqa: E402
 import launch  # noqa: E402
 import measure  # noqa: E402
 import plan as plan_mod  # noqa: E402
+import report  # noqa: E402
 import run  # noqa: E402
 import rundir as rd  # noqa: E402
 import servers as servers_mod  # noqa: E402
@@ -66,6 +69,20 @@ def make_catalog(folder, workloads):
         with open(os.path.join(path, w["workload"] + ".json"), "w") as f:
             json.dump(w, f)
     return path
+
+
+@contextlib.contextmanager
+def hidden(module, *names):
+    """module's attributes names deleted for the block, as on a platform that
+    lacks them (os.waitid on macOS before Python 3.13), then put back."""
+    saved = {n: getattr(module, n) for n in names if hasattr(module, n)}
+    for n in saved:
+        delattr(module, n)
+    try:
+        yield
+    finally:
+        for n, v in saved.items():
+            setattr(module, n, v)
 
 
 def quiet(fn, *args):
@@ -186,19 +203,52 @@ class ClassifyTest(Fixture):
         st, _, _ = self.status(result(exit_code=-9, sig=9, timed_out=True))
         self.assertEqual(st, "timeout")
 
+    def test_a_sample_row_has_the_time_outside_the_clock_and_the_start_up_of_its_round(self):
+        st, rec, _ = self.status(result(self.line()))
+        res = result()
+        res.wall_ns = 9000
+        row = measure.sample_row(2, 5, self.v, 10, st, rec, res, startup_ns=1234)
+        self.assertEqual((row["outside_ns"], row["startup_ns"]), (4000, 1234))
+        res.wall_ns = 4990     # the clocks' granularity: never below 0
+        self.assertEqual(measure.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"], 0)
+        res.wall_ns = None
+        self.assertIsNone(measure.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"])
+
     def test_a_sample_row_has_the_spec_columns_with_the_new_ones_last(self):
         st, rec, _ = self.status(result(self.line()))
         row = measure.sample_row(2, 5, self.v, 10, st, rec, result())
         self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
-        self.assertEqual(sm.SAMPLE_COLUMNS[-2:], ["env", "point"])
+        self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns",
+                                                   "warmup_ns"])
         self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))
 
 
 class LaunchTest(Fixture):
+    def test_a_1_ms_programs_wall_time_is_read_when_it_is_reaped(self):
+        # A launcher that slept 50 ms between looks at the program (macOS's,
+        # which has no parent-death signal) reported 50 ms and more.  Both
+        # builds: as made here, and as made without Linux's prctl (-U__linux__:
+        # sigtimedwait on Linux, the same kqueue on macOS).  The fastest of 5
+        # runs, so that a busy host slowing one run fails nothing.
+        other = os.path.join(self.dir, "launch-without-prctl")
+        subprocess.run([os.environ.get("CC") or "cc", "-std=c11", "-O2", "-U__linux__", "-o",
+                        other, os.path.join(HERE, "launch.c")], check=True)
+        for path in (self.launcher, other):
+            runs = [launch.run_once(["sleep", "0.001"], 10, path) for _ in range(5)]
+            self.assertEqual([r.exit_code for r in runs], [0] * 5)
+            walls = [r.wall_ns for r in runs]
+            self.assertLess(min(walls), 10 * 10 ** 6, "%s: wall_ns %s" % (path, walls))
+
+    def test_without_waitid_or_kqueue_the_group_is_still_killed_at_the_timeout(self):
+        with hidden(os, "waitid"), hidden(select, "kqueue"):
+            res = launch.run_once(["sh", "-c", "sleep 30 & sleep 30; wait"], 0.3, self.launcher)
+        self.assertTrue(res.timed_out)
+        self.assertEqual(res.exit_code, -9)
+
     def test_output_exit_code_and_rusage_are_captured(self):
         res = launch.run_once(["sh", "-c", "echo out; echo err >&2; exit 3"], 10, self.launcher)
         self.assertEqual((res.stdout, res.stderr, res.exit_code), (b"out\n", b"err\n", 3))
@@ -299,6 +349,23 @@ class PlanTest(Fixture):
         p = plan_mod.make(self.cat, self.options("nodeonly"), sys.executable)
         self.assertEqual(p.commands["readfile/fake/nodejs-sequential@python"][:3],
                          [sys.executable, "-e", "process.exit(0)"])
+
+    def test_a_profiles_warm_up_goes_to_every_command_never_above_n(self):
+        # The seed profile gives each workload its seed's own warm-up (seed
+        # 003's harness: min(350, n)), an expression over the workload's own;
+        # without either a program warms up nothing.
+        for warmup, n, want in (("min(350, iterations)", 7, "7"), ("3", 7, "3"), (None, 7, "0")):
+            prof = {"iterations": n, "timeout_s": 20}
+            if warmup is not None:
+                prof["warmup"] = warmup
+            w = workload("readfile", [entry()], profiles={"quick": prof})
+            cat = catalog_mod.load(make_catalog(self.dir, [w]))
+            p = plan_mod.make(cat, self.options(), None)
+            argv = p.commands[HONEST]
+            self.assertEqual(argv[argv.index("--warmup") + 1], want, (warmup, n))
+            self.assertEqual(p.settings["readfile"]["warmup_ops"], int(want))
+            self.assertEqual(report.method_section({"workloads": {"readfile": dict(
+                p.settings["readfile"], args=[])}})[3].count("--warmup %s`" % want), 1)
 
     def test_a_probe_runs_once_per_run_for_every_variant_that_names_it(self):
         count = os.path.join(self.dir, "probe-runs")
@@ -461,6 +528,36 @@ class EndToEndTest(Fixture):
         self.assertIn(rc, (0, 1))        # 1 only when matplotlib could not draw
         return folder, samples, info, summary, report
 
+    def test_the_warm_up_and_each_languages_start_up_reach_the_rows_and_the_report(self):
+        catalog = make_catalog(self.dir, [workload(
+            "readfile", [entry(), entry(style="other", method="nodetest", warmup="0")],
+            warmup={"iterations": "min(5, iterations // 2)", "about": "a test's"})])
+        with open(os.path.join(catalog, "suite.json")) as f:
+            suite = json.load(f)
+        suite["methods"] = sorted(set(suite["methods"]) | {"nodetest"})
+        suite["styles"] = sorted(set(suite["styles"]) | {"other"})
+        suite["startup"] = {"about": "a test's", "programs": {"fake": [sys.executable, "-c", "pass"]}}
+        with open(os.path.join(catalog, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        _, samples, info, summary, report = self.run_main("quick", catalog)
+        # N = 7: a warm-up of min(5, 3) in process, none for the whole-process
+        # method, whose matrix entry says so
+        self.assertEqual(info["commands"][HONEST][-6:-4], ["--warmup", "3"])
+        self.assertIn("--warmup", info["commands"]["readfile/fake/other-nodetest-sequential@python"])
+        self.assertEqual(info["commands"]["readfile/fake/other-nodetest-sequential@python"][-5], "0")
+        self.assertEqual(info["workloads"]["readfile"]["warmup_ops"], 3)
+        # one start-up figure per measured round, in every row of its round
+        self.assertEqual(len(info["startup_ns"]["fake"]), 3)
+        self.assertTrue(all(isinstance(x, int) and x > 0 for x in info["startup_ns"]["fake"]))
+        for s in samples:
+            self.assertEqual(int(s["startup_ns"]), info["startup_ns"]["fake"][int(s["round"]) - 1])
+            self.assertEqual(int(s["outside_ns"]), int(s["wall_ns"]) - int(s["elapsed_ns"]))
+        row = next(r for r in summary["variants"] if r["variant"] == HONEST)
+        self.assertIsNotNone(row["own_outside_ms"])
+        self.assertIn(row["outside_flag"], (True, False))
+        self.assertIn("## Time outside the clock", report)
+        self.assertIn("--iterations 7 --warmup 3", report)
+
     def test_a_served_workload_reaches_the_server_of_each_round(self):
         _, samples, info, _, _ = self.run_main("served")
         self.assertEqual(len(samples), 4)
@@ -552,9 +649,20 @@ class EndToEndTest(Fixture):
         for s in samples:
             rounds.setdefault(s["workload"], []).append(int(s["round"]))
         self.assertEqual((sorted(rounds["readfile"]), sorted(rounds["rare"])), ([1, 2, 3], [1, 2]))
-        self.assertEqual([len(o) for o in info["order"]], [2, 2, 1])
+        self.assertEqual([len(o) for o in measure.run_orders(info)[1]], [2, 2, 1])
         self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
                       "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
+
+    def test_a_quick_run_without_os_waitid_as_on_macos_before_python_3_13(self):
+        # CPython has os.waitid on macOS only from 3.13: without it each run
+        # was marked ended as it started and its launcher killed, and every
+        # variant failed ("ended (signal 9) without its report").  Without
+        # select.kqueue too: the plain wait4 fallback.
+        for names in (("waitid",), ("waitid", "kqueue")):
+            with self.subTest(hidden=names), hidden(os, "waitid"), hidden(select, *names[1:]):
+                _, samples, info, _, _ = self.run_main("quick")
+                self.assertEqual(len(samples), 9)
+                self.assertEqual({s["status"] for s in samples}, {"ok"}, info["failures"])
 
     def test_an_unbuilt_launcher_is_exit_3_before_any_folder_is_made(self):
         os.environ["BUILD"] = os.path.join(self.dir, "nobuild")

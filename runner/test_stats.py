@@ -200,6 +200,32 @@ class PairedTest(unittest.TestCase):
         self.assertEqual((p["rounds"], p["ratio"], p["significant"]), (0, None, None))
 
 
+class FalseDiscoveryRateTest(unittest.TestCase):
+    def test_the_adjusted_p_values_of_benjamini_and_hochbergs_step_up(self):
+        q = stats.bh_adjust([0.01, 0.04, 0.03, 0.005])
+        for got, want in zip(q, [0.02, 0.04, 0.04, 0.02]):
+            self.assertAlmostEqual(got, want)
+
+    def test_one_small_p_among_many_large_ones_no_longer_survives(self):
+        # 173 comparisons, as the default profile's run made: a lone p of 0.03
+        # passes alone at 0.05 and is a likely false discovery in the family.
+        q = stats.bh_adjust([0.03] + [1.0] * 172)
+        self.assertGreater(q[0], stats.ALPHA)
+        self.assertLessEqual(max(q), 1.0)
+
+    def test_many_small_p_values_all_survive(self):
+        q = stats.bh_adjust([0.02] * 100 + [1.0] * 73)
+        self.assertTrue(all(x <= stats.ALPHA for x in q[:100]))
+
+    def test_no_test_is_not_counted(self):
+        self.assertEqual(stats.bh_adjust([None, 0.01, None]), [None, 0.01, None])
+        self.assertEqual(stats.bh_adjust([]), [])
+
+    def test_a_difference_is_tested_around_its_own_center(self):
+        self.assertEqual(stats.sign_test_around([5.0] * 6, 0.0), stats.smallest_p(6))
+        self.assertEqual(stats.sign_test_around([-5.0, 5.0] * 3, 0.0), 1.0)
+
+
 class BoundVerdictTest(unittest.TestCase):
     def test_met_only_when_the_whole_interval_is_within_the_bound(self):
         verdict, resolution = stats.bound_verdict(0.98, 1.04, 1.05)

@@ -174,6 +174,35 @@ class SummarizeTest(unittest.TestCase):
         self.assertIn("~ : no significant difference (the paired 95% CI includes 1", table)
         self.assertNotIn("? :", table)
 
+    def test_a_lone_difference_among_many_comparisons_is_not_named(self):
+        # Six rounds: the slower variant is above its baseline in every one
+        # (sign test p = 1/32, its interval excludes 1), beside 20 variants
+        # alternating around it: one test in a family of 21 does not survive
+        # the false discovery rate control (q = 21/32).
+        others = ["readfile/c/s%d-sequential@node4" % k for k in range(20)]
+        samples = [sample(r, CB, 10) for r in range(1, 7)]
+        samples += [sample(r, PR, 11 + r) for r in range(1, 7)]
+        samples += [sample(r, v, 10 + (1 if r % 2 else -1)) for r in range(1, 7) for v in others]
+        rows = {r["variant"]: r for r in summarize(samples)}
+        pr = rows[PR]
+        self.assertTrue(sm.excludes_one(pr))
+        self.assertAlmostEqual(pr["p_value"], 1 / 32.0)
+        self.assertAlmostEqual(pr["q_value"], 21 / 32.0)
+        self.assertFalse(pr["significant"])
+        self.assertEqual(pr["fdr_tests"], 21)
+        table = sm.terminal_table(list(rows.values()))
+        self.assertRegex(table, r"c/promise-sequential@node4 .* ~ 1\.\d+x")
+        self.assertIn("the sign test does not survive the false discovery rate control over the "
+                      "run's 21 comparisons", table)
+
+    def test_many_differences_survive_together(self):
+        slower = ["readfile/c/s%d-sequential@node4" % k for k in range(6)]
+        samples = [sample(r, CB, 10) for r in range(1, 7)]
+        samples += [sample(r, v, 12 + r) for r in range(1, 7) for v in slower]
+        rows = [r for r in summarize(samples) if r["variant"] != CB]
+        self.assertTrue(all(r["significant"] for r in rows))
+        self.assertTrue(all(abs(r["q_value"] - 1 / 32.0) < 1e-12 for r in rows))
+
     def test_three_rounds_say_untested_instead_of_a_tilde(self):
         rows = summarize([sample(r, v, ms * r) for r in range(1, 4)
                           for v, ms in ((CB, 10), ("readfile/c/await-sequential@node4", 11))])
@@ -229,6 +258,37 @@ class SamplesFileTest(unittest.TestCase):
                 f.write(",".join(old[:-1]) + "\n")
             with self.assertRaisesRegex(ValueError, "header"):
                 sm.read_samples(path)
+
+    def test_time_outside_the_clock_less_the_languages_start_up_is_flagged_over_10_percent(self):
+        def s(rnd, ms, wall_ms, startup_ms, variant=CB):
+            row = sample(rnd, variant, ms)
+            row.update(wall_ns=int(wall_ms * 1e6), outside_ns=int((wall_ms - ms) * 1e6),
+                       startup_ns=int(startup_ms * 1e6))
+            return row
+        # 10 ms timed, 13 ms wall, an empty program's 2 ms: 1 ms of its own, 10%: not over
+        rows = sm.summarize([s(r, 10, 13, 2) for r in (1, 2, 3)], {})
+        self.assertEqual([rows[0][k] for k in ("outside_ms", "startup_ms", "own_outside_ms")],
+                         [3.0, 2.0, 1.0])
+        self.assertAlmostEqual(rows[0]["outside_share"], 0.1)
+        self.assertIs(rows[0]["outside_flag"], False)
+        # 1.5 ms of its own, round by round (the start-up varies with the round): 15%, over
+        rows = sm.summarize([s(1, 10, 14, 2.5), s(2, 10, 13.5, 2), s(3, 10, 16, 4.5)], {})
+        self.assertEqual(rows[0]["own_outside_ms"], 1.5)
+        self.assertIs(rows[0]["outside_flag"], True)
+        # the warm-up the runner asked for is not the variant's own: 0.5 ms left, 5%
+        warm = [s(1, 10, 14, 2.5), s(2, 10, 13.5, 2), s(3, 10, 16, 4.5)]
+        for row in warm:
+            row["warmup_ns"] = 1000000
+        rows = sm.summarize(warm, {})
+        self.assertEqual((rows[0]["warmup_ms"], rows[0]["own_outside_ms"]), (1.0, 0.5))
+        self.assertIs(rows[0]["outside_flag"], False)
+        self.assertIn("outside_flag", sm.SUMMARY_CSV_COLUMNS)
+
+    def test_a_file_without_the_outside_columns_has_them_from_wall_and_elapsed(self):
+        rows = sm.summarize([sample(r, CB, 10) for r in (1, 2, 3)], {})
+        # sample()'s wall time is 1 ms over its timed section; no start-up figure: no flag
+        self.assertEqual((rows[0]["outside_ms"], rows[0]["startup_ms"], rows[0]["outside_flag"]),
+                         (1.0, None, None))
 
     def test_memory_above_idle_is_the_median_of_peak_minus_idle(self):
         rows = sm.summarize([sample(r, CB, 10, rss=1500 + 100 * r) for r in (1, 2, 3)], {})

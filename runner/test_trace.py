@@ -53,11 +53,11 @@ class TraceTest(unittest.TestCase):
                                                "c": 0.25}),
                          [("read", 3.0), ("close", 2.0), ("a", 1.0), ("b", 0.5)])
 
-    def test_with_iterations_replaces_only_n(self):
-        argv = ["prog", "--variant", "x", "--iterations", "10000", "--warmup", "0"]
+    def test_with_iterations_replaces_n_and_drops_the_warm_up(self):
+        argv = ["prog", "--variant", "x", "--iterations", "10000", "--warmup", "350"]
         self.assertEqual(trace.with_iterations(argv, 7),
                          ["prog", "--variant", "x", "--iterations", "7", "--warmup", "0"])
-        self.assertEqual(argv[4], "10000")
+        self.assertEqual(argv[4:], ["10000", "--warmup", "350"])
 
     def test_slug_is_a_file_name(self):
         self.assertEqual(trace.slug("readfile/c/sync-sequential@node4"),

@@ -51,10 +51,13 @@ def parse(text):
 
 
 def with_iterations(argv, n):
-    """The command with its --iterations value replaced by n."""
+    """The command with its --iterations value replaced by n and no warm-up (the
+    difference of two traced runs cancels a warm-up anyway: it only costs time)."""
     out = list(argv)
     i = out.index("--iterations")
     out[i + 1] = str(n)
+    if "--warmup" in out:
+        out[out.index("--warmup") + 1] = "0"
     return out
 
 

@@ -22,7 +22,9 @@ per operation:
   summary.json's "all_verdicts").
 
 A difference is named only when it is significant (the paired interval
-excludes 1); styles whose interval includes 1 are "not resolvably different",
+excludes 1 and its sign test survives the false discovery rate control over
+the run's comparisons, summary.control_fdr); the other styles are "not
+resolvably different",
 with the largest half-width of their differences per operation (the smallest
 difference this run could have resolved); with too few rounds for a test the
 sentence says so.
@@ -35,7 +37,7 @@ ENTRY_FIELDS = ("workload", "mode", "lang", "style", "shape", "method", "backend
 # The fields it takes from the same-language ratio (named without the prefix).
 ENTRY_RATIO_FIELDS = ("baseline", "baseline_label", "ratio", "ratio_ci_low", "ratio_ci_high",
                       "p_value", "significant", "rounds_paired", "diff_per_op_ns",
-                      "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high")
+                      "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value")
 
 
 def lang_of(vid):

@@ -22,17 +22,32 @@
 set -eu
 
 build=${1:-build}
-mkdir -p "$build"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
 # A Python 3 that can import matplotlib, even if the first python3 on PATH cannot
-# (pyenv shims often lack it while the system Python has the distro package).
+# (pyenv shims often lack it while the system Python has the distro package;
+# Homebrew's matplotlib is built for one versioned python3.X, which need not be
+# the one its python3 names).  Tried in order: $PYTHON; python3, then python3.14
+# down to python3.8, each on PATH and in PYTHON_DIRS (the system's and
+# Homebrew's bin folders: a shell on Apple silicon may not have
+# /opt/homebrew/bin on PATH); Homebrew's python@3.X kegs; python.
+PYTHON_DIRS=${PYTHON_DIRS:-/usr/bin /usr/local/bin /opt/homebrew/bin}
+PYTHON_VERSIONS="3.14 3.13 3.12 3.11 3.10 3.9 3.8"
+python_candidates() {
+  for name in python3 $(for v in $PYTHON_VERSIONS; do echo "python$v"; done); do
+    printf '%s\n' "$name"
+    for d in $PYTHON_DIRS; do printf '%s\n' "$d/$name"; done
+  done
+  for v in $PYTHON_VERSIONS; do
+    printf '%s\n' "/opt/homebrew/opt/python@$v/bin/python$v" "/usr/local/opt/python@$v/bin/python$v"
+  done
+  echo python
+}
 find_python() {
-  for py in "${PYTHON:-}" python3 /usr/bin/python3 /usr/local/bin/python3 \
-            /opt/homebrew/bin/python3 python; do
+  for py in "${PYTHON:-}" $(python_candidates); do
     if [ -n "$py" ] && have "$py" && "$py" -c 'import sys, matplotlib; sys.exit(sys.version_info < (3, 8))' \
          >/dev/null 2>&1; then
       command -v "$py"
@@ -205,6 +220,10 @@ brew_pkg() {
   esac
 }
 
+# Sourced with DEPS_SH_FUNCTIONS=1 (tests/deps.bats): the functions above only.
+[ -z "${DEPS_SH_FUNCTIONS:-}" ] || return 0
+
+mkdir -p "$build"
 need=$(missing)
 opt=""
 if [ -f /etc/debian_version ] && have apt-get; then

@@ -2,11 +2,27 @@
 # lint.sh ACTIONLINT -- shellcheck over every shell script make test runs (the
 # scripts of scripts/ and .ci/, the bats files and their helper, tests/aplus),
 # actionlint over the GitHub Actions workflows (.github/workflows/), and a
-# grep for what breaks on macOS (bash 4 features, GNU-only options).  A tool
+# grep for what breaks on macOS (below).  A tool
 # that is missing is one skipped check, said on one line (scripts/deps.sh
 # installs shellcheck on Debian and Homebrew, and builds actionlint).
 # Ends with 'lint: N passed, N failed, N skipped' for scripts/run-tests.sh:
 # one check per file.
+#
+# lint.sh --portable FILE... -- the macOS check alone, over those files
+# (tests/lint.bats gives it lines of each class).
+#
+# What breaks on macOS (bash 3.2, BSD userland), each class found once in
+# this tree:
+#   never      bash 4 features (mapfile, declare -A, ${a,,}, negative array
+#              subscripts ${a[-1]}, ...) and GNU-only options (sed -i without
+#              a suffix, grep -P, date -d, date +%N, xargs -r, ...)
+#   guarded    a command macOS lacks (timeout, gtimeout, nproc, setarch, tac,
+#              ...), in any position (after run --separate-stderr, in an
+#              array, after a path), unless the line also has a guard:
+#              command -v, a fallback after `2>/dev/null ||`, a /proc test
+#   skipped    `ulimit -v` (RLIMIT_AS, which XNU refuses below the address
+#              space in use) unless the @test or function around it has a
+#              skip, or its own line falls back to skip, exit or return
 #
 # The bats files are checked as bash with the idioms of bats allowed:
 #   SC2154  status, output, lines and stderr are set by bats' run
@@ -48,6 +64,64 @@ check() {
   return 1
 }
 
+# Portability (see the header).  Comment lines are left out.
+NEVER='(^|[^A-Za-z_-])(mapfile|readarray|coproc)([^A-Za-z_-]|$)|declare -A|local -n|\$\{[A-Za-z_]+(,,|\^\^)\}|\[\[ -v |wait -n|&>>|\|&|\$\{#?[A-Za-z_][A-Za-z0-9_]*\[[[:space:]]*-[0-9]|[A-Za-z_][A-Za-z0-9_]*\[-[0-9]+\]\+?=|sed -i( |$)|readlink -f|grep -[A-Za-z]*P|xargs -[A-Za-z]*[rd]|date -d|date [^|;]*%[0-9]*N|find .*-printf|base64 -w|du -[A-Za-z]*b'
+# A command word: at the start, after a separator, a blank, a quote, a
+# parenthesis or a slash; for timeout, followed by its duration (a number, a
+# variable or a quoted word) and a command, so that the word in a sentence
+# ("timeout 20 s, 2 rounds") is not taken for it.
+CMD_START='(^|[^A-Za-z0-9_.:=-])'
+GUARDED="${CMD_START}g?timeout[[:space:]]+(-[^[:space:]]+[[:space:]]+([A-Z0-9]+[[:space:]]+)?)*(\"[^\"]*\"|\\\$[{(]?[A-Za-z0-9_@:-]*[})]?|[0-9.]+[smhd]?)[[:space:]]+[^[:space:],]+([[:space:]]|\$)|${CMD_START}(nproc|setarch|tac|stdbuf|taskset|numfmt|sha256sum|md5sum)([[:space:];|&)]|\$)|stat -c"
+ULIMIT_V='ulimit[[:space:]]+-[A-Za-z]*v'
+
+# portable_findings FILE -- LINE: text of each line of FILE that breaks on
+# macOS, indented and prefixed with FILE.
+portable_findings() {
+  {
+    grep -nE "$NEVER" "$1" | grep -v '^[0-9]*: *#'
+    # A command macOS lacks: guarded on its own line or the line before (an
+    # `if command -v ...; then` above it).  ulimit -v: the block around it (an
+    # @test or a function, to the next `}` in column 1) must have a skip that
+    # names ulimit or a ulimit -v line that falls back to skip, exit or return.
+    GUARDED_RE=$GUARDED ULIMIT_RE=$ULIMIT_V awk '
+      function guard(s) { return s ~ /command -v|2>\/dev\/null \|\||\/proc/ }
+      function flush() { if (!probed) for (i = 1; i <= n; i++) print hits[i]; n = 0; probed = 0 }
+      /^[[:space:]]*#/ { next }
+      /^@test |^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(\)[[:space:]]*\{/ { flush(); inblock = 1 }
+      $0 ~ ENVIRON["GUARDED_RE"] && !guard($0) && !guard(prev) { print FNR ":" $0 }
+      !/^@test / && $0 ~ ENVIRON["ULIMIT_RE"] {
+        if ($0 ~ /\|\|[[:space:]]*(skip|exit|return)/) probed = 1
+        else if (inblock) hits[++n] = FNR ":" $0
+        else print FNR ":" $0
+      }
+      /(^|[^A-Za-z_])skip[[:space:]].*ulimit/ { probed = 1 }
+      inblock && /^}/ { flush(); inblock = 0 }
+      { prev = $0 }
+      END { flush() }' "$1"
+  } | sort -t: -k1,1n -u | sed "s|^|  $1:|"
+}
+
+# portable FILE... -- one check over the files.
+portable() {
+  bad_lines=$(for f in "$@"; do portable_findings "$f"; done)
+  if [ -z "$bad_lines" ]; then
+    echo "portable: no bash 4 feature, no GNU-only option, every Linux-only command guarded, every ulimit -v skippable"
+    passed=$((passed + 1))
+  else
+    printf '%s\n' "$bad_lines"
+    echo "portable: FAILED: the lines above break on macOS (bash 3.2, BSD userland, XNU)"
+    failed=$((failed + 1))
+  fi
+}
+
+if [ "$actionlint" = --portable ]; then
+  shift
+  portable "$@"
+  echo "lint: $passed passed, $failed failed, $skipped skipped"
+  [ "$failed" -eq 0 ]
+  exit
+fi
+
 if command -v shellcheck >/dev/null 2>&1; then
   for f in $(scripts); do
     case $f in
@@ -62,27 +136,9 @@ else
   skipped=$((skipped + 1))
 fi
 
-# Portability: macOS has bash 3.2 and BSD userland.  Never: bash 4 features
-# and GNU-only options.  Only behind a guard on the same line (command -v, a
-# fallback after ||, a /proc test): commands macOS lacks.
-NEVER='(^|[^A-Za-z_-])(mapfile|readarray|coproc)([^A-Za-z_-]|$)|declare -A|local -n|\$\{[A-Za-z_]+(,,|\^\^)\}|\[\[ -v |wait -n|&>>|\|&|sed -i( |$)|readlink -f|grep -[A-Za-z]*P|xargs -r|date -d|find .*-printf'
-GUARDED='(^|[;&|({]|\$\(|then|do|else|run|-[0-9])[[:space:]]*(timeout|nproc|setarch)([[:space:]]|\)|$)|stat -c'
-bad_lines=""
-for f in $(scripts) Makefile; do
-  [ "$f" != scripts/lint.sh ] || continue   # the patterns themselves
-  hits=$(grep -nE "$NEVER" "$f" | grep -v '^[0-9]*: *#')
-  hits="$hits$(grep -nE "$GUARDED" "$f" | grep -v '^[0-9]*: *#' | grep -vE 'command -v|2>/dev/null \|\||/proc')"
-  [ -z "$hits" ] || bad_lines="$bad_lines$(printf '%s\n' "$hits" | sed "s|^|  $f:|")
-"
-done
-if [ -z "$bad_lines" ]; then
-  echo "portable: no bash 4 feature, no GNU-only option, every Linux-only command guarded"
-  passed=$((passed + 1))
-else
-  printf '%s' "$bad_lines"
-  echo "portable: FAILED: the lines above break on macOS (bash 3.2, BSD userland)"
-  failed=$((failed + 1))
-fi
+# Not the patterns themselves (lint.sh) nor their test cases (tests/macos.bats).
+# shellcheck disable=SC2046  # file names without blanks (scripts, tests)
+portable $(scripts | grep -vxE 'scripts/lint.sh|tests/macos.bats') Makefile
 
 workflows=$(find .github/workflows -type f \( -name '*.yml' -o -name '*.yaml' \) 2>/dev/null | sort)
 if [ -z "$workflows" ]; then

@@ -28,9 +28,9 @@
 # parser and its workload's setup), under qemu through wrappers in
 # BUILD_DIR/aarch64/run/bin that start each program with its own name as
 # argv[0], the bats helpers told that only C programs exist here
-# (TEST_LANGS=c).  Under qemu also: test_coro at 16 KiB and 64 KiB pages
-# (qemu -p), built with -mbranch-protection=standard, and built with the `br`
-# form of the switch.  The variant list comes from the catalog, so a new
+# (TEST_LANGS=c).  Under qemu also: test_coro at 64 KiB pages (qemu -p), at
+# 16 KiB pages with branch protection and BTI enforced (below), and built
+# with the `br` form of the switch.  The variant list comes from the catalog, so a new
 # workload is covered without an edit here.
 #
 # Ends with 'aarch64: N passed, N failed, N skipped' for scripts/run-tests.sh
@@ -223,11 +223,12 @@ phase build
 for t in "$out"/bin/test_*; do
   [ -x "$t" ] && run_ctest "$t"
 done
-# Larger pages: 16 KiB as on Apple silicon, 64 KiB as on some aarch64 kernels
-# (qemu's -p; a qemu without it says so and counts one skipped check).
+# 64 KiB pages, as on some aarch64 kernels (qemu's -p; a qemu without it says
+# so and counts one skipped check); 16 KiB, as on Apple silicon, below.
+pages=""
 if [ "$mode" = qemu ]; then
   if "$qemu" -h 2>/dev/null | grep -q '^-p '; then
-    run_ctest "$out/bin/test_coro" -p 16384
+    pages=16384
     run_ctest "$out/bin/test_coro" -p 65536
   else
     echo "  test_coro at 16 and 64 KiB pages: skipped, $qemu has no -p"
@@ -235,22 +236,44 @@ if [ "$mode" = qemu ]; then
   fi
 fi
 # The coroutine tests of the switch's other builds, in the emulated run (the
-# native run is built with branch protection): with branch protection, where
-# the switch signs the return addresses it keeps on coroutine stacks (qemu
-# authenticates them for real, so one signed with the wrong modifier
-# crashes), and the `br` form (AB_CORO_AARCH64_BR, see the switch).
+# native run is built with branch protection).
+#   bti  With branch protection: the switch signs the return addresses it
+#        keeps on coroutine stacks (qemu authenticates them for real, so one
+#        signed with the wrong modifier crashes), and every function reached
+#        by an indirect branch (blr, a PLT's br) must begin with `bti c`.
+#        The linker turns BTI on only when every object says it has the pads,
+#        and Debian's start-up objects (Scrt1.o's _start, crti.o's _init) do
+#        not, so BTI is forced: test_coro, the runtime and the switch in a
+#        shared object linked -z force-bti without those objects
+#        (-nostartfiles), loaded by a stub built without BTI.  qemu then
+#        enforces BTI on the object's pages: a missing pad is SIGILL.  Run at
+#        16 KiB pages.
+#   br   The `br` form of the switch (AB_CORO_AARCH64_BR, see the switch).
 if [ "$mode" = qemu ]; then
-  for flag in ${bp:+"$bp"} -DAB_CORO_AARCH64_BR; do
-    dir="$out/switch$(printf '%s' "$flag" | tr -c 'A-Za-z0-9' '_')"
+  for build in ${bp:+bti} br; do
+    dir="$out/switch-$build"
     mkdir -p "$dir"
-    if "$cc" -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_GNU_SOURCE "$flag" \
+    case $build in
+      bti) flags="$bp -fPIC -shared -nostartfiles -Dmain=ab_test_main"
+           bin=$dir/libtest_coro.so link="-Wl,-z,force-bti" ;;
+      br) flags=-DAB_CORO_AARCH64_BR bin=$dir/test_coro link="" ;;
+    esac
+    # shellcheck disable=SC2086  # $flags and $link are lists of options
+    if "$cc" -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_GNU_SOURCE $flags \
          -fstack-clash-protection --param stack-clash-protection-guard-size=12 \
-         -Ic/lib -O2 -g -o "$dir/test_coro" c/tests/test_coro.c c/lib/coro.c c/lib/stack.c \
-         c/lib/coro_switch_aarch64.S -lcmocka -lm > "$dir/build.log" 2>&1; then
-      run_ctest "$dir/test_coro" "$flag"
+         -Ic/lib -O2 -g -o "$bin" c/tests/test_coro.c c/lib/coro.c c/lib/stack.c \
+         c/lib/coro_switch_aarch64.S -lcmocka -lm $link > "$dir/build.log" 2>&1 &&
+       { [ "$build" != bti ] ||
+         printf 'int ab_test_main(void);\nint main(void) { return ab_test_main(); }\n' |
+           "$cc" -x c - -x none "$bin" -o "$dir/test_coro" >> "$dir/build.log" 2>&1; }; then
+      if [ "$build" = bti ]; then
+        run_ctest "$dir/test_coro" "$bp, -z force-bti" ${pages:+-p "$pages"}
+      else
+        run_ctest "$dir/test_coro" "$flags"
+      fi
     else
       tail -20 "$dir/build.log" | indent
-      echo "  test_coro with $flag: build failed (log: $dir/build.log)"
+      echo "  test_coro ($build): build failed (log: $dir/build.log)"
       add_counts 0 1 0
     fi
   done

@@ -31,6 +31,27 @@ drivers() {
   done < <(catalog_rows id lang argv)
 }
 
+# C once answered --iterations=5 with "needs a value" while Go and Node took it.
+@test "every program takes --flag=VALUE as --flag VALUE, for the contract's flags and its workload's" {
+  local id failures="" k eq why
+  for id in $(program_ids); do
+    eq=()
+    id_parts "$id"
+    workload_flags "$ID_WORKLOAD"
+    for ((k = 0; k + 1 < ${#WORKLOAD_FLAGS[@]}; k += 2)); do
+      eq+=("${WORKLOAD_FLAGS[k]}=${WORKLOAD_FLAGS[k + 1]}")
+    done
+    # The later --iterations=7 wins over run_variant's --iterations 5.
+    run_variant "$id" 5 --iterations=7 --warmup=1 ${eq[@]+"${eq[@]}"}
+    if [ "$status" -ne 0 ]; then
+      failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+    elif ! why=$(check_result_line "$id" 7 "$output" 2>&1); then
+      failures+="$id: $why"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
 @test "--help of every program prints its usage on stdout and exits 0" {
   local id failures=""
   for id in $(program_ids); do

@@ -85,6 +85,12 @@ elif breakage == "bad-input-language":
                                            "words": {"C++": "nope"}})
 elif breakage == "suite-bad-input-flags":
     suite.setdefault("bad_inputs", []).append({"flags": [], "exit": 2, "says": "x"})
+elif breakage == "duplicate-key":
+    # Two "--expect" keys once made every run fail: json keeps the last silently.
+    text = json.dumps(w, indent=1).replace("{", '{\n "about": "a second about",', 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    sys.exit(0)
 elif breakage == "not-a-catalog":
     # A folder without suite.json (like --catalog /tmp).
     os.remove(suite_path)
@@ -131,6 +137,7 @@ bad-input-pattern   | says .\(unclosed. is not a regular expression
 bad-input-language  | words must map languages \(lower-case words\) to patterns
 suite-bad-input-flags | suite\.json: bad_inputs\[[0-9]+\]: flags must be a non-empty list
 not-a-catalog       | not a catalog folder
+duplicate-key       | [a-z]+\.json: key "about" appears twice in one object
 '
 
 @test "catalog bad-inputs lists suite.json's rows for every workload, then each workload's, a row as lines" {

@@ -24,7 +24,7 @@ import json, sys
 def without_timings(line):
     d = json.loads(line)
     for k in [k for k in d if k.endswith(("_ns", "_us", "_kb"))
-              or k in ("nvcsw", "nivcsw", "allocs")]:
+              or k in ("nvcsw", "nivcsw", "allocs", "preclock_heap_bytes", "preclock_faults")]:
         d.pop(k)
     return d
 first = {}
@@ -59,10 +59,10 @@ PY
   modes=$(json_list "$suite" modes)
   methods=$(json_list "$suite" methods)
   wl=$(workloads | paste -sd '|' -)
-  regex="^($wl)/(c|go|node)/($styles)(-[a-z][a-z0-9]*)?(-nodetest)?-($modes)@[A-Za-z0-9._]+$"
+  regex="^($wl)/(c|go|node)/($styles)(-[a-z][a-z0-9]*)?(-($methods))?-($modes)@[A-Za-z0-9._]+$"
   while IFS='|' read -r id label name workload lang style shape mode method backend; do
     name_want="$style${shape:+-$shape}"
-    [ "$method" != nodetest ] || name_want+="-nodetest"
+    [ "$method" = inprocess ] || name_want+="-$method"
     name_want+="-$mode"
     want="$workload/$lang/$name_want@$backend"
     [ "$id" = "$want" ] || failures+="$id: the fields make $want"$'\n'
@@ -109,9 +109,9 @@ PY
   expect_contract_lines 1 "$(cover_ids)"
 }
 
-@test "bounded variants report the suite's bound when no concurrency is given" {
-  # The default K is the program's flag parser's (shared by its variants):
-  # one bounded variant of each program runs it.
+@test "bounded variants report the concurrency they were given, the suite's bound by default, and N when N is smaller" {
+  # K is the program's flag parser's (shared by its variants): one bounded
+  # variant of each program runs it.
   local failures="" id mode bound ids="" wanted
   bound=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["bound"])' \
     "$CATALOG_DIR/suite.json")
@@ -121,8 +121,14 @@ PY
   done < <(catalog_rows id mode)
   [ -n "$ids" ] || fail "no bounded variant to run"
   for id in $(printf '%s' "$ids" | "$PYTHON" "${ROOT}/scripts/cover-variants.py" --catalog "$CATALOG_DIR" --keys program); do
-    run_variant "$id" 5
+    run_variant "$id" 40 --concurrency 3
+    [ "$status" -eq 0 ] || { failures+="$id: exit $status"$'\n'; continue; }
+    [[ "$output" == *'"concurrency":3,'* ]] || failures+="$id: $output"$'\n'
+    run_variant "$id" $((bound * 2))
     [[ "$output" == *"\"concurrency\":$bound,"* ]] || failures+="$id by default: $output"$'\n'
+    # At most N in flight: min(K, N).
+    run_variant "$id" 5 --concurrency 10
+    [[ "$output" == *'"concurrency":5,'* ]] || failures+="$id at N = 5 < K = 10: $output"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
@@ -240,12 +246,13 @@ PY
 
 # --- asyncfib's own assertions ------------------------------------------------
 
-@test "asyncfib: at the seed's sizes every program makes 276 recursive or 20 iterative calls a repetition" {
+@test "asyncfib: at the seed's sizes every program makes 276 recursive or 10 iterative calls a repetition" {
   local id failures="" want
   for id in $(contract_ids asyncfib); do
+    # Seed 004 calls fibonacci_10(i) and fibonacci_20(i) for i < 10: M = 10 in both shapes.
     case $id in
       *-recursive-*) want='"calls":1380,"checksum":715' ;;
-      *) want='"calls":100,"checksum":88550' ;;
+      *) want='"calls":50,"checksum":715' ;;
     esac
     run_variant "$id" 5
     # The workload's fields follow runtime; C's per-operation counts may follow them.

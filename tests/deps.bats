@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # scripts/deps.sh's pieces that change a machine, run on copies: Ubuntu's apt
-# sources prepared for the arm64 multiarch libraries of make test-aarch64.
+# sources prepared for the arm64 multiarch libraries of make test-aarch64; and
+# which Python it finds, among fake ones (macOS with Homebrew's versioned
+# python3.X).
 
 load test_helper
 
@@ -60,5 +62,49 @@ deb [arch=arm64] $PORTS noble-security main universe"
   run -0 sh "$ROOT/scripts/apt-arm64-sources.sh" "$APT" amd64 "$PORTS" noble
   run diff -r "${BATS_TEST_TMPDIR}/once" "$APT"
   assert_success
+  assert_output ""
+}
+
+# fake_pythons DIR NAME:OK... -- in DIR, a python NAME that imports matplotlib
+# (OK=1) or cannot (OK=0).
+fake_pythons() {
+  local dir=$1 spec
+  shift
+  mkdir -p "$dir"
+  for spec in "$@"; do
+    printf '#!/bin/sh\nexit %d\n' "$((1 - ${spec#*:}))" > "$dir/${spec%%:*}"
+    chmod +x "$dir/${spec%%:*}"
+  done
+}
+
+# find_python_with PATH DIRS -- scripts/deps.sh's find_python with that PATH
+# and PYTHON_DIRS, no PYTHON.
+find_python_with() {
+  run env -u PYTHON PATH="$1" PYTHON_DIRS="$2" DEPS_SH_FUNCTIONS=1 \
+    /bin/sh -c '. "$0"; find_python' "$ROOT/scripts/deps.sh"
+}
+
+@test "find_python takes a versioned python3.X that imports matplotlib when python3 cannot" {
+  local d="$BATS_TEST_TMPDIR"
+  fake_pythons "$d/path" python3:0 python3.14:0 python3.12:1 python3.11:1
+  find_python_with "$d/path" "$d/none"
+  assert_success
+  assert_output "$d/path/python3.12"
+}
+
+@test "find_python looks in Homebrew's bin folder when it is not on PATH" {
+  local d="$BATS_TEST_TMPDIR"
+  fake_pythons "$d/path" python3:0
+  fake_pythons "$d/brew" python3:0 python3.13:1
+  find_python_with "$d/path" "$d/none $d/brew"
+  assert_success
+  assert_output "$d/brew/python3.13"
+}
+
+@test "find_python fails when no python imports matplotlib" {
+  local d="$BATS_TEST_TMPDIR"
+  fake_pythons "$d/path" python3:0 python3.12:0 python:0
+  find_python_with "$d/path" "$d/none"
+  assert_failure
   assert_output ""
 }

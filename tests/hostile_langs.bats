@@ -225,3 +225,30 @@ programs() {
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
+
+# Go and Node put /dev/null on a closed fd 1 at start-up, read-write, so the
+# line once vanished with exit 0; a shell's >/dev/null opens it write-only.
+@test "every language: stdout closed (>&-) is exit 3 with one line before anything runs, and >/dev/null stays exit 0" {
+  local lang id failures="" rc err extra seen=0
+  for lang in c go node; do
+    for id in $(program_ids "" "$lang"); do
+      seen=$((seen + 1))
+      variant_argv "$id"
+      extra=()
+      # The port is never dialled: the closed stdout is found first.
+      [ "$(catalog field "$id" workload)" != httpchain ] || extra=(--port 1)
+      rc=0
+      "${VARIANT_ARGV[@]}" --iterations 5 ${extra[@]+"${extra[@]}"} </dev/null >&- 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+      err=$(cat "$BATS_TEST_TMPDIR/err")
+      [ "$rc" -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+        && [[ "$err" == *": stdout is closed: the result line cannot be written" ]] \
+        || failures+="$id >&-: exit $rc: ${err:0:300}"$'\n'
+      [ "${#extra[@]}" -eq 0 ] || continue
+      rc=0
+      "${VARIANT_ARGV[@]}" --iterations 5 </dev/null >/dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+      [ "$rc" -eq 0 ] || failures+="$id >/dev/null: exit $rc: $(head -c 300 "$BATS_TEST_TMPDIR/err")"$'\n'
+    done
+  done
+  [ "$seen" -gt 0 ] || skip "no program built"
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}

@@ -71,3 +71,20 @@ clone_at() {
   [ -x "$b/bin/go-readfile" ]
   [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
 }
+
+@test "make compare with a PROFILE the catalog lacks refuses before it builds anything" {
+  local b="${BATS_TEST_TMPDIR}/build"
+  [ -f "${BUILD_DIR}/deps.env" ] || skip "no deps.env (make deps first)"
+  mkdir -p "$b"
+  cp "${BUILD_DIR}/deps.env" "$b/deps.env"
+  [ ! -d "${BUILD_DIR}/tools" ] || ln -s "${BUILD_DIR}/tools" "$b/tools"
+  run make --no-print-directory -C "$ROOT" compare PROFILE=nosuch BUILD="$b"
+  assert_failure
+  assert_line "run.py: unknown profile 'nosuch'; the catalog has default, full, quick, scaling, seed, selftest"
+  [ ! -e "$b/bin" ]
+  [ ! -e "$b/c" ]
+  run make --no-print-directory -C "$ROOT" quick ARGS="--rounds 0" BUILD="$b"
+  assert_failure
+  assert_line "run.py: --rounds must be between 1 and 10000, got 0"
+  [ ! -e "$b/bin" ]
+}

@@ -64,6 +64,8 @@ elif case == "run-json-list":
     write_text("run.json", "[1, 2]")
 elif case == "run-json-not-json":
     write_text("run.json", "{\"rounds\": ")
+elif case == "run-json-key-twice":
+    write_text("run.json", '{"rounds": 3, "rounds": 30}')
 elif case == "run-json-rounds-text":
     write_text("run.json", json.dumps({"rounds": "3"}))
 elif case == "run-json-failures-text":
@@ -88,6 +90,16 @@ elif case == "mixed-n":
     set_col(6, "iterations", "200")
 elif case == "duplicate-row":
     lines.append(lines[3])
+elif case == "ok-zero-elapsed":
+    set_col(3, "elapsed_ns", "0")
+elif case == "ok-one-of-n":
+    set_col(3, "ok", "1")
+elif case == "ok-exit-1":
+    set_col(3, "exit_code", "1")
+elif case == "id-not-its-columns":
+    set_col(3, "style", "promise")
+elif case == "label-not-its-id":
+    set_col(3, "label", "c/callback-sequential@node4")
 else:
     sys.exit("corrupt: no case %r" % case)
 open(samples, "w").write("\n".join(lines) + "\n")
@@ -99,18 +111,24 @@ REFUSED='
 empty-round            | samples\.csv:3: round is empty
 run-json-list          | run\.json: a JSON object is expected, not list
 run-json-not-json      | run\.json: not JSON
+run-json-key-twice     | run\.json: key "rounds" appears twice in one object
 run-json-rounds-text   | run\.json: rounds has the wrong type
 run-json-failures-text | run\.json: every entry of failures must be an object
 host-json-string       | host\.json: a JSON object is expected, not str
 host-json-memory-text  | host\.json: memory_bytes has the wrong type
-extra-column           | samples\.csv:3: 26 columns, expected 25
-short-middle-row       | samples\.csv:3: 5 columns, expected 25
+extra-column           | samples\.csv:3: 29 columns, expected 28
+short-middle-row       | samples\.csv:3: 5 columns, expected 28
 negative-elapsed       | samples\.csv:3: elapsed_ns is -5000000, below 0
 huge-elapsed           | samples\.csv:3: elapsed_ns has 401 digits
 elapsed-not-integer    | samples\.csv:3: elapsed_ns is not an integer
 unknown-status         | samples\.csv:3: unknown status .great.
 mixed-n                | samples\.csv:6: readfile/c/callback-sequential@node4 has iterations 200 here and 100 on line 2
 duplicate-row          | samples\.csv:8: a second row of readfile/c/callback-sequential@node4 in round 2 \(the first is line 4\)
+ok-zero-elapsed        | samples\.csv:3: status ok with elapsed_ns 0
+ok-one-of-n            | samples\.csv:3: status ok with ok = 1 of 100 iterations
+ok-exit-1              | samples\.csv:3: status ok with exit_code 1
+id-not-its-columns     | samples\.csv:3: variant .readfile/c/await-sequential@node4. is not what its own columns make \(readfile/c/promise-sequential@node4\)
+label-not-its-id       | samples\.csv:3: label .c/callback-sequential@node4. is not its variant
 '
 
 @test "--render refuses a corrupted run folder with one line naming the file and the row, exit 3" {
@@ -281,4 +299,67 @@ PY
   # The program (the second pid) left the group, so only its own parent-death
   # signal reaches it; the wrapper's child stayed in the group.
   gone $PIDS
+}
+
+# signal_runner_when SIGNAL PATTERN ARGS... -- starts the runner with ARGS in the
+# background (output in $BATS_TEST_TMPDIR/out; as a non-interactive shell
+# starts a job, with SIGINT ignored), sends it SIGNAL once a process whose
+# command line matches PATTERN runs (pgrep -f, at most 10 s), and waits:
+# fails unless it exits 130.
+signal_runner_when() {
+  local sig=$1 pattern=$2 pid rc=0
+  shift 2
+  command -v pgrep >/dev/null || skip "pgrep is not installed"
+  "$PYTHON" "$RUN" "$@" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do
+    pgrep -f "$pattern" >/dev/null && break
+    sleep 0.05
+  done
+  kill "-$sig" "$pid"
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { echo "exit $rc"; cat "${BATS_TEST_TMPDIR}/out"; false; }
+}
+
+@test "a signal to the runner while a chart is drawn: that chart finishes, REPORT.md lists it and says 1 drawn, exit 130" {
+  d="${BATS_TEST_TMPDIR}/sig/h/20260101T000000Z"
+  good_run "$d"
+  signal_runner_when INT "headline_chart.py $d" --render "$d"
+  grep -q "interrupted while drawing the charts: REPORT.md written with 1 of them" "${BATS_TEST_TMPDIR}/out"
+  grep -q "interrupted while they were drawn (1 drawn)" "${d}/REPORT.md"
+  grep -q "charts/headline-readfile.png" "${d}/REPORT.md"
+  # The chart it lists is whole: its PNG and, written after it, its sidecar.
+  [ "$(head -c 8 "${d}/charts/headline-readfile.png" | od -An -c | tr -d ' \n')" = '211PNG\r\n032\n' ]
+  [ -s "${d}/charts/headline-readfile.json" ]
+}
+
+@test "a full disk while the charts are drawn is one line and exit 3, not a line per chart" {
+  [ -w /dev/full ] || skip "no /dev/full here"
+  d="${BATS_TEST_TMPDIR}/full/h/20260101T000000Z"
+  good_run "$d"
+  mkdir -p "${d}/charts"
+  # Every chart's PNG leads to /dev/full: each write fails with ENOSPC.
+  for c in headline time ratio distribution cpu memory where claims gap; do
+    ln -s /dev/full "${d}/charts/${c}-readfile.png"
+  done
+  run -3 "$PYTHON" "$RUN" --render "$d"
+  assert_equal "${#lines[@]}" 1
+  assert_output "run.py: cannot write into ${d}: [Errno 28] No space left on device: '${d}/charts/headline-readfile.png'"
+}
+
+@test "a kill while the plan's probes run is one line and exit 130, no run folder, no traceback, no probe left" {
+  # A probe whose child (a sleep named after this test) outlives a plain kill of sh.
+  local nap="${BATS_TEST_TMPDIR}/probe-nap"
+  cp "$(command -v sleep)" "$nap"
+  cp -R "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
+  sed "s#\"exit 0\"\]#\"$nap 20\"]#" "$FAKE_CATALOG/readfile.json" > "${BATS_TEST_TMPDIR}/cat/readfile.json"
+  grep -q "$nap 20" "${BATS_TEST_TMPDIR}/cat/readfile.json"
+  signal_runner_when TERM "$nap" --catalog "${BATS_TEST_TMPDIR}/cat" --profile requires \
+    --node none --out "${BATS_TEST_TMPDIR}/r"
+  run cat "${BATS_TEST_TMPDIR}/out"
+  assert_output "run.py: interrupted before the first round: nothing was measured"
+  [ ! -e "${BATS_TEST_TMPDIR}/r" ]
+  # The probe's own child went with it.
+  sleep 0.2
+  run -1 pgrep -f "$nap"
 }

@@ -90,7 +90,40 @@ abc 1
 -3 1024
 5000 1024
 8 8
+18446744073709551617 1024
+-18446744073709551617 1
 EOF
+}
+
+@test "on Linux, the threadpool size host.json records is the number of threads libuv starts" {
+  [ -d /proc/self/task ] || skip "Linux only: counts a process's threads in /proc"
+  [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
+  local given want threads now same pid failures=""
+  for given in 8 0 abc -3 4294967298 9223372036854775808 18446744073709551617 -18446744073709551617; do
+    want=$("$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import host; print(host.threadpool_size(sys.argv[2]))' \
+      "${ROOT}/runner" "$given")
+    UV_THREADPOOL_SIZE=$given "${BIN}/c-readfile" --variant callback-sequential --iterations 2000000 \
+      >/dev/null 2>&1 3>&- &
+    pid=$!
+    threads="" same=0
+    # libuv starts every thread of its pool at the first read, one after the
+    # other: the count once it holds still for 0.2 s is the loop thread and those.
+    for _ in $(seq 1 500); do
+      now=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+      if [ -n "$now" ] && [ "$now" -gt 1 ] && [ "$now" = "$threads" ]; then
+        same=$((same + 1))
+        [ "$same" -lt 20 ] || break
+      else
+        same=0
+      fi
+      threads=$now
+      sleep 0.01
+    done
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null || true
+    [ "$threads" = $((want + 1)) ] || failures+="UV_THREADPOOL_SIZE=$given: host.json says $want, libuv ran $((threads - 1)) threads"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
 @test "three runners at once: every sample is ok and latest is the newest run" {
@@ -150,7 +183,7 @@ EOF
     run env LIE="$lie" "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none \
       --rounds 1 --warmup-rounds 0 --iterations 5 --filter sequential --host h --no-charts \
       --out "${BATS_TEST_TMPDIR}/r$i"
-    assert_success
+    assert_failure 1          # its one variant has no valid sample
     refute_output --partial Traceback
     assert_output --regexp "run\.py: readfile/fake/honest-sequential@python invalid: elapsed_ns 10+(\.\.\.\([0-9]+ digits\) is beyond any clock|[0-9]* is longer than the process's own wall time)"
   done
@@ -170,4 +203,128 @@ EOF
   assert_output "run.py: ${BATS_TEST_TMPDIR}/r/latest is a file, not the link the runner keeps at the newest run: move it away, or use --out DIR"
   assert_equal "$(cat "${BATS_TEST_TMPDIR}/r/latest")" mine
   [ ! -e "${BATS_TEST_TMPDIR}/r/h" ]
+}
+
+@test "under a non-UTF-8 locale (de_DE.ISO-8859-1) a run and --render print their tables, ASCII where the encoding lacks a character" {
+  need_launcher
+  command -v localedef >/dev/null || skip "localedef is not installed (it builds the locale for this test)"
+  mkdir -p "${BATS_TEST_TMPDIR}/loc"
+  localedef -i de_DE -f ISO-8859-1 "${BATS_TEST_TMPDIR}/loc/de_DE.ISO-8859-1" >/dev/null 2>&1 \
+    || skip "localedef cannot build de_DE.ISO-8859-1 here (no de_DE source or ISO-8859-1 charmap)"
+  export LOCPATH="${BATS_TEST_TMPDIR}/loc"
+  # (bash itself cannot load it: its own warning is not the test's)
+  { export LC_ALL=de_DE.ISO-8859-1; } 2>/dev/null
+  [ "$("$PYTHON" -c 'import sys; print(sys.stdout.encoding)')" = iso8859-1 ] \
+    || skip "Python does not take the built locale"
+  run fake --host h --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  refute_output --partial Traceback
+  # The table's header: Δ is not in ISO-8859-1 and becomes "d"; µ is.
+  assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
+  "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/r/latest" > /dev/null 2> "${BATS_TEST_TMPDIR}/err"
+  if grep -q Traceback "${BATS_TEST_TMPDIR}/err"; then cat "${BATS_TEST_TMPDIR}/err"; false; fi
+  run "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/r/latest"
+  assert_success
+  assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
+}
+
+# last_run_took OUT MS -- OUT/latest: a run folder whose summary.json says every
+# variant of the fake quick profile took MS ms of wall time at N = 5.
+last_run_took() {
+  mkdir -p "$1/h/20260101T000000Z"
+  ln -s h/20260101T000000Z "$1/latest"
+  "$PYTHON" - "$1/h/20260101T000000Z/summary.json" "$2" <<'PY'
+import json, sys
+ids = ["readfile/fake/honest-%s@python" % m for m in ("sequential", "parallel", "bounded")]
+json.dump({"variants": [{"variant": v, "wall_ms": float(sys.argv[2]), "iterations": 5} for v in ids]},
+          open(sys.argv[1], "w"))
+PY
+}
+
+@test "a run estimated beyond a day is refused without --yes, one beyond an hour asks on a terminal, and run.json keeps its orders small" {
+  need_launcher
+  local out="${BATS_TEST_TMPDIR}/r" guard=()
+  command -v timeout >/dev/null && guard=(timeout 60)
+  last_run_took "$out" 10000
+  # 3 variants x 20,000 rounds at 10 s each: about 7 days.
+  run ${guard[@]+"${guard[@]}"} "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none \
+    --rounds 10000 --warmup-rounds 10000 --iterations 5 --host h --out "$out" < /dev/null
+  assert_failure 2
+  assert_output "run.py: this run is 60,000 runs, about 6 d 22 h, more than a day: not started without --yes (fewer --rounds or a --filter, or --yes to start it anyway)"
+  [ "$(ls "$out/h")" = 20260101T000000Z ]
+  # On a terminal it asks (here: 3 x 2 rounds at 11 min 40 s each, 70 min), and "n" starts nothing.
+  rm "$out/latest" && last_run_took "$out" 700000
+  run "$PYTHON" - "$RUN" "$FAKE_CATALOG" "$out" <<'PY'
+import os, pty, sys, time
+run, cat, out = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, run, "--catalog", cat, "--profile", "quick", "--node",
+             "none", "--rounds", "1", "--warmup-rounds", "1", "--iterations", "5", "--host", "h",
+             "--out", out])
+said = b""
+for _ in range(100):
+    said += os.read(fd, 4096)
+    if b"[y/N]" in said:
+        break
+os.write(fd, b"n\n")
+time.sleep(1)
+try:
+    said += os.read(fd, 4096)
+except OSError:
+    pass
+print(said.decode().replace("\r", ""))
+print("exit", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+PY
+  assert_line "run.py: this run is 6 runs, about 1 h 10 min."
+  assert_line --partial "Start it? [y/N]"
+  assert_line "run.py: not started (fewer --rounds or a --filter, or --yes to start it anyway)"
+  assert_line "exit 2"
+  [ "$(ls "$out/h")" = 20260101T000000Z ]
+  # --yes starts the long one (stopped at once): its run.json is small, and its orders are all there.
+  rm "$out/latest" && last_run_took "$out" 10000
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 10000 \
+    --warmup-rounds 10000 --iterations 5 --host h --out "$out" --yes > "${BATS_TEST_TMPDIR}/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do grep -q "seed" "${BATS_TEST_TMPDIR}/log" && break; sleep 0.1; done
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/log"; false; }
+  grep -q "^run.py: 3 variants (+10000 warm-up rounds), readfile N=5 x 10000 rounds, seed [0-9]*; 60,000 runs, about 6 d 22 h -> " "${BATS_TEST_TMPDIR}/log"
+  for d in "$out"/h/2*Z; do [ "${d##*/}" = 20260101T000000Z ] || break; done
+  [ "$(wc -c < "$d/run.json")" -lt 20000 ]
+  "$PYTHON" - "$d/run.json" "${ROOT}/runner" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import measure
+warm, measured = measure.run_orders(json.load(open(sys.argv[1])))
+assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
+PY
+}
+
+@test "options that conflict, that the command would ignore, or that are given twice are usage errors with one line" {
+  local d="${BATS_TEST_TMPDIR}/r/h/20260101T000000Z"
+  mkdir -p "$d"
+  while IFS='|' read -r args msg; do
+    read -r -a argv <<<"$args"
+    run -2 "$PYTHON" "$RUN" "${argv[@]//@D@/$d}"
+    assert_output "run.py: ${msg//@D@/$d}"
+  done <<'CASES'
+--render @D@ --rounds 3|--render redraws a run folder from its files: --rounds would be ignored (leave it out)
+--filter quick --render @D@|--render redraws a run folder from its files: --filter would be ignored (leave it out)
+--render @D@ --catalog x|--render redraws a run folder from its files: --catalog would be ignored (leave it out)
+--render @D@ --hosts|--render and --hosts are two commands: give one
+--hosts --render @D@|--render and --hosts are two commands: give one
+--hosts @D@ --profile quick|--hosts draws the cross-host charts of the runs in a folder: --profile would be ignored (leave it out)
+--profile quick --rounds 3 --rounds 4|--rounds is given twice: say it once
+--profile quick --profile default|--profile is given twice: say it once
+--profile quick --no-trace --no-trace|--no-trace is given twice: say it once
+--render @D@ --render @D@|--render is given twice: say it once
+CASES
+  [ ! -e "${BATS_TEST_TMPDIR}/r/h/20260101T000000Z/REPORT.md" ]
+  # --filter may be repeated (any may match).
+  run -0 fake --host h --out "${BATS_TEST_TMPDIR}/f" --filter sequential --filter parallel
+  run -3 "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/nope"
+  assert_output "run.py: ${BATS_TEST_TMPDIR}/nope is not a folder: --hosts takes the results folder that holds the hosts' runs (default results)"
 }

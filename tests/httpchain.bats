@@ -248,10 +248,10 @@ PY
 }
 
 # client_ids -- every style's error path once per language: the C clients
-# (both modes), Go's sequential one, Node's sequential styles on a keep-alive
+# and the Go ones (both modes), Node's sequential styles on a keep-alive
 # agent, all labelled with the C server (the backend is only a label to a client).
 client_ids() {
-  contract_ids httpchain | grep -E '^httpchain/(c/.*@cserver|go/sync-.*@cserver|node/.*-sequential@cserver.keepalive)'
+  contract_ids httpchain | grep -E '^httpchain/(c/.*@cserver|go/.*@cserver|node/.*-sequential@cserver.keepalive)'
 }
 
 # against ROLE CODE PATTERN [FLAGS...] -- every client of client_ids, run at N=3
@@ -269,9 +269,10 @@ against() {
     serve_piped "$BAD" "$role"
     port=$SERVER_PORT
   fi
+  guard_for 30
   for id in $(client_ids); do
     variant_argv "$id"
-    run --separate-stderr timeout 30 "${VARIANT_ARGV[@]}" --iterations 3 --port "$port" "$@" < /dev/null
+    run --separate-stderr ${GUARD[@]+"${GUARD[@]}"} "${VARIANT_ARGV[@]}" --iterations 3 --port "$port" "$@" < /dev/null
     if [ "$status" -ne "$code" ]; then
       failures+="$id: exit $status, wanted $code: $stderr"$'\n'
     elif [ -n "$output" ] || [ "${#stderr_lines[@]}" -ne 1 ]; then
@@ -289,6 +290,27 @@ against() {
 
 @test "httpchain clients: a server that never answers is exit 3 after --stall-ms" {
   against --silent 3 "no response within|does not answer" --stall-ms 300
+}
+
+# --stall-ms is a deadline on each whole response (DESIGN section 3), the same
+# in every language: Go's client once waited for the server to close (its
+# timeout ended with the headers), Node's was reset by every byte.
+@test "httpchain clients: a body shorter than its Content-Length, the connection kept open, is exit 3 after --stall-ms" {
+  against --short 3 "no (complete )?response within|does not answer" --stall-ms 500
+}
+
+@test "httpchain clients: a server that drips its answer a byte every 100 ms is exit 3 after --stall-ms" {
+  against --drip 3 "no (complete )?response within|does not answer" --stall-ms 500
+}
+
+# A completion counts only if its exchange was well-formed: Go's net/http once
+# logged "Unsolicited response" 90 times, reconnected, and reported ok.
+@test "httpchain clients: bytes after each response's body are exit 1 with one line" {
+  against --junk 1 "broke the protocol|Parse Error|malformed|not HTTP"
+}
+
+@test "httpchain clients: bytes after each response, 50 ms later, are exit 1 with one line" {
+  against --junk-idle 1 "broke the protocol|Parse Error|malformed|not HTTP"
 }
 
 @test "httpchain clients: a server that closes mid-response is exit 1" {

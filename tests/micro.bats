@@ -127,7 +127,7 @@ EOF
     run "$PYTHON" "$MICRO" --rounds 2 --n 10 --bin "${BATS_TEST_TMPDIR}/bin" --node none \
       --out "${BATS_TEST_TMPDIR}/r"
     [ "$status" -eq 1 ] || { echo "$body: exit $status"; false; }
-    [[ "${lines[-1]}" == *"micro-fake"*"$message"* ]] || { echo "$body: $output"; false; }
+    [[ "${lines[${#lines[@]}-1]}" == *"micro-fake"*"$message"* ]] || { echo "$body: $output"; false; }
   done <<'TABLE'
 echo 'nope'|printed 'nope', not a figure
 printf 'x\t1.0\t1.0\tthread\nx\t1.0\t1.0\tthread\n'|printed figure x twice

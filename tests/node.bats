@@ -1,11 +1,13 @@
 #!/usr/bin/env bats
-# The Node.js variants (node/<workload>/ on node/lib/contract.mjs, and seed
-# 000's node --test method in node/lib/nodetest.mjs): what a Node line holds,
-# the node --test method, the usage and the unit tests of node/lib.  Skipped,
-# with a reason, when node is absent.  Every Node variant's contract line
-# (and its default bound) is contract.bats'; Node's own words for each bad
-# input are the catalog's (bad_inputs), checked by badinput.bats.  A new Node
-# workload needs no edit here.
+# The Node.js variants (node/<workload>/ on node/lib/contract.mjs, and the
+# seeds' own methods: seed 000's node --test in node/lib/nodetest.mjs, seed
+# 003's bluebird harness in node/lib/perfjs.mjs, seed 002's shape in
+# node/cacheloop/lib/objkey.mjs): what a Node line holds, the methods, the
+# usage and the unit tests of node/lib.  Skipped, with a reason, when node is
+# absent.  Every Node variant's contract line (and its default bound) is
+# contract.bats'; Node's own words for each bad input are the catalog's
+# (bad_inputs), checked by badinput.bats.  A new Node workload needs no edit
+# here.
 
 load test_helper
 
@@ -88,6 +90,48 @@ setup() {
   refute_output --partial "TAP"
   assert_output --partial '"method":"nodetest"'
   check_result_line readfile/node/await-nodetest-sequential@fs.promises 12 "$output"
+}
+
+@test "seed 003's harness method prints one contract line from its child process, for both shapes" {
+  local id
+  run catalog field doxbee/node/promise-parallel-perfjs-parallel@native argv
+  assert_output '["{node}", "node/lib/perfjs.mjs", "node/doxbee/promise-parallel-parallel.mjs"]'
+  for id in doxbee/node/promise-parallel-perfjs-parallel@native doxbee/node/callback-sequential-perfjs-parallel@setTimeout; do
+    run_variant "$id" 40 --warmup 12 --delay-ms 0 --queries 3
+    assert_success
+    assert_equal "${#lines[@]}" 1
+    assert_output --partial '"method":"perfjs"'
+    assert_output --partial "\"variant\":\"$id\""
+    check_result_line "$id" 40 "$output"
+  done
+}
+
+@test "seed 003's harness method fails with the child's reason, and refuses a file that is not a variant" {
+  run --separate-stderr node node/lib/perfjs.mjs node/readfile/callback-parallel.mjs --iterations 5 --expect Goodbye
+  assert_failure 1
+  assert_equal "$output" ""
+  [[ "$stderr" == "node/lib/perfjs.mjs: node/readfile/callback-parallel.mjs: iteration "*"expected 7 bytes 'Goodbye'" ]]
+  run --separate-stderr node node/lib/perfjs.mjs node/readfile/workload.mjs --iterations 3
+  assert_failure 2
+  [[ "$stderr" == *'unknown variant "node/readfile/workload.mjs"'* ]]
+  run --separate-stderr node node/lib/perfjs.mjs --help
+  assert_success
+  assert_line --index 0 "usage: node/lib/perfjs.mjs node/<workload>/<file>.mjs [its flags]"
+}
+
+@test "seed 002's shape runs every Node cacheloop style in-process and says its method" {
+  local id
+  run catalog ids --profile seed --workload cacheloop --lang node
+  assert_equal "$(printf '%s\n' "${lines[@]}" | grep -c -- '-objkey-')" 5
+  for id in $(printf '%s\n' "${lines[@]}" | grep -- '-objkey-'); do
+    run_variant "$id" 2000
+    assert_success
+    assert_output --partial '"method":"objkey"'
+    check_result_line "$id" 2000 "$output"
+  done
+  run --separate-stderr node node/cacheloop/lib/objkey.mjs node/readfile/callback-parallel.mjs --iterations 3
+  assert_failure 2
+  [[ "$stderr" == *"is a variant of readfile; seed 002's shape is cacheloop's"* ]]
 }
 
 @test "an unknown flag prints the usage" {

@@ -85,7 +85,8 @@ assert h and all(e["baseline"].split("/")[1] == e["lang"] for e in h), h
 assert any(e["lang"] == "c" and e["style"] == "await" and not e["is_baseline"] for e in h)
 for e in h:
     if not e["is_baseline"] and e["ratio_ci_low"] is not None:
-        assert e["significant"] == (e["ratio_ci_low"] > 1 or e["ratio_ci_high"] < 1), e
+        assert e["significant"] == ((e["ratio_ci_low"] > 1 or e["ratio_ci_high"] < 1)
+                                    and e["q_value"] <= 0.05), e
 assert s["verdicts"]["readfile"], s["verdicts"]
 full = s["all_verdicts"]["readfile"]
 assert [v.split(",")[0] for v in full][:2] == ["In sequential mode", "In parallel mode"], full

@@ -7,8 +7,9 @@ Usage:
 
 Each number shown (runs, time per operation and its CI, every ratio and its
 CI) must equal the summary's figure to the digits shown, and every mark must
-agree with its interval: `~` only when the interval includes 1, no mark only
-when it excludes 1, `?` only without an interval.  Exits 1 naming the first
+agree with its interval and its q-value: no mark only when the interval excludes
+1 and the q-value (the false discovery rate control over the run's comparisons)
+is at most 0.05, `~` otherwise, `?` only without an interval.  Exits 1 naming the first
 cell that disagrees; prints how many cells it checked.  Parses the text
 independently of runner/summary.py: it reads what is printed.
 """
@@ -67,14 +68,21 @@ def check_ratio(cell, row, prefix, what):
         # The printed interval (rounded) decides the mark a reader checks.
         lo_raw, hi_raw = float(row[prefix + "ratio_ci_low"]), float(row[prefix + "ratio_ci_high"])
         includes = lo_raw <= 1 <= hi_raw
-        if mark == "~" and not includes:
-            fail("%s: '~' beside %s, an interval that excludes 1" % (what, cell))
-        if mark == "" and includes:
-            fail("%s: no '~' beside %s, an interval that includes 1" % (what, cell))
+        # A difference is named only when its interval excludes 1 and its sign
+        # test survives the run's false discovery rate control (DESIGN section
+        # 7): an interval that excludes 1 with a q-value above 0.05 is a '~'.
+        q = row.get(prefix + "q_value")
+        survives = q not in ("", None) and float(q) <= 0.05
+        named = not includes and survives
+        if mark == "~" and named:
+            fail("%s: '~' beside %s, an interval that excludes 1 and q = %s" % (what, cell, q))
+        if mark == "" and not named:
+            fail("%s: no '~' beside %s, %s" % (what, cell, "an interval that includes 1" if includes
+                                                else "whose q-value %s is above 0.05" % q))
         if mark == "?":
             fail("%s: '?' beside an interval" % what)
-        if (sig == "True") != (not includes) or sig == "":
-            fail("%s: summary.csv says significant=%r for [%s, %s]" % (what, sig, lo, hi))
+        if (sig == "True") != named or sig == "":
+            fail("%s: summary.csv says significant=%r for [%s, %s], q = %s" % (what, sig, lo, hi, q))
     elif mark != "?" or sig not in ("", None):
         fail("%s: a ratio without an interval must be marked '?' and untested" % what)
     checked += 1

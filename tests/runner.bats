@@ -11,7 +11,7 @@ load test_helper
 
 RUN="${ROOT}/runner/run.py"
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
-COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point"
+COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point,outside_ns,startup_ns,warmup_ns"
 
 # The node option the runner gets: the real node when there is one, else none.
 node_opt() {
@@ -206,16 +206,21 @@ EOF
   need_quick_run
   [ -L "${QUICK_OUT}/latest" ]
   [[ "$(readlink "${QUICK_OUT}/latest")" != /* ]]
-  "$PYTHON" - "${QUICK}" <<'EOF'
+  "$PYTHON" - "${QUICK}" "${ROOT}/runner" <<'EOF'
 import json, os, sys
 d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import measure
 h = json.load(open(os.path.join(d, "host.json")))
 for k in ("cpu_model", "cores", "memory_bytes", "os", "kernel", "compiler", "libuv",
           "uv_threadpool_size", "git_commit"):
     assert h.get(k) not in (None, ""), k
 r = json.load(open(os.path.join(d, "run.json")))
-assert len(r["order"]) == r["rounds"] and len(r["warmup_order"]) == r["warmup_rounds"]
-for i, order in enumerate(r["order"]):
+warmup_orders, orders = measure.run_orders(r)
+assert len(orders) == r["rounds"] and len(warmup_orders) == r["warmup_rounds"]
+# The orders are kept as their seed and entries, not as lists (DESIGN section 6).
+assert set(r["orders"]) >= {"seed", "entries", "rule"} and "order" not in r, sorted(r)
+for i, order in enumerate(orders):
     # Round i holds every variant of the workloads that run that many rounds.
     want = [v for v in r["variants"]
             if i < r["workloads"][v.split("/", 1)[0]].get("rounds", r["rounds"])]
@@ -274,8 +279,10 @@ EOF
 @test "the test-only variant that does not wait for its completions is reported invalid" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
   run "$PYTHON" "$RUN" --profile selftest --no-charts --out "${BATS_TEST_TMPDIR}/r"
-  assert_success
+  # Nothing valid was measured: exit 1, the samples kept.
+  assert_failure 1
   assert_output --partial "run.py: readfile/c/callback-nowait-parallel@node4 invalid: ok is 0, expected"
+  assert_line "run.py: workload readfile has no valid sample (2 runs: 2 invalid); the samples are kept, the reasons are in REPORT.md"
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   run csv_column "${d}/samples.csv" status
   [ "${#lines[@]}" -eq 2 ]
@@ -284,9 +291,13 @@ EOF
   grep -q '| `readfile/c/callback-nowait-parallel@node4` | invalid | 0 | ok is 0, expected' "${d}/REPORT.md"
 }
 
-@test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on" {
+@test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on, then exits 1 naming each variant without a valid sample" {
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile broken --no-charts --out "${BATS_TEST_TMPDIR}/r" --seed 7
-  assert_success
+  assert_failure 1
+  for v in chatty-sequential crash-sequential fail-sequential hang-sequential nowait-parallel; do
+    assert_line --regexp "^run\.py: readfile/fake/$v@python has no valid sample \(2 runs: 2 [a-z]+\); the samples are kept, the reasons are in REPORT\.md$"
+  done
+  refute_line --partial "honest-sequential@python has no valid sample"
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   [ $(($(wc -l < "${d}/samples.csv") - 1)) -eq 12 ]
   "$PYTHON" - "$d" <<'EOF'
@@ -312,8 +323,7 @@ EOF
   for i in 1 2; do
     "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
       --iterations 5 --seed 42 --no-charts --out "${BATS_TEST_TMPDIR}/s$i" >/dev/null 2>&1
-    "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["order"])' \
-      "$(run_dir "${BATS_TEST_TMPDIR}/s$i")/run.json" > "${BATS_TEST_TMPDIR}/order$i"
+    cut -d, -f1-3 "$(run_dir "${BATS_TEST_TMPDIR}/s$i")/samples.csv" > "${BATS_TEST_TMPDIR}/order$i"
   done
   cmp "${BATS_TEST_TMPDIR}/order1" "${BATS_TEST_TMPDIR}/order2"
 }
@@ -348,7 +358,8 @@ EOF
   [ "${#lines[@]}" -eq 4 ]
   refute_line --regexp '^(invalid|failed|timeout|crashed)$'
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile unserved --no-charts --out "${BATS_TEST_TMPDIR}/u"
-  assert_success
+  assert_failure 1
+  assert_line "run.py: workload unserved has no valid sample (1 run: 1 failed); the samples are kept, the reasons are in REPORT.md"
   assert_line --regexp '^run.py: unserved/fake/honest-sequential@python failed: server fake-server exited 1 before it was ready: '
   assert_line --regexp '^run.py: unready/fake/honest-sequential@python failed: server fake-server printed no \{"port": N\} line within '
   "$PYTHON" - "$(run_dir "${BATS_TEST_TMPDIR}/u")/samples.csv" <<'EOF'
@@ -433,6 +444,10 @@ EOF
 @test "--render of a folder without samples.csv says so" {
   run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}"
   assert_output "run.py: ${BATS_TEST_TMPDIR} has no samples.csv: not a run folder"
+  # A results/latest that points nowhere yet (no run has finished).
+  ln -s h/nothing "${BATS_TEST_TMPDIR}/latest"
+  run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/latest"
+  assert_output "run.py: ${BATS_TEST_TMPDIR}/h/nothing is not a folder: --render takes a run folder, results/<host>/<stamp>"
 }
 
 @test "Ctrl-C keeps the samples, marks the run incomplete and exits 130" {

@@ -22,7 +22,8 @@ run_dir() { "$PYTHON" -c 'import os,sys; print(os.path.realpath(os.path.join(sys
 import collections, csv, json, os, sys
 d = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(d, "samples.csv"))))
-assert list(rows[0])[-2:] == ["env", "point"], list(rows[0])
+cols = list(rows[0])
+assert "env" in cols and cols[cols.index("env") + 1] == "point", cols
 got = collections.Counter((r["variant"].split("/")[2], r["point"], r["iterations"], r["concurrency"], r["env"])
                           for r in rows)
 want = {("honest-sequential@python", "base", "20", "1", ""),
@@ -78,9 +79,11 @@ EOF
     --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
-  "$PYTHON" - "$d" <<'EOF'
+  "$PYTHON" - "$d" "${ROOT}/runner" <<'EOF'
 import csv, json, os, sys
 d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import measure
 rounds = {}
 for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
     rounds.setdefault(r["variant"].split("/")[2], []).append(int(r["round"]))
@@ -89,10 +92,16 @@ assert sorted(rounds["honest-sequential@python"]) == [1, 2, 3, 4, 5], rounds
 assert sorted(rounds["honest-parallel@python"]) == [1, 2], rounds
 assert sorted(rounds["honest-bounded@python"]) == [1, 2], rounds
 run = json.load(open(os.path.join(d, "run.json")))
-assert run["rounds"] == 5 and len(run["order"]) == 5, run
+warmup_orders, orders = measure.run_orders(run)
+assert run["rounds"] == 5 and len(orders) == 5, run
 assert run["variant_rounds"]["readfile/fake/honest-sequential@python"] == 5
-assert [len(o) for o in run["order"]] == [3, 3, 1, 1, 1], run["order"]
-assert len(run["warmup_order"]) == 1 and len(run["warmup_order"][0]) == 3
+assert [len(o) for o in orders] == [3, 3, 1, 1, 1], orders
+assert len(warmup_orders) == 1 and len(warmup_orders[0]) == 3
+# The orders run.json gives are the ones that ran (samples.csv's round and order).
+ran = {}
+for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
+    ran.setdefault(int(r["round"]), {})[int(r["order"])] = r["variant"]
+assert [[ran[i + 1][k + 1] for k in range(len(o))] for i, o in enumerate(orders)] == orders, (ran, orders)
 EOF
   grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their warm-up time, at most 5" "${d}/REPORT.md"
 }

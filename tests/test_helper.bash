@@ -279,6 +279,16 @@ stop_server() {
   return 0
 }
 
+# guard_for SECONDS -- sets the array GUARD to the command that stops a
+# program after SECONDS: coreutils' timeout, or gtimeout (Homebrew's coreutils
+# on macOS, which has neither); empty without them, so that the test still
+# runs.  Use it as ${GUARD[@]+"${GUARD[@]}"} (bash 3.2 with an empty array).
+guard_for() {
+  GUARD=()
+  if command -v timeout >/dev/null; then GUARD=(timeout "$1")
+  elif command -v gtimeout >/dev/null; then GUARD=(gtimeout "$1"); fi
+}
+
 # run_variant ID N [flags...] -- runs one variant from the project root with
 # stdout in $output and stderr in $stderr, its workload's server (if any)
 # started before and stopped after, its port flag appended as the runner
@@ -287,14 +297,14 @@ stop_server() {
 # needs the same one, as the runner shares a round's server among a
 # workload's variants (the loops below; stop_kept_server ends it).
 # The workload's own flags are left to the program's defaults unless given.
-# Guarded by `timeout` (where there is one) so that a program that hangs
+# Guarded (guard_for, where there is a timeout) so that a program that hangs
 # fails its test instead of the suite.
 run_variant() {
-  local id=$1 n=$2 guard=() port=()
+  local id=$1 n=$2 port=()
   shift 2
   variant_argv "$id"
   cd "$ROOT" || return 1
-  if command -v timeout >/dev/null; then guard=(timeout "${VARIANT_TIMEOUT:-60}"); fi
+  guard_for "${VARIANT_TIMEOUT:-60}"
   if [ "${#SERVER_ARGV[@]}" -gt 0 ]; then
     if ! server_for_variant 2> "${BATS_TEST_TMPDIR}/server.why"; then
       status=125 output="" lines=() stderr=$(cat "${BATS_TEST_TMPDIR}/server.why")
@@ -302,7 +312,7 @@ run_variant() {
     fi
     port=("$SERVER_PORT_FLAG" "$SERVER_PORT")
   fi
-  run --separate-stderr ${guard[@]+"${guard[@]}"} "${VARIANT_ARGV[@]}" --iterations "$n" "$@" \
+  run --separate-stderr ${GUARD[@]+"${GUARD[@]}"} "${VARIANT_ARGV[@]}" --iterations "$n" "$@" \
     ${port[@]+"${port[@]}"} < /dev/null
   [ "${#SERVER_ARGV[@]}" -eq 0 ] || [ -n "${SERVER_KEEP:-}" ] || stop_server
 }

@@ -10,7 +10,8 @@
  *
  * A driver async function awaits the top-level calls one after another.  At
  * most M + 1 coroutines are alive at once (the driver and one chain of
- * calls): their stacks are mapped before the clock starts.
+ * calls): their stacks come from the coroutine pool once the clock has
+ * started, mapped on the first repetition (c/lib/modes.h).
  */
 #include "workload.h"
 
@@ -22,8 +23,11 @@ typedef struct call_s {
   int n;
 } call_t;
 
-/* Awaits the async call fn(n): 0 with *result, or the code it failed with. */
-static int await_call(ab_async_fn fn, af_state_t *st, int n, uint64_t *result) {
+/* Awaits the async call fn(n): 0 with *result, or the code it failed with.
+ * Inline, so that a resumed call continues in its caller's own code: a
+ * return across a switch is mispredicted (coro.h). */
+static inline __attribute__((always_inline)) int await_call(ab_async_fn fn, af_state_t *st, int n,
+                                                            uint64_t *result) {
   call_t c = {st, n};
   ab_promise_t *p = ab_async(fn, &c);
   if (p == NULL)
@@ -80,11 +84,6 @@ static int driver(void *arg, void **value) {
 
 static int run_driver(ab_run_t *run, af_shape_t shape) {
   af_state_t *st = af_pass_begin(run, shape);
-  if (ab_coro_reserve((size_t)st->m[shape] + 2) != 0) {
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the coroutine stacks");
-    return -1;
-  }
   ab_run_begin(run);
   ab_promise_t *p = ab_async(driver, st);
   if (p == NULL || ab_promise_state(p) == AB_REJECTED)
@@ -95,7 +94,6 @@ static int run_driver(ab_run_t *run, af_shape_t shape) {
     ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
     rc = -1;
   }
-  ab_coro_pool_drain();
   return rc;
 }
 

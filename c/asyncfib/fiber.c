@@ -21,16 +21,11 @@ static void body(void *arg) {
 
 static int on_fiber(ab_run_t *run, af_shape_t shape) {
   af_state_t *st = af_pass_begin(run, shape);
-  if (ab_coro_reserve(1) != 0) {
-    ab_run_oom(run, 0, "a coroutine stack");
-    return -1;
-  }
   ab_run_begin(run);
   if (ab_fiber_start(body, st) != 0)
     ab_run_oom(run, 0, "a coroutine stack");
   if (!ab_run_failed(run) && ab_coro_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu fibers never finished", ab_coro_live());
-  ab_coro_pool_drain();
   return af_pass_end(run);
 }
 

@@ -9,8 +9,11 @@
  *   iterative  the loop in a frame that finishes at once
  *
  * A driver frame awaits the top-level calls one after another.  Frames come
- * from a free list filled before the clock starts (a call chain holds at
- * most M + 1), so a call allocates only its result promise, from the pool.
+ * from a free list, filled by the first call chain once the clock has
+ * started (a chain holds at most M + 1) and kept for the next pass as the
+ * coroutine pool keeps its stacks (c/lib/modes.h); afterwards a call
+ * allocates only its result promise, from the pool.  The workload's teardown
+ * frees the list.
  */
 #include "workload.h"
 
@@ -55,11 +58,7 @@ static void frames_free(void) {
 /* The frame has finished: settle its promise, give the frame back. */
 static void finished(ab_pt_t *pt) {
   frame_t *f = AB_PT_FRAME(pt, frame_t, pt);
-  if (pt->result == 0)
-    ab_promise_resolve(f->result, AF_VALUE(f->value), NULL);
-  else
-    ab_promise_reject(f->result, pt->result, NULL);
-  ab_promise_release(f->result);
+  ab_pt_promise_return(f->result, pt->result, NULL, AF_VALUE(f->value));
   frame_put(f);
 }
 
@@ -73,11 +72,11 @@ static ab_promise_t *call(af_state_t *st, int n, ab_pt_step_fn step) {
   f->n = n;
   f->value = 0;
   f->child = NULL;
-  if ((f->result = ab_promise_new()) == NULL) {
+  ab_promise_t *r = f->result = ab_pt_promise_new(); /* the frame's and ours */
+  if (r == NULL) {
     frame_put(f);
     return NULL;
   }
-  ab_promise_t *r = ab_promise_retain(f->result);
   ab_pt_start(&f->pt, step, finished);
   return r;
 }
@@ -147,23 +146,13 @@ static int drive(ab_pt_t *pt) {
 
 static int run_driver(ab_run_t *run, af_shape_t shape) {
   af_state_t *st = af_pass_begin(run, shape);
-  /* The frames of one call chain, on the free list before the clock. */
-  for (long k = 0; k < st->m[shape] + 1; k++) {
-    frame_t *f = malloc(sizeof(*f));
-    if (f == NULL) {
-      frames_free();
-      ab_run_oom(run, 0, "the frames");
-      return -1;
-    }
-    frame_put(f);
-  }
   driver_t d = {.st = st, .step = shape == AF_RECURSIVE ? fib_recursive : fib_iterative};
   ab_run_begin(run);
   ab_pt_start(&d.pt, drive, NULL);
-  int rc = af_promise_finish(run);
-  frames_free();
-  return rc;
+  return af_promise_finish(run);
 }
+
+void af_stackless_teardown(void) { frames_free(); }
 
 int af_stackless_recursive(ab_run_t *run) { return run_driver(run, AF_RECURSIVE); }
 int af_stackless_iterative(ab_run_t *run) { return run_driver(run, AF_ITERATIVE); }

@@ -19,7 +19,7 @@ enum { FLAG_MAX_RECURSIVE, FLAG_MAX_ITERATIVE };
 
 static const ab_flag_t flags[] = {
   [FLAG_MAX_RECURSIVE] = {"--max-recursive", "M", "10", "recursive shape: top-level calls are fib(0..M-1), 1 <= M <= 40"},
-  [FLAG_MAX_ITERATIVE] = {"--max-iterative", "M", "20", "iterative shape: top-level calls are fib(0..M-1), 1 <= M <= 78"},
+  [FLAG_MAX_ITERATIVE] = {"--max-iterative", "M", "10", "iterative shape: top-level calls are fib(0..M-1), 1 <= M <= 78"},
   {NULL, NULL, NULL, NULL}
 };
 
@@ -72,6 +72,11 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   return AB_EXIT_OK;
 }
 
+static void teardown(void *state) {
+  (void)state;
+  af_stackless_teardown();
+}
+
 /* An iteration is right once all its M calls were (af_done checks each). */
 static int check(ab_run_t *run, long i, const void *result) {
   (void)i;
@@ -94,7 +99,7 @@ const ab_workload_t ab_asyncfib = {
   variants,
   setup,
   check,
-  NULL,
+  teardown,
   json,
   0 /* no file descriptors */
 };
@@ -146,6 +151,5 @@ int af_promise_finish(ab_run_t *run) {
   uv_run(run->loop, UV_RUN_DEFAULT);
   if (!ab_run_failed(run) && ab_promise_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
-  ab_promise_pool_trim();
   return af_pass_end(run);
 }

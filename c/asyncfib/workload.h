@@ -7,8 +7,9 @@
  * fib(n) for n = 0..M-1, where M is --max-recursive for the `recursive`
  * shape (fib(n) = fib(n-1) + fib(n-2), fib(0) = fib(1) = 1, so 2 fib(n) - 1
  * calls: 276 calls a repetition at M = 10) and --max-iterative for the
- * `iterative` one (one call running a loop: 20 calls at M = 20); the seed
- * ran 5 repetitions, N = 5.  Every top-level result is checked against a
+ * `iterative` one (one call running a loop: 10 calls at M = 10, the seed's
+ * fibonacci_20(i) for i < 10); the seed ran 5 repetitions after a dropped
+ * JIT-cold one: N = 5, warm-up 1.  Every top-level result is checked against a
  * table made by the plain computation, and the pass's total of calls and the
  * sum of its results (the line's `calls` and `checksum`) against the plain
  * computation's.
@@ -83,6 +84,8 @@ int af_await_recursive(ab_run_t *run);
 int af_await_iterative(ab_run_t *run);
 int af_stackless_recursive(ab_run_t *run);
 int af_stackless_iterative(ab_run_t *run);
+/* Frees the stackless frames kept between passes (the workload's teardown). */
+void af_stackless_teardown(void);
 
 /* A promise value that is an integer, and back. */
 #define AF_VALUE(u) ((void *)(uintptr_t)(u))

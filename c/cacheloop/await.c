@@ -34,10 +34,6 @@ static int body(void *arg, void **value) {
 }
 
 int cl_await(ab_run_t *run) {
-  if (ab_coro_reserve(1) != 0) { /* its stack, mapped before the clock */
-    ab_run_oom(run, 0, "a coroutine stack");
-    return -1;
-  }
   cl_pass_begin(run);
   ab_run_begin(run);
   ab_promise_t *p = ab_async(body, run->state);
@@ -49,6 +45,5 @@ int cl_await(ab_run_t *run) {
   int rc = cl_promise_finish(run);
   if (rc == 0 && ab_coro_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
-  ab_coro_pool_drain();
   return ab_run_failed(run) ? -1 : 0;
 }

@@ -47,10 +47,6 @@ static void body(void *arg) {
 
 int cl_fiber(ab_run_t *run) {
   cl_state_t *st = run->state;
-  if (ab_coro_reserve(1) != 0) { /* its stack, mapped before the clock */
-    ab_run_oom(run, 0, "a coroutine stack");
-    return -1;
-  }
   cl_pass_begin(run);
   ab_run_begin(run);
   if (ab_fiber_start(body, st) != 0)
@@ -58,6 +54,5 @@ int cl_fiber(ab_run_t *run) {
   uv_run(st->loop, UV_RUN_DEFAULT);
   if (!ab_run_failed(run) && ab_coro_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu fibers never finished", ab_coro_live());
-  ab_coro_pool_drain();
   return cl_pass_end(run);
 }

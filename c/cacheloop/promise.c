@@ -58,9 +58,7 @@ int cl_promise_finish(ab_run_t *run) {
   ab_microtasks_drain();
   if (!ab_run_failed(run) && ab_promise_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
-  int rc = cl_pass_end(run);
-  ab_promise_pool_trim();
-  return rc;
+  return cl_pass_end(run);
 }
 
 /* Records why load st->i's promise rejected (the read's code and step). */

@@ -1,11 +1,12 @@
 /*
  * await.c -- the await style: an async function per upload on a stackful
- * coroutine (async.h), awaiting each operation's promise in turn
- * (sequential shape) or Promise.all of its queries and then the commit
- * (parallel shape), as promises-native-async-await.js does (but awaiting
- * the commit too: every variant does the same work).  Every await takes a
- * microtask turn, as in JavaScript.  The N stacks are mapped before the
- * clock starts and unmapped after the pass.
+ * coroutine (async.h), awaiting Promise.all of the put and the lookup and
+ * then each operation's promise in turn (sequential shape), or Promise.all
+ * of its queries and then the commit (parallel shape), as
+ * promises-native-async-await.js does (but joining the put and the lookup
+ * and awaiting the commit too: every variant does the same work).  Every
+ * await takes a microtask turn, as in JavaScript.  The N stacks come from
+ * the coroutine pool once the clock has started (c/lib/modes.h).
  */
 #include "workload.h"
 
@@ -27,7 +28,15 @@ static long await_op(ab_doxbee_up_t *up, ab_doxbee_op_t *op, int kind, long j) {
 static int seq_body(void *arg, void **value) {
   (void)value;
   ab_doxbee_up_t *up = arg;
-  for (int kind = AB_DOXBEE_PUT; kind < AB_DOXBEE_COMMIT; kind++) {
+  ab_promise_t *all = ab_doxbee_join(up);
+  if (all == NULL) return 0;
+  void *list = NULL;
+  int rc = ab_await(all, &list);
+  if (rc != 0) ab_op_fail(up->head.set->run, up->head.i, rc, "the put or the lookup");
+  int bad = rc != 0 || ab_doxbee_joined(up, list) != 0;
+  ab_promise_release(all);
+  if (bad) return 0;
+  for (int kind = AB_DOXBEE_VERSION; kind < AB_DOXBEE_COMMIT; kind++) {
     long got = kind == AB_DOXBEE_CREATE ? ab_doxbee_create_query(up, NULL)
                                         : await_op(up, &up->ops[0], kind, 0);
     if (got < 0 || ab_doxbee_verify(up, kind, 0, got) != 0) return 0;
@@ -78,17 +87,9 @@ static void ignore(void *arg, ab_promise_t *settled) {
 
 /* Starts one async function per upload and runs the pass. */
 static int run_uploads(ab_run_t *run, int shape_parallel, ab_async_fn body) {
-  if (ab_coro_reserve((size_t)run->n) != 0) {
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the coroutine stacks");
-    return -1;
-  }
-  ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 1);
-  if (set == NULL) {
-    ab_coro_pool_drain();
-    return -1;
-  }
   ab_run_begin(run);
+  ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 1);
+  if (set == NULL) return -1;
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_promise_t *p = ab_async(body, ab_doxbee_up(set, k));
     if (p == NULL) {
@@ -103,9 +104,7 @@ static int run_uploads(ab_run_t *run, int shape_parallel, ab_async_fn body) {
     ab_promise_release(p);
   }
   ab_microtasks_drain();
-  int rc = ab_ops_finish(set);
-  ab_coro_pool_drain();
-  return rc;
+  return ab_ops_finish(set);
 }
 
 int ab_doxbee_await_seq(ab_run_t *run) { return run_uploads(run, 0, seq_body); }

@@ -1,7 +1,8 @@
 /*
  * callback.c -- the callback style: each operation's completion callback
- * checks its result and starts the next (sequential shape), or counts the
- * queries back and commits after the last (parallel shape), as bluebird's
+ * checks its result and starts the next (sequential shape: after the put and
+ * the lookup, started together and counted back), or counts the queries back
+ * and commits after the last (parallel shape), as bluebird's
  * callbacks-baseline.js and its parallel counterpart do.
  */
 #include "workload.h"
@@ -32,13 +33,22 @@ static void seq_done(ab_doxbee_op_t *op) {
   ab_doxbee_start(op, up, kind + 1, 0, seq_done);
 }
 
+/* The put or the lookup came back: the second of the two goes on. */
+static void joined(ab_doxbee_op_t *op) {
+  ab_doxbee_up_t *up = op->up;
+  if (ab_doxbee_verify(up, op->kind, 0, op->result) != 0) return;
+  if (--up->pending == 0) ab_doxbee_start(&up->ops[0], up, AB_DOXBEE_VERSION, 0, seq_done);
+}
+
 int ab_doxbee_callback_seq(ab_run_t *run) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_doxbee_begin(run, 0, 0);
   if (set == NULL) return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_doxbee_up_t *up = ab_doxbee_up(set, k);
-    ab_doxbee_start(&up->ops[0], up, AB_DOXBEE_PUT, 0, seq_done);
+    up->pending = 2;
+    if (ab_doxbee_start(&up->ops[0], up, AB_DOXBEE_PUT, 0, joined) == 0)
+      ab_doxbee_start(&up->ops[1], up, AB_DOXBEE_LOOKUP, 0, joined);
   }
   return ab_ops_finish(set);
 }
@@ -55,10 +65,10 @@ static void par_done(ab_doxbee_op_t *op) {
 }
 
 int ab_doxbee_callback_par(ab_run_t *run) {
-  ab_ops_t *set = ab_doxbee_begin(run, 1, 0);
-  if (set == NULL) return -1;
   long p = ((ab_doxbee_t *)run->state)->queries;
   ab_run_begin(run);
+  ab_ops_t *set = ab_doxbee_begin(run, 1, 0);
+  if (set == NULL) return -1;
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_doxbee_up_t *up = ab_doxbee_up(set, k);
     up->pending = p;

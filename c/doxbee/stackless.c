@@ -1,8 +1,9 @@
 /*
  * stackless.c -- the stackless await style: a state-machine frame per
- * upload (stackless.h; the upload record is the frame), awaiting each
- * operation's promise in turn (sequential shape), or Promise.all of its
- * queries and then the commit (parallel shape).  Every await takes a
+ * upload (stackless.h; the upload record is the frame), awaiting
+ * Promise.all of the put and the lookup and then each operation's promise in
+ * turn (sequential shape), or Promise.all of its queries and then the commit
+ * (parallel shape).  Every await takes a
  * microtask turn, as ab_await does.
  */
 #include "workload.h"
@@ -22,8 +23,16 @@ static long awaited(ab_doxbee_up_t *up) {
 static int seq_step(ab_pt_t *pt) {
   ab_doxbee_up_t *up = AB_PT_FRAME(pt, ab_doxbee_up_t, pt);
   long got;
+  int bad;
   AB_PT_BEGIN(pt);
-  for (up->step = AB_DOXBEE_PUT; up->step <= AB_DOXBEE_COMMIT; up->step++) {
+  if ((up->p = ab_doxbee_join(up)) == NULL) AB_PT_RETURN(pt, -1);
+  AB_PT_AWAIT(pt, up->p);
+  if (up->pt.code != 0) ab_op_fail(up->head.set->run, up->head.i, up->pt.code, "the put or the lookup");
+  bad = up->pt.code != 0 || ab_doxbee_joined(up, up->pt.value) != 0;
+  ab_promise_release(up->p);
+  up->p = NULL;
+  if (bad) AB_PT_RETURN(pt, -1);
+  for (up->step = AB_DOXBEE_VERSION; up->step <= AB_DOXBEE_COMMIT; up->step++) {
     if (up->step == AB_DOXBEE_CREATE) {
       got = ab_doxbee_create_query(up, NULL);
     } else {
@@ -99,9 +108,9 @@ static int par_step(ab_pt_t *pt) {
 }
 
 static int run_uploads(ab_run_t *run, int shape_parallel, ab_pt_step_fn step) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_doxbee_begin(run, shape_parallel, 1);
   if (set == NULL) return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++)
     ab_pt_start(&ab_doxbee_up(set, k)->pt, step, NULL);
   ab_microtasks_drain();

@@ -100,10 +100,11 @@ static int no_start(ab_op_t *op) {
 
 ab_ops_t *ab_doxbee_begin(ab_run_t *run, int shape_parallel, int promised) {
   ab_doxbee_t *st = run->state;
-  long slots = shape_parallel ? st->queries : 1;
+  long slots = shape_parallel ? st->queries : 2; /* the put and the lookup at once */
   size_t size = sizeof(ab_doxbee_up_t) + (size_t)slots * sizeof(ab_doxbee_op_t);
   st->ops_per_upload = shape_parallel ? st->queries + 1 : AB_DOXBEE_STEPS;
   st->commits = st->checked = 0;
+  st->most_waiting = 0;
   st->type.size = AB_OPS_ALIGNED(size);
   st->type.start = no_start;
   st->type.cleanup = NULL;
@@ -175,11 +176,13 @@ int ab_doxbee_start(ab_doxbee_op_t *op, ab_doxbee_up_t *up, int kind, long j,
   op->j = j;
   op->result = -1;
   op->done = done;
-  int rc = ab_sleepq_start(&ab_doxbee_state(up)->q, &op->sleep, woke);
+  ab_doxbee_t *st = ab_doxbee_state(up);
+  int rc = ab_sleepq_start(&st->q, &op->sleep, woke);
   if (rc != 0) {
     ab_op_fail(up->head.set->run, up->head.i, rc, kind_names[kind]);
     return -1;
   }
+  if (st->q.waiting > st->most_waiting) st->most_waiting = st->q.waiting;
   return 0;
 }
 
@@ -197,4 +200,28 @@ ab_promise_t *ab_doxbee_promise(ab_doxbee_op_t *op, ab_doxbee_up_t *up, int kind
     return NULL;
   }
   return p;
+}
+
+ab_promise_t *ab_doxbee_join(ab_doxbee_up_t *up) {
+  ab_promise_t *ps[2];
+  ps[0] = ab_doxbee_promise(&up->ops[0], up, AB_DOXBEE_PUT, 0);
+  if (ps[0] == NULL) return NULL;
+  ps[1] = ab_doxbee_promise(&up->ops[1], up, AB_DOXBEE_LOOKUP, 0);
+  if (ps[1] == NULL) {
+    ab_promise_release(ps[0]);
+    return NULL;
+  }
+  ab_promise_t *all = ab_promise_all(ps, 2);
+  if (all == NULL) ab_run_oom(up->head.set->run, up->head.i, "a promise");
+  ab_promise_release(ps[0]);
+  ab_promise_release(ps[1]);
+  return all;
+}
+
+int ab_doxbee_joined(ab_doxbee_up_t *up, const ab_list_t *list) {
+  for (size_t k = 0; k < 2; k++) {
+    const ab_doxbee_op_t *op = list->items[k].ptr;
+    if (ab_doxbee_verify(up, op->kind, 0, op->result) != 0) return -1;
+  }
+  return 0;
 }

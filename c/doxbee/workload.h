@@ -8,10 +8,12 @@
  * for all, as Node's timers of one duration share one list).  A pass starts
  * all N uploads at once (mode parallel).  Two shapes:
  *
- *   sequential  blob put, file lookup (it misses, so the create branch runs),
- *               version insert, query creation (synchronous: its callback
- *               runs inside the call), query execution, file-version insert,
- *               file update, commit: one after another, 8 results per upload
+ *   sequential  blob put and file lookup at once, joined (as bluebird's
+ *               promise version joins them; the lookup misses, so the create
+ *               branch runs), then version insert, query creation
+ *               (synchronous: its callback runs inside the call), query
+ *               execution, file-version insert, file update, commit: one
+ *               after another, 8 results per upload
  *   parallel    --queries P file-version inserts at once, joined, then
  *               commit: P + 1 results per upload
  *
@@ -20,10 +22,15 @@
  * ab_doxbee_expected() before it goes on (ab_doxbee_verify), and the upload
  * is verified when its commit comes back: committed exactly once and every
  * result of it checked.  The line adds commits, checked and ops_per_upload.
+ * Every style, and every language (node/doxbee, go/internal/doxbee), does
+ * the same work: the put and the lookup joined, the commit waited for and
+ * checked.
  *
  * Records: an upload is an ab_op_t (modes.h) followed by the workload's
- * fields and one operation record per operation in flight (1, or P), all
- * allocated before the clock starts by ab_doxbee_begin.
+ * fields and one operation record per operation in flight at once (2: the
+ * put in ops[0], the lookup in ops[1], then ops[0] for each later step; or
+ * P), all allocated by ab_doxbee_begin, which a style calls once its clock
+ * has started (ab_run_begin).
  */
 #ifndef AB_DOXBEE_WORKLOAD_H
 #define AB_DOXBEE_WORKLOAD_H
@@ -74,7 +81,7 @@ struct ab_doxbee_up_s {
   long pending;           /* parallel: queries not back yet */
   long checked;           /* results checked */
   long commits;           /* commits that came back */
-  ab_doxbee_op_t ops[];   /* 1 (sequential) or P (parallel) */
+  ab_doxbee_op_t ops[];   /* 2 (sequential) or P (parallel) */
 };
 
 /* The workload's state (run->state). */
@@ -85,12 +92,14 @@ typedef struct ab_doxbee_s {
   long ops_per_upload;    /* of the pass's shape */
   long commits;           /* over the pass */
   long checked;           /* over the pass */
+  size_t most_waiting;    /* the most operations in flight at once over the pass */
   ab_op_type_t type;      /* the records' size */
 } ab_doxbee_t;
 
 /* The records of a pass of `shape_parallel` (0 or 1), stamped and ready:
  * the set, or NULL with the failure recorded.  `promised` attaches the
- * microtask safety net (promise, await, stackless). */
+ * microtask safety net (promise, await, stackless).  Per-operation state:
+ * called after ab_run_begin. */
 ab_ops_t *ab_doxbee_begin(ab_run_t *run, int shape_parallel, int promised);
 
 static inline ab_doxbee_up_t *ab_doxbee_up(const ab_ops_t *set, long k) {
@@ -115,6 +124,15 @@ int ab_doxbee_start(ab_doxbee_op_t *op, ab_doxbee_up_t *up, int kind, long j,
 /* Promise form: the operation's promise (a new reference), fulfilled with
  * op (read op->result); NULL with the failure recorded. */
 ab_promise_t *ab_doxbee_promise(ab_doxbee_op_t *op, ab_doxbee_up_t *up, int kind, long j);
+
+/* The sequential shape's first step, promised: Promise.all of the put
+ * (ops[0]) and the lookup (ops[1]), a new reference, or NULL with the
+ * failure recorded. */
+ab_promise_t *ab_doxbee_join(ab_doxbee_up_t *up);
+
+/* Checks the put's and the lookup's results from the list a fulfilled
+ * ab_doxbee_join gave: 0, or -1 with the failure recorded. */
+int ab_doxbee_joined(ab_doxbee_up_t *up, const ab_list_t *list);
 
 /* The synchronous query creation: its callback runs inside the call with
  * the query's value (the callback style); others use its return value. */

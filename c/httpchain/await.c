@@ -35,18 +35,9 @@ static void ignore(void *arg, ab_promise_t *settled) {
 }
 
 int hc_await(ab_run_t *run) {
-  long slots = ab_run_slots(run);
-  if (ab_coro_reserve((size_t)slots) != 0) {
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the coroutine stacks");
-    return -1;
-  }
-  hc_pass_t *pass = hc_pass_new(run, slots, 1);
-  if (pass == NULL) {
-    ab_coro_pool_drain();
-    return -1;
-  }
   ab_run_begin(run);
+  hc_pass_t *pass = hc_pass_new(run, ab_run_slots(run), 1);
+  if (pass == NULL) return -1;
   hc_pass_connect(pass); /* a failure is recorded: no async function starts */
   for (long k = 0; k < pass->n && !ab_run_failed(run); k++) {
     ab_promise_t *p = ab_async(chains, &pass->conns[k]);
@@ -67,6 +58,5 @@ int hc_await(ab_run_t *run) {
     ab_run_fail(run, run->n - 1, "%zu coroutines outlived the pass", ab_coro_live());
     rc = -1;
   }
-  ab_coro_pool_drain();
   return rc;
 }

@@ -34,9 +34,9 @@ static void on_third(hc_conn_t *c, int err) {
 }
 
 int hc_callback(ab_run_t *run) {
+  ab_run_begin(run);
   hc_pass_t *pass = hc_pass_new(run, ab_run_slots(run), 0);
   if (pass == NULL) return -1;
-  ab_run_begin(run);
   if (hc_pass_connect(pass) != 0) return hc_pass_close(pass);
   for (long k = 0; k < pass->n; k++) start_chain(&pass->conns[k]);
   hc_pass_run(pass);

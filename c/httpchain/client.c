@@ -45,7 +45,7 @@ static llhttp_settings_t settings;
 static void finish(hc_conn_t *c, int err) {
   hc_get_cb cb = c->cb;
   c->cb = NULL;
-  c->pass->progress++;
+  uv_timer_stop(&c->deadline);
   if (cb != NULL) cb(c, err);
   ab_microtasks_drain(); /* as Node does after every callback */
 }
@@ -78,14 +78,16 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
     return;
   }
   if (c->cb == NULL || c->complete) {
-    broken(c, UV_EPROTO); /* bytes nobody asked for */
+    c->stray = 1; /* bytes nobody asked for */
+    broken(c, UV_EPROTO);
     return;
   }
   llhttp_errno_t e = llhttp_execute(&c->parser, buf->base, (size_t)nread);
   if (e == HPE_PAUSED) {
     const char *end = llhttp_get_error_pos(&c->parser);
     if (end != buf->base + nread) {
-      broken(c, UV_EPROTO); /* more than one response */
+      c->stray = 1; /* bytes after the response's end */
+      broken(c, UV_EPROTO);
       return;
     }
     llhttp_resume(&c->parser);
@@ -93,6 +95,13 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
   } else if (e != HPE_OK) {
     broken(c, c->err ? c->err : UV_EPROTO);
   }
+}
+
+/* --stall-ms after the request: the response has not ended, whether nothing
+ * came, bytes keep dripping in, or the body is shorter than announced. */
+static void on_deadline(uv_timer_t *t) {
+  hc_conn_t *c = t->data;
+  if (c->cb != NULL) broken(c, UV_ETIMEDOUT);
 }
 
 static void on_written(uv_write_t *req, int status) {
@@ -122,6 +131,8 @@ int hc_get(hc_conn_t *c, const char *path, size_t len, hc_get_cb cb) {
   if (rc == 0) {
     c->cb = cb;
     c->writing = 1;
+    hc_state_t *st = c->pass->run->state;
+    uv_timer_start(&c->deadline, on_deadline, (uint64_t)st->stall_ms, 0);
   }
   return rc;
 }
@@ -132,9 +143,10 @@ int hc_verify(hc_conn_t *c, int err) {
   ab_run_t *run = c->pass->run;
   if (err != 0) {
     const char *why = err == UV_EOF ? "the server closed the connection before the response ended"
+                      : err == UV_EPROTO && c->stray ? "the server broke the protocol: bytes after the response's end"
                       : err == UV_EPROTO ? "the response is not HTTP/1.1 the client can parse"
                       : err == UV_E2BIG ? "the response body is too long"
-                      : err == UV_ETIMEDOUT ? "no response within --stall-ms (the server does not answer)"
+                      : err == UV_ETIMEDOUT ? "no complete response within --stall-ms (the server does not answer, or not in full)"
                       : uv_strerror(err);
     ab_run_fail(run, c->chain, "request %d (GET %s): %s", c->step + 1, c->path, why);
     if (err == UV_ETIMEDOUT) run->env_error = 1;
@@ -167,7 +179,7 @@ int hc_next_chain(hc_conn_t *c) {
   return 1;
 }
 
-/* ---- the pass: K connections and a watchdog ---------------------------------- */
+/* ---- the pass: K connections, each with its deadline timer ------------------ */
 
 static void on_connect(uv_connect_t *req, int status) {
   hc_conn_t *c = req->data;
@@ -179,22 +191,6 @@ static void on_connect(uv_connect_t *req, int status) {
   c->open = 1;
   uv_tcp_nodelay(&c->tcp, 1);
   if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) != 0) broken(c, UV_EIO);
-}
-
-/* HC_STALL_LOOKS times per --stall-ms: a pass whose responses stopped coming
- * for that long fails (a server that accepts but never answers would hang it). */
-static void on_watchdog(uv_timer_t *t) {
-  hc_pass_t *pass = t->data;
-  if (pass->progress != pass->seen) {
-    pass->seen = pass->progress;
-    pass->stalls = 0;
-    return;
-  }
-  if (++pass->stalls < HC_STALL_LOOKS) return;
-  for (long k = 0; k < pass->n; k++) {
-    hc_conn_t *c = &pass->conns[k];
-    if (c->cb != NULL) broken(c, UV_ETIMEDOUT);
-  }
 }
 
 hc_pass_t *hc_pass_new(ab_run_t *run, long slots, int promised) {
@@ -218,8 +214,10 @@ hc_pass_t *hc_pass_new(ab_run_t *run, long slots, int promised) {
   pass->port = st->port;
   pass->slots = slots;
   pass->conns = conns;
-  uv_timer_init(run->loop, &pass->watchdog);
-  pass->watchdog.data = pass;
+  for (long k = 0; k < slots; k++) {
+    uv_timer_init(run->loop, &conns[k].deadline);
+    conns[k].deadline.data = &conns[k];
+  }
   int rc;
   if (promised && (rc = ab_promise_loop_attach(run->loop)) != 0) {
     ab_run_fail(run, 0, "ab_promise_loop_attach: %s", uv_strerror(rc));
@@ -271,15 +269,13 @@ int hc_pass_connect(hc_pass_t *pass) {
     run->env_error = 1;
     return -1;
   }
-  uint64_t look = (uint64_t)(st->stall_ms / HC_STALL_LOOKS);
-  uv_timer_start(&pass->watchdog, on_watchdog, look ? look : 1, look ? look : 1);
   return 0;
 }
 
 void hc_pass_run(hc_pass_t *pass) {
   ab_run_t *run = pass->run;
   /* Open connections keep the loop alive, so it turns until every chain has
-   * verified or the pass failed (the watchdog ends a pass that hangs). */
+   * verified or the pass failed (a GET's deadline ends a pass that hangs). */
   while (!ab_run_done(run) && !ab_run_failed(run)) {
     uv_run(run->loop, UV_RUN_ONCE);
     ab_microtasks_drain();
@@ -293,7 +289,7 @@ int hc_pass_close(hc_pass_t *pass) {
   for (long k = 0; k < pass->n; k++)
     if (pass->conns[k].cb != NULL) broken(&pass->conns[k], UV_ECANCELED);
   ab_microtasks_drain();
-  uv_close((uv_handle_t *)&pass->watchdog, NULL);
+  for (long k = 0; k < pass->slots; k++) uv_close((uv_handle_t *)&pass->conns[k].deadline, NULL);
   for (long k = 0; k < pass->n; k++) {
     hc_conn_t *c = &pass->conns[k];
     c->open = 0;

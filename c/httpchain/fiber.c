@@ -50,22 +50,19 @@ static void chains(void *arg) {
 
 int hc_fiber(ab_run_t *run) {
   long slots = ab_run_slots(run);
+  ab_run_begin(run);
   fiber_t *fibers = calloc((size_t)slots, sizeof(*fibers));
-  if (fibers == NULL || ab_coro_reserve((size_t)slots) != 0) {
-    free(fibers);
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the coroutine stacks");
+  if (fibers == NULL) {
+    ab_run_oom(run, 0, "the fibers");
     return -1;
   }
   hc_pass_t *pass = hc_pass_new(run, slots, 0);
   if (pass == NULL) {
     free(fibers);
-    ab_coro_pool_drain();
     return -1;
   }
-  ab_run_begin(run);
   hc_pass_connect(pass); /* a failure is recorded: no fiber starts */
-  /* Creating a coroutine (on a stack mapped above) is the style's cost, so it
+  /* Creating a coroutine (its stack from the pool) is the style's cost, so it
    * is timed, as await.c's ab_async and the other workloads' fiber styles are. */
   for (long k = 0; k < pass->n && !ab_run_failed(run); k++) {
     pass->conns[k].data = &fibers[k];
@@ -92,6 +89,5 @@ int hc_fiber(ab_run_t *run) {
       ab_coro_destroy(fibers[k].co);
     }
   free(fibers);
-  ab_coro_pool_drain();
   return rc;
 }

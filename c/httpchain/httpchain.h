@@ -14,8 +14,8 @@
  *               llhttp; no sockets, so the fuzzer (c/httpchain/fuzz/) drives it
  *               exactly as the server does
  *   client.c    a client connection (libuv TCP, llhttp response parser) with
- *               one GET in flight at a time, the pass's K connections and its
- *               watchdog, and a GET as a promise
+ *               one GET in flight at a time and its deadline (--stall-ms), the
+ *               pass's K connections, and a GET as a promise
  *   workload.c  what the harness asks (flags, check, variants)
  *   callback.c promise.c await.c fiber.c stackless.c   one file per style
  *   main.c      the client driver, build/bin/c-httpchain
@@ -25,17 +25,17 @@
  * chains at once, each on its own keep-alive connection; chains go to the
  * next free connection).
  *
- * The timed section, the same in every style: the pass's records, the
- * watchdog, the promise styles' safety net and the coroutine stacks are set
- * up before the clock (hc_pass_new, ab_coro_reserve); the clock starts
- * (ab_run_begin), then the K connections are opened (hc_pass_connect), as
- * Go's http.Transport and Node's keep-alive agent connect inside their timed
+ * The timed section, the same in every style: the clock starts first
+ * (ab_run_begin, DESIGN section 3), then the pass's connection records, their
+ * deadline timers and the promise styles' safety net are set up
+ * (hc_pass_new) and the K connections opened (hc_pass_connect), as Go's
+ * http.Transport and Node's keep-alive agent connect inside their timed
  * section on first use; then the style's own frames, promises or coroutines
- * are created and run the chains.  The clock stops at the N-th verified
+ * (their stacks from the pool) are created and run the chains.  The clock
+ * stops at the N-th verified
  * chain (ab_run_ok), so closing the connections (hc_pass_close) is not timed,
- * as Node's agent.destroy() after its N-th chain is not (Go's timed section
- * is its whole Run, so its deferred CloseIdleConnections, closing the idle
- * connections without waiting, is).
+ * as Node's agent.destroy() and Go's CloseIdleConnections after their N-th
+ * chain are not.
  */
 #ifndef AB_HTTPCHAIN_H
 #define AB_HTTPCHAIN_H
@@ -114,11 +114,13 @@ typedef struct hc_pass_s hc_pass_t;
 /* Called once per GET: err 0 and the response in conn (status, body,
  * body_len), or a libuv error code (UV_EOF: the server closed the connection
  * before the response ended; UV_EPROTO: a response llhttp rejects; UV_E2BIG:
- * a body longer than HC_MAX_BODY; UV_ETIMEDOUT: the watchdog). */
+ * a body longer than HC_MAX_BODY; UV_ETIMEDOUT: the response was not
+ * complete within --stall-ms of the request). */
 typedef void (*hc_get_cb)(hc_conn_t *conn, int err);
 
 struct hc_conn_s {
   uv_tcp_t tcp;
+  uv_timer_t deadline;     /* --stall-ms after a request was sent, while its GET is in flight */
   uv_connect_t connect;
   uv_write_t write;
   llhttp_t parser;
@@ -132,6 +134,7 @@ struct hc_conn_s {
   int err;                 /* what the connection failed with, 0 while fine */
   int open;                /* connected and not closed */
   int writing;             /* the request's uv_write_t is libuv's until its callback */
+  int stray;               /* the server sent bytes after a response's end */
   size_t body_len;
   char body[HC_MAX_BODY];
   char path[HC_MAX_BODY];  /* the path of the GET in flight */
@@ -147,12 +150,8 @@ struct hc_pass_s {
   long slots;              /* connections to open */
   long n;                  /* connections set up (hc_pass_connect) */
   long next;               /* next chain to start */
-  uint64_t progress;       /* responses so far (the watchdog reads it) */
-  uint64_t seen;           /* progress at the watchdog's last look */
-  int stalls;              /* looks in a row without progress */
   long connecting;         /* connects not answered yet */
   int promised;            /* the microtask safety net is attached */
-  uv_timer_t watchdog;
   hc_conn_t *conns;
 };
 
@@ -162,19 +161,14 @@ typedef struct hc_state_s {
   long stall_ms;
 } hc_state_t;
 
-/* The watchdog looks this many times per --stall-ms; a pass fails when it saw
- * no progress that many looks in a row. */
-#define HC_STALL_LOOKS 4
-
-/* A pass of `slots` connections, none open yet, with its watchdog (not
- * started) and, when `promised`, the promise styles' microtask safety net.
- * Called before the clock starts.  Returns the pass, or NULL with the failure
- * recorded. */
+/* A pass of `slots` connections, none open yet, with their deadline timers
+ * (not started) and, when `promised`, the promise styles' microtask safety
+ * net.  Called once the clock has started (the connection records are per
+ * connection).  Returns the pass, or NULL with the failure recorded. */
 hc_pass_t *hc_pass_new(ab_run_t *run, long slots, int promised);
 
 /* Opens the pass's connections to 127.0.0.1:port and runs the loop until all
- * are connected; starts the watchdog (no response for --stall-ms fails the
- * pass: the server does not answer, exit 3).  Called once the clock has
+ * are connected.  Called once the clock has
  * started (else the pass fails): opening the connections is timed.  Returns
  * 0, or -1 with the failure recorded (a refused connection: nothing answers
  * on the port, exit 3); the caller still closes the pass. */
@@ -183,12 +177,15 @@ int hc_pass_connect(hc_pass_t *pass);
 /* Turns the loop until every chain of the pass has verified or one failed. */
 void hc_pass_run(hc_pass_t *pass);
 
-/* Closes every connection and the watchdog, runs the loop dry, frees the pass.
+/* Closes every connection and its timer, runs the loop dry, frees the pass.
  * Returns 0, or -1 when the pass failed. */
 int hc_pass_close(hc_pass_t *pass);
 
 /* Sends GET path on conn (idle, open) and calls cb when the response has
- * ended or the connection failed.  Returns 0, or a libuv error (cb is then
+ * ended or the connection failed.  The response must be complete within
+ * --stall-ms of the request (DESIGN section 3): when it is not (the server
+ * is silent, drips, or sends less than its Content-Length), cb gets
+ * UV_ETIMEDOUT and the run fails with exit 3.  Returns 0, or a libuv error (cb is then
  * never called). */
 int hc_get(hc_conn_t *conn, const char *path, size_t len, hc_get_cb cb);
 

@@ -53,9 +53,9 @@ static void start_chain(hc_conn_t *c) {
 }
 
 int hc_promise(ab_run_t *run) {
+  ab_run_begin(run);
   hc_pass_t *pass = hc_pass_new(run, ab_run_slots(run), 1);
   if (pass == NULL) return -1;
-  ab_run_begin(run);
   if (hc_pass_connect(pass) != 0) return hc_pass_close(pass);
   for (long k = 0; k < pass->n; k++) start_chain(&pass->conns[k]);
   ab_microtasks_drain();

@@ -38,6 +38,7 @@ static int chains(ab_pt_t *pt) {
 
 int hc_stackless(ab_run_t *run) {
   long slots = ab_run_slots(run);
+  ab_run_begin(run);
   frame_t *frames = calloc((size_t)slots, sizeof(*frames));
   if (frames == NULL) {
     ab_run_oom(run, 0, "the frames");
@@ -48,7 +49,6 @@ int hc_stackless(ab_run_t *run) {
     free(frames);
     return -1;
   }
-  ab_run_begin(run);
   if (hc_pass_connect(pass) == 0) {
     for (long k = 0; k < pass->n && !ab_run_failed(run); k++) {
       frames[k].conn = &pass->conns[k];

@@ -27,7 +27,7 @@ static const ab_variant_t variants[] = {
 
 static const ab_flag_t flags[] = {
   {"--port", "P", "0", "the server's port on 127.0.0.1 (required; the runner passes it)"},
-  {"--stall-ms", "MS", "10000", "no response for MS milliseconds fails the run (exit 3)"},
+  {"--stall-ms", "MS", "10000", "a response not complete within MS milliseconds of its request fails the run (exit 3)"},
   {NULL, NULL, NULL, NULL}
 };
 

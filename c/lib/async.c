@@ -6,24 +6,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* What an async function's coroutine keeps: on its own stack, in the body. */
-typedef struct ab__async_s {
-  ab_async_fn fn;
-  void *arg;
-  ab_promise_t *promise;   /* the coroutine's own reference */
-  const char *message;     /* set by ab_async_fail() */
-} ab__async_t;
 
-static void ab__async_body(void *start) {
-  ab__async_t self = *(ab__async_t *)start;  /* the starter's copy dies soon */
-  ab_coro_current()->data = &self;
+/* An async function's coroutine: runs the function, settles the promise and
+ * ends the coroutine, never returning.  ab__async_run is its C entry, which
+ * boot jumps to (ab__coro_create_at). */
+static inline __attribute__((always_inline)) void ab__async_main(ab_coro_t *co) {
+  ab__async_t self = *(ab__async_t *)co->arg;  /* the starter's copy dies soon */
+  co->data = &self;
   void *value = NULL;
   int code = self.fn(self.arg, &value);
-  if (code == 0)
-    ab_promise_resolve(self.promise, value, NULL);
-  else
-    ab_promise_reject(self.promise, code, self.message);
-  ab_promise_release(self.promise);
+  ab__promise_return(self.promise, code, self.message, value);
+  ab__coro_end(co);
+}
+
+void ab__async_run(ab_coro_t *co) {
+  ab__coro_begin(co);
+  ab__async_main(co);
+}
+
+/* The coroutine's function: what identifies an async function's coroutine,
+ * and what the ucontext build's generic entry calls. */
+void ab__async_body(void *start) {
+  (void)start;
+  ab__async_main(ab_coro_current());
 }
 
 /* Whoever resumed a coroutine hands its stack back once it has finished. */
@@ -33,18 +38,9 @@ static void ab__async_step(ab_coro_t *co) {
     ab_coro_destroy(co);
 }
 
-ab_promise_t *ab_async(ab_async_fn fn, void *arg) {
-  ab_promise_t *p = ab_promise_new();
-  if (!p)
-    return NULL;
-  ab_coro_t *co = ab_coro_create(ab__async_body, NULL);
-  if (!co) {
-    ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
-    return p;
-  }
-  ab__async_t start = {fn, arg, ab_promise_retain(p), NULL};
-  co->arg = &start;
-  ab__async_step(co);
+ab_promise_t *ab__async_nostack(ab_promise_t *p) {
+  ab_promise_reject(p, AB_ENOMEM, "ab_async: no stack could be mapped for the coroutine");
+  ab_promise_release(p); /* the body's, which never runs */
   return p;
 }
 
@@ -64,27 +60,13 @@ static void ab__await_wake(void *arg, ab_promise_t *settled) {
 
 static void ab__await_resume(void *arg) { ab__async_step(arg); }
 
-int ab_await(ab_promise_t *p, void **value) {
-  ab_coro_t *co = ab__async_current("ab_await");
+int ab__await_begin(ab_promise_t *p) {
   /* Resumption always comes from a microtask, one tick later, as in
    * JavaScript, even when p has settled already.  Then the job that resumes
    * is queued at once, where PerformPromiseThen would queue the reaction's,
    * without a reaction record (the caller keeps p alive meanwhile);
    * otherwise one raw reaction waits for p. */
-  int rc = ab_promise_settled_enqueue(p, ab__await_resume, co);
-  if (rc == 0)
-    rc = ab_promise_on_settle(p, ab__await_wake, co);
-  else if (rc == 1)
-    rc = 0;
-  if (rc != 0)
-    return rc;
-  ab_coro_yield();
-  if (ab_promise_state(p) == AB_REJECTED) {
-    int code = ab_promise_code(p);
-    return code != 0 ? code : AB_ETHROWN;
-  }
-  *value = ab_promise_value(p);
-  return 0;
+  return ab__promise_await(p, ab__await_resume, ab__await_wake, ab__async_current("ab_await"));
 }
 
 void ab_async_fail(const char *message) {

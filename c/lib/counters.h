@@ -13,7 +13,9 @@
  * new slab, a read buffer); a plain malloc elsewhere is not seen.
  *
  * The loop's thread increments them; only the allocator hook, which libuv
- * may call from a threadpool thread, counts atomically.
+ * may call from a threadpool thread, counts atomically, and its counter has a
+ * cache line of its own: the loop thread's plain increments (a pool_get per
+ * promise) never share a line with a threadpool thread's atomic add.
  */
 #ifndef AB_COUNTERS_H
 #define AB_COUNTERS_H
@@ -22,8 +24,8 @@
 
 typedef struct ab_counters_s {
   uint64_t threadpool;   /* threadpool requests started (uv_fs_*, uv_queue_work) */
-  uint64_t allocs;       /* heap allocations (malloc, calloc, realloc) counted */
   uint64_t pool_gets;    /* objects taken from the promise core's pools */
+  _Alignas(64) uint64_t allocs; /* heap allocations (malloc, calloc, realloc) counted */
 } ab_counters_t;
 
 extern ab_counters_t ab_counters;

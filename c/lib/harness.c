@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include "counters.h"
+#include "promise.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +20,27 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <dirent.h>
-#include <fcntl.h>
 #include <unistd.h>
+
+/* Under a sanitizer its allocator replaces malloc, and mallinfo2 sees none of
+ * it: ask the sanitizer instead. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define AB__SANITIZER_HEAP 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define AB__SANITIZER_HEAP 1
+#endif
+#if defined(AB__SANITIZER_HEAP)
+/* From the sanitizer's runtime (compiler-rt's allocator_interface.h, which
+ * gcc does not install). */
+size_t __sanitizer_get_current_allocated_bytes(void);
+#elif defined(__GLIBC__)
+#include <malloc.h>
+#elif defined(__APPLE__)
+#include <malloc/malloc.h>
+#endif
 
 /* libuv's allocator, counting its calls (counters.h). */
 static void *count_malloc(size_t size) {
@@ -147,6 +167,11 @@ static int backend_known(const ab_workload_t *w, const char *name) {
   return 0;
 }
 
+/* Whether the first len bytes of arg are the flag name. */
+static int flag_is(const char *arg, size_t len, const char *name) {
+  return strlen(name) == len && strncmp(arg, name, len) == 0;
+}
+
 int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
   int nflags = flag_count(w);
   int i, k;
@@ -161,32 +186,40 @@ int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
 
   for (i = 1; i < argc; i++) {
     const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    /* --flag VALUE, or --flag=VALUE as Go's flag package and Node's
+     * parseArgs also take: the name is what precedes the first '='. */
+    const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+    size_t len = eq != NULL ? (size_t)(eq - a) : strlen(a);
+    const char *v = eq != NULL ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       ab_usage(stdout, o->prog, w);
       return -1;
     }
     if (strncmp(a, "--", 2) != 0) return usage_error(o, w, "unexpected argument '%s'", a);
     if (v == NULL) return usage_error(o, w, "%s needs a value", a);
-    if (strcmp(a, "--iterations") == 0) {
+    if (flag_is(a, len, "--iterations")) {
       if (parse_long(v, 1, &o->iterations) != 0)
         return usage_error(o, w, "--iterations must be a positive integer, got '%s'", v);
-    } else if (strcmp(a, "--warmup") == 0) {
+    } else if (flag_is(a, len, "--warmup")) {
       if (parse_long(v, 0, &o->warmup) != 0)
         return usage_error(o, w, "--warmup must be a non-negative integer, got '%s'", v);
-    } else if (strcmp(a, "--concurrency") == 0) {
+    } else if (flag_is(a, len, "--concurrency")) {
       if (parse_long(v, 0, &o->concurrency) != 0)
         return usage_error(o, w, "--concurrency must be a non-negative integer, got '%s'", v);
-    } else if (strcmp(a, "--variant") == 0) {
+    } else if (flag_is(a, len, "--variant")) {
       o->variant = v;
-    } else if (strcmp(a, "--backend") == 0) {
+    } else if (flag_is(a, len, "--backend")) {
       o->backend = v;
     } else {
-      for (k = 0; k < nflags && strcmp(a, w->flags[k].name) != 0; k++) continue;
-      if (k == nflags) return usage_error(o, w, "unknown flag '%s'", a);
+      for (k = 0; k < nflags && !flag_is(a, len, w->flags[k].name); k++) continue;
+      if (k == nflags) {
+        char name[64];
+        snprintf(name, sizeof(name), "%.*s", (int)len, a);
+        return usage_error(o, w, "unknown flag '%s'", name);
+      }
       o->flags[k] = v;
     }
-    i++;
+    if (eq == NULL) i++;
   }
   if (o->variant == NULL) return usage_error(o, w, "%s", "--variant is required");
   if (ab_variant_find(w, o->variant) == NULL)
@@ -211,7 +244,32 @@ void ab_run_oom(ab_run_t *run, long i, const char *what) {
   run->env_error = 1;
 }
 
-void ab_run_begin(ab_run_t *run) { run->t_start_ns = ab_now_ns(); }
+ab_mark_t ab_mark_now(void) {
+  ab_mark_t m = {0, 0};
+  struct rusage ru;
+#if defined(AB__SANITIZER_HEAP)
+  m.heap_bytes = (uint64_t)__sanitizer_get_current_allocated_bytes();
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  struct mallinfo2 mi = mallinfo2();
+  m.heap_bytes = (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
+#elif defined(__APPLE__)
+  malloc_statistics_t st;
+  malloc_zone_statistics(NULL, &st);
+  m.heap_bytes = (uint64_t)st.size_in_use;
+#endif
+  if (getrusage(RUSAGE_SELF, &ru) == 0) m.faults = (uint64_t)ru.ru_minflt;
+  return m;
+}
+
+void ab_run_mark(ab_run_t *run) { run->mark = ab_mark_now(); }
+
+void ab_run_begin(ab_run_t *run) {
+  ab_mark_t now = ab_mark_now();
+  run->preclock_heap_bytes =
+      now.heap_bytes > run->mark.heap_bytes ? now.heap_bytes - run->mark.heap_bytes : 0;
+  run->preclock_faults = now.faults > run->mark.faults ? now.faults - run->mark.faults : 0;
+  run->t_start_ns = ab_now_ns();
+}
 
 static uint64_t tv_us(struct timeval tv) {
   return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
@@ -411,9 +469,13 @@ static int run_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_workload_t *w,
   run->n = n;
   run->failed_at = -1;
   run->concurrency = pass_concurrency(v, o);
+  ab_run_mark(run);
   if (v->fn(run) != 0 && run->failed_at < 0)
     ab_run_fail(run, run->ok, "the variant stopped after %ld of %ld completions",
                 run->ok, run->n);
+  /* Every pass starts its clock (ab_run_begin), the failed ones aside. */
+  if (run->failed_at < 0 && run->t_start_ns == 0)
+    ab_run_fail(run, run->ok, "the variant never started its clock (ab_run_begin)");
   if (v->test_only) return 0;
   if (run->failed_at < 0 && run->ok != n)
     ab_run_fail(run, run->ok, "only %ld of %ld completions arrived", run->ok, n);
@@ -577,7 +639,7 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   ab_run_t run;
   void *state = NULL;
   long ok = 0;
-  uint64_t bytes = 0, elapsed = 0;
+  uint64_t bytes = 0, elapsed = 0, warmup_ns = 0;
   char name[128];
   int rc;
 
@@ -613,9 +675,13 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
     return close_loop(&loop, o.prog, rc);
   }
 
-  if (o.warmup > 0 && run_pass(&loop, &o, w, state, v, o.warmup, &run) != 0) {
-    fprintf(stderr, "%s: warm-up iteration %ld: %s\n", o.prog, run.failed_at, run.error);
-    rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
+  if (o.warmup > 0) {
+    uint64_t t0 = ab_now_ns();
+    if (run_pass(&loop, &o, w, state, v, o.warmup, &run) != 0) {
+      fprintf(stderr, "%s: warm-up iteration %ld: %s\n", o.prog, run.failed_at, run.error);
+      rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
+    }
+    warmup_ns = ab_now_ns() - t0;
   }
   if (rc == AB_EXIT_OK) {
     c0 = ab_counters;
@@ -641,6 +707,11 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   /* Whatever happened, the loop must close: a handle left open is a bug. */
   if (w->teardown != NULL) w->teardown(state);
   rc = close_loop(&loop, o.prog, rc);
+  /* The pools a pass leaves for the next (c/lib/modes.h) go after the last:
+   * the promise objects and queues back to malloc; the coroutine stacks with
+   * the process, as its exit unmaps them at once (one munmap each, 5,000
+   * stacks took about 50 ms here, longer than the timed pass of some). */
+  ab_promise_pool_trim();
   if (rc != AB_EXIT_OK) return rc;
 
   ab_variant_name(v, name, sizeof(name));
@@ -651,7 +722,9 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
          ",\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64 ",\"peak_rss_kb\":%ld,"
          "\"idle_rss_kb\":%ld,\"runtime\":\"",
          w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
-         o.backend, o.iterations, run.concurrency, ok, bytes, elapsed,
+         o.backend, o.iterations,
+         /* the most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N) */
+         run.concurrency < o.iterations ? run.concurrency : o.iterations, ok, bytes, elapsed,
          tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
          tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_kb, idle_kb);
   fprintf(stdout, "libuv %s", uv_version_string());
@@ -665,6 +738,11 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
          ",\"nvcsw\":%ld,\"nivcsw\":%ld",
          c1.threadpool - c0.threadpool, c1.allocs - c0.allocs, c1.pool_gets - c0.pool_gets,
          ru1.ru_nvcsw - ru0.ru_nvcsw, ru1.ru_nivcsw - ru0.ru_nivcsw);
+  /* What the timed pass did before its clock started (ab_run_begin), and how
+   * long the warm-up pass took (outside the clock, as the runner must know). */
+  printf(",\"preclock_heap_bytes\":%" PRIu64 ",\"preclock_faults\":%" PRIu64
+         ",\"warmup_ns\":%" PRIu64,
+         run.preclock_heap_bytes, run.preclock_faults, warmup_ns);
   fputs("}\n", stdout);
   return stdout_finish(o.prog, "result");
 }

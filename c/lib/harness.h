@@ -53,6 +53,15 @@ enum {
 #define AB_FLAGS_MAX 8
 
 typedef struct ab_run_s ab_run_t;
+
+/* The process's heap in use (bytes malloc holds: mallinfo2 on glibc, the
+ * malloc zones' statistics on macOS, the sanitizer's allocator under ASan or
+ * TSan, 0 where none exists) and its minor page faults so far (getrusage), at
+ * one moment. */
+typedef struct ab_mark_s {
+  uint64_t heap_bytes;
+  uint64_t faults;
+} ab_mark_t;
 typedef struct ab_opts_s ab_opts_t;
 
 /* One flag of a workload, e.g. {"--file", "PATH", "fixtures/text.txt",
@@ -135,6 +144,13 @@ struct ab_run_s {
   uint64_t bytes;        /* sum of what the completions counted (ab_run_ok) */
   uint64_t t_start_ns;   /* stamped by ab_run_begin() */
   uint64_t t_end_ns;     /* stamped when the n-th completion verifies */
+  /* What the pass did between its start (the harness calling the variant)
+   * and ab_run_begin: heap bytes malloc holds more, minor page faults (memory
+   * first touched).  Written by ab_run_begin; the line's preclock_heap_bytes
+   * and preclock_faults (DESIGN section 3). */
+  ab_mark_t mark;        /* at the pass's start (ab_run_mark) */
+  uint64_t preclock_heap_bytes;
+  uint64_t preclock_faults;
   long failed_at;        /* iteration of the first failure, -1 if none */
   int env_error;         /* that failure was out of memory: exit 3, not 1 */
   char error[256];       /* what went wrong there */
@@ -166,8 +182,25 @@ const char *ab_variant_name(const ab_variant_t *v, char *buf, size_t size);
 /* Looks a variant up by name; NULL when unknown. */
 const ab_variant_t *ab_variant_find(const ab_workload_t *w, const char *name);
 
-/* Starts the timed section: stamps t_start_ns. */
+/*
+ * The clock (DESIGN section 3).  ab_run_begin starts the timed section: a
+ * variant calls it once per pass, right before its first per-operation
+ * allocation (records, promises, closures, coroutines and their stacks,
+ * timers, connections); what it prepares before that is only what no
+ * operation owns (the pass's own handles, a table of expected values).  The
+ * clock stops at the n-th verification (ab_run_ok).  ab_run_begin first
+ * records what the pass did since ab_run_mark (preclock_heap_bytes,
+ * preclock_faults: a test runs every variant at two N and requires them not
+ * to grow with N), then stamps t_start_ns.  A pass that never called it fails.
+ */
 void ab_run_begin(ab_run_t *run);
+
+/* Takes the mark (the heap and page faults now) that ab_run_begin measures
+ * from: the harness calls it right before a pass's variant runs. */
+void ab_run_mark(ab_run_t *run);
+
+/* The heap in use and the minor page faults now. */
+ab_mark_t ab_mark_now(void);
 
 /* Verifies the completed operation of iteration i through the workload's
  * check: 0, or -1 with the failure recorded. */

@@ -80,7 +80,7 @@ int ab_ops_finish(ab_ops_t *set) {
   }
   if (!ab_run_failed(run) && ab_coro_live() != 0)
     ab_run_fail(run, run->n - 1, "%zu coroutines never finished", ab_coro_live());
-  if (promised) ab_promise_pool_trim();
+  /* The promise and stack pools stay filled for the next pass (modes.h). */
   return ab_run_failed(run) ? -1 : 0;
 }
 
@@ -132,10 +132,10 @@ static void slot_done(ab_op_t *op, int code, const char *what) {
 }
 
 int ab_mode_slots(ab_run_t *run, const ab_op_type_t *type) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_ops_start(run, type, ab_run_slots(run), 0, 0);
   if (set == NULL)
     return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++)
     slot_issue(set, ab_ops_at(set, k));
   return ab_ops_finish(set);
@@ -147,11 +147,11 @@ int ab_mode_slots(ab_run_t *run, const ab_op_type_t *type) {
  * it); the last completion frees the set, so nothing leaks.
  */
 int ab_mode_slots_nowait(ab_run_t *run, const ab_op_type_t *type) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_ops_start(run, type, run->n, 0, 0);
   if (set == NULL)
     return -1;
   set->nowait = 1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n; k++) {
     ab_op_t *op = ab_ops_at(set, k);
     op->i = k;

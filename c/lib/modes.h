@@ -32,12 +32,18 @@
  * Every skeleton runs one pass (an ab_variant_fn given the op type) and
  * returns 0, or -1 with the failure recorded in the run.
  *
+ * The clock.  Every skeleton starts the clock (ab_run_begin) first, before
+ * it allocates anything: the records, the promises, the coroutines and their
+ * stacks are all made inside the timed section, as Go and Node make theirs
+ * (DESIGN section 3).  Nothing is sized or mapped ahead for the pass's sake;
+ * stacks a warm-up pass left in the coroutine pool are reused, as Go reuses
+ * its stack cache and V8 its heap.
+ *
  * Records.  A pass's per-operation records (the workload's struct of
- * type->size bytes, an ab_op_t first) are allocated, zeroed, before the clock
- * starts, with the loop's microtask safety net attached for the promise
- * styles; after the pass the loop and the queue run dry, promises or
- * coroutines never freed are failures, and type->cleanup frees what each
- * record holds.  Per-operation state every style needs is not a style's cost.
+ * type->size bytes, an ab_op_t first) are allocated, zeroed, with the loop's
+ * microtask safety net attached for the promise styles; after the pass the
+ * loop and the queue run dry, promises or coroutines never freed are
+ * failures, and type->cleanup frees what each record holds.
  *
  * Completion.  type->start(op) starts iteration op->i; when the operation
  * completes the workload records its outcome in its record and calls
@@ -117,8 +123,9 @@ void ab_op_fail(ab_run_t *run, long i, int code, const char *what);
  * them too) ----------------------------------------------------------------- */
 
 /* n zeroed records of type->size bytes, each after `head` bytes of the
- * skeleton's own (rounded up by AB_OPS_ALIGNED), with the microtask net attached when `promised`; NULL with
- * the failure recorded. */
+ * skeleton's own (rounded up by AB_OPS_ALIGNED), with the microtask net
+ * attached when `promised`; NULL with the failure recorded.  Per-operation
+ * state: called after ab_run_begin. */
 ab_ops_t *ab_ops_start(ab_run_t *run, const ab_op_type_t *type, long n, size_t head,
                        int promised);
 

@@ -8,12 +8,12 @@
  *          Promise.all of them, then verifies each: one stack however large N
  *   tasks  one async function per operation (await op(i); check), all started
  *          by a driver async function awaiting Promise.all of their promises:
- *          N coroutines suspended at once, so N + 1 stacks (lazily committed)
+ *          N coroutines suspended at once, on at most 128 shared stacks
  *
- * Every stack a pass needs (K, 1 or N + 1) is mapped into the pool before
- * the clock starts, as the stackless skeletons allocate their frames, so
- * the timed section makes no mmap or mprotect whether or not a warm-up ran;
- * the pool is emptied after the pass, as the stackless frames are freed.
+ * The clock starts first (modes.h): every stack a pass needs (K, 1 or
+ * N + 1) is taken from the coroutine pool inside the timed section, mapped
+ * there unless a warm-up pass left it in the pool, as the stackless
+ * skeletons allocate their frames there.  Nothing is mapped ahead.
  *
  * The clock stops at the N-th verification (ab_run_ok): in loops and tasks
  * inside the async function that awaited the operation, before the driver's
@@ -63,23 +63,6 @@ static void spawn(ab_run_t *run, ab_async_fn fn, void *arg, long i) {
   ab_promise_release(p);
 }
 
-/* Maps the pass's `stacks` coroutine stacks into the pool before the clock
- * starts; 0, or -1 with out of memory recorded (exit 3). */
-static int reserve_stacks(ab_run_t *run, long stacks) {
-  if (ab_coro_reserve((size_t)stacks) == 0)
-    return 0;
-  ab_coro_pool_drain();
-  ab_run_oom(run, 0, "the coroutine stacks");
-  return -1;
-}
-
-/* After the pass: the set's records and the reserved stacks go. */
-static int finish(ab_ops_t *set) {
-  int rc = ab_ops_finish(set);
-  ab_coro_pool_drain();
-  return rc;
-}
-
 /* ---- sequential and bounded: K async functions over a shared counter ------- */
 
 static int loop_body(void *arg, void **value) {
@@ -95,16 +78,14 @@ static int loop_body(void *arg, void **value) {
 }
 
 int ab_mode_await_loops(ab_run_t *run, const ab_op_type_t *type) {
-  if (reserve_stacks(run, ab_run_slots(run)) != 0)
-    return -1;
+  ab_run_begin(run);
   ab_ops_t *set = ab_ops_start(run, type, ab_run_slots(run), 0, 1);
   if (set == NULL)
     return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++)
     spawn(run, loop_body, ab_ops_at(set, k), set->next);
   ab_microtasks_drain();
-  return finish(set);
+  return ab_ops_finish(set);
 }
 
 /* ---- parallel: one async function awaits Promise.all of N operations -------- */
@@ -168,26 +149,23 @@ static int tasks_body(void *arg, void **value) {
   return 0;
 }
 
-/* Runs `driver` as the pass's one top-level async function over N records,
- * on `stacks` stacks mapped before the clock starts. */
-static int run_driver(ab_run_t *run, const ab_op_type_t *type, ab_async_fn driver,
-                      long stacks) {
-  if (reserve_stacks(run, stacks) != 0)
-    return -1;
+/* Runs `driver` as the pass's one top-level async function over N records. */
+static int run_driver(ab_run_t *run, const ab_op_type_t *type, ab_async_fn driver) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_ops_start(run, type, run->n, 0, 1);
   if (set == NULL)
     return -1;
-  ab_run_begin(run);
   spawn(run, driver, set, 0);
   ab_microtasks_drain();
-  return finish(set);
+  return ab_ops_finish(set);
 }
 
 int ab_mode_await_all(ab_run_t *run, const ab_op_type_t *type) {
-  return run_driver(run, type, all_body, 1);
+  return run_driver(run, type, all_body);
 }
 
 int ab_mode_await_tasks(ab_run_t *run, const ab_op_type_t *type) {
-  /* the driver and one async function per operation, all suspended at once */
-  return run_driver(run, type, tasks_body, run->n + 1);
+  /* the driver and one async function per operation, all suspended at once:
+   * N + 1 stacks */
+  return run_driver(run, type, tasks_body);
 }

@@ -47,10 +47,10 @@ static void chain_next(ab_ops_t *set, ab_op_t *op) {
 }
 
 int ab_mode_chains(ab_run_t *run, const ab_op_type_t *type) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_ops_start(run, type, ab_run_slots(run), 0, 1);
   if (set == NULL)
     return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++)
     chain_next(set, ab_ops_at(set, k));
   ab_microtasks_drain();
@@ -67,10 +67,10 @@ static void count_ok(void *arg, ab_promise_t *settled, ab_promise_t *out) {
 }
 
 int ab_mode_then_counter(ab_run_t *run, const ab_op_type_t *type) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_ops_start(run, type, run->n, 0, 1);
   if (set == NULL)
     return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_promise_t *p = ab_op_promise(ab_ops_at(set, k), k);
     if (p == NULL)
@@ -91,10 +91,10 @@ static void all_ok(void *arg, ab_promise_t *settled, ab_promise_t *out) {
 }
 
 int ab_mode_then_all(ab_run_t *run, const ab_op_type_t *type) {
+  ab_run_begin(run);
   ab_ops_t *set = ab_ops_start(run, type, run->n, 0, 1);
   if (set == NULL)
     return -1;
-  ab_run_begin(run);
   ab_promise_t *all = ab_ops_all(set);
   if (all != NULL)
     then_check(set, all, all_ok, run->n - 1);

@@ -11,8 +11,8 @@
  *          of those results: N frames live together
  *
  * A loop or task frame sits just before its operation's record, in the same
- * allocation (the set's head); frames are allocated before the clock starts
- * and freed after the pass, as modes_await.c maps and unmaps its stacks.
+ * allocation (the set's head); frames are allocated once the clock has
+ * started and freed after the pass, as modes_await.c takes its stacks.
  *
  * The clock stops at the N-th verification (ab_run_ok): in loops and tasks
  * inside the frame that awaited the operation, before the driver's final
@@ -78,10 +78,10 @@ static ab_ops_t *frames_start(ab_run_t *run, const ab_op_type_t *type, long n) {
 }
 
 int ab_mode_stackless_loops(ab_run_t *run, const ab_op_type_t *type) {
+  ab_run_begin(run);
   ab_ops_t *set = frames_start(run, type, ab_run_slots(run));
   if (set == NULL)
     return -1;
-  ab_run_begin(run);
   for (long k = 0; k < set->n && !ab_run_failed(run); k++)
     ab_pt_start(&frame_of(ab_ops_at(set, k))->pt, loop_step, NULL);
   ab_microtasks_drain();
@@ -129,11 +129,7 @@ static int one_step(ab_pt_t *pt) {
 /* Settles the frame's own promise, as returning from an async function does. */
 static void one_done(ab_pt_t *pt) {
   sl_frame_t *f = AB_PT_FRAME(pt, sl_frame_t, pt);
-  if (pt->result == 0)
-    ab_promise_resolve(f->result, op_of(pt), NULL);
-  else
-    ab_promise_reject(f->result, pt->result, "the operation failed");
-  ab_promise_release(f->result);
+  ab_pt_promise_return(f->result, pt->result, "the operation failed", op_of(pt));
   f->result = NULL;
 }
 
@@ -145,9 +141,8 @@ static int tasks_step(ab_pt_t *pt) {
     ab_op_t *op = ab_ops_at(set, d->k);
     sl_frame_t *f = frame_of(op);
     op->i = d->k;
-    if ((f->result = ab_promise_new()) == NULL)
+    if ((set->ps[d->k] = f->result = ab_pt_promise_new()) == NULL)
       break;
-    set->ps[d->k] = ab_promise_retain(f->result);
     ab_pt_start(&f->pt, one_step, one_done);
   }
   if (d->k == set->n)
@@ -166,21 +161,24 @@ static int tasks_step(ab_pt_t *pt) {
   AB_PT_END(pt);
 }
 
-/* Runs `step` as the pass's one top-level frame over N records. */
-static int run_driver(ab_run_t *run, ab_ops_t *set, ab_pt_step_fn step) {
+/* Runs `step` as the pass's one top-level frame over N records, each after
+ * `head` bytes (a frame, or nothing); the clock starts before they are made. */
+static int run_driver(ab_run_t *run, const ab_op_type_t *type, size_t head,
+                      ab_pt_step_fn step) {
+  ab_run_begin(run);
+  ab_ops_t *set = ab_ops_start(run, type, run->n, head, 1);
   if (set == NULL)
     return -1;
   sl_driver_t d = {.set = set};
-  ab_run_begin(run);
   ab_pt_start(&d.pt, step, NULL);
   ab_microtasks_drain();
   return ab_ops_finish(set);
 }
 
 int ab_mode_stackless_all(ab_run_t *run, const ab_op_type_t *type) {
-  return run_driver(run, ab_ops_start(run, type, run->n, 0, 1), all_step);
+  return run_driver(run, type, 0, all_step);
 }
 
 int ab_mode_stackless_tasks(ab_run_t *run, const ab_op_type_t *type) {
-  return run_driver(run, frames_start(run, type, run->n), tasks_step);
+  return run_driver(run, type, SL_HEAD, tasks_step);
 }

@@ -158,6 +158,11 @@ typedef struct pool_s {
 
 static pool_t promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
 static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
+/* A combinator's state, and the result lists of up to LIST_POOLED inputs
+ * (Promise.all of a few promises is the common shape: asyncfib's pairs). */
+static pool_t combo_pool = {NULL, NULL, sizeof(combo_t), 0};
+#define LIST_POOLED 4
+static pool_t list_pool = {NULL, NULL, sizeof(ab_list_t) + LIST_POOLED * sizeof(ab_settled_t), 0};
 
 static void pool_grow(pool_t *pool) {
   slab_t *s = malloc(sizeof(slab_t) + SLAB_OBJECTS * pool->size);
@@ -225,12 +230,16 @@ static HOT_INLINE void enqueue(ab_microtask_fn fn, void *arg) {
 }
 
 static void run_then_job(void *job);
+static void run_raw_job(void *job);
+static void run_element_job(void *job);
 static void run_reaction(void *job);
 
-/* The job that runs reaction r: then()'s, nearly every one, has its own, so
- * that it needs no dispatch on the kind (a conditional move here). */
+/* The job that runs reaction r: then()'s and the raw ones of await, nearly
+ * every one, have their own, so that they need no dispatch on the kind. */
 static HOT_INLINE ab_microtask_fn reaction_job(const reaction_t *r) {
-  return LIKELY(r->kind == RX_THEN) ? run_then_job : run_reaction;
+  if (LIKELY(r->kind == RX_THEN)) return run_then_job;
+  if (r->kind == RX_RAW) return run_raw_job;
+  return r->kind == RX_ELEMENT ? run_element_job : run_reaction;
 }
 
 /* ---- unhandled rejections ------------------------------------------------ */
@@ -313,14 +322,24 @@ static void list_release(void *ptr) {
   ab_list_t *l = ptr;
   if (--l->refs != 0) return;
   for (size_t i = 0; i < l->n; i++) value_release(l->items[i].ptr, l->items[i].type);
-  free(l);
+  if (l->n <= LIST_POOLED)
+    pool_put(&list_pool, l);
+  else
+    free(l);
 }
 
 const ab_type_t ab_list_type = {"list", list_retain, list_release, NULL, NULL};
 
 static ab_list_t *list_new(size_t n) {
-  ab_list_t *l = calloc(1, sizeof(ab_list_t) + n * sizeof(ab_settled_t));
+  ab_list_t *l = n <= LIST_POOLED ? pool_get(&list_pool)
+                                  : malloc(sizeof(ab_list_t) + n * sizeof(ab_settled_t));
   if (l == NULL) return NULL;
+  /* An item is released as its (ptr, type) when the list goes: an item no
+   * input has filled yet holds nothing. */
+  for (size_t i = 0; i < n; i++) {
+    l->items[i].ptr = NULL;
+    l->items[i].type = NULL;
+  }
   l->refs = 1;
   l->n = n;
   return l;
@@ -710,6 +729,42 @@ int ab_promise_settled_enqueue(ab_promise_t *p, ab_microtask_fn fn, void *arg) {
   return 1;
 }
 
+ab_promise_t *ab__promise_new_shared(void) {
+  ab_promise_t *p = promise_alloc();
+  if (LIKELY(p != NULL)) p->refs = 2;
+  return p;
+}
+
+int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, ab_reaction_fn wake,
+                      void *arg) {
+  if (p->state != AB_PENDING) {
+    if (UNLIKELY(ab__queue_full(&ab__microtasks)) && ab__queue_grow(&ab__microtasks) != 0)
+      return AB_ENOMEM;
+    p->flags |= F_HANDLED;
+    ab__queue_put(&ab__microtasks, resume, arg);
+    return 0;
+  }
+  return ab_promise_on_settle(p, wake, arg);
+}
+
+int ab__promise_outcome(const ab_promise_t *p, void **value) {
+  if (UNLIKELY(p->state == AB_REJECTED)) return p->code != 0 ? p->code : AB_ETHROWN;
+  *value = p->ptr;
+  return 0;
+}
+
+void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value) {
+  if (LIKELY(code == 0)) {
+    if (LIKELY(!(p->flags & F_RESOLVED))) {
+      p->flags |= F_RESOLVED;
+      fulfil(p, value, NULL);
+    }
+  } else {
+    ab_promise_reject(p, code, message);
+  }
+  unref(p);
+}
+
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {
   reaction_t *r = record_in(p);
   if (r == NULL) return AB_ENOMEM;
@@ -784,6 +839,25 @@ static void run_then_job(void *job) {
   run_then(r, r->settled);
 }
 
+/* ab_promise_on_settle's PromiseReactionJob. */
+static void run_raw_job(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
+  ab_reaction_fn fn = r->f.raw;
+  void *arg = r->arg;
+  record_free(r);
+  fn(arg, p);
+  unref(p);
+}
+
+/* A combinator element's PromiseReactionJob. */
+static void run_element_job(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
+  run_element(r, p);
+  unref(p);
+}
+
 /* Every other PromiseReactionJob: r's handler for r->settled. */
 static void run_reaction(void *job) {
   reaction_t *r = job;
@@ -828,7 +902,7 @@ static void combo_release(combo_t *c) {
   if (--c->refs != 0) return;
   if (c->list) list_release(c->list);
   ab_promise_release(c->result);
-  free(c);
+  pool_put(&combo_pool, c);
 }
 
 static void run_element(reaction_t *r, ab_promise_t *p) {
@@ -889,7 +963,7 @@ static ab_promise_t *combinator(int kind, ab_promise_t *const *ps, size_t n) {
       fulfil(res, l, &ab_list_type);
     return res;
   }
-  combo_t *c = malloc(sizeof(*c));
+  combo_t *c = pool_get(&combo_pool);
   if (c == NULL) die_oom();
   c->refs = 1;
   c->kind = (uint8_t)kind;
@@ -989,5 +1063,7 @@ size_t ab_promise_live(void) { return promise_pool.live; }
 void ab_promise_pool_trim(void) {
   pool_trim(&promise_pool);
   pool_trim(&reaction_pool);
+  pool_trim(&combo_pool);
+  pool_trim(&list_pool);
   ab_microtasks_trim();
 }

@@ -31,8 +31,9 @@
  *     then() registers lives inside the derived promise it settles, and a
  *     promise has one more inline reaction slot used by the first raw
  *     reaction or combinator element registered on it; further raw reactions
- *     come from a pooled free list.  No locks, no per-then allocation beyond
- *     the derived promise.  One then() step (create, then, resolve, the
+ *     come from a pooled free list; a combinator's state and its result list
+ *     (up to 4 inputs) come from pools too.  No locks, no per-then allocation
+ *     beyond the derived promise.  One then() step (create, then, resolve, the
  *     reaction in the drain, both releases) is ~250 instructions on x86_64.
  *
  * Ownership (reference counting)
@@ -314,5 +315,25 @@ size_t ab_promise_live(void);
 /* Gives pooled memory back to the allocator, the queues' included (call at
  * teardown). */
 void ab_promise_pool_trim(void);
+
+/* ---- private: the fast paths of await (async.c, stackless.h) -------------- */
+
+/* A new pending promise with two references (an async function's: the
+ * caller's and its own), NULL when out of memory. */
+ab_promise_t *ab__promise_new_shared(void);
+
+/* What an await does with p before it suspends: for a settled p,
+ * ab_promise_settled_enqueue(p, resume, arg); for a pending one,
+ * ab_promise_on_settle(p, wake, arg).  0, or AB_ENOMEM. */
+int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, ab_reaction_fn wake,
+                      void *arg);
+
+/* p's outcome as an await returns it: 0 with *value set (fulfilled), or the
+ * rejection code (AB_ETHROWN for a rejection with code 0). */
+int ab__promise_outcome(const ab_promise_t *p, void **value);
+
+/* An async function's return: fulfils p with the untyped value (code 0) or
+ * rejects it with code and message, then drops one reference. */
+void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value);
 
 #endif /* AB_PROMISE_H */

@@ -87,6 +87,9 @@ static ab_stack_t *ab__stack_map(size_t usable) {
   s->hi = (char *)((uintptr_t)s & ~(uintptr_t)15);
   AB__VG_REGISTER(s);
   s->next_free = NULL;
+  s->owner = NULL;
+  s->users = 0;
+  s->slot = 0;
   s->prev_live = NULL;
   s->next_live = ab__live;
   if (ab__live)
@@ -119,29 +122,6 @@ ab_stack_t *ab_stack_get(ab_stack_pool_t *pool) {
   }
   pool->nlive++;
   return s;
-}
-
-int ab_stack_pool_reserve(ab_stack_pool_t *pool, size_t n) {
-  /* The new stacks go on the list in the order they were mapped, so they are
-   * handed out in that order, as ab_stack_get would have mapped them one by
-   * one (valgrind tells a stack switch from a large frame by the distance
-   * between the stacks, and copes with this order). */
-  ab_stack_t *first = NULL, **tail = &first;
-  int rc = 0;
-  while (pool->nfree < n) {
-    ab_stack_t *s = ab__stack_map(pool->size);
-    if (!s) {
-      rc = -1;
-      break;
-    }
-    pool->nmapped++;
-    pool->nfree++;
-    *tail = s;
-    tail = &s->next_free;
-  }
-  *tail = pool->free;
-  pool->free = first != NULL ? first : pool->free;
-  return rc;
 }
 
 void ab_stack_put(ab_stack_pool_t *pool, ab_stack_t *s) {

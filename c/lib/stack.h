@@ -44,6 +44,12 @@ typedef struct ab_stack_s {
   struct ab_stack_s *prev_live; /* every mapped stack of this thread */
   struct ab_stack_s *next_live;
   unsigned valgrind_id;         /* its registration with valgrind, if built in */
+  /* For the coroutines (coro.c), which share a stack once there are more of
+   * them than stacks: whose frames are on the stack now, how many live
+   * coroutines are bound to it, and its place in coro.c's list of them. */
+  void *owner;
+  size_t users;
+  size_t slot;
 } ab_stack_t;
 
 typedef struct ab_stack_pool_s {
@@ -68,11 +74,6 @@ void ab_stack_pool_init(ab_stack_pool_t *pool, size_t size, size_t max_free);
 /* Takes a stack from the free list or maps a new one.  Returns NULL when the
  * mapping fails (errno says why: ENOMEM, or the map count limit). */
 ab_stack_t *ab_stack_get(ab_stack_pool_t *pool);
-
-/* Maps stacks onto the free list until it holds at least `n` (ignoring
- * max_free), so that the next n ab_stack_get make no system call.  Returns 0,
- * or -1 when a mapping fails (errno set; those mapped stay on the list). */
-int ab_stack_pool_reserve(ab_stack_pool_t *pool, size_t n);
 
 /* Returns a stack to the pool (unmapped when the free list is full). */
 void ab_stack_put(ab_stack_pool_t *pool, ab_stack_t *stack);

@@ -24,10 +24,11 @@
  *
  *   ab_pt_start(&f.pt, step, on_done);  // runs to the first await, like ab_async
  *
- * AB_PT_AWAIT registers one raw reaction on the promise (ab_promise_on_settle);
- * its job is queued when ab_await's resuming job is, so timing is the same:
- * one microtask tick after the promise settles, and an already-settled
- * promise still suspends once.
+ * AB_PT_AWAIT registers one raw reaction on a pending promise
+ * (ab_promise_on_settle), and for a settled one queues the job that continues
+ * the function at once (ab_promise_settled_enqueue), exactly as ab_await
+ * does, so timing is the same: one microtask tick after the promise settles,
+ * and an already-settled promise still suspends once.
  * After it, pt->code is 0 and pt->value the promise's value, or pt->code is
  * the rejection code.  AB_PT_RETURN(pt, code) finishes early with a code.
  * When the function finishes, the frame's `done` callback (may be NULL) runs
@@ -76,7 +77,7 @@ struct ab_pt_s {
 #define AB_PT_AWAIT(pt, p)                                       \
   do {                                                           \
     (pt)->line = __LINE__;                                       \
-    if (ab_promise_on_settle((p), ab__pt_wake, (pt)) == 0)       \
+    if (ab__pt_suspend((pt), (p)) == 0)                          \
       return AB_PT_WAITING;                                      \
     (pt)->code = AB_ENOMEM;                                      \
     (pt)->value = NULL;                                          \
@@ -101,14 +102,8 @@ struct ab_pt_s {
 
 /* Reads the outcome of an awaited promise into pt->code / pt->value. */
 static inline void ab__pt_collect(ab_pt_t *pt, ab_promise_t *p) {
-  if (ab_promise_state(p) == AB_REJECTED) {
-    int code = ab_promise_code(p);
-    pt->code = code != 0 ? code : AB_ETHROWN;
-    pt->value = NULL;
-  } else {
-    pt->code = 0;
-    pt->value = ab_promise_value(p);
-  }
+  pt->value = NULL;
+  pt->code = ab__promise_outcome(p, &pt->value);
 }
 
 /* Runs one step; calls `done` when the function has finished. */
@@ -123,6 +118,31 @@ static inline int ab_pt_run(ab_pt_t *pt) {
 static inline void ab__pt_wake(void *arg, ab_promise_t *settled) {
   (void)settled;
   ab_pt_run(arg);
+}
+
+/* The job AB_PT_AWAIT queues for a settled promise: continue the function. */
+static inline void ab__pt_resume(void *arg) { ab_pt_run(arg); }
+
+/* What AB_PT_AWAIT does before it returns AB_PT_WAITING: for a settled p,
+ * queues the job that continues the function where a reaction registered now
+ * would be queued (ab_promise_settled_enqueue, as ab_await does: no reaction
+ * record, the frame keeps p); for a pending one, registers a raw reaction.
+ * 0, or AB_ENOMEM. */
+static inline int ab__pt_suspend(ab_pt_t *pt, ab_promise_t *p) {
+  return ab__promise_await(p, ab__pt_resume, ab__pt_wake, pt);
+}
+
+/* A stackless async function's own promise, as an async function has one:
+ * pending, with two references (the frame's and the caller's); NULL when out
+ * of memory. */
+static inline ab_promise_t *ab_pt_promise_new(void) { return ab__promise_new_shared(); }
+
+/* Settles a frame's own promise as returning from an async function does:
+ * fulfilled with the untyped `value` (code 0) or rejected with code and
+ * message (NULL: ab_promise_strerror's), then drops the frame's reference. */
+static inline void ab_pt_promise_return(ab_promise_t *p, int code, const char *message,
+                                        void *value) {
+  ab__promise_return(p, code, message, value);
 }
 
 /* Initialises the state and runs the function up to its first await.

@@ -5,8 +5,12 @@
  * binary of its own), so the harness is a header of static functions:
  *
  *   bench_parse_n(argc, argv)   the optional N (operations per round) of
- *                       `micro-<name> [N] [--tsv]`; exits 2 with a usage line
- *                       if bad; --tsv sets bench_tsv
+ *                       `micro-<name> [N] [--tsv] [--only ID]`; exits 2 with
+ *                       a usage line if bad; --tsv sets bench_tsv
+ *   bench_wanted(id)    false when --only names another figure: one figure
+ *                       alone, for counting its instructions (valgrind
+ *                       --tool=callgrind at two N: the difference over
+ *                       8 x the difference of N is one operation's)
  *   bench_print(id, name, wall, cpu)   one figure: a line for people, or with
  *                       --tsv the line runner/micro.py reads:
  *                       id TAB wall ns TAB cpu ns TAB clock   (clock "thread":
@@ -61,6 +65,11 @@ static void bench_median(void (*fn)(void), double ops, double *wall, double *cpu
 }
 
 static int bench_tsv; /* --tsv: machine lines only (runner/micro.py) */
+static const char *bench_only; /* --only ID: that figure alone */
+
+static int bench_wanted(const char *id) {
+  return bench_only == NULL || strcmp(bench_only, id) == 0;
+}
 
 static long bench_parse_n(int argc, char **argv) {
   long n = 1000000;
@@ -71,6 +80,10 @@ static long bench_parse_n(int argc, char **argv) {
       bench_tsv = 1;
       continue;
     }
+    if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      bench_only = argv[++i];
+      continue;
+    }
     if (have_n || argv[i][0] < '0' || argv[i][0] > '9') goto usage;
     errno = 0;
     n = strtol(argv[i], &end, 10);
@@ -79,7 +92,8 @@ static long bench_parse_n(int argc, char **argv) {
   }
   return n;
 usage:
-  fprintf(stderr, "usage: %s [N] [--tsv]   (N >= 1 operations per round)\n", argv[0]);
+  fprintf(stderr, "usage: %s [N] [--tsv] [--only ID]   (N >= 1 operations per round)\n",
+          argv[0]);
   exit(2);
 }
 

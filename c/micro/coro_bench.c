@@ -33,6 +33,8 @@ static long n_ops;
 /* Prints one figure: median ns per operation, one call of fn being `ops`. */
 static void report(const char *id, const char *name, void (*fn)(void), double ops) {
   double wall, cpu;
+  if (!bench_wanted(id))
+    return;
   bench_median(fn, ops, &wall, &cpu);
   bench_print(id, name, wall, cpu);
 }

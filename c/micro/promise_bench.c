@@ -124,6 +124,8 @@ int main(int argc, char **argv) {
   for (size_t b = 0; b < sizeof(benches) / sizeof(benches[0]); b++) {
     long before = reactions;
     double wall, cpu;
+    if (!bench_wanted(benches[b].id))
+      continue;
     bench_median(benches[b].fn, (double)n_ops, &wall, &cpu);
     if (reactions - before != (long)(BENCH_ROUNDS + 1) * n_ops) {
       fprintf(stderr, "%s: %s ran %ld reactions, expected %ld\n", argv[0], benches[b].name,

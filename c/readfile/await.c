@@ -13,9 +13,10 @@
  *   await-tasks-parallel  one async function per read (await read(i); check),
  *                         all started at once by a driver async function that
  *                         awaits Promise.all of their promises: N coroutines
- *                         suspended together, so N stacks (16 KiB each, lazily
- *                         committed: about one resident page each) -- the
- *                         memory price of stackful await used that way
+ *                         suspended together, on at most 128 stacks, each
+ *                         suspended one beyond them keeping its used stack
+ *                         copied out (c/lib/coro.h) -- the memory price of
+ *                         stackful await used that way
  */
 #include "workload.h"
 

@@ -11,8 +11,8 @@
  *                     last completes, then verifies every read: one stack
  *
  * The reads' records (ab_readfile_op_t, whose req the workload's check
- * reads) and the stacks are made before the clock starts and freed after
- * the pass.
+ * reads) and the stacks are made once the clock has started (c/lib/modes.h)
+ * and freed after the pass, the stacks back to the coroutine pool.
  */
 #include "workload.h"
 
@@ -102,16 +102,15 @@ static void all_body(void *arg) {
 
 static int run_fibers(ab_run_t *run, long fibers, long recs, int parallel) {
   fiber_pass_t fp = {.run = run, .st = run->state, .nrecs = recs};
+  ab_run_begin(run);
   fp.recs = calloc((size_t)recs, sizeof(*fp.recs));
   loop_arg_t *args = calloc((size_t)fibers, sizeof(*args));
-  if (fp.recs == NULL || args == NULL || ab_coro_reserve((size_t)fibers) != 0) {
+  if (fp.recs == NULL || args == NULL) {
     free(fp.recs);
     free(args);
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the records and fiber stacks");
+    ab_run_oom(run, 0, "the records");
     return -1;
   }
-  ab_run_begin(run);
   for (long k = 0; k < fibers && !ab_run_failed(run); k++) {
     args[k] = (loop_arg_t){&fp, &fp.recs[k]};
     if (ab_fiber_start(parallel ? all_body : loop_body, parallel ? (void *)&fp : &args[k]) != 0)
@@ -124,7 +123,6 @@ static int run_fibers(ab_run_t *run, long fibers, long recs, int parallel) {
     ab_read_cleanup(&fp.recs[k].req);
   free(fp.recs);
   free(args);
-  ab_coro_pool_drain();
   return ab_run_failed(run) ? -1 : 0;
 }
 

@@ -1,10 +1,11 @@
 /*
  * await.c -- the await style: an async function per task on its own
  * stackful coroutine, awaiting its sleep, all joined by Promise.all
- * (ab_mode_await_tasks): N + 1 stacks, mapped before the clock starts.
- * A stack is committed page by page as it is touched, so a suspended task
- * costs at least one page of resident memory (the top of its stack, where
- * the coroutine's record and its frames are), whatever the stack's size.
+ * (ab_mode_await_tasks): N + 1 coroutines on at most 128 stacks
+ * (c/lib/coro.h), taken once the clock has started.  Beyond those, a
+ * suspended task keeps the used part of its stack copied to the heap (a few
+ * hundred bytes) while another one runs on its stack, so it costs that and
+ * its records, not a page.
  */
 #include "workload.h"
 

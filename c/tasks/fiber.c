@@ -1,17 +1,23 @@
 /*
  * fiber.c -- the fiber style: a coroutine per task (coro.h directly, no
  * promise) that starts its sleep and suspends; the wake-up resumes it from
- * the timer's callback, and it verifies itself.  N stacks, mapped before
- * the clock starts; each suspended task holds at least the page at the top
- * of its stack.
+ * the timer's callback, and it verifies itself.  N coroutines on at most
+ * 128 stacks, shared and copied as for await (c/lib/coro.h), taken from the
+ * coroutine pool once the clock has started (c/lib/modes.h).
  */
 #include "workload.h"
 
+/* A task's coroutine, in the set's head before its record. */
+#define CO_HEAD AB_OPS_ALIGNED(sizeof(ab_coro_t *))
+
+static ab_coro_t **co_of(ab_task_t *t) { return (ab_coro_t **)((char *)t - CO_HEAD); }
+
 static void resume(ab_task_t *t) {
-  ab_coro_resume(t->co);
-  if (ab_coro_done(t->co)) {
-    ab_coro_destroy(t->co);
-    t->co = NULL;
+  ab_coro_t **co = co_of(t);
+  ab_coro_resume(*co);
+  if (ab_coro_done(*co)) {
+    ab_coro_destroy(*co);
+    *co = NULL;
   }
 }
 
@@ -29,28 +35,18 @@ static void body(void *arg) {
 
 int ab_tasks_fiber(ab_run_t *run) {
   if (ab_tasks_begin(run, 1) != 0) return -1;
-  if (ab_coro_reserve((size_t)run->n) != 0) {
-    ab_coro_pool_drain();
-    ab_run_oom(run, 0, "the coroutine stacks");
-    return -1;
-  }
-  ab_ops_t *set = ab_ops_start(run, ab_tasks_op(run), run->n, 0, 0);
-  if (set == NULL) {
-    ab_coro_pool_drain();
-    return -1;
-  }
+  ab_tasks_on_wake(run, resume);
   ab_run_begin(run);
+  ab_ops_t *set = ab_ops_start(run, ab_tasks_op(run), run->n, CO_HEAD, 0);
+  if (set == NULL) return -1;
   for (long k = 0; k < set->n && !ab_run_failed(run); k++) {
     ab_task_t *t = (ab_task_t *)ab_ops_at(set, k);
     t->op.i = k;
-    t->wake = resume;
-    if ((t->co = ab_coro_create(body, t)) == NULL) {
+    if ((*co_of(t) = ab_coro_create(body, t)) == NULL) {
       ab_run_oom(run, k, "a coroutine stack");
       break;
     }
     resume(t); /* runs to its sleep */
   }
-  int rc = ab_ops_finish(set); /* fails the pass if a coroutine is left */
-  ab_coro_pool_drain();
-  return rc;
+  return ab_ops_finish(set); /* fails the pass if a coroutine is left */
 }

@@ -31,6 +31,7 @@ typedef struct tasks_state_s {
   long started;            /* tasks started in this pass */
   uint64_t started_ns;     /* when the last one started */
   int stackful;            /* the pass gives each task a stack */
+  void (*wake)(ab_task_t *t); /* instead of ab_op_done (ab_tasks_on_wake) */
 } tasks_state_t;
 
 static tasks_state_t the_state;
@@ -89,39 +90,17 @@ const ab_workload_t ab_tasks = {
   0 /* a task holds no fd */
 };
 
-/* Linux bounds the memory mappings of a process (vm.max_map_count, 65530 by
- * default) and each coroutine stack takes two (the stack and its guard
- * page): more stacks than that fail as if memory had run out.  Says so
- * instead, before anything is mapped: 0, or -1 with the failure recorded
- * (exit 3). */
-static int check_map_count(ab_run_t *run, long stacks) {
-#ifdef __linux__
-  long limit = -1, need = 2 * stacks + 1000; /* the program's own mappings: a margin */
-  FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
-  if (f != NULL) {
-    if (fscanf(f, "%ld", &limit) != 1) limit = -1;
-    fclose(f);
-  }
-  if (limit > 0 && need > limit) {
-    ab_run_fail(run, 0, "%ld coroutine stacks need %ld mappings, vm.max_map_count is %ld: "
-                "sysctl -w vm.max_map_count=%ld or lower N", stacks, need, limit, need);
-    run->env_error = 1;
-    return -1;
-  }
-#else
-  (void)run;
-  (void)stacks;
-#endif
-  return 0;
-}
-
 int ab_tasks_begin(ab_run_t *run, int stackful) {
   tasks_state_t *st = run->state;
-  if (stackful && check_map_count(run, run->n + 1) != 0) return -1;
   st->started = 0;
   st->started_ns = 0;
   st->stackful = stackful;
+  st->wake = NULL;
   return 0;
+}
+
+void ab_tasks_on_wake(ab_run_t *run, void (*wake)(ab_task_t *t)) {
+  ((tasks_state_t *)run->state)->wake = wake;
 }
 
 /* ---- the sleep ------------------------------------------------------------------ */
@@ -137,8 +116,9 @@ static void started(ab_task_t *t) {
 }
 
 static void complete(ab_task_t *t) {
+  const tasks_state_t *st = t->op.set->run->state;
   t->value = t->op.i;
-  if (t->wake != NULL) t->wake(t);
+  if (st->wake != NULL) st->wake(t);
   else ab_op_done(&t->op, 0, NULL);
 }
 

@@ -12,13 +12,14 @@
  *
  * Styles, all in mode parallel (every task in flight at once), on the mode
  * skeletons of c/lib/modes.h where one exists:
- *   callback   the task's record and its sleep: the completion callback
+ *   callback   the task's record and its sleep (56 bytes): the completion callback
  *              verifies it (ab_mode_slots, N slots)
  *   promise    a promise per task with one .then that verifies and counts
  *              (ab_mode_then_counter): two promises per task
  *   await      an async function per task on a stackful coroutine, awaiting
  *              its sleep's promise, all joined by Promise.all
- *              (ab_mode_await_tasks): a stack per task
+ *              (ab_mode_await_tasks): a coroutine per task, on stacks
+ *              shared and copied beyond 128 (c/lib/coro.h)
  *   stackless  a state-machine frame per task awaiting the promise
  *              (ab_mode_stackless_tasks)
  *   fiber      a coroutine per task that suspends on its sleep and is
@@ -46,17 +47,18 @@ struct ab_task_s {
     uv_timer_t *timer;      /* uv_timer: allocated with the record (below) */
   } on;
   long value;               /* what it completed with */
-  void (*wake)(ab_task_t *t); /* fiber: instead of ab_op_done */
-  ab_coro_t *co;            /* fiber */
 };
 
 /* The op type of the backend chosen with --backend. */
 const ab_op_type_t *ab_tasks_op(const ab_run_t *run);
 
-/* Starts a pass: resets what the line reports about it; for a pass with a
- * stack per task, checks that the system allows that many mappings.  0, or
- * -1 with the failure recorded (exit 3). */
+/* Starts a pass: resets what the line reports about it (`stackful`: each
+ * task is a coroutine); every woken task completes with ab_op_done.  0. */
 int ab_tasks_begin(ab_run_t *run, int stackful);
+
+/* From now on a woken task calls wake(t) instead of ab_op_done (fiber.c: the
+ * wake-up resumes the task's coroutine; a test records the time). */
+void ab_tasks_on_wake(ab_run_t *run, void (*wake)(ab_task_t *t));
 
 /* callback.c, promise.c, await.c, stackless.c, fiber.c */
 int ab_tasks_callback(ab_run_t *run);

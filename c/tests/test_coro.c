@@ -1,7 +1,9 @@
 /*
  * test_coro.c -- stackful coroutines: the switch keeps every callee-saved
- * register, coroutines nest, 10,000 live at once, stacks are pooled and
- * resizable, and misuse or overflow is reported (in forked children).
+ * register, coroutines nest, 10,000 live at once, 40,000 beyond what the
+ * mapping limit allows share stacks (copied, never when few), stacks are pooled and
+ * resizable, and misuse (a running coroutine resuming one bound to its own
+ * stack among them) or overflow is reported (in forked children).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -148,6 +151,57 @@ static void test_ten_thousand_alive(void **state) {
   ab_coro_pool_drain();
 }
 
+/* ---- more alive than the system would map stacks for ------------------
+ *
+ * Linux allows a process vm.max_map_count mappings (65,530 by default) and a
+ * stack of its own takes two (the stack, its guard page): 40,000 coroutines
+ * suspended at once are past that, so they must share stacks, each keeping
+ * its own frames (copied out while another owns the stack).  Up to
+ * AB_CORO_SHARED_STACKS alive, nothing is ever copied. */
+#if defined(__SANITIZE_THREAD__)
+#define BEYOND_MAPS 4000 /* TSan's fiber limit: sharing is tested all the same */
+#else
+#define BEYOND_MAPS 40000
+#endif
+
+static void test_more_alive_than_mappings_allow(void **state) {
+  (void)state;
+  size_t copies = ab_coro_stack_copies();
+  ab_coro_t *few[AB_CORO_SHARED_STACKS];
+  for (long i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    few[i] = ab_coro_create(many_body, (void *)(intptr_t)i);
+    assert_non_null(few[i]);
+    ab_coro_resume(few[i]);
+  }
+  for (long i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    ab_coro_resume(few[i]);
+    assert_true(ab_coro_done(few[i]));
+    ab_coro_destroy(few[i]);
+  }
+  assert_int_equal(ab_coro_stack_copies(), copies); /* a stack each: no copy */
+
+  size_t mapped = ab_coro_stacks_mapped();
+  ab_coro_t **all = calloc(BEYOND_MAPS, sizeof(*all));
+  assert_non_null(all);
+  for (long i = 0; i < BEYOND_MAPS; i++) {
+    all[i] = ab_coro_create(many_body, (void *)(intptr_t)i);
+    if (!all[i])
+      fail_msg("create %ld: %s", i, strerror(errno));
+    ab_coro_resume(all[i]);
+  }
+  assert_true(ab_coro_stacks_mapped() - mapped <= AB_CORO_SHARED_STACKS);
+  for (long i = 0; i < BEYOND_MAPS; i++) { /* in creation order, as timers wake */
+    ab_coro_resume(all[i]);
+    assert_true(ab_coro_done(all[i]));
+    assert_int_equal((intptr_t)all[i]->data, i + 1);
+    ab_coro_destroy(all[i]);
+  }
+  assert_true(ab_coro_stack_copies() > copies);
+  assert_int_equal(ab_coro_live(), 0);
+  free(all);
+  ab_coro_pool_drain();
+}
+
 /* ---- callee-saved registers survive a raw switch ---------------------
  *
  * clobber_call(fn, a0, a1, seed) loads every callee-saved register (on
@@ -165,6 +219,19 @@ void ab__coro_switch(void **save_sp, void *load_sp);
 #define ASM_NAME(n) "_" n
 #else
 #define ASM_NAME(n) n
+#endif
+
+/* The AArch64 functions below are reached through a pointer (evil_clobber by
+ * clobber_call's `blr`) or, in a shared object, through a PLT's `br`: built
+ * with BTI (-mbranch-protection=bti or standard) the compiler marks this
+ * object as BTI-clean for the whole translation unit, inline assembly
+ * included, so each begins with `bti c` (hint #34, a no-op elsewhere) or a
+ * BTI-enforcing host stops it with SIGILL.  scripts/test-aarch64.sh runs this
+ * file linked with -z force-bti under qemu, which enforces it. */
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define BTI_C "hint #34\n"
+#else
+#define BTI_C ""
 #endif
 
 #if defined(__x86_64__) && !defined(AB_CORO_UCONTEXT)
@@ -219,6 +286,7 @@ __asm__(".text\n .globl " ASM_NAME("clobber_call") "\n" ASM_NAME("clobber_call")
 #define CL_D(n) "add x10, x11, #" #n "\n fmov d" #n ", x10\n"
 #define CK_D(n, bit) "add x10, x11, #" #n "\n fmov x12, d" #n "\n cmp x12, x10\n b.eq 1f\n orr x0, x0, #" bit "\n1:\n"
 __asm__(".text\n .globl " ASM_NAME("clobber_call") "\n .p2align 2\n" ASM_NAME("clobber_call") ":\n"
+        BTI_C
         "sub sp, sp, #176\n"
         "stp x19, x20, [sp, #0]\n stp x21, x22, [sp, #16]\n stp x23, x24, [sp, #32]\n"
         "stp x25, x26, [sp, #48]\n stp x27, x28, [sp, #64]\n stp x29, x30, [sp, #80]\n"
@@ -297,7 +365,7 @@ __asm__(".text\n .globl " ASM_NAME("evil_clobber") "\n" ASM_NAME("evil_clobber")
 #else
 void evil_clobber(void **a, void *b);
 __asm__(".text\n .globl " ASM_NAME("evil_clobber") "\n .p2align 2\n" ASM_NAME("evil_clobber") ":\n"
-        "mov x19, #0\n ret\n");
+        BTI_C "mov x19, #0\n ret\n");
 #define EVIL_BIT 1
 #endif
 
@@ -416,9 +484,13 @@ static void test_guard_page_hit_reported(void **state) {
  * that is not reported as an overflow); built with -fstack-clash-protection
  * (the Makefile's default where the compiler has it) the frame is touched
  * page by page, so the guard page is hit first and the overflow reported. */
+/* The index is read from a volatile so that the compiler keeps the whole
+ * array: with big[0] alone clang keeps one byte of it, and no large frame. */
+static volatile int frame_index;
+
 static __attribute__((noinline)) int big_frame(int n) {
   volatile char big[64 * 1024];
-  big[0] = (char)n;
+  big[frame_index] = (char)n;
   return big[0];
 }
 
@@ -433,12 +505,71 @@ static void child_big_frame(void) {
   ab_coro_resume(co);
 }
 
+/* Whether large frames are probed is the compiler's doing, not the
+ * runtime's: gcc and clang 17+ with -fstack-clash-protection (the Makefile
+ * passes it where the compiler takes it), Apple clang on arm64 by default,
+ * but neither upstream LLVM clang on macOS (Homebrew's llvm) nor clang
+ * before 17 on aarch64 Linux.  So it is asked, in a child: a frame of 1 MiB
+ * (more than any page) is entered on a coroutine stack that has one
+ * inaccessible page 128 KiB below the frame's top.  Probed, the frame
+ * touches every page on its way down and faults there; unprobed, it writes
+ * only near its bottom, far below the page, and returns. */
+#define PROBE_FRAME (1024 * 1024)
+static __attribute__((noinline)) int probe_frame(int n) {
+  volatile char big[PROBE_FRAME];
+  big[frame_index] = (char)n;
+  return big[0];
+}
+
+static void probe_body(void *arg) {
+  (void)arg;
+  size_t page = page_size();
+  volatile char top = 1;
+  uintptr_t hole = ((uintptr_t)&top - 128 * 1024) / page * page - page;
+  if (mprotect((void *)hole, page, PROT_NONE) != 0) _exit(3);
+  probe_frame(top);
+}
+
+static void child_probe(void) {
+  signal(SIGSEGV, SIG_DFL); /* no handler of cmocka's or the runtime's */
+  signal(SIGBUS, SIG_DFL);  /* macOS: a protection fault is SIGBUS */
+  ab_coro_set_stack_size(PROBE_FRAME + 512 * 1024);
+  ab_coro_t *co = ab_coro_create(probe_body, NULL);
+  ab_coro_resume(co);
+}
+
+/* 1 when this build probes large frames page by page, 0 when it does not. */
+static int frames_are_probed(void) {
+  child_t c;
+  run_in_child(child_probe, &c);
+  if (WIFSIGNALED(c.status) && (WTERMSIG(c.status) == SIGSEGV || WTERMSIG(c.status) == SIGBUS))
+    return 1;
+  /* The probe ran to its end: anything else is a broken probe. */
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), 0);
+  return 0;
+}
+
 static void test_frame_larger_than_the_guard_reported(void **state) {
   (void)state;
+  if (!frames_are_probed()) {
+#if defined(AB_STACK_CLASH_FLAGS) && defined(__GNUC__) && !defined(__clang__)
+    /* gcc acts on the flag on every target it takes it for: a broken build. */
+    fail_msg("built with %s, yet a 1 MiB frame is not probed page by page", AB_STACK_CLASH_FLAGS);
+#elif defined(AB_STACK_CLASH_FLAGS)
+    fprintf(stderr, "this compiler (%s) takes %s but does not probe frames larger than a page "
+                    "(clang before 17 on AArch64): a frame larger than a coroutine's guard "
+                    "page is not reported\n", __VERSION__, AB_STACK_CLASH_FLAGS);
+    skip();
+#else
+    fprintf(stderr, "this compiler (%s) does not probe frames larger than a page, and no "
+                    "-fstack-clash-protection was found for it: a frame larger than a "
+                    "coroutine's guard page is not reported\n", __VERSION__);
+    skip();
+#endif
+  }
   child_t c;
   run_in_child(child_big_frame, &c);
-  /* Unreported means built without -fstack-clash-protection (the Makefile's
-   * test compile found none?). */
   assert_true(WIFSIGNALED(c.status));
   assert_int_equal(WTERMSIG(c.status), SIGABRT);
   assert_non_null(strstr(c.err, "coroutine stack overflow"));
@@ -487,6 +618,41 @@ static void test_resume_done_aborts(void **state) {
   assert_non_null(strstr(c.err, "the coroutine has finished"));
 }
 
+/* A running coroutine that resumes one bound to its own stack: the frames
+ * of both would be in the same place.  Every stack in use carries a
+ * suspended coroutine, the next one shares one of their stacks, and the
+ * coroutine it shares with, resumed, resumes it. */
+static ab_coro_t *same_stack;
+
+static void resumes_same_stack(void *arg) {
+  (void)arg;
+  ab_coro_yield();
+  ab_coro_resume(same_stack);
+}
+
+static void child_resume_same_stack(void) {
+  static ab_coro_t *all[AB_CORO_SHARED_STACKS];
+  for (int i = 0; i < AB_CORO_SHARED_STACKS; i++) {
+    all[i] = ab_coro_create(resumes_same_stack, NULL);
+    ab_coro_resume(all[i]);
+  }
+  same_stack = ab_coro_create(noop_body, NULL);
+  for (int i = 0; i < AB_CORO_SHARED_STACKS; i++)
+    if (all[i]->stack == same_stack->stack)
+      ab_coro_resume(all[i]); /* aborts */
+  fprintf(stderr, "no coroutine shares the new one's stack\n");
+  exit(1);
+}
+
+static void test_resume_onto_a_running_stack_aborts(void **state) {
+  (void)state;
+  child_t c;
+  run_in_child(child_resume_same_stack, &c);
+  assert_true(WIFSIGNALED(c.status));
+  assert_int_equal(WTERMSIG(c.status), SIGABRT);
+  assert_non_null(strstr(c.err, "its stack is in use by a running coroutine"));
+}
+
 static void test_backend_named(void **state) {
   (void)state;
 #if defined(AB_CORO_UCONTEXT)
@@ -508,12 +674,14 @@ int main(void) {
       cmocka_unit_test(test_checker_catches_a_clobber),
 #endif
       cmocka_unit_test(test_rounding_mode),
+      cmocka_unit_test(test_more_alive_than_mappings_allow),
       cmocka_unit_test(test_stack_size),
       cmocka_unit_test(test_guard_page_hit_reported),
       cmocka_unit_test(test_frame_larger_than_the_guard_reported),
       cmocka_unit_test(test_other_faults_pass_through),
       cmocka_unit_test(test_yield_outside_aborts),
       cmocka_unit_test(test_resume_done_aborts),
+      cmocka_unit_test(test_resume_onto_a_running_stack_aborts),
       cmocka_unit_test(test_backend_named),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,6 +90,31 @@ static void every_variant_verifies_every_upload(void **state) {
   assert_int_equal(n, 20); /* 5 styles x 2 shapes, twice */
 }
 
+/* doxbee whose line also says the most operations in flight at once. */
+static void json_with_most_waiting(FILE *out, const ab_run_t *run) {
+  ab_doxbee.json(out, run);
+  fprintf(out, ",\"most_waiting\":%zu", ((const ab_doxbee_t *)run->state)->most_waiting);
+}
+
+static void one_upload_joins_its_put_and_lookup_in_every_style(void **state) {
+  char name[64], out[2048], want[64];
+  child_t c;
+  ab_workload_t w = ab_doxbee;
+  (void)state;
+  w.json = json_with_most_waiting;
+  for (const ab_variant_t *v = ab_doxbee.variants; v->style != NULL; v++) {
+    const char *args[] = {"--variant", ab_variant_name(v, name, sizeof(name)), "--iterations",
+                          "1", "--delay-ms", "1", "--queries", "4", NULL};
+    int par = strcmp(v->shape, "parallel") == 0;
+    main_in_child(&w, &c, out, sizeof(out), args);
+    /* Sequential: the put and the lookup at once, then one step at a time;
+     * parallel: the 4 queries at once. */
+    snprintf(want, sizeof(want), "\"most_waiting\":%d", par ? 4 : 2);
+    if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || strstr(out, want) == NULL)
+      fail_msg("%s: status %d, want %s: %s%s", name, c.status, want, c.err, out);
+  }
+}
+
 static void its_backends_and_flags_parse(void **state) {
   ab_opts_t o;
   (void)state;
@@ -107,6 +132,7 @@ int main(void) {
     cmocka_unit_test(results_differ_and_the_lookup_misses),
     cmocka_unit_test(an_upload_verifies_only_committed_once_with_every_result),
     cmocka_unit_test(every_variant_verifies_every_upload),
+    cmocka_unit_test(one_upload_joins_its_put_and_lookup_in_every_style),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,6 +55,29 @@ static int fails_verify(ab_run_t *run) {
   return -1;
 }
 
+/* Never starts its clock: the pass must fail. */
+static int no_clock(ab_run_t *run) {
+  for (long i = 0; i < run->n; i++)
+    if (ab_run_check(run, i, &i) != 0) return -1;
+  return 0;
+}
+
+/* Makes (and touches) a record per operation before its clock: what the
+ * line's preclock figures must show. */
+static int records_first(ab_run_t *run) {
+  long *recs = malloc((size_t)run->n * 64 * sizeof(long));
+  if (recs == NULL) {
+    ab_run_oom(run, 0, "the records");
+    return -1;
+  }
+  for (long i = 0; i < run->n * 64; i++) recs[i] = i / 64;
+  ab_run_begin(run);
+  int rc = 0;
+  for (long i = 0; i < run->n && rc == 0; i++) rc = ab_run_check(run, i, &recs[i * 64]);
+  free(recs);
+  return rc;
+}
+
 static const ab_variant_t fake_variants[] = {
   {"callback", NULL, "sequential", completes_all, NULL, 0},
   {"callback", NULL, "parallel", completes_all, NULL, 0},
@@ -62,6 +85,8 @@ static const ab_variant_t fake_variants[] = {
   {"oom", NULL, "sequential", fails_oom, NULL, 0},
   {"verify", NULL, "sequential", fails_verify, NULL, 0},
   {"callback", "nowait", "parallel", completes_all, NULL, 1},
+  {"clockless", NULL, "sequential", no_clock, NULL, 0},
+  {"early", NULL, "sequential", records_first, NULL, 0},
   {NULL, NULL, NULL, NULL, NULL, 0}
 };
 
@@ -129,6 +154,17 @@ static void defaults_are_the_contracts(void **state) {
   assert_string_equal(o.prog, "prog");
 }
 
+/* What every_flag_is_read gives, whichever form the flags took. */
+static void assert_every_flag(const ab_opts_t *o, const char *colour) {
+  assert_int_equal(o->iterations, 7);
+  assert_int_equal(o->warmup, 3);
+  assert_int_equal(o->concurrency, 5);
+  assert_string_equal(o->variant, "callback-sequential");
+  assert_string_equal(o->backend, "beta");
+  assert_string_equal(o->flags[FLAG_LEVEL], "9");
+  assert_string_equal(o->flags[FLAG_COLOUR], colour);
+}
+
 static void every_flag_is_read(void **state) {
   ab_opts_t o;
   (void)state;
@@ -136,13 +172,20 @@ static void every_flag_is_read(void **state) {
                          "--warmup", "3", "--concurrency", "5", "--colour", "red",
                          "--level", "9", "--backend", "beta", NULL),
                    AB_EXIT_OK);
-  assert_int_equal(o.iterations, 7);
-  assert_int_equal(o.warmup, 3);
-  assert_int_equal(o.concurrency, 5);
-  assert_string_equal(o.variant, "callback-sequential");
-  assert_string_equal(o.backend, "beta");
-  assert_string_equal(o.flags[FLAG_LEVEL], "9");
-  assert_string_equal(o.flags[FLAG_COLOUR], "red");
+  assert_every_flag(&o, "red");
+}
+
+static void every_flag_is_read_in_the_equals_form_too(void **state) {
+  ab_opts_t o;
+  (void)state;
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--iterations=7", "--warmup", "3",
+                         "--concurrency=5", "--colour=red=ish", "--level=9", "--backend=beta", NULL),
+                   AB_EXIT_OK);
+  assert_every_flag(&o, "red=ish"); /* the name ends at the first '=' */
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--iterations=", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--levels=2", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant=callback-sequential", "--iterations=2", "--iterations", NULL),
+                   AB_EXIT_USAGE);
 }
 
 static void bad_numbers_are_usage_errors(void **state) {
@@ -205,7 +248,8 @@ static void usage_lists_the_workloads_flags_backends_and_variants(void **state) 
   assert_non_null(strstr(text, "backend: alpha, beta (default alpha)"));
   assert_non_null(strstr(text, "0 = default 64"));
   assert_non_null(strstr(text, "variants: callback-sequential callback-parallel "
-                               "promise-counter-parallel oom-sequential verify-sequential\n"));
+                               "promise-counter-parallel oom-sequential verify-sequential "
+                               "clockless-sequential early-sequential\n"));
   assert_null(strstr(text, "nowait")); /* test only: not offered */
 }
 
@@ -328,7 +372,12 @@ static void the_line_has_the_contracts_fields_in_order(void **state) {
   assert_non_null(strstr(out, want));
   assert_non_null(strstr(out, ",\"pool_gets\":"));
   assert_true(strstr(out, ",\"nvcsw\":") < strstr(out, ",\"nivcsw\":"));
-  assert_null(strchr(strstr(out, ",\"nivcsw\":") + 1, ',')); /* the last field */
+  /* then what the pass did before its clock (ab_run_begin) */
+  assert_true(strstr(out, ",\"nivcsw\":") < strstr(out, ",\"preclock_heap_bytes\":"));
+  assert_true(strstr(out, ",\"preclock_heap_bytes\":") < strstr(out, ",\"preclock_faults\":"));
+  /* and how long the warm-up took */
+  assert_true(strstr(out, ",\"preclock_faults\":") < strstr(out, ",\"warmup_ns\":"));
+  assert_null(strchr(strstr(out, ",\"warmup_ns\":") + 1, ',')); /* the last field */
   assert_int_equal(out[strlen(out) - 2], '}');
   assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1); /* one line */
 }
@@ -358,6 +407,49 @@ static void out_of_memory_exits_3_and_a_wrong_result_1(void **state) {
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
   assert_string_equal(c.err, "prog: iteration 0: got 7, expected 0\n");
   assert_string_equal(out, "");
+}
+
+static void a_variant_that_never_starts_its_clock_fails(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  run_fake(&c, out, "--variant", "clockless-sequential", "--iterations", "4");
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
+  assert_string_equal(c.err,
+                      "prog: iteration 4: the variant never started its clock (ab_run_begin)\n");
+  assert_string_equal(out, "");
+}
+
+/* The integer field `name` of a line, or -1. */
+static long long line_field(const char *line, const char *name) {
+  char key[64];
+  snprintf(key, sizeof(key), "\"%s\":", name);
+  const char *at = strstr(line, key);
+  return at != NULL ? atoll(at + strlen(key)) : -1;
+}
+
+static void the_line_shows_what_a_pass_made_before_its_clock(void **state) {
+  child_t c;
+  char out[1024];
+  long long heap, faults;
+  (void)state;
+  /* 20,000 records of 512 bytes made and touched before the clock: about
+   * 10 MB and 2,500 pages, whichever way malloc gets them */
+  run_fake(&c, out, "--variant", "early-sequential", "--iterations", "20000");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  heap = line_field(out, "preclock_heap_bytes");
+  faults = line_field(out, "preclock_faults");
+  /* harness.c reads the heap on glibc, macOS and under the sanitizers */
+#if defined(__GLIBC__) || defined(__APPLE__)
+  assert_true(heap >= 20000LL * 512);
+#endif
+  assert_true(faults >= 20000LL * 512 / 4096 / 2);
+  /* a variant that starts its clock first made nothing before it */
+  run_fake(&c, out, "--variant", "callback-sequential", "--iterations", "20000");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_true(line_field(out, "preclock_heap_bytes") < 4096);
+  assert_true(line_field(out, "preclock_faults") < 4);
 }
 
 static void a_failed_setup_is_its_exit_code_and_prints_no_line(void **state) {
@@ -530,6 +622,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(defaults_are_the_contracts),
     cmocka_unit_test(every_flag_is_read),
+    cmocka_unit_test(every_flag_is_read_in_the_equals_form_too),
     cmocka_unit_test(bad_numbers_are_usage_errors),
     cmocka_unit_test(a_workload_flag_number_is_digits_within_its_bounds),
     cmocka_unit_test(unknown_names_are_usage_errors),
@@ -544,6 +637,8 @@ int main(void) {
     cmocka_unit_test(the_line_has_the_contracts_fields_in_order),
     cmocka_unit_test(no_shape_is_an_empty_string_and_sequential_is_one_in_flight),
     cmocka_unit_test(out_of_memory_exits_3_and_a_wrong_result_1),
+    cmocka_unit_test(a_variant_that_never_starts_its_clock_fails),
+    cmocka_unit_test(the_line_shows_what_a_pass_made_before_its_clock),
     cmocka_unit_test(a_failed_setup_is_its_exit_code_and_prints_no_line),
     cmocka_unit_test(a_handle_teardown_leaves_open_fails_the_run),
     cmocka_unit_test(a_workload_needs_no_flags_setup_teardown_or_extra_fields),

@@ -12,19 +12,16 @@
 // awaitPass; every fib counts its calls in `counter.calls`.
 import { defineWorkload } from '../lib/contract.mjs';
 
-const bounded = (flag, max) => (value) => (value >= 1 && value <= max
-  ? null : `--${flag} must be an integer from 1 to ${max}, got ${value}`);
-
 export const asyncfib = defineWorkload({
   name: 'asyncfib',
   unit: 'repetition',
   flags: {
     'max-recursive': {
-      value: 10, integer: true, arg: 'M', validate: bounded('max-recursive', 40),
+      value: 10, integer: true, range: [1, 40], arg: 'M',
       about: 'recursive shape: top-level calls are fib(0..M-1), 1 <= M <= 40',
     },
     'max-iterative': {
-      value: 20, integer: true, arg: 'M', validate: bounded('max-iterative', 78),
+      value: 10, integer: true, range: [1, 78], arg: 'M',
       about: 'iterative shape: top-level calls are fib(0..M-1), 1 <= M <= 78',
     },
   },
@@ -76,6 +73,7 @@ export function plainPass(pass, shape, fib) {
   const want = expected(pass, shape);
   counter.calls = 0;
   let sum = 0;
+  pass.begin();
   for (let i = 0; i < pass.n; i++) {
     let bad = null;
     for (let n = 0; n < want.m; n++) {
@@ -93,6 +91,7 @@ export async function awaitPass(pass, shape, fib) {
   const want = expected(pass, shape);
   counter.calls = 0;
   let sum = 0;
+  pass.begin();
   for (let i = 0; i < pass.n; i++) {
     let bad = null;
     for (let n = 0; n < want.m; n++) {

@@ -2,14 +2,15 @@
 // load.  Every await takes a microtask turn, hit or not.
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
-import { Cache, cacheloop, settle } from './workload.mjs';
+import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 
 export const variant = {
   workload: cacheloop, style: 'await', mode: 'sequential', backend: 'fs.readFile',
   async run(pass) {
-    const cache = new Cache();
+    const cache = newCache(pass);
+    const key = cacheKey(pass);
     async function load(name) {
-      const res = cache.map.get(name);
+      const res = cache.get(name);
       if (res) {
         cache.hits++;
         return res;
@@ -18,13 +19,14 @@ export const variant = {
         fs.readFile(name, (err, bytes) => (err ? reject(err) : resolve(bytes)));
       });
       cache.misses++;
-      cache.map.set(name, data);
+      cache.set(name, data);
       return data;
     }
+    pass.begin();
     for (let i = 0; i < pass.n; i++) {
       let data;
       try {
-        data = await load(pass.file);
+        data = await load(key());
       } catch (err) {
         pass.check(i, err);
       }

@@ -3,14 +3,15 @@
 // is loop(i) called again from each callback.
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
-import { Cache, cacheloop, settle } from './workload.mjs';
+import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 
 export const variant = {
   workload: cacheloop, style: 'callback', shape: 'nexttick', mode: 'sequential', backend: 'fs.readFile',
   run(pass, done) {
-    const cache = new Cache();
+    const cache = newCache(pass);
+    const key = cacheKey(pass);
     function load(name, cb) {
-      const res = cache.map.get(name);
+      const res = cache.get(name);
       if (res) {
         process.nextTick(() => {
           cache.hits++;
@@ -20,7 +21,7 @@ export const variant = {
         fs.readFile(name, (err, data) => {
           if (err) return cb(err);
           cache.misses++;
-          cache.map.set(name, data);
+          cache.set(name, data);
           cb(null, data);
         });
       }
@@ -31,11 +32,12 @@ export const variant = {
         done();
         return;
       }
-      load(pass.file, (err, data) => {
+      load(key(), (err, data) => {
         pass.check(i, err, data);
         loop(i + 1);
       });
     }
+    pass.begin();
     loop(0);
   },
 };

@@ -4,14 +4,15 @@
 // still open only advances i), and an answer that comes later restarts it.
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
-import { Cache, cacheloop, settle } from './workload.mjs';
+import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 
 export const variant = {
   workload: cacheloop, style: 'callback', shape: 'trampoline', mode: 'sequential', backend: 'fs.readFile',
   run(pass, done) {
-    const cache = new Cache();
+    const cache = newCache(pass);
+    const key = cacheKey(pass);
     function load(name, cb) {
-      const res = cache.map.get(name);
+      const res = cache.get(name);
       if (res) {
         cache.hits++;
         cb(null, res);
@@ -19,7 +20,7 @@ export const variant = {
         fs.readFile(name, (err, data) => {
           if (err) return cb(err);
           cache.misses++;
-          cache.map.set(name, data);
+          cache.set(name, data);
           cb(null, data);
         });
       }
@@ -33,7 +34,7 @@ export const variant = {
           done();
           return;
         }
-        load(pass.file, (err, data) => {
+        load(key(), (err, data) => {
           pass.check(i, err, data);
           if (async) {
             loop(i + 1);
@@ -45,6 +46,7 @@ export const variant = {
         if (async !== false) async = true;
       }
     }
+    pass.begin();
     loop(0);
   },
 };

@@ -3,14 +3,15 @@
 // the loop is a .then chain (the reaction to load i starts load i + 1).
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
-import { Cache, cacheloop, settle } from './workload.mjs';
+import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 
 export const variant = {
   workload: cacheloop, style: 'promise', mode: 'sequential', backend: 'fs.readFile',
   run(pass, done) {
-    const cache = new Cache();
+    const cache = newCache(pass);
+    const key = cacheKey(pass);
     function load(name) {
-      const res = cache.map.get(name);
+      const res = cache.get(name);
       if (res) {
         cache.hits++;
         return Promise.resolve(res);
@@ -19,7 +20,7 @@ export const variant = {
         fs.readFile(name, (err, data) => {
           if (err) return reject(err);
           cache.misses++;
-          cache.map.set(name, data);
+          cache.set(name, data);
           resolve(data);
         });
       });
@@ -30,11 +31,12 @@ export const variant = {
         done();
         return;
       }
-      load(pass.file).then((data) => {
+      load(key()).then((data) => {
         pass.check(i, null, data);
         loop(i + 1);
       }, (err) => pass.check(i, err));
     }
+    pass.begin();
     loop(0);
   },
 };

@@ -2,24 +2,26 @@
 // the file with fs.readFileSync.
 import fs from 'node:fs';
 import { main } from '../lib/contract.mjs';
-import { Cache, cacheloop, settle } from './workload.mjs';
+import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 
 export const variant = {
   workload: cacheloop, style: 'sync', mode: 'sequential', backend: 'fs.readFileSync',
   run(pass, done) {
-    const cache = new Cache();
+    const cache = newCache(pass);
+    const key = cacheKey(pass);
     function load(name) {
-      const res = cache.map.get(name);
+      const res = cache.get(name);
       if (res) {
         cache.hits++;
         return res;
       }
       cache.misses++;
       const data = fs.readFileSync(name);
-      cache.map.set(name, data);
+      cache.set(name, data);
       return data;
     }
-    for (let i = 0; i < pass.n; i++) pass.check(i, null, load(pass.file));
+    pass.begin();
+    for (let i = 0; i < pass.n; i++) pass.check(i, null, load(key()));
     settle(pass, cache);
     done();
   },

@@ -3,7 +3,12 @@
 // reads the file, every other load hits.  A pass sums the lengths; it is
 // valid when hits = N - 1, misses = 1 and the sum = N x the file's length
 // (the line carries hits, misses and file_bytes).  Each variant file writes
-// load() and the loop in its own style over a Cache of this module.
+// load() and the loop in its own style over the pass's cache (newCache) and
+// the key each load asks for (cacheKey).  Two shapes of those: the suite's,
+// one fixed key in a Map, and seed 002's own (method objkey,
+// node/cacheloop/lib/objkey.mjs), a plain object and the key built anew on
+// every load, as the seed's `__dirname + '/benchCallbacks.js'`.
+import path from 'node:path';
 import fs from 'node:fs';
 import { defineWorkload } from '../lib/contract.mjs';
 import { fixtureProblem } from '../readfile/workload.mjs';
@@ -35,13 +40,56 @@ export const cacheloop = defineWorkload({
   fields: (pass) => ({ hits: pass.hits, misses: pass.misses, file_bytes: pass.fileBytes }),
 });
 
-/** One pass's cache: a Map from name to content, with its counters. */
+/** One pass's cache in the suite's shape: a Map from name to content, with its counters. */
 export class Cache {
   constructor() {
     this.map = new Map();
     this.hits = 0;
     this.misses = 0;
   }
+
+  get(name) {
+    return this.map.get(name);
+  }
+
+  set(name, data) {
+    this.map.set(name, data);
+  }
+}
+
+/** The same in seed 002's shape: a plain object keyed by the name. */
+export class ObjectCache {
+  constructor() {
+    this.entries = {};
+    this.hits = 0;
+    this.misses = 0;
+  }
+
+  get(name) {
+    return this.entries[name];
+  }
+
+  set(name, data) {
+    this.entries[name] = data;
+  }
+}
+
+/** The cache of a pass: seed 002's shape when the pass runs its method (pass.objkey). */
+export function newCache(pass) {
+  return pass.objkey ? new ObjectCache() : new Cache();
+}
+
+/**
+ * The key of every load, as a function the loop calls per load: the suite's
+ * one fixed string, or seed 002's directory + '/' + name concatenated anew
+ * each time (a new string V8 must flatten and hash before it can look it up).
+ */
+export function cacheKey(pass) {
+  const file = pass.file;
+  if (!pass.objkey) return () => file;
+  const dir = path.dirname(file);
+  const rest = `/${path.basename(file)}`;
+  return () => dir + rest;
 }
 
 /**

@@ -1,5 +1,6 @@
-// await-sequential-parallel -- every upload an async function awaiting each
-// operation (native promises) in turn, the commit too; all N at once.
+// await-sequential-parallel -- every upload an async function awaiting the put
+// and the lookup together (Promise.all), then each operation (native
+// promises) in turn, the commit too; all N at once.
 import { main } from '../lib/contract.mjs';
 import {
   doxbee, Upload, createQuery, expected, nativeFake, startAll,
@@ -8,8 +9,8 @@ import {
 
 async function upload(i, op) {
   const up = new Upload(i, STEPS);
-  up.verify(PUT, 0, await op(expected(i, PUT)));
-  const file = await op(expected(i, LOOKUP));
+  const [blobId, file] = await Promise.all([op(expected(i, PUT)), op(expected(i, LOOKUP))]);
+  up.verify(PUT, 0, blobId);
   up.verify(LOOKUP, 0, file);
   up.verify(VERSION, 0, await op(expected(i, VERSION)));
   if (file) throw new Error('the lookup found a file: the create branch did not run');

@@ -1,6 +1,8 @@
-// callback-sequential-parallel -- every upload's operations one after
-// another, each started from the previous one's callback (bluebird's
-// callbacks-baseline.js); all N uploads at once.
+// callback-sequential-parallel -- every upload starts its put and its lookup
+// at once and counts both back, then runs its operations one after another,
+// each started from the previous one's callback (bluebird's
+// callbacks-baseline.js, with the put and the lookup joined as its promise
+// version joins them); all N uploads at once.
 import { main } from '../lib/contract.mjs';
 import {
   doxbee, Upload, callbackFake, createQuery, expected, startAll,
@@ -19,30 +21,47 @@ function upload(i, op, finish) {
     }
     return next(got);
   };
-  op(expected(i, PUT), step(PUT, () => {
-    op(expected(i, LOOKUP), step(LOOKUP, (file) => {
-      op(expected(i, VERSION), step(VERSION, () => {
-        const afterFileExists = () => {
-          op(expected(i, FILEVERSION), step(FILEVERSION, () => {
-            op(expected(i, UPDATE), step(UPDATE, () => {
-              op(expected(i, COMMIT), (err, c) => {
-                if (err) return finish(err);
-                try {
-                  return finish(null, up.committed(c));
-                } catch (e) {
-                  return finish(e);
-                }
-              });
-            }));
+  // The put and the lookup at once: the second to come back goes on.
+  let pending = 2, file, failed = false;
+  const joined = (kind) => (err, got) => {
+    if (failed) return undefined;
+    if (err) {
+      failed = true;
+      return finish(err);
+    }
+    try {
+      up.verify(kind, 0, got);
+    } catch (e) {
+      failed = true;
+      return finish(e);
+    }
+    if (kind === LOOKUP) file = got;
+    return --pending === 0 ? afterJoin() : undefined;
+  };
+  function afterJoin() {
+    op(expected(i, VERSION), step(VERSION, () => {
+      const afterFileExists = () => {
+        op(expected(i, FILEVERSION), step(FILEVERSION, () => {
+          op(expected(i, UPDATE), step(UPDATE, () => {
+            op(expected(i, COMMIT), (err, c) => {
+              if (err) return finish(err);
+              try {
+                return finish(null, up.committed(c));
+              } catch (e) {
+                return finish(e);
+              }
+            });
           }));
-        };
-        if (file) return finish(new Error('the lookup found a file: the create branch did not run'));
-        return createQuery(i, step(CREATE, () => {
-          op(expected(i, EXEC), step(EXEC, afterFileExists));
         }));
+      };
+      if (file) return finish(new Error('the lookup found a file: the create branch did not run'));
+      return createQuery(i, step(CREATE, () => {
+        op(expected(i, EXEC), step(EXEC, afterFileExists));
       }));
     }));
-  }));
+  }
+  op(expected(i, PUT), joined(PUT));
+  op(expected(i, LOOKUP), joined(LOOKUP));
 }
 
 export const variant = {

@@ -4,15 +4,21 @@
 // (setTimeout; T = 0: setImmediate, the next turn of the loop) with the
 // value the fake database gives it.  A pass starts all N uploads at once.
 //
-//   sequential shape  blob put, file lookup (it misses, so the create branch
-//                     runs), version insert, query creation (synchronous),
-//                     query execution, file-version insert, file update,
-//                     commit: 8 results per upload
+//   sequential shape  blob put and file lookup at once, joined (bluebird's
+//                     promise version joins them; the lookup misses, so the
+//                     create branch runs), then version insert, query
+//                     creation (synchronous), query execution, file-version
+//                     insert, file update, commit: 8 results per upload, 6
+//                     waits one after another
 //   parallel shape    --queries P file-version inserts at once, joined, then
 //                     commit: P + 1 results
 //
 // Every result is checked before the upload goes on; an upload verifies when
-// it committed once and every result of it was checked.  The line adds
+// it committed once and every result of it was checked.  Every style (and
+// every language: c/doxbee, go/internal/doxbee) does the same work: the put
+// and the lookup are joined in each, and the commit is waited for and
+// checked in each (bluebird's promise versions start it without waiting;
+// its sequential callbacks wait for it).  The line adds
 // commits, checked and ops_per_upload (startAll's totals on the pass).  The
 // styles share the transactions below; only the way an operation is waited
 // for differs: callbacks, native promises (new Promise around setTimeout),
@@ -28,16 +34,12 @@ export const PUT = 0, LOOKUP = 1, VERSION = 2, CREATE = 3, EXEC = 4, FILEVERSION
 const KIND_NAMES = ['blob put', 'file lookup', 'version insert', 'query creation', 'query execution',
   'file-version insert', 'file update', 'commit'];
 
-const range = (lo, hi) => (value) => (value >= lo && value <= hi ? null : `must be an integer from ${lo} to ${hi}, got ${value}`);
-
 export const doxbee = defineWorkload({
   name: 'doxbee',
   unit: 'upload',
   flags: {
-    'delay-ms': { value: 1, integer: true, arg: 'T', about: 'every fake operation completes after T ms (0: on the next loop turn)',
-      validate: (v) => (range(0, MAX_DELAY_MS)(v) && `--delay-ms ${range(0, MAX_DELAY_MS)(v)}`) },
-    queries: { value: 25, integer: true, arg: 'P', about: 'queries at once per upload in the parallel shape',
-      validate: (v) => (range(1, MAX_QUERIES)(v) && `--queries ${range(1, MAX_QUERIES)(v)}`) },
+    'delay-ms': { value: 1, integer: true, range: [0, MAX_DELAY_MS], arg: 'T', about: 'every fake operation completes after T ms (0: on the next loop turn)' },
+    queries: { value: 25, integer: true, range: [1, MAX_QUERIES], arg: 'P', about: 'queries at once per upload in the parallel shape' },
   },
   verifier() {
     return (i, up) => {
@@ -100,8 +102,8 @@ export function perUpload(pass, parallel) {
 }
 
 /**
- * Starts all pass.n uploads at once; start(i, finish) runs upload i and
- * calls finish(err, up) once.  Each is checked as it finishes; done() after
+ * Starts the clock (pass.begin), then all pass.n uploads at once; start(i,
+ * finish) runs upload i and calls finish(err, up) once.  Each is checked as it finishes; done() after
  * the last.  The totals go on the pass (pass.commits, pass.checked,
  * pass.opsPerUpload) for the line.
  */
@@ -109,6 +111,7 @@ export function startAll(pass, parallel, done, start) {
   let finished = 0, checked = 0, commits = 0;
   const ops = perUpload(pass, parallel);
   pass.opsPerUpload = ops;
+  pass.begin();
   for (let i = 0; i < pass.n; i++) {
     start(i, (err, up) => {
       if (up) {
@@ -125,8 +128,22 @@ export function startAll(pass, parallel, done, start) {
   }
 }
 
-/** A .then-chained upload on promises (native or bluebird): the promise of its record. */
-export function promiseUpload(i, parallel, pass, op, all) {
+/**
+ * A promise library as the .then-chained uploads use it: op (the fake as a
+ * promise), all (Promise.all of a list) and join(a, b, fn) (fn of both values,
+ * as bluebird's Promise.join).  Native promises join with Promise.all.
+ */
+export function nativePromises(delayMs) {
+  return {
+    op: nativeFake(delayMs),
+    all: (ps) => Promise.all(ps),
+    join: (a, b, fn) => Promise.all([a, b]).then(([x, y]) => fn(x, y)),
+  };
+}
+
+/** A .then-chained upload on promises (native or bluebird, lib): the promise of its record. */
+export function promiseUpload(i, parallel, pass, lib) {
+  const { op, all, join } = lib;
   const up = new Upload(i, perUpload(pass, parallel));
   if (parallel) {
     const queries = new Array(pass.queries);
@@ -139,9 +156,12 @@ export function promiseUpload(i, parallel, pass, op, all) {
       .then((c) => up.committed(c));
   }
   let file;
-  return op(expected(i, PUT))
-    .then((blobId) => { up.verify(PUT, 0, blobId); return op(expected(i, LOOKUP)); })
-    .then((found) => { up.verify(LOOKUP, 0, found); file = found; return op(expected(i, VERSION)); })
+  return join(op(expected(i, PUT)), op(expected(i, LOOKUP)), (blobId, found) => {
+    up.verify(PUT, 0, blobId);
+    up.verify(LOOKUP, 0, found);
+    file = found;
+    return op(expected(i, VERSION));
+  })
     .then((version) => {
       up.verify(VERSION, 0, version);
       if (file) throw new Error('the lookup found a file: the create branch did not run');
@@ -156,9 +176,9 @@ export function promiseUpload(i, parallel, pass, op, all) {
     .then((c) => up.committed(c));
 }
 
-/** The promise variants' run: every upload as a promise chain, each checked as it settles. */
-export function runPromises(pass, done, parallel, op, all) {
+/** The promise variants' run: every upload as a promise chain over lib, each checked as it settles. */
+export function runPromises(pass, done, parallel, lib) {
   startAll(pass, parallel, done, (i, finish) => {
-    promiseUpload(i, parallel, pass, op, all).then((up) => finish(null, up), (err) => finish(err));
+    promiseUpload(i, parallel, pass, lib).then((up) => finish(null, up), (err) => finish(err));
   });
 }

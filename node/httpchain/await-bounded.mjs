@@ -8,6 +8,7 @@ import { getData } from './await-sequential.mjs';
 export const variant = {
   workload: httpchain, style: 'await', mode: 'bounded', backend: backendArg(),
   async run(pass) {
+    pass.begin(); // before the agent: its connections are the pass's
     const t = target(pass);
     let next = 0;
     const worker = async () => {

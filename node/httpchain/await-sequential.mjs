@@ -15,6 +15,7 @@ export async function getData(t) {
 export const variant = {
   workload: httpchain, style: 'await', mode: 'sequential', backend: backendArg(),
   async run(pass) {
+    pass.begin(); // before the agent: its connections are the pass's
     const t = target(pass);
     try {
       for (let i = 0; i < pass.n; i++) {

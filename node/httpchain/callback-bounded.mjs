@@ -7,6 +7,7 @@ import { chain } from './callback-sequential.mjs';
 export const variant = {
   workload: httpchain, style: 'callback', mode: 'bounded', backend: backendArg(),
   run(pass, done) {
+    pass.begin(); // before the agent: its connections are the pass's
     const t = target(pass);
     let issued = 0;
     let completed = 0;

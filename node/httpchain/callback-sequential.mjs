@@ -21,6 +21,7 @@ export function chain(t, cb) {
 export const variant = {
   workload: httpchain, style: 'callback', mode: 'sequential', backend: backendArg(),
   run(pass, done) {
+    pass.begin(); // before the agent: its connections are the pass's
     const t = target(pass);
     const step = (i) => {
       chain(t, (err, last) => {

@@ -6,6 +6,7 @@ import { httpchain, backendArg, target, getPromise, FIRST } from './workload.mjs
 export const variant = {
   workload: httpchain, style: 'promise', mode: 'sequential', backend: backendArg(),
   run(pass) {
+    pass.begin(); // before the agent: its connections are the pass's
     const t = target(pass);
     const get = (path) => getPromise(t, path);
     const step = (i) => get(FIRST).then(get).then(get).then(

@@ -53,7 +53,7 @@ export const httpchain = defineWorkload({
         : `--port needs the server's port, 1 to 65535, got "${v}"`),
     },
     'stall-ms': {
-      value: '10000', arg: 'MS', about: 'no response for MS milliseconds fails the run (exit 3)',
+      value: '10000', arg: 'MS', about: 'a response not complete within MS milliseconds of its request fails the run (exit 3)',
       validate: (v) => (/^[0-9]+$/.test(v) && Number(v) >= 1 && Number(v) <= 3600000 ? null : `--stall-ms takes 1 to 3600000 milliseconds, got "${v}"`),
     },
     backend: { value: 'cserver.keepalive', arg: 'SERVER.AGENT', about: 'which server answers, and the agent (keepalive or close)', validate: backendProblem },
@@ -96,9 +96,17 @@ function tooManyFiles(err, path) {
 export function get(t, path, cb) {
   const { agent, port, stallMs } = t;
   let called = false;
+  // --stall-ms is a deadline on the whole response (DESIGN section 3), not
+  // req.setTimeout's idle time, which a server dripping a byte now and then
+  // resets forever.
+  const deadline = setTimeout(() => {
+    say(`${prog()}: GET ${path}: no complete response within ${stallMs} ms (the server does not answer, or not in full)`);
+    process.exit(EXIT_ENV);
+  }, stallMs);
   const once = (err, body) => {
     if (called) return;
     called = true;
+    clearTimeout(deadline);
     cb(err, body);
   };
   const req = http.request({ host: '127.0.0.1', port, path, agent, method: 'GET' }, (res) => {
@@ -117,10 +125,6 @@ export function get(t, path, cb) {
     if (err.code === 'ECONNREFUSED') refused(err, port);
     if (err.code === 'EMFILE' || err.code === 'ENFILE') tooManyFiles(err, path);
     once(err.code === 'ECONNRESET' ? new Error(`GET ${path}: the server closed the connection (${err.code})`) : err);
-  });
-  req.setTimeout(stallMs, () => {
-    say(`${prog()}: GET ${path}: no response within ${stallMs} ms (the server does not answer)`);
-    process.exit(EXIT_ENV);
   });
   req.end();
 }

@@ -24,7 +24,12 @@
 // (an optional `shape` names a second way of writing a style, e.g. 'counter').
 // run(pass, done) starts pass.n operations, reports each completion with
 // pass.check(i, err, value), and either calls done() or returns a promise
-// that settles after its last completion.  The pass also carries the
+// that settles after its last completion.  It starts the clock itself with
+// pass.begin(), once, right before its first per-operation allocation
+// (DESIGN section 3: the operations' records, promises, closures, timers,
+// connections are inside the clock; what no operation owns, a promisified
+// function or an agent's options, may come before); a pass that never
+// begins fails.  The pass also carries the
 // workload's flag values under their names (pass.file, pass.expect; a flag
 // --delay-ms would be pass.delayMs) and pass.concurrency for bounded modes.
 // The clock stops inside check() when the n-th completion verifies, so how a
@@ -42,6 +47,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 
 export const EXIT_OK = 0;
 export const EXIT_VERIFY = 1;
@@ -64,7 +70,7 @@ const GENERIC_FLAGS = {
 // Names a workload flag may not take: the generic flags, --help, and what a
 // Pass holds of its own (a workload's values are copied onto the pass).
 const RESERVED = new Set([...Object.keys(GENERIC_FLAGS), 'help', 'h', 'n', 'ok', 'bytes', 't0', 't1',
-  'unit', 'verify', 'onFailure', 'check', 'fail', 'begin']);
+  'unit', 'verify', 'onFailure', 'check', 'fail', 'begin', 'mark', 'preclock']);
 
 const FLAG_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const BACKEND = /^[A-Za-z0-9._]+$/;
@@ -78,7 +84,9 @@ export function propertyName(flag) {
 /**
  * Checks a workload's description and returns it.  Its flags map a flag name
  * without the dashes to { value (the default, a string or, with integer:
- * true, a non-negative integer), arg (the placeholder in the usage), about,
+ * true, a non-negative integer), range ([lo, hi], optional with integer: the
+ * values it takes; anything else, digits or not, is "--flag must be an
+ * integer from lo to hi"), arg (the placeholder in the usage), about,
  * validate(value) (optional: a usage-error sentence or null) }.  setup(opts)
  * (optional) runs once before any warm-up and returns a sentence when the
  * environment is wrong (exit 3), else null.  verifier(opts) returns the
@@ -159,7 +167,12 @@ export function parseArgs(workload, args) {
       value = args[++k];
     }
     if (spec.integer) {
-      if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+      const digits = /^[0-9]+$/.test(value) && Number.isSafeInteger(Number(value));
+      if (spec.range && !(digits && Number(value) >= spec.range[0] && Number(value) <= spec.range[1])) {
+        // One rule, said once, as C and Go say it (-1 and x are out of it too).
+        throw new UsageError(`--${flag} must be an integer from ${spec.range[0]} to ${spec.range[1]}, got "${value}"`);
+      }
+      if (!digits) {
         throw new UsageError(`--${flag} must be a ${flag === 'iterations' ? 'positive' : 'non-negative'} integer, got "${value}"`);
       }
       value = Number(value);
@@ -193,10 +206,35 @@ export class Pass {
     this.t0 = 0n;
     this.t1 = 0n;
     this.onFailure = onFailure;
+    this.mark = null;
+    this.preclock = { heapBytes: 0, faults: 0 };
   }
 
-  /** Stamps the start of the timed section, just before the first operation. */
+  /**
+   * Takes the mark begin() measures from: V8's heap in use and the minor page
+   * faults now.  runPass calls it right before the variant's run.
+   */
+  markStart() {
+    this.mark = { heap: v8.getHeapStatistics().used_heap_size, faults: process.resourceUsage().minorPageFault };
+  }
+
+  /**
+   * Starts the clock (DESIGN section 3): the variant calls it once, right
+   * before its first per-operation allocation.  It first records what the
+   * pass did since markStart (preclock.heapBytes: how much V8's heap in use
+   * grew, which a collection in between may lower by older garbage, never
+   * raise; preclock.faults: minor page faults; the line's
+   * preclock_heap_bytes and preclock_faults), then stamps t0.
+   */
   begin() {
+    if (this.t0 !== 0n) throw new Error('pass.begin() called twice');
+    if (this.mark) {
+      const heap = v8.getHeapStatistics().used_heap_size;
+      const faults = process.resourceUsage().minorPageFault;
+      this.preclock = { heapBytes: Math.max(0, heap - this.mark.heap),
+        faults: Math.max(0, faults - this.mark.faults) };
+      this.mark = null;
+    }
     this.t0 = process.hrtime.bigint();
   }
 
@@ -221,12 +259,17 @@ export class Pass {
   }
 }
 
-/** Runs one pass of the variant; resolves when the style says it is done. */
-export function runPass(variant, pass) {
-  return new Promise((resolve, reject) => {
+/**
+ * Runs one pass of the variant; resolves when the style says it is done.  A
+ * pass whose variant never called pass.begin() fails (pass.fail).
+ */
+export async function runPass(variant, pass) {
+  pass.markStart();
+  await new Promise((resolve, reject) => {
     const ret = variant.run(pass, resolve);
     if (ret && typeof ret.then === 'function') ret.then(resolve, reject);
   });
+  if (pass.t0 === 0n) pass.fail(pass.ok, 'the variant never started its clock (pass.begin())');
 }
 
 /** The concurrency a variant runs with, as the result line reports it. */
@@ -260,9 +303,9 @@ export function inFlight(n, k) {
   return k === 0 || k > n ? n : k;
 }
 
-/** style[-shape][-nodetest]-mode: a variant's name (DESIGN section 4). */
+/** style[-shape][-method]-mode, the method only when not inprocess: a variant's name (DESIGN section 4). */
 export function variantName({ style, shape = '', method = 'inprocess', mode }) {
-  return style + (shape ? `-${shape}` : '') + (method === 'nodetest' ? '-nodetest' : '') + `-${mode}`;
+  return style + (shape ? `-${shape}` : '') + (method !== 'inprocess' ? `-${method}` : '') + `-${mode}`;
 }
 
 /** lang/name@backend: the id without the workload. */
@@ -322,7 +365,8 @@ export function resultLine(fields, measured) {
     backend: fields.backend,
     variant: fields.variant,
     iterations: measured.iterations,
-    concurrency: measured.concurrency,
+    // The most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N).
+    concurrency: Math.min(measured.concurrency, measured.iterations),
     ok: measured.ok,
     bytes: measured.bytes,
     elapsed_ns: measured.elapsed_ns,
@@ -332,6 +376,11 @@ export function resultLine(fields, measured) {
     idle_rss_kb: measured.idle_rss_kb,
     runtime: measured.runtime || runtimeName(),
     ...(measured.workloadFields || {}),
+    // What the timed pass did before its clock (Pass.begin), when measured.
+    ...(measured.preclock ? { preclock_heap_bytes: measured.preclock.heapBytes,
+      preclock_faults: measured.preclock.faults } : {}),
+    // How long the warm-up took (outside the clock), when measured.
+    ...(measured.warmup_ns !== undefined ? { warmup_ns: measured.warmup_ns } : {}),
   });
 }
 
@@ -369,12 +418,40 @@ export function say(message) {
 }
 
 /**
+ * True when fd 1 was closed when node started: node then opens /dev/null
+ * read-write in its place (a shell's >/dev/null opens it write-only), and the
+ * line would vanish with exit 0.  C and Go tell it the same way.
+ */
+export function stdoutClosed() {
+  try {
+    const out = fs.fstatSync(1);
+    if (!out.isCharacterDevice() || out.rdev !== fs.statSync('/dev/null').rdev) return false;
+    fs.readSync(1, Buffer.alloc(1), 0, 1, null); // /dev/null read-write: 0 bytes
+    return true;
+  } catch (err) {
+    return err.code === 'EBADF' && err.syscall === 'fstat';
+  }
+}
+
+/** Ends the process with exit 3 and one line when stdout is closed (stdoutClosed). */
+export function exitIfStdoutClosed(prog) {
+  if (stdoutClosed()) {
+    say(`${prog}: stdout is closed: the result line cannot be written`);
+    process.exit(EXIT_ENV);
+  }
+}
+
+/**
  * Writes text to stdout synchronously, or ends the process with exit 3 and
- * one line on stderr when it cannot (a full disk such as /dev/full, a closed
- * pipe: Node ignores SIGPIPE, so the write fails with EPIPE).  `what` names
- * the text in that line ("result", "usage").
+ * one line on stderr when it cannot (stdout closed, a full disk such as
+ * /dev/full, a closed pipe: Node ignores SIGPIPE, so the write fails with
+ * EPIPE).  `what` names the text in that line ("result", "usage").
  */
 export function emit(prog, what, text) {
+  if (stdoutClosed()) {
+    say(`${prog}: cannot write the ${what} to stdout: stdout is closed`);
+    process.exit(EXIT_ENV);
+  }
   const bytes = Buffer.from(text, 'utf-8');
   let done = 0;
   while (done < bytes.length) {
@@ -430,34 +507,39 @@ export function isEntry(moduleUrl) {
  * Runs a warm-up pass (if any) and the timed pass of the variant.  fail(message)
  * is called, and must not return, when a completion does not verify (the
  * message names the iteration) or the style finishes early.  Returns the
- * timed pass and the CPU time it took.
+ * timed pass, the CPU time it took and how long the warm-up took.
  */
 export async function measure(variant, opts, concurrency, fail) {
   const { workload } = variant;
+  let warmupNs = 0;
   if (opts.warmup > 0) {
+    const t0 = process.hrtime.bigint();
     const warm = new Pass(workload, opts, opts.warmup, concurrency, (message) => fail(`warm-up ${message}`));
     await runPass(variant, warm);
+    warmupNs = Number(process.hrtime.bigint() - t0);
   }
   const pass = new Pass(workload, opts, opts.iterations, concurrency, fail);
   // Peak RSS so far: the idle process (runtime started, set up, nothing in flight).
   const idleRssKb = process.resourceUsage().maxRSS;
   const cpu0 = process.cpuUsage();
-  pass.begin();
   await runPass(variant, pass);
   const cpu = process.cpuUsage(cpu0);
   if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
-  return { pass, cpu, idleRssKb };
+  return { pass, cpu, idleRssKb, warmupNs };
 }
 
 /**
  * The whole life of a variant program.  Does nothing unless moduleUrl is the
- * entry script, so the same file can be imported (by the node --test method).
+ * entry script, so the same file can be imported (by the seeds' methods).  A
+ * wrapper that runs an imported variant in-process as a seed's method (seed
+ * 002's cache shape) gives its method, the flags and the operand it took.
  */
-export async function main(variant, moduleUrl) {
+export async function main(variant, moduleUrl, { method = 'inprocess', args = process.argv.slice(2), operand = '' } = {}) {
   if (!isEntry(moduleUrl)) return;
-  const fields = variantFields(variant);
+  const fields = variantFields(variant, method);
   const prog = programName(fileURLToPath(moduleUrl));
-  const opts = optionsOrExit(prog, variant.workload, process.argv.slice(2));
+  const opts = optionsOrExit(prog, variant.workload, args, operand);
+  exitIfStdoutClosed(prog); // nowhere to write the result: say so before anything runs
   const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
   const most = Math.max(inFlight(opts.warmup, concurrency), inFlight(opts.iterations, concurrency));
   if (most > MAX_IN_FLIGHT) {
@@ -482,7 +564,7 @@ export async function main(variant, moduleUrl) {
     say(`${prog}: N = ${opts.iterations}: ${err.message}: a limit of V8, lower N or K`);
     process.exit(EXIT_ENV);
   }
-  const { pass, cpu, idleRssKb } = measured;
+  const { pass, cpu, idleRssKb, warmupNs } = measured;
   emit(prog, 'result', resultLine(fields, {
     iterations: pass.n,
     concurrency,
@@ -494,5 +576,7 @@ export async function main(variant, moduleUrl) {
     peak_rss_kb: process.resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
     workloadFields: variant.workload.fields ? variant.workload.fields(pass) : {},
+    preclock: pass.preclock,
+    warmup_ns: warmupNs,
   }) + '\n');
 }

@@ -12,10 +12,11 @@ import { pathToFileURL } from 'node:url';
 import { limiter } from './limit.mjs';
 import {
   DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs, quote,
-  resultLine, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
+  resultLine, runPass, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
 } from './contract.mjs';
 import { fixtureProblem, readfile } from '../readfile/workload.mjs';
 import { noop } from '../noop/workload.mjs';
+import { doxbee } from '../doxbee/workload.mjs';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -86,6 +87,9 @@ test('the id rule gives the ids of DESIGN section 4 and the catalog', () => {
   const counterNodetest = { workload: 'readfile', lang: 'node', style: 'promise', shape: 'counter', method: 'nodetest', mode: 'parallel', backend: 'fs.promises' };
   assert.strictEqual(variantName(counterNodetest), 'promise-counter-nodetest-parallel');
   assert.strictEqual(variantLabel(counterNodetest), 'node/promise-counter-nodetest-parallel@fs.promises');
+  // Every method but inprocess is named, after the shape (seed 003's harness, seed 002's cache).
+  assert.strictEqual(variantName({ style: 'await', shape: 'parallel', method: 'perfjs', mode: 'parallel' }), 'await-parallel-perfjs-parallel');
+  assert.strictEqual(variantName({ style: 'sync', method: 'objkey', mode: 'sequential' }), 'sync-objkey-sequential');
 });
 
 test('every Node variant file is named after its variant, and the old promisify names map to the backend', async () => {
@@ -176,11 +180,74 @@ test('every variant of a workload with fields of its own writes its catalog\'s f
       assert.strictEqual(run.status, 0, `${file}: ${run.stderr}`);
       const line = JSON.parse(run.stdout);
       const keys = Object.keys(line);
-      assert.deepStrictEqual(keys.slice(keys.indexOf('runtime') + 1), Object.keys(declared), file);
+      // the workload's fields, then what the pass did before its clock (Pass.begin)
+      assert.deepStrictEqual(keys.slice(keys.indexOf('runtime') + 1),
+        [...Object.keys(declared), 'preclock_heap_bytes', 'preclock_faults', 'warmup_ns'], file);
       for (const field of Object.keys(declared)) assert.ok(Number.isInteger(line[field]), `${file}: ${field}`);
     }
   }
   assert.ok(workloads >= 4, `${workloads} workloads with fields of their own`);
+});
+
+test('every Node doxbee upload of the sequential shape joins its put and its lookup, then waits one step at a time', async () => {
+  // What every style of every language does (bluebird's promise version joins
+  // the two): with one upload, two fake operations are in flight at once only
+  // there, and the upload waits on 7 timers (8 results; the query creation is
+  // synchronous).
+  const bluebird = fs.existsSync(path.join(ROOT, 'node', 'node_modules', 'bluebird'));
+  const files = variantFiles().filter((f) => f.startsWith('node/doxbee/') && f.includes('-sequential-'));
+  assert.strictEqual(files.length, 4);
+  for (const file of files) {
+    if (file.endsWith('-bluebird.mjs') && !bluebird) continue;
+    const { variant } = await import(pathToFileURL(path.join(ROOT, file)).href);
+    const realTimeout = globalThis.setTimeout;
+    let inFlight = 0, most = 0, timers = 0;
+    globalThis.setTimeout = (cb, ms, ...args) => {
+      inFlight++;
+      timers++;
+      most = Math.max(most, inFlight);
+      return realTimeout(() => { inFlight--; cb(...args); }, ms);
+    };
+    try {
+      const opts = { ...defaults(variant.workload), iterations: 1 };
+      const pass = new Pass(variant.workload, opts, 1, 0, (message) => { throw new Error(message); });
+      await runPass(variant, pass);
+      assert.strictEqual(pass.ok, 1, file);
+    } finally {
+      globalThis.setTimeout = realTimeout;
+    }
+    assert.deepStrictEqual({ most, timers }, { most: 2, timers: 7 }, file);
+  }
+});
+
+test('seed 002\'s shape builds the key of every load and keeps the cache in a plain object; the suite\'s looks one string up in a Map', async () => {
+  const { Cache, ObjectCache, cacheloop } = await import('../cacheloop/workload.mjs');
+  const file = path.join(ROOT, 'fixtures', 'text.txt');
+  for (const objkey of [false, true]) {
+    for (const f of variantFiles().filter((v) => v.startsWith('node/cacheloop/'))) {
+      const { variant } = await import(pathToFileURL(path.join(ROOT, f)).href);
+      const Kind = objkey ? ObjectCache : Cache;
+      const names = [];
+      const realGet = Kind.prototype.get;
+      Kind.prototype.get = function get(name) {
+        names.push(name);
+        return realGet.call(this, name);
+      };
+      try {
+        const pass = new Pass(cacheloop, { ...defaults(cacheloop), file }, 5, 1, (m) => { throw new Error(m); });
+        pass.objkey = objkey;
+        await runPass(variant, pass);
+        assert.deepStrictEqual([pass.ok, pass.hits, pass.misses], [5, 4, 1], f);
+      } finally {
+        Kind.prototype.get = realGet;
+      }
+      // Every load looked its key up in the pass's kind of cache, and it names the file.
+      assert.deepStrictEqual(names, new Array(5).fill(file), `${f} objkey=${objkey}`);
+    }
+  }
+  const seeds = new ObjectCache();
+  assert.strictEqual(Object.getPrototypeOf(seeds.entries), Object.prototype);
+  assert.ok(new Cache().map instanceof Map);
 });
 
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
@@ -210,6 +277,15 @@ test('parseArgs names each bad flag', () => {
     assert.throws(() => parseArgs(workload, args), (err) => err instanceof UsageError && message.test(err.message),
       `${workload.name} ${args.join(' ')}`);
   }
+});
+
+test('an integer flag with a range says that range for every value outside it, digits or not', () => {
+  for (const value of ['0', '-1', 'x', '1000001', '2.5']) {
+    assert.throws(() => parseArgs(doxbee, ['--queries', value]), (err) => err instanceof UsageError
+      && err.message === `--queries must be an integer from 1 to 1000000, got "${value}"`, value);
+  }
+  assert.strictEqual(parseArgs(doxbee, ['--queries', '1000000']).queries, 1000000);
+  assert.strictEqual(parseArgs(doxbee, ['--delay-ms=0']).delayMs, 0);
 });
 
 test('readfile\'s defaults are the ones documented, and the catalog\'s where it has a file for the workload', () => {
@@ -255,6 +331,41 @@ test('effective concurrency is 1 sequential, 0 parallel and the bound (default 6
   assert.strictEqual(effectiveConcurrency('bounded', 9), 9);
   assert.strictEqual(effectiveConcurrency('bounded', 0), 64);
   assert.throws(() => effectiveConcurrency('sideways', 0), TypeError);
+});
+
+test('a pass whose variant never begins its clock fails, and begin() twice throws', async () => {
+  const failures = [];
+  const pass = new Pass(noop, {}, 3, 0, (m) => failures.push(m));
+  const clockless = { workload: noop, style: 'sync', mode: 'sequential', backend: 'none',
+    run(p, done) { for (let i = 0; i < p.n; i++) p.check(i, null, i); done(); } };
+  await runPass(clockless, pass);
+  assert.deepStrictEqual(failures, ['iteration 3: the variant never started its clock (pass.begin())']);
+  const twice = new Pass(noop, {}, 1, 0, () => {});
+  twice.begin();
+  assert.throws(() => twice.begin(), /twice/);
+});
+
+test('begin() records what the pass made on the heap before the clock, and nothing when it begins first', async () => {
+  let keep = null;
+  const variant = (early) => ({ workload: noop, style: 'sync', mode: 'sequential', backend: 'none',
+    run(p, done) {
+      const make = () => { keep = Array.from({ length: p.n }, (_, i) => ({ i, pad: [i, i, i, i] })); };
+      if (early) make();
+      p.begin();
+      if (!early) make();
+      for (let i = 0; i < p.n; i++) p.check(i, null, i);
+      done();
+    } });
+  const pass = (early) => new Pass(noop, {}, 200000, 0, (m) => assert.fail(m));
+  const early = pass(true);
+  await runPass(variant(true), early);
+  // 200,000 objects of at least 48 bytes made before the clock and kept (a collection
+  // meanwhile frees only garbage)
+  assert.ok(early.preclock.heapBytes >= 200000 * 48, `${early.preclock.heapBytes}`);
+  const first = pass(false);
+  await runPass(variant(false), first);
+  assert.ok(first.preclock.heapBytes < 64 * 1024, `${first.preclock.heapBytes}`);
+  assert.ok(keep.length === 200000);
 });
 
 test('a readfile pass counts verified reads and their UTF-8 bytes and reports the first wrong one', () => {

@@ -4,47 +4,39 @@
 // the two methods differ only in what surrounds it.  (Its name keeps it out
 // of `node --test node/`, which runs only the unit tests.)
 //
-// node/lib/nodetest.mjs starts this file under `node --test` and passes the
-// run through the environment: ASYNCSTYLES_VARIANT (the variant file's
-// absolute path), ASYNCSTYLES_OPTIONS (the parsed flags as JSON) and
-// ASYNCSTYLES_RESULT (a path).  The test runner owns this process's stdout,
-// so the counts go to the ASYNCSTYLES_RESULT file as JSON for nodetest.mjs to
-// check and report.
+// node/lib/nodetest.mjs starts this file under `node --test` and hands it
+// the run through the environment (node/lib/wrapper.mjs).  The test runner
+// owns this process's stdout, so the counts go to the result file as JSON
+// for nodetest.mjs to check and report.
 import test from 'node:test';
 import assert from 'node:assert';
-import fs from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { effectiveConcurrency, measure } from './contract.mjs';
+import { childReport, childVariant } from './wrapper.mjs';
 
-const env = process.env;
-const resultPath = env.ASYNCSTYLES_RESULT;
-const opts = JSON.parse(env.ASYNCSTYLES_OPTIONS);
-const { variant } = await import(pathToFileURL(env.ASYNCSTYLES_VARIANT).href);
+const { variant, opts } = await childVariant();
 const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
-
-function report(fields) {
-  if (resultPath) fs.writeFileSync(resultPath, JSON.stringify(fields));
-}
 
 // A failed check ends the file at once, as in the suite's own programs; the
 // message reaches nodetest.mjs through the result file.
 function failed(message) {
-  report({ failure: message });
+  childReport({ failure: message });
   process.exit(1);
 }
 
 test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.mode} on ${variant.backend}`, async () => {
-  const { pass, idleRssKb } = await measure(variant, opts, concurrency, failed);
+  const { pass, idleRssKb, warmupNs } = await measure(variant, opts, concurrency, failed);
   assert.strictEqual(pass.ok, opts.iterations);
   const cpu = process.cpuUsage(); // the whole life of this process
-  report({
+  childReport({
     ok: pass.ok,
     bytes: pass.bytes,
     concurrency,
-    inner_ns: Number(pass.t1 - pass.t0),
     user_us: cpu.user,
     sys_us: cpu.system,
     peak_rss_kb: process.resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
+    preclock: pass.preclock,
+    warmup_ns: warmupNs,
+    workloadFields: variant.workload.fields ? variant.workload.fields(pass) : {},
   });
 });

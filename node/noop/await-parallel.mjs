@@ -7,6 +7,7 @@ export const variant = {
   workload: noop, style: 'await', mode: 'parallel', backend: 'none',
   joinsAll: true, // one Promise.all over all N (contract.mjs: PROMISE_ALL_MAX)
   async run(pass) {
+    pass.begin();
     const ops = [];
     for (let i = 0; i < pass.n; i++) ops.push(operateAsync(i));
     const all = await Promise.all(ops);

@@ -6,6 +6,7 @@ import { noop, operateAsync } from './workload.mjs';
 export const variant = {
   workload: noop, style: 'await', mode: 'sequential', backend: 'none',
   async run(pass) {
+    pass.begin();
     for (let i = 0; i < pass.n; i++) pass.check(i, null, await operateAsync(i));
   },
 };

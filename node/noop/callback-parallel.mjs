@@ -7,6 +7,7 @@ export const variant = {
   workload: noop, style: 'callback', mode: 'parallel', backend: 'none',
   run(pass, done) {
     let completed = 0;
+    pass.begin();
     for (let i = 0; i < pass.n; i++) {
       operate(i, (err, value) => {
         pass.check(i, err, value);

@@ -13,6 +13,7 @@ export const variant = {
         else step(i + 1);
       });
     };
+    pass.begin();
     step(0);
   },
 };

@@ -24,6 +24,7 @@ export const variant = {
       }
       pass.check(i, null, data);
     };
+    pass.begin();
     const reads = [];
     for (let i = 0; i < pass.n; i++) reads.push(readOne(i));
     await Promise.all(reads);

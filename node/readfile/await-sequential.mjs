@@ -7,6 +7,7 @@ import { readfile } from './workload.mjs';
 /** The style on any promise-returning reader (readFile(path), resolving to bytes). */
 export function awaitEach(readFile) {
   return async function run(pass) {
+    pass.begin();
     for (let i = 0; i < pass.n; i++) {
       let data;
       try {

@@ -26,6 +26,7 @@ export const variant = {
         pass.check(i, null, data);
       }
     };
+    pass.begin();
     const workers = [];
     for (let k = 0; k < Math.min(pass.concurrency, pass.n); k++) workers.push(worker());
     await Promise.all(workers);

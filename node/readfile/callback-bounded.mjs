@@ -18,6 +18,7 @@ export const variant = {
       });
     };
     const first = Math.min(pass.concurrency, pass.n);
+    pass.begin();
     for (let k = 0; k < first; k++) issue();
   },
 };

@@ -9,6 +9,7 @@ export const variant = {
   workload: readfile, style: 'callback', mode: 'parallel', backend: 'fs.readFile',
   run(pass, done) {
     let completed = 0;
+    pass.begin();
     for (let i = 0; i < pass.n; i++) {
       fs.readFile(pass.file, (err, data) => {
         pass.check(i, err, data);

@@ -14,6 +14,7 @@ export const variant = {
         else step(i + 1);
       });
     };
+    pass.begin();
     step(0);
   },
 };

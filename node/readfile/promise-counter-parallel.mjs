@@ -9,6 +9,7 @@ export const variant = {
   workload: readfile, style: 'promise', shape: 'counter', mode: 'parallel', backend: 'fs.promises',
   run(pass, done) {
     let completed = 0;
+    pass.begin();
     for (let i = 0; i < pass.n; i++) {
       fsp.readFile(pass.file).then(
         (data) => {

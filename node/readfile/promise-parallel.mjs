@@ -9,6 +9,7 @@ export const variant = {
   workload: readfile, style: 'promise', mode: 'parallel', backend: 'fs.promises',
   joinsAll: true, // one Promise.all over all N (contract.mjs: PROMISE_ALL_MAX)
   run(pass) {
+    pass.begin();
     const reads = [];
     for (let i = 0; i < pass.n; i++) reads.push(fsp.readFile(pass.file));
     return Promise.all(reads).then(

@@ -18,6 +18,7 @@ export const variant = {
         (err) => pass.check(i, err),
       );
     };
+    pass.begin();
     step(0);
   },
 };

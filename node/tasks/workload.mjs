@@ -11,8 +11,7 @@ export const tasks = defineWorkload({
   name: 'tasks',
   unit: 'task',
   flags: {
-    'sleep-ms': { value: 1000, integer: true, arg: 'T', about: 'every task sleeps T ms (0: until the next loop turn)',
-      validate: (v) => (v <= MAX_SLEEP_MS ? null : `--sleep-ms must be an integer from 0 to ${MAX_SLEEP_MS}, got ${v}`) },
+    'sleep-ms': { value: 1000, integer: true, range: [0, MAX_SLEEP_MS], arg: 'T', about: 'every task sleeps T ms (0: until the next loop turn)' },
   },
   verifier() {
     return (i, value) => (value === i ? 0 : `the task completed with ${JSON.stringify(value)}, expected ${i}`);

@@ -3,15 +3,18 @@ package asyncfib
 import (
 	"strings"
 	"testing"
+
+	"asyncstyles/internal/contract"
 )
 
 func TestEveryVariantMakesThePlainComputationsCallsAndResults(t *testing.T) {
-	cfg := &Config{MaxRecursive: 10, MaxIterative: 20}
-	// One repetition at seed 004's sizes: fib(0..9) recursively is 276 calls summing to 143;
-	// fib(0..19) iteratively is 20 calls summing to 17710.
-	want := map[string][2]uint64{"recursive": {276, 143}, "iterative": {20, 17710}}
+	cfg := &Config{MaxRecursive: DefaultMaxRecursive, MaxIterative: DefaultMaxIterative}
+	// One repetition at seed 004's sizes (M = 10 for both shapes: fibonacci_10(i)
+	// and fibonacci_20(i) for i < 10): fib(0..9) recursively is 276 calls summing
+	// to 143; iteratively 10 calls summing to 143.
+	want := map[string][2]uint64{"recursive": {276, 143}, "iterative": {10, 143}}
 	for _, v := range Variants(cfg) {
-		res, err := v.Run(1, 1)
+		res, err := v.Run(contract.NewPass(1, 1))
 		if err != nil {
 			t.Fatalf("%s-%s: %v", v.Style, v.Shape, err)
 		}

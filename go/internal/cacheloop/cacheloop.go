@@ -48,8 +48,8 @@ func New() contract.Workload {
 // Variants lists the Go cacheloop variants in the catalog's order.
 func Variants(cfg *Config) []contract.Variant {
 	return []contract.Variant{
-		{Style: "sync", Mode: contract.Sequential, Run: func(n, _ int) (contract.Result, error) { return Sync(cfg, n) }},
-		{Style: "goroutine", Mode: contract.Sequential, Run: func(n, _ int) (contract.Result, error) { return Goroutine(cfg, n) }},
+		{Style: "sync", Mode: contract.Sequential, Run: func(p *contract.Pass) (contract.Result, error) { return Sync(cfg, p) }},
+		{Style: "goroutine", Mode: contract.Sequential, Run: func(p *contract.Pass) (contract.Result, error) { return Goroutine(cfg, p) }},
 	}
 }
 
@@ -100,9 +100,12 @@ type answer struct {
 	err  error
 }
 
-// pass runs n loads through get and checks every one and the counts.
-func pass(cfg *Config, n int, c *cache, get func() ([]byte, error)) (contract.Result, error) {
+// pass runs p.N loads through get and checks every one and the counts; the
+// clock starts at the first (the cache and get are the pass's, not a load's).
+func pass(cfg *Config, p *contract.Pass, c *cache, get func() ([]byte, error)) (contract.Result, error) {
 	var res contract.Result
+	n := p.N
+	p.Begin()
 	for i := 0; i < n; i++ {
 		data, err := get()
 		if err != nil {
@@ -122,16 +125,16 @@ func pass(cfg *Config, n int, c *cache, get func() ([]byte, error)) (contract.Re
 }
 
 // Sync loads with a plain function call.
-func Sync(cfg *Config, n int) (contract.Result, error) {
+func Sync(cfg *Config, p *contract.Pass) (contract.Result, error) {
 	c := &cache{entries: map[string][]byte{}}
-	return pass(cfg, n, c, func() ([]byte, error) { return c.load(cfg.File) })
+	return pass(cfg, p, c, func() ([]byte, error) { return c.load(cfg.File) })
 }
 
 // Goroutine runs every load on a goroutine of its own, answering on a channel.
-func Goroutine(cfg *Config, n int) (contract.Result, error) {
+func Goroutine(cfg *Config, p *contract.Pass) (contract.Result, error) {
 	c := &cache{entries: map[string][]byte{}}
 	ch := make(chan answer)
-	return pass(cfg, n, c, func() ([]byte, error) {
+	return pass(cfg, p, c, func() ([]byte, error) {
 		go func() {
 			data, err := c.load(cfg.File)
 			ch <- answer{data, err}

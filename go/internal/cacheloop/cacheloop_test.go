@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"asyncstyles/internal/contract"
 )
 
 func fixture(t *testing.T, content string) *Config {
@@ -23,7 +25,7 @@ func fixture(t *testing.T, content string) *Config {
 func TestEveryVariantHitsNMinusOneTimesAndMissesOnce(t *testing.T) {
 	cfg := fixture(t, "Hello, world")
 	for _, v := range Variants(cfg) {
-		res, err := v.Run(100, 1)
+		res, err := v.Run(contract.NewPass(100, 1))
 		if err != nil {
 			t.Fatalf("%s: %v", v.Style, err)
 		}
@@ -57,7 +59,7 @@ func TestAFileThatGoesAwayFailsTheMissNamingTheIteration(t *testing.T) {
 	cfg := fixture(t, "abc")
 	os.Remove(cfg.File)
 	for _, v := range Variants(cfg) {
-		if _, err := v.Run(3, 1); err == nil || !strings.Contains(err.Error(), "load failed") {
+		if _, err := v.Run(contract.NewPass(3, 1)); err == nil || !strings.Contains(err.Error(), "load failed") {
 			t.Fatalf("%s: got %v", v.Style, err)
 		}
 	}

@@ -87,18 +87,19 @@ type Fields struct {
 	Style    string // "sync", "goroutine", ...
 	Shape    string // "" (none) or a word such as "counter"
 	Mode     string // Sequential, Parallel or Bounded
-	Method   string // InProcess or "nodetest"
+	Method   string // InProcess, or another method of the catalog ("nodetest")
 	Backend  string // "os.ReadFile"
 }
 
-// Name is what --variant takes: style[-shape][-nodetest]-mode.
+// Name is what --variant takes: style[-shape][-method]-mode, the method
+// only when it is not InProcess.
 func Name(f Fields) string {
 	name := f.Style
 	if f.Shape != "" {
 		name += "-" + f.Shape
 	}
-	if f.Method == "nodetest" {
-		name += "-nodetest"
+	if f.Method != "" && f.Method != InProcess {
+		name += "-" + f.Method
 	}
 	return name + "-" + f.Mode
 }

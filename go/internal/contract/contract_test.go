@@ -45,8 +45,10 @@ func (f *fake) workload() Workload {
 	}
 }
 
-func (f *fake) run(n, k int) (Result, error) {
+func (f *fake) run(p *Pass) (Result, error) {
+	n, k := p.N, p.K
 	f.passes = append(f.passes, [2]int{n, k})
+	p.Begin()
 	if f.runErr != nil {
 		return Result{}, f.runErr
 	}
@@ -119,6 +121,8 @@ func TestTheIDRuleGivesEverySpecExample(t *testing.T) {
 		{Fields{"readfile", "node", "await", "", "parallel", "inprocess", "promisify"}, "readfile/node/await-parallel@promisify"},
 		{Fields{"readfile", "c", "callback", "nowait", "parallel", "inprocess", "node4"}, "readfile/c/callback-nowait-parallel@node4"},
 		{Fields{"readfile", "c", "await", "tasks", "parallel", "inprocess", "node4"}, "readfile/c/await-tasks-parallel@node4"},
+		// Every method but inprocess is named, after the shape.
+		{Fields{"doxbee", "node", "await", "parallel", "parallel", "perfjs", "native"}, "doxbee/node/await-parallel-perfjs-parallel@native"},
 	}
 	for _, c := range cases {
 		if got := VariantID(c.f); got != c.want {
@@ -175,8 +179,10 @@ func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
 	}
 	obj := decode(t, stdout)
-	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(lineOrder, ",") {
-		t.Errorf("fields %v, want %v", got, lineOrder)
+	// the contract's fields, then what the pass did before its clock
+	order := append(append([]string{}, lineOrder...), "preclock_heap_bytes", "preclock_faults", "warmup_ns")
+	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(order, ",") {
+		t.Errorf("fields %v, want %v", got, order)
 	}
 	want := map[string]any{"workload": "fake", "lang": "go", "style": "sync", "shape": "", "mode": "sequential",
 		"method": "inprocess", "backend": "mem", "variant": "fake/go/sync-sequential@mem",
@@ -209,15 +215,17 @@ func TestWithoutVariantTheFirstVariantRunsTenThousandOperations(t *testing.T) {
 }
 
 func TestTheReportedConcurrencyFollowsTheModeAndReachesTheVariant(t *testing.T) {
+	// The variant gets K; the line says the most in flight, min(K, N).
 	cases := []struct {
-		args []string
-		want int
+		args       []string
+		want, line int
 	}{
-		{[]string{"--variant", "sync-sequential", "--concurrency", "5"}, 1},
-		{[]string{"--variant", "callback-counter-parallel", "--concurrency", "5"}, 0},
-		{[]string{"--variant", "callback-bounded"}, DefaultBound},
-		{[]string{"--variant", "callback-bounded", "--concurrency", "0"}, 64},
-		{[]string{"--variant", "callback-bounded", "--concurrency", "5"}, 5},
+		{[]string{"--variant", "sync-sequential", "--concurrency", "5"}, 1, 1},
+		{[]string{"--variant", "callback-counter-parallel", "--concurrency", "5"}, 0, 0},
+		{[]string{"--variant", "callback-bounded"}, DefaultBound, 3},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "0"}, 64, 3},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "5"}, 5, 3},
+		{[]string{"--variant", "callback-bounded", "--concurrency", "2"}, 2, 2},
 	}
 	for _, c := range cases {
 		f := newFake()
@@ -225,8 +233,8 @@ func TestTheReportedConcurrencyFollowsTheModeAndReachesTheVariant(t *testing.T) 
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
 		}
-		if got := decode(t, stdout)["concurrency"]; got != float64(c.want) {
-			t.Errorf("%v: concurrency %v, want %d", c.args, got, c.want)
+		if got := decode(t, stdout)["concurrency"]; got != float64(c.line) {
+			t.Errorf("%v: concurrency %v, want %d", c.args, got, c.line)
 		}
 		if len(f.passes) != 1 || f.passes[0][1] != c.want {
 			t.Errorf("%v: the variant ran with (n, k) %v, want k = %d", c.args, f.passes, c.want)
@@ -412,9 +420,62 @@ func TestAWorkloadsOwnFieldsReachTheLine(t *testing.T) {
 	f := newFake()
 	f.extra = []Extra{{"hits", 3}}
 	code, stdout, _ := run(f.workload(), "--iterations", "3")
-	if code != 0 || !strings.HasSuffix(stdout, `,"hits":3}`+"\n") {
-		t.Errorf("exit %d, line %s; want hits after runtime", code, stdout)
+	if code != 0 || !strings.Contains(stdout, `"runtime":"`+runtime.Version()+`","hits":3,"preclock_heap_bytes":`) {
+		t.Errorf("exit %d, line %s; want hits after runtime, before the preclock fields", code, stdout)
 	}
+}
+
+// oneVariant is a workload of one sequential variant that runs `run`.
+func oneVariant(run func(p *Pass) (Result, error)) Workload {
+	return Workload{Name: "fake", Backend: "mem", Variants: []Variant{{Style: "sync", Mode: Sequential, Run: run}}}
+}
+
+func TestAVariantThatNeverStartsItsClockFails(t *testing.T) {
+	w := oneVariant(func(p *Pass) (Result, error) { return Result{OK: p.N}, nil })
+	code, stdout, stderr := run(w, "--iterations", "4")
+	want := "go-fake: fake/go/sync-sequential@mem iteration 4: the variant never started its clock (Pass.Begin)\n"
+	if code != ExitVerify || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and %q", code, stdout, stderr, want)
+	}
+}
+
+func TestTheLineShowsWhatAPassMadeBeforeItsClock(t *testing.T) {
+	var keep [][]byte
+	early := oneVariant(func(p *Pass) (Result, error) {
+		// a 512-byte record per operation, made and touched before the clock
+		keep = make([][]byte, p.N)
+		for i := range keep {
+			keep[i] = make([]byte, 512)
+			keep[i][0] = 1
+		}
+		p.Begin()
+		return Result{OK: p.N}, nil
+	})
+	code, stdout, stderr := run(early, "--iterations", "20000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	obj := decode(t, stdout)
+	if heap := obj["preclock_heap_bytes"].(float64); heap < 20000*512 {
+		t.Errorf("preclock_heap_bytes = %v, want at least the 10 MB made before the clock", heap)
+	}
+	if faults := obj["preclock_faults"].(float64); faults < 20000*512/4096/2 {
+		t.Errorf("preclock_faults = %v, want at least the pages touched before the clock", faults)
+	}
+	first := oneVariant(func(p *Pass) (Result, error) {
+		p.Begin()
+		keep = make([][]byte, p.N)
+		for i := range keep {
+			keep[i] = make([]byte, 512)
+		}
+		return Result{OK: p.N}, nil
+	})
+	_, stdout, _ = run(first, "--iterations", "20000")
+	obj = decode(t, stdout)
+	if heap := obj["preclock_heap_bytes"].(float64); heap > 64<<10 {
+		t.Errorf("preclock_heap_bytes = %v with the clock started first, want next to nothing", heap)
+	}
+	_ = keep
 }
 
 func TestTheClockStopsAtTheNthVerificationWhenRunSaysWhen(t *testing.T) {
@@ -423,8 +484,9 @@ func TestTheClockStopsAtTheNthVerificationWhenRunSaysWhen(t *testing.T) {
 	// timed; without it, it is.
 	for _, done := range []bool{true, false} {
 		w := Workload{Name: "fake", Backend: "mem", Variants: []Variant{{Style: "sync", Mode: Sequential,
-			Run: func(n, k int) (Result, error) {
-				res := Result{OK: n}
+			Run: func(p *Pass) (Result, error) {
+				p.Begin()
+				res := Result{OK: p.N}
 				if done {
 					res.Done = time.Now()
 				}
@@ -476,6 +538,19 @@ func TestALineOrUsageThatCannotBeWrittenIsAnEnvironmentErrorWithOneLine(t *testi
 		if code != ExitEnv || errOut.String() != want {
 			t.Errorf("%v: exit %d, stderr %q; want 3 and %q", args, code, errOut.String(), want)
 		}
+	}
+}
+
+func TestAClosedStdoutIsAnEnvironmentErrorBeforeAnythingRuns(t *testing.T) {
+	f := newFake()
+	var errOut bytes.Buffer
+	code := Run(f.workload(), []string{"--iterations", "2"}, closedStdout{}, &errOut)
+	want := "go-fake: stdout is closed: the result line cannot be written\n"
+	if code != ExitEnv || errOut.String() != want || len(f.passes) != 0 || f.seen != "" {
+		t.Errorf("exit %d, stderr %q, passes %v, checked %q; want 3, %q and nothing run", code, errOut.String(), f.passes, f.seen, want)
+	}
+	if stdoutClosed() {
+		t.Errorf("the test's own stdout counts as closed")
 	}
 }
 

@@ -29,6 +29,10 @@ type Line struct {
 	IdleRSSKb   int64   `json:"idle_rss_kb"`
 	Runtime     string  `json:"runtime"`
 	Extra       []Extra `json:"-"`
+	// Trailing is written after Extra: what the timed pass did before its
+	// clock (Pass.Begin: preclock_heap_bytes, preclock_faults) and how long
+	// the warm-up took (warmup_ns).
+	Trailing []Extra `json:"-"`
 }
 
 // Extra is one field a workload appends to its line, e.g. a cache's hits.
@@ -38,8 +42,13 @@ type Extra struct {
 }
 
 // NewLine fills the fields that follow from the variant's fields, N, the
-// reported concurrency and the result; the caller adds the measurements.
+// pass's K (Concurrency) and the result; the caller adds the measurements.
+// The line's concurrency is the most in flight (DESIGN section 3): 1, 0 for
+// all N, or min(K, N).
 func NewLine(f Fields, iterations, concurrency int, res Result) Line {
+	if concurrency > iterations {
+		concurrency = iterations
+	}
 	return Line{
 		Workload:    f.Workload,
 		Lang:        f.Lang,
@@ -64,14 +73,14 @@ func (l Line) Encode() string {
 	if err != nil { // a struct of strings and ints always marshals
 		panic(err)
 	}
-	if len(l.Extra) == 0 {
+	if len(l.Extra)+len(l.Trailing) == 0 {
 		return string(b)
 	}
 	// encoding/json writes a map's keys sorted, so the workload's fields are
 	// appended by hand to keep their order.
 	var out strings.Builder
 	out.Write(b[:len(b)-1])
-	for _, e := range l.Extra {
+	for _, e := range append(append([]Extra{}, l.Extra...), l.Trailing...) {
 		name, _ := json.Marshal(e.Name)
 		value, err := json.Marshal(e.Value)
 		if err != nil {

@@ -6,14 +6,14 @@ import (
 )
 
 func TestGoroutinePerOperationCountsEveryVerifiedOperationAndItsBytes(t *testing.T) {
-	res, err := GoroutinePerOperation(100, func(i int) (int64, error) { return 3, nil })
+	res, err := GoroutinePerOperation(NewPass(100, 0), func(i int) (int64, error) { return 3, nil })
 	if err != nil || res.OK != 100 || res.Bytes != 300 {
 		t.Fatalf("got %+v, %v; want 100 ok, 300 bytes, no error", res, err)
 	}
 }
 
 func TestGoroutinePerOperationKeepsAFailureAndDoesNotCountIt(t *testing.T) {
-	res, err := GoroutinePerOperation(10, func(i int) (int64, error) {
+	res, err := GoroutinePerOperation(NewPass(10, 0), func(i int) (int64, error) {
 		if i == 7 {
 			return 0, &Failure{Iteration: 7, Reason: "wrong"}
 		}

@@ -37,11 +37,11 @@ type Variant struct {
 	Style string // "sync", "goroutine", ...
 	Shape string // "" or a word
 	Mode  string // Sequential, Parallel or Bounded
-	// Run performs n operations, verifying each, with k of them in flight
-	// (k = Concurrency(Mode, --concurrency); it matters to bounded variants
-	// only), and returns the verified count or the first failure (a
-	// *Failure names the iteration).
-	Run func(n, k int) (Result, error)
+	// Run performs p.N operations, verifying each, with p.K of them in
+	// flight, and returns the verified count or the first failure (a
+	// *Failure names the iteration).  It calls p.Begin() right before its
+	// first per-operation allocation (Pass).
+	Run func(p *Pass) (Result, error)
 }
 
 // Result counts the verified completions of one pass.
@@ -53,6 +53,25 @@ type Result struct {
 	// there, as in C and Node, and what Run does after it (checking totals
 	// against a plain computation, closing connections) is not timed.
 	Done time.Time
+}
+
+// runPass runs one pass of v: the result, the pass (its clock and what it
+// did before it) and the time it took, from Begin to Result.Done or to the
+// return of Run.
+func runPass(v Variant, n, k int) (Result, *Pass, time.Duration, error) {
+	p := NewPass(n, k)
+	res, err := v.Run(p)
+	end := time.Now()
+	if !p.begun {
+		if err == nil {
+			err = &Failure{Iteration: res.OK, Reason: "the variant never started its clock (Pass.Begin)"}
+		}
+		return res, p, 0, err
+	}
+	if !res.Done.IsZero() && res.Done.After(p.start) {
+		end = res.Done
+	}
+	return res, p, end.Sub(p.start), err
 }
 
 // Fields returns the fields of variant v of w.
@@ -97,8 +116,37 @@ func (w Workload) find(name string) (Variant, bool) {
 // the signal (Go's default for fd 1 and 2, os/signal's "SIGPIPE").
 func Main(w Workload) {
 	signal.Ignore(syscall.SIGPIPE)
-	os.Exit(Run(w, os.Args[1:], os.Stdout, os.Stderr))
+	var stdout io.Writer = os.Stdout
+	if stdoutClosed() {
+		stdout = closedStdout{}
+	}
+	os.Exit(Run(w, os.Args[1:], stdout, os.Stderr))
 }
+
+// stdoutClosed reports whether fd 1 was closed when the program started: the
+// Go runtime then opens /dev/null read-write in its place (a shell's
+// >/dev/null opens it write-only), and the line would vanish with exit 0.
+// C and Node tell it the same way.
+func stdoutClosed() bool {
+	var out, null syscall.Stat_t
+	if err := syscall.Fstat(1, &out); err != nil {
+		return err == syscall.EBADF
+	}
+	if syscall.Stat("/dev/null", &null) != nil || out.Mode&syscall.S_IFMT != syscall.S_IFCHR || out.Rdev != null.Rdev {
+		return false
+	}
+	var b [1]byte
+	_, err := syscall.Read(1, b[:]) // /dev/null read-write: 0 bytes
+	return err == nil
+}
+
+// closedStdout is stdout when it was closed: every write fails, so the
+// result (or --help) is an environment error, exit ExitEnv.
+type closedStdout struct{}
+
+func (closedStdout) Write([]byte) (int, error) { return 0, errStdoutClosed }
+
+var errStdoutClosed = errors.New("stdout is closed")
 
 // emit writes text to stdout in one call and reports whether all of it went:
 // a full disk (/dev/full), a closed pipe or a descriptor not open for writing
@@ -150,6 +198,11 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	if !found {
 		return failUsage(fmt.Sprintf("unknown variant %q (choose one of %v)", s.variant, w.names()))
 	}
+	if _, err := stdout.Write(nil); errors.Is(err, errStdoutClosed) {
+		// Nowhere to write the result: say so before anything runs.
+		fmt.Fprintf(stderr, "%s: stdout is closed: the result line cannot be written\n", prog)
+		return ExitEnv
+	}
 	if err := CheckDescriptors(); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return ExitEnv
@@ -175,8 +228,12 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 			return ExitEnv
 		}
 	}
+	var warmup time.Duration
 	if s.warmup > 0 {
-		if _, err := v.Run(s.warmup, k); err != nil {
+		t0 := time.Now()
+		_, _, _, err := runPass(v, s.warmup, k)
+		warmup = time.Since(t0)
+		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s warm-up %v\n", prog, id, err)
 			var env *EnvError
 			if errors.As(err, &env) {
@@ -187,12 +244,7 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	}
 
 	before := GetUsage()
-	start := time.Now()
-	res, err := v.Run(s.iterations, k)
-	elapsed := time.Since(start)
-	if !res.Done.IsZero() && res.Done.After(start) {
-		elapsed = res.Done.Sub(start)
-	}
+	res, pass, elapsed, err := runPass(v, s.iterations, k)
 	after := GetUsage()
 
 	if err != nil {
@@ -216,5 +268,8 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 	line.PeakRSSKb = after.PeakRSSKb
 	line.IdleRSSKb = before.PeakRSSKb
 	line.Runtime = runtime.Version()
+	line.Trailing = []Extra{{Name: "preclock_heap_bytes", Value: pass.preclockHeapBytes},
+		{Name: "preclock_faults", Value: pass.preclockFaults},
+		{Name: "warmup_ns", Value: warmup.Nanoseconds()}}
 	return emit(stdout, stderr, prog, "result", line.Encode()+"\n")
 }

@@ -4,8 +4,10 @@
 // once instead, runtime.Gosched), and a pass starts all N uploads at once,
 // a goroutine each, joined by a WaitGroup.
 //
-//	goroutine-sequential-parallel  blob put, file lookup (it misses, so the
-//	                               create branch runs), version insert, query
+//	goroutine-sequential-parallel  blob put and file lookup at once (the
+//	                               lookup on a goroutine of its own, joined
+//	                               on a channel; it misses, so the create
+//	                               branch runs), then version insert, query
 //	                               creation (synchronous), query execution,
 //	                               file-version insert, file update, commit,
 //	                               one after another: 8 results per upload
@@ -15,7 +17,10 @@
 //
 // Every result is checked against Expected before the upload goes on; an
 // upload verifies when it committed once with every result checked.  The
-// line adds commits, checked and ops_per_upload.
+// line adds commits, checked and ops_per_upload.  Every style of every
+// language (c/doxbee, node/doxbee) does the same work: the put and the lookup
+// joined, as bluebird's promise version joins them, and the commit waited
+// for and checked.
 package doxbee
 
 import (
@@ -60,6 +65,7 @@ type Config struct {
 	DelayText, QueriesText string
 	Delay                  time.Duration
 	Queries                int
+	wait                   func() // how a fake operation waits: nil is the delay (the tests watch it)
 }
 
 // New returns the doxbee workload for contract.Main.
@@ -74,8 +80,8 @@ func New() contract.Workload {
 		},
 		Check: cfg.Check,
 		Variants: []contract.Variant{
-			{Style: "goroutine", Shape: "sequential", Mode: contract.Parallel, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n, false) }},
-			{Style: "goroutine", Shape: "parallel", Mode: contract.Parallel, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n, true) }},
+			{Style: "goroutine", Shape: "sequential", Mode: contract.Parallel, Run: func(p *contract.Pass) (contract.Result, error) { return cfg.Run(p, false) }},
+			{Style: "goroutine", Shape: "parallel", Mode: contract.Parallel, Run: func(p *contract.Pass) (contract.Result, error) { return cfg.Run(p, true) }},
 		},
 	}
 }
@@ -105,7 +111,9 @@ func Expected(i, kind, j int) int64 {
 
 // fake is one fake operation: it completes after the delay with its value.
 func (c *Config) fake(i, kind, j int) int64 {
-	if c.Delay > 0 {
+	if c.wait != nil {
+		c.wait()
+	} else if c.Delay > 0 {
 		time.Sleep(c.Delay)
 	} else {
 		runtime.Gosched()
@@ -131,7 +139,18 @@ func (u *upload) verify(kind, j int, got int64) error {
 }
 
 func (c *Config) sequential(u *upload) error {
-	for kind := Put; kind < Commit; kind++ {
+	// The put and the lookup at once: the lookup on a goroutine of its own.
+	lookup := make(chan int64, 1)
+	go func() { lookup <- c.fake(u.i, Lookup, 0) }()
+	put := c.fake(u.i, Put, 0)
+	file := <-lookup
+	if err := u.verify(Put, 0, put); err != nil {
+		return err
+	}
+	if err := u.verify(Lookup, 0, file); err != nil {
+		return err
+	}
+	for kind := Version; kind < Commit; kind++ {
 		var got int64
 		if kind == Create {
 			createQuery(u.i, func(q int64) { got = q })
@@ -175,14 +194,14 @@ func (c *Config) commit(u *upload) error {
 	return nil
 }
 
-// Run starts n uploads at once, each on a goroutine, and verifies each.
-func (c *Config) Run(n int, par bool) (contract.Result, error) {
+// Run starts p.N uploads at once, each on a goroutine, and verifies each.
+func (c *Config) Run(p *contract.Pass, par bool) (contract.Result, error) {
 	var checked, commits atomic.Int64
 	perUpload := Steps
 	if par {
 		perUpload = c.Queries + 1
 	}
-	res, err := contract.GoroutinePerOperation(n, func(i int) (int64, error) {
+	res, err := contract.GoroutinePerOperation(p, func(i int) (int64, error) {
 		u := upload{i: i}
 		var err error
 		if par {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"asyncstyles/internal/contract"
 )
@@ -46,6 +48,32 @@ func TestAWrongResultFailsItsUpload(t *testing.T) {
 	}
 	if u.checked != 0 {
 		t.Fatal("a wrong result must not count as checked")
+	}
+}
+
+func TestTheSequentialShapeJoinsThePutAndTheLookupThenWaitsOneStepAtATime(t *testing.T) {
+	// With one upload, two operations wait at once only for the put and the
+	// lookup, as in every style of every language; 7 operations wait in all
+	// (8 results: the query creation is synchronous).
+	var inFlight, most, waits atomic.Int64
+	c := &Config{DelayText: "1", QueriesText: "4"}
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+	c.wait = func() {
+		waits.Add(1)
+		now := inFlight.Add(1)
+		for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+		}
+		time.Sleep(20 * time.Millisecond)
+		inFlight.Add(-1)
+	}
+	res, err := c.Run(contract.NewPass(1, 1), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK != 1 || most.Load() != 2 || waits.Load() != 7 {
+		t.Fatalf("ok %d, most in flight %d, waits %d: want 1, 2, 7", res.OK, most.Load(), waits.Load())
 	}
 }
 

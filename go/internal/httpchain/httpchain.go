@@ -6,7 +6,9 @@
 // The client is net/http: one http.Client whose Transport keeps up to K idle
 // connections to the host (the default keeps 2, which would make K chains
 // reconnect), every body read to its end and closed so that its connection
-// is reused.  Two variants:
+// is reused.  --stall-ms is the Client's Timeout: every GET, its body read to
+// the end included, must be over within it (DESIGN section 3), or the run
+// fails with exit 3.  Two variants:
 //
 //	sync-sequential     a loop of chains on one goroutine: blocking calls
 //	goroutine-bounded   K goroutines, each a loop of chains over a shared counter
@@ -21,11 +23,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -49,7 +53,7 @@ var Backends = []string{"cserver.keepalive", "goserver.keepalive", "nodeserver.k
 type Config struct {
 	Port    string
 	Backend string
-	StallMs string // no response for this long fails the run (exit 3)
+	StallMs string // a GET not over within this long fails the run (exit 3)
 }
 
 // DefaultStallMs is --stall-ms's default; it equals the catalog's.
@@ -85,13 +89,13 @@ func New(backend string) contract.Workload {
 		Backend: backend,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&cfg.Port, "port", "", "the server's `P`ort on 127.0.0.1 (required; the runner passes it)")
-			fs.StringVar(&cfg.StallMs, "stall-ms", DefaultStallMs, "no response for `MS` milliseconds fails the run (exit 3)")
+			fs.StringVar(&cfg.StallMs, "stall-ms", DefaultStallMs, "a response not complete within `MS` milliseconds of its request fails the run (exit 3)")
 			fs.StringVar(&cfg.Backend, "backend", Backends[0], "which server answers: `SERVER.AGENT`, one of "+strings.Join(Backends, ", "))
 		},
 		Check: cfg.Check,
 		Variants: []contract.Variant{
-			{Style: "sync", Mode: contract.Sequential, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n, 1) }},
-			{Style: "goroutine", Mode: contract.Bounded, Run: func(n, k int) (contract.Result, error) { return cfg.Run(n, k) }},
+			{Style: "sync", Mode: contract.Sequential, Run: cfg.Run},
+			{Style: "goroutine", Mode: contract.Bounded, Run: cfg.Run},
 		},
 	}
 }
@@ -121,61 +125,107 @@ func (c *Config) Check() error {
 	return nil
 }
 
-// get sends GET path and checks the answer; it returns the body.  A server
-// that refuses or does not answer is an *contract.EnvError.
+// stalled is the reason of a GET that was not over within --stall-ms.
+const stalled = "no complete response within --stall-ms (the server does not answer, or not in full)"
+
+// isTimeout tells the Client's Timeout (in the headers or in the body) from other errors.
+func isTimeout(err error) bool {
+	var timeout interface{ Timeout() bool }
+	return errors.As(err, &timeout) && timeout.Timeout()
+}
+
+// get sends GET path and checks the answer; it returns the body, or why not
+// (without the path: chain names the request).  A server that refuses or does
+// not answer in full within --stall-ms is an *contract.EnvError.
 func get(client *http.Client, base, path string) (string, error) {
 	resp, err := client.Get(base + path)
 	if err != nil {
 		var op *net.OpError
-		var timeout interface{ Timeout() bool }
 		switch {
 		case errors.As(err, &op) && errors.Is(err, syscall.ECONNREFUSED):
-			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: the server refused the connection", path)}
+			return "", &contract.EnvError{Msg: "the server refused the connection"}
 		case errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE):
 			// Each connection in flight is a descriptor: the limit, not the
 			// server, failed the request.
 			var lim syscall.Rlimit
 			_ = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
-			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: too many open files (ulimit -n is %d): each connection in flight needs one; raise it or lower K",
-				path, lim.Cur)}
-		case errors.As(err, &timeout) && timeout.Timeout():
-			return "", &contract.EnvError{Msg: fmt.Sprintf("GET %s: no response within --stall-ms (the server does not answer)", path)}
+			return "", &contract.EnvError{Msg: fmt.Sprintf("too many open files (ulimit -n is %d): each connection in flight needs one; raise it or lower K",
+				lim.Cur)}
+		case isTimeout(err):
+			return "", &contract.EnvError{Msg: stalled}
 		}
-		return "", fmt.Errorf("GET %s: %v", path, err)
+		return "", err
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 64))
 	resp.Body.Close()
+	if err != nil && isTimeout(err) {
+		return "", &contract.EnvError{Msg: stalled} // the headers came, the body never ended
+	}
 	if err != nil {
-		return "", fmt.Errorf("GET %s: the server closed the connection mid-response (%v)", path, err)
+		return "", fmt.Errorf("the server closed the connection mid-response (%v)", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET %s: status %d, expected 200", path, resp.StatusCode)
+		return "", fmt.Errorf("status %d, expected 200", resp.StatusCode)
 	}
 	if string(body) != Next[path] {
-		return "", fmt.Errorf("GET %s: body %s, expected %q", path, contract.Quote(body), Next[path])
+		return "", fmt.Errorf("body %s, expected %q", contract.Quote(body), Next[path])
 	}
 	return string(body), nil
 }
 
-// chain runs one chain and returns its last path.
+// chain runs one chain and returns its last path; a failure names the
+// request as C's and Node's do: "request 2 (GET /b): status 404, expected 200".
 func chain(client *http.Client, base string) (string, error) {
 	path := First
 	for step := 0; step < ChainLen; step++ {
 		body, err := get(client, base, path)
 		var env *contract.EnvError
 		if errors.As(err, &env) {
-			return "", &contract.EnvError{Msg: fmt.Sprintf("request %d (%v)", step+1, err)}
+			return "", &contract.EnvError{Msg: fmt.Sprintf("request %d (GET %s): %v", step+1, path, err)}
 		} else if err != nil {
-			return "", fmt.Errorf("request %d (%v)", step+1, err)
+			return "", fmt.Errorf("request %d (GET %s): %v", step+1, path, err)
 		}
 		path = body
 	}
 	return path, nil
 }
 
-// Run runs n chains, k at a time (k goroutines over a shared counter; k = 1
-// is the sequential loop on the calling goroutine).
-func (c *Config) Run(n, k int) (contract.Result, error) {
+// protocolLog is where net/http's log goes during a pass.  The Transport
+// tells of a server that broke the protocol between two responses (bytes
+// after a response's end: "Unsolicited response received on idle HTTP
+// channel") only in its log, then drops the connection and goes on with a
+// new one, so a chain whose exchange was not well-formed would count as
+// verified.  A line logged fails the chain that saw it (or the next one:
+// the Transport reads the stray bytes on its own goroutine), and stderr keeps
+// its one line.
+type protocolLog struct {
+	first atomic.Pointer[string] // the first line net/http logged, nil while none
+}
+
+func (l *protocolLog) Write(p []byte) (int, error) {
+	// net/http quotes the stray bytes (%q of up to 4 KiB): a line's head is enough.
+	if len(p) > 200 {
+		p = append(p[:200:200], "..."...)
+	}
+	line := strings.TrimSpace(string(p))
+	l.first.CompareAndSwap(nil, &line)
+	return len(p), nil
+}
+
+// broken is the first line logged so far, or "" (one atomic load a chain).
+func (l *protocolLog) broken() string {
+	if p := l.first.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// Run runs p.N chains, p.K at a time (K goroutines over a shared counter;
+// K = 1 is the sequential loop on the calling goroutine).  The clock starts
+// before the transport, whose connections are the pass's, as C starts it
+// before its connection records (c/httpchain/httpchain.h).
+func (c *Config) Run(p *contract.Pass) (contract.Result, error) {
+	n, k := p.N, p.K
 	if k < 1 {
 		k = 1
 	}
@@ -183,10 +233,15 @@ func (c *Config) Run(n, k int) (contract.Result, error) {
 		k = n
 	}
 	stall, _ := strconv.Atoi(c.StallMs) // checked by Check
-	tr := &http.Transport{MaxIdleConnsPerHost: k, MaxIdleConns: k, DisableCompression: true,
-		ResponseHeaderTimeout: time.Duration(stall) * time.Millisecond}
+	// net/http's log is the pass's from now on, for good: a Transport
+	// goroutine may still log once Run has returned, and stderr has one line.
+	plog := &protocolLog{}
+	log.SetFlags(0)
+	log.SetOutput(plog)
+	p.Begin()
+	tr := &http.Transport{MaxIdleConnsPerHost: k, MaxIdleConns: k, DisableCompression: true}
 	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr}
+	client := &http.Client{Transport: tr, Timeout: time.Duration(stall) * time.Millisecond}
 	base := "http://127.0.0.1:" + c.Port
 	var res contract.Result
 	one := func(i int) error {
@@ -199,6 +254,9 @@ func (c *Config) Run(n, k int) (contract.Result, error) {
 		}
 		if last != Last {
 			return &contract.Failure{Iteration: i, Reason: fmt.Sprintf("the chain ended at %q, expected %q", last, Last)}
+		}
+		if why := plog.broken(); why != "" {
+			return &contract.Failure{Iteration: i, Reason: "the server broke the protocol: net/http: " + why}
 		}
 		return nil
 	}

@@ -1,11 +1,16 @@
 package httpchain
 
 import (
+	"bufio"
 	"errors"
 	"io"
+	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,7 +46,7 @@ func TestRunVerifiesEveryChainSequentialAndBounded(t *testing.T) {
 	defer srv.Close()
 	c := &Config{Port: port(t, srv), Backend: Backends[1], StallMs: DefaultStallMs}
 	for _, k := range []int{1, 4} {
-		res, err := c.Run(20, k)
+		res, err := c.Run(contract.NewPass(20, k))
 		if err != nil || res.OK != 20 || res.Bytes != 20*6 {
 			t.Errorf("k=%d: %+v, %v", k, res, err)
 		}
@@ -52,7 +57,7 @@ func TestAWrongBodyIsAFailureNamingTheChain(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "/x") }))
 	defer srv.Close()
 	c := &Config{Port: port(t, srv), Backend: Backends[0], StallMs: DefaultStallMs}
-	_, err := c.Run(3, 1)
+	_, err := c.Run(contract.NewPass(3, 1))
 	var f *contract.Failure
 	if !errors.As(err, &f) || f.Iteration != 0 || !strings.Contains(f.Reason, `expected "/b"`) {
 		t.Fatalf("got %v", err)
@@ -66,7 +71,7 @@ func TestAServerThatDoesNotAnswerIsAnEnvironmentError(t *testing.T) {
 	defer close(block)
 	c := &Config{Port: port(t, srv), Backend: Backends[0], StallMs: "200"}
 	start := time.Now()
-	_, err := c.Run(1, 1)
+	_, err := c.Run(contract.NewPass(1, 1))
 	var env *contract.EnvError
 	if !errors.As(err, &env) || !strings.Contains(err.Error(), "does not answer") {
 		t.Fatalf("got %v", err)
@@ -85,6 +90,83 @@ func TestBackendArgReadsTheFlagOrFallsBack(t *testing.T) {
 	for want, args := range cases {
 		if got := BackendArg(args); got != want {
 			t.Errorf("%v: %q, want %q", args, got, want)
+		}
+	}
+}
+
+// rawServer answers every request head on 127.0.0.1 with answer(path), byte
+// for byte, and keeps each connection open until the test ends.
+func rawServer(t *testing.T, answer func(path string) string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, conn)
+			mu.Unlock()
+			go func() {
+				r := bufio.NewReader(conn)
+				for {
+					req, err := http.ReadRequest(r)
+					if err != nil {
+						return
+					}
+					io.WriteString(conn, answer(req.URL.Path))
+				}
+			}()
+		}
+	}()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+func TestABodyShorterThanItsContentLengthIsAnEnvironmentErrorAfterStallMs(t *testing.T) {
+	// The headers come at once; the body never ends, and the connection stays open.
+	p := rawServer(t, func(path string) string { return "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n" + Next[path] })
+	c := &Config{Port: p, Backend: Backends[0], StallMs: "200"}
+	for _, k := range []int{1, 4} {
+		start := time.Now()
+		_, err := c.Run(contract.NewPass(4, k))
+		var env *contract.EnvError
+		if !errors.As(err, &env) || !strings.Contains(err.Error(), "no complete response within --stall-ms") {
+			t.Fatalf("k=%d: got %v", k, err)
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("k=%d: took %v", k, time.Since(start))
+		}
+	}
+}
+
+func TestBytesAfterAResponseFailTheChain(t *testing.T) {
+	p := rawServer(t, func(path string) string {
+		return "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n" + Next[path] + "junk\r\n"
+	})
+	defer log.SetOutput(log.Writer()) // Run takes net/http's log for good
+	c := &Config{Port: p, Backend: Backends[0], StallMs: DefaultStallMs}
+	for _, k := range []int{1, 4} {
+		res, err := c.Run(contract.NewPass(10, k))
+		var f *contract.Failure
+		if !errors.As(err, &f) || res.OK == 10 {
+			t.Fatalf("k=%d: %+v, %v", k, res, err)
+		}
+		if !strings.Contains(f.Reason, "broke the protocol") && !strings.Contains(f.Reason, "malformed") {
+			t.Errorf("k=%d: %q", k, f.Reason)
 		}
 	}
 }

@@ -31,8 +31,8 @@ func New() contract.Workload {
 // Variants lists the Go noop variants in the catalog's order.
 func Variants() []contract.Variant {
 	return []contract.Variant{
-		{Style: "sync", Mode: contract.Sequential, Run: func(n, _ int) (contract.Result, error) { return SyncSequential(n) }},
-		{Style: "goroutine", Mode: contract.Parallel, Run: func(n, _ int) (contract.Result, error) { return GoroutineParallel(n) }},
+		{Style: "sync", Mode: contract.Sequential, Run: SyncSequential},
+		{Style: "goroutine", Mode: contract.Parallel, Run: GoroutineParallel},
 	}
 }
 
@@ -50,10 +50,11 @@ func Verify(i, value int) error {
 	return nil
 }
 
-// SyncSequential calls the operation n times in a loop.
-func SyncSequential(n int) (contract.Result, error) {
+// SyncSequential calls the operation p.N times in a loop.
+func SyncSequential(p *contract.Pass) (contract.Result, error) {
 	var res contract.Result
-	for i := 0; i < n; i++ {
+	p.Begin()
+	for i := 0; i < p.N; i++ {
 		if err := Verify(i, operation(i)); err != nil {
 			return res, err
 		}
@@ -65,8 +66,8 @@ func SyncSequential(n int) (contract.Result, error) {
 // GoroutineParallel starts one goroutine per operation and waits for all of
 // them (contract.GoroutinePerOperation).  Each goroutine verifies its own
 // value; the first failure is kept.
-func GoroutineParallel(n int) (contract.Result, error) {
-	return contract.GoroutinePerOperation(n, func(i int) (int64, error) {
+func GoroutineParallel(p *contract.Pass) (contract.Result, error) {
+	return contract.GoroutinePerOperation(p, func(i int) (int64, error) {
 		return 0, Verify(i, operation(i))
 	})
 }

@@ -41,7 +41,7 @@ func TestTheVariantsAreSyncSequentialThenGoroutineParallelOnNone(t *testing.T) {
 func TestEveryVariantCountsEachIterationAndNoBytes(t *testing.T) {
 	for _, v := range Variants() {
 		for _, n := range []int{1, 1000} {
-			res, err := v.Run(n, 0)
+			res, err := v.Run(contract.NewPass(n, 0))
 			if err != nil || res.OK != n || res.Bytes != 0 || res.Extra != nil {
 				t.Errorf("%s-%s at N=%d: %+v, %v; want %d verified, 0 bytes", v.Style, v.Mode, n, res, err, n)
 			}
@@ -76,9 +76,9 @@ func TestNoopHasNoFlagsOfItsOwn(t *testing.T) {
 
 // benchmarkVariant times b.N operations of one variant: the style's own cost
 // per operation, to compare with the suite's elapsed_ns / iterations.
-func benchmarkVariant(b *testing.B, run func(int) (contract.Result, error)) {
+func benchmarkVariant(b *testing.B, run func(*contract.Pass) (contract.Result, error)) {
 	b.ReportAllocs()
-	res, err := run(b.N)
+	res, err := run(contract.NewPass(b.N, 0))
 	if err != nil || res.OK != b.N {
 		b.Fatalf("ok=%d of %d, err=%v", res.OK, b.N, err)
 	}

@@ -61,8 +61,8 @@ func New() contract.Workload {
 // reading cfg's file as it is when the variant runs.
 func Variants(cfg *Config) []contract.Variant {
 	return []contract.Variant{
-		{Style: "sync", Mode: contract.Sequential, Run: func(n, _ int) (contract.Result, error) { return SyncSequential(*cfg, n) }},
-		{Style: "goroutine", Mode: contract.Parallel, Run: func(n, _ int) (contract.Result, error) { return GoroutineParallel(*cfg, n) }},
+		{Style: "sync", Mode: contract.Sequential, Run: func(p *contract.Pass) (contract.Result, error) { return SyncSequential(*cfg, p) }},
+		{Style: "goroutine", Mode: contract.Parallel, Run: func(p *contract.Pass) (contract.Result, error) { return GoroutineParallel(*cfg, p) }},
 	}
 }
 
@@ -91,10 +91,11 @@ func Verify(i int, data []byte, readErr error, expect []byte) error {
 }
 
 // SyncSequential reads the file n times in a loop on the calling goroutine.
-func SyncSequential(cfg Config, n int) (contract.Result, error) {
+func SyncSequential(cfg Config, p *contract.Pass) (contract.Result, error) {
 	expect := []byte(cfg.Expect)
 	var res contract.Result
-	for i := 0; i < n; i++ {
+	p.Begin()
+	for i := 0; i < p.N; i++ {
 		data, err := os.ReadFile(cfg.File)
 		if err := Verify(i, data, err, expect); err != nil {
 			return res, err
@@ -108,9 +109,9 @@ func SyncSequential(cfg Config, n int) (contract.Result, error) {
 // GoroutineParallel starts one goroutine per read and waits for all of them
 // (contract.GoroutinePerOperation).  Each goroutine verifies its own read; the
 // first failure is kept.
-func GoroutineParallel(cfg Config, n int) (contract.Result, error) {
+func GoroutineParallel(cfg Config, p *contract.Pass) (contract.Result, error) {
 	expect := []byte(cfg.Expect)
-	return contract.GoroutinePerOperation(n, func(i int) (int64, error) {
+	return contract.GoroutinePerOperation(p, func(i int) (int64, error) {
 		data, err := os.ReadFile(cfg.File)
 		if err := Verify(i, data, err, expect); err != nil {
 			return 0, err

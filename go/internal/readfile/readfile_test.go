@@ -83,7 +83,7 @@ func TestTheVariantsAreSyncSequentialThenGoroutineParallel(t *testing.T) {
 func TestEveryVariantReadsAndCountsEachIteration(t *testing.T) {
 	path := fixture(t, hello)
 	for name, v := range variants(Config{File: path, Expect: hello}) {
-		res, err := v.Run(250, 0)
+		res, err := v.Run(contract.NewPass(250, 0))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -96,7 +96,7 @@ func TestEveryVariantReadsAndCountsEachIteration(t *testing.T) {
 func TestEveryVariantFailsOnWrongContent(t *testing.T) {
 	path := fixture(t, "Goodbye")
 	for name, v := range variants(Config{File: path, Expect: hello}) {
-		res, err := v.Run(20, 0)
+		res, err := v.Run(contract.NewPass(20, 0))
 		var f *contract.Failure
 		if !errors.As(err, &f) {
 			t.Fatalf("%s: err = %v, want a *contract.Failure", name, err)
@@ -110,7 +110,7 @@ func TestEveryVariantFailsOnWrongContent(t *testing.T) {
 func TestEveryVariantFailsWhenTheFileVanishes(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "gone.txt")
 	for name, v := range variants(Config{File: missing, Expect: hello}) {
-		_, err := v.Run(5, 0)
+		_, err := v.Run(contract.NewPass(5, 0))
 		if err == nil || !strings.Contains(err.Error(), "read failed") {
 			t.Errorf("%s: err = %v, want a read failure", name, err)
 		}
@@ -204,7 +204,7 @@ func benchmarkVariant(b *testing.B, name string) {
 	v := variants(Config{File: path, Expect: hello})[name]
 	b.ReportAllocs()
 	b.ResetTimer()
-	res, err := v.Run(b.N, 0)
+	res, err := v.Run(contract.NewPass(b.N, 0))
 	b.StopTimer()
 	if err != nil || res.OK != b.N {
 		b.Fatalf("%s: ok=%d of %d, err=%v", name, res.OK, b.N, err)

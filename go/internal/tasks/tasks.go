@@ -39,7 +39,7 @@ func New() contract.Workload {
 		},
 		Check: cfg.Check,
 		Variants: []contract.Variant{
-			{Style: "goroutine", Mode: contract.Parallel, Run: func(n, _ int) (contract.Result, error) { return cfg.Run(n) }},
+			{Style: "goroutine", Mode: contract.Parallel, Run: cfg.Run},
 		},
 	}
 }
@@ -51,12 +51,15 @@ func (c *Config) Check() error {
 	return err
 }
 
-// Run starts n sleeping goroutines and waits for all; each records the
+// Run starts p.N sleeping goroutines and waits for all; each records the
 // number it completes with, and every record is verified after the join.
-func (c *Config) Run(n int) (contract.Result, error) {
+// start_ns counts from the clock's start, as in C and Node.
+func (c *Config) Run(p *contract.Pass) (contract.Result, error) {
+	n := p.N
 	var wg sync.WaitGroup
-	done := make([]int, n) // task i writes i + 1
-	t0 := time.Now()
+	p.Begin()
+	t0 := p.Started()
+	done := make([]int, n) // task i writes i + 1: per-task state, inside the clock
 	wg.Add(n)
 	for i := 0; i < n; i++ {
 		go func(i int) {

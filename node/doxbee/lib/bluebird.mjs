@@ -1,6 +1,7 @@
 // lib/bluebird.mjs -- the doxbee variants on bluebird: the same .then chains as
 // the native promise variants (workload.mjs), on Promise.promisify of the
-// callback fake and bluebird's Promise.all.  bluebird comes from
+// callback fake, bluebird's Promise.all and its Promise.join (as bluebird's own
+// doxbee-sequential joins the put and the lookup).  bluebird comes from
 // node/node_modules (node/package-lock.json, installed by make deps); without
 // it a program says so and exits 3 (the runner's probe skips both variants).
 import { say, EXIT_ENV } from '../../lib/contract.mjs';
@@ -16,5 +17,9 @@ try {
 
 /** The run of a bluebird variant of the shape (parallel or not). */
 export function runBluebird(pass, done, parallel) {
-  runPromises(pass, done, parallel, Bluebird.promisify(callbackFake(pass.delayMs)), (ps) => Bluebird.all(ps));
+  runPromises(pass, done, parallel, {
+    op: Bluebird.promisify(callbackFake(pass.delayMs)),
+    all: (ps) => Bluebird.all(ps),
+    join: (a, b, fn) => Bluebird.join(a, b, fn),
+  });
 }
