@@ -254,7 +254,7 @@ def _render(rundir, out_root, draw_charts=True):
     export.write(rundir, [s for s in samples if s.get("point") in (None, "", "base")],
                  rows, hinfo)
 
-    charts, all_drawn = [], True
+    charts, all_drawn, across = [], True, []
     if not draw_charts:
         note = ("Charts not drawn (`--no-charts`); draw them with `make plots RUN=%s`."
                 % rd.shown(rundir))
