@@ -308,8 +308,13 @@ test-go: | $(DEPS_ENV)
 test-runner: | $(DEPS_ENV)
 	"$(PYTHON)" -m unittest discover -s runner -p 'test_*.py' -v
 
+# The bats files run one a CPU when GNU parallel is there (make deps installs
+# it on Debian), the tests of a file in their order; each test's time is shown.
+BATS_JOBS = $(eval BATS_JOBS := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); \
+  parallel --version 2>/dev/null | grep -q 'GNU parallel' && [ "$$n" -gt 1 ] \
+  && echo "--jobs $$n --no-parallelize-within-files"))$(BATS_JOBS)
 test-bats: | $(DEPS_ENV)
-	PYTHON="$(PYTHON)" NODE="$(NODE)" bats --tap tests
+	PYTHON="$(PYTHON)" NODE="$(NODE)" bats --tap --timing $(BATS_JOBS) tests
 
 # The Promises/A+ suite (npm) against the C promise core via a Node-API adapter.
 test-aplus: | $(DEPS_ENV)
