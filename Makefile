@@ -41,6 +41,8 @@
 #     uses               optional: other workloads whose pieces its programs
 #                        link too, one name a line (cacheloop reads its misses
 #                        through readfile's backends)
+#     build.mk           optional: what it needs from outside the project, flags,
+#                        libraries, objects (httpchain's llhttp, readfile's liburing)
 #   c/tests/test_*.c     cmocka unit tests, build/bin/test_* (include a workload's
 #                        headers as "readfile/readfile.h": tests get -Ic)
 #   c/micro/*.c          micro-benchmarks, build/bin/micro-*
@@ -73,16 +75,6 @@ UV_CFLAGS = $(shell $(PKG_CONFIG) --cflags libuv 2>/dev/null)
 UV_LIBS = $(shell $(PKG_CONFIG) --libs libuv 2>/dev/null)
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
-# liburing (Linux, optional): the readfile backend `uring` is built with it
-# when pkg-config knows it and its header compiles; without it the backend
-# is still there and says it is unavailable (exit 3), and the rest builds.
-ifeq ($(UNAME_S),Linux)
-# Asked once per make, when first needed (after deps).
-URING_OK = $(eval URING_OK := $(shell $(PKG_CONFIG) --exists liburing 2>/dev/null && $(CC) $$($(PKG_CONFIG) --cflags liburing 2>/dev/null) -include liburing.h -E -x c -o /dev/null /dev/null 2>/dev/null && echo yes))$(URING_OK)
-URING_CFLAGS = $(if $(URING_OK),-DAB_HAVE_LIBURING $(shell $(PKG_CONFIG) --cflags liburing 2>/dev/null))
-URING_LIBS = $(if $(URING_OK),$(shell $(PKG_CONFIG) --libs liburing 2>/dev/null))
-endif
-
 STD = -std=c11
 WARN = -Wall -Wextra
 ifeq ($(UNAME_S),Darwin)
@@ -102,10 +94,10 @@ STACK_CLASH := $(shell $(call SC_TRY,-fstack-clash-protection --param stack-clas
 # code whether it probes large frames, and skips the overflow test, saying
 # why, when it does not (a gcc given the flag fails it instead).
 TEST_DEFS = $(if $(STACK_CLASH),-DAB_STACK_CLASH_FLAGS='"$(STACK_CLASH)"')
-ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(URING_CFLAGS) $(EXT_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = $(STD) $(WARN) $(FEATURES) $(STACK_CLASH) -Ic/lib $(UV_CFLAGS) $(EXT_CFLAGS) $(OPT) $(CFLAGS) -MMD -MP
 ALL_ASFLAGS = $(FEATURES) -Ic/lib $(OPT) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(OPT) $(LDFLAGS)
-LIBS = $(UV_LIBS) $(URING_LIBS) $(EXT_LIBS) -lm
+LIBS = $(UV_LIBS) $(EXT_LIBS) -lm
 
 # Sources of the other OSes are left out (see the header); `os_only` filters a list.
 HOST_OS := $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,other))
@@ -158,18 +150,20 @@ $(DEPS_ENV):
 endif
 
 # Listed first: GNU make 3.81 takes the first pattern rule that matches.
-# Objects depend on the Makefile too: it holds their flags.
+# Objects depend on the Makefile and the workloads' build.mk too: they hold
+# their flags.
+BUILD_MKS := $(wildcard c/*/build.mk)
 # Paths in recipes are quoted: the clone's own path may hold a space (BUILD,
 # relative to it, may not: make splits target names on blanks).
-$(BUILD)/c/tests/%.o: c/tests/%.c Makefile | $(DEPS_ENV)
+$(BUILD)/c/tests/%.o: c/tests/%.c Makefile $(BUILD_MKS) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) $(TEST_DEFS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.c Makefile | $(DEPS_ENV)
+$(BUILD)/c/%.o: c/%.c Makefile $(BUILD_MKS) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_CFLAGS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.S Makefile | $(DEPS_ENV)
+$(BUILD)/c/%.o: c/%.S Makefile $(BUILD_MKS) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_ASFLAGS) -c "$<" -o "$@"
 
@@ -189,13 +183,14 @@ $(LIBAB): $(LIB_OBJ)
 	@mkdir -p "$(dir $@)"
 	$(call archive,$@,$(LIB_OBJ))
 
-# A workload that needs C sources from outside the project (a library the
-# system ships as sources, as Debian ships llhttp) says so in c/<w>/build.mk:
-# it adds objects to EXT_OBJ_<w> (archived with the workload's pieces), include
-# flags to EXT_CFLAGS, libraries to EXT_LIBS, and the rules for its objects.
+# A workload that needs something from outside the project says so in
+# c/<w>/build.mk: a library the system ships as sources (httpchain's llhttp,
+# as Debian ships it) or an optional one (readfile's liburing).  It adds
+# objects to EXT_OBJ_<w> (archived with the workload's pieces), flags to
+# EXT_CFLAGS, libraries to EXT_LIBS, and the rules for its objects.
 EXT_CFLAGS =
 EXT_LIBS =
--include $(wildcard c/*/build.mk)
+-include $(BUILD_MKS)
 
 # A workload's pieces in one archive; each of its programs links its own main
 # with it (arguments: the workload, then one main source).
@@ -313,8 +308,13 @@ test-go: | $(DEPS_ENV)
 test-runner: | $(DEPS_ENV)
 	"$(PYTHON)" -m unittest discover -s runner -p 'test_*.py' -v
 
+# The bats files run one a CPU when GNU parallel is there (make deps installs
+# it on Debian), the tests of a file in their order; each test's time is shown.
+BATS_JOBS = $(eval BATS_JOBS := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); \
+  parallel --version 2>/dev/null | grep -q 'GNU parallel' && [ "$$n" -gt 1 ] \
+  && echo "--jobs $$n --no-parallelize-within-files"))$(BATS_JOBS)
 test-bats: | $(DEPS_ENV)
-	PYTHON="$(PYTHON)" NODE="$(NODE)" bats --tap tests
+	PYTHON="$(PYTHON)" NODE="$(NODE)" bats --tap --timing $(BATS_JOBS) tests
 
 # The Promises/A+ suite (npm) against the C promise core via a Node-API adapter.
 test-aplus: | $(DEPS_ENV)

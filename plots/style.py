@@ -502,8 +502,7 @@ class Panels:
             y -= self.BELOW_IN
         self.title_text.set_position((0.01, 1.0 - 0.06 / total))
         fig.text(0.01, (note_h - 0.1) / total, note, ha="left", va="top", color="#222222")
-        fig.canvas.draw()
-        check = check_figure(fig)
+        check = check_figure(fig)      # draws the figure as laid out here
         # Said when drawing, so that whoever changes a chart sees it (the tests fail on it).
         for a, b in check["overlaps"]:
             print("%s: warning: %r overlaps %r" % (self.prog, a, b), file=sys.stderr)

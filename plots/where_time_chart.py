@@ -14,8 +14,9 @@ parts are estimated from differences of medians on the same backend, so they
 are estimates, not measurements of their own:
 
   system calls    the backend's blocking floor (c/sync-sequential on it, or on
-                  node4 for fused and inline, whose blocking form is node4's):
-                  its µs per operation minus its user CPU per operation
+                  the backend the catalog's charts.where_time.floor_of names
+                  for it: readfile's fused and inline, whose blocking form is
+                  node4's): its µs per operation minus its user CPU per operation
   verification    that floor's user CPU per operation (comparing the bytes,
                   the loop around the calls)
   hand-off        the callback variant of the same mode and backend minus the
@@ -37,6 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import style as st  # noqa: E402
+import catalog as catalog_mod  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
@@ -47,8 +49,17 @@ PARTS = (("syscalls", "system calls (blocking floor)", "#56B4E9"),
          ("handoff", "hand-off: threadpool waiting / loop turn / ring", "#E69F00"),
          ("style", "style (minus callback, same mode and backend)", "#CC79A7"),
          ("rest", "not split (no floor or callback here)", "#BBBBBB"))
-# Blocking forms that are node4's (backend -> backend of its floor).
-FLOOR_OF = {"fused": "node4", "inline": "node4"}
+
+
+def floors(prog, workload):
+    """{backend: the backend of its blocking floor} for the backends that have no
+    sync variant of their own: the catalog's charts.where_time.floor_of."""
+    try:
+        cat = catalog_mod.load()
+    except catalog_mod.CatalogError as e:
+        st.die(prog, str(e), 3)
+    h = ((cat.workloads.get(workload) or {}).get("charts") or {}).get("where_time")
+    return dict(h.get("floor_of") or {}) if isinstance(h, dict) else {}
 
 
 def us_per_op(r):
@@ -67,13 +78,15 @@ def user_per_op(r):
     return None if a.get("user_ns") is None else a["user_ns"] / 1000.0
 
 
-def split(r, rows):
-    """{part: µs} of row r, from the floor and callback rows of its backend: the
-    parts in the order of PARTS, each capped at what is left of the variant's
-    own time, so that the bar is as long as the variant's time."""
+def split(r, rows, floor_of=None):
+    """{part: µs} of row r, from the floor and callback rows of its backend (the
+    floor of floor_of[backend] when it names one): the parts in the order of
+    PARTS, each capped at what is left of the variant's own time, so that the
+    bar is as long as the variant's time."""
     total = us_per_op(r)
+    floor_of = floor_of or {}
     find = {(x["style"], x.get("shape") or "", x["mode"], x["backend"]): x for x in rows}
-    floor = find.get(("sync", "", "sequential", FLOOR_OF.get(r["backend"], r["backend"])))
+    floor = find.get(("sync", "", "sequential", floor_of.get(r["backend"], r["backend"])))
     cb = find.get(("callback", "", r["mode"], r["backend"]))
     want = dict.fromkeys([p[0] for p in PARTS], 0.0)
     if floor is None or us_per_op(floor) is None or r["style"] == "sync" and floor is not r:
@@ -98,6 +111,7 @@ def split(r, rows):
 def main(argv):
     args, summary, workload, rows, out = st.load_run(PROG, __doc__, "where", argv, "median_ms")
     c_rows = [r for r in rows if r["lang"] == "c" and us_per_op(r) is not None]
+    floor_of = floors(PROG, workload)
     # Backends from the slowest (by its variants' mean time) to the fastest; in
     # each, one panel per mode, as every chart has them.
     backends = sorted({r["backend"] for r in c_rows}, key=lambda b: (-sum(
@@ -111,19 +125,25 @@ def main(argv):
     # A unit that suits the times (ns for a made-up workload, µs for a read).
     unit, scale = st.time_unit([us_per_op(r) * 1000.0 for r in c_rows])
     f = 1000.0 / scale             # µs -> unit
-    drawn = {key for r in c_rows for key, v in split(r, c_rows).items() if v > 0}
+    drawn = {key for r in c_rows for key, v in split(r, c_rows, floor_of).items() if v > 0}
     handles = [Patch(facecolor=color, edgecolor="black", label=name)
                for key, name, color in PARTS if key in drawn]
     handles += [None, Line2D([], [], marker="o", color="black", linestyle="none", markersize=8,
                              label="CPU per %s (user + system)" % noun)]
+    # "(node4's for fused and inline)": the backends whose floor is another's.
+    by_floor = {}
+    for backend, of in sorted(floor_of.items()):
+        by_floor.setdefault(of, []).append(backend)
+    borrowed = " (%s)" % "; ".join("%s's for %s" % (of, " and ".join(bs))
+                                   for of, bs in sorted(by_floor.items())) if by_floor else ""
     note = ("Parts are differences of medians on the same backend, estimates, not measurements "
-            "of their own: floor = c/sync-sequential (node4's for fused and inline); system "
+            "of their own: floor = c/sync-sequential%s; system "
             "calls = the floor's time minus its user CPU; verification = that user CPU; "
             "hand-off = callback - floor; style = variant - callback. Laid down in that order "
             "and cut at the variant's own time, so a bar is as long as the variant's time. "
             "Dot: CPU per %s; right of the bar's end: more than one core busy; left of it: the "
             "process waited. Each panel has its own axis. Value column: time | CPU, %s per %s."
-            % (noun, unit, noun))
+            % (borrowed, noun, unit, noun))
     left_out = [r for r in rows if r not in c_rows]
     if left_out:
         note += " Not shown: the %s variants (the split is of C's backends)." % " and ".join(
@@ -151,7 +171,7 @@ def main(argv):
         ax = p.axes[k]
         top = []
         for y, r in enumerate(grows):
-            parts, left = split(r, c_rows), 0.0
+            parts, left = split(r, c_rows, floor_of), 0.0
             for key, _, color in PARTS:
                 if parts[key] > 0:
                     ax.barh(y, parts[key] * f, left=left, color=color, edgecolor="black",

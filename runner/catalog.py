@@ -64,7 +64,25 @@ section 6; every language of the variants needs one).  <workload>.json:
              [{"id", "what", "variant": id, "against": id, and one of
              "max_ratio" (variant / against) or "max_diff_per_op_ns" (variant
              minus against, per operation)}], both ids of this workload
-  charts     optional hints for plots/
+  charts     optional hints for plots/: "where_time": {"floor_of": {backend:
+             backend}} (draw the split of C's time; a backend without a sync
+             variant of its own takes the named one's as its blocking floor),
+             "per_unit_memory": {"unit", "log", "marks", "note"}
+  threadless optional [{partial fields}]: the variants that start no thread (no
+             threadpool: the loop thread or the kernel does the work); each
+             variant's field threadless says whether a rule matches.  TSan has
+             no race to look for in them (scripts/sanitize.sh), and an address
+             space too small for libuv's threadpool does not stop them
+             (tests/hostile_c.bats)
+  bad_inputs [{"flags": [..], "exit": 1 | 2 | 3, "says": ERE, "words": {lang: ERE}}]:
+             what the workload's programs must refuse (also a key of suite.json,
+             for every program: the contract's own flags).  A row runs its
+             flags at N=5 and wants its exit code, nothing on stdout and on
+             stderr the language's exact words (an extended regexp, matched
+             without case) or, for a language without words, `says`.  A flag
+             word {fifo}, {unreadable} or {file:TEXT} stands for a FIFO, a file
+             only root can read, a regular file holding TEXT, made by the test
+             (tests/badinput.bats)
   variants   matrix entries: lang, style, shape, method, mode, backend (each a
              value or a list; shape defaults to "", method to inprocess), argv
              (templates {bin} {node} {name} {workload} {lang} {style} {shape}
@@ -91,6 +109,10 @@ Usage: catalog.py [--catalog DIR] COMMAND ...
   flags W                                       W's flags and their values, one a line each
   default ID [FLAG]                             the variant's workload flags (as `flags`),
                                                 or the value of one of them
+  bad-inputs                                    every bad input (suite.json's, then each
+                                                workload's), a row as lines: "@@ WORKLOAD
+                                                EXIT" (* for the suite's), "says ERE",
+                                                "words LANG ERE"..., "flag WORD"...
   table                                         the README's variant tables (Markdown)
   readme [--check]                              write those tables into README.md
                                                 (--check: exit 1 if it is out of date)
@@ -122,12 +144,17 @@ FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
 ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env", "warmup"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
-                 "baselines", "claims", "charts", "variants", "fields", "targets", "warmup"}
+                 "baselines", "claims", "charts", "variants", "fields", "targets", "bad_inputs",
+                 "threadless", "warmup"}
 WARMUP_KEYS = {"iterations", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
-SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "startup"}
+SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs", "startup"}
 STARTUP_KEYS = {"about", "programs"}
+BAD_INPUT_KEYS = {"flags", "exit", "says", "words"}
+# A flag word of a bad input that the test makes: a FIFO, an unreadable file,
+# a regular file holding TEXT.
+BAD_INPUT_FILE = re.compile(r"\{(fifo|unreadable|file:[^{}]*)\}\Z")
 FLAG_KEYS = {"value", "path", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
 REQUIREMENTS = {"os", "node", "probe", "server"}
@@ -556,6 +583,42 @@ def _check_sweep(sweep, where):
         seen.add(key)
 
 
+def _check_bad_inputs(rows, where):
+    """A list of bad inputs (see the module doc).  Words may name a language the
+    catalog has no variants of (a catalog cut down to some languages keeps
+    suite.json's rows); they are read for the variants of that language only."""
+    if not isinstance(rows, list):
+        raise CatalogError("%s: bad_inputs must be a list of rows" % where)
+    for i, r in enumerate(rows):
+        at = "%s: bad_inputs[%d]" % (where, i)
+        if not isinstance(r, dict):
+            raise CatalogError("%s must be an object" % at)
+        _unknown(r, BAD_INPUT_KEYS, at)
+        for w in _strings(r.get("flags"), at, "flags"):
+            if "\n" in w:
+                raise CatalogError("%s: flag word %r holds a newline" % (at, w))
+            if ("{" in w or "}" in w) and not BAD_INPUT_FILE.match(w):
+                raise CatalogError("%s: flag word %r: the only placeholders are {fifo}, "
+                                   "{unreadable} and {file:TEXT}" % (at, w))
+        if r.get("exit") not in (1, 2, 3) or isinstance(r.get("exit"), bool):
+            raise CatalogError("%s: exit must be 1 (a failed verification), 2 (a usage error) "
+                               "or 3 (the environment), got %r" % (at, r.get("exit")))
+        words = r.get("words", {})
+        if not isinstance(words, dict) or not all(isinstance(k, str) and WORD.match(k)
+                                                  for k in words):
+            raise CatalogError("%s: words must map languages (lower-case words) to patterns"
+                               % at)
+        for what, pattern in [("says", r.get("says"))] + sorted(
+                ("words[%r]" % k, v) for k, v in words.items()):
+            if not isinstance(pattern, str) or not pattern or "\n" in pattern:
+                raise CatalogError("%s: %s must be a one-line pattern, got %r" % (at, what, pattern))
+            try:
+                re.compile(pattern)
+            except re.error as e:
+                raise CatalogError("%s: %s %r is not a regular expression: %s"
+                                   % (at, what, pattern, e)) from None
+
+
 class Catalog:
     """A loaded catalog folder; see the module doc and load()."""
 
@@ -598,6 +661,14 @@ class Catalog:
                                        _show(os.path.join(self.path, v["workload"] + ".json")),
                                        v["id"], server["lang"], ", ".join(langs)))
 
+    def bad_inputs(self):
+        """[(workload or None for every one, row)]: suite.json's bad inputs, then
+        each workload's, in file order."""
+        out = [(None, r) for r in self.suite["bad_inputs"]]
+        for name in sorted(self.workloads):
+            out += [(name, r) for r in self.workloads[name]["bad_inputs"]]
+        return out
+
     # -- suite.json
 
     def _load_suite(self, path):
@@ -609,6 +680,7 @@ class Catalog:
         if "inprocess" not in suite["methods"]:
             raise CatalogError("%s: methods must include inprocess (the default)" % path)
         _integer(suite.get("bound"), 1, MAX_BOUND, path, "bound")
+        _check_bad_inputs(suite.setdefault("bad_inputs", []), path)
         profiles = suite.get("profiles")
         if not isinstance(profiles, dict) or not profiles:
             raise CatalogError("%s: profiles must be a non-empty object" % path)
@@ -663,6 +735,11 @@ class Catalog:
         self._check_profiles(w.get("profiles"), path)
         self._check_rules(w["baselines"], path)
         self._check_targets(w.setdefault("targets", []), path, name)
+        _check_bad_inputs(w.setdefault("bad_inputs", []), path)
+        if not isinstance(w.setdefault("threadless", []), list):
+            raise CatalogError("%s: threadless must be a list of partial field objects" % path)
+        for x in w["threadless"]:
+            _partial(x, path, "threadless")
         entries = w.get("variants")
         if not isinstance(entries, list) or not entries:
             raise CatalogError("%s: variants must be a non-empty list of matrix entries" % path)
@@ -944,6 +1021,7 @@ class Catalog:
             req["node"] = True
         v["requires"] = req
         v["env"] = self._check_env(entry.get("env", {}), where)
+        v["threadless"] = any(_matches(fields, x) for x in w["threadless"])
         if "warmup" in entry:
             # These variants' own warm-up, over the workload's and the profile's.
             v["warmup"] = _warmup_expr(entry["warmup"], "%s: warmup" % where)
@@ -1153,6 +1231,15 @@ def _command(cat, args):
         if spec is None:
             raise _Usage("default: %s has no flag %r" % (v["workload"], args[2]))
         print(spec["value"])
+        return 0
+    if cmd == "bad-inputs":
+        for workload, r in cat.bad_inputs():
+            print("@@ %s %d" % (workload or "*", r["exit"]))
+            print("says %s" % r["says"])
+            for lang in sorted(r.get("words", {})):
+                print("words %s %s" % (lang, r["words"][lang]))
+            for w in r["flags"]:
+                print("flag %s" % w)
         return 0
     if cmd == "table":
         print(markdown_table(cat))

@@ -3,8 +3,9 @@
 Usage:
   run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
          [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
-         [--catalog DIR] [--node PATH|none] [--no-trace] [--yes] [--check]
-  run.py --render RUNDIR      redraw summaries, charts, exports and REPORT.md from
+         [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--yes] [--check]
+  run.py --render RUNDIR [--no-charts]
+                              redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
   run.py --hosts [DIR]        cross-host charts from every run under DIR (default
                               results) into DIR/hosts/
@@ -21,7 +22,9 @@ what was measured (the run is marked incomplete and the runner exits 130).  A
 new run folder is made under OUT/<host>/<UTC stamp>/; an existing one is never
 overwritten, and OUT/latest points at the newest.  After the rounds, on Linux
 with strace, each variant runs twice more under strace to count its system
-calls per operation (runner/trace.py; --no-trace skips it).
+calls per operation (runner/trace.py; --no-trace skips it).  --no-charts writes
+the summaries, exports and REPORT.md without drawing a chart (about a second
+each; `make plots RUN=DIR` draws them later).
 
 Before it starts, the run's duration is estimated (at the wall times of the
 newest run under OUT, or at a program's start-up time for a variant it did
@@ -103,7 +106,7 @@ class _Repeatable(argparse._AppendAction):
 def parse_args(argv):
     """The options as an argparse namespace; raises UsageError for a bad value,
     an option given twice, or options that the command would ignore (--render
-    and --hosts take none of a run's)."""
+    takes only --no-charts of a run's options, --hosts none)."""
     doc = __doc__ % {"MAX_ROUNDS": MAX_ROUNDS, "MAX_ITERATIONS": MAX_ITERATIONS,
                      "MIN_TIMEOUT": MIN_TIMEOUT, "MAX_TIMEOUT": MAX_TIMEOUT,
                      "RESERVED": ", ".join(RESERVED_HOSTS)}
@@ -133,6 +136,9 @@ def parse_args(argv):
     p.add_argument("--no-trace", action=_Once, const=True, default=False,
                    help="skip the traced runs that count system calls per operation "
                         "after the rounds (runner/trace.py)")
+    p.add_argument("--no-charts", action=_Once, const=True, default=False,
+                   help="draw no chart: the summaries, exports and REPORT.md only "
+                        "(make plots RUN=DIR draws them later)")
     p.add_argument("--node", action=_Once,
                    help="Node.js executable, or 'none' to skip Node variants")
     p.add_argument("--check", action=_Once, const=True, default=False,
@@ -153,7 +159,9 @@ def parse_args(argv):
     for command, what in (("render", "--render redraws a run folder from its files"),
                           ("hosts", "--hosts draws the cross-host charts of the runs in a folder")):
         if getattr(a, command):
-            other = next((opt for dest, opt in given if dest != command), None)
+            # --render takes --no-charts; nothing else of a run's.
+            other = next((opt for dest, opt in given if dest != command
+                          and not (command == "render" and dest == "no_charts")), None)
             if other:
                 raise UsageError("%s: %s would be ignored (leave it out)" % (what, other))
     if a.render or a.hosts:

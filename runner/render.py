@@ -187,9 +187,10 @@ def read_object(path, types):
     return obj
 
 
-def render(rundir, out_root=None):
-    """Summaries, exports, charts and REPORT.md from RUNDIR/samples.csv.  Returns
-    (summary dict, True when every chart was drawn).
+def render(rundir, out_root=None, charts=True):
+    """Summaries, exports, charts (none when charts is false: REPORT.md says
+    so) and REPORT.md from RUNDIR/samples.csv.  Returns (summary dict, True
+    when every chart was drawn).
 
     Ctrl-C (KeyboardInterrupt) while the charts are drawn stops the drawing;
     REPORT.md is still written, with the charts drawn so far and a line saying
@@ -198,14 +199,14 @@ def render(rundir, out_root=None):
     files are written whole or not at all)."""
     rundir = os.path.realpath(rundir)       # results/latest is a symlink
     try:
-        return _render(rundir, out_root)
+        return _render(rundir, out_root, charts)
     except RenderInterrupted:
         raise
     except KeyboardInterrupt:
         raise RenderInterrupted("before the summaries and REPORT.md were written") from None
 
 
-def _render(rundir, out_root):
+def _render(rundir, out_root, draw_charts=True):
     samples_path = os.path.join(rundir, "samples.csv")
     if not os.path.isdir(rundir):
         # results/latest before any run has finished, or a mistyped path.
@@ -253,9 +254,15 @@ def _render(rundir, out_root):
     export.write(rundir, [s for s in samples if s.get("point") in (None, "", "base")],
                  rows, hinfo)
 
+    charts, all_drawn, across = [], True, []
+    if not draw_charts:
+        note = ("Charts not drawn (`--no-charts`); draw them with `make plots RUN=%s`."
+                % rd.shown(rundir))
+        write_atomic(os.path.join(rundir, "REPORT.md"),
+                     report.markdown(rundir, summary, charts, run.get("failures") or [], note))
+        return summary, all_drawn
     charts_dir = os.path.join(rundir, "charts")
     os.makedirs(charts_dir, exist_ok=True)
-    charts, all_drawn, across = [], True, []
     workloads = sorted({r["workload"] for r in rows})
     try:
         all_drawn = _draw_charts(rundir, rows, workloads, charts)

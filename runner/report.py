@@ -324,7 +324,7 @@ def charts_section(rundir, charts, note=None):
     if note:
         out += [note, ""]
     if not charts:
-        return out + ["No charts were drawn (see the runner's output for why).", ""]
+        return out if note else out + ["No charts were drawn (see the runner's output for why).", ""]
     for title, rel in charts:
         if os.path.exists(os.path.join(rundir, rel)):
             out += ["### %s" % title, "", "![%s](%s)" % (title, rel), ""]

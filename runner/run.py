@@ -134,10 +134,10 @@ def hosts(folder):
     return 0 if len(drawn) == 2 else 1
 
 
-def show(summary, rundir):
-    """The end of a run's output: the tables, the verdicts, where the rest is;
-    then a line per workload or variant without a valid sample (summary's
-    without_valid).  Returns True when there is none."""
+def show(summary, rundir, charts=True):
+    """The end of a run's output: the tables, the verdicts, where the rest is
+    (charts false: none was drawn); then a line per workload or variant without
+    a valid sample (summary's without_valid).  Returns True when there is none."""
     print(sm.terminal_table(summary["variants"]))
     text = verdicts.text(summary["variants"])
     if text:
@@ -148,7 +148,10 @@ def show(summary, rundir):
     rel = rd.shown(rundir)
     if text:
         print("every comparison, one by one: %s (All verdicts)" % os.path.join(rel, "REPORT.md"))
-    print("charts: %s" % os.path.join(rel, "charts"))
+    if charts:
+        print("charts: %s" % os.path.join(rel, "charts"))
+    else:
+        print("charts: not drawn (--no-charts; make plots RUN=%s draws them)" % rel)
     print("report: %s" % os.path.join(rel, "REPORT.md"))
     empty = sm.without_valid(summary["variants"])
     for line in empty:
@@ -171,14 +174,14 @@ def main(argv):
                 return 130
         if args.render:
             try:
-                summary, ok = render_mod.render(args.render)
+                summary, ok = render_mod.render(args.render, charts=not args.no_charts)
             except RenderInterrupted as e:
                 print("run.py: interrupted %s (redraw with: make plots RUN=%s)"
                       % (e.what, rd.shown(os.path.realpath(args.render))), file=sys.stderr)
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
-            valid = show(summary, args.render)
+            valid = show(summary, args.render, not args.no_charts)
             return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
         if args.check:
@@ -206,7 +209,8 @@ def main(argv):
         print("run.py: %s" % e, file=sys.stderr)
         return 3
     try:
-        summary, ok = render_mod.render(rundir, out_root=os.path.abspath(args.out))
+        summary, ok = render_mod.render(rundir, out_root=os.path.abspath(args.out),
+                                        charts=not args.no_charts)
     except RenderInterrupted as e:
         print("run.py: interrupted %s; the samples are kept (redraw with: make plots RUN=%s)"
               % (e.what, rd.shown(rundir)), file=sys.stderr)
@@ -219,7 +223,7 @@ def main(argv):
               "(the samples are kept; redraw with: make plots RUN=%s)"
               % (rd.shown(rundir), e, rd.shown(rundir)), file=sys.stderr)
         return 3
-    valid = show(summary, rundir)
+    valid = show(summary, rundir, not args.no_charts)
     if interrupted:
         return 130
     return 0 if ok and valid else 1

@@ -184,6 +184,20 @@ class WhereTime(unittest.TestCase):
         rows = self.rows()
         self.assertEqual(where_time.split(rows[4], rows)["rest"], 3.0)
 
+    def test_a_backend_takes_the_floor_the_catalog_names_for_it(self):
+        rows = self.rows() + [row("w/c/callback-sequential@fused", median_ms=12.0),
+                              row("w/c/await-sequential@fused", median_ms=14.0)]
+        self.assertEqual(where_time.split(rows[6], rows)["rest"], 14.0)
+        parts = where_time.split(rows[6], rows, {"fused": "node4"})
+        self.assertEqual(parts["rest"], 0.0)
+        self.assertAlmostEqual(parts["syscalls"] + parts["verify"], 10.0)
+        self.assertAlmostEqual(parts["handoff"], 2.0)
+        self.assertAlmostEqual(parts["style"], 2.0)
+
+    def test_readfile_names_node4_as_the_floor_of_fused_and_inline(self):
+        self.assertEqual(where_time.floors("test", "readfile"), {"fused": "node4", "inline": "node4"})
+        self.assertEqual(where_time.floors("test", "noop"), {})
+
 
 class LinePanels(unittest.TestCase):
     """A chart of line panels (the scaling charts) passes the same check."""

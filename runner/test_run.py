@@ -508,10 +508,11 @@ class EndToEndTest(Fixture):
     """run.main on the fake catalog, read back from the run folder."""
 
     def run_main(self, profile, catalog=FAKE, *extra):
+        # No test here looks at a chart (tests/runner.bats and charts.bats do).
         out = os.path.join(self.dir, "out")
         rc = quiet(run.main, ["--profile", profile, "--catalog", catalog, "--out", out,
-                              "--host", "testhost", "--node", "none", "--seed", "7"]
-                   + list(extra))
+                              "--host", "testhost", "--node", "none", "--seed", "7",
+                              "--no-charts"] + list(extra))
         folder = os.path.realpath(os.path.join(out, "latest"))
         with open(os.path.join(folder, "samples.csv"), newline="") as f:
             header = f.readline().strip()
@@ -610,7 +611,7 @@ class EndToEndTest(Fixture):
         folder, _, _, before, _ = self.run_main("quick", catalog)
         shutil.rmtree(catalog)
         os.remove(os.path.join(folder, "summary.json"))
-        self.assertIn(quiet(run.main, ["--render", folder]), (0, 1))
+        self.assertIn(quiet(run.main, ["--render", folder, "--no-charts"]), (0, 1))
         with open(os.path.join(folder, "summary.json")) as f:
             after = json.load(f)
         pick = [(r["variant"], r["baseline"], r["baseline_label"]) for r in before["variants"]]
@@ -629,7 +630,7 @@ class EndToEndTest(Fixture):
                 res.exit_code, res.wall_ns = 0, 2000
                 line = {"elapsed_ns": 1000, "ok": 10, "bytes": 120}
                 log.sample(measure.sample_row(1, 1, cat.find(vid), 10, "ok", line, res))
-        quiet(run.main, ["--render", folder])
+        quiet(run.main, ["--render", folder, "--no-charts"])
         with open(os.path.join(folder, "summary.json")) as f:
             rows = {r["variant"]: r for r in json.load(f)["variants"]}
         node = rows["readfile/node/await-sequential@fs.promises"]

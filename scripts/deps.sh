@@ -120,6 +120,8 @@ optional_missing_debian() {
   have llvm-nm || have llvm-nm-14 || have llvm-nm-15 || have llvm-nm-16 || have llvm-nm-17 \
     || have llvm-nm-18 || m="$m llvm"
   have shellcheck || m="$m shellcheck"
+  # GNU parallel: make test-bats runs the bats files one a CPU with it (serially without).
+  parallel --version 2>/dev/null | grep -q 'GNU parallel' || m="$m parallel"
   # libFuzzer (scripts/fuzz.sh): clang's runtimes (fuzzer_runtime_missing).
   rt=$(fuzzer_runtime_missing)
   [ -z "$rt" ] || m="$m $rt"

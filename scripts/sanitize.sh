@@ -39,11 +39,15 @@
 # is read from the catalog in one Python run per step.
 #
 # Each step prints one line per program and a total "STEP: N passed, N failed".
-# Steps whose tool is missing are skipped with a line saying so.  readfile's
-# uring variants are skipped, with the probe's reason, where io_uring is
-# unavailable (build/bin/c-readfile-probe uring).  tsan leaves out the inline
-# and uring backends (no thread of theirs runs a read: the loop thread or the
-# kernel does).  The sanitized builds (build/asan, build/tsan) take the main
+# Steps whose tool is missing are skipped with a line saying so.  A variant
+# whose requirement this host does not meet (its catalog requires, by the
+# runner's rule, runner/plan.py: an OS, node, a probe such as readfile's
+# io_uring check, run from the main build) still runs: at this N it may (the
+# tasks probe asks for N = 100,000), and when it exits 3, the environment,
+# it is skipped with the requirement's reason.  tsan leaves
+# out the variants the catalog marks threadless (readfile's sync style and its
+# inline and uring backends: no thread of theirs runs a read, the loop thread
+# or the kernel does).  The sanitized builds (build/asan, build/tsan) take the main
 # build's deps.env (no second `make deps`) and build with make -jSANITIZE_JOBS
 # (default 2).
 # Set SANITIZE_STEPS to run only some ("asan tsan memcheck"), SANITIZE_N and
@@ -66,42 +70,43 @@ sanitized_build() {
   "$make" --no-print-directory -j"$jobs" BUILD="$1" OPT="$2" LDFLAGS="$3" c >/dev/null
 }
 
-# Why io_uring cannot be used here (the probe's line), or nothing.
-uring_why=$("$root/build/bin/c-readfile-probe" uring 2>&1 >/dev/null) || [ -n "$uring_why" ] || uring_why="probe failed"
-
-# wanted STEP ID -- whether STEP takes the variant ID (see the header).
-wanted() {
-  case $1:$2 in
-    tsan:*@inline|tsan:*@uring) return 1 ;;
-  esac
-  return 0
-}
-
-# c_variants STEP -- the C variants STEP runs, one a line: those it takes,
-# thinned by scripts/cover-variants.py (see the header).
+# c_variants STEP -- the C variants STEP runs, one a line: those it takes
+# (tsan: not the threadless ones), thinned by scripts/cover-variants.py (see
+# the header).
 c_variants() {
   keys=program,name,backend+mode,backend+style
   [ "$1" != memcheck ] || keys=program,style,backend,style+mode
-  for id in $("$python" runner/catalog.py ids --lang c); do
-    if wanted "$1" "$id"; then echo "$id"; fi
-  done | "$python" scripts/cover-variants.py --keys "$keys"
+  "$python" - "$root/runner" "$1" <<'PY' | "$python" scripts/cover-variants.py --keys "$keys"
+import sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+for v in catalog.load().select(lang="c"):
+    if not (sys.argv[2] == "tsan" and v["threadless"]):
+        print(v["id"])
+PY
 }
 
 # records BIN_DIR IDS... -- for each id: a line "@@ ID MODE SERVER" (SERVER 1
-# when its workload needs a server, else 0) and its command, one argument a
-# line.  One Python run for all of them.
+# when its workload needs a server, else 0), its command, one argument a
+# line, and "-- unmet REASON" when this host does not meet its requirements
+# (runner/plan.py's rule, with the node on the PATH: the probes of the main
+# build, each run once).  One Python run for all of them.
 records() {
   "$python" - "$root/runner" "$@" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import catalog
+import plan
 cat = catalog.load()
-bin_dir = sys.argv[2]
+bin_dir, probes, node = sys.argv[2], {}, plan.find_node(None)
 for vid in sys.argv[3:]:
     v = cat.find(vid)
     server = 1 if (v.get("requires") or {}).get("server") else 0
     print("@@ %s %s %d" % (vid, v["mode"], server))
     print("\n".join(catalog.argv(v, bin_dir)))
+    why = plan.unmet(v, node, probes)
+    if why:
+        print("-- unmet %s" % why)
 PY
 }
 
@@ -118,17 +123,15 @@ run_variants() {
   # shellcheck disable=SC2086  # ids are words
   records "$bin" $ids > "$rec" || { echo "$step: 0 passed, 1 failed (the catalog)"; bad=1; return; }
   for id in $ids; do
-    case $id in
-      *@uring) if [ -n "$uring_why" ]; then echo "  skip $id ($uring_why)"; continue; fi ;;
-    esac
+    # One argument a line: split on newlines only (BIN_DIR may hold a space).
+    argv=$(awk -v id="@@ $id" 'index($0, id " ") == 1 { p = 1; next } /^@@ / { p = 0 } /^-- / { p = 0 } p' "$rec")
+    unmet=$(awk -v id="@@ $id" 'index($0, id " ") == 1 { p = 1; next } /^@@ / { p = 0 } p && /^-- unmet / { sub(/^-- unmet /, ""); print }' "$rec")
     # shellcheck disable=SC2046  # two words
     set -- $(sed -n "s|^@@ $id ||p" "$rec") "$@"
     mode=$1 server=$2
     shift 2
     n_run=$iters
     [ "$mode" != bounded ] || n_run=$iters_bounded
-    # One argument a line: split on newlines only (BIN_DIR may hold a space).
-    argv=$(awk -v id="@@ $id" 'index($0, id " ") == 1 { p = 1; next } /^@@ / { p = 0 } p' "$rec")
     # The test-only variant stops its clock early but must still be clean.
     if [ "$server" = 1 ]; then
       # shellcheck disable=SC2086
@@ -142,6 +145,8 @@ run_variants() {
     rc=$?
     if [ "$rc" -eq 0 ]; then
       pass=$((pass + 1)); echo "  ok   $id"
+    elif [ "$rc" -eq 3 ] && [ -n "$unmet" ]; then
+      echo "  skip $id ($unmet)"
     else
       fail=$((fail + 1)); echo "  FAIL $id (exit $rc)"; printf '%s\n' "$out" | tail -25 | sed 's/^/       /'
     fi

@@ -331,9 +331,10 @@ run_bats() {
 # contract.bats: the generic checks that run programs (the others read only
 # the catalog, or need Go and Node programs this build has not), over the
 # variants that cover the code (see the header).
-run_bats 0 program,style,backend,style+mode tests/contract.bats --filter '^(every variant prints|every variant verifies|bounded variants|every program.s defaults)'
+run_bats 0 program,style,backend,style+mode tests/contract.bats --filter '^(every variant prints|every variant name and backend verifies|bounded variants|every program.s defaults)'
 # The bad inputs are found by code each program's variants share: one variant
-# a program (test-bats runs a failed verification natively on every variant).
+# a program (test-bats runs a failed verification natively on the variants
+# that cover the code).
 run_bats 1 0 tests/badinput.bats
 phase "contract and bad-input tables"
 

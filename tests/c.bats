@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # The C drivers (c/<workload>/ on c/lib/harness -> build/bin/c-<workload>):
-# C's own words for bad input (that every program rejects bad input is
-# badinput.bats'), backends and the usage.  A new C workload adds rows to the
-# table of bad inputs.
+# backends and the usage.  C's own words for each bad input are the catalog's
+# (bad_inputs: "words" of "c"), checked by badinput.bats with every other
+# language's; a new C workload needs no edit here.
 
 load test_helper
 
@@ -21,29 +21,6 @@ c_drivers() {
     seen+="$prog "
     echo "$id"
   done < <(catalog_rows id argv | grep -E '^[^|]*/c/')
-}
-
-@test "C names each bad input of badinput.bats exactly" {
-  local wrong="$BATS_TEST_TMPDIR/wrong.txt"
-  printf 'Hello, World' > "$wrong"
-  # WORKLOAD | CODE | FLAGS | PATTERN; * is every workload's C programs.
-  expect_table c <<EOF
-  *        | 2 | --iterations 0          | --iterations must be a positive integer, got '0'
-  *        | 2 | --iterations -5         | --iterations must be a positive integer, got '-5'
-  *        | 2 | --iterations abc        | --iterations must be a positive integer, got 'abc'
-  *        | 2 | --frobnicate 1          | unknown flag '--frobnicate'
-  *        | 2 | --concurrency -1        | --concurrency must be a non-negative integer, got '-1'
-  *        | 2 | --warmup -1             | --warmup must be a non-negative integer, got '-1'
-  *        | 2 | extra                   | unexpected argument 'extra'
-  readfile | 3 | --file nope/missing.txt | fixture 'nope/missing\\.txt': No such file or directory \\(run from the project root, or pass --file PATH\\)
-  readfile | 3 | --file fixtures         | fixture 'fixtures' is a directory; --file must name a regular file
-  readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'
-  readfile | 1 | --file $wrong           | iteration [0-9]+: read 12 bytes 'Hello, World', expected 12 bytes 'Hello, world'
-  doxbee   | 2 | --delay-ms x            | --delay-ms must be an integer from 0 to 86400000, got 'x'
-  doxbee   | 2 | --delay-ms 86400001     | --delay-ms must be an integer from 0 to 86400000, got '86400001'
-  doxbee   | 2 | --queries 0             | --queries must be an integer from 1 to 1000000, got '0'
-  tasks    | 2 | --sleep-ms 5s           | --sleep-ms must be an integer from 0 to 86400000, got '5s'
-EOF
 }
 
 @test "an unknown backend of every C driver is a usage error naming it, with the usage" {
@@ -68,8 +45,8 @@ EOF
   local id w backend k failures=""
   for id in $(c_drivers); do
     variant_argv "$id"
-    w=$(catalog field "$id" workload)
-    backend=$(catalog field "$id" backend)
+    id_parts "$id"
+    w=$ID_WORKLOAD backend=$ID_BACKEND
     run --separate-stderr "${VARIANT_ARGV[0]}" --help
     [ "$status" -eq 0 ] || { failures+="$id: --help exits $status"$'\n'; continue; }
     [[ "$output" == *"--backend NAME"*"$backend"* ]] || failures+="$id: --help names no backend $backend"$'\n'

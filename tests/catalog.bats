@@ -74,6 +74,17 @@ elif breakage == "suite-rounds-huge":
     suite["profiles"][profile]["rounds"] = 10 ** 9
 elif breakage == "suite-profile-list":
     suite["profiles"][profile] = [3, 1]
+elif breakage == "bad-input-exit":
+    w.setdefault("bad_inputs", []).append({"flags": ["--nope"], "exit": 4, "says": "nope"})
+elif breakage == "bad-input-placeholder":
+    w.setdefault("bad_inputs", []).append({"flags": ["--file", "{socket}"], "exit": 3, "says": "x"})
+elif breakage == "bad-input-pattern":
+    w.setdefault("bad_inputs", []).append({"flags": ["--nope"], "exit": 2, "says": "(unclosed"})
+elif breakage == "bad-input-language":
+    w.setdefault("bad_inputs", []).append({"flags": ["--nope"], "exit": 2, "says": "nope",
+                                           "words": {"C++": "nope"}})
+elif breakage == "suite-bad-input-flags":
+    suite.setdefault("bad_inputs", []).append({"flags": [], "exit": 2, "says": "x"})
 elif breakage == "duplicate-key":
     # Two "--expect" keys once made every run fail: json keeps the last silently.
     text = json.dumps(w, indent=1).replace("{", '{\n "about": "a second about",', 1)
@@ -120,9 +131,27 @@ suite-rounds-string | suite\.json.*rounds must be an integer
 suite-rounds-zero   | suite\.json.*rounds must be an integer from 1
 suite-rounds-huge   | suite\.json.*rounds must be an integer from 1 to [0-9]+, got 1000000000
 suite-profile-list  | suite\.json: profile .* must be an object
+bad-input-exit      | bad_inputs\[[0-9]+\]: exit must be 1 .*, got 4
+bad-input-placeholder | flag word .\{socket\}.: the only placeholders are
+bad-input-pattern   | says .\(unclosed. is not a regular expression
+bad-input-language  | words must map languages \(lower-case words\) to patterns
+suite-bad-input-flags | suite\.json: bad_inputs\[[0-9]+\]: flags must be a non-empty list
 not-a-catalog       | not a catalog folder
 duplicate-key       | [a-z]+\.json: key "about" appears twice in one object
 '
+
+@test "catalog bad-inputs lists suite.json's rows for every workload, then each workload's, a row as lines" {
+  run -0 catalog bad-inputs
+  assert_line --index 0 --regexp '^@@ \* 2$'
+  assert_line --regexp '^@@ readfile 1$'
+  assert_line 'flag {file:Hello, World}'
+  assert_line --regexp "^words c --iterations must be a positive integer, got '0'$"
+  # Every line is a row's head, its says, a language's words or a flag word.
+  local line
+  for line in "${lines[@]}"; do
+    [[ "$line" =~ ^(@@\ [a-z*]+\ [123]|says\ .+|words\ [a-z]+\ .+|flag\ .+)$ ]] || fail "odd line: $line"
+  done
+}
 
 @test "the catalog lists its workloads, their flags and every variant once" {
   run -0 catalog workloads

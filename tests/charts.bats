@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # charts.bats -- what a reader sees in the charts, checked from the charts
-# themselves: the committed reference runs (the newest of each host under
-# results/), a made-up wide workload (tests/fixtures-bin/chart-run), a run of
-# the fake catalog and a sweep of its scaling profile are drawn into a scratch
-# folder,
+# themselves: the committed reference runs (of each host under results/, the
+# newest run of the default profile, every workload's charts, and of each
+# other profile, its seed claims' charts), a made-up wide workload
+# (tests/fixtures-bin/chart-run), a run of the fake catalog and a sweep of its
+# scaling profile are drawn into a scratch folder,
 # and every chart's sidecar JSON (charts/<chart>-<workload>.json: what it
 # plotted, and the check of its rendered figure: text boxes measured by the
 # renderer after drawing) is held against the run's summary and the catalog.
@@ -15,20 +16,37 @@ RUN="${ROOT}/runner/run.py"
 setup_file() {
   export RUNS="${BATS_FILE_TMPDIR}/runs"
   mkdir -p "$RUNS"
-  # The newest committed run of each host (results/<host>/<stamp>/, or under
-  # results/reference/), copied without its charts.  Committed: git's list, so
-  # that a local run in the same folders (ignored by git) is not taken.
+  # The committed runs (results/<host>/<stamp>/, or under results/reference/),
+  # copied without their charts: of each host the newest of each profile
+  # (newest_runs).  Committed: git's list, so that a local run in the same
+  # folders (ignored by git) is not taken.  The default profile's is redrawn
+  # whole: every workload, as a reader of the README sees them; another
+  # profile's (seed) only its seed claims' charts, the rest being the same
+  # charts of fewer workloads.
+  local profile newest dest w
   if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git -C "$ROOT" ls-files -- results | sed "s|^|${ROOT}/|"
   else
     find "${ROOT}/results" -mindepth 3 -maxdepth 4 -name samples.csv
   fi | grep '/samples\.csv$' | grep -v -e '/latest/' -e '/micro-' \
-    | sed 's|/samples.csv$||' | sort | awk -F/ '{host=$0; sub("/[^/]*$", "", host); last[host]=$0}
-      END {for (h in last) print last[h]}' | while read -r newest; do
+    | sed 's|/samples.csv$||' | newest_runs | while read -r profile newest; do
     dest="${RUNS}/$(basename "$(dirname "$newest")")/$(basename "$newest")"
     mkdir -p "$dest"
     cp "${newest}"/samples.csv "${newest}"/*.json "$dest"/
-    "$PYTHON" "$RUN" --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
+    if [ "$profile" = default ]; then
+      "$PYTHON" "$RUN" --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
+      continue
+    fi
+    "$PYTHON" "$RUN" --render "$dest" --no-charts > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
+    mkdir -p "$dest/charts"
+    for w in $("$PYTHON" -c 'import json,sys; print(" ".join(sorted(json.load(open(sys.argv[1]))["workloads"])))' "$dest/run.json"); do
+      for chart in claims gap; do
+        # A workload without such claims has no such chart: the script says so and exits 1.
+        "$PYTHON" "${ROOT}/plots/${chart}_chart.py" "$dest" --workload "$w" \
+          -o "$dest/charts/${chart}-${w}.png" >> "${dest}.out" 2>&1 || true
+      done
+    done
+    ls "$dest"/charts/claims-*.png >/dev/null 2>&1 || echo "no claims chart of $dest" >> "${RUNS}/failures"
   done
   # A made-up wide workload: three backends, shapes, whole-process timings, ns.
   "$PYTHON" "${ROOT}/tests/fixtures-bin/chart-run" "${RUNS}/made-up/manyrows"
@@ -60,6 +78,21 @@ json.dump(s, open(sys.argv[2], "w"))' "${RUNS}/made-up/manyrows/summary.json" \
   fi
 }
 
+# newest_runs -- of the run folders on stdin (one a line), the newest of each
+# host (its parent folder) and profile (its run.json), one "PROFILE FOLDER" a line.
+newest_runs() {
+  "$PYTHON" -c 'import json, os, sys
+newest = {}
+for d in sorted(l.strip() for l in sys.stdin if l.strip()):
+    try:
+        profile = json.load(open(os.path.join(d, "run.json"))).get("profile") or "default"
+    except (OSError, ValueError):
+        profile = "default"
+    newest[(os.path.dirname(d), profile)] = d
+for (_, profile), d in sorted(newest.items()):
+    print(profile, d)'
+}
+
 # sidecars -- every chart's sidecar JSON of the redrawn runs, one a line.
 sidecars() { find "$RUNS" -path '*/charts/*.json' | sort; }
 
@@ -71,12 +104,52 @@ sidecars() { find "$RUNS" -path '*/charts/*.json' | sort; }
     n=$((n + 1))
   done < <(find "$RUNS" -path '*/charts/*.png')
   [ "$n" -ge 6 ]
-  # The sweep's three scaling charts were drawn.
+  # The sweep's three scaling charts were drawn, and its REPORT.md shows them.
   if [ -d "${RUNS}/sweep" ]; then
     for c in scaling-n scaling-k scaling-env; do
       ls "${RUNS}"/sweep/fake-sweep/*/charts/"${c}-readfile.json" >/dev/null
+      grep -q "](charts/${c}-readfile.png)" "${RUNS}"/sweep/fake-sweep/*/REPORT.md
     done
   fi
+}
+
+@test "every chart is a PNG of sensible size that REPORT.md shows, and every workload of a redrawn reference run has the charts of every run" {
+  run -0 "$PYTHON" - "$RUNS" <<'EOF'
+import glob, json, os, sys
+runs = sys.argv[1]
+n = 0
+for png in glob.glob(os.path.join(runs, "**", "charts", "*.png"), recursive=True):
+    with open(png, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n", png
+    assert 10000 < os.path.getsize(png) < 5000000, (png, os.path.getsize(png))
+    n += 1
+whole = 0
+for report in glob.glob(os.path.join(runs, "**", "REPORT.md"), recursive=True):
+    rundir = os.path.dirname(report)
+    text = open(report, encoding="utf-8").read()
+    if "Charts not drawn" in text:
+        continue                # a run only some of whose charts this file draws
+    whole += 1
+    for png in glob.glob(os.path.join(rundir, "charts", "*.png")):
+        if not os.path.basename(png).startswith("hosts-"):
+            assert "](charts/%s)" % os.path.basename(png) in text, (report, png)
+    workloads = json.load(open(os.path.join(rundir, "summary.json")))["run"].get("workloads") or {}
+    for w in workloads:
+        for chart in ("headline", "time", "ratio", "distribution", "cpu", "memory"):
+            assert os.path.exists(os.path.join(rundir, "charts", "%s-%s.png" % (chart, w))), (rundir, chart, w)
+print("%d charts, %d whole runs" % (n, whole))
+EOF
+  assert_output --regexp '^[0-9]+ charts, [1-9][0-9]* whole runs$'
+}
+
+@test "a run without a sweep draws no scaling chart, writes no points.csv and says nothing about it" {
+  [ -d "${RUNS}/fake" ] || skip "build/bin/launch is not built (make all)"
+  local d
+  d=$(ls -d "${RUNS}"/fake/fake-host/*/)
+  [ -s "${d}charts/time-readfile.png" ]
+  [ -z "$(ls "${d}"charts/scaling-* 2>/dev/null)" ]
+  [ ! -e "${d}points.csv" ]
+  run ! grep -Ei 'scaling|sweep' "${RUNS}/fake.out"
 }
 
 @test "every variant of a run appears in each chart that should show it" {

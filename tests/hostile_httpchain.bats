@@ -13,10 +13,12 @@ setup() {
 
 # bounded_ids -- the httpchain variants in bounded mode that this host runs.
 bounded_ids() {
-  local id
-  for id in $(contract_ids httpchain); do
-    [ "$(catalog field "$id" mode)" != bounded ] || echo "$id"
-  done
+  local id mode wanted
+  wanted=" $(contract_ids httpchain | tr '\n' ' ') "
+  while IFS='|' read -r id mode; do
+    [ "$mode" = bounded ] && [[ "$wanted" == *" $id "* ]] && echo "$id"
+  done < <(catalog_rows id mode)
+  return 0
 }
 
 @test "httpchain: a bounded client under ulimit -n 40 (64 connections) is exit 3 with one line naming the limit" {
@@ -44,7 +46,8 @@ bounded_ids() {
   local id failures="" lang want
   for id in $(TEST_ONE_PER_PROGRAM=1 contract_ids httpchain); do
     variant_argv "$id"
-    lang=$(catalog field "$id" lang)
+    id_parts "$id"
+    lang=$ID_LANG
     case $lang in
       c) want=${VARIANT_ARGV[0]} ;;
       go) want=go-httpchain ;;

@@ -168,16 +168,17 @@ programs() {
   # WaitGroup counter", exit 2 with goroutine stacks) in every parallel Go
   # variant; now refused before anything runs, as C refuses what it cannot
   # allocate.
-  local ids="" id
-  for id in $(contract_ids "" go); do
-    [ "$(catalog field "$id" mode)" = parallel ] && ids+="$id "
-  done
+  local ids="" id mode wanted
+  wanted=" $(contract_ids "" go | tr '\n' ' ') "
+  while IFS='|' read -r id mode; do
+    [ "$mode" = parallel ] && [[ "$wanted" == *" $id "* ]] && ids+="$id "
+  done < <(catalog_rows id mode)
   [ -n "$ids" ] || skip "no parallel Go variant"
   local failures=""
   for id in $ids; do
     run_variant "$id" 2147483648
     [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \
-      && [[ "$stderr" == "go-$(catalog field "$id" workload): 2147483648 operations in flight at once are more than a sync.WaitGroup counts (2147483647): lower N or K" ]] \
+      && [[ "$stderr" == "go-${id%%/*}: 2147483648 operations in flight at once are more than a sync.WaitGroup counts (2147483647): lower N or K" ]] \
       || failures+="$id: exit $status: ${stderr:0:300}"$'\n'
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
@@ -188,10 +189,11 @@ programs() {
   # Invalid array length" mid-run (exit 1 with a stack trace, or a run that
   # allocates for minutes first); now refused before anything runs.
   need_node
-  local ids="" id failures=""
-  for id in $(contract_ids "" node); do
-    [ "$(catalog field "$id" mode)" = parallel ] && [ "$(catalog field "$id" method)" = inprocess ] && ids+="$id "
-  done
+  local ids="" id failures="" mode method wanted
+  wanted=" $(contract_ids "" node | tr '\n' ' ') "
+  while IFS='|' read -r id mode method; do
+    [ "$mode" = parallel ] && [ "$method" = inprocess ] && [[ "$wanted" == *" $id "* ]] && ids+="$id "
+  done < <(catalog_rows id mode method)
   [ -n "$ids" ] || skip "no parallel Node variant"
   for id in $ids; do
     VARIANT_TIMEOUT=20 run_variant "$id" 4294967296
@@ -207,12 +209,13 @@ programs() {
   # and 2 GB here) and then died of "RangeError: Too many elements passed to
   # Promise.all" with a stack trace and exit 1.
   need_node
-  local id ids="" failures=""
-  for id in $(contract_ids "" node); do
-    [ "$(catalog field "$id" method)" = inprocess ] || continue
+  local id ids="" failures="" method wanted
+  wanted=" $(contract_ids "" node | tr '\n' ' ') "
+  while IFS='|' read -r id method; do
+    [ "$method" = inprocess ] && [[ "$wanted" == *" $id "* ]] || continue
     variant_argv "$id"
     grep -q 'joinsAll: true' "${VARIANT_ARGV[1]}" && ids+="$id "
-  done
+  done < <(catalog_rows id method)
   [[ " $ids " == *" tasks/node/await-parallel@setTimeout "* ]] || fail "tasks/node/await-parallel does not say joinsAll: $ids"
   for id in $ids; do
     VARIANT_TIMEOUT=20 run_variant "$id" 2097152

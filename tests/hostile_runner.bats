@@ -13,7 +13,7 @@ FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
 # fake ARGS... -- a short run of the fake catalog's quick profile.
 fake() {
   "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 1 \
-    --warmup-rounds 0 --iterations 5 "$@"
+    --warmup-rounds 0 --iterations 5 --no-charts "$@"
 }
 
 # json FILE EXPR -- prints EXPR evaluated on the parsed FILE (as `d`).
@@ -80,7 +80,7 @@ EOF
   need_launcher
   while read -r given used; do
     run env UV_THREADPOOL_SIZE="$given" "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick \
-      --node none --rounds 1 --warmup-rounds 0 --iterations 5 --host h --out "${BATS_TEST_TMPDIR}/r"
+      --node none --rounds 1 --warmup-rounds 0 --iterations 5 --host h --no-charts --out "${BATS_TEST_TMPDIR}/r"
     assert_success
     refute_output --partial Traceback
     assert_equal "$(json "${BATS_TEST_TMPDIR}/r/latest/host.json" '(d["uv_threadpool_size"], d["uv_threadpool_size_env"])')" "($used, '$given')"
@@ -130,7 +130,7 @@ EOF
   need_launcher
   for i in 1 2 3; do
     "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 2 \
-      --warmup-rounds 0 --iterations 5 --host h --out "${BATS_TEST_TMPDIR}/r" \
+      --warmup-rounds 0 --iterations 5 --host h --no-charts --out "${BATS_TEST_TMPDIR}/r" \
       > "${BATS_TEST_TMPDIR}/out$i" 2>&1 &
     eval "pid$i=\$!"
   done
@@ -181,7 +181,8 @@ EOF
   for lie in 1"$(printf '0%.0s' $(seq 400))" 100000000000000000000 1000000000000; do
     i=$((i + 1))
     run env LIE="$lie" "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none \
-      --rounds 1 --warmup-rounds 0 --iterations 5 --filter sequential --host h --out "${BATS_TEST_TMPDIR}/r$i"
+      --rounds 1 --warmup-rounds 0 --iterations 5 --filter sequential --host h --no-charts \
+      --out "${BATS_TEST_TMPDIR}/r$i"
     assert_failure 1          # its one variant has no valid sample
     refute_output --partial Traceback
     assert_output --regexp "run\.py: readfile/fake/honest-sequential@python invalid: elapsed_ns 10+(\.\.\.\([0-9]+ digits\) is beyond any clock|[0-9]* is longer than the process's own wall time)"

@@ -176,7 +176,7 @@ runner_servers() {
 # background (RUNNER_PID), until its server is up.
 start_runner() {
   "$PYTHON" runner/run.py --profile quick --filter '^httpchain/c/callback-sequential@cserver' \
-    --rounds 3 --warmup-rounds 0 --iterations "$1" --node none \
+    --rounds 3 --warmup-rounds 0 --iterations "$1" --node none --no-charts \
     --out "${BATS_TEST_TMPDIR}/out" --host t > "${BATS_TEST_TMPDIR}/runner.log" 2>&1 3>&- &
   RUNNER_PID=$!
   for ((k = 0; k < 100; k++)); do
@@ -200,7 +200,7 @@ no_server_within() {
 @test "the runner starts the server per round and leaves none running after the run" {
   [ "$(runner_servers)" -eq 0 ] || skip "another run of this checkout has a server up"
   run "$PYTHON" runner/run.py --profile quick --filter '^httpchain/c/(callback|fiber)-sequential@cserver' \
-    --rounds 2 --warmup-rounds 0 --iterations 20 --node none --out "${BATS_TEST_TMPDIR}/out" --host t
+    --rounds 2 --warmup-rounds 0 --iterations 20 --node none --no-charts --out "${BATS_TEST_TMPDIR}/out" --host t
   assert_success
   run "$PYTHON" -c 'import csv, sys; print(sorted({r["status"] for r in csv.DictReader(open(sys.argv[1]))}))' \
     "${BATS_TEST_TMPDIR}/out/latest/samples.csv"
@@ -243,7 +243,7 @@ w.pop("claims")
 json.dump(w, open(sys.argv[1], "w"))
 PY
   run "$PYTHON" runner/run.py --catalog "$cat" --profile quick --filter 'c/callback-sequential' \
-    --rounds 1 --warmup-rounds 0 --iterations 5 --node none --out "${BATS_TEST_TMPDIR}/out" --host t
+    --rounds 1 --warmup-rounds 0 --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/out" --host t
   assert_output --partial "httpchain/c/callback-sequential@cserver.keepalive failed: server fake-server exited 1 before it was ready: fake-server: cannot bind"
 }
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bats
 # The Node.js variants (node/<workload>/ on node/lib/contract.mjs, and the
 # seeds' own methods: seed 000's node --test in node/lib/nodetest.mjs, seed
-# 003's bluebird harness in node/lib/perfjs.mjs): the contract line,
-# Node's own words for bad input (that every program rejects bad input is
-# badinput.bats'), and the unit tests of node/lib.  Skipped, with a reason,
-# when node is absent.  A new Node workload adds rows to the table of bad
-# inputs.
+# 003's bluebird harness in node/lib/perfjs.mjs, seed 002's shape in
+# node/cacheloop/lib/objkey.mjs): what a Node line holds, the methods, the
+# usage and the unit tests of node/lib.  Skipped, with a reason, when node is
+# absent.  Every Node variant's contract line (and its default bound) is
+# contract.bats'; Node's own words for each bad input are the catalog's
+# (bad_inputs), checked by badinput.bats.  A new Node workload needs no edit
+# here.
 
 load test_helper
 
@@ -14,8 +16,6 @@ setup() {
     || skip "node is not installed: the Node variants are skipped (install Node.js 20+ to run them)"
   cd "$ROOT"
 }
-
-node_ids() { contract_ids "${1:-}" node; }
 
 @test "the catalog lists every Node program of the readfile table, both methods" {
   local pair id file
@@ -46,8 +46,23 @@ node_ids() { contract_ids "${1:-}" node; }
   assert_output '["{node}", "node/lib/nodetest.mjs", "node/readfile/promise-counter-parallel.mjs"]'
 }
 
-@test "every Node variant prints one contract line at N=30 and nothing on stderr" {
-  expect_contract_lines 30 "$(node_ids)"
+@test "every Node variant script hands its variant to contract.mjs's main(), which parses the flags and sets up the workload" {
+  # What lets the bad-input and --help checks run one script of a folder
+  # (program_ids): no script parses a flag or checks an input of its own.
+  local id argv script word failures="" seen=0
+  while IFS='|' read -r id argv; do
+    case $argv in "{node} "*) ;; *) continue ;; esac
+    # The variant's own script: the last .mjs of its command (the first is
+    # the node --test wrapper's, when there are two).
+    for word in $argv; do case $word in *.mjs) script=$word ;; esac; done
+    seen=$((seen + 1))
+    grep -qx "import { main } from '../lib/contract.mjs';" "$script" \
+      && grep -qx 'main(variant, import.meta.url);' "$script" \
+      && ! grep -q 'process\.argv' "$script" \
+      || failures+="$id: $script does not hand its variant to main()"$'\n'
+  done < <(catalog_rows id argv)
+  [ "$seen" -gt 0 ] || failures+="no Node variant in the catalog"$'\n'
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
 @test "a Node line records Node's and libuv's versions and the backend" {
@@ -60,20 +75,6 @@ node_ids() { contract_ids "${1:-}" node; }
   assert_output --partial '"backend":"fs.promises"'
   run_variant readfile/node/await-parallel@promisify 3
   assert_output --partial '"style":"await","shape":"","mode":"parallel","method":"inprocess","backend":"promisify"'
-}
-
-@test "bounded Node variants honour --concurrency, default to 64 and report N when N is smaller" {
-  local id
-  for id in $(node_ids); do
-    [ "$(catalog field "$id" mode)" = bounded ] || continue
-    run_variant "$id" 25 --concurrency 4
-    assert_success
-    check_result_line "$id" 25 "$output" --concurrency 4
-    run_variant "$id" 70
-    assert_output --partial '"concurrency":64,'
-    run_variant "$id" 3
-    assert_output --partial '"concurrency":3,'
-  done
 }
 
 @test "a warm-up is verified and not counted in the result" {
@@ -131,29 +132,6 @@ node_ids() { contract_ids "${1:-}" node; }
   run --separate-stderr node node/cacheloop/lib/objkey.mjs node/readfile/callback-parallel.mjs --iterations 3
   assert_failure 2
   [[ "$stderr" == *"is a variant of readfile; seed 002's shape is cacheloop's"* ]]
-}
-
-@test "every Node variant names each bad input of badinput.bats exactly" {
-  local wrong="$BATS_TEST_TMPDIR/wrong.txt"
-  printf 'Hello, World' > "$wrong"
-  # WORKLOAD | CODE | FLAGS | PATTERN; * is every workload's Node programs.
-  expect_table node <<EOF
-  *        | 2 | --iterations 0          | iterations must be a positive integer
-  *        | 2 | --iterations -5         | iterations must be a positive integer, got "-5"
-  *        | 2 | --iterations abc        | iterations must be a positive integer, got "abc"
-  *        | 2 | --frobnicate 1          | unknown flag "--frobnicate"
-  *        | 2 | --concurrency -1        | --concurrency must be a non-negative integer, got "-1"
-  readfile | 3 | --file nope/missing.txt | fixture nope/missing\\.txt is missing
-  readfile | 3 | --file fixtures         | fixture fixtures is a directory
-  readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'
-  readfile | 1 | --file $wrong           | iteration [0-9]+: read 12 bytes 'Hello, World', expected 12 bytes 'Hello, world'
-  doxbee   | 2 | --delay-ms x            | --delay-ms must be an integer from 0 to 86400000, got "x"
-  doxbee   | 2 | --delay-ms 86400001     | --delay-ms must be an integer from 0 to 86400000, got "86400001"
-  doxbee   | 2 | --queries 0             | --queries must be an integer from 1 to 1000000, got "0"
-  doxbee   | 2 | --queries -1            | --queries must be an integer from 1 to 1000000, got "-1"
-  tasks    | 2 | --sleep-ms 5s           | --sleep-ms must be an integer from 0 to 86400000, got "5s"
-  tasks    | 2 | --sleep-ms 86400001     | --sleep-ms must be an integer from 0 to 86400000, got "86400001"
-EOF
 }
 
 @test "an unknown flag prints the usage" {

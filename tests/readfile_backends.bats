@@ -77,7 +77,7 @@ uring_here() {
 @test "a run skips the uring variants with the probe's reason where io_uring is unavailable, and the report lists them" {
   AB_URING_DISABLE=1 run "$PYTHON" "${ROOT}/runner/run.py" --profile quick --node none \
     --filter '^readfile/c/callback-sequential@(inline|uring)$' --rounds 1 --warmup-rounds 0 \
-    --out "${BATS_TEST_TMPDIR}/r"
+    --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "run.py: skipped readfile/c/callback-sequential@uring: backend uring is not available: io_uring is disabled (AB_URING_DISABLE is set): function not implemented"
   d=$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)
@@ -104,7 +104,7 @@ readfile/c/callback-sequential@inline"
   strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
   run "$PYTHON" "${ROOT}/runner/run.py" --profile default --node none \
     --filter '^readfile/c/callback-sequential@inline$' --rounds 1 --warmup-rounds 0 \
-    --iterations 300 --out "${BATS_TEST_TMPDIR}/r"
+    --iterations 300 --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "run.py: counting system calls with strace (run.py --no-trace skips it)"
   d=$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)
@@ -118,7 +118,7 @@ print(v["iterations"], by.get("openat"), by.get("close"), by.get("read"), v["tot
   grep -q '^| `c/callback-sequential@inline` |.*| 0.00 | 0.00 (0.00) |.*(.*openat 1.0' "${d}/REPORT.md"
   run "$PYTHON" "${ROOT}/runner/run.py" --profile default --node none --no-trace \
     --filter '^readfile/c/callback-sequential@inline$' --rounds 1 --warmup-rounds 0 \
-    --iterations 300 --out "${BATS_TEST_TMPDIR}/q"
+    --iterations 300 --no-charts --out "${BATS_TEST_TMPDIR}/q"
   assert_success
   refute_line --partial "counting system calls"
 }

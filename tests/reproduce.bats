@@ -41,7 +41,7 @@ PY
   run "$PYTHON" runner/run.py --profile quick --rounds 2 --warmup-rounds 0 --iterations 40 \
     --filter '^readfile/go/sync' --filter '^readfile/c/callback-(sequential|parallel)@' \
     --filter '^readfile/node/(callback|await)-(sequential|parallel)@fs\.' \
-    --out "$BATS_TEST_TMPDIR/results" --host bats-host
+    --no-charts --out "$BATS_TEST_TMPDIR/results" --host bats-host
   assert_success
   local report
   # shellcheck disable=SC2012  # the newest of stamp-named folders

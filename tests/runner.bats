@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
 # runner.bats -- the runner end to end: a quick run of the real catalog (every
-# workload that takes part in it), the test-only variant that does not wait
+# workload that takes part in it, each style of each language once, with its
+# baselines; quick_ids), the test-only variant that does not wait
 # (must be invalid), and the fake catalog folder tests/fixtures-bin/catalog:
 # programs that fail, crash, hang or break the contract, requirements that are
 # not met, workloads with a server, re-rendering, Ctrl-C, cross-host charts
-# and the exports.
+# and the exports.  A run whose test looks at no chart draws none (--no-charts).
 
 load test_helper
 
@@ -58,11 +59,36 @@ unbuilt() {
   done | sort -u
 }
 
+# quick_ids -- the variants of the quick run: of every workload and language,
+# one of each style (scripts/cover-variants.py --keys style) and the baselines
+# those are compared with, one a line.  Every variant runs natively in
+# contract.bats; the run here is about the runner over every workload,
+# language and style.
+quick_ids() {
+  "$PYTHON" - "${ROOT}/runner" "${ROOT}/scripts/cover-variants.py" <<'PY'
+import importlib.util, sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+spec = importlib.util.spec_from_file_location("cover", sys.argv[2])
+cover = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cover)
+cat = catalog.load()
+ids = [v["id"] for v in cat.select(profile="quick")]
+chosen = set(cover.cover(ids, cat, ("style",)))
+for vid in list(chosen):
+    chosen |= {b[0] for b in cat.baselines(cat.find(vid)).values() if b}
+print("\n".join(vid for vid in ids if vid in chosen))
+PY
+}
+
 setup_file() {
   # One quick run of the real catalog, shared by the tests that read it.
   export QUICK_OUT="${BATS_FILE_TMPDIR}/quick"
+  local id
+  local -a filters=()
+  for id in $(quick_ids); do filters+=(--filter "^${id//./\\.}\$"); done
   if [ -z "$(unbuilt quick)" ]; then
-    "$PYTHON" "$RUN" --profile quick --out "$QUICK_OUT" --node "$(node_opt)" \
+    "$PYTHON" "$RUN" --profile quick ${filters[@]+"${filters[@]}"} --out "$QUICK_OUT" --node "$(node_opt)" \
       > "${BATS_FILE_TMPDIR}/quick.out" 2> "${BATS_FILE_TMPDIR}/quick.err"
     echo $? > "${BATS_FILE_TMPDIR}/quick.rc"
   fi
@@ -85,6 +111,9 @@ quick_workloads() {
   local w
   run quick_workloads
   [ "${#lines[@]}" -ge 2 ]
+  # Every workload of the profile takes part, though not every variant.
+  assert_equal "$(printf '%s\n' "${lines[@]}" | sort)" \
+    "$(catalog ids --profile quick | cut -d/ -f1 | sort -u)"
   for w in "${lines[@]}"; do
     grep -q "^== $w (N = [0-9,]*) ==$" "${BATS_FILE_TMPDIR}/quick.out" \
       || { echo "no table for $w"; false; }
@@ -104,7 +133,7 @@ quick_workloads() {
   # Every id of the profile but those skipped, each with its reason (node
   # missing, a probe that fails on this host).
   skipped=$("$PYTHON" -c 'import json,sys; print("\n".join(s["variant"] for s in json.load(open(sys.argv[1]))["skipped"] if s.get("reason")))' "${QUICK}/run.json")
-  expected_ids=$(catalog ids --profile quick | { if [ "$(node_opt)" = none ]; then grep -v '/node/'; else cat; fi; } \
+  expected_ids=$(quick_ids | { if [ "$(node_opt)" = none ]; then grep -v '/node/'; else cat; fi; } \
     | grep -cvxF -e "${skipped:-/none/}")
   [ "$variants" -eq "$expected_ids" ]
   # A workload runs in the suite profile's rounds, or in fewer when its file says so.
@@ -249,7 +278,7 @@ EOF
 
 @test "the test-only variant that does not wait for its completions is reported invalid" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
-  run "$PYTHON" "$RUN" --profile selftest --out "${BATS_TEST_TMPDIR}/r"
+  run "$PYTHON" "$RUN" --profile selftest --no-charts --out "${BATS_TEST_TMPDIR}/r"
   # Nothing valid was measured: exit 1, the samples kept.
   assert_failure 1
   assert_output --partial "run.py: readfile/c/callback-nowait-parallel@node4 invalid: ok is 0, expected"
@@ -263,7 +292,7 @@ EOF
 }
 
 @test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on, then exits 1 naming each variant without a valid sample" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile broken --out "${BATS_TEST_TMPDIR}/r" --seed 7
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile broken --no-charts --out "${BATS_TEST_TMPDIR}/r" --seed 7
   assert_failure 1
   for v in chatty-sequential crash-sequential fail-sequential hang-sequential nowait-parallel; do
     assert_line --regexp "^run\.py: readfile/fake/$v@python has no valid sample \(2 runs: 2 [a-z]+\); the samples are kept, the reasons are in REPORT\.md$"
@@ -293,7 +322,7 @@ EOF
 @test "the same seed gives the same order" {
   for i in 1 2; do
     "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
-      --iterations 5 --seed 42 --out "${BATS_TEST_TMPDIR}/s$i" >/dev/null 2>&1
+      --iterations 5 --seed 42 --no-charts --out "${BATS_TEST_TMPDIR}/s$i" >/dev/null 2>&1
     cut -d, -f1-3 "$(run_dir "${BATS_TEST_TMPDIR}/s$i")/samples.csv" > "${BATS_TEST_TMPDIR}/order$i"
   done
   cmp "${BATS_TEST_TMPDIR}/order1" "${BATS_TEST_TMPDIR}/order2"
@@ -302,7 +331,7 @@ EOF
 @test "Node variants are skipped with one line when there is no node" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
   run "$PYTHON" "$RUN" --profile quick --filter '^readfile/(c|node)/callback-sequential@(node4|fs\.readFile)$' --node none \
-    --rounds 1 --warmup-rounds 0 --out "${BATS_TEST_TMPDIR}/r"
+    --rounds 1 --warmup-rounds 0 --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "run.py: skipped readfile/node/callback-sequential@fs.readFile: needs node, and none was found (install Node.js, set NODE or say --node PATH)"
   run csv_column "$(run_dir "${BATS_TEST_TMPDIR}/r")/samples.csv" variant
@@ -310,7 +339,7 @@ EOF
 }
 
 @test "a variant whose requirement is not met is skipped with one line saying why, and the report lists it" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile requires --out "${BATS_TEST_TMPDIR}/r"
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile requires --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "run.py: skipped readfile/fake/honest-probed-sequential@python: fake: no such library here"
   assert_line --regexp "^run.py: skipped readfile/fake/honest-elsewhere-sequential@python: .*windows"
@@ -323,12 +352,12 @@ EOF
 }
 
 @test "a workload's server runs for its rounds; one that dies or never gets ready fails only that workload's variants" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile served --out "${BATS_TEST_TMPDIR}/s"
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile served --no-charts --out "${BATS_TEST_TMPDIR}/s"
   assert_success
   run csv_column "$(run_dir "${BATS_TEST_TMPDIR}/s")/samples.csv" status
   [ "${#lines[@]}" -eq 4 ]
   refute_line --regexp '^(invalid|failed|timeout|crashed)$'
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile unserved --out "${BATS_TEST_TMPDIR}/u"
+  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile unserved --no-charts --out "${BATS_TEST_TMPDIR}/u"
   assert_failure 1
   assert_line "run.py: workload unserved has no valid sample (1 run: 1 failed); the samples are kept, the reasons are in REPORT.md"
   assert_line --regexp '^run.py: unserved/fake/honest-sequential@python failed: server fake-server exited 1 before it was ready: '
@@ -372,7 +401,7 @@ EOF
 
 @test "--render redraws summaries, charts and the report from samples.csv alone" {
   "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
-    --iterations 5 --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+    --iterations 5 --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   mkdir -p "${BATS_TEST_TMPDIR}/only/h/copy"
   cp "${d}/samples.csv" "${BATS_TEST_TMPDIR}/only/h/copy/"
@@ -387,7 +416,7 @@ EOF
 
 @test "a write error is one clear line and leaves no half-written summary" {
   "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
-    --iterations 5 --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+    --iterations 5 --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   cp "${d}/summary.csv" "${BATS_TEST_TMPDIR}/before.csv"
   # A directory where the temporary file must go makes the write fail, even as root.
@@ -397,6 +426,19 @@ EOF
   assert_line --partial "summary.csv.tmp"
   refute_output --partial "Traceback"
   cmp "${BATS_TEST_TMPDIR}/before.csv" "${d}/summary.csv"
+}
+
+@test "--no-charts writes the summaries and REPORT.md, draws no chart and says how to draw them" {
+  run -0 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+    --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/r"
+  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
+  assert_line "charts: not drawn (--no-charts; make plots RUN=${d} draws them)"
+  for f in summary.csv summary.json REPORT.md hyperfine.json bench.txt; do
+    [ -s "${d}/$f" ] || fail "no $f"
+  done
+  [ -z "$(find "$d" -name '*.png')" ] || fail "a chart was drawn: $(find "$d" -name '*.png')"
+  grep -q '^Charts not drawn (`--no-charts`); draw them with `make plots RUN=' "${d}/REPORT.md"
+  # --render draws them: the --render test above, from a --no-charts run's samples.csv.
 }
 
 @test "--render of a folder without samples.csv says so" {
@@ -431,10 +473,12 @@ EOF
 }
 
 @test "two runs labelled as two hosts give the cross-host charts" {
-  for h in host-a host-b; do
-    "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
-      --iterations 5 --host "$h" --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
-  done
+  # The first run's own charts are not looked at: the second draws its own
+  # and those across the two hosts.
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+    --iterations 5 --host host-a --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+    --iterations 5 --host host-b --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   run "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "${BATS_TEST_TMPDIR}/r/hosts/hosts-ms.png"
@@ -447,7 +491,7 @@ EOF
 
 @test "cross-host charts need runs of two hosts" {
   "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
-    --iterations 5 --host only-one --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+    --iterations 5 --host only-one --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   run -3 "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/r"
   assert_output --partial "holds runs of 1 host; the cross-host charts need two or more"
 }

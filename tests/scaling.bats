@@ -13,8 +13,9 @@ run_dir() { "$PYTHON" -c 'import os,sys; print(os.path.realpath(os.path.join(sys
 
 @test "a sweep runs every point of every variant in every round, each a row with its N, K and environment" {
   # Unset, so that only the sweep's points set it.
+  # Its charts are charts.bats' (the same sweep, drawn and checked there).
   run env -u UV_THREADPOOL_SIZE "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile scaling --node none --seed 5 \
-    --out "${BATS_TEST_TMPDIR}/r"
+    --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   "$PYTHON" - "$d" <<'EOF'
@@ -59,26 +60,11 @@ par = [r for r in s["variants"] if r["mode"] == "parallel"][0]
 assert (par["sweep_iterations"], par["sweep_concurrency"], par["sweep_env"]) == (3, None, 3), par
 assert len(list(csv.DictReader(open(os.path.join(d, "points.csv"))))) == 13
 EOF
-  for c in scaling-n scaling-k scaling-env; do
-    [ -s "${d}/charts/${c}-readfile.png" ]
-  done
-  grep -q "scaling-n-readfile.png" "${d}/REPORT.md"
-}
-
-@test "a run without a sweep draws no scaling chart and says nothing about it" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
-    --iterations 5 --node none --out "${BATS_TEST_TMPDIR}/r"
-  assert_success
-  d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
-  [ ! -e "${d}/charts/scaling-n-readfile.png" ]
-  [ ! -e "${d}/points.csv" ]
-  refute_output --partial "scaling"
-  refute_output --partial "sweep"
 }
 
 @test "a scaling chart of a run without a sweep exits 1 with one line" {
   "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
-    --iterations 5 --node none --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
+    --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   for c in scaling_n_chart scaling_k_chart scaling_env_chart; do
     run "$PYTHON" "${ROOT}/plots/${c}.py" "$d" -o "${BATS_TEST_TMPDIR}/x.png"
@@ -90,7 +76,7 @@ EOF
 
 @test "a time budget gives the cheap variants it names more rounds, the others keep theirs" {
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile budget --node none --seed 9 \
-    --out "${BATS_TEST_TMPDIR}/r"
+    --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   "$PYTHON" - "$d" "${ROOT}/runner" <<'EOF'
@@ -122,7 +108,7 @@ EOF
 
 @test "--rounds overrides a time budget" {
   run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile budget --node none --rounds 2 \
-    --out "${BATS_TEST_TMPDIR}/r"
+    --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   [ "$(($(wc -l < "${d}/samples.csv") - 1))" -eq 6 ]

@@ -87,7 +87,9 @@ PY
 # C programs.  lang_selected L succeeds when L is one of them.
 # TEST_ONE_PER_PROGRAM=1 -- contract_ids keeps the first variant of each
 # program (what a flag parser shared by its variants needs; the emulated run
-# of the bad-input tables uses it to stay short).
+# of the bad-input tables uses it to stay short): a C or Go binary, or for
+# Node a workload's folder of variant scripts (or the node --test wrapper),
+# whose flags and setup node/lib/contract.mjs's main() does for each.
 # TEST_VARIANT_COVER=1 -- contract_ids keeps the variants that
 # scripts/cover-variants.py keeps: every program, every variant name, every
 # backend under each mode and with each style; TEST_VARIANT_COVER=K,K... the
@@ -135,7 +137,12 @@ for v in catalog.load(sys.argv[2]).select(workload=workload, lang=lang):
         continue
     if "selftest" not in v["profiles"] and plan.unmet(v, node, probes) is None:
         if one_per_program:
-            program = " ".join(v["argv"][:2] if v["argv"][0] == "{node}" else v["argv"][:1])
+            # A Node program's flags and setup are node/lib/contract.mjs's for
+            # every variant script of a folder (node.bats checks that each hands
+            # its variant to main()): one program per workload and folder.
+            argv = v["argv"]
+            program = ("%s {node} %s" % (v["workload"], argv[1].rsplit("/", 1)[0])
+                       if argv[0] == "{node}" else argv[0])
             if program in programs:
                 continue
             programs.add(program)
@@ -148,9 +155,26 @@ PY
 program_ids() { TEST_ONE_PER_PROGRAM=1 contract_ids "$@"; }
 
 # cover_ids [W [L]] -- contract_ids, only the variants that cover the code
-# (TEST_VARIANT_COVER): for a check of a whole run whose outcome depends on
-# the code run and not on the variant's name.
-cover_ids() { TEST_VARIANT_COVER=1 contract_ids "$@"; }
+# (TEST_VARIANT_COVER=1, or the keys TEST_VARIANT_COVER already names): for a
+# check of a whole run whose outcome depends on the code run and not on the
+# variant's name.
+cover_ids() {
+  local keys=${TEST_VARIANT_COVER:-0}
+  [ "$keys" != 0 ] || keys=1
+  TEST_VARIANT_COVER=$keys contract_ids "$@"
+}
+
+# id_parts ID -- sets ID_WORKLOAD, ID_LANG and ID_BACKEND from a variant id,
+# without a process (workload/lang/name@backend: the one id rule, which
+# contract.bats checks).  For other fields read catalog_rows once, not
+# `catalog field` a variant (a Python start each).
+# shellcheck disable=SC2034  # ID_WORKLOAD and ID_BACKEND are for the callers
+id_parts() {
+  ID_WORKLOAD=${1%%/*}
+  ID_LANG=${1#*/}
+  ID_LANG=${ID_LANG%%/*}
+  ID_BACKEND=${1##*@}
+}
 
 # variant_argv ID -- fills the array VARIANT_ARGV with the variant's command,
 # and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
@@ -167,6 +191,7 @@ variant_argv() {
   local line part=argv name
   for name in ${VARIANT_ENV_NAMES[@]+"${VARIANT_ENV_NAMES[@]}"}; do unset "$name"; done
   VARIANT_ENV_NAMES=()
+  variant_file "$1" || { echo "no variant $1 in the catalog" >&2; return 0; }
   while IFS= read -r line; do
     case $part/$line in
       argv/--env--) part='env' ;;
@@ -177,38 +202,50 @@ variant_argv() {
       ready/*) SERVER_READY_S=$line part=server ;;
       server/*) SERVER_ARGV+=("$line") ;;
     esac
-  done < <(variant_record "$1")
+  done < "$VARIANT_FILE"
   [ "${#VARIANT_ARGV[@]}" -gt 0 ] || echo "no variant $1 in the catalog" >&2
 }
 
 # variant_record ID -- variant_argv's lines for ID: its command, its env after
-# --env--, its server after --server--.  Every variant's lines are written once
-# per test file and catalog (one Python run, not one per call: the tests ask
-# for hundreds of variants) into a cache in BATS_FILE_TMPDIR.
-variant_record() {
-  local key cache
-  key=$(printf '%s|%s|%s' "$CATALOG_DIR" "$BIN" "${NODE:-node}" | cksum | tr ' ' '-')
-  cache="${BATS_FILE_TMPDIR:-${BATS_TMPDIR:-/tmp}}/variant_argv.$key"
-  if [ ! -s "$cache" ]; then
-    "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$BIN" "${NODE:-node}" > "$cache.$$" <<'PY' || return 1
-import sys
+# --env--, its server after --server--.
+variant_record() { variant_file "$1" && cat "$VARIANT_FILE"; }
+
+# variant_file ID -- sets VARIANT_FILE to the file of variant_record's lines
+# for ID; fails when the catalog has no such variant.  Every variant's file is
+# written once per test file and catalog (one Python run, not one per call:
+# the tests ask for hundreds of variants) into a folder in BATS_FILE_TMPDIR,
+# and found without starting a process.
+variant_file() {
+  local src="$CATALOG_DIR|$BIN|${NODE:-node}" dir
+  if [ "$src" != "${VARIANT_CACHE_OF:-}" ]; then
+    VARIANT_CACHE_OF=$src
+    VARIANT_CACHE="${BATS_FILE_TMPDIR:-${BATS_TMPDIR:-/tmp}}/variants.$(printf '%s' "$src" | cksum | tr ' ' '-')"
+  fi
+  dir=$VARIANT_CACHE
+  if [ ! -d "$dir" ]; then
+    rm -rf "$dir.$$"
+    mkdir -p "$dir.$$"
+    "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$BIN" "${NODE:-node}" "$dir.$$" <<'PY' || return 1
+import os, sys
 sys.path.insert(0, sys.argv[1])
 import catalog
-bin_dir, node = sys.argv[3:5]
+bin_dir, node, out = sys.argv[3:6]
 for v in catalog.load(sys.argv[2]).variants:
-    print("@@ " + v["id"])
-    print("\n".join(catalog.argv(v, bin_dir, node)))
+    lines = catalog.argv(v, bin_dir, node)
     if v.get("env"):
-        print("--env--\n%s" % "\n".join("%s=%s" % kv for kv in sorted(v["env"].items())))
+        lines += ["--env--"] + ["%s=%s" % kv for kv in sorted(v["env"].items())]
     server = (v.get("requires") or {}).get("server")
     if server:
-        print("--server--\n%s\n%d\n%s" % (server.get("port_flag", "--port"),
-                                          -(-float(server.get("ready_timeout_s", 10)) // 1),
-                                          "\n".join(catalog.expand(server["argv"], bin_dir, node))))
+        lines += ["--server--", server.get("port_flag", "--port"),
+                  "%d" % -(-float(server.get("ready_timeout_s", 10)) // 1)]
+        lines += catalog.expand(server["argv"], bin_dir, node)
+    with open(os.path.join(out, v["id"].replace("/", "%")), "w") as f:
+        f.write("\n".join(lines) + "\n")
 PY
-    mv "$cache.$$" "$cache"
+    mv "$dir.$$" "$dir" 2>/dev/null || rm -rf "$dir.$$"
   fi
-  awk -v id="@@ $1" '$0 == id { p = 1; next } /^@@ / { p = 0 } p' "$cache"
+  VARIANT_FILE="$dir/${1//\//%}"
+  [ -f "$VARIANT_FILE" ]
 }
 
 # start_server -- starts SERVER_ARGV from the project root and waits
@@ -256,6 +293,9 @@ guard_for() {
 # stdout in $output and stderr in $stderr, its workload's server (if any)
 # started before and stopped after, its port flag appended as the runner
 # does (a server that never gets ready: status 125, the reason in $stderr).
+# With SERVER_KEEP=1 the server is left running for the next variant that
+# needs the same one, as the runner shares a round's server among a
+# workload's variants (the loops below; stop_kept_server ends it).
 # The workload's own flags are left to the program's defaults unless given.
 # Guarded (guard_for, where there is a timeout) so that a program that hangs
 # fails its test instead of the suite.
@@ -266,7 +306,7 @@ run_variant() {
   cd "$ROOT" || return 1
   guard_for "${VARIANT_TIMEOUT:-60}"
   if [ "${#SERVER_ARGV[@]}" -gt 0 ]; then
-    if ! start_server 2> "${BATS_TEST_TMPDIR}/server.why"; then
+    if ! server_for_variant 2> "${BATS_TEST_TMPDIR}/server.why"; then
       status=125 output="" lines=() stderr=$(cat "${BATS_TEST_TMPDIR}/server.why")
       return 0
     fi
@@ -274,7 +314,26 @@ run_variant() {
   fi
   run --separate-stderr ${GUARD[@]+"${GUARD[@]}"} "${VARIANT_ARGV[@]}" --iterations "$n" "$@" \
     ${port[@]+"${port[@]}"} < /dev/null
-  [ "${#SERVER_ARGV[@]}" -eq 0 ] || stop_server
+  [ "${#SERVER_ARGV[@]}" -eq 0 ] || [ -n "${SERVER_KEEP:-}" ] || stop_server
+}
+
+# server_for_variant -- after variant_argv: the kept server when it is the one
+# SERVER_ARGV names (same command and variant environment) and still runs,
+# else a new one (start_server), kept with SERVER_KEEP=1.
+server_for_variant() {
+  local key="${SERVER_ARGV[*]}|${VARIANT_ENV_NAMES[*]-}"
+  if [ -n "${SERVER_KEPT:-}" ]; then
+    if [ "$SERVER_KEPT" = "$key" ] && kill -0 "$SERVER_PID" 2>/dev/null; then return 0; fi
+    stop_kept_server
+  fi
+  start_server || return 1
+  [ -z "${SERVER_KEEP:-}" ] || SERVER_KEPT=$key
+}
+
+# stop_kept_server -- ends the server SERVER_KEEP kept, if any.
+stop_kept_server() {
+  [ -z "${SERVER_KEPT:-}" ] || stop_server
+  SERVER_KEPT=""
 }
 
 # check_result_line ID N LINE [--flag VALUE...] -- succeeds when LINE is the
@@ -298,6 +357,8 @@ expect_variants() {
   local code=$1 pattern=$2 ids=$3 failures="" id
   shift 3
   [ -n "$ids" ] || { echo "no variant to run"; return 1; }
+  local keep_here=""
+  if [ -z "${SERVER_KEEP:-}" ]; then SERVER_KEEP=1 keep_here=1; fi
   for id in $ids; do
     run_variant "$id" 5 "$@"
     if [ "$status" -ne "$code" ]; then
@@ -308,83 +369,185 @@ expect_variants() {
       failures+="$id: stderr does not match /$pattern/: $stderr"$'\n'
     fi
   done
+  # A server its caller keeps stays for the caller.
+  if [ -n "$keep_here" ]; then stop_kept_server; SERVER_KEEP=""; fi
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-# expect_contract_lines N "ID..." -- every listed variant, run at N with its
-# workload's defaults, exits 0 with nothing on stderr and exactly one line on
-# stdout that begins with the catalog's fields of the variant (in the order of
-# DESIGN section 3) and passes runner/contract.py; lists every failure at the end.
+# expect_contract_lines N "ID..." [FLAG...] -- every listed variant, run at N
+# with its workload's defaults and FLAGS (a bounded one also with
+# --concurrency $CONTRACT_K, default 3: fewer than N in flight, so that its
+# limiter waits), exits 0 with nothing on stderr and exactly one line on stdout
+# that begins with the catalog's fields of the variant (in the order of DESIGN
+# section 3) and passes runner/contract.py (a bounded one reporting that K);
+# lists every failure at the end.  The lines are checked in one Python run.
 expect_contract_lines() {
   # shellcheck disable=SC2086,SC2116,SC2155  # echo joins the ids by single blanks
-  local n=$1 ids=" $(echo $2) " failures="" seen=0 row why head
+  local n=$1 ids=" $(echo $2) " failures="" seen=0 row k
   local id workload lang style shape mode method backend
-  local -a rows=()
+  local lines_file="${BATS_TEST_TMPDIR:-${TMPDIR:-/tmp}}/contract-lines.$$"
+  local -a rows=() bound=()
+  shift 2
   while IFS= read -r row; do rows+=("$row"); done \
     < <(catalog_rows id workload lang style shape mode method backend)
+  : > "$lines_file"
+  local keep_here=""
+  if [ -z "${SERVER_KEEP:-}" ]; then SERVER_KEEP=1 keep_here=1; fi
   for row in "${rows[@]}"; do
     IFS='|' read -r id workload lang style shape mode method backend <<<"$row"
     case $ids in *" $id "*) ;; *) continue ;; esac
     seen=$((seen + 1))
-    run_variant "$id" "$n"
+    k="" bound=()
+    if [ "$mode" = bounded ]; then k=${CONTRACT_K:-3} bound=(--concurrency "$k"); fi
+    run_variant "$id" "$n" "$@" ${bound[@]+"${bound[@]}"}
     if [ "$status" -ne 0 ] || [ "${#lines[@]}" -ne 1 ] || [ -n "$stderr" ]; then
       failures+="$id: exit $status, ${#lines[@]} lines on stdout, stderr: $stderr"$'\n'
       continue
     fi
-    head=$(line_head "$workload" "$lang" "$style" "$shape" "$mode" "$method" "$backend" "$id")
-    if [ "${output#"$head"}" = "$output" ]; then
-      failures+="$id: the line does not begin with the catalog's fields $head: $output"$'\n'
-    elif ! why=$(check_result_line "$id" "$n" "$output" 2>&1); then
-      failures+="$id: contract broken: $why"$'\n'
-    fi
+    # One record a line: id, N, K (empty: any), the line's expected head, the line.
+    printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$n" "$k" \
+      "$(line_head "$workload" "$lang" "$style" "$shape" "$mode" "$method" "$backend" "$id")" \
+      "$output" >> "$lines_file"
   done
+  if [ -n "$keep_here" ]; then stop_kept_server; SERVER_KEEP=""; fi
   [ "$seen" -gt 0 ] || failures+="no variant to run"$'\n'
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  failures+=$(check_result_lines "$lines_file")
+  rm -f "$lines_file"
+  [ -z "$failures" ] || { printf '%s\n' "$failures"; false; }
 }
 
-# expect_table [L] -- a table of bad inputs on stdin, one case a line:
-#   WORKLOAD | CODE | FLAGS | PATTERN
-# runs the contract variants of WORKLOAD (`*`: of every workload; only those
-# of language L when given) at N=5 with FLAGS (split on blanks) and expects
-# exit CODE, nothing on stdout and PATTERN (an extended regexp, the rest of
-# the line, | included) on stderr.  Which variants: for CODE 2 (a usage error)
-# and 3 (the environment: a missing or unreadable input) one a program
-# (program_ids), since every program of the suite finds those in code its
-# variants share, before any variant's own code runs (C: c/lib/harness.c's
-# parser and the workload's setup; Go: go/internal/contract and the
-# workload's setup; Node: node/lib/contract.mjs and the workload's setup);
-# for any other CODE (1: a failed verification, found by the variant's own
-# operations) every variant.
-# A workload's own bad inputs are rows that name it.  Blank lines and lines
-# starting with # are skipped; lists every failing row at the end.
-expect_table() {
-  local lang=${1:-} failures="" known row workload code flags pattern ids
-  local -a rows=() argv
-  while IFS= read -r row; do rows+=("$row"); done
-  known=" $(workloads | tr '\n' ' ') "
-  for row in "${rows[@]}"; do
-    [[ "$row" =~ ^[[:space:]]*(#|$) ]] && continue
-    IFS='|' read -r workload code flags pattern <<<"$row"
-    read -r workload <<<"$workload"
-    read -r code <<<"$code"
-    read -r pattern <<<"$pattern"
-    read -r -a argv <<<"$flags"
-    if [ "$workload" = '*' ]; then
-      workload=""
-    elif [[ "$known" != *" $workload "* ]]; then
-      failures+="no workload '$workload' in the catalog: $row"$'\n'
-      continue
-    fi
-    case $code in
-      2 | 3) ids=$(program_ids "$workload" "$lang") ;;
-      *) ids=$(contract_ids "$workload" "$lang") ;;
+# check_result_lines FILE -- the records of FILE (ID, N, K, HEAD, LINE, tab
+# separated; K empty for any) checked in one Python run: each LINE must begin
+# with HEAD and pass runner/contract.py for ID at N (and K); prints one line
+# per failure.
+check_result_lines() {
+  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$1" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import catalog
+import contract
+cat = catalog.load(sys.argv[2])
+for record in open(sys.argv[3], encoding="utf-8", errors="replace"):
+    vid, n, k, head, line = record.rstrip("\n").split("\t", 4)
+    if not line.startswith(head):
+        print("%s: the line does not begin with the catalog's fields %s: %s" % (vid, head, line))
+        continue
+    why = contract.problem(cat.find(vid), int(n), line, None, int(k) if k else None)
+    if why:
+        print("%s: contract broken: %s" % (vid, why))
+PY
+}
+
+# expect_bad_inputs [unreadable] -- every bad input of the catalog
+# (runner/catalog.py's bad_inputs: suite.json's for every workload, then each
+# workload's own; `catalog bad-inputs`), each row run at N=5 with its flags
+# and expecting its exit code, nothing on stdout and on stderr its language's
+# exact words, or `says` for a language without words (expect_variants).
+# Which variants: for exit 2 (a usage error) and 3 (the environment: a
+# missing or unreadable input) one a program (program_ids), since every
+# program of the suite finds those in code its variants share, before any
+# variant's own code runs (C: c/lib/harness.c's parser and the workload's
+# setup; Go: go/internal/contract and the workload's setup; Node:
+# node/lib/contract.mjs and the workload's setup).  A failed verification
+# (exit 1) is found by each variant's own operations: a workload's first
+# such row runs on the variants that cover the code (cover_ids: each variant
+# name, each backend under each mode and with each style), its other ones,
+# whose words come from the workload's check that every variant shares, once
+# a program.  The flag words {fifo}, {file:TEXT} and {unreadable} become a
+# FIFO, a file holding TEXT and a file of mode 000 in BATS_TEST_TMPDIR; the
+# rows with {unreadable} run only, and alone, when the argument says so (root
+# reads such a file).  A workload's server is started once for all its rows.
+# Lists every failing row at the end.
+expect_bad_inputs() {
+  local only=${1:-} line workload="" code says id lang memo="" key ids verified=" "
+  local -a flags=() words=() rows=()
+  BAD_INPUT_FAILURES="${BATS_TEST_TMPDIR}/bad-inputs.failures"
+  : > "$BAD_INPUT_FAILURES"
+  while IFS= read -r line; do rows+=("$line"); done < <(catalog bad-inputs)
+  rows+=("@@ end")
+  SERVER_KEEP=1
+  for line in "${rows[@]}"; do
+    case $line in
+      "@@ "*)
+        if [ -n "$workload" ]; then
+          key=program
+          if [ "$code" = 1 ] && [[ "$verified" != *" $workload "* ]]; then
+            key=cover verified+="$workload "
+          fi
+          # The variants of the row's kind, asked of the catalog once a workload.
+          key="${workload/\*/all}:$key"
+          ids=$(printf '%s' "$memo" | sed -n "s|^$key ||p")
+          if [ -z "$ids" ]; then
+            case $key in
+              *:cover) ids=$(cover_ids "${workload#\*}" | tr '\n' ' ') ;;
+              *) ids=$(program_ids "${workload#\*}" | tr '\n' ' ') ;;
+            esac
+            ids=${ids:- }
+            memo+="$key $ids"$'\n'
+          fi
+          bad_input_row "$workload" "$code" "$says" "$only" "$ids" \
+            "${#words[@]}" ${words[@]+"${words[@]}"} ${flags[@]+"${flags[@]}"}
+        fi
+        read -r _ workload code <<<"$line"
+        says="" flags=() words=()
+        ;;
+      "says "*) says=${line#says } ;;
+      "words "*) line=${line#words }; words+=("${line%% *}" "${line#* }") ;;
+      "flag "*) flags+=("${line#flag }") ;;
     esac
-    # A workload without programs in this language has nothing to check.
-    [ -n "$ids" ] || continue
-    expect_variants "$code" "$pattern" "$ids" ${argv[@]+"${argv[@]}"} \
-      || failures+="failed: $row"$'\n'
   done
-  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  stop_kept_server
+  SERVER_KEEP=""
+  [ ! -s "$BAD_INPUT_FAILURES" ] || { cat "$BAD_INPUT_FAILURES"; false; }
+}
+
+# bad_input_row WORKLOAD CODE SAYS ONLY IDS NWORDS [LANG WORDS]... FLAG...
+# -- one row of expect_bad_inputs (WORKLOAD * for every one; IDS the variants
+# to run; NWORDS how many words follow, language then pattern); appends what
+# failed to $BAD_INPUT_FAILURES.  A variant's language is its id's second
+# part (workload/lang/name@backend: the one id rule).
+bad_input_row() {
+  local workload=$1 code=$2 says=$3 only=$4 ids=$5 nwords=$6 k w id lang pattern
+  local dir="${BATS_TEST_TMPDIR}/bad-inputs" unreadable="" these
+  shift 6
+  local -a words=("${@:1:nwords}") flags=()
+  shift "$nwords"
+  mkdir -p "$dir"
+  for w in "$@"; do
+    case $w in
+      "{fifo}") [ -p "$dir/fifo" ] || mkfifo "$dir/fifo"; w="$dir/fifo" ;;
+      "{unreadable}")
+        unreadable=1
+        [ -f "$dir/unreadable" ] || { printf 'x' > "$dir/unreadable"; chmod 000 "$dir/unreadable"; }
+        w="$dir/unreadable" ;;
+      "{file:"*"}")
+        w=${w#\{file:}
+        w=${w%\}}
+        k=$(printf '%s' "$w" | cksum | tr ' ' '-')
+        printf '%s' "$w" > "$dir/file-$k"
+        w="$dir/file-$k" ;;
+    esac
+    flags+=("$w")
+  done
+  # The rows with an unreadable file run apart (see expect_bad_inputs).
+  [ "${only:+1}" = "$unreadable" ] || return 0
+  # A workload without programs here (another language, an unmet
+  # requirement) has nothing to check.
+  [ -n "${ids// /}" ] || return 0
+  # Each language's variants against its words.
+  for lang in $(for id in $ids; do w=${id#*/}; echo "${w%%/*}"; done | sort -u); do
+    pattern=$says
+    for ((k = 0; k + 1 < ${#words[@]}; k += 2)); do
+      [ "${words[k]}" != "$lang" ] || pattern=${words[k + 1]}
+    done
+    these=""
+    for id in $ids; do
+      w=${id#*/}
+      [ "${w%%/*}" != "$lang" ] || these+="$id "
+    done
+    expect_variants "$code" "$pattern" "$these" ${flags[@]+"${flags[@]}"} >> "$BAD_INPUT_FAILURES" \
+      || echo "failed: $workload | exit $code | $* ($lang: /$pattern/)" >> "$BAD_INPUT_FAILURES"
+  done
 }
 
 # close_above_2 -- closes every descriptor above 2 of this (sub)shell: what
