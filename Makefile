@@ -264,7 +264,7 @@ $(BUILD)/bin/go-%: FORCE | $(DEPS_ENV)
 
 FORCE:
 
-# The seeds' runtimes (issue 24, DESIGN section 10): each from its registry's
+# The seeds' runtimes (issue 24, DESIGN section 11): each from its registry's
 # client by package name, checked against runtimes/lock.json; nothing is
 # downloaded for a runtime already there.
 runtimes: | $(DEPS_ENV)

@@ -159,7 +159,7 @@ export function parseArgs(workload, args) {
     const m = /^--?([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
     if (!m) throw new UsageError(`unexpected argument "${arg}"`);
     const flag = m[1];
-    const spec = Object.hasOwn(flags, flag) ? flags[flag] : null;
+    const spec = Object.prototype.hasOwnProperty.call(flags, flag) ? flags[flag] : null;
     if (!spec) throw new UsageError(`unknown flag "${arg}"`);
     let value = m[2];
     if (value === undefined) {
@@ -341,7 +341,7 @@ export function variantFields(variant, method = 'inprocess') {
  * runtime names the variable.
  */
 export function ioUring() {
-  return Number.parseInt(process.env.UV_USE_IO_URING ?? '', 10) > 0;
+  return Number.parseInt(process.env.UV_USE_IO_URING || '', 10) > 0;
 }
 
 export function runtimeName() {
@@ -536,6 +536,9 @@ export async function measure(variant, opts, concurrency, fail) {
  */
 export async function main(variant, moduleUrl, { method = 'inprocess', args = process.argv.slice(2), operand = '' } = {}) {
   if (!isEntry(moduleUrl)) return;
+  // Node before 15 only warns about a rejection nobody handles and exits 0: a
+  // program that fails must exit non-zero on every runtime it runs on.
+  process.on('unhandledRejection', (err) => { throw err; });
   const fields = variantFields(variant, method);
   const prog = programName(fileURLToPath(moduleUrl));
   const opts = optionsOrExit(prog, variant.workload, args, operand);

@@ -106,7 +106,9 @@ export async function runChild(args, file, opts, env = {}) {
   } catch {
     result = null;
   }
-  fs.rmSync(scratch, { recursive: true, force: true });
+  // fs.rmSync is Node 14.14's; rmdirSync removes a tree from 12.10 on.
+  if (fs.rmSync) fs.rmSync(scratch, { recursive: true, force: true });
+  else fs.rmdirSync(scratch, { recursive: true });
   return { code, signal, output, result, elapsed };
 }
 
