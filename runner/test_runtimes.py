@@ -72,7 +72,10 @@ class LockFormat(unittest.TestCase):
             for version, pinned in self.lock[lang].items():
                 self.assertRegex(version, r"^\d+\.\d+\.\d+$")
                 self.assertTrue(pinned.get("about"), "%s %s has no about" % (lang, version))
-                plats = [k for k in pinned if k != "about"]
+                plats = [k for k in pinned if k not in runtimes.VERSION_KEYS]
+                self.assertTrue(set(plats) <= set(runtimes.NODE_PACKAGE), plats)
+                for flag in pinned.get("node_flags", []):
+                    self.assertRegex(flag, r"^--[a-z-]+$")
                 self.assertTrue(plats, "%s %s has no platform" % (lang, version))
                 for plat in plats:
                     e = pinned[plat]

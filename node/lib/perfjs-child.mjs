@@ -3,7 +3,7 @@
 // implementation (see perfjs.mjs for what is measured).  The wrapper hands it
 // the run through the environment (node/lib/wrapper.mjs); the counts go to
 // the result file as JSON.
-import { Pass, effectiveConcurrency } from './contract.mjs';
+import { Pass, effectiveConcurrency, resourceUsage } from './contract.mjs';
 import { childReport, childVariant } from './wrapper.mjs';
 
 const KB = 1024;
@@ -62,7 +62,7 @@ childVariant().then(({ variant, opts }) => {
     runThen(variant, pass, () => {
       const cpu = process.cpuUsage(cpu0);
       if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
-      const peakKb = process.resourceUsage().maxRSS;
+      const peakKb = resourceUsage().maxRSS;
       if (pass.rssMax > peakKb * KB) fail(`an RSS of ${pass.rssMax} bytes was sampled above the peak of ${peakKb} KiB`);
       childReport({
         ok: pass.ok,

@@ -10,7 +10,7 @@
 // its loop from start to end inside its program too), with every pass in the
 // seed's shape (workload.mjs: newCache, cacheKey).  Flags, exit codes and the
 // line are the contract's, with method "objkey".
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath } from 'url';
 import { EXIT_USAGE, main, programName, say } from '../../lib/contract.mjs';
 import { variantFileOrExit, wrapperUsage } from '../../lib/wrapper.mjs';
 import { cacheloop } from '../workload.mjs';
