@@ -18,7 +18,11 @@ mode when --concurrency is not given), profiles {name: {about, rounds,
 warmup_rounds}}, optional startup {"about": .., "programs": {lang: argv}}: an
 empty program of each language, run once per round so that a variant's time
 outside its clock can be told from its language's own start-up (DESIGN
-section 6; every language of the variants needs one).  <workload>.json:
+section 6; every language of the variants needs one), optional runtimes
+{"about": .., lang: {"versions": [..], "needs": [{"for": {partial fields},
+"min": version, "why": ..}]}}: the runtime versions of the seeds' day and
+today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
+<workload>.json:
   workload, about, unit   its name (= the file's), what it does, one operation
   flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
              what the runner appends (path values made absolute); every program's
@@ -126,7 +130,10 @@ WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "pr
 WARMUP_KEYS = {"iterations", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
-SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "startup"}
+SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "startup", "runtimes"}
+RUNTIME_LANG_KEYS = {"versions", "needs"}
+NEED_KEYS = {"for", "min", "why"}
+VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\Z")
 STARTUP_KEYS = {"about", "programs"}
 FLAG_KEYS = {"value", "path", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
@@ -489,6 +496,49 @@ def _partial(partial, where, what):
     return partial
 
 
+def version_key(version):
+    """A runtime version as a tuple of integers, for comparing: "10.24.1" -> (10, 24, 1)."""
+    return tuple(int(p) for p in version.split("."))
+
+
+def _check_runtimes(rt, where):
+    """suite.json's runtimes: {"about", lang: {"versions": [..], "needs": [{"for",
+    "min", "why"}]}} (see runtime_unmet)."""
+    if not isinstance(rt, dict) or not isinstance(rt.get("about"), str):
+        raise CatalogError("%s must be an object with an about" % where)
+    for lang, spec in rt.items():
+        if lang == "about":
+            continue
+        w = "%s.%s" % (where, lang)
+        if not WORD.match(lang) or not isinstance(spec, dict):
+            raise CatalogError("%s: each language is a lower-case word naming an object" % w)
+        _unknown(spec, RUNTIME_LANG_KEYS, w)
+        for v in _strings(spec.get("versions"), w, "versions"):
+            if not VERSION.match(v):
+                raise CatalogError("%s: version %r is not MAJOR.MINOR.PATCH" % (w, v))
+        for i, need in enumerate(spec.get("needs", [])):
+            nw = "%s: needs[%d]" % (w, i)
+            if not isinstance(need, dict):
+                raise CatalogError("%s must be an object" % nw)
+            _unknown(need, NEED_KEYS, nw)
+            _partial(need.get("for", {}), nw, "for")
+            if not isinstance(need.get("min"), str) or not VERSION.match(need["min"]):
+                raise CatalogError("%s: min must be a version MAJOR.MINOR.PATCH" % nw)
+            if not isinstance(need.get("why"), str) or not need["why"]:
+                raise CatalogError("%s: why must say, in one line, what the version lacks" % nw)
+
+
+def runtime_unmet(suite, v, version):
+    """Why variant v cannot run on version of its language (one line), or None:
+    the first of suite.json's runtimes.<lang>.needs whose for matches v and
+    whose min is above version (DESIGN section 11)."""
+    spec = (suite.get("runtimes") or {}).get(v["lang"]) or {}
+    for need in spec.get("needs", []):
+        if _matches(v, need.get("for", {})) and version_key(version) < version_key(need["min"]):
+            return "needs %s %s or later: %s" % (v["lang"], need["min"], need["why"])
+    return None
+
+
 # The keys of a workload's settings for one profile (see the module doc).
 PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "budget", "sweep",
                     "variants_of", "warmup"}
@@ -632,6 +682,8 @@ class Catalog:
                 if not WORD.match(lang):
                     raise CatalogError("%s: %r is not a language (a lower-case word)" % (where, lang))
                 _strings(argv, where, "programs.%s" % lang)
+        if "runtimes" in suite:
+            _check_runtimes(suite["runtimes"], "%s: runtimes" % path)
         return suite
 
     # -- <workload>.json

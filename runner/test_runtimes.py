@@ -22,6 +22,7 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import catalog  # noqa: E402
 import runtimes  # noqa: E402
 
 SRI = re.compile(r"^sha512-[A-Za-z0-9+/]{86}==$")
@@ -310,6 +311,68 @@ class GoInstall(unittest.TestCase):
             with contextlib.redirect_stderr(io.StringIO()):
                 store.install([("go", "1.99.0")])
         self.assertFalse(store.installed("go", "1.99.0"))
+
+
+class VersionNeeds(unittest.TestCase):
+    """suite.json's runtimes: the versions the runtimes profile lists and what a
+    variant needs of one (the skip reasons of DESIGN section 11)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cat = catalog.load()
+        cls.rt = cls.cat.suite["runtimes"]
+
+    def test_every_listed_version_is_pinned(self):
+        lock = runtimes.load_lock()
+        for lang in runtimes.LANGS:
+            for v in self.rt[lang]["versions"]:
+                self.assertIn(v, lock[lang], "%s %s is listed in suite.json but not pinned" % (lang, v))
+
+    def test_node_8_runs_no_program_and_says_why(self):
+        for v in self.cat.select(lang="node"):
+            why = catalog.runtime_unmet(self.cat.suite, v, "8.17.0")
+            self.assertIsNotNone(why, v["id"])
+            self.assertTrue(why.startswith("needs node 10.12.0 or later: "), why)
+            self.assertIn("import.meta", why)
+            self.assertNotIn("\n", why)
+
+    def test_nodetest_needs_18_1_and_the_rest_runs_from_10(self):
+        seen = set()
+        for v in self.cat.select(lang="node"):
+            seen.add(v["method"])
+            for version in ("10.24.1", "14.21.3", "18.0.0"):
+                why = catalog.runtime_unmet(self.cat.suite, v, version)
+                if v["method"] == "nodetest":
+                    self.assertRegex(why, r"^needs node 18\.1\.0 or later: .*node --test")
+                else:
+                    self.assertIsNone(why, v["id"])
+            self.assertIsNone(catalog.runtime_unmet(self.cat.suite, v, "18.15.0"))
+        self.assertIn("nodetest", seen)
+        self.assertIn("perfjs", seen)
+
+    def test_go_1_21_builds_every_program(self):
+        for v in self.cat.select(lang="go"):
+            self.assertIsNone(catalog.runtime_unmet(self.cat.suite, v, "1.21.13"))
+            self.assertRegex(catalog.runtime_unmet(self.cat.suite, v, "1.20.14"), r"^needs go 1\.21\.0 or later: ")
+
+    def test_versions_compare_as_numbers(self):
+        self.assertLess(catalog.version_key("9.11.2"), catalog.version_key("10.2.0"))
+        self.assertLess(catalog.version_key("1.9.0"), catalog.version_key("1.21.0"))
+
+    def test_bad_runtimes_are_refused(self):
+        good = {"about": "a", "node": {"versions": ["10.24.1"], "needs": [{"for": {}, "min": "10.0.0", "why": "w"}]}}
+        catalog._check_runtimes(good, "suite.json: runtimes")
+        for bad, msg in (
+                ({"node": {"versions": ["10.24.1"]}}, "must be an object with an about"),
+                ({"about": "a", "node": {"versions": ["10.24"]}}, "is not MAJOR.MINOR.PATCH"),
+                ({"about": "a", "node": {"versions": []}}, "versions must be a non-empty list"),
+                ({"about": "a", "node": {"versions": ["1.0.0"], "needs": [{"min": "x", "why": "w"}]}}, "min must be"),
+                ({"about": "a", "node": {"versions": ["1.0.0"], "needs": [{"min": "1.0.0"}]}}, "why must say"),
+                ({"about": "a", "node": {"versions": ["1.0.0"], "needs": [{"for": {"colour": "x"}, "min": "1.0.0",
+                                                                            "why": "w"}]}}, "unknown field 'colour'"),
+                ({"about": "a", "node": {"versions": ["1.0.0"], "flags": []}}, "unknown field 'flags'")):
+            with self.assertRaisesRegex(catalog.CatalogError, msg):
+                catalog._check_runtimes(bad, "suite.json: runtimes")
 
 
 if __name__ == "__main__":
