@@ -23,6 +23,7 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import catalog  # noqa: E402
+import plan  # noqa: E402
 import runtimes  # noqa: E402
 
 SRI = re.compile(r"^sha512-[A-Za-z0-9+/]{86}==$")
@@ -373,6 +374,15 @@ class VersionNeeds(unittest.TestCase):
                 ({"about": "a", "node": {"versions": ["1.0.0"], "flags": []}}, "unknown field 'flags'")):
             with self.assertRaisesRegex(catalog.CatalogError, msg):
                 catalog._check_runtimes(bad, "suite.json: runtimes")
+
+
+class ProbeStdout(unittest.TestCase):
+    def test_a_probe_whose_stdout_would_be_dev_null_is_not_skipped(self):
+        """A Node program takes a /dev/null stdout for a closed one and exits 3
+        (contract.mjs stdoutClosed): bluebird's probe did, in every run."""
+        code = ("import os, stat, sys; st = os.fstat(1); "
+                "sys.exit(3 if stat.S_ISCHR(st.st_mode) and st.st_rdev == os.stat(os.devnull).st_rdev else 0)")
+        self.assertIsNone(plan.run_probe([sys.executable, "-c", code]))
 
 
 if __name__ == "__main__":
