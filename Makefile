@@ -275,6 +275,7 @@ runtimes: | $(DEPS_ENV)
 compare: deps
 	@"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all
+	@if [ "$(PROFILE)" = runtimes ]; then $(MAKE) --no-print-directory runtimes; fi
 	"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS)
 
 quick: deps

@@ -177,12 +177,16 @@ def variant_name(fields):
 
 
 def variant_label(fields):
-    """lang/name@backend: the id without the workload."""
-    return "%s/%s@%s" % (fields["lang"], variant_name(fields), fields["backend"])
+    """lang[@runtime]/name@backend: the id without the workload.  runtime is a
+    pinned version of the language (DESIGN section 11), named only when the
+    variant runs on it rather than on the host's own node or go."""
+    lang = fields["lang"] + ("@" + fields["runtime"] if fields.get("runtime") else "")
+    return "%s/%s@%s" % (lang, variant_name(fields), fields["backend"])
 
 
 def variant_id(fields):
-    """workload/lang/name@backend, e.g. readfile/c/promise-counter-parallel@node4."""
+    """workload/lang[@runtime]/name@backend, e.g. readfile/c/promise-counter-parallel@node4,
+    doxbee/node@10.24.1/promise-parallel-parallel@bluebird."""
     return "%s/%s" % (fields["workload"], variant_label(fields))
 
 
@@ -204,10 +208,11 @@ def parse_id(vid, methods=None):
     unambiguous."""
     if methods is None:
         methods = suite_methods()
-    m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z", vid)
+    m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)(?:@([0-9]+\.[0-9]+\.[0-9]+))?/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z",
+                 vid)
     if not m:
         return None
-    words = m.group(3).split("-")
+    words = m.group(4).split("-")
     if len(words) < 2 or not all(WORD.match(w) for w in words):
         return None
     method = "inprocess"
@@ -216,9 +221,12 @@ def parse_id(vid, methods=None):
         del words[-2]
     if len(words) > 3 or (len(words) == 3 and words[1] in methods):
         return None
-    return {"workload": m.group(1), "lang": m.group(2), "style": words[0],
-            "shape": words[1] if len(words) == 3 else "", "method": method,
-            "mode": words[-1], "backend": m.group(4)}
+    out = {"workload": m.group(1), "lang": m.group(2), "style": words[0],
+           "shape": words[1] if len(words) == 3 else "", "method": method,
+           "mode": words[-1], "backend": m.group(5)}
+    if m.group(3):
+        out["runtime"] = m.group(3)
+    return out
 
 
 # ---------------------------------------------------------------- checks
@@ -496,6 +504,22 @@ def _partial(partial, where, what):
     return partial
 
 
+RUNTIMES_PROFILE = "runtimes"
+
+
+def _ids_in(x, ids, out):
+    """Adds to out every string in x (claims: nested lists and objects) that is a key of ids."""
+    if isinstance(x, str):
+        if x in ids:
+            out.add(x)
+    elif isinstance(x, dict):
+        for y in x.values():
+            _ids_in(y, ids, out)
+    elif isinstance(x, list):
+        for y in x:
+            _ids_in(y, ids, out)
+
+
 def version_key(version):
     """A runtime version as a tuple of integers, for comparing: "10.24.1" -> (10, 24, 1)."""
     return tuple(int(p) for p in version.split("."))
@@ -625,6 +649,29 @@ class Catalog:
             self._load_workload(os.path.join(path, n))
         self._check_server_langs()
         self._check_startup_langs()
+        self._add_runtime_variants()
+
+    def _add_runtime_variants(self):
+        """The runtimes profile (DESIGN section 11): every variant a workload's
+        claims name, of a language suite.json's runtimes lists, once more on each
+        listed version, with the version in its id.  They take part in that
+        profile alone and are not in the workload's README table."""
+        rt = self.suite.get("runtimes") or {}
+        if RUNTIMES_PROFILE not in self.suite["profiles"]:
+            return
+        for name, w in self.workloads.items():
+            if RUNTIMES_PROFILE not in w["profiles"]:
+                continue
+            named = set()
+            _ids_in(w.get("claims"), self._by_id, named)
+            for v in [v for v in w["variants"] if v["id"] in named and v["lang"] in rt]:
+                for version in rt[v["lang"]]["versions"]:
+                    nv = copy.deepcopy(v)
+                    nv["runtime"] = version
+                    nv["id"], nv["label"] = variant_id(nv), variant_label(nv)
+                    nv["profiles"] = [RUNTIMES_PROFILE]
+                    self._by_id[nv["id"]] = nv
+                    self.variants.append(nv)
 
     def _check_startup_langs(self):
         """With suite.json's startup, every language of the variants has its empty program."""

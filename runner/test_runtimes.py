@@ -376,6 +376,110 @@ class VersionNeeds(unittest.TestCase):
                 catalog._check_runtimes(bad, "suite.json: runtimes")
 
 
+class VersionedIds(unittest.TestCase):
+    """The id rule with a runtime version, and the runtimes profile."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cat = catalog.load()
+
+    def test_the_version_is_part_of_the_language(self):
+        f = {"workload": "doxbee", "lang": "node", "style": "promise", "shape": "parallel", "method": "inprocess",
+             "mode": "parallel", "backend": "bluebird", "runtime": "10.24.1"}
+        vid = "doxbee/node@10.24.1/promise-parallel-parallel@bluebird"
+        self.assertEqual(catalog.variant_id(f), vid)
+        self.assertEqual(catalog.variant_label(f), "node@10.24.1/promise-parallel-parallel@bluebird")
+        self.assertEqual(catalog.parse_id(vid), f)
+        self.assertEqual(catalog.variant_id(dict(f, runtime="")), "doxbee/node/promise-parallel-parallel@bluebird")
+        self.assertNotIn("runtime", catalog.parse_id("doxbee/node/promise-parallel-parallel@bluebird"))
+        for bad in ("doxbee/node@10.24/promise-parallel-parallel@bluebird", "doxbee/node@/promise-parallel@b",
+                    "doxbee/node@v10.24.1/promise-parallel@b", "doxbee/@10.24.1/promise-parallel@b"):
+            self.assertIsNone(catalog.parse_id(bad), bad)
+
+    def test_the_runtimes_profile_is_each_claim_variant_on_each_version(self):
+        rt = self.cat.suite["runtimes"]
+        versioned = self.cat.select(profile="runtimes")
+        self.assertTrue(versioned)
+        bases = set()
+        for v in versioned:
+            self.assertTrue(v.get("runtime"), v["id"])
+            self.assertIn(v["runtime"], rt[v["lang"]]["versions"])
+            self.assertEqual(v["profiles"], ["runtimes"])
+            base = catalog.variant_id(dict(v, runtime=""))
+            self.assertIsNotNone(self.cat.find(base))
+            self.assertNotIn(v, self.cat.workloads[v["workload"]]["variants"], "versioned variants are not README rows")
+            bases.add((base, v["lang"]))
+        for base, lang in bases:
+            ids = {v["id"] for v in versioned if catalog.variant_id(dict(v, runtime="")) == base}
+            self.assertEqual(len(ids), len(rt[lang]["versions"]), base)
+        # the seeds' headline claims are there: bluebird against native promises (003), Go (000)
+        for vid in ("doxbee/node@10.24.1/promise-parallel-parallel@bluebird",
+                    "doxbee/node@10.24.1/promise-parallel-parallel@native",
+                    "readfile/go@1.21.13/sync-sequential@os.ReadFile"):
+            self.assertIsNotNone(self.cat.find(vid), vid)
+        self.assertFalse([v for v in self.cat.variants if v.get("runtime") and v["lang"] == "c"])
+
+
+class PlanOfAVersion(NodeInstall):
+    """plan.runtime: a variant of a pinned version runs on that version's
+    binary with its options, or is skipped with one line."""
+
+    def variant(self, method="inprocess", lang="node"):
+        return {"id": "demo/%s@%s/await-parallel@b" % (lang, FAKE_VERSION), "workload": "demo", "lang": lang,
+                "style": "await", "shape": "", "method": method, "mode": "parallel", "backend": "b",
+                "runtime": FAKE_VERSION, "argv": ["{node}", "node/demo/await-parallel.mjs"], "requires": {"node": True}}
+
+    def cat(self):
+        suite = {"runtimes": {"about": "a", "node": {"versions": [FAKE_VERSION], "needs": [
+            {"for": {"method": "nodetest"}, "min": "18.1.0", "why": "node --test is 18.1's"}]}}}
+        return type("Cat", (), {"suite": suite})()
+
+    def test_not_installed_is_one_line(self):
+        why, rt = plan.runtime(self.cat(), self.variant(), self.store())
+        self.assertIsNone(rt)
+        self.assertEqual(why, "node 9.9.9 is not installed: run `make runtimes` (or runner/runtimes.py "
+                              "install node@9.9.9)")
+
+    def test_not_available_on_this_host_is_one_line(self):
+        store = runtimes.Store(self.lock_path, self.root, plat="darwin-arm64")
+        why, _ = plan.runtime(self.cat(), self.variant(), store)
+        self.assertRegex(why, r"^node 9\.9\.9 is not available on darwin-arm64: ")
+
+    def test_a_need_comes_before_the_install(self):
+        why, _ = plan.runtime(self.cat(), self.variant("nodetest"), self.store())
+        self.assertEqual(why, "needs node 18.1.0 or later: node --test is 18.1's")
+
+    def test_installed_runs_that_binary_with_its_flags_offline(self):
+        with open(self.lock_path) as f:
+            lock = json.load(f)
+        lock["node"][FAKE_VERSION]["node_flags"] = ["--experimental-modules"]
+        with open(self.lock_path, "w") as f:
+            json.dump(lock, f)
+        self.install(self.store())
+        os.environ["FAKE_TARBALL"] = "/nonexistent"   # no client may be asked now
+        why, rt = plan.runtime(self.cat(), self.variant(), self.store())
+        self.assertIsNone(why)
+        exe = os.path.join(self.root, "node", FAKE_VERSION, "bin", "node")
+        self.assertEqual(rt, {"node": exe, "flags": ["--experimental-modules"]})
+        argv = plan.command(self.variant(), "/usr/bin/node", 10, ["--x", "y"], rt=rt)
+        self.assertEqual(argv, [exe, "--experimental-modules", "node/demo/await-parallel.mjs",
+                                "--iterations", "10", "--warmup", "0", "--x", "y"])
+        self.assertEqual(self.npm_calls(), 1)
+        self.assertIsNone(plan.unmet(self.variant(), None, {}, rt), "the version's node is a node")
+
+    def test_a_go_version_builds_into_its_own_folder(self):
+        go = dict(self.variant(lang="go"), argv=["{bin}/go-demo"])
+        with open(self.lock_path) as f:
+            lock = json.load(f)
+        lock["go"] = {}
+        with open(self.lock_path, "w") as f:
+            json.dump(lock, f)
+        why, _ = plan.runtime(self.cat(), go, self.store())
+        self.assertRegex(why, r"^go 9\.9\.9 is not pinned in ")
+        rt = {"bin": "/b/go1.21.13"}
+        self.assertEqual(plan.fill(go["argv"], None, rt), ["/b/go1.21.13/go-demo"])
+
+
 class ProbeStdout(unittest.TestCase):
     def test_a_probe_whose_stdout_would_be_dev_null_is_not_skipped(self):
         """A Node program takes a /dev/null stdout for a closed one and exits 3
