@@ -638,6 +638,7 @@ class Catalog:
         self.suite = self._load_suite(os.path.join(path, "suite.json"))
         self.workloads = {}
         self.variants = []
+        self.runtime_variants = []   # the runtimes profile's (_add_runtime_variants)
         self._by_id = {}
         try:
             names = sorted(n for n in os.listdir(path) if n.endswith(".json") and n != "suite.json")
@@ -655,7 +656,8 @@ class Catalog:
         """The runtimes profile (DESIGN section 11): every variant a workload's
         claims name, of a language suite.json's runtimes lists, once more on each
         listed version, with the version in its id.  They take part in that
-        profile alone and are not in the workload's README table."""
+        profile alone: select() gives them for it only, find() by id, and they
+        are neither in self.variants nor in the workload's README table."""
         rt = self.suite.get("runtimes") or {}
         if RUNTIMES_PROFILE not in self.suite["profiles"]:
             return
@@ -671,7 +673,7 @@ class Catalog:
                     nv["id"], nv["label"] = variant_id(nv), variant_label(nv)
                     nv["profiles"] = [RUNTIMES_PROFILE]
                     self._by_id[nv["id"]] = nv
-                    self.variants.append(nv)
+                    self.runtime_variants.append(nv)
 
     def _check_startup_langs(self):
         """With suite.json's startup, every language of the variants has its empty program."""
@@ -1060,8 +1062,10 @@ class Catalog:
 
     def select(self, profile=None, lang=None, workload=None):
         """The variants of a profile, a language and a workload (None: any), in
-        catalog order."""
-        return [v for v in self.variants
+        catalog order; the runtimes profile's versioned variants only when it
+        is the profile asked for."""
+        pool = self.variants + (self.runtime_variants if profile == RUNTIMES_PROFILE else [])
+        return [v for v in pool
                 if (profile is None or profile in v["profiles"])
                 and (lang is None or v["lang"] == lang)
                 and (workload is None or v["workload"] == workload)]

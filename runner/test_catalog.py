@@ -123,8 +123,7 @@ class RealCatalogTest(unittest.TestCase):
         cls.cat = catalog.load()
 
     def test_it_loads_with_readfiles_99_variants_and_noops_20(self):
-        # not counting the runtimes profile's variants of pinned versions (test_runtimes.py)
-        self.assertEqual(len([v for v in self.cat.select(workload="readfile") if not v.get("runtime")]), 99)
+        self.assertEqual(len(self.cat.select(workload="readfile")), 99)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
         self.assertEqual(sorted(self.cat.workloads),
                          sorted(n[:-5] for n in os.listdir(catalog.DIR) if n != "suite.json"))
@@ -132,7 +131,7 @@ class RealCatalogTest(unittest.TestCase):
     def test_every_id_is_the_rule_applied_to_its_fields(self):
         for v in self.cat.variants:
             self.assertEqual(v["id"], catalog.variant_id(v))
-            self.assertEqual(catalog.parse_id(v["id"]), {k: v[k] for k in catalog.FIELDS + ("runtime",) if v.get(k) is not None})
+            self.assertEqual(catalog.parse_id(v["id"]), {k: v[k] for k in catalog.FIELDS})
             self.assertNotRegex(" ".join(v["argv"]), r"\{(?!bin\}|node\})")
             self.assertTrue(v["about"] and "{" not in v["about"].replace("{ await", ""), v["about"])
 

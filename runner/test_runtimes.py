@@ -417,7 +417,11 @@ class VersionedIds(unittest.TestCase):
                     "doxbee/node@10.24.1/promise-parallel-parallel@native",
                     "readfile/go@1.21.13/sync-sequential@os.ReadFile"):
             self.assertIsNotNone(self.cat.find(vid), vid)
-        self.assertFalse([v for v in self.cat.variants if v.get("runtime") and v["lang"] == "c"])
+        self.assertFalse([v for v in self.cat.runtime_variants if v["lang"] == "c"])
+        # every other consumer of the catalog sees the host's runtimes only
+        self.assertFalse([v for v in self.cat.variants if v.get("runtime")])
+        self.assertFalse([v for v in self.cat.select() if v.get("runtime")])
+        self.assertEqual(len(versioned), len(self.cat.runtime_variants))
 
 
 class PlanOfAVersion(NodeInstall):
