@@ -16,6 +16,8 @@
 #   make test-fuzz      the httpchain server's request handling under libFuzzer, a few seconds (part of test on Linux)
 #   make plots RUN=DIR  redraw a run's charts, summaries and REPORT.md from its samples.csv
 #   make hosts     cross-host charts from the newest run of every host under results/
+#   make runtimes  the pinned Node and Go runtimes of runtimes/lock.json under build/runtimes/
+#                  (installs only what is missing), and go/cmd/* built with each Go into build/bin/go<version>/
 #   make clean     remove build/ (results/ is never touched)
 #
 # Variables a user may set:
@@ -128,7 +130,7 @@ LAUNCH := $(BUILD)/bin/launch
 # The empty C program whose wall time is a C process's start-up (runner/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
-.PHONY: all c go deps compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
+.PHONY: all c go deps runtimes compare quick test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH) $(C_EMPTY)
 
@@ -257,10 +259,18 @@ $(BUILD)/bin/go-%: FORCE | $(DEPS_ENV)
 
 FORCE:
 
+# The seeds' runtimes (issue 24, DESIGN section 11): each from its registry's
+# client by package name, checked against runtimes/lock.json; nothing is
+# downloaded for a runtime already there.
+runtimes: | $(DEPS_ENV)
+	"$(PYTHON)" runner/runtimes.py --dir "$(BUILD)/runtimes" install
+	"$(PYTHON)" runner/runtimes.py --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
+
 # The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build.
 compare: deps
 	@"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all
+	@if [ "$(PROFILE)" = runtimes ]; then $(MAKE) --no-print-directory runtimes; fi
 	"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS)
 
 quick: deps

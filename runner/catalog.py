@@ -18,7 +18,11 @@ mode when --concurrency is not given), profiles {name: {about, rounds,
 warmup_rounds}}, optional startup {"about": .., "programs": {lang: argv}}: an
 empty program of each language, run once per round so that a variant's time
 outside its clock can be told from its language's own start-up (DESIGN
-section 6; every language of the variants needs one).  <workload>.json:
+section 6; every language of the variants needs one), optional runtimes
+{"about": .., lang: {"versions": [..], "needs": [{"for": {partial fields},
+"min": version, "why": ..}]}}: the runtime versions of the seeds' day and
+today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
+<workload>.json:
   workload, about, unit   its name (= the file's), what it does, one operation
   flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
              what the runner appends (path values made absolute); every program's
@@ -149,7 +153,10 @@ WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "pr
 WARMUP_KEYS = {"iterations", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
-SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs", "startup"}
+SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs", "startup", "runtimes"}
+RUNTIME_LANG_KEYS = {"versions", "needs"}
+NEED_KEYS = {"for", "min", "why"}
+VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\Z")
 STARTUP_KEYS = {"about", "programs"}
 BAD_INPUT_KEYS = {"flags", "exit", "says", "words"}
 # A flag word of a bad input that the test makes: a FIFO, an unreadable file,
@@ -197,12 +204,16 @@ def variant_name(fields):
 
 
 def variant_label(fields):
-    """lang/name@backend: the id without the workload."""
-    return "%s/%s@%s" % (fields["lang"], variant_name(fields), fields["backend"])
+    """lang[@runtime]/name@backend: the id without the workload.  runtime is a
+    pinned version of the language (DESIGN section 11), named only when the
+    variant runs on it rather than on the host's own node or go."""
+    lang = fields["lang"] + ("@" + fields["runtime"] if fields.get("runtime") else "")
+    return "%s/%s@%s" % (lang, variant_name(fields), fields["backend"])
 
 
 def variant_id(fields):
-    """workload/lang/name@backend, e.g. readfile/c/promise-counter-parallel@node4."""
+    """workload/lang[@runtime]/name@backend, e.g. readfile/c/promise-counter-parallel@node4,
+    doxbee/node@10.24.1/promise-parallel-parallel@bluebird."""
     return "%s/%s" % (fields["workload"], variant_label(fields))
 
 
@@ -224,10 +235,11 @@ def parse_id(vid, methods=None):
     unambiguous."""
     if methods is None:
         methods = suite_methods()
-    m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z", vid)
+    m = re.match(r"([a-z][a-z0-9]*)/([a-z][a-z0-9]*)(?:@([0-9]+\.[0-9]+\.[0-9]+))?/([a-z0-9-]+)@([A-Za-z0-9._]+)\Z",
+                 vid)
     if not m:
         return None
-    words = m.group(3).split("-")
+    words = m.group(4).split("-")
     if len(words) < 2 or not all(WORD.match(w) for w in words):
         return None
     method = "inprocess"
@@ -236,9 +248,12 @@ def parse_id(vid, methods=None):
         del words[-2]
     if len(words) > 3 or (len(words) == 3 and words[1] in methods):
         return None
-    return {"workload": m.group(1), "lang": m.group(2), "style": words[0],
-            "shape": words[1] if len(words) == 3 else "", "method": method,
-            "mode": words[-1], "backend": m.group(4)}
+    out = {"workload": m.group(1), "lang": m.group(2), "style": words[0],
+           "shape": words[1] if len(words) == 3 else "", "method": method,
+           "mode": words[-1], "backend": m.group(5)}
+    if m.group(3):
+        out["runtime"] = m.group(3)
+    return out
 
 
 # ---------------------------------------------------------------- checks
@@ -516,6 +531,65 @@ def _partial(partial, where, what):
     return partial
 
 
+RUNTIMES_PROFILE = "runtimes"
+
+
+def _ids_in(x, ids, out):
+    """Adds to out every string in x (claims: nested lists and objects) that is a key of ids."""
+    if isinstance(x, str):
+        if x in ids:
+            out.add(x)
+    elif isinstance(x, dict):
+        for y in x.values():
+            _ids_in(y, ids, out)
+    elif isinstance(x, list):
+        for y in x:
+            _ids_in(y, ids, out)
+
+
+def version_key(version):
+    """A runtime version as a tuple of integers, for comparing: "10.24.1" -> (10, 24, 1)."""
+    return tuple(int(p) for p in version.split("."))
+
+
+def _check_runtimes(rt, where):
+    """suite.json's runtimes: {"about", lang: {"versions": [..], "needs": [{"for",
+    "min", "why"}]}} (see runtime_unmet)."""
+    if not isinstance(rt, dict) or not isinstance(rt.get("about"), str):
+        raise CatalogError("%s must be an object with an about" % where)
+    for lang, spec in rt.items():
+        if lang == "about":
+            continue
+        w = "%s.%s" % (where, lang)
+        if not WORD.match(lang) or not isinstance(spec, dict):
+            raise CatalogError("%s: each language is a lower-case word naming an object" % w)
+        _unknown(spec, RUNTIME_LANG_KEYS, w)
+        for v in _strings(spec.get("versions"), w, "versions"):
+            if not VERSION.match(v):
+                raise CatalogError("%s: version %r is not MAJOR.MINOR.PATCH" % (w, v))
+        for i, need in enumerate(spec.get("needs", [])):
+            nw = "%s: needs[%d]" % (w, i)
+            if not isinstance(need, dict):
+                raise CatalogError("%s must be an object" % nw)
+            _unknown(need, NEED_KEYS, nw)
+            _partial(need.get("for", {}), nw, "for")
+            if not isinstance(need.get("min"), str) or not VERSION.match(need["min"]):
+                raise CatalogError("%s: min must be a version MAJOR.MINOR.PATCH" % nw)
+            if not isinstance(need.get("why"), str) or not need["why"]:
+                raise CatalogError("%s: why must say, in one line, what the version lacks" % nw)
+
+
+def runtime_unmet(suite, v, version):
+    """Why variant v cannot run on version of its language (one line), or None:
+    the first of suite.json's runtimes.<lang>.needs whose for matches v and
+    whose min is above version (DESIGN section 11)."""
+    spec = (suite.get("runtimes") or {}).get(v["lang"]) or {}
+    for need in spec.get("needs", []):
+        if _matches(v, need.get("for", {})) and version_key(version) < version_key(need["min"]):
+            return "needs %s %s or later: %s" % (v["lang"], need["min"], need["why"])
+    return None
+
+
 # The keys of a workload's settings for one profile (see the module doc).
 PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "budget", "sweep",
                     "variants_of", "warmup"}
@@ -627,6 +701,7 @@ class Catalog:
         self.suite = self._load_suite(os.path.join(path, "suite.json"))
         self.workloads = {}
         self.variants = []
+        self.runtime_variants = []   # the runtimes profile's (_add_runtime_variants)
         self._by_id = {}
         try:
             names = sorted(n for n in os.listdir(path) if n.endswith(".json") and n != "suite.json")
@@ -638,6 +713,30 @@ class Catalog:
             self._load_workload(os.path.join(path, n))
         self._check_server_langs()
         self._check_startup_langs()
+        self._add_runtime_variants()
+
+    def _add_runtime_variants(self):
+        """The runtimes profile (DESIGN section 11): every variant a workload's
+        claims name, of a language suite.json's runtimes lists, once more on each
+        listed version, with the version in its id.  They take part in that
+        profile alone: select() gives them for it only, find() by id, and they
+        are neither in self.variants nor in the workload's README table."""
+        rt = self.suite.get("runtimes") or {}
+        if RUNTIMES_PROFILE not in self.suite["profiles"]:
+            return
+        for name, w in self.workloads.items():
+            if RUNTIMES_PROFILE not in w["profiles"]:
+                continue
+            named = set()
+            _ids_in(w.get("claims"), self._by_id, named)
+            for v in [v for v in w["variants"] if v["id"] in named and v["lang"] in rt]:
+                for version in rt[v["lang"]]["versions"]:
+                    nv = copy.deepcopy(v)
+                    nv["runtime"] = version
+                    nv["id"], nv["label"] = variant_id(nv), variant_label(nv)
+                    nv["profiles"] = [RUNTIMES_PROFILE]
+                    self._by_id[nv["id"]] = nv
+                    self.runtime_variants.append(nv)
 
     def _check_startup_langs(self):
         """With suite.json's startup, every language of the variants has its empty program."""
@@ -704,6 +803,8 @@ class Catalog:
                 if not WORD.match(lang):
                     raise CatalogError("%s: %r is not a language (a lower-case word)" % (where, lang))
                 _strings(argv, where, "programs.%s" % lang)
+        if "runtimes" in suite:
+            _check_runtimes(suite["runtimes"], "%s: runtimes" % path)
         return suite
 
     # -- <workload>.json
@@ -1039,8 +1140,10 @@ class Catalog:
 
     def select(self, profile=None, lang=None, workload=None):
         """The variants of a profile, a language and a workload (None: any), in
-        catalog order."""
-        return [v for v in self.variants
+        catalog order; the runtimes profile's versioned variants only when it
+        is the profile asked for."""
+        pool = self.variants + (self.runtime_variants if profile == RUNTIMES_PROFILE else [])
+        return [v for v in pool
                 if (profile is None or profile in v["profiles"])
                 and (lang is None or v["lang"] == lang)
                 and (workload is None or v["workload"] == workload)]

@@ -1,6 +1,6 @@
 // await-sequential -- load() is an async function; the loop awaits each
 // load.  Every await takes a microtask turn, hit or not.
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 

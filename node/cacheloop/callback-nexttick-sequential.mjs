@@ -1,7 +1,7 @@
 // callback-nexttick-sequential -- seed 002's first program: a hit answers
 // through process.nextTick, the miss through fs.readFile's callback; the loop
 // is loop(i) called again from each callback.
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 

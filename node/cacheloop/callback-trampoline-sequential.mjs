@@ -2,7 +2,7 @@
 // back at once, inside load(); the loop absorbs such synchronous answers
 // without recursing (its `async` marks the turn: a callback that finds it
 // still open only advances i), and an answer that comes later restarts it.
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 

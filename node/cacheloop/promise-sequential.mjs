@@ -1,7 +1,7 @@
 // promise-sequential -- load() returns a promise: Promise.resolve of the
 // cached content on a hit, a promise of fs.readFile's result on the miss;
 // the loop is a .then chain (the reaction to load i starts load i + 1).
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 

@@ -1,6 +1,6 @@
 // sync-sequential -- the floor: load() is a plain function; the miss reads
 // the file with fs.readFileSync.
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { cacheKey, cacheloop, newCache, settle } from './workload.mjs';
 

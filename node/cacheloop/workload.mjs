@@ -8,8 +8,8 @@
 // one fixed key in a Map, and seed 002's own (method objkey,
 // node/cacheloop/lib/objkey.mjs), a plain object and the key built anew on
 // every load, as the seed's `__dirname + '/benchCallbacks.js'`.
-import path from 'node:path';
-import fs from 'node:fs';
+import path from 'path';
+import fs from 'fs';
 import { defineWorkload } from '../lib/contract.mjs';
 import { fixtureProblem } from '../readfile/workload.mjs';
 

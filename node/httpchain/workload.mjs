@@ -9,8 +9,8 @@
 // agent keepalive (an http.Agent with keepAlive: true, Node 19+'s global
 // agent) or close (keepAlive: false: a connection per request with
 // Connection: close, what seed 001's Node 8 did).
-import http from 'node:http';
-import path from 'node:path';
+import http from 'http';
+import path from 'path';
 import { defineWorkload, programName, say, EXIT_ENV, EXIT_USAGE } from '../lib/contract.mjs';
 
 /** What this program's lines on stderr start with, as the contract's own do. */

@@ -44,10 +44,26 @@
 // them as the line does, so every variant of a workload writes the same
 // fields in the same order.
 
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
+import fs from 'fs';
+import path from 'path';
+import { fileURLToPath } from 'url';
+import v8 from 'v8';
+
+/**
+ * process.resourceUsage(), which is Node 12.6's.  Before it (Node 10 and 8, which
+ * runtimes/lock.json has for Linux alone) the two counts the contract takes
+ * come from /proc/self: the peak RSS in KiB (VmHWM, what getrusage gives as
+ * ru_maxrss on Linux) and the process's minor page faults (DESIGN section 11).
+ */
+export const resourceUsage = process.resourceUsage ? () => process.resourceUsage() : procUsage;
+
+function procUsage() {
+  const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf-8'));
+  const stat = fs.readFileSync('/proc/self/stat', 'utf-8');
+  // After "pid (comm) ": state is field 3, minflt field 10.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { maxRSS: hwm ? Number(hwm[1]) : 0, minorPageFault: Number(fields[7]) };
+}
 
 export const EXIT_OK = 0;
 export const EXIT_VERIFY = 1;
@@ -159,7 +175,7 @@ export function parseArgs(workload, args) {
     const m = /^--?([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
     if (!m) throw new UsageError(`unexpected argument "${arg}"`);
     const flag = m[1];
-    const spec = Object.hasOwn(flags, flag) ? flags[flag] : null;
+    const spec = Object.prototype.hasOwnProperty.call(flags, flag) ? flags[flag] : null;
     if (!spec) throw new UsageError(`unknown flag "${arg}"`);
     let value = m[2];
     if (value === undefined) {
@@ -215,7 +231,7 @@ export class Pass {
    * faults now.  runPass calls it right before the variant's run.
    */
   markStart() {
-    this.mark = { heap: v8.getHeapStatistics().used_heap_size, faults: process.resourceUsage().minorPageFault };
+    this.mark = { heap: v8.getHeapStatistics().used_heap_size, faults: resourceUsage().minorPageFault };
   }
 
   /**
@@ -230,7 +246,7 @@ export class Pass {
     if (this.t0 !== 0n) throw new Error('pass.begin() called twice');
     if (this.mark) {
       const heap = v8.getHeapStatistics().used_heap_size;
-      const faults = process.resourceUsage().minorPageFault;
+      const faults = resourceUsage().minorPageFault;
       this.preclock = { heapBytes: Math.max(0, heap - this.mark.heap),
         faults: Math.max(0, faults - this.mark.faults) };
       this.mark = null;
@@ -341,7 +357,7 @@ export function variantFields(variant, method = 'inprocess') {
  * runtime names the variable.
  */
 export function ioUring() {
-  return Number.parseInt(process.env.UV_USE_IO_URING ?? '', 10) > 0;
+  return Number.parseInt(process.env.UV_USE_IO_URING || '', 10) > 0;
 }
 
 export function runtimeName() {
@@ -520,7 +536,7 @@ export async function measure(variant, opts, concurrency, fail) {
   }
   const pass = new Pass(workload, opts, opts.iterations, concurrency, fail);
   // Peak RSS so far: the idle process (runtime started, set up, nothing in flight).
-  const idleRssKb = process.resourceUsage().maxRSS;
+  const idleRssKb = resourceUsage().maxRSS;
   const cpu0 = process.cpuUsage();
   await runPass(variant, pass);
   const cpu = process.cpuUsage(cpu0);
@@ -536,6 +552,9 @@ export async function measure(variant, opts, concurrency, fail) {
  */
 export async function main(variant, moduleUrl, { method = 'inprocess', args = process.argv.slice(2), operand = '' } = {}) {
   if (!isEntry(moduleUrl)) return;
+  // Node before 15 only warns about a rejection nobody handles and exits 0: a
+  // program that fails must exit non-zero on every runtime it runs on.
+  process.on('unhandledRejection', (err) => { throw err; });
   const fields = variantFields(variant, method);
   const prog = programName(fileURLToPath(moduleUrl));
   const opts = optionsOrExit(prog, variant.workload, args, operand);
@@ -573,7 +592,7 @@ export async function main(variant, moduleUrl, { method = 'inprocess', args = pr
     elapsed_ns: Number(pass.t1 - pass.t0),
     user_us: cpu.user,
     sys_us: cpu.system,
-    peak_rss_kb: process.resourceUsage().maxRSS,
+    peak_rss_kb: resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
     workloadFields: variant.workload.fields ? variant.workload.fields(pass) : {},
     preclock: pass.preclock,

@@ -1,14 +1,14 @@
 // Unit tests of node/lib (the contract, the limiter, the node --test wrapper)
 // and of what the workload modules plug into it: node --test node/
 import test from 'node:test';
-import assert from 'node:assert';
-import { execFileSync, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import assert from 'assert';
+import { execFileSync, spawnSync } from 'child_process';
+import fs from 'fs';
+import fsp from 'fs/promises';
+import net from 'net';
+import os from 'os';
+import path from 'path';
+import { pathToFileURL } from 'url';
 import { limiter } from './limit.mjs';
 import {
   DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs, quote,

@@ -9,8 +9,8 @@
 // owns this process's stdout, so the counts go to the result file as JSON
 // for nodetest.mjs to check and report.
 import test from 'node:test';
-import assert from 'node:assert';
-import { effectiveConcurrency, measure } from './contract.mjs';
+import assert from 'assert';
+import { effectiveConcurrency, measure, resourceUsage } from './contract.mjs';
 import { childReport, childVariant } from './wrapper.mjs';
 
 const { variant, opts } = await childVariant();
@@ -33,7 +33,7 @@ test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.m
     concurrency,
     user_us: cpu.user,
     sys_us: cpu.system,
-    peak_rss_kb: process.resourceUsage().maxRSS,
+    peak_rss_kb: resourceUsage().maxRSS,
     idle_rss_kb: idleRssKb,
     preclock: pass.preclock,
     warmup_ns: warmupNs,

@@ -14,8 +14,8 @@
 // those of the test file's process over its whole life (the test runner's
 // parent process is not included; Node cannot read a child's rusage).  See
 // node/README.md.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import path from 'path';
+import { fileURLToPath } from 'url';
 import { isEntry, programName } from './contract.mjs';
 import { reportOrExit, runChild, wrappedOrExit, wrapperUsage } from './wrapper.mjs';
 

@@ -3,7 +3,7 @@
 // implementation (see perfjs.mjs for what is measured).  The wrapper hands it
 // the run through the environment (node/lib/wrapper.mjs); the counts go to
 // the result file as JSON.
-import { Pass, effectiveConcurrency } from './contract.mjs';
+import { Pass, effectiveConcurrency, resourceUsage } from './contract.mjs';
 import { childReport, childVariant } from './wrapper.mjs';
 
 const KB = 1024;
@@ -46,43 +46,45 @@ function fail(message) {
   process.exit(1);
 }
 
-const { variant, opts } = await childVariant();
-const { workload } = variant;
-const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
+// A promise, not a top-level await (Node has that only from 14.8): DESIGN section 11.
+childVariant().then(({ variant, opts }) => {
+  const { workload } = variant;
+  const concurrency = effectiveConcurrency(variant.mode, opts.concurrency);
 
-let warmupStart = 0n;
+  let warmupStart = 0n;
 
-function timed() {
-  const warmupNs = warmupStart === 0n ? 0 : Number(process.hrtime.bigint() - warmupStart);
-  const pass = new SampledPass(workload, opts, opts.iterations, concurrency, fail);
-  const cpu0 = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  const rssStart = process.memoryUsage().rss;
-  runThen(variant, pass, () => {
-    const cpu = process.cpuUsage(cpu0);
-    if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
-    const peakKb = process.resourceUsage().maxRSS;
-    if (pass.rssMax > peakKb * KB) fail(`an RSS of ${pass.rssMax} bytes was sampled above the peak of ${peakKb} KiB`);
-    childReport({
-      ok: pass.ok,
-      bytes: pass.bytes,
-      concurrency,
-      elapsed_ns: Number(pass.end - start),
-      user_us: cpu.user,
-      sys_us: cpu.system,
-      peak_rss_kb: peakKb,
-      idle_rss_kb: Math.floor(rssStart / KB),
-      workloadFields: workload.fields ? workload.fields(pass) : {},
-      warmup_ns: warmupNs,
+  function timed() {
+    const warmupNs = warmupStart === 0n ? 0 : Number(process.hrtime.bigint() - warmupStart);
+    const pass = new SampledPass(workload, opts, opts.iterations, concurrency, fail);
+    const cpu0 = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    const rssStart = process.memoryUsage().rss;
+    runThen(variant, pass, () => {
+      const cpu = process.cpuUsage(cpu0);
+      if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
+      const peakKb = resourceUsage().maxRSS;
+      if (pass.rssMax > peakKb * KB) fail(`an RSS of ${pass.rssMax} bytes was sampled above the peak of ${peakKb} KiB`);
+      childReport({
+        ok: pass.ok,
+        bytes: pass.bytes,
+        concurrency,
+        elapsed_ns: Number(pass.end - start),
+        user_us: cpu.user,
+        sys_us: cpu.system,
+        peak_rss_kb: peakKb,
+        idle_rss_kb: Math.floor(rssStart / KB),
+        workloadFields: workload.fields ? workload.fields(pass) : {},
+        warmup_ns: warmupNs,
+      });
     });
-  });
-  // The harness reads the RSS once more after its synchronous loop.
-  pass.rssMax = Math.max(pass.rssMax, process.memoryUsage().rss);
-}
+    // The harness reads the RSS once more after its synchronous loop.
+    pass.rssMax = Math.max(pass.rssMax, process.memoryUsage().rss);
+  }
 
-if (opts.warmup > 0) {
-  warmupStart = process.hrtime.bigint();
-  runThen(variant, new Pass(workload, opts, opts.warmup, concurrency, (m) => fail(`warm-up ${m}`)), timed);
-} else {
-  timed();
-}
+  if (opts.warmup > 0) {
+    warmupStart = process.hrtime.bigint();
+    runThen(variant, new Pass(workload, opts, opts.warmup, concurrency, (m) => fail(`warm-up ${m}`)), timed);
+  } else {
+    timed();
+  }
+});

@@ -26,8 +26,8 @@
 // no sample exceeds the peak.  user_us and sys_us are the child's CPU over the timed
 // pass.  Every completion is still verified by the contract's Pass, as in the
 // suite's method: the two methods run the same code.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import path from 'path';
+import { fileURLToPath } from 'url';
 import { isEntry, programName } from './contract.mjs';
 import { reportOrExit, runChild, wrappedOrExit, wrapperUsage } from './wrapper.mjs';
 

@@ -12,11 +12,11 @@
 // absolute path), ASYNCSTYLES_OPTIONS (the parsed flags as JSON) and
 // ASYNCSTYLES_RESULT (a path), and writes its counts there as JSON, or
 // { failure: sentence } when a completion did not verify.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { spawn } from 'child_process';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { pathToFileURL } from 'url';
 import {
   EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, exitIfStdoutClosed, optionsOrExit, resultLine, say, variantFields,
 } from './contract.mjs';
@@ -92,7 +92,8 @@ export async function runChild(args, file, opts, env = {}) {
   };
   let output = '';
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The wrapper's own node flags too: --experimental-modules on Node 10 (DESIGN section 11).
+  const child = spawn(process.execPath, process.execArgv.concat(args), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (chunk) => { output += chunk; });
   child.stderr.on('data', (chunk) => { output += chunk; });
   const [code, signal] = await new Promise((resolve, reject) => {
@@ -106,7 +107,10 @@ export async function runChild(args, file, opts, env = {}) {
   } catch {
     result = null;
   }
-  fs.rmSync(scratch, { recursive: true, force: true });
+  // The scratch folder holds files only; removed file by file, as every Node
+  // can (fs.rmSync is 14.14's, a recursive rmdirSync 12.10's).
+  for (const name of fs.readdirSync(scratch)) fs.unlinkSync(path.join(scratch, name));
+  fs.rmdirSync(scratch);
   return { code, signal, output, result, elapsed };
 }
 

@@ -19,7 +19,7 @@
 //   async.empty            call an async function that returns at once
 //   microtask              queueMicrotask(f) N times, then they run
 //   nexttick               process.nextTick(f) N times, then they run
-import { createRequire } from 'node:module';
+import { createRequire } from 'module';
 
 const ROUNDS = 7;
 const BURST = 256;

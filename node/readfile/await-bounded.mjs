@@ -4,7 +4,7 @@
 // usually written with async/await, a queued promise per read included: N
 // async functions exist and wait at once.  C's await-bounded is instead K
 // coroutines over a shared counter; await-workers-bounded.mjs is that shape.
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 import { limiter } from '../lib/limit.mjs';

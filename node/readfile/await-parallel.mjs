@@ -1,6 +1,6 @@
 // await-parallel -- an async function starts N reads, awaits Promise.all
 // and verifies every result (seed 000's parallel async/await test).
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

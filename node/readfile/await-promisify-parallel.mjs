@@ -4,8 +4,8 @@
 // machinery, and the only difference from await-parallel is
 // fs.promises.readFile's own work.  It splits seed 000's parallel gap into a
 // style part and a backend part.
-import fs from 'node:fs';
-import { promisify } from 'node:util';
+import fs from 'fs';
+import { promisify } from 'util';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 import { awaitAll } from './await-parallel.mjs';

@@ -3,8 +3,8 @@
 // with callback-sequential and await-sequential it splits seed 000's
 // sequential gap into the cost of promises and await and the cost of
 // fs.promises.readFile itself.
-import fs from 'node:fs';
-import { promisify } from 'node:util';
+import fs from 'fs';
+import { promisify } from 'util';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 import { awaitEach } from './await-sequential.mjs';

@@ -1,6 +1,6 @@
 // await-sequential -- a for loop that awaits each read before issuing the
 // next (seed 000's "blocking" async/await test).
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

@@ -5,7 +5,7 @@
 // await-bounded (K coroutines over a shared counter, c/lib/modes_await.c).
 // await-bounded.mjs is the other common way: an async function per read,
 // all N of them waiting on a limiter.
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

@@ -1,6 +1,6 @@
 // callback-bounded -- keeps at most K reads in flight: K are issued at the
 // start and every completion issues the next one until N have been issued.
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

@@ -1,7 +1,7 @@
 // callback-parallel -- issues all N fs.readFile calls at once and counts the
 // completions; the last one to verify ends the run (seed 000's parallel
 // callback test, with the count the corrected version waits for).
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

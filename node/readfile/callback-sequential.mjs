@@ -1,6 +1,6 @@
 // callback-sequential -- each read is issued from the previous read's
 // callback, so one is in flight at a time (seed 000's "blocking" callbacks).
-import fs from 'node:fs';
+import fs from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

@@ -1,7 +1,7 @@
 // promise-counter-parallel -- issues N reads, each with its own .then that
 // verifies and counts; the N-th reaction ends the run.  Seed 000 called this
 // "promises blocking", but every read is in flight at once: it is parallel.
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

@@ -1,7 +1,7 @@
 // promise-parallel -- collects N fs.promises.readFile promises and verifies
 // the array Promise.all fulfils with, in one .then (seed 000's parallel
 // promise test).  A rejection does not say which read failed.
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

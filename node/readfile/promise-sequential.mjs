@@ -1,7 +1,7 @@
 // promise-sequential -- a recursive .then chain: the reaction to each read
 // issues the next, one in flight at a time (seed 000's update).  The chain is
 // not returned from the reaction, so no promise waits on its successor.
-import fsp from 'node:fs/promises';
+import { promises as fsp } from 'fs';
 import { main } from '../lib/contract.mjs';
 import { readfile } from './workload.mjs';
 

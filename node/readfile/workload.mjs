@@ -4,7 +4,7 @@
 // runner/catalog/readfile.json's, which a test compares); the variants in
 // this folder import `readfile` and read pass.file as bytes (a Buffer), which
 // the verifier compares with --expect's UTF-8 bytes.
-import fs from 'node:fs';
+import fs from 'fs';
 import { defineWorkload, quote } from '../lib/contract.mjs';
 
 /** Names the type of a file that is neither regular nor a directory. */

@@ -4,8 +4,8 @@
 // port); prints {"port":N} when ready; stops on SIGTERM, SIGINT or the end
 // of its stdin when that is a pipe (the runner holds the other end).
 // Exit 2: a bad flag; 3: the port cannot be bound.
-import http from 'node:http';
-import fs from 'node:fs';
+import http from 'http';
+import fs from 'fs';
 
 const NEXT = { '/a': '/b', '/b': '/c', '/c': '/d' };
 const args = process.argv.slice(2);
@@ -31,9 +31,20 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 60000;
 
+// closeAllConnections is Node 18.2's: before it the server keeps its own list of
+// open sockets to end them at stop (DESIGN section 11); from 18.2 on it keeps none.
+const sockets = server.closeAllConnections ? null : new Set();
+if (sockets) {
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+}
+
 const stop = () => {
   server.close();
-  server.closeAllConnections();
+  if (sockets) for (const socket of sockets) socket.destroy();
+  else server.closeAllConnections();
   process.stdin.destroy();
 };
 process.on('SIGTERM', stop);

@@ -1,7 +1,7 @@
 // await-parallel -- an async function per task awaiting a promisified
 // setTimeout (util.promisify; setImmediate when T = 0), all joined by
 // Promise.all, as P. Kołaczkowski's 2023 Node program does.
-import { promisify } from 'node:util';
+import { promisify } from 'util';
 import { main } from '../lib/contract.mjs';
 import { tasks } from './workload.mjs';
 
