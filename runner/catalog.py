@@ -117,11 +117,11 @@ Usage: catalog.py [--catalog DIR] COMMAND ...
                                                 workload's), a row as lines: "@@ WORKLOAD
                                                 EXIT" (* for the suite's), "says ERE",
                                                 "words LANG ERE"..., "flag WORD"...
-  table                                         the README's variant tables (Markdown)
-  readme [--check]                              write those tables into README.md
+  table                                         the variant tables (Markdown)
+  readme [--check]                              write those tables into docs/workloads.md
                                                 (--check: exit 1 if it is out of date)
 
-Exit codes: 0 ok, 1 README out of date, 2 bad call or unknown variant,
+Exit codes: 0 ok, 1 docs/workloads.md out of date, 2 bad call or unknown variant,
 3 a broken catalog.  The bats tests and the Makefile use this CLI; the runner,
 runner/contract.py and runner/reproduce.py import it (never the reverse).
 """
@@ -139,7 +139,8 @@ from files import write_atomic  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(ROOT, "runner", "catalog")
-README = os.path.join(ROOT, "README.md")
+# The variant tables live in the workloads document (the README links it).
+TABLES_DOC = os.path.join(ROOT, "docs", "workloads.md")
 
 # The fields of a variant, in the order of the id; each may be a list in a
 # matrix entry.  workload comes from the file.
@@ -1348,17 +1349,17 @@ def _command(cat, args):
         print(markdown_table(cat))
         return 0
     if cmd == "readme":
-        with open(README, encoding="utf-8") as f:
+        with open(TABLES_DOC, encoding="utf-8") as f:
             text = f.read()
         new = readme_with_table(text, markdown_table(cat))
         if "--check" in args:
             if new != text:
-                print("README.md: the variant tables differ from runner/catalog/; "
+                print("docs/workloads.md: the variant tables differ from runner/catalog/; "
                       "run: python3 runner/catalog.py readme", file=sys.stderr)
                 return 1
             return 0
         if new != text:
-            write_atomic(README, new)
+            write_atomic(TABLES_DOC, new)
         return 0
     raise _Usage("unknown command %r (try --help)" % cmd)
 

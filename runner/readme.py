@@ -1,6 +1,7 @@
-"""readme.py -- the README's generated parts from the committed reference runs.
+"""readme.py -- the generated parts of the README and of docs/results.md, from the
+committed reference runs.
 
-Usage: readme.py [--check] [--readme FILE] [RUNDIR [SEED_RUNDIR]]
+Usage: readme.py [--check] [--readme FILE] [--results FILE] [RUNDIR [SEED_RUNDIR]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
 SEED_RUNDIR an optional run of the `seed` profile (each seed's own N, warm-up
@@ -8,19 +9,20 @@ and method beside the suite's).  A run folder outside results/reference/ (a fres
 results/latest) is first copied to results/reference/<host>/<stamp>/, where
 committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
-README's generated blocks are rewritten from the runs' summary.json:
+generated blocks are rewritten from the runs' summary.json:
 
-  answer             the verdict sentences (runner/verdicts.py) and the
-                     headline charts: the first screen of the README
-  reference-results  the terminal table, the charts, the catalog's targets
-                     judged (runner/targets.py), the seeds' claims beside the
-                     run (runner/reproduce.py), and the seed-profile run's
+  answer             (README.md) the verdict sentences (runner/verdicts.py) and
+                     the headline charts: the first screen of the README
+  reference-results  (docs/results.md) the terminal table, the charts, the
+                     catalog's targets judged (runner/targets.py), the seeds'
+                     claims beside the run (runner/reproduce.py), and the
+                     seed-profile run's; its links lead one folder up
 
 The runs used are recorded in the README (a `reference-runs` comment), so that
 `readme.py` without a folder regenerates from the same runs, and `readme.py
---check` (what tests/readme.bats runs) exits 1 when the README differs from
-what it would write.  --readme FILE works on another copy of the README (run
-folders stay relative to the project).  Re-making the reference after a change is one command:
+--check` (what tests/readme.bats runs) exits 1 when either file differs from
+what it would write.  --readme FILE and --results FILE work on other copies of
+the two (run folders stay relative to the project).  Re-making the reference after a change is one command:
 
   make compare && make compare PROFILE=seed   # two new runs
   python3 runner/readme.py RUN1 RUN2          # copy, redraw, rewrite the README
@@ -42,8 +44,12 @@ import verdicts  # noqa: E402
 from files import write_atomic  # noqa: E402
 
 README = os.path.join(ROOT, "README.md")
+RESULTS = os.path.join(ROOT, "docs", "results.md")
 REFERENCE = os.path.join(ROOT, "results", "reference")
-BLOCKS = ("answer", "reference-results")
+# Each generated block, the file it is in, and what its links are prefixed
+# with to reach the project's root from that file.
+BLOCKS = (("answer", "readme", ""), ("reference-results", "results", "../"))
+LINK_RE = re.compile(r"\]\((?!https?:|#|mailto:)([^)]+)\)")
 RUNS_RE = re.compile(r"<!-- reference-runs: ([^>]*) -->")
 
 
@@ -151,36 +157,47 @@ def adopt(rundir):
     return os.path.relpath(real, ROOT)
 
 
-def generate(text, runs):
+def generate(texts, runs):
+    """texts: {"readme": text, "results": text}; the same with their blocks
+    rewritten from runs."""
     summary = load(runs[0])
     seed = (runs[1], load(runs[1])) if len(runs) > 1 else (None, None)
     blocks = {"answer": answer_block(runs[0], summary),
               "reference-results": results_block(runs[0], summary, *seed)}
-    for name in BLOCKS:
+    out = dict(texts)
+    for name, doc, prefix in BLOCKS:
+        text = out[doc]
         a, b = text.index(begin(name)) + len(begin(name)), text.index(end(name))
         body = "\n".join(blocks[name]).rstrip("\n")
+        if prefix:
+            body = LINK_RE.sub(lambda m: "](%s%s)" % (prefix, m.group(1)), body)
         if name == "answer":
             body = "<!-- reference-runs: %s -->\n%s" % (" ".join(runs), body)
-        text = text[:a] + "\n" + body + "\n" + text[b:]
-    return text
+        out[doc] = text[:a] + "\n" + body + "\n" + text[b:]
+    return out
 
 
 def main(args):
     check = "--check" in args
     args = [a for a in args if a != "--check"]
-    readme = README
-    if "--readme" in args:
-        i = args.index("--readme")
-        if i + 1 >= len(args):
-            print("readme.py: --readme needs a file", file=sys.stderr)
-            return 2
-        readme = args[i + 1]
-        del args[i:i + 2]
+    paths = {"readme": README, "results": RESULTS}
+    for doc in ("readme", "results"):
+        flag = "--" + doc
+        if flag in args:
+            i = args.index(flag)
+            if i + 1 >= len(args):
+                print("readme.py: %s needs a file" % flag, file=sys.stderr)
+                return 2
+            paths[doc] = args[i + 1]
+            del args[i:i + 2]
     if len(args) > 2 or any(a.startswith("-") for a in args):
         print(__doc__.strip(), file=sys.stderr)
         return 0 if args and args[0] in ("-h", "--help") else 2
-    with open(readme, encoding="utf-8") as f:
-        text = f.read()
+    texts = {}
+    for doc, path in paths.items():
+        with open(path, encoding="utf-8") as f:
+            texts[doc] = f.read()
+    text = texts["readme"]
     if args:
         if check:
             runs = [os.path.relpath(os.path.realpath(a), ROOT) for a in args]
@@ -197,14 +214,17 @@ def main(args):
         if not os.path.isfile(os.path.join(ROOT, r, "summary.json")):
             print("readme.py: %s has no summary.json: not a run folder" % r, file=sys.stderr)
             return 3
-    new = generate(text, runs)
+    new = generate(texts, runs)
     if check:
-        if new != text:
-            print("README.md: the generated blocks differ from %s; run: python3 runner/readme.py"
-                  % " and ".join(runs), file=sys.stderr)
+        differ = [os.path.relpath(paths[d], ROOT) for d in paths if new[d] != texts[d]]
+        if differ:
+            print("%s: the generated blocks differ from %s; run: python3 runner/readme.py"
+                  % (" and ".join(differ), " and ".join(runs)), file=sys.stderr)
             return 1
         return 0
-    write_atomic(readme, new)
+    for doc, path in paths.items():
+        if new[doc] != texts[doc]:
+            write_atomic(path, new[doc])
     return 0
 
 

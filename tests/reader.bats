@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # reader.bats -- what a reader sees equals the data: the table run.py prints,
-# REPORT.md's tables and the README's generated blocks against summary.csv
+# REPORT.md's tables and the generated blocks of docs/results.md against summary.csv
 # (tests/reader_check.py reads the printed text, not the runner's code), every
 # `~` against its interval, the verdict sentences at the end of a run, and `?`
 # instead of `~` when the rounds are too few for a test.
@@ -130,14 +130,14 @@ PY
   assert_line --regexp '^  `await` [0-9.]+x against C callback, untested \(3 paired rounds: a test needs 6\)\.$'
 }
 
-@test "the committed reference runs' README table and REPORT.md equal their summaries" {
+@test "the committed reference runs' table in docs/results.md and REPORT.md equal their summaries" {
   local r
   for r in "$ROOT"/results/reference/*/*/; do
     [ -f "${r}summary.csv" ] || continue
     run "$PYTHON" "$CHECK" report "${r}REPORT.md" "${r}summary.csv"
     assert_success
   done
-  sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/README.md" \
+  sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/docs/results.md" \
     > "${BATS_TEST_TMPDIR}/block"
   r=$(grep -o 'results/reference/[^]`)]*/REPORT.md' "${BATS_TEST_TMPDIR}/block" | head -1)
   [ -n "$r" ]

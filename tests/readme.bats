@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
-# The README stays true: its two commands, its variant tables (one per
-# workload, from runner/catalog/), its links and the files it names.
+# The README and the documents it links (docs/*.md) stay true: the two
+# commands, the variant tables (one per workload, from runner/catalog/, in
+# docs/workloads.md), the generated results, the links and the files named.
 
 load test_helper
 
-@test "the README's variant table is the catalog's" {
+@test "the variant tables of docs/workloads.md are the catalog's" {
   run catalog readme --check
   assert_success
 }
@@ -15,19 +16,49 @@ load test_helper
   grep -q 'make test' "$ROOT/.ci/run"
 }
 
-@test "every relative link of the README points at a file" {
-  local link missing=""
-  # shellcheck disable=SC2013  # links hold no blanks: one a word
-  for link in $(grep -o '](\([^)#]*\))' "$ROOT/README.md" | sed 's/^](//; s/)$//'); do
-    case $link in http*|'') continue ;; esac
-    [ -e "$ROOT/$link" ] || missing+=" $link"
+@test "every relative link of the README and of docs/ points at a file in the project" {
+  local doc dir link target missing=""
+  for doc in README.md docs/*.md node/README.md plots/README.md; do
+    [ -f "$ROOT/$doc" ] || continue
+    dir=$(dirname "$doc")
+    # shellcheck disable=SC2013  # links hold no blanks: one a word
+    for link in $(grep -o '](\([^)#]*\))' "$ROOT/$doc" | sed 's/^](//; s/)$//'); do
+      case $link in http*|'') continue ;; esac
+      target=$(cd "$ROOT/$dir" && realpath -m "$link")
+      case $target in "$(realpath "$ROOT")"/*) ;; *) missing+=" $doc:$link(outside)"; continue ;; esac
+      [ -e "$target" ] || missing+=" $doc:$link"
+    done
   done
   [ -z "$missing" ] || { echo "missing:$missing"; false; }
 }
 
+@test "every #anchor link of the README and of docs/ names a heading of its file" {
+  run "$PYTHON" - "$ROOT" <<'PY'
+import glob, os, re, sys
+root = sys.argv[1]
+def anchors(path):
+    out = set()
+    for l in open(path, encoding="utf-8"):
+        if l.startswith("#"):
+            t = re.sub(r"[^\w\- ]", "", l.lstrip("#").strip().lower())
+            out.add(t.replace(" ", "-"))
+    return out
+for doc in ["README.md"] + sorted(glob.glob(os.path.join(root, "docs", "*.md"))):
+    path = os.path.join(root, doc)
+    text = open(path, encoding="utf-8").read()
+    for target, a in re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", text):
+        if target.startswith("http"):
+            continue
+        f = os.path.normpath(os.path.join(os.path.dirname(path), target)) if target else path
+        if f.endswith(".md") and os.path.basename(f) != "REPORT.md" and a not in anchors(f):
+            print("%s: #%s is no heading of %s" % (os.path.relpath(path, root), a, os.path.relpath(f, root)))
+PY
+  assert_output ""
+}
+
 @test "every file the READMEs name in backticks exists (no runner/catalog.json, no moved file)" {
   local doc path missing=""
-  for doc in README.md node/README.md; do
+  for doc in README.md docs/*.md node/README.md; do
     for path in $(grep -o '`[^` ]*`' "$ROOT/$doc" | tr -d '`' \
         | grep -E '^(c|go|node|runner|tests|plots|fixtures|scripts)/[^<>{}*@]*\.[a-z]+$' | sort -u); do
       [ -e "$ROOT/$path" ] || missing+=" $doc:$path"
@@ -36,11 +67,11 @@ load test_helper
   [ -z "$missing" ] || { echo "missing:$missing"; false; }
 }
 
-@test "the README's generated blocks are generated from the reference runs they link" {
+@test "the generated blocks of the README and docs/results.md are generated from the reference runs they link" {
   local r
-  r=$(sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/README.md" \
+  r=$(sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/docs/results.md" \
     | grep -o 'results/reference/[^]`)]*/REPORT.md' | head -1)
-  [ -n "$r" ] || { echo "the README links no reference run under results/reference/"; false; }
+  [ -n "$r" ] || { echo "docs/results.md links no reference run under results/reference/"; false; }
   run "$PYTHON" "$ROOT/runner/readme.py" --check
   assert_success
   # The first screen answers: the generated verdicts come before the two commands.
@@ -48,7 +79,12 @@ load test_helper
   assert_output --partial 'answer:begin'
 }
 
-@test "readme.py --check fails when a generated block was edited by hand" {
+@test "readme.py --check fails when a generated block was edited by hand, in either file" {
+  sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
+  run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
+  run "$PYTHON" "$ROOT/runner/readme.py" --check --results "${BATS_TEST_TMPDIR}/results.md"
+  assert_failure 1
+  assert_output --partial "the generated blocks differ"
   sed 's/ran \([0-9]\)/ran 9\1/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
   run "$PYTHON" "$ROOT/runner/readme.py" --check --readme "${BATS_TEST_TMPDIR}/README.md"
@@ -61,7 +97,8 @@ load test_helper
   # own claims are in the seeds' table.
   run awk '/<!-- (answer|reference-results|catalog-table):begin -->/ { skip = 1 }
            !skip && !/^\| 00[0-9] \|/ && /[0-9]\.[0-9]+x( |\]|,|$)/ { print FILENAME ":" NR ": " $0 }
-           /<!-- (answer|reference-results|catalog-table):end -->/ { skip = 0 }' "$ROOT/README.md"
+           /<!-- (answer|reference-results|catalog-table):end -->/ { skip = 0 }' \
+    "$ROOT/README.md" "$ROOT"/docs/{workloads,results,methodology,hosts,adding}.md
   assert_output ""
 }
 
@@ -73,7 +110,8 @@ load test_helper
   done
 }
 
-@test "the README names no path outside the repository" {
+@test "the README is at most 300 lines and names no path outside the repository" {
+  [ "$(wc -l < "$ROOT/README.md")" -le 300 ]
   run grep -n -e '\.\./' "$ROOT/README.md"
   assert_output ""
 }

@@ -1,5 +1,5 @@
 /*
- * workload.h -- the noop workload, the example workload of the README: an
+ * workload.h -- the noop workload, the example workload of docs/adding.md: an
  * operation does no work, it completes with its own iteration number i and
  * the check is value == i (no bytes, no flags of its own, backend "none").
  *

@@ -9,7 +9,7 @@
  * Schlueter's "Zalgo"): a caller that sets up state after starting a read
  * would find it missing only on this backend, a sequential chain would
  * recurse one stack frame per read, and a promise resolved inside its own
- * executor would behave unlike one resolved later.  The README's "readfile
+ * executor would behave unlike one resolved later.  docs/workloads.md's "readfile
  * backends" section says more.
  *
  * One loop per process (the harness's): the queue and the idle handle are

@@ -14,8 +14,8 @@
  *          (uv_queue_work): one round trip per read.
  *   inline the four system calls on the loop thread, from a uv_idle handle on
  *          the loop's next turn: no threadpool, and the completion is never
- *          delivered inside the call that started the read (see "Zalgo" in the
- *          README).
+ *          delivered inside the call that started the read (see "Zalgo" in
+ *          docs/workloads.md).
  *   uring  Linux only (uring_linux.c, liburing): openat, read and close linked
  *          in one io_uring submission per read, on direct descriptors where
  *          the kernel has them; the submissions of a loop turn go to the

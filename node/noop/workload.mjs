@@ -1,4 +1,4 @@
-// workload.mjs -- noop, the example workload (README: Adding a variant): an operation does no
+// workload.mjs -- noop, the example workload (docs/adding.md): an operation does no
 // work and completes with its own iteration number i, on a later turn of the
 // event loop (setImmediate), never inside the call that started it.  A
 // completion verifies when its value is i; it reads nothing, so bytes stay 0.
