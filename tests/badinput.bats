@@ -51,6 +51,12 @@ drivers() {
   expect_all 2 "iterations" --iterations abc
 }
 
+@test "P = 0, a negative P and a P past the most are usage errors" {
+  expect_all 2 "passes must be an integer from 1 to 10000" --passes 0
+  expect_all 2 "passes must be an integer from 1 to 10000" --passes -2
+  expect_all 2 "passes must be an integer from 1 to 10000" --passes 10001
+}
+
 @test "an unknown flag is a usage error" {
   expect_all 2 "unknown flag|not defined|unknown option" --frobnicate 1
 }

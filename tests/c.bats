@@ -33,6 +33,7 @@ c_drivers() {
   *        | 2 | --iterations abc        | --iterations must be a positive integer, got 'abc'
   *        | 2 | --frobnicate 1          | unknown flag '--frobnicate'
   *        | 2 | --concurrency -1        | --concurrency must be a non-negative integer, got '-1'
+  *        | 2 | --passes 0              | --passes must be an integer from 1 to 10000, got '0'
   *        | 2 | --warmup -1             | --warmup must be a non-negative integer, got '-1'
   *        | 2 | extra                   | unexpected argument 'extra'
   readfile | 3 | --file nope/missing.txt | fixture 'nope/missing\\.txt': No such file or directory \\(run from the project root, or pass --file PATH\\)

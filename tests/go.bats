@@ -51,6 +51,7 @@ go_ids() { contract_ids "${1:-}" go; }
   *        | 2 | --iterations 0x10       | --iterations must be a positive integer, got 0x10
   *        | 2 | --frobnicate 1          | flag provided but not defined: -frobnicate
   *        | 2 | --concurrency -1        | --concurrency must be zero or a positive integer, got -1
+  *        | 2 | --passes 0              | --passes must be an integer from 1 to 10000, got "0"
   *        | 2 | --warmup -1             | --warmup must be zero or a positive integer, got -1
   readfile | 3 | --file nope/missing.txt | fixture nope/missing\\.txt is missing
   readfile | 3 | --file fixtures         | fixture fixtures is a directory

@@ -143,6 +143,7 @@ node_ids() { contract_ids "${1:-}" node; }
   *        | 2 | --iterations abc        | iterations must be a positive integer, got "abc"
   *        | 2 | --frobnicate 1          | unknown flag "--frobnicate"
   *        | 2 | --concurrency -1        | --concurrency must be a non-negative integer, got "-1"
+  *        | 2 | --passes 0              | --passes must be an integer from 1 to 10000, got "0"
   readfile | 3 | --file nope/missing.txt | fixture nope/missing\\.txt is missing
   readfile | 3 | --file fixtures         | fixture fixtures is a directory
   readfile | 1 | --expect Goodbye        | iteration [0-9]+: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'
