@@ -59,18 +59,18 @@ def environment_cause(res):
     return None, None
 
 
-def classify(v, n, res, workload_values=None, concurrency=None):
-    """(status, parsed JSON line or None, reason or None) of one run; a run
-    that failed while its server died (res.server_died) has the server's line
-    after its own reason."""
-    status, rec, reason = _classify(v, n, res, workload_values, concurrency)
+def classify(v, n, res, workload_values=None, concurrency=None, passes=1):
+    """(status, parsed JSON line or None, reason or None) of one run of
+    `passes` timed passes; a run that failed while its server died
+    (res.server_died) has the server's line after its own reason."""
+    status, rec, reason = _classify(v, n, res, workload_values, concurrency, passes)
     died = getattr(res, "server_died", None)
     if reason and died and not res.spawn_error:
         reason = "%s; meanwhile %s" % (reason, died)
     return status, rec, reason
 
 
-def _classify(v, n, res, workload_values=None, concurrency=None):
+def _classify(v, n, res, workload_values=None, concurrency=None, passes=1):
     """(status, parsed JSON line or None, reason or None) of one run.
 
     A run that failed because of the machine keeps the status of DESIGN section
@@ -110,7 +110,7 @@ def _classify(v, n, res, workload_values=None, concurrency=None):
                                                 or "(nothing on stderr)")
     line = res.stdout.decode("utf-8", "replace")
     why = contract.problem(v, n, line, workload_values,
-                           v["concurrency"] if concurrency is None else concurrency)
+                           v["concurrency"] if concurrency is None else concurrency, passes)
     rec = None
     try:
         rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None
@@ -120,7 +120,7 @@ def _classify(v, n, res, workload_values=None, concurrency=None):
         rec = None
     if why:
         return "invalid", rec, why
-    why = rec and sm.elapsed_problem(_int_or_none(rec.get("elapsed_ns")), res.wall_ns)
+    why = rec and sm.elapsed_problem(_int_or_none(sum(pass_times(rec))), res.wall_ns)
     if why:
         return "invalid", rec, why
     return "ok", rec, None
@@ -137,6 +137,15 @@ def _elapsed(x):
     return None if x is not None and abs(x) > sm.INT64_MAX else x
 
 
+def pass_times(rec):
+    """The times of a line's timed passes (passes_elapsed_ns; [elapsed_ns] for a
+    line without it: one pass), [] when it has none."""
+    times = (rec or {}).get(contract.PASSES_FIELD)
+    if isinstance(times, list) and times:
+        return times
+    return [rec["elapsed_ns"]] if rec and "elapsed_ns" in rec else []
+
+
 def env_text(env):
     """A point's environment as samples.csv records it: NAME=VALUE, space-separated."""
     return " ".join("%s=%s" % kv for kv in sorted((env or {}).items()))
@@ -150,12 +159,27 @@ def outside_ns(elapsed, wall):
     return max(0, wall - elapsed)
 
 
+def sample_rows(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
+    """The rows of samples.csv of one process: one per timed pass of its line
+    (passes_elapsed_ns; the pass column counts them from 0), each with that
+    pass's elapsed_ns and the process's other figures (wall_ns, CPU, memory,
+    and outside_ns: its wall time less all its passes); one row, pass 0, when
+    the process gave no valid line.  sample_row makes each."""
+    times = pass_times(rec) if status == "ok" else []
+    if len(times) <= 1:
+        return [sample_row(rnd, order, v, n, status, rec, res, point, startup_ns)]
+    outside = outside_ns(sum(times), res.wall_ns)
+    return [dict(sample_row(rnd, order, v, n, status, dict(rec, elapsed_ns=t), res, point,
+                            startup_ns), outside_ns=outside, **{"pass": k})
+            for k, t in enumerate(times)]
+
+
 def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
-    """One row of samples.csv: the variant's fields from the catalog, the run's
-    measurements, and the counts from its line; point (a sweep's, plan.points)
-    gives its K, its environment and its label; startup_ns is the wall time of
-    its language's empty program in the same round; warmup_ns is the line's
-    (how long its warm-up pass took)."""
+    """One row of samples.csv (pass 0): the variant's fields from the catalog,
+    the run's measurements, and the counts from its line; point (a sweep's,
+    plan.points) gives its K, its environment and its label; startup_ns is the
+    wall time of its language's empty program in the same round; warmup_ns is
+    the line's (how long its warm-up pass took)."""
     rec = rec or {}
     point = point or {}
     return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
@@ -170,7 +194,7 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
             "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
             "env": env_text(point.get("env")), "point": point.get("point", ""),
             "outside_ns": outside_ns(_elapsed(rec.get("elapsed_ns")), res.wall_ns),
-            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns"))}
+            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns")), "pass": 0}
 
 
 def variant_rounds(plan, v, rounds_of=None):
@@ -464,8 +488,11 @@ def measure(args, cat, plan, seed):
                         if progress.tty or pos == 1:
                             progress.show("%s  %s" % (label, item))
                         res = run_variant(plan, v, servers, launcher, point)
+                        passes = plan_mod.passes_of(
+                            v, plan.settings[v["workload"]].get("passes", "1"), n)
                         status, rec, reason = classify(v, n, res, values[v["workload"]],
-                                                       point["concurrency"] if point else None)
+                                                       point["concurrency"] if point else None,
+                                                       passes)
                         progress.record(v["label"] + (" " + label_of_point if label_of_point else ""),
                                         rec.get("elapsed_ns") if rec else None,
                                         status, keep=not warm)
@@ -487,8 +514,9 @@ def measure(args, cat, plan, seed):
                                 if k in entry})
                             progress.note("run.py: %s %s: %s" % (item, status, reason))
                         if not warm:
-                            log.sample(sample_row(rnd, pos, v, n, status, rec, res, point,
-                                                  startup.get(v["lang"])))
+                            for row in sample_rows(rnd, pos, v, n, status, rec, res, point,
+                                                   startup.get(v["lang"])):
+                                log.sample(row)
                             sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C

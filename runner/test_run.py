@@ -221,7 +221,8 @@ class ClassifyTest(Fixture):
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
         self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns",
-                                                   "warmup_ns"])
+                                                   "warmup_ns", "pass"])
+        self.assertEqual(row["pass"], 0)
         self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))
@@ -651,6 +652,46 @@ class EndToEndTest(Fixture):
         self.assertEqual([len(o) for o in measure.run_orders(info)[1]], [2, 2, 1])
         self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
                       "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
+
+    def test_a_workloads_passes_give_a_row_a_pass_and_the_median_pairs_by_round(self):
+        catalog = make_catalog(self.dir, [workload(
+            "readfile", [entry(), entry(style="other"), entry(style="whole", passes="1")],
+            passes={"count": "min(3, iterations)", "about": "a test's"})])
+        with open(os.path.join(catalog, "suite.json")) as f:
+            suite = json.load(f)
+        suite["styles"] = sorted(set(suite["styles"]) | {"other", "whole"})
+        with open(os.path.join(catalog, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        folder, samples, info, summary, report = self.run_main("quick", catalog)
+        whole = "readfile/fake/whole-sequential@python"
+        self.assertEqual(info["commands"][HONEST][-6:-4], ["--passes", "3"])
+        self.assertNotIn("--passes", info["commands"][whole])     # its own "1": the default
+        self.assertEqual(info["workloads"]["readfile"]["passes_count"], 3)
+        rows = {}
+        for s in samples:
+            self.assertEqual(s["status"], "ok", s)
+            rows.setdefault((s["variant"], int(s["round"])), []).append(s)
+        for (vid, rnd), rs in rows.items():
+            # P rows per process, passes 0 to P - 1, one process's figures
+            want = [0] if vid == whole else [0, 1, 2]
+            self.assertEqual([int(r["pass"]) for r in rs], want, (vid, rnd))
+            self.assertEqual(len({(r["order"], r["wall_ns"], r["user_us"]) for r in rs}), 1)
+            self.assertEqual(len({r["elapsed_ns"] for r in rs}), len(rs))
+            passes = sum(int(r["elapsed_ns"]) for r in rs)
+            self.assertEqual({int(r["outside_ns"]) for r in rs}, {int(rs[0]["wall_ns"]) - passes})
+        # each process counts once, by its passes' median: n is rounds, not rows
+        by_id = {r["variant"]: r for r in summary["variants"]}
+        self.assertEqual((by_id[HONEST]["n"], by_id[HONEST]["rounds_paired"]), (3, 3))
+        other = "readfile/fake/other-sequential@python"
+        medians = {vid: {rnd: sorted(int(r["elapsed_ns"]) for r in rs)[len(rs) // 2]
+                         for (v2, rnd), rs in rows.items() if v2 == vid}
+                   for vid in (HONEST, other)}
+        ratios = sorted(medians[other][r] / medians[HONEST][r] for r in (1, 2, 3))
+        self.assertAlmostEqual(by_id[other]["ratio"], ratios[1], places=9)
+        self.assertIn("median of its passes", report)
+        # the file reads back with its pass column
+        back = sm.read_samples(os.path.join(folder, "samples.csv"))
+        self.assertEqual(sorted({s["pass"] for s in back}), [0, 1, 2])
 
     def test_a_quick_run_without_os_waitid_as_on_macos_before_python_3_13(self):
         # CPython has os.waitid on macOS only from 3.13: without it each run
