@@ -334,10 +334,11 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             "complete": False, "rounds_done": 0, "failures": []}
 
 
-def run_variant(plan, v, servers, launcher, point=None):
+def run_variant(plan, v, servers, launcher, point=None, cpu=None):
     """One run of v (at a sweep's point), given its round's server port when it
-    needs a server; a server that is not up fails the run with the server's
-    reason, the client unstarted."""
+    needs a server, pinned to cpu when it is a number (launch.pin_rule); a
+    server that is not up fails the run with the server's reason, the client
+    unstarted."""
     argv = point["argv"] if point else plan.commands[v["id"]]
     spec = plan.servers.get(v["id"])
     if spec:
@@ -348,10 +349,10 @@ def run_variant(plan, v, servers, launcher, point=None):
             return res
         argv = argv + [spec["port_flag"], str(port)]
     if point:
-        res = launch.run_once(argv, point["timeout_s"], launcher, point.get("env"))
+        res = launch.run_once(argv, point["timeout_s"], launcher, point.get("env"), cpu)
     else:
         res = launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher,
-                              v.get("env"))
+                              v.get("env"), cpu)
     if spec:
         # A client that failed because its server died mid-run says so itself
         # only as "connection reset"; the reason gets the server's own line.
@@ -363,12 +364,13 @@ def run_variant(plan, v, servers, launcher, point=None):
 STARTUP_TIMEOUT_S = 30
 
 
-def run_startup(plan, launcher, log, round_label):
-    """Runs the empty program of every language of the plan once (plan.startup)
-    and logs each run in runs.jsonl: {lang: its wall_ns, or None when it failed}."""
+def run_startup(plan, launcher, log, round_label, cpu=None):
+    """Runs the empty program of every language of the plan once (plan.startup),
+    on the measured programs' CPU (cpu), and logs each run in runs.jsonl: {lang:
+    its wall_ns, or None when it failed}."""
     out = {}
     for lang, argv in sorted((getattr(plan, "startup", None) or {}).items()):
-        res = launch.run_once(argv, STARTUP_TIMEOUT_S, launcher)
+        res = launch.run_once(argv, STARTUP_TIMEOUT_S, launcher, cpu=cpu)
         ok = res.exit_code == 0 and not res.timed_out and not res.spawn_error
         out[lang] = res.wall_ns if ok else None
         log.run({"round": round_label, "startup": lang, "status": "ok" if ok else "failed",
@@ -426,6 +428,10 @@ def measure(args, cat, plan, seed):
     recipe = order_recipe(plan, seed)
     plan_orders = expand(recipe)
     run = run_record(args, cat, plan, stamp, seed, recipe, launcher)
+    # One CPU for every measured program, another for the servers (DESIGN section 6).
+    run["pinning"] = pin = launch.pin_rule()
+    for spec in plan.servers.values():
+        spec["cpu"] = pin["server_cpu"]
     rd.write_json(os.path.join(rundir, "run.json"), run)
     print("run.py: %d variants (+%d warm-up round%s), %s, seed %d%s -> %s"
           % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
@@ -472,7 +478,8 @@ def measure(args, cat, plan, seed):
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     "round %d/%d" % (rnd, rounds))
                 # Each language's process start-up, in this round's conditions.
-                startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd)
+                startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd,
+                                      pin["program_cpu"])
                 if not warm:
                     for lang, ns in startup.items():
                         run.setdefault("startup_ns", {}).setdefault(lang, []).append(ns)
@@ -487,7 +494,7 @@ def measure(args, cat, plan, seed):
                         n = point["iterations"] if point else plan.settings[v["workload"]]["iterations"]
                         if progress.tty or pos == 1:
                             progress.show("%s  %s" % (label, item))
-                        res = run_variant(plan, v, servers, launcher, point)
+                        res = run_variant(plan, v, servers, launcher, point, pin["program_cpu"])
                         passes = plan_mod.passes_of(
                             v, plan.settings[v["workload"]].get("passes", "1"), n)
                         status, rec, reason = classify(v, n, res, values[v["workload"]],
@@ -503,7 +510,7 @@ def measure(args, cat, plan, seed):
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
                                  "variant": vid, "status": status, "exit_code": res.exit_code,
                                  "wall_ns": res.wall_ns, "reason": reason, "line": rec,
-                                 "nvcsw": res.nvcsw, "nivcsw": res.nivcsw,
+                                 "nvcsw": res.nvcsw, "nivcsw": res.nivcsw, "cpu": res.cpu,
                                  "stderr": launch.first_line(res.stderr) or None}
                         if label_of_point:
                             entry["point"] = label_of_point

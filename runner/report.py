@@ -155,6 +155,13 @@ def method_section(run, fdr_tests=None):
            "by MAD) are counted, never dropped." % (sm.stats.min_samples_for_ci(), _v(fdr_tests))]
     if passes_text(run):
         out.append(passes_text(run))
+    pin = run.get("pinning")
+    if isinstance(pin, dict):
+        out.append("- Placement: %s." % (
+            "every measured program ran on CPU %s alone (pinned by the launcher), each "
+            "workload's server on CPU %s" % (pin.get("program_cpu"), pin.get("server_cpu"))
+            if pin.get("program_cpu") is not None else
+            "no program was pinned to a CPU (%s)" % pin.get("why", "not possible here")))
     if run.get("complete") is False:
         out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
                       "samples measured before the interruption.")

@@ -257,6 +257,29 @@ class LaunchTest(Fixture):
         self.assertGreater(res.wall_ns, 0)
         self.assertGreater(res.peak_rss_kb, 0)
 
+    @unittest.skipUnless(launch.allowed_cpus(), "no sched_setaffinity here (macOS)")
+    def test_the_launcher_pins_the_program_to_the_cpu_asked_and_reports_it(self):
+        cpu = launch.allowed_cpus()[-1]
+        probe = [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)), "
+                 "'LAUNCH_CPU' in os.environ)"]
+        res = launch.run_once(probe, 10, self.launcher, cpu=cpu)
+        self.assertEqual((res.exit_code, res.cpu), (0, cpu), res.stderr)
+        self.assertEqual(res.stdout.decode(), "[%d] False\n" % cpu)   # and the variable is gone
+        res = launch.run_once(probe, 10, self.launcher)
+        self.assertIsNone(res.cpu)
+        self.assertEqual(res.stdout.decode(), "%s False\n" % launch.allowed_cpus())
+        # a CPU it cannot have is the harness's failure, not the program's
+        with self.assertRaises(EnvError) as cm:
+            launch.run_once(probe, 10, self.launcher, cpu=4000)
+        self.assertIn("sched_setaffinity to CPU 4000", str(cm.exception))
+
+    def test_the_pinning_rule_gives_programs_the_highest_cpu_and_servers_the_lowest(self):
+        self.assertEqual({k: v for k, v in launch.pin_rule([0, 1, 3]).items() if k != "rule"},
+                         {"program_cpu": 3, "server_cpu": 0})
+        one = launch.pin_rule([2])
+        self.assertEqual((one["program_cpu"], one["server_cpu"], one["why"]),
+                         (None, None, "the runner may use 1 CPU"))
+
     def test_a_hanging_program_and_its_children_are_killed_at_the_timeout(self):
         res = launch.run_once(["sh", "-c", "sleep 30 & sleep 30; wait"], 0.3, self.launcher)
         self.assertTrue(res.timed_out)
@@ -432,6 +455,20 @@ class ServersTest(Fixture):
         self.assertEqual(proc.returncode, 0)                # its SIGTERM handler, not SIGKILL
         self.assertEqual(s.running, {})
 
+    @unittest.skipUnless(launch.allowed_cpus(), "no sched_setaffinity here (macOS)")
+    def test_a_server_with_a_cpu_runs_every_thread_on_it(self):
+        s = servers_mod.Servers()
+        cpu = launch.allowed_cpus()[0]
+        spec = dict(self.spec(), cpu=cpu)
+        _, why = s.port(spec)
+        self.assertIsNone(why)
+        pid = s.running[tuple(spec["argv"])].proc.pid
+        try:
+            for tid in os.listdir("/proc/%d/task" % pid):
+                self.assertEqual(os.sched_getaffinity(int(tid)), {cpu})
+        finally:
+            s.stop_all()
+
     def test_a_servers_stdin_is_a_pipe_that_ends_with_the_runner(self):
         # A server that watches its stdin exits when the runner's end closes,
         # as it does when the runner dies: no SIGTERM needed.
@@ -557,6 +594,23 @@ class EndToEndTest(Fixture):
         self.assertIn(row["outside_flag"], (True, False))
         self.assertIn("## Time outside the clock", report)
         self.assertIn("--iterations 7 --warmup 3", report)
+
+    def test_run_json_records_the_pinning_and_every_run_its_cpu(self):
+        folder, samples, info, _, report = self.run_main("quick", FAKE, "--rounds", "1",
+                                                         "--warmup-rounds", "0")
+        pin = info["pinning"]
+        self.assertEqual(pin["rule"], launch.PIN_RULE)
+        self.assertEqual(pin, launch.pin_rule())
+        with open(os.path.join(folder, "runs.jsonl")) as f:
+            runs = [json.loads(line) for line in f]
+        measured = [r for r in runs if "variant" in r]
+        self.assertTrue(measured)
+        self.assertEqual({r["cpu"] for r in measured}, {pin["program_cpu"]})
+        if launch.allowed_cpus() and len(launch.allowed_cpus()) >= 2:
+            self.assertIsInstance(pin["program_cpu"], int)
+            self.assertNotEqual(pin["program_cpu"], pin["server_cpu"])
+            self.assertIn("- Placement: every measured program ran on CPU %d alone"
+                          % pin["program_cpu"], report)
 
     def test_a_served_workload_reaches_the_server_of_each_round(self):
         _, samples, info, _, _ = self.run_main("served")
