@@ -18,10 +18,12 @@ import random
 import re
 import signal
 import sys
+import time
 
 import catalog as catalog_mod
 import contract
 import launch
+import noise
 import plan as plan_mod
 import rundir as rd
 import stats
@@ -453,6 +455,8 @@ def measure(args, cat, plan, seed):
     servers = Servers()
     warm_wall = {}
     budgeted = any(s.get("budget") for s in plan.settings.values())
+    round_log = noise.RoundLog(rundir)
+    run["noise_rule"] = noise.RULE
     with rd.SampleLog(rundir) as log:
         try:
             i = -1
@@ -477,6 +481,8 @@ def measure(args, cat, plan, seed):
                 rnd = i + 1 - warmups
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     "round %d/%d" % (rnd, rounds))
+                # What else the host does during the round (noise.py), from here.
+                before = noise.snapshot(time.monotonic_ns())
                 # Each language's process start-up, in this round's conditions.
                 startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd,
                                       pin["program_cpu"])
@@ -529,6 +535,8 @@ def measure(args, cat, plan, seed):
                     servers.stop_all()      # after every round, and on Ctrl-C
                 if not warm:
                     run["rounds_done"] = rnd
+                    after = noise.snapshot(time.monotonic_ns())
+                    round_log.add(noise.round_row(rnd, before, after))
         except KeyboardInterrupt:
             interrupted = True
         except EnvError as e:
@@ -539,6 +547,8 @@ def measure(args, cat, plan, seed):
             run["finished_utc"] = rd.utc_now()
             rd.write_json(os.path.join(rundir, "run.json"), run)
             raise
+        finally:
+            round_log.close()
     progress.end()
     if (not interrupted and sampled and not getattr(args, "no_trace", False)
             and any(s.get("trace_iterations") for s in plan.settings.values())):

@@ -11,6 +11,7 @@ import os
 import shlex
 
 import accounting
+import noise
 import reproduce
 import summary as sm
 import targets
@@ -396,7 +397,8 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
     out += method_section(run, sm.family_size(rows)) + [""] + host_section(host) + [""]
-    out += results_section(rows) + outside_section(rows) + all_verdicts_section(rows)
+    out += results_section(rows) + outside_section(rows) + noise.markdown(rundir)
+    out += all_verdicts_section(rows)
     out += accounting.markdown(rows, trace_mod.load(rundir))
     out += charts_section(rundir, charts, charts_note)
     out += reproduce_section(summary, rundir)

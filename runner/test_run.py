@@ -21,6 +21,7 @@ import catalog as catalog_mod  # noqa: E402
 import cli  # noqa: E402
 import launch  # noqa: E402
 import measure  # noqa: E402
+import noise  # noqa: E402
 import plan as plan_mod  # noqa: E402
 import report  # noqa: E402
 import run  # noqa: E402
@@ -611,6 +612,22 @@ class EndToEndTest(Fixture):
             self.assertNotEqual(pin["program_cpu"], pin["server_cpu"])
             self.assertIn("- Placement: every measured program ran on CPU %d alone"
                           % pin["program_cpu"], report)
+
+    def test_rounds_csv_has_each_measured_rounds_noise_and_the_report_says_it(self):
+        folder, _, info, _, report = self.run_main("quick", FAKE, "--rounds", "2")
+        rows = noise.read_rounds(folder)
+        self.assertEqual([r["round"] for r in rows], ["1", "2"])    # the warm-up is not one
+        self.assertEqual(list(rows[0]), noise.ROUND_COLUMNS)
+        self.assertEqual(info["noise_rule"], noise.RULE)
+        self.assertIn("## Noise", report)
+        for r in rows:
+            self.assertGreater(int(r["wall_ns"]), 0)
+            self.assertIn(r["noisy"], ("0", "1"))
+            if noise.read_stat() is not None:
+                self.assertTrue(0 <= float(r["steal_share"]) <= 1)
+                self.assertTrue(0 <= float(r["other_share"]) <= 1)
+                self.assertEqual(r["noisy"], str(int(float(r["steal_share"]) > noise.STEAL_MAX
+                                                     or float(r["other_share"]) > noise.OTHER_MAX)))
 
     def test_a_served_workload_reaches_the_server_of_each_round(self):
         _, samples, info, _, _ = self.run_main("served")
