@@ -36,6 +36,10 @@ today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
              (--warmup W), an integer expression over iterations (the run's N);
              a profile's settings may give their own "warmup" expression; none:
              0 (DESIGN section 3)
+  passes     {"count": "3", "about": why}: the timed passes of N every process runs
+             after its warm-up (--passes P, each a row of samples.csv), an
+             integer expression over iterations from 1 to MAX_PASSES; a profile's
+             settings may give their own "passes"; none: 1 (DESIGN section 3)
   fields     {"hits": "what it counts"}: integer fields the workload's line adds
   requires   {"os": [..], "node": true, "probe": [argv], "server": {"argv": [..],
              "lang": "c", "port_flag": "--port", "ready_timeout_s": 10}}; a matrix
@@ -55,7 +59,8 @@ today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
              fields}}: a matching variant runs in more rounds, as many as fit in
              S seconds by its warm-up time, at least R and at most M;
              "variants_of" {"profile": P, "for": {partial}}: the profile also
-             takes the workload's variants of profile P that match; "sweep"
+             takes the workload's variants of profile P that match; "passes" P:
+             the profile's own passes expression, over the workload's; "sweep"
              [{"axis": "iterations" | "concurrency" | "env", "values": [...],
              "for": {partial}, "name": VAR, "default": V}]: each axis varied
              alone from the base point (N, the variant's K, no VAR set; an env
@@ -96,7 +101,8 @@ today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
              "value"}: set in the program's environment for every run of these
              variants, the probe's included, e.g. UV_USE_IO_URING for Node's
              libuv; recorded in run.json), warmup (these variants' own warm-up
-             expression, over the profile's and the workload's: nodetest's "0")
+             expression, over the profile's and the workload's: nodetest's "0"),
+             passes (their own passes expression: a whole-process method's "1")
 
 Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
 or method, a backend with bad characters, a check that is not a small integer
@@ -147,11 +153,16 @@ TABLES_DOC = os.path.join(ROOT, "docs", "workloads.md")
 MATRIX_FIELDS = ("lang", "style", "shape", "method", "mode", "backend")
 FIELDS = ("workload",) + MATRIX_FIELDS
 FIELD_DEFAULTS = {"shape": "", "method": "inprocess"}
-ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env", "warmup"}
+ENTRY_KEYS = set(MATRIX_FIELDS) | {"argv", "profiles", "about", "requires", "exclude", "env", "warmup",
+                                   "passes"}
 WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "profiles",
                  "baselines", "claims", "charts", "variants", "fields", "targets", "bad_inputs",
-                 "threadless", "warmup"}
+                 "threadless", "warmup", "passes"}
 WARMUP_KEYS = {"iterations", "about"}
+PASSES_KEYS = {"count", "about"}
+# The most timed passes of one process (the programs' AB_PASSES_MAX,
+# MaxPasses, MAX_PASSES; runner/contract.py's MAX_PASSES).
+MAX_PASSES = 10000
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
 SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs", "startup", "runtimes"}
@@ -357,14 +368,26 @@ def _warmup_expr(text, where):
 def warmup_for(text, n, where="warmup"):
     """The warm-up operations an expression gives for N = n: an integer from 0 to
     MAX_ITERATIONS (CatalogError otherwise)."""
+    return _count_for(text, n, where, "warmup", 0, MAX_ITERATIONS)
+
+
+def passes_for(text, n, where="passes"):
+    """The timed passes a process runs by an expression at N = n: an integer from 1
+    to MAX_PASSES (CatalogError otherwise)."""
+    return _count_for(text, n, where, "passes", 1, MAX_PASSES)
+
+
+def _count_for(text, n, where, what, low, high):
+    """What an expression over iterations gives at N = n: an integer from low
+    to high (CatalogError otherwise)."""
     tree, _ = parse_check(text, where)
     try:
         w = evaluate(tree, {"iterations": n})
     except ValueError as e:
-        raise CatalogError("%s: warmup %r at N = %d: %s" % (where, text, n, e)) from None
-    if type(w) is not int or not 0 <= w <= MAX_ITERATIONS:
-        raise CatalogError("%s: warmup %r gives %r at N = %d, not an integer from 0 to %d"
-                           % (where, text, w, n, MAX_ITERATIONS))
+        raise CatalogError("%s: %s %r at N = %d: %s" % (where, what, text, n, e)) from None
+    if type(w) is not int or not low <= w <= high:
+        raise CatalogError("%s: %s %r gives %r at N = %d, not an integer from %d to %d"
+                           % (where, what, text, w, n, low, high))
     return w
 
 
@@ -593,7 +616,7 @@ def runtime_unmet(suite, v, version):
 
 # The keys of a workload's settings for one profile (see the module doc).
 PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "budget", "sweep",
-                    "variants_of", "warmup"}
+                    "variants_of", "warmup", "passes"}
 BUDGET_KEYS = {"seconds", "max_rounds", "for"}
 SWEEP_KEYS = {"axis", "values", "for", "name", "default"}
 SWEEP_AXES = ("iterations", "concurrency", "env")
@@ -834,6 +857,7 @@ class Catalog:
                            set(LINE_INTS) | set(extra))
         self._check_requires(w["requires"], path)
         self._check_warmup(w, path)
+        self._check_passes(w, path)
         self._check_profiles(w.get("profiles"), path)
         self._check_rules(w["baselines"], path)
         self._check_targets(w.setdefault("targets", []), path, name)
@@ -915,6 +939,23 @@ class Catalog:
                 if isinstance(s, dict) and isinstance(s.get("iterations"), int) and "warmup" not in s:
                     warmup_for(w["warmup"]["iterations"], s["iterations"],
                                "%s: profile %r" % (path, name))
+
+    def _check_passes(self, w, path):
+        """The workload's passes (see the module doc) and each profile's own: an
+        expression over iterations giving 1 to MAX_PASSES at the profile's N."""
+        spec = w.get("passes")
+        if spec is not None:
+            where = "%s: passes" % path
+            _described(spec, PASSES_KEYS, where, '{"count": EXPR, "about": why}')
+            _warmup_expr(spec.get("count"), where)
+        for name, s in (w.get("profiles") or {}).items():
+            if not isinstance(s, dict):
+                continue
+            text = s.get("passes", (spec or {}).get("count"))
+            if "passes" in s:
+                _warmup_expr(text, "%s: profile %r: passes" % (path, name))
+            if text is not None and isinstance(s.get("iterations"), int):
+                passes_for(text, s["iterations"], "%s: profile %r" % (path, name))
 
     def _check_requires(self, req, where):
         if not isinstance(req, dict):
@@ -1127,6 +1168,9 @@ class Catalog:
         if "warmup" in entry:
             # These variants' own warm-up, over the workload's and the profile's.
             v["warmup"] = _warmup_expr(entry["warmup"], "%s: warmup" % where)
+        if "passes" in entry:
+            # These variants' own passes (a whole-process method's "1").
+            v["passes"] = _warmup_expr(entry["passes"], "%s: passes" % where)
         # What runner/contract.py needs to check a line of this variant on its own.
         v["checks"] = dict(w["checks"])
         v["flag_values"] = dict(values)
@@ -1166,6 +1210,14 @@ class Catalog:
         if "warmup" in s:
             return s["warmup"]
         return (self.workloads[workload].get("warmup") or {}).get("iterations", "0")
+
+    def passes(self, workload, profile):
+        """The timed-passes expression of a workload in a profile (the profile's
+        own, else the workload's), "1" when it has none."""
+        s = self.settings(workload, profile) or {}
+        if "passes" in s:
+            return s["passes"]
+        return (self.workloads[workload].get("passes") or {}).get("count", "1")
 
     def rounds(self, workload, profile):
         """In how many of the profile's rounds the workload runs (its first ones)."""

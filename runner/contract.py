@@ -1,6 +1,6 @@
 """contract.py -- checks one result line against the program contract.
 
-Usage: contract.py [--catalog DIR] ID N LINE [--FLAG VALUE ...] [--concurrency K]
+Usage: contract.py [--catalog DIR] ID N LINE [--FLAG VALUE ...] [--concurrency K] [--passes P]
 
 Exits 0 when LINE is exactly one JSON object on one line that carries the
 fields of DESIGN section 3 in their order, each of its type (a workload's own
@@ -11,7 +11,10 @@ positive, 0 < idle_rss_kb <= peak_rss_kb (the peak before the timed section), an
 bytes == iterations * len(expect)).  The checks see the workload's flags with
 the catalog's values unless a --FLAG VALUE says otherwise (e.g. --expect
 'Hello'); --concurrency K also requires the line's concurrency to be K, or N
-when N is smaller (the most in flight).
+when N is smaller (the most in flight).  passes_elapsed_ns, every timed
+pass's time, is a list of P positive integers whose first is elapsed_ns: P is
+--passes (1 when not given: the programs' default), and the field may be
+missing only when P is 1.
 Otherwise prints "ID: the first problem found" to stderr and exits 1; a bad
 call exits 2, a broken catalog 3.  The runner imports problem().
 """
@@ -32,6 +35,11 @@ ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
 # 3): integers >= 0 when present.
 OPTIONAL_INTS = ("threadpool_trips", "allocs", "pool_gets", "nvcsw", "nivcsw",
                  "preclock_heap_bytes", "preclock_faults", "warmup_ns")
+# Every timed pass's time (--passes P: P positive integers, the first being
+# elapsed_ns); every program writes it, and a line without it ran one pass.
+PASSES_FIELD = "passes_elapsed_ns"
+# The most passes a program runs (C's AB_PASSES_MAX, Go's MaxPasses, Node's MAX_PASSES).
+MAX_PASSES = 10000
 # Strings that may be empty: a variant without a shape prints "".
 MAY_BE_EMPTY = ("shape",)
 # Fields that must equal the catalog entry of the variant.
@@ -103,12 +111,34 @@ def _check_problem(entry, obj, n, values):
     return None
 
 
-def problem(entry, n, line, workload_values=None, concurrency=None):
+def _passes_problem(obj, passes):
+    """The first way the line's passes_elapsed_ns breaks the contract for a run
+    of `passes` timed passes, or None."""
+    if PASSES_FIELD not in obj:
+        return None if passes == 1 else "field %r is missing (a run of %d passes)" % (
+            PASSES_FIELD, passes)
+    times = obj[PASSES_FIELD]
+    if not isinstance(times, list) or not all(_is_int(t) for t in times):
+        return "field %r must be a list of integers, got %r" % (PASSES_FIELD, times)
+    if len(times) != passes:
+        return "%s has %d %s, expected %d (one a timed pass)" % (
+            PASSES_FIELD, len(times), "entry" if len(times) == 1 else "entries", passes)
+    bad = next((t for t in times if t <= 0), None)
+    if bad is not None:
+        return "%s must hold positive times, got %d" % (PASSES_FIELD, bad)
+    if times[0] != obj["elapsed_ns"]:
+        return "%s starts with %d, not elapsed_ns %d (the first timed pass)" % (
+            PASSES_FIELD, times[0], obj["elapsed_ns"])
+    return None
+
+
+def problem(entry, n, line, workload_values=None, concurrency=None, passes=1):
     """Returns a sentence naming the first way LINE breaks the contract for the
     catalog variant `entry` run with N iterations, or None when it keeps it.
     workload_values ({"expect": ..., ...}, by check name) overrides the catalog's
     flag values the checks see; with `concurrency`, the line must report that
-    many operations in flight (the runner passes what it gave the program)."""
+    many operations in flight (the runner passes what it gave the program);
+    `passes` is the --passes P the program was given (1, its default, when not)."""
     obj, why = _parse(line)
     if why:
         return why
@@ -139,7 +169,7 @@ def problem(entry, n, line, workload_values=None, concurrency=None):
     if not 0 < obj["idle_rss_kb"] <= obj["peak_rss_kb"]:
         return ("idle_rss_kb must be positive and at most peak_rss_kb (%d), got %d"
                 % (obj["peak_rss_kb"], obj["idle_rss_kb"]))
-    return None
+    return _passes_problem(obj, passes)
 
 
 class _Usage(Exception):
@@ -147,9 +177,9 @@ class _Usage(Exception):
 
 
 def _call(args):
-    """(catalog dir, id, n, line, workload values, concurrency) of a command line."""
+    """(catalog dir, id, n, line, workload values, concurrency, passes) of a command line."""
     path = catalog.DIR
-    rest, flags, concurrency = [], {}, None
+    rest, flags, concurrency, passes = [], {}, None, "1"
     i = 0
     while i < len(args):
         a = args[i]
@@ -160,6 +190,8 @@ def _call(args):
                 path = args[i + 1]
             elif a == "--concurrency":
                 concurrency = args[i + 1]
+            elif a == "--passes":
+                passes = args[i + 1]
             else:
                 flags[a] = args[i + 1]
             i += 2
@@ -175,7 +207,9 @@ def _call(args):
         if not concurrency.isdigit():
             raise _Usage("--concurrency must be an integer >= 0, got %r" % concurrency)
         concurrency = int(concurrency)
-    return path, vid, int(n_text), line, flags, concurrency
+    if not passes.isdigit() or not 1 <= int(passes) <= MAX_PASSES:
+        raise _Usage("--passes must be an integer from 1 to %d, got %r" % (MAX_PASSES, passes))
+    return path, vid, int(n_text), line, flags, concurrency, int(passes)
 
 
 def main(args):
@@ -183,7 +217,7 @@ def main(args):
         print(__doc__.strip(), file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
     try:
-        path, vid, n, line, flags, concurrency = _call(list(args))
+        path, vid, n, line, flags, concurrency, passes = _call(list(args))
         cat = catalog.load(path)
         entry = cat.find(vid)
         if entry is None:
@@ -200,7 +234,7 @@ def main(args):
     except catalog.CatalogError as e:
         print("contract.py: %s" % e, file=sys.stderr)
         return 3
-    why = problem(entry, n, line, values, concurrency)
+    why = problem(entry, n, line, values, concurrency, passes)
     if why is not None:
         print("%s: %s" % (vid, why), file=sys.stderr)
         return 1

@@ -13,9 +13,10 @@
  * rusage is the program's alone.
  *
  * On the file descriptor FD it writes one line when the program has ended:
- *   status=<wait status> wall_ns=<n> user_us=<n> sys_us=<n> maxrss=<n> nvcsw=<n> nivcsw=<n>
+ *   status=<wait status> wall_ns=<n> user_us=<n> sys_us=<n> maxrss=<n> nvcsw=<n> nivcsw=<n> cpu=<n>
  * (maxrss as the kernel gives it: KiB on Linux, bytes on macOS; nvcsw and
- * nivcsw the voluntary and involuntary context switches), or
+ * nivcsw the voluntary and involuntary context switches; cpu the one CPU the
+ * program was pinned to, -1 when it was not), or
  *   error=<what failed>
  * when the program could not be started (exit status 127).  The program keeps
  * the launcher's stdin, stdout, stderr and process group, so the runner's
@@ -47,9 +48,20 @@
  *                     when the program ends, or after 50 ms to look at getppid().
  * LAUNCH_WAIT_SIGNAL (-D) forces the last where there is sigtimedwait (not
  * on macOS): the runner's tests build it on Linux too (runner/test_run.py).
+ *
+ * Pinning (DESIGN section 6): with LAUNCH_CPU=<n> in its environment (removed
+ * before the program starts) the launcher pins itself to CPU n with
+ * sched_setaffinity before it forks, so that the program and every thread it
+ * starts run on that CPU alone; a CPU it cannot pin to is an error= line.
+ * Where there is no sched_setaffinity (macOS) it pins nothing and says cpu=-1.
  */
-/* wait4 is BSD, not POSIX: glibc shows it with _DEFAULT_SOURCE, macOS by default. */
+/* wait4 is BSD, not POSIX: glibc shows it with _DEFAULT_SOURCE, macOS by
+ * default; sched_setaffinity and CPU_SET are GNU. */
 #define _DEFAULT_SOURCE
+#ifdef __linux__
+#define _GNU_SOURCE
+#include <sched.h>
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -191,6 +203,34 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
 }
 #endif
 
+/* Pins the launcher (and so the program it forks) to the CPU LAUNCH_CPU names,
+ * and takes the variable out of the program's environment.  Returns the CPU,
+ * -1 when none was asked for or the platform cannot pin, -2 on failure (why
+ * in `why`). */
+static int pin_to_asked_cpu(char *why, size_t len) {
+  const char *text = getenv("LAUNCH_CPU");
+  if (text == NULL || *text == '\0') return -1;
+  char *end;
+  long cpu = strtol(text, &end, 10);
+  if (*end != '\0' || cpu < 0 || cpu > 4095) {
+    snprintf(why, len, "LAUNCH_CPU=%s is not a CPU number", text);
+    return -2;
+  }
+  unsetenv("LAUNCH_CPU");
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET((int)cpu, &set);
+  if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+    snprintf(why, len, "sched_setaffinity to CPU %ld: %s", cpu, strerror(errno));
+    return -2;
+  }
+  return (int)cpu;
+#else
+  return -1;
+#endif
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: launch FD PROGRAM [ARG...]\n");
@@ -207,6 +247,12 @@ int main(int argc, char **argv) {
   if (die_with_parent(SIGTERM, parent) != 0) {
     fprintf(stderr, "launch: the runner (pid %ld) is gone; not starting %s\n", (long)parent,
             argv[2]);
+    return 127;
+  }
+  char why[160];
+  int cpu = pin_to_asked_cpu(why, sizeof(why));
+  if (cpu == -2) {
+    fprintf(report, "error=%s\n", why);
     return 127;
   }
   pid_t self = getpid();
@@ -244,9 +290,10 @@ int main(int argc, char **argv) {
     fprintf(report, "error=wait4: %s\n", strerror(errno));
     return 127;
   }
-  fprintf(report, "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld\n",
+  fprintf(report,
+          "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld cpu=%d\n",
           status, t1 - t0, tv_us(ru.ru_utime), tv_us(ru.ru_stime), (long)ru.ru_maxrss,
-          (long)ru.ru_nvcsw, (long)ru.ru_nivcsw);
+          (long)ru.ru_nvcsw, (long)ru.ru_nivcsw, cpu);
   fclose(report);
   return 0;
 }

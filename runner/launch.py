@@ -10,6 +10,12 @@ program runs in its own process group, stdout and stderr go to temporary files
 When the runner itself dies (even of SIGKILL), the launcher kills the group
 (runner/launch.c: a parent-death signal on Linux); it learns the runner's pid
 from LAUNCH_PARENT_PID, which the program does not see.
+
+Pinning (DESIGN section 6): where the runner may run on two CPUs or more and
+the platform has sched_setaffinity (Linux), every measured program runs on one
+CPU, the highest of the runner's own (pin_rule; the launcher pins it, from
+LAUNCH_CPU, and reports the CPU), and a workload's server on another, the
+lowest; elsewhere nothing is pinned and the report says so.
 """
 import errno
 import os
@@ -33,7 +39,7 @@ class Result:
     ended it; spawn_error says why it never started."""
     __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
                  "user_us", "sys_us", "peak_rss_kb", "spawn_error", "nvcsw", "nivcsw",
-                 "server_died")
+                 "server_died", "cpu")
 
     def __init__(self):
         self.exit_code = self.signal = self.wall_ns = None
@@ -42,6 +48,7 @@ class Result:
         self.timed_out = False
         self.spawn_error = None
         self.server_died = None     # its server's death during the run (measure.py)
+        self.cpu = None             # the CPU the launcher pinned it to, None when not pinned
         self.stdout = self.stderr = b""
 
 
@@ -125,9 +132,59 @@ def harness_failure(launch, status, text, fields, err):
             raise EnvError(why)
 
 
-def run_once(argv, timeout_s, launch, env=None):
+def allowed_cpus():
+    """The CPUs this process may run on, sorted, or None where the platform
+    cannot tell or pin (no sched_getaffinity: macOS)."""
+    if not hasattr(os, "sched_getaffinity") or not hasattr(os, "sched_setaffinity"):
+        return None
+    return sorted(os.sched_getaffinity(0))
+
+
+# The rule, in words, as run.json records it.
+PIN_RULE = ("each measured program (and each language's empty program) runs on one CPU, "
+            "the highest the runner may use, and a workload's server on another, the "
+            "lowest: client and server never share a CPU; nothing is pinned on a host "
+            "with fewer than 2 CPUs or without sched_setaffinity")
+
+
+def pin_rule(cpus=None):
+    """run.json's pinning: {"rule", "program_cpu", "server_cpu"}, the CPUs None
+    when nothing is pinned (and "why")."""
+    cpus = allowed_cpus() if cpus is None else cpus
+    if cpus is None:
+        return {"rule": PIN_RULE, "program_cpu": None, "server_cpu": None,
+                "why": "no sched_setaffinity on this platform"}
+    if len(cpus) < 2:
+        return {"rule": PIN_RULE, "program_cpu": None, "server_cpu": None,
+                "why": "the runner may use %d CPU" % len(cpus)}
+    return {"rule": PIN_RULE, "program_cpu": cpus[-1], "server_cpu": cpus[0]}
+
+
+def pin_process(pid, cpu):
+    """Pins every thread of a running process (Linux: /proc/PID/task) to cpu;
+    threads it starts later inherit it.  A thread that ended meanwhile is skipped."""
+    tasks = os.listdir("/proc/%d/task" % pid) if os.path.isdir("/proc/%d/task" % pid) else [pid]
+    for tid in tasks:
+        try:
+            os.sched_setaffinity(int(tid), {cpu})
+        except ProcessLookupError:
+            pass
+
+
+def _environment(env, cpu):
+    """The launcher's environment: ours, env's variables, the runner's pid and
+    the CPU to pin to (none unless cpu is given)."""
+    out = dict(os.environ, **dict(env or {}), LAUNCH_PARENT_PID=str(os.getpid()))
+    out.pop("LAUNCH_CPU", None)
+    if cpu is not None:
+        out["LAUNCH_CPU"] = str(cpu)
+    return out
+
+
+def run_once(argv, timeout_s, launch, env=None, cpu=None):
     """Runs argv through the launcher `launch` and returns its Result; env
-    ({name: value}) is added to the program's environment."""
+    ({name: value}) is added to the program's environment; cpu (a number)
+    pins it to that CPU (the launcher's LAUNCH_CPU)."""
     res = Result()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.TemporaryFile() as rep:
@@ -138,8 +195,7 @@ def run_once(argv, timeout_s, launch, env=None):
             p = subprocess.Popen([launch, str(rep.fileno())] + list(argv),
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                  cwd=ROOT, start_new_session=True, pass_fds=(rep.fileno(),),
-                                 env=dict(os.environ, **dict(env or {}),
-                                          LAUNCH_PARENT_PID=str(os.getpid())))
+                                 env=_environment(env, cpu))
         except OSError as e:
             # The harness, not the program measured: an environment error of the run.
             raise EnvError("cannot start the launcher %s: %s (run `make all`)"
@@ -187,6 +243,8 @@ def run_once(argv, timeout_s, launch, env=None):
             res.peak_rss_kb = _maxrss_kb(int(fields["maxrss"]))
             if fields.get("nvcsw", "").isdigit() and fields.get("nivcsw", "").isdigit():
                 res.nvcsw, res.nivcsw = int(fields["nvcsw"]), int(fields["nivcsw"])
+            if fields.get("cpu", "").isdigit():
+                res.cpu = int(fields["cpu"])
         if os.WIFSIGNALED(status):
             res.signal = os.WTERMSIG(status)
             res.exit_code = -res.signal

@@ -18,10 +18,12 @@ import random
 import re
 import signal
 import sys
+import time
 
 import catalog as catalog_mod
 import contract
 import launch
+import noise
 import plan as plan_mod
 import rundir as rd
 import stats
@@ -59,18 +61,18 @@ def environment_cause(res):
     return None, None
 
 
-def classify(v, n, res, workload_values=None, concurrency=None):
-    """(status, parsed JSON line or None, reason or None) of one run; a run
-    that failed while its server died (res.server_died) has the server's line
-    after its own reason."""
-    status, rec, reason = _classify(v, n, res, workload_values, concurrency)
+def classify(v, n, res, workload_values=None, concurrency=None, passes=1):
+    """(status, parsed JSON line or None, reason or None) of one run of
+    `passes` timed passes; a run that failed while its server died
+    (res.server_died) has the server's line after its own reason."""
+    status, rec, reason = _classify(v, n, res, workload_values, concurrency, passes)
     died = getattr(res, "server_died", None)
     if reason and died and not res.spawn_error:
         reason = "%s; meanwhile %s" % (reason, died)
     return status, rec, reason
 
 
-def _classify(v, n, res, workload_values=None, concurrency=None):
+def _classify(v, n, res, workload_values=None, concurrency=None, passes=1):
     """(status, parsed JSON line or None, reason or None) of one run.
 
     A run that failed because of the machine keeps the status of DESIGN section
@@ -110,7 +112,7 @@ def _classify(v, n, res, workload_values=None, concurrency=None):
                                                 or "(nothing on stderr)")
     line = res.stdout.decode("utf-8", "replace")
     why = contract.problem(v, n, line, workload_values,
-                           v["concurrency"] if concurrency is None else concurrency)
+                           v["concurrency"] if concurrency is None else concurrency, passes)
     rec = None
     try:
         rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None
@@ -120,7 +122,7 @@ def _classify(v, n, res, workload_values=None, concurrency=None):
         rec = None
     if why:
         return "invalid", rec, why
-    why = rec and sm.elapsed_problem(_int_or_none(rec.get("elapsed_ns")), res.wall_ns)
+    why = rec and sm.elapsed_problem(_int_or_none(sum(pass_times(rec))), res.wall_ns)
     if why:
         return "invalid", rec, why
     return "ok", rec, None
@@ -137,6 +139,15 @@ def _elapsed(x):
     return None if x is not None and abs(x) > sm.INT64_MAX else x
 
 
+def pass_times(rec):
+    """The times of a line's timed passes (passes_elapsed_ns; [elapsed_ns] for a
+    line without it: one pass), [] when it has none."""
+    times = (rec or {}).get(contract.PASSES_FIELD)
+    if isinstance(times, list) and times:
+        return times
+    return [rec["elapsed_ns"]] if rec and "elapsed_ns" in rec else []
+
+
 def env_text(env):
     """A point's environment as samples.csv records it: NAME=VALUE, space-separated."""
     return " ".join("%s=%s" % kv for kv in sorted((env or {}).items()))
@@ -150,12 +161,27 @@ def outside_ns(elapsed, wall):
     return max(0, wall - elapsed)
 
 
+def sample_rows(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
+    """The rows of samples.csv of one process: one per timed pass of its line
+    (passes_elapsed_ns; the pass column counts them from 0), each with that
+    pass's elapsed_ns and the process's other figures (wall_ns, CPU, memory,
+    and outside_ns: its wall time less all its passes); one row, pass 0, when
+    the process gave no valid line.  sample_row makes each."""
+    times = pass_times(rec) if status == "ok" else []
+    if len(times) <= 1:
+        return [sample_row(rnd, order, v, n, status, rec, res, point, startup_ns)]
+    outside = outside_ns(sum(times), res.wall_ns)
+    return [dict(sample_row(rnd, order, v, n, status, dict(rec, elapsed_ns=t), res, point,
+                            startup_ns), outside_ns=outside, **{"pass": k})
+            for k, t in enumerate(times)]
+
+
 def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
-    """One row of samples.csv: the variant's fields from the catalog, the run's
-    measurements, and the counts from its line; point (a sweep's, plan.points)
-    gives its K, its environment and its label; startup_ns is the wall time of
-    its language's empty program in the same round; warmup_ns is the line's
-    (how long its warm-up pass took)."""
+    """One row of samples.csv (pass 0): the variant's fields from the catalog,
+    the run's measurements, and the counts from its line; point (a sweep's,
+    plan.points) gives its K, its environment and its label; startup_ns is the
+    wall time of its language's empty program in the same round; warmup_ns is
+    the line's (how long its warm-up pass took)."""
     rec = rec or {}
     point = point or {}
     return {"round": rnd, "order": order, "variant": v["id"], "workload": v["workload"],
@@ -170,7 +196,7 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
             "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
             "env": env_text(point.get("env")), "point": point.get("point", ""),
             "outside_ns": outside_ns(_elapsed(rec.get("elapsed_ns")), res.wall_ns),
-            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns"))}
+            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns")), "pass": 0}
 
 
 def variant_rounds(plan, v, rounds_of=None):
@@ -310,10 +336,11 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             "complete": False, "rounds_done": 0, "failures": []}
 
 
-def run_variant(plan, v, servers, launcher, point=None):
+def run_variant(plan, v, servers, launcher, point=None, cpu=None):
     """One run of v (at a sweep's point), given its round's server port when it
-    needs a server; a server that is not up fails the run with the server's
-    reason, the client unstarted."""
+    needs a server, pinned to cpu when it is a number (launch.pin_rule); a
+    server that is not up fails the run with the server's reason, the client
+    unstarted."""
     argv = point["argv"] if point else plan.commands[v["id"]]
     spec = plan.servers.get(v["id"])
     if spec:
@@ -324,10 +351,10 @@ def run_variant(plan, v, servers, launcher, point=None):
             return res
         argv = argv + [spec["port_flag"], str(port)]
     if point:
-        res = launch.run_once(argv, point["timeout_s"], launcher, point.get("env"))
+        res = launch.run_once(argv, point["timeout_s"], launcher, point.get("env"), cpu)
     else:
         res = launch.run_once(argv, plan.settings[v["workload"]]["timeout_s"], launcher,
-                              v.get("env"))
+                              v.get("env"), cpu)
     if spec:
         # A client that failed because its server died mid-run says so itself
         # only as "connection reset"; the reason gets the server's own line.
@@ -339,12 +366,13 @@ def run_variant(plan, v, servers, launcher, point=None):
 STARTUP_TIMEOUT_S = 30
 
 
-def run_startup(plan, launcher, log, round_label):
-    """Runs the empty program of every language of the plan once (plan.startup)
-    and logs each run in runs.jsonl: {lang: its wall_ns, or None when it failed}."""
+def run_startup(plan, launcher, log, round_label, cpu=None):
+    """Runs the empty program of every language of the plan once (plan.startup),
+    on the measured programs' CPU (cpu), and logs each run in runs.jsonl: {lang:
+    its wall_ns, or None when it failed}."""
     out = {}
     for lang, argv in sorted((getattr(plan, "startup", None) or {}).items()):
-        res = launch.run_once(argv, STARTUP_TIMEOUT_S, launcher)
+        res = launch.run_once(argv, STARTUP_TIMEOUT_S, launcher, cpu=cpu)
         ok = res.exit_code == 0 and not res.timed_out and not res.spawn_error
         out[lang] = res.wall_ns if ok else None
         log.run({"round": round_label, "startup": lang, "status": "ok" if ok else "failed",
@@ -402,6 +430,10 @@ def measure(args, cat, plan, seed):
     recipe = order_recipe(plan, seed)
     plan_orders = expand(recipe)
     run = run_record(args, cat, plan, stamp, seed, recipe, launcher)
+    # One CPU for every measured program, another for the servers (DESIGN section 6).
+    run["pinning"] = pin = launch.pin_rule()
+    for spec in plan.servers.values():
+        spec["cpu"] = pin["server_cpu"]
     rd.write_json(os.path.join(rundir, "run.json"), run)
     print("run.py: %d variants (+%d warm-up round%s), %s, seed %d%s -> %s"
           % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
@@ -423,6 +455,8 @@ def measure(args, cat, plan, seed):
     servers = Servers()
     warm_wall = {}
     budgeted = any(s.get("budget") for s in plan.settings.values())
+    round_log = noise.RoundLog(rundir)
+    run["noise_rule"] = noise.RULE
     with rd.SampleLog(rundir) as log:
         try:
             i = -1
@@ -447,8 +481,11 @@ def measure(args, cat, plan, seed):
                 rnd = i + 1 - warmups
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     "round %d/%d" % (rnd, rounds))
+                # What else the host does during the round (noise.py), from here.
+                before = noise.snapshot(time.monotonic_ns())
                 # Each language's process start-up, in this round's conditions.
-                startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd)
+                startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd,
+                                      pin["program_cpu"])
                 if not warm:
                     for lang, ns in startup.items():
                         run.setdefault("startup_ns", {}).setdefault(lang, []).append(ns)
@@ -463,9 +500,12 @@ def measure(args, cat, plan, seed):
                         n = point["iterations"] if point else plan.settings[v["workload"]]["iterations"]
                         if progress.tty or pos == 1:
                             progress.show("%s  %s" % (label, item))
-                        res = run_variant(plan, v, servers, launcher, point)
+                        res = run_variant(plan, v, servers, launcher, point, pin["program_cpu"])
+                        passes = plan_mod.passes_of(
+                            v, plan.settings[v["workload"]].get("passes", "1"), n)
                         status, rec, reason = classify(v, n, res, values[v["workload"]],
-                                                       point["concurrency"] if point else None)
+                                                       point["concurrency"] if point else None,
+                                                       passes)
                         progress.record(v["label"] + (" " + label_of_point if label_of_point else ""),
                                         rec.get("elapsed_ns") if rec else None,
                                         status, keep=not warm)
@@ -476,7 +516,7 @@ def measure(args, cat, plan, seed):
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
                                  "variant": vid, "status": status, "exit_code": res.exit_code,
                                  "wall_ns": res.wall_ns, "reason": reason, "line": rec,
-                                 "nvcsw": res.nvcsw, "nivcsw": res.nivcsw,
+                                 "nvcsw": res.nvcsw, "nivcsw": res.nivcsw, "cpu": res.cpu,
                                  "stderr": launch.first_line(res.stderr) or None}
                         if label_of_point:
                             entry["point"] = label_of_point
@@ -487,13 +527,16 @@ def measure(args, cat, plan, seed):
                                 if k in entry})
                             progress.note("run.py: %s %s: %s" % (item, status, reason))
                         if not warm:
-                            log.sample(sample_row(rnd, pos, v, n, status, rec, res, point,
-                                                  startup.get(v["lang"])))
+                            for row in sample_rows(rnd, pos, v, n, status, rec, res, point,
+                                                   startup.get(v["lang"])):
+                                log.sample(row)
                             sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C
                 if not warm:
                     run["rounds_done"] = rnd
+                    after = noise.snapshot(time.monotonic_ns())
+                    round_log.add(noise.round_row(rnd, before, after))
         except KeyboardInterrupt:
             interrupted = True
         except EnvError as e:
@@ -504,6 +547,8 @@ def measure(args, cat, plan, seed):
             run["finished_utc"] = rd.utc_now()
             rd.write_json(os.path.join(rundir, "run.json"), run)
             raise
+        finally:
+            round_log.close()
     progress.end()
     if (not interrupted and sampled and not getattr(args, "no_trace", False)
             and any(s.get("trace_iterations") for s in plan.settings.values())):

@@ -33,7 +33,8 @@ PROBE_TIMEOUT_S = 30
 class Plan:
     """The decided run: the profile, its measured and warm-up rounds, variants
     (catalog order), skipped ({"variant", "reason"}), settings per workload
-    ({"iterations", "timeout_s", "rounds", "warmup", "warmup_ops", "args"[,
+    ({"iterations", "timeout_s", "rounds", "warmup", "warmup_ops", "passes",
+    "passes_count", "args"[,
     "budget", "sweep"]}), the command of each variant id, the server spec of
     each variant that needs one, the points of each variant (points(): {label:
     point with its argv and timeout_s}; one, labelled "", without a sweep), and
@@ -212,6 +213,10 @@ def workload_settings(cat, workload, profile, rounds, args):
            # what it gives at this N.
            "warmup": cat.warmup(workload, profile),
            "warmup_ops": catalog_mod.warmup_for(cat.warmup(workload, profile), n),
+           # The timed passes of every process, an expression of N (catalog.py:
+           # passes), and what it gives at this N: each is a row of samples.csv.
+           "passes": cat.passes(workload, profile),
+           "passes_count": catalog_mod.passes_for(cat.passes(workload, profile), n),
            "args": values}
     # A time budget gives cheap variants more rounds; --rounds fixes them all.
     if s.get("budget") and not args.rounds:
@@ -313,12 +318,25 @@ def estimate(plan, previous=None):
     return runs, seconds, len(guessed)
 
 
-def command(v, node, n, workload_args, concurrency=None, warmup="0", rt=None):
+def passes_of(v, passes, n):
+    """The --passes of a run of v at N = n: the variant's own passes expression
+    when its matrix entry gives one (a whole-process method's "1": it times one
+    pass a process), else the profile's or the workload's (catalog.py: passes)."""
+    return catalog_mod.passes_for(v.get("passes", passes) or "1", n)
+
+
+def command(v, node, n, workload_args, concurrency=None, warmup="0", passes="1", rt=None):
     """The argv of one run: the catalog's command plus the contract's flags (the
-    warm-up from the workload's expression at n), the workload's own flags and,
-    in bounded mode, the bound (v's own unless a sweep's point gives another)."""
+    warm-up and the timed passes from the workload's expressions at n; --passes
+    only when it is more than 1, every program's default), the workload's own
+    flags and, in bounded mode, the bound (v's own unless a sweep's point gives
+    another)."""
     argv = fill(v["argv"], node, rt)
-    argv += ["--iterations", str(n), "--warmup", str(warmup_ops(v, warmup, n))] + list(workload_args)
+    argv += ["--iterations", str(n), "--warmup", str(warmup_ops(v, warmup, n))]
+    p = passes_of(v, passes, n)
+    if p > 1:
+        argv += ["--passes", str(p)]
+    argv += list(workload_args)
     if v["mode"] == "bounded":
         argv += ["--concurrency", str(v["concurrency"] if concurrency is None else concurrency)]
     return argv
@@ -374,14 +392,16 @@ def make(cat, args, node):
     for v in runnable:
         s = settings[v["workload"]]
         rt = rts[v["id"]]
-        commands[v["id"]] = command(v, node, s["iterations"], s["args"], warmup=s["warmup"], rt=rt)
+        commands[v["id"]] = command(v, node, s["iterations"], s["args"], warmup=s["warmup"],
+                                    passes=s["passes"], rt=rt)
         pts[v["id"]] = {}
         for p in points(v, s):
             # A point's timeout grows with its N (the catalog's is for the base N).
             timeout = s["timeout_s"] * max(1.0, p["iterations"] / float(s["iterations"]))
             pts[v["id"]][p["point"]] = dict(
                 p, timeout_s=timeout,
-                argv=command(v, node, p["iterations"], s["args"], p["concurrency"], s["warmup"], rt))
+                argv=command(v, node, p["iterations"], s["args"], p["concurrency"], s["warmup"],
+                             s["passes"], rt))
         spec = (v.get("requires") or {}).get("server")
         if spec:
             # A server in the variant's language runs on the variant's version too.

@@ -11,6 +11,7 @@ import os
 import shlex
 
 import accounting
+import noise
 import reproduce
 import summary as sm
 import targets
@@ -80,8 +81,10 @@ def _workload_runs(run):
         flags = " ".join(a if not a.count(" ") else "'%s'" % a for a in s.get("args", []))
         rounds = s.get("rounds")
         budget = (run.get("budget") or {}).get(w)
-        out.append("`%s`: `--iterations %s --warmup %s%s`, timeout %s s%s" % (
-            w, _v(s.get("iterations")), s.get("warmup_ops", 0), " " + flags if flags else "",
+        passes = s.get("passes_count") or 1
+        out.append("`%s`: `--iterations %s --warmup %s%s%s`, timeout %s s%s" % (
+            w, _v(s.get("iterations")), s.get("warmup_ops", 0),
+            " --passes %d" % passes if passes > 1 else "", " " + flags if flags else "",
             _v(s.get("timeout_s")),
             # A time budget: the variants it names ran in more rounds (n in the tables).
             ", %s rounds, and the variants under its time budget as many more as fit in "
@@ -91,6 +94,23 @@ def _workload_runs(run):
             "" if rounds in (None, run.get("rounds")) else
             ", in the first %s round%s only" % (rounds, "" if rounds == 1 else "s")))
     return out
+
+
+def passes_text(run):
+    """The Method's sentence on timed passes, or None when every process ran one."""
+    many = sorted((w, s["passes_count"]) for w, s in (run.get("workloads") or {}).items()
+                  if (s.get("passes_count") or 1) > 1)
+    if not many:
+        return None
+    return ("- Passes: a process of %s runs that many timed passes of N after its warm-up "
+            "(`--passes P`; a whole-process method one), each verified and timed alike and "
+            "each a row of `samples.csv` (its `pass` column). A process's value is the median "
+            "of its passes, and the medians, CIs, round-paired ratios and tests above take "
+            "that value, one a process: the passes of one process share its start, its CPU "
+            "and its neighbours, so they are not independent samples, and the intervals "
+            "measure the spread between processes (rounds); the median of a process's passes "
+            "keeps one interrupted pass from moving it. Every pass is in *Every sample*."
+            % ", ".join("`%s` %d" % ws for ws in many))
 
 
 def method_section(run, fdr_tests=None):
@@ -134,6 +154,15 @@ def method_section(run, fdr_tests=None):
            "comparison's own 95%% CI. The seed claims' tests (the reproduction sections) are "
            "a second family, controlled the same way. Outliers (modified z-score over 3.5 "
            "by MAD) are counted, never dropped." % (sm.stats.min_samples_for_ci(), _v(fdr_tests))]
+    if passes_text(run):
+        out.append(passes_text(run))
+    pin = run.get("pinning")
+    if isinstance(pin, dict):
+        out.append("- Placement: %s." % (
+            "every measured program ran on CPU %s alone (pinned by the launcher), each "
+            "workload's server on CPU %s" % (pin.get("program_cpu"), pin.get("server_cpu"))
+            if pin.get("program_cpu") is not None else
+            "no program was pinned to a CPU (%s)" % pin.get("why", "not possible here")))
     if run.get("complete") is False:
         out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
                       "samples measured before the interruption.")
@@ -368,14 +397,15 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
     out += method_section(run, sm.family_size(rows)) + [""] + host_section(host) + [""]
-    out += results_section(rows) + outside_section(rows) + all_verdicts_section(rows)
+    out += results_section(rows) + outside_section(rows) + noise.markdown(rundir)
+    out += all_verdicts_section(rows)
     out += accounting.markdown(rows, trace_mod.load(rundir))
     out += charts_section(rundir, charts, charts_note)
     out += reproduce_section(summary, rundir)
     out += skipped_section(run)
     out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",
-            "- `samples.csv`: every process run; `summary.csv`, `summary.json`: the tables above "
+            "- `samples.csv`: every process run (a row per timed pass); `summary.csv`, `summary.json`: the tables above "
             "(summary.json's `headline` holds each style against its own language's baseline).",
             "- `results.md`: the tables as Markdown, in the manner of hyperfine's "
             "`--export-markdown`.",

@@ -110,7 +110,7 @@ class Run:
             else:
                 self.times = {}
                 self.mem = {}  # {variant: {round: KB above the idle process}}
-                for s in samples:
+                for s in summary_mod.per_process(samples):   # its passes' median
                     # The base point only: a sweep's other points are other settings.
                     if s.get("point") not in (None, "", "base"):
                         continue

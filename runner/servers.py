@@ -24,6 +24,7 @@ exits; on Linux the C server also asks for a parent-death signal.
     servers.stop_all()                  # at the end of every round
 """
 import json
+import launch
 import os
 import sys
 import select
@@ -67,6 +68,10 @@ class Server:
             raise ServerError("server %s cannot start: %s" % (self.name, e.strerror or e))
         try:
             self.port = self._ready(float(spec.get("ready_timeout_s", READY_TIMEOUT_S)))
+            if spec.get("cpu") is not None:
+                # Its own CPU, never the client's (launch.pin_rule): every thread
+                # it has started by now, and so the ones they start.
+                launch.pin_process(self.proc.pid, spec["cpu"])
         except BaseException:
             # Not ready, or Ctrl-C / SIGTERM (KeyboardInterrupt) while waiting:
             # nobody else holds this server yet, so it is stopped here, or it

@@ -17,13 +17,13 @@ SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mod
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
                   "shape", "method", "label", "idle_rss_kb", "env", "point",
-                  "outside_ns", "startup_ns", "warmup_ns"]
+                  "outside_ns", "startup_ns", "warmup_ns", "pass"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
                "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb",
-               "outside_ns", "startup_ns", "warmup_ns")
+               "outside_ns", "startup_ns", "warmup_ns", "pass")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
@@ -107,6 +107,9 @@ def read_samples(path, warnings=None):
         row = dict(zip(columns, rec))
         for k in SAMPLE_COLUMNS[len(columns):]:
             row[k] = ""
+        # A run before --passes timed one pass a process: pass 0 everywhere.
+        if row["pass"] == "":
+            row["pass"] = "0"
         for k in REQUIRED_COLUMNS:
             if row[k] == "":
                 raise ValueError("%s: %s is empty" % (where, k))
@@ -128,10 +131,11 @@ def read_samples(path, warnings=None):
                              % (where, row["status"][:40], ", ".join(STATUSES)))
         # A sweep's points (the point column) are series of their own.
         shown = row["variant"] + (" at " + row["point"] if row["point"] else "")
-        key = (row["variant"], row["point"], row["round"])
+        key = (row["variant"], row["point"], row["round"], row["pass"])
         if key in seen:
-            raise ValueError("%s: a second row of %s in round %d (the first is line %d)"
-                             % (where, shown, row["round"], seen[key]))
+            raise ValueError("%s: a second row of %s in round %d%s (the first is line %d)"
+                             % (where, shown, row["round"],
+                                " pass %d" % row["pass"] if row["pass"] else "", seen[key]))
         seen[key] = lineno
         first = n_of.setdefault((row["variant"], row["point"]), (row["iterations"], lineno))
         if first[0] != row["iterations"]:
@@ -205,6 +209,34 @@ def _checked(path, row):
     return row
 
 
+def per_process(samples):
+    """One row per process (variant, point and round) from samples.csv's rows,
+    one per timed pass: the process's first row with elapsed_ns the median of
+    its passes' (to the nearest ns) and passes, how many it ran.  Every
+    statistic takes a process's value from here (DESIGN section 6): the
+    passes of one process share its start, its placement and its neighbours,
+    so they are not independent samples of the variant; the median keeps a
+    pass that one interruption slowed from moving the process's value.  Rows
+    of one pass (every run before --passes) come back as they are, with
+    passes 1."""
+    groups, order = {}, []
+    for s in samples:
+        key = (s["variant"], s.get("point") or "", s["round"])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(s)
+    out = []
+    for key in order:
+        rows = sorted(groups[key], key=lambda r: r.get("pass") or 0)
+        row = dict(rows[0], passes=len(rows))
+        times = [r["elapsed_ns"] for r in rows if r["elapsed_ns"] is not None]
+        if len(rows) > 1 and times:
+            row["elapsed_ns"] = int(round(stats.median(times)))
+        out.append(row)
+    return out
+
+
 def workload_rounds(run, workload):
     """How many measured rounds a workload's variants ran, as text: "6", or
     "10-40" when a time budget gave its variants different counts (run.json's
@@ -271,7 +303,7 @@ def summarize(samples, baselines, units=None):
     units maps a workload to what one of its operations is ("read"), from the
     catalog's unit (run.json's workloads)."""
     by_variant = {}
-    for s in samples:
+    for s in per_process(samples):
         by_variant.setdefault((s["variant"], s.get("point") or ""), []).append(s)
     ok_times = {v: {s["round"]: s["elapsed_ns"] for s in rows
                     if s["status"] == "ok" and s["elapsed_ns"] is not None}

@@ -10,6 +10,7 @@ difference this run could resolve.  No target is ever called met because a
 difference was not significant.
 """
 import stats
+import summary as sm
 
 
 def evaluate(samples, targets_by_workload):
@@ -18,7 +19,7 @@ def evaluate(samples, targets_by_workload):
     variants took part in the run; missing says why a target could not be
     measured (else None)."""
     times, iterations = {}, {}
-    for s in samples:
+    for s in sm.per_process(samples):       # a process's value: its passes' median
         if s["status"] == "ok" and s["elapsed_ns"] is not None:
             times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
             iterations[s["variant"]] = s["iterations"]

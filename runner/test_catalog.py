@@ -473,6 +473,17 @@ class ValidationTest(TempCatalog):
             catalog.load(self.dir)
 
 
+def with_own(work, key, spec=None, profile=None):
+    """A copy of a workload file with its own `key` (warmup, passes) set to spec
+    and the quick profile's to profile, where given."""
+    w = copy.deepcopy(work)
+    if spec is not None:
+        w[key] = spec
+    if profile is not None:
+        w["profiles"]["quick"][key] = profile
+    return w
+
+
 class WarmupAndStartupTest(TempCatalog):
     """The catalog's in-process warm-up (a workload's expression of N, a profile's
     own) and the empty program of each language (suite.json's startup)."""
@@ -491,12 +502,7 @@ class WarmupAndStartupTest(TempCatalog):
 
     def test_a_bad_warm_up_is_refused_with_one_line(self):
         def work(spec=None, profile=None):
-            w = copy.deepcopy(WORK)
-            if spec is not None:
-                w["warmup"] = spec
-            if profile is not None:
-                w["profiles"]["quick"]["warmup"] = profile
-            return w
+            return with_own(WORK, "warmup", spec, profile)
         self.assertRejected(r"demo.json: warmup: about must say what it is or why",
                             work=work({"iterations": "10"}))
         self.assertRejected(r"warmup: unknown field 'per'", work=work({"iterations": "1", "about": "a",
@@ -507,6 +513,31 @@ class WarmupAndStartupTest(TempCatalog):
                             r"not an integer from 0", work=work(profile="iterations - 200"))
         self.assertRejected(r"only integers, names, len\(\), int\(\), min\(\), max\(\)",
                             work=work({"iterations": "iterations ** 2", "about": "a"}))
+
+    def test_passes_are_an_expression_of_n_a_profile_and_an_entry_may_give_their_own(self):
+        w = dict(copy.deepcopy(WORK), passes={"count": "min(3, iterations)", "about": "why"})
+        w["profiles"]["full"]["passes"] = "1"
+        w["variants"][0]["passes"] = "1"
+        cat = self.load(demo=w)
+        self.assertEqual((cat.passes("demo", "quick"), cat.passes("demo", "full")),
+                         ("min(3, iterations)", "1"))
+        self.assertEqual([catalog.passes_for(cat.passes("demo", "quick"), n) for n in (2, 5)], [2, 3])
+        self.assertTrue(all(v["passes"] == "1" for v in cat.select(workload="demo")
+                            if v["lang"] == w["variants"][0]["lang"]))
+        self.assertEqual(self.load().passes("demo", "quick"), "1")   # none given: 1
+
+    def test_bad_passes_are_refused_with_one_line(self):
+        def work(spec=None, profile=None):
+            return with_own(WORK, "passes", spec, profile)
+        self.assertRejected(r"demo.json: passes: about must say what it is or why",
+                            work=work({"count": "3"}))
+        self.assertRejected(r"passes: unknown field 'iterations'",
+                            work=work({"count": "3", "about": "a", "iterations": "1"}))
+        self.assertRejected(r"profile 'quick': passes '0' gives 0 at N = [0-9]+, not an integer "
+                            r"from 1 to 10000", work=work(profile="0"))
+        self.assertRejected(r"profile 'quick': passes 'iterations \* 100000' gives [0-9]+ at N = "
+                            r"[0-9]+, not an integer from 1 to 10000",
+                            work=work({"count": "iterations * 100000", "about": "a"}))
 
     def test_every_language_of_the_variants_needs_an_empty_program(self):
         progs = {"c": ["{bin}/c-empty"], "node": ["{node}", "node/lib/empty.mjs"]}

@@ -132,6 +132,31 @@ class ProblemTest(unittest.TestCase):
                     variant=noop["id"], concurrency=1, bytes=0)
         self.assertIsNone(contract.problem(noop, 10, text))
 
+    def test_every_timed_pass_has_its_time_and_the_first_is_elapsed_ns(self):
+        first = 93012345
+        self.assertIsNone(self.problem(line(passes_elapsed_ns=[first])))
+        self.assertIsNone(self.problem(line(passes_elapsed_ns=[first, 90000000, 91000000]),
+                                       passes=3))
+        # one pass when not told: a line without the field ran one (an older program)
+        self.assertIsNone(self.problem(line()))
+        self.assertEqual(self.problem(line(), passes=2),
+                         "field 'passes_elapsed_ns' is missing (a run of 2 passes)")
+        self.assertEqual(self.problem(line(passes_elapsed_ns=[first, 5])),
+                         "passes_elapsed_ns has 2 entries, expected 1 (one a timed pass)")
+        self.assertEqual(self.problem(line(passes_elapsed_ns=[first]), passes=3),
+                         "passes_elapsed_ns has 1 entry, expected 3 (one a timed pass)")
+        self.assertIn("must be a list of integers",
+                      self.problem(line(passes_elapsed_ns=first)))
+        self.assertIn("must be a list of integers",
+                      self.problem(line(passes_elapsed_ns=[first, 1.5]), passes=2))
+        self.assertIn("must be a list of integers",
+                      self.problem(line(passes_elapsed_ns=[first, True]), passes=2))
+        self.assertEqual(self.problem(line(passes_elapsed_ns=[first, 0]), passes=2),
+                         "passes_elapsed_ns must hold positive times, got 0")
+        self.assertEqual(self.problem(line(passes_elapsed_ns=[7, first]), passes=2),
+                         "passes_elapsed_ns starts with 7, not elapsed_ns %d (the first timed pass)"
+                         % first)
+
     def test_declared_own_fields_must_be_integers(self):
         entry = dict(ENTRY, extra_fields=["hits"])
         self.assertEqual(contract.problem(entry, 10, line()), "field 'hits' is missing")
@@ -155,6 +180,17 @@ class CliTest(unittest.TestCase):
         self.assertIn("bytes is 120, expected 20", err)
         self.assertEqual(cli(ENTRY["id"], "10", line(), "--concurrency", "0")[0], 0)
         self.assertEqual(cli(ENTRY["id"], "10", line(), "--concurrency", "5")[0], 1)
+
+    def test_passes_says_how_many_times_the_line_lists(self):
+        two = line(passes_elapsed_ns=[93012345, 8])
+        self.assertEqual(cli(ENTRY["id"], "10", two, "--passes", "2"), (0, ""))
+        code, err = cli(ENTRY["id"], "10", two)
+        self.assertEqual(code, 1)
+        self.assertIn("passes_elapsed_ns has 2 entries, expected 1", err)
+        for bad in ("0", "x", "-1", "10001"):
+            code, err = cli(ENTRY["id"], "10", two, "--passes", bad)
+            self.assertEqual(code, 2, bad)
+            self.assertIn("--passes must be an integer from 1 to 10000", err)
 
     def test_bad_calls_are_exit_2(self):
         for args in ((ENTRY["id"], "10"), (ENTRY["id"], "ten", line()), (ENTRY["id"], "0", line()),

@@ -21,6 +21,7 @@ import catalog as catalog_mod  # noqa: E402
 import cli  # noqa: E402
 import launch  # noqa: E402
 import measure  # noqa: E402
+import noise  # noqa: E402
 import plan as plan_mod  # noqa: E402
 import report  # noqa: E402
 import run  # noqa: E402
@@ -221,7 +222,8 @@ class ClassifyTest(Fixture):
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
         self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns",
-                                                   "warmup_ns"])
+                                                   "warmup_ns", "pass"])
+        self.assertEqual(row["pass"], 0)
         self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))
@@ -255,6 +257,29 @@ class LaunchTest(Fixture):
         self.assertIsNone(res.signal)
         self.assertGreater(res.wall_ns, 0)
         self.assertGreater(res.peak_rss_kb, 0)
+
+    @unittest.skipUnless(launch.allowed_cpus(), "no sched_setaffinity here (macOS)")
+    def test_the_launcher_pins_the_program_to_the_cpu_asked_and_reports_it(self):
+        cpu = launch.allowed_cpus()[-1]
+        probe = [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)), "
+                 "'LAUNCH_CPU' in os.environ)"]
+        res = launch.run_once(probe, 10, self.launcher, cpu=cpu)
+        self.assertEqual((res.exit_code, res.cpu), (0, cpu), res.stderr)
+        self.assertEqual(res.stdout.decode(), "[%d] False\n" % cpu)   # and the variable is gone
+        res = launch.run_once(probe, 10, self.launcher)
+        self.assertIsNone(res.cpu)
+        self.assertEqual(res.stdout.decode(), "%s False\n" % launch.allowed_cpus())
+        # a CPU it cannot have is the harness's failure, not the program's
+        with self.assertRaises(EnvError) as cm:
+            launch.run_once(probe, 10, self.launcher, cpu=4000)
+        self.assertIn("sched_setaffinity to CPU 4000", str(cm.exception))
+
+    def test_the_pinning_rule_gives_programs_the_highest_cpu_and_servers_the_lowest(self):
+        self.assertEqual({k: v for k, v in launch.pin_rule([0, 1, 3]).items() if k != "rule"},
+                         {"program_cpu": 3, "server_cpu": 0})
+        one = launch.pin_rule([2])
+        self.assertEqual((one["program_cpu"], one["server_cpu"], one["why"]),
+                         (None, None, "the runner may use 1 CPU"))
 
     def test_a_hanging_program_and_its_children_are_killed_at_the_timeout(self):
         res = launch.run_once(["sh", "-c", "sleep 30 & sleep 30; wait"], 0.3, self.launcher)
@@ -431,6 +456,20 @@ class ServersTest(Fixture):
         self.assertEqual(proc.returncode, 0)                # its SIGTERM handler, not SIGKILL
         self.assertEqual(s.running, {})
 
+    @unittest.skipUnless(launch.allowed_cpus(), "no sched_setaffinity here (macOS)")
+    def test_a_server_with_a_cpu_runs_every_thread_on_it(self):
+        s = servers_mod.Servers()
+        cpu = launch.allowed_cpus()[0]
+        spec = dict(self.spec(), cpu=cpu)
+        _, why = s.port(spec)
+        self.assertIsNone(why)
+        pid = s.running[tuple(spec["argv"])].proc.pid
+        try:
+            for tid in os.listdir("/proc/%d/task" % pid):
+                self.assertEqual(os.sched_getaffinity(int(tid)), {cpu})
+        finally:
+            s.stop_all()
+
     def test_a_servers_stdin_is_a_pipe_that_ends_with_the_runner(self):
         # A server that watches its stdin exits when the runner's end closes,
         # as it does when the runner dies: no SIGTERM needed.
@@ -558,6 +597,39 @@ class EndToEndTest(Fixture):
         self.assertIn("## Time outside the clock", report)
         self.assertIn("--iterations 7 --warmup 3", report)
 
+    def test_run_json_records_the_pinning_and_every_run_its_cpu(self):
+        folder, samples, info, _, report = self.run_main("quick", FAKE, "--rounds", "1",
+                                                         "--warmup-rounds", "0")
+        pin = info["pinning"]
+        self.assertEqual(pin["rule"], launch.PIN_RULE)
+        self.assertEqual(pin, launch.pin_rule())
+        with open(os.path.join(folder, "runs.jsonl")) as f:
+            runs = [json.loads(line) for line in f]
+        measured = [r for r in runs if "variant" in r]
+        self.assertTrue(measured)
+        self.assertEqual({r["cpu"] for r in measured}, {pin["program_cpu"]})
+        if launch.allowed_cpus() and len(launch.allowed_cpus()) >= 2:
+            self.assertIsInstance(pin["program_cpu"], int)
+            self.assertNotEqual(pin["program_cpu"], pin["server_cpu"])
+            self.assertIn("- Placement: every measured program ran on CPU %d alone"
+                          % pin["program_cpu"], report)
+
+    def test_rounds_csv_has_each_measured_rounds_noise_and_the_report_says_it(self):
+        folder, _, info, _, report = self.run_main("quick", FAKE, "--rounds", "2")
+        rows = noise.read_rounds(folder)
+        self.assertEqual([r["round"] for r in rows], ["1", "2"])    # the warm-up is not one
+        self.assertEqual(list(rows[0]), noise.ROUND_COLUMNS)
+        self.assertEqual(info["noise_rule"], noise.RULE)
+        self.assertIn("## Noise", report)
+        for r in rows:
+            self.assertGreater(int(r["wall_ns"]), 0)
+            self.assertIn(r["noisy"], ("0", "1"))
+            if noise.read_stat() is not None:
+                self.assertTrue(0 <= float(r["steal_share"]) <= 1)
+                self.assertTrue(0 <= float(r["other_share"]) <= 1)
+                self.assertEqual(r["noisy"], str(int(float(r["steal_share"]) > noise.STEAL_MAX
+                                                     or float(r["other_share"]) > noise.OTHER_MAX)))
+
     def test_a_served_workload_reaches_the_server_of_each_round(self):
         _, samples, info, _, _ = self.run_main("served")
         self.assertEqual(len(samples), 4)
@@ -652,6 +724,46 @@ class EndToEndTest(Fixture):
         self.assertEqual([len(o) for o in measure.run_orders(info)[1]], [2, 2, 1])
         self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
                       "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
+
+    def test_a_workloads_passes_give_a_row_a_pass_and_the_median_pairs_by_round(self):
+        catalog = make_catalog(self.dir, [workload(
+            "readfile", [entry(), entry(style="other"), entry(style="whole", passes="1")],
+            passes={"count": "min(3, iterations)", "about": "a test's"})])
+        with open(os.path.join(catalog, "suite.json")) as f:
+            suite = json.load(f)
+        suite["styles"] = sorted(set(suite["styles"]) | {"other", "whole"})
+        with open(os.path.join(catalog, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        folder, samples, info, summary, report = self.run_main("quick", catalog)
+        whole = "readfile/fake/whole-sequential@python"
+        self.assertEqual(info["commands"][HONEST][-6:-4], ["--passes", "3"])
+        self.assertNotIn("--passes", info["commands"][whole])     # its own "1": the default
+        self.assertEqual(info["workloads"]["readfile"]["passes_count"], 3)
+        rows = {}
+        for s in samples:
+            self.assertEqual(s["status"], "ok", s)
+            rows.setdefault((s["variant"], int(s["round"])), []).append(s)
+        for (vid, rnd), rs in rows.items():
+            # P rows per process, passes 0 to P - 1, one process's figures
+            want = [0] if vid == whole else [0, 1, 2]
+            self.assertEqual([int(r["pass"]) for r in rs], want, (vid, rnd))
+            self.assertEqual(len({(r["order"], r["wall_ns"], r["user_us"]) for r in rs}), 1)
+            self.assertEqual(len({r["elapsed_ns"] for r in rs}), len(rs))
+            passes = sum(int(r["elapsed_ns"]) for r in rs)
+            self.assertEqual({int(r["outside_ns"]) for r in rs}, {int(rs[0]["wall_ns"]) - passes})
+        # each process counts once, by its passes' median: n is rounds, not rows
+        by_id = {r["variant"]: r for r in summary["variants"]}
+        self.assertEqual((by_id[HONEST]["n"], by_id[HONEST]["rounds_paired"]), (3, 3))
+        other = "readfile/fake/other-sequential@python"
+        medians = {vid: {rnd: sorted(int(r["elapsed_ns"]) for r in rs)[len(rs) // 2]
+                         for (v2, rnd), rs in rows.items() if v2 == vid}
+                   for vid in (HONEST, other)}
+        ratios = sorted(medians[other][r] / medians[HONEST][r] for r in (1, 2, 3))
+        self.assertAlmostEqual(by_id[other]["ratio"], ratios[1], places=9)
+        self.assertIn("median of its passes", report)
+        # the file reads back with its pass column
+        back = sm.read_samples(os.path.join(folder, "samples.csv"))
+        self.assertEqual(sorted({s["pass"] for s in back}), [0, 1, 2])
 
     def test_a_quick_run_without_os_waitid_as_on_macos_before_python_3_13(self):
         # CPython has os.waitid on macOS only from 3.13: without it each run

@@ -259,6 +259,51 @@ class SamplesFileTest(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "header"):
                 sm.read_samples(path)
 
+    def test_a_file_without_the_pass_column_is_pass_0_everywhere_and_passes_are_read_back(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            old = sm.SAMPLE_COLUMNS[:sm.SAMPLE_COLUMNS.index("pass")]
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=old, extrasaction="ignore")
+                w.writeheader()
+                w.writerow(sample(1, CB, 10))
+                w.writerow(sample(2, CB, 11))
+            self.assertEqual([r["pass"] for r in sm.read_samples(path)], [0, 0])
+            # three passes of one process are three rows; a pass twice is refused
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS)
+                w.writeheader()
+                for k, ms in enumerate((10, 30, 12)):
+                    w.writerow(dict(sample(1, CB, ms), **{"pass": k}))
+            self.assertEqual([(r["pass"], r["elapsed_ns"]) for r in sm.read_samples(path)],
+                             [(0, 10000000), (1, 30000000), (2, 12000000)])
+            with open(path, "a", newline="") as f:
+                csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS).writerow(
+                    dict(sample(1, CB, 9), **{"pass": 1}))
+            with self.assertRaisesRegex(ValueError, "a second row of %s in round 1 pass 1" % CB):
+                sm.read_samples(path)
+
+    def test_a_process_counts_once_by_the_median_of_its_passes(self):
+        rows = []
+        for r in range(1, 7):
+            # the baseline's passes 10, 40 (interrupted), 12 ms: its value is 12;
+            # the promise variant's 24, 20, 22: 22, so every round's ratio is 22/12
+            for k, (b, p) in enumerate(zip((10, 40, 12), (24, 20, 22))):
+                rows.append(dict(sample(r, CB, b), **{"pass": k}))
+                rows.append(dict(sample(r, PR, p), **{"pass": k}))
+        procs = sm.per_process(rows)
+        self.assertEqual(len(procs), 12)
+        self.assertEqual({(p["elapsed_ns"], p["passes"]) for p in procs if p["variant"] == CB},
+                         {(12000000, 3)})
+        by = {r["variant"]: r for r in summarize(rows)}
+        self.assertEqual((by[CB]["n"], by[CB]["median_ms"]), (6, 12.0))
+        self.assertEqual((by[PR]["rounds_paired"], by[PR]["median_ms"]), (6, 22.0))
+        self.assertAlmostEqual(by[PR]["ratio"], 22 / 12.0)
+        # rows of one pass (a run before --passes) are the processes themselves
+        one = [sample(r, CB, 10 + r) for r in (1, 2, 3)]
+        self.assertEqual([p["elapsed_ns"] for p in sm.per_process(one)],
+                         [s["elapsed_ns"] for s in one])
+
     def test_time_outside_the_clock_less_the_languages_start_up_is_flagged_over_10_percent(self):
         def s(rnd, ms, wall_ms, startup_ms, variant=CB):
             row = sample(rnd, variant, ms)

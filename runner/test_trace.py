@@ -58,6 +58,8 @@ class TraceTest(unittest.TestCase):
         self.assertEqual(trace.with_iterations(argv, 7),
                          ["prog", "--variant", "x", "--iterations", "7", "--warmup", "0"])
         self.assertEqual(argv[4:], ["10000", "--warmup", "350"])
+        # one timed pass: P passes would count every system call P times
+        self.assertEqual(trace.with_iterations(argv + ["--passes", "3"], 7)[-2:], ["--passes", "1"])
 
     def test_slug_is_a_file_name(self):
         self.assertEqual(trace.slug("readfile/c/sync-sequential@node4"),

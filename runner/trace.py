@@ -51,13 +51,16 @@ def parse(text):
 
 
 def with_iterations(argv, n):
-    """The command with its --iterations value replaced by n and no warm-up (the
-    difference of two traced runs cancels a warm-up anyway: it only costs time)."""
+    """The command with its --iterations value replaced by n, no warm-up (the
+    difference of two traced runs cancels a warm-up anyway: it only costs time)
+    and one timed pass (P passes would count every call P times)."""
     out = list(argv)
     i = out.index("--iterations")
     out[i + 1] = str(n)
     if "--warmup" in out:
         out[out.index("--warmup") + 1] = "0"
+    if "--passes" in out:
+        out[out.index("--passes") + 1] = "1"
     return out
 
 

@@ -109,6 +109,30 @@ PY
   expect_contract_lines 1 "$(cover_ids)"
 }
 
+# --passes P (DESIGN section 3): P timed passes in the one process, each
+# verified, the line listing their times; a whole-process method (nodetest,
+# perfjs) times one pass a process and refuses more as a usage error.
+@test "every program runs --passes 3 after a warm-up and lists three times; the whole-process methods refuse it" {
+  local failures="" id method why
+  for id in $(program_ids); do
+    method=$(catalog field "$id" method)
+    run_variant "$id" 4 --warmup 2 --passes 3
+    case $method in
+      nodetest | perfjs)
+        if [ "$status" -ne 2 ] || [ -n "$output" ] || [[ "$stderr" != *"--passes must be 1"* ]]; then
+          failures+="$id: exit $status, wanted 2 with '--passes must be 1': $stderr"$'\n'
+        fi
+        continue ;;
+    esac
+    if [ "$status" -ne 0 ]; then
+      failures+="$id: exit $status: ${stderr:0:300}"$'\n'
+    elif ! why=$(check_result_line "$id" 4 "$output" --passes 3 2>&1); then
+      failures+="$id: $why"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
 @test "bounded variants report the concurrency they were given, the suite's bound by default, and N when N is smaller" {
   # K is the program's flag parser's (shared by its variants): one bounded
   # variant of each program runs it.

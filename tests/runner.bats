@@ -11,7 +11,7 @@ load test_helper
 
 RUN="${ROOT}/runner/run.py"
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
-COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point,outside_ns,startup_ns,warmup_ns"
+COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point,outside_ns,startup_ns,warmup_ns,pass"
 
 # The node option the runner gets: the real node when there is one, else none.
 node_opt() {
@@ -125,7 +125,7 @@ quick_workloads() {
   assert_line "charts: ${QUICK}/charts"
 }
 
-@test "samples.csv has exactly the DESIGN columns and one row per round and variant" {
+@test "samples.csv has exactly the DESIGN columns and one row per round, variant and timed pass" {
   need_quick_run
   run head -1 "${QUICK}/samples.csv"
   assert_output "$COLUMNS"
@@ -136,20 +136,34 @@ quick_workloads() {
   expected_ids=$(quick_ids | { if [ "$(node_opt)" = none ]; then grep -v '/node/'; else cat; fi; } \
     | grep -cvxF -e "${skipped:-/none/}")
   [ "$variants" -eq "$expected_ids" ]
-  # A workload runs in the suite profile's rounds, or in fewer when its file says so.
-  expected_rows=$("$PYTHON" - "${ROOT}/runner" "${QUICK}/run.json" <<'EOF'
-import json, sys
+  # A workload runs in the suite profile's rounds, or in fewer when its file says so;
+  # every valid process is a row per timed pass (its catalog passes at its N),
+  # numbered from 0 in the pass column.
+  "$PYTHON" - "${ROOT}/runner" "${QUICK}/run.json" "${QUICK}/samples.csv" <<'EOF'
+import collections, csv, json, sys
 sys.path.insert(0, sys.argv[1])
-import catalog
+import catalog, plan
 cat = catalog.load()
 run = json.load(open(sys.argv[2]))
 rounds = cat.profile("quick")["rounds"]
-print(sum(min(rounds, cat.settings(cat.find(v)["workload"], "quick").get("rounds", rounds))
-          for v in run["variants"]))
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert all(r["status"] == "ok" for r in rows), [r for r in rows if r["status"] != "ok"][:3]
+got = collections.Counter((r["variant"], r["round"]) for r in rows)
+passes = collections.defaultdict(list)
+for r in rows:
+    passes[(r["variant"], r["round"])].append(int(r["pass"]))
+many = 0
+for vid in run["variants"]:
+    v = cat.find(vid)
+    s = run["workloads"][v["workload"]]
+    p = plan.passes_of(v, s["passes"], s["iterations"])
+    many += p > 1
+    want = min(rounds, cat.settings(v["workload"], "quick").get("rounds", rounds))
+    assert sorted(int(r) for (x, r) in got if x == vid) == list(range(1, want + 1)), vid
+    for rnd in range(1, want + 1):
+        assert passes[(vid, str(rnd))] == list(range(p)), (vid, rnd, passes[(vid, str(rnd))], p)
+assert many, "no variant of the quick run ran more than one pass"
 EOF
-)
-  rows=$(($(wc -l < "${QUICK}/samples.csv") - 1))
-  [ "$rows" -eq "$expected_rows" ]
 }
 
 @test "no run of the quick profile failed" {
@@ -334,8 +348,11 @@ EOF
     --rounds 1 --warmup-rounds 0 --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "run.py: skipped readfile/node/callback-sequential@fs.readFile: needs node, and none was found (install Node.js, set NODE or say --node PATH)"
+  # one process, a row per timed pass (readfile's catalog passes)
   run csv_column "$(run_dir "${BATS_TEST_TMPDIR}/r")/samples.csv" variant
-  assert_output readfile/c/callback-sequential@node4
+  [ "${#lines[@]}" -ge 1 ]
+  local l
+  for l in "${lines[@]}"; do [ "$l" = readfile/c/callback-sequential@node4 ]; done
 }
 
 @test "a variant whose requirement is not met is skipped with one line saying why, and the report lists it" {

@@ -101,8 +101,9 @@ void ab_usage(FILE *f, const char *prog, const ab_workload_t *w) {
           " (default %s)\n"
           "  --iterations N      operations to time, N >= 1 (default 10000)\n"
           "  --concurrency K     bounded mode: at most K in flight (0 = default %d)\n"
-          "  --warmup N          untimed iterations before the timed ones (default 0)\n",
-          w->backend(0), AB_DEFAULT_BOUND);
+          "  --warmup N          untimed iterations before the timed ones (default 0)\n"
+          "  --passes P          timed passes of N after the warm-up, 1 to %d (default 1)\n",
+          w->backend(0), AB_DEFAULT_BOUND, AB_PASSES_MAX);
   for (k = 0; k < flag_count(w); k++) {
     const ab_flag_t *fl = &w->flags[k];
     char lhs[64];
@@ -179,6 +180,7 @@ int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
   memset(o, 0, sizeof(*o));
   o->prog = argc > 0 ? argv[0] : w->name;
   o->iterations = 10000;
+  o->passes = 1;
   o->backend = w->backend(0);
   if (nflags > AB_FLAGS_MAX)
     return usage_error(o, w, "%s declares more flags than AB_FLAGS_MAX", w->name);
@@ -203,6 +205,13 @@ int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
     } else if (flag_is(a, len, "--warmup")) {
       if (parse_long(v, 0, &o->warmup) != 0)
         return usage_error(o, w, "--warmup must be a non-negative integer, got '%s'", v);
+    } else if (flag_is(a, len, "--passes")) {
+      if (ab_parse_count(v, 1, AB_PASSES_MAX, &o->passes) != 0) {
+        char why[96];
+        snprintf(why, sizeof(why), "--passes must be an integer from 1 to %d, got '%%s'",
+                 AB_PASSES_MAX);
+        return usage_error(o, w, why, v);
+      }
     } else if (flag_is(a, len, "--concurrency")) {
       if (parse_long(v, 0, &o->concurrency) != 0)
         return usage_error(o, w, "--concurrency must be a non-negative integer, got '%s'", v);
@@ -638,8 +647,11 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
   ab_opts_t o;
   ab_run_t run;
   void *state = NULL;
-  long ok = 0;
-  uint64_t bytes = 0, elapsed = 0, warmup_ns = 0;
+  long ok = 0, concurrency = 0, p;
+  uint64_t bytes = 0, warmup_ns = 0, preclock_heap = 0, preclock_faults = 0;
+  uint64_t *passes_ns = NULL;
+  char *fields = NULL;
+  size_t fields_len = 0;
   char name[128];
   int rc;
 
@@ -683,25 +695,55 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
     }
     warmup_ns = ab_now_ns() - t0;
   }
-  if (rc == AB_EXIT_OK) {
-    c0 = ab_counters;
-    getrusage(RUSAGE_SELF, &ru0);
-    idle_kb = peak_rss_kb(&ru0);
+  /* Each timed pass's time; the line's other figures are the first pass's. */
+  if (rc == AB_EXIT_OK && (passes_ns = calloc((size_t)o.passes, sizeof(*passes_ns))) == NULL) {
+    fprintf(stderr, "%s: out of memory for the times of %ld passes\n", o.prog, o.passes);
+    rc = AB_EXIT_ENV;
+  }
+  for (p = 0; rc == AB_EXIT_OK && p < o.passes; p++) {
+    if (p == 0) {
+      c0 = ab_counters;
+      getrusage(RUSAGE_SELF, &ru0);
+      idle_kb = peak_rss_kb(&ru0);
+    }
     if (run_pass(&loop, &o, w, state, v, o.iterations, &run) != 0) {
-      fprintf(stderr, "%s: iteration %ld: %s\n", o.prog, run.failed_at, run.error);
+      if (p == 0)
+        fprintf(stderr, "%s: iteration %ld: %s\n", o.prog, run.failed_at, run.error);
+      else
+        fprintf(stderr, "%s: timed pass %ld of %ld: iteration %ld: %s\n", o.prog, p + 1,
+                o.passes, run.failed_at, run.error);
       rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
     }
-    getrusage(RUSAGE_SELF, &ru1);
-    /* The peak now, before the teardown: a backend's teardown may unmap
-     * memory (io_uring's rings) in a way that Linux's VmHWM then no longer
-     * counts, which would put the peak below the idle figure. */
-    peak_kb = peak_rss_kb(&ru1);
-    if (peak_kb < idle_kb) peak_kb = idle_kb;
-    c1 = ab_counters;
-    /* Taken now: a test-only variant may still have completions in flight. */
-    ok = run.ok;
-    bytes = run.bytes;
-    elapsed = run.t_end_ns - run.t_start_ns;
+    if (p == 0) {
+      getrusage(RUSAGE_SELF, &ru1);
+      /* The peak now, before the teardown: a backend's teardown may unmap
+       * memory (io_uring's rings) in a way that Linux's VmHWM then no longer
+       * counts, which would put the peak below the idle figure. */
+      peak_kb = peak_rss_kb(&ru1);
+      if (peak_kb < idle_kb) peak_kb = idle_kb;
+      c1 = ab_counters;
+      /* Taken now: a test-only variant may still have completions in flight. */
+      ok = run.ok;
+      bytes = run.bytes;
+      concurrency = run.concurrency;
+      /* The workload's own fields of this pass, before the next resets its
+       * state. */
+      if (w->json != NULL && rc == AB_EXIT_OK) {
+        FILE *f = open_memstream(&fields, &fields_len);
+        if (f != NULL) {
+          w->json(f, &run);
+          if (fclose(f) != 0) f = NULL;
+        }
+        if (f == NULL) {
+          fprintf(stderr, "%s: out of memory for the line's fields\n", o.prog);
+          rc = AB_EXIT_ENV;
+        }
+      }
+    }
+    passes_ns[p] = run.t_end_ns - run.t_start_ns;
+    /* What a pass did before its clock: the most of any timed pass. */
+    if (run.preclock_heap_bytes > preclock_heap) preclock_heap = run.preclock_heap_bytes;
+    if (run.preclock_faults > preclock_faults) preclock_faults = run.preclock_faults;
   }
 
   /* Whatever happened, the loop must close: a handle left open is a bug. */
@@ -712,7 +754,11 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
    * the process, as its exit unmaps them at once (one munmap each, 5,000
    * stacks took about 50 ms here, longer than the timed pass of some). */
   ab_promise_pool_trim();
-  if (rc != AB_EXIT_OK) return rc;
+  if (rc != AB_EXIT_OK) {
+    free(passes_ns);
+    free(fields);
+    return rc;
+  }
 
   ab_variant_name(v, name, sizeof(name));
   printf("{\"workload\":\"%s\",\"lang\":\"c\",\"style\":\"%s\",\"shape\":\"%s\","
@@ -724,25 +770,30 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
          w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
          o.backend, o.iterations,
          /* the most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N) */
-         run.concurrency < o.iterations ? run.concurrency : o.iterations, ok, bytes, elapsed,
+         concurrency < o.iterations ? concurrency : o.iterations, ok, bytes, passes_ns[0],
          tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
          tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_kb, idle_kb);
   fprintf(stdout, "libuv %s", uv_version_string());
   if (v->runtime_extra != NULL) json_str(stdout, v->runtime_extra);
   fputc('"', stdout);
-  if (w->json != NULL) w->json(stdout, &run);
-  /* What the timed pass cost beside time (optional fields at the end of the line; the
-   * report divides them by N): threadpool requests started, heap allocations
-   * counted, promise-pool objects taken, context switches of the process. */
+  if (fields != NULL) fputs(fields, stdout);
+  /* What the first timed pass cost beside time (optional fields at the end of the
+   * line; the report divides them by N): threadpool requests started, heap
+   * allocations counted, promise-pool objects taken, context switches of the process. */
   printf(",\"threadpool_trips\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"pool_gets\":%" PRIu64
          ",\"nvcsw\":%ld,\"nivcsw\":%ld",
          c1.threadpool - c0.threadpool, c1.allocs - c0.allocs, c1.pool_gets - c0.pool_gets,
          ru1.ru_nvcsw - ru0.ru_nvcsw, ru1.ru_nivcsw - ru0.ru_nivcsw);
-  /* What the timed pass did before its clock started (ab_run_begin), and how
-   * long the warm-up pass took (outside the clock, as the runner must know). */
+  /* The most any timed pass did before its clock started (ab_run_begin), and
+   * how long the warm-up pass took (outside the clock, as the runner must know). */
   printf(",\"preclock_heap_bytes\":%" PRIu64 ",\"preclock_faults\":%" PRIu64
          ",\"warmup_ns\":%" PRIu64,
-         run.preclock_heap_bytes, run.preclock_faults, warmup_ns);
-  fputs("}\n", stdout);
+         preclock_heap, preclock_faults, warmup_ns);
+  /* Every timed pass's time, the first (elapsed_ns) first. */
+  fputs(",\"passes_elapsed_ns\":[", stdout);
+  for (p = 0; p < o.passes; p++) printf("%s%" PRIu64, p ? "," : "", passes_ns[p]);
+  fputs("]}\n", stdout);
+  free(passes_ns);
+  free(fields);
   return stdout_finish(o.prog, "result");
 }

@@ -17,6 +17,11 @@
  *                     ab_run_oom()), an open-file limit too low for the
  *                     operations in flight (ab_fd_limit_check)
  *
+ * With --passes P the timed pass runs P times in the one process, each over
+ * all N operations, each verified and timed by the same clock rule; the line
+ * lists every pass's time (passes_elapsed_ns), and its other figures are the
+ * first timed pass's (DESIGN section 3).
+ *
  * A workload plugs in through one ab_workload_t: its name, its own flags
  * (with defaults and help), its backends, its variants, a setup that checks
  * its inputs and prepares the loop, the check of one completed operation, a
@@ -48,6 +53,10 @@ enum {
 
 /* Default concurrency of a bounded variant when --concurrency is 0. */
 #define AB_DEFAULT_BOUND 64
+
+/* The most timed passes one process runs (--passes P, 1 <= P <= this): the
+ * line lists each pass's time, so P bounds its length. */
+#define AB_PASSES_MAX 10000
 
 /* How many flags of its own a workload may declare. */
 #define AB_FLAGS_MAX 8
@@ -125,6 +134,7 @@ struct ab_opts_s {
   const char *prog;      /* argv[0], for messages */
   long iterations;       /* --iterations N, N >= 1 */
   long warmup;           /* --warmup N, N >= 0, untimed */
+  long passes;           /* --passes P, 1 <= P <= AB_PASSES_MAX: timed passes */
   long concurrency;      /* --concurrency K, K >= 0, 0 = unbounded */
   const char *variant;   /* --variant NAME */
   const char *backend;   /* --backend NAME */
@@ -132,7 +142,8 @@ struct ab_opts_s {
                                       of its flags (defaults when not given) */
 };
 
-/* One pass (warm-up or timed) of a variant over `n` operations. */
+/* One pass (the warm-up or one of the timed ones) of a variant over `n`
+ * operations. */
 struct ab_run_s {
   uv_loop_t *loop;
   const ab_opts_t *opts;
@@ -307,8 +318,8 @@ int ab_threadpool_start(uv_loop_t *loop, const char *prog);
 /*
  * The whole life of a driver: parse flags, make the loop, the workload's
  * setup (its exit code, e.g. 3 for a missing fixture), warm-up then the
- * timed pass, teardown, close the loop, print the JSON line.  Returns the
- * process exit code.
+ * --passes timed passes, teardown, close the loop, print the JSON line.
+ * Returns the process exit code.
  */
 int ab_main(int argc, char **argv, const ab_workload_t *w);
 

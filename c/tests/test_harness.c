@@ -78,6 +78,42 @@ static int records_first(ab_run_t *run) {
   return rc;
 }
 
+/* Counts the timed passes of a process: pass k (from 0; the warm-up is -1
+ * when there is one) of --iterations operations. */
+static long pass_index(const ab_run_t *run) {
+  static long timed = -1;
+  return run->n == run->opts->iterations ? ++timed : -1;
+}
+
+/* Completes every operation of its first two timed passes, and gets the
+ * third pass's iteration 1 wrong: every pass is verified. */
+static int third_pass_wrong(ab_run_t *run) {
+  long k = pass_index(run);
+  ab_run_begin(run);
+  for (long i = 0; i < run->n; i++) {
+    long got = k == 2 && i == 1 ? 99 : i;
+    if (ab_run_check(run, i, &got) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Its second timed pass makes its records before the clock: the line's
+ * preclock figures are the most of any pass. */
+static int second_pass_early(ab_run_t *run) {
+  return pass_index(run) == 1 ? records_first(run) : completes_all(run);
+}
+
+/* Each timed pass takes longer than the one before (k ms more), so that the
+ * line's times can be told apart and put in their order. */
+static int slower_each_pass(ab_run_t *run) {
+  long k = pass_index(run);
+  ab_run_begin(run);
+  if (k > 0) uv_sleep((unsigned)(2 * k));
+  for (long i = 0; i < run->n; i++)
+    if (ab_run_check(run, i, &i) != 0) return -1;
+  return 0;
+}
+
 static const ab_variant_t fake_variants[] = {
   {"callback", NULL, "sequential", completes_all, NULL, 0},
   {"callback", NULL, "parallel", completes_all, NULL, 0},
@@ -87,6 +123,9 @@ static const ab_variant_t fake_variants[] = {
   {"callback", "nowait", "parallel", completes_all, NULL, 1},
   {"clockless", NULL, "sequential", no_clock, NULL, 0},
   {"early", NULL, "sequential", records_first, NULL, 0},
+  {"third", NULL, "sequential", third_pass_wrong, NULL, 0},
+  {"second", "early", "sequential", second_pass_early, NULL, 0},
+  {"slower", NULL, "sequential", slower_each_pass, NULL, 0},
   {NULL, NULL, NULL, NULL, NULL, 0}
 };
 
@@ -201,6 +240,14 @@ static void bad_numbers_are_usage_errors(void **state) {
   assert_int_equal(parse(&o, "--variant", "callback-parallel", "--warmup", "-1", NULL), AB_EXIT_USAGE);
   assert_int_equal(parse(&o, "--variant", "callback-parallel", "--concurrency", "-2", NULL), AB_EXIT_USAGE);
   assert_int_equal(parse(&o, "--variant", "callback-parallel", "--warmup", "0", NULL), AB_EXIT_OK);
+  assert_int_equal(o.passes, 1); /* the default */
+  assert_int_equal(parse(&o, "--variant", "callback-parallel", "--passes", "0", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant", "callback-parallel", "--passes", "-1", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant", "callback-parallel", "--passes", "two", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant", "callback-parallel", "--passes", "+3", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant", "callback-parallel", "--passes", "10001", NULL), AB_EXIT_USAGE);
+  assert_int_equal(parse(&o, "--variant", "callback-parallel", "--passes=10000", NULL), AB_EXIT_OK);
+  assert_int_equal(o.passes, AB_PASSES_MAX);
 }
 
 static void unknown_names_are_usage_errors(void **state) {
@@ -249,7 +296,9 @@ static void usage_lists_the_workloads_flags_backends_and_variants(void **state) 
   assert_non_null(strstr(text, "0 = default 64"));
   assert_non_null(strstr(text, "variants: callback-sequential callback-parallel "
                                "promise-counter-parallel oom-sequential verify-sequential "
-                               "clockless-sequential early-sequential\n"));
+                               "clockless-sequential early-sequential third-sequential "
+                               "second-early-sequential slower-sequential\n"));
+  assert_non_null(strstr(text, "--passes P          timed passes of N after the warm-up, 1 to 10000"));
   assert_null(strstr(text, "nowait")); /* test only: not offered */
 }
 
@@ -345,6 +394,14 @@ static void clock_is_monotonic(void **state) {
 #define run_fake(c, out, ...)                                                \
   main_in_child(&fake, c, out, sizeof(out), (const char *const[]){__VA_ARGS__, NULL})
 
+/* The integer field `name` of a line, or -1. */
+static long long line_field(const char *line, const char *name) {
+  char key[64];
+  snprintf(key, sizeof(key), "\"%s\":", name);
+  const char *at = strstr(line, key);
+  return at != NULL ? atoll(at + strlen(key)) : -1;
+}
+
 static void the_line_has_the_contracts_fields_in_order(void **state) {
   child_t c;
   char out[1024], want[512];
@@ -377,7 +434,11 @@ static void the_line_has_the_contracts_fields_in_order(void **state) {
   assert_true(strstr(out, ",\"preclock_heap_bytes\":") < strstr(out, ",\"preclock_faults\":"));
   /* and how long the warm-up took */
   assert_true(strstr(out, ",\"preclock_faults\":") < strstr(out, ",\"warmup_ns\":"));
-  assert_null(strchr(strstr(out, ",\"warmup_ns\":") + 1, ',')); /* the last field */
+  /* and every timed pass's time, one by default, the line's elapsed_ns */
+  snprintf(want, sizeof(want), ",\"passes_elapsed_ns\":[%lld]}\n",
+           line_field(out, "elapsed_ns"));
+  assert_true(strlen(out) > strlen(want));
+  assert_string_equal(out + strlen(out) - strlen(want), want); /* the last field */
   assert_int_equal(out[strlen(out) - 2], '}');
   assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1); /* one line */
 }
@@ -421,14 +482,6 @@ static void a_variant_that_never_starts_its_clock_fails(void **state) {
   assert_string_equal(out, "");
 }
 
-/* The integer field `name` of a line, or -1. */
-static long long line_field(const char *line, const char *name) {
-  char key[64];
-  snprintf(key, sizeof(key), "\"%s\":", name);
-  const char *at = strstr(line, key);
-  return at != NULL ? atoll(at + strlen(key)) : -1;
-}
-
 static void the_line_shows_what_a_pass_made_before_its_clock(void **state) {
   child_t c;
   char out[1024];
@@ -447,6 +500,68 @@ static void the_line_shows_what_a_pass_made_before_its_clock(void **state) {
   assert_true(faults >= 20000LL * 512 / 4096 / 2);
   /* a variant that starts its clock first made nothing before it */
   run_fake(&c, out, "--variant", "callback-sequential", "--iterations", "20000");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_true(line_field(out, "preclock_heap_bytes") < 4096);
+  assert_true(line_field(out, "preclock_faults") < 4);
+}
+
+/* The entries of the line's passes_elapsed_ns in t (up to max); their count,
+ * or -1 when the field is missing. */
+static int line_passes(const char *line, long long *t, int max) {
+  const char *at = strstr(line, "\"passes_elapsed_ns\":[");
+  int n = 0;
+  if (at == NULL) return -1;
+  at += strlen("\"passes_elapsed_ns\":[");
+  while (*at != ']' && *at != '\0' && n < max) {
+    char *end;
+    t[n++] = strtoll(at, &end, 10);
+    at = *end == ',' ? end + 1 : end;
+  }
+  return n;
+}
+
+static void every_timed_pass_is_run_verified_and_listed(void **state) {
+  child_t c;
+  char out[1024];
+  long long t[8];
+  (void)state;
+  run_fake(&c, out, "--variant", "slower-sequential", "--iterations", "5", "--warmup", "2",
+           "--passes", "4");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_string_equal(c.err, "");
+  assert_int_equal(line_passes(out, t, 8), 4);
+  /* the first pass is elapsed_ns; the k-th slept 2(k - 1) ms inside its clock */
+  assert_int_equal(t[0], line_field(out, "elapsed_ns"));
+  for (int k = 1; k < 4; k++) assert_true(t[k] >= 2000000LL * k);
+  assert_true(t[0] < 2000000LL);
+  /* the other figures are one pass's: N operations, not P * N */
+  assert_int_equal(line_field(out, "ok"), 5);
+  assert_int_equal(line_field(out, "bytes"), 10);
+  assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1); /* still one line */
+  /* a pass that gets one result wrong fails the process, whichever pass */
+  run_fake(&c, out, "--variant", "third-sequential", "--iterations", "3", "--passes", "3");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
+  assert_string_equal(c.err, "prog: timed pass 3 of 3: iteration 1: got 99, expected 1\n");
+  assert_string_equal(out, "");
+  run_fake(&c, out, "--variant", "third-sequential", "--iterations", "3", "--passes", "2");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_int_equal(line_passes(out, t, 8), 2);
+}
+
+static void the_preclock_figures_are_the_most_of_any_pass(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  /* the second of three passes makes 10 MB before its clock */
+  run_fake(&c, out, "--variant", "second-early-sequential", "--iterations", "20000",
+           "--passes", "3");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+#if defined(__GLIBC__) || defined(__APPLE__)
+  assert_true(line_field(out, "preclock_heap_bytes") >= 20000LL * 512);
+#endif
+  assert_true(line_field(out, "preclock_faults") >= 20000LL * 512 / 4096 / 2);
+  /* with one pass, none did */
+  run_fake(&c, out, "--variant", "second-early-sequential", "--iterations", "20000");
   assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
   assert_true(line_field(out, "preclock_heap_bytes") < 4096);
   assert_true(line_field(out, "preclock_faults") < 4);
@@ -639,6 +754,8 @@ int main(void) {
     cmocka_unit_test(out_of_memory_exits_3_and_a_wrong_result_1),
     cmocka_unit_test(a_variant_that_never_starts_its_clock_fails),
     cmocka_unit_test(the_line_shows_what_a_pass_made_before_its_clock),
+    cmocka_unit_test(every_timed_pass_is_run_verified_and_listed),
+    cmocka_unit_test(the_preclock_figures_are_the_most_of_any_pass),
     cmocka_unit_test(a_failed_setup_is_its_exit_code_and_prints_no_line),
     cmocka_unit_test(a_handle_teardown_leaves_open_fails_the_run),
     cmocka_unit_test(a_workload_needs_no_flags_setup_teardown_or_extra_fields),

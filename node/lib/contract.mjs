@@ -1,7 +1,10 @@
 // contract.mjs -- the program contract (DESIGN section 3) for every Node.js
 // variant of every workload: the generic flags, the workload's own flags,
 // untimed warm-up, in-process timing, verification of every completion, CPU
-// time and peak RSS, the one JSON line, the exit codes and the id rule.  It
+// time and peak RSS, --passes P timed passes in one process (each over all
+// N, each verified and timed alike; the line lists their times in
+// passes_elapsed_ns and its other figures are the first pass's), the one
+// JSON line, the exit codes and the id rule.  It
 // knows nothing about any workload.
 //
 // A workload module (node/<workload>/workload.mjs) describes its operation
@@ -76,11 +79,16 @@ export const DEFAULT_BOUND = 64;
 /** The project root, which program names in messages are relative to. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+// The most timed passes one process runs (--passes P, from 1): the line lists
+// each pass's time, so P bounds its length (C's AB_PASSES_MAX, Go's MaxPasses).
+export const MAX_PASSES = 10000;
+
 // The flags every program takes, whatever its workload: all counts.
 const GENERIC_FLAGS = {
   iterations: { value: 10000, arg: 'N', about: (unit) => `${unit}s in the timed section, a positive integer` },
   concurrency: { value: 0, arg: 'K', about: (unit) => `${unit}s in flight for bounded variants; 0 means ${DEFAULT_BOUND} there` },
   warmup: { value: 0, arg: 'N', about: (unit) => `untimed ${unit}s before the timed section` },
+  passes: { value: 1, arg: 'P', range: [1, MAX_PASSES], about: () => `timed passes of N after the warm-up, 1 to ${MAX_PASSES}` },
 };
 
 // Names a workload flag may not take: the generic flags, --help, and what a
@@ -392,11 +400,13 @@ export function resultLine(fields, measured) {
     idle_rss_kb: measured.idle_rss_kb,
     runtime: measured.runtime || runtimeName(),
     ...(measured.workloadFields || {}),
-    // What the timed pass did before its clock (Pass.begin), when measured.
+    // The most a timed pass did before its clock (Pass.begin), when measured.
     ...(measured.preclock ? { preclock_heap_bytes: measured.preclock.heapBytes,
       preclock_faults: measured.preclock.faults } : {}),
     // How long the warm-up took (outside the clock), when measured.
     ...(measured.warmup_ns !== undefined ? { warmup_ns: measured.warmup_ns } : {}),
+    // Every timed pass's time, the first being elapsed_ns (one by default).
+    passes_elapsed_ns: measured.passes_elapsed_ns !== undefined ? measured.passes_elapsed_ns : [measured.elapsed_ns],
   });
 }
 
@@ -520,10 +530,14 @@ export function isEntry(moduleUrl) {
 }
 
 /**
- * Runs a warm-up pass (if any) and the timed pass of the variant.  fail(message)
- * is called, and must not return, when a completion does not verify (the
- * message names the iteration) or the style finishes early.  Returns the
- * timed pass, the CPU time it took and how long the warm-up took.
+ * Runs a warm-up pass (if any) and the opts.passes timed passes of the
+ * variant (1 when not given), each over all N and each verified.
+ * fail(message) is called, and must not return, when a completion does not
+ * verify (the message names the iteration, and the pass after the first) or
+ * the style finishes early.  Returns the first timed pass, the CPU time it
+ * took, the peak RSS after it, how long the warm-up took, every timed pass's
+ * time (passesNs) and the most any timed pass did before its clock
+ * (preclock).
  */
 export async function measure(variant, opts, concurrency, fail) {
   const { workload } = variant;
@@ -534,14 +548,28 @@ export async function measure(variant, opts, concurrency, fail) {
     await runPass(variant, warm);
     warmupNs = Number(process.hrtime.bigint() - t0);
   }
-  const pass = new Pass(workload, opts, opts.iterations, concurrency, fail);
-  // Peak RSS so far: the idle process (runtime started, set up, nothing in flight).
-  const idleRssKb = resourceUsage().maxRSS;
-  const cpu0 = process.cpuUsage();
-  await runPass(variant, pass);
-  const cpu = process.cpuUsage(cpu0);
-  if (pass.ok !== pass.n) fail(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
-  return { pass, cpu, idleRssKb, warmupNs };
+  const passes = opts.passes === undefined ? 1 : opts.passes;
+  const passesNs = [];
+  const preclock = { heapBytes: 0, faults: 0 };
+  let first, cpu, idleRssKb, peakRssKb;
+  for (let k = 0; k < passes; k++) {
+    const which = k === 0 ? fail : (message) => fail(`timed pass ${k + 1} of ${passes}: ${message}`);
+    const pass = new Pass(workload, opts, opts.iterations, concurrency, which);
+    // Peak RSS so far: the idle process (runtime started, set up, nothing in flight).
+    if (k === 0) idleRssKb = resourceUsage().maxRSS;
+    const cpu0 = process.cpuUsage();
+    await runPass(variant, pass);
+    if (k === 0) {
+      cpu = process.cpuUsage(cpu0);
+      peakRssKb = resourceUsage().maxRSS;
+      first = pass;
+    }
+    if (pass.ok !== pass.n) which(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
+    passesNs.push(Number(pass.t1 - pass.t0));
+    preclock.heapBytes = Math.max(preclock.heapBytes, pass.preclock.heapBytes);
+    preclock.faults = Math.max(preclock.faults, pass.preclock.faults);
+  }
+  return { pass: first, cpu, idleRssKb, peakRssKb, warmupNs, passesNs, preclock };
 }
 
 /**
@@ -583,19 +611,20 @@ export async function main(variant, moduleUrl, { method = 'inprocess', args = pr
     say(`${prog}: N = ${opts.iterations}: ${err.message}: a limit of V8, lower N or K`);
     process.exit(EXIT_ENV);
   }
-  const { pass, cpu, idleRssKb, warmupNs } = measured;
+  const { pass, cpu, idleRssKb, peakRssKb, warmupNs, passesNs, preclock } = measured;
   emit(prog, 'result', resultLine(fields, {
     iterations: pass.n,
     concurrency,
     ok: pass.ok,
     bytes: pass.bytes,
-    elapsed_ns: Number(pass.t1 - pass.t0),
+    elapsed_ns: passesNs[0],
     user_us: cpu.user,
     sys_us: cpu.system,
-    peak_rss_kb: resourceUsage().maxRSS,
+    peak_rss_kb: peakRssKb,
     idle_rss_kb: idleRssKb,
     workloadFields: variant.workload.fields ? variant.workload.fields(pass) : {},
-    preclock: pass.preclock,
+    preclock,
     warmup_ns: warmupNs,
+    passes_elapsed_ns: passesNs,
   }) + '\n');
 }

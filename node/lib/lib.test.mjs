@@ -11,7 +11,7 @@ import path from 'path';
 import { pathToFileURL } from 'url';
 import { limiter } from './limit.mjs';
 import {
-  DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, parseArgs, quote,
+  DEFAULT_BOUND, Pass, QUOTE_MAX, ROOT, UsageError, defaults, defineWorkload, effectiveConcurrency, measure, parseArgs, quote,
   resultLine, runPass, runtimeName, usageText, variantFields, variantId, variantLabel, variantName,
 } from './contract.mjs';
 import { fixtureProblem, readfile } from '../readfile/workload.mjs';
@@ -149,7 +149,10 @@ test('the line holds the contract\'s fields in their order (DESIGN section 3)', 
   assert.ok(!line.includes('\n'));
   const parsed = JSON.parse(line);
   assert.deepStrictEqual(Object.keys(parsed), ['workload', 'lang', 'style', 'shape', 'mode', 'method', 'backend', 'variant',
-    'iterations', 'concurrency', 'ok', 'bytes', 'elapsed_ns', 'user_us', 'sys_us', 'peak_rss_kb', 'idle_rss_kb', 'runtime']);
+    'iterations', 'concurrency', 'ok', 'bytes', 'elapsed_ns', 'user_us', 'sys_us', 'peak_rss_kb', 'idle_rss_kb', 'runtime',
+    'passes_elapsed_ns']);
+  // one pass unless told: the list is elapsed_ns alone
+  assert.deepStrictEqual(parsed.passes_elapsed_ns, [5]);
   assert.strictEqual(parsed.variant, 'readfile/node/promise-counter-parallel@fs.promises');
   assert.strictEqual(parsed.method, 'inprocess');
   assert.match(parsed.runtime, /^node v\d+\.\d+\.\d+ \(libuv \d+\.\d+\.\d+\)$/);
@@ -161,7 +164,7 @@ test('a workload\'s own fields follow runtime in the line, in their order', () =
     iterations: 3, concurrency: 1, ok: 3, bytes: 0, elapsed_ns: 5, user_us: 1, sys_us: 2, peak_rss_kb: 3, idle_rss_kb: 2,
     workloadFields: { hits: 2, misses: 1 },
   }));
-  assert.deepStrictEqual(Object.keys(line).slice(-3), ['runtime', 'hits', 'misses']);
+  assert.deepStrictEqual(Object.keys(line).slice(-4), ['runtime', 'hits', 'misses', 'passes_elapsed_ns']);
   assert.strictEqual(line.hits, 2);
 });
 
@@ -180,9 +183,10 @@ test('every variant of a workload with fields of its own writes its catalog\'s f
       assert.strictEqual(run.status, 0, `${file}: ${run.stderr}`);
       const line = JSON.parse(run.stdout);
       const keys = Object.keys(line);
-      // the workload's fields, then what the pass did before its clock (Pass.begin)
+      // the workload's fields, then what the pass did before its clock (Pass.begin),
+      // the warm-up's time and every timed pass's
       assert.deepStrictEqual(keys.slice(keys.indexOf('runtime') + 1),
-        [...Object.keys(declared), 'preclock_heap_bytes', 'preclock_faults', 'warmup_ns'], file);
+        [...Object.keys(declared), 'preclock_heap_bytes', 'preclock_faults', 'warmup_ns', 'passes_elapsed_ns'], file);
       for (const field of Object.keys(declared)) assert.ok(Number.isInteger(line[field]), `${file}: ${field}`);
     }
   }
@@ -252,9 +256,10 @@ test('seed 002\'s shape builds the key of every load and keeps the cache in a pl
 
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
   const opts = parseArgs(readfile, ['--iterations', '5', '--expect=hi', '--concurrency', '3', '--warmup=2', '--file', 'f']);
-  assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, file: 'f' });
+  assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, passes: 1, file: 'f' });
   assert.deepStrictEqual(parseArgs(readfile, ['--help']), { help: true });
-  assert.deepStrictEqual(parseArgs(noop, ['-iterations', '7']), { iterations: 7, concurrency: 0, warmup: 0 });
+  assert.deepStrictEqual(parseArgs(noop, ['-iterations', '7']), { iterations: 7, concurrency: 0, warmup: 0, passes: 1 });
+  assert.strictEqual(parseArgs(noop, ['--passes=10000']).passes, 10000);
 });
 
 test('parseArgs names each bad flag', () => {
@@ -266,6 +271,10 @@ test('parseArgs names each bad flag', () => {
     [readfile, ['--iterations', '99999999999999999999'], /positive integer/],
     [readfile, ['--warmup', '-1'], /^--warmup must be a non-negative integer, got "-1"$/],
     [readfile, ['--concurrency', 'x'], /^--concurrency must be a non-negative integer/],
+    [noop, ['--passes', '0'], /^--passes must be an integer from 1 to 10000, got "0"$/],
+    [noop, ['--passes', '-1'], /^--passes must be an integer from 1 to 10000, got "-1"$/],
+    [noop, ['--passes', 'two'], /^--passes must be an integer from 1 to 10000, got "two"$/],
+    [noop, ['--passes', '10001'], /^--passes must be an integer from 1 to 10000, got "10001"$/],
     [readfile, ['--nope', '1'], /^unknown flag "--nope"$/],
     [readfile, ['stray'], /^unexpected argument "stray"$/],
     [readfile, ['--iterations'], /^--iterations needs a value$/],
@@ -290,8 +299,8 @@ test('an integer flag with a range says that range for every value outside it, d
 
 test('readfile\'s defaults are the ones documented, and the catalog\'s where it has a file for the workload', () => {
   assert.deepStrictEqual(defaults(readfile),
-    { iterations: 10000, concurrency: 0, warmup: 0, file: 'fixtures/text.txt', expect: 'Hello, world' });
-  assert.deepStrictEqual(defaults(noop), { iterations: 10000, concurrency: 0, warmup: 0 });
+    { iterations: 10000, concurrency: 0, warmup: 0, passes: 1, file: 'fixtures/text.txt', expect: 'Hello, world' });
+  assert.deepStrictEqual(defaults(noop), { iterations: 10000, concurrency: 0, warmup: 0, passes: 1 });
   for (const workload of [readfile, noop]) {
     const catalogFile = path.join(ROOT, 'runner', 'catalog', `${workload.name}.json`);
     if (!fs.existsSync(catalogFile)) continue;
@@ -303,7 +312,8 @@ test('readfile\'s defaults are the ones documented, and the catalog\'s where it 
 
 test('the usage lists the generic flags, then the workload\'s with their defaults', () => {
   const usage = usageText('node/readfile/x.mjs', readfile);
-  assert.match(usage, /^usage: node\/readfile\/x\.mjs \[--iterations N\] \[--concurrency K\] \[--warmup N\] \[--file PATH\] \[--expect TEXT\]\n/);
+  assert.match(usage, /^usage: node\/readfile\/x\.mjs \[--iterations N\] \[--concurrency K\] \[--warmup N\] \[--passes P\] \[--file PATH\] \[--expect TEXT\]\n/);
+  assert.match(usage, /--passes P +timed passes of N after the warm-up, 1 to 10000 \(default 1\)/);
   assert.match(usage, /--concurrency K +reads in flight for bounded variants; 0 means 64 there \(default 0\)/);
   assert.match(usage, /--expect TEXT +the exact content every read must return \(default "Hello, world"\)/);
   assert.match(usageText('node/noop/x.mjs', noop), /--iterations N +operations in the timed section/);
@@ -419,6 +429,55 @@ test('the fixture check refuses a missing file, a directory, a FIFO and a socket
     assert.match(fixtureProblem(sock), /is a socket; --file must name a regular file$/);
   } finally {
     server.close();
+  }
+});
+
+test('measure runs P timed passes after the warm-up, verifies each, times each and keeps the first\'s figures', async () => {
+  const seen = [];
+  const variant = { workload: noop, style: 'sync', mode: 'sequential', backend: 'none',
+    async run(p, done) {
+      seen.push(p.n);
+      const k = seen.length - 2; // the timed pass k from 0, after a warm-up
+      p.begin();
+      // pass k spins 3k ms on the clock (a timer may fire early by its rounding)
+      if (k > 0) await Promise.resolve().then(() => {
+        const until = process.hrtime.bigint() + BigInt(3e6 * k);
+        while (process.hrtime.bigint() < until);
+      });
+      for (let i = 0; i < p.n; i++) p.check(i, null, k === 3 && i === 1 ? 99 : i);
+      done();
+    } };
+  const failures = [];
+  const m = await measure(variant, { ...defaults(noop), iterations: 4, warmup: 2, passes: 3 }, 1, (x) => failures.push(x));
+  assert.deepStrictEqual(failures, []);
+  assert.deepStrictEqual(seen, [2, 4, 4, 4]);
+  assert.strictEqual(m.passesNs.length, 3);
+  assert.strictEqual(m.passesNs[0], Number(m.pass.t1 - m.pass.t0));
+  for (let k = 1; k < 3; k++) assert.ok(m.passesNs[k] >= 3e6 * k, `${m.passesNs}`);
+  assert.deepStrictEqual([m.pass.n, m.pass.ok], [4, 4]);
+  // a wrong result in a later pass is reported with the pass
+  seen.length = 0;
+  await measure(variant, { ...defaults(noop), iterations: 4, warmup: 2, passes: 4 }, 1, (x) => failures.push(x));
+  assert.strictEqual(failures[0], 'timed pass 4 of 4: iteration 1: completed with 99, expected 1');
+});
+
+test('a program runs --passes P and lists P times; a whole-process method refuses more than one', () => {
+  const run = runNode(['node/noop/promise-sequential.mjs', '--iterations', '20', '--passes', '3']);
+  assert.strictEqual(run.status, 0, run.stderr);
+  const line = JSON.parse(run.stdout);
+  assert.strictEqual(line.passes_elapsed_ns.length, 3);
+  assert.strictEqual(line.passes_elapsed_ns[0], line.elapsed_ns);
+  assert.ok(line.passes_elapsed_ns.every((t) => Number.isSafeInteger(t) && t > 0));
+  assert.deepStrictEqual([line.iterations, line.ok], [20, 20]);
+  for (const method of ['nodetest', 'perfjs']) {
+    const refused = runNode([`node/lib/${method}.mjs`, 'node/noop/promise-sequential.mjs', '--iterations', '5', '--passes', '2']);
+    assert.strictEqual(refused.status, 2, method);
+    assert.strictEqual(refused.stdout, '', method);
+    assert.match(refused.stderr, new RegExp(`^node/lib/${method}\\.mjs: --passes must be 1 for method ${method}: it times one pass a process, got 2\nusage: `), method);
+    const one = runNode([`node/lib/${method}.mjs`, 'node/noop/promise-sequential.mjs', '--iterations', '5', '--passes', '1']);
+    assert.strictEqual(one.status, 0, `${method}: ${one.stderr}`);
+    const parsed = JSON.parse(one.stdout);
+    assert.deepStrictEqual(parsed.passes_elapsed_ns, [parsed.elapsed_ns], method);
   }
 });
 

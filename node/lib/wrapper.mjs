@@ -18,7 +18,8 @@ import os from 'os';
 import path from 'path';
 import { pathToFileURL } from 'url';
 import {
-  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, exitIfStdoutClosed, optionsOrExit, resultLine, say, variantFields,
+  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, exitIfStdoutClosed, optionsOrExit, resultLine, say, usageText,
+  variantFields,
 } from './contract.mjs';
 
 const OPERAND = 'node/<workload>/<file>.mjs';
@@ -70,6 +71,13 @@ export async function variantFileOrExit(prog, usage, method, argv) {
 export async function wrappedOrExit(prog, usage, method, argv) {
   const { file, variant, rest } = await variantFileOrExit(prog, usage, method, argv);
   const opts = optionsOrExit(prog, variant.workload, rest, file);
+  // A whole-process method's time is one process's (or its child's one
+  // pass): there is no second pass to time in it.
+  if (opts.passes !== 1) {
+    say(`${prog}: --passes must be 1 for method ${method}: it times one pass a process, got ${opts.passes}\n` +
+      usageText(prog, variant.workload, file));
+    process.exit(EXIT_USAGE);
+  }
   exitIfStdoutClosed(prog); // nowhere to write the result: say so before anything runs
   return { file, variant, opts };
 }
@@ -150,6 +158,8 @@ export function reportOrExit(prog, { file, variant, opts }, method, child, child
     preclock: result.preclock,
     warmup_ns: result.warmup_ns,
     ...measured,
+    // One pass a process: its time is the list's one entry.
+    passes_elapsed_ns: [measured.elapsed_ns],
   }) + '\n');
 }
 

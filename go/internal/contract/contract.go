@@ -10,6 +10,9 @@
 //
 //   - Flags: --iterations N (>= 1, default 10000), --concurrency K (>= 0;
 //     bounded mode turns 0 into DefaultBound), --warmup N (>= 0, default 0),
+//     --passes P (1 to MaxPasses, default 1: timed passes of N after the
+//     warm-up, each verified and timed alike; the line's passes_elapsed_ns
+//     lists their times, its other figures are the first pass's),
 //     --variant NAME (default: the workload's first variant), --help, and the
 //     workload's own.  Go's flag package also takes -name and --name=value.
 //     N is decimal digits only, as in C and Node: no sign, blank, underscore
@@ -64,6 +67,11 @@ const DefaultBound = 64
 
 // DefaultIterations is N when --iterations is not given.
 const DefaultIterations = 10000
+
+// MaxPasses is the most timed passes one process runs (--passes P, from 1):
+// the line lists each pass's time, so P bounds its length; C's
+// AB_PASSES_MAX and Node's MAX_PASSES are the same.
+const MaxPasses = 10000
 
 // Values of the fields that are the same for every Go variant.
 const (

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -180,7 +181,7 @@ func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
 	}
 	obj := decode(t, stdout)
 	// the contract's fields, then what the pass did before its clock
-	order := append(append([]string{}, lineOrder...), "preclock_heap_bytes", "preclock_faults", "warmup_ns")
+	order := append(append([]string{}, lineOrder...), "preclock_heap_bytes", "preclock_faults", "warmup_ns", "passes_elapsed_ns")
 	if got := keys(t, stdout); strings.Join(got, ",") != strings.Join(order, ",") {
 		t.Errorf("fields %v, want %v", got, order)
 	}
@@ -303,6 +304,103 @@ func TestEveryBadNIsAUsageErrorNamingTheFlagAndTheValue(t *testing.T) {
 	}
 }
 
+func TestEveryBadPIsAUsageError(t *testing.T) {
+	for _, value := range []string{"0", "-1", "abc", "+2", "10001", "1.5"} {
+		expectUsageError(t, newFake().workload(), fmt.Sprintf("--passes must be an integer from 1 to 10000, got %q", value), "--passes", value)
+	}
+}
+
+// passTimes returns the line's passes_elapsed_ns.
+func passTimes(t *testing.T, obj map[string]any) []float64 {
+	t.Helper()
+	list, ok := obj["passes_elapsed_ns"].([]any)
+	if !ok {
+		t.Fatalf("passes_elapsed_ns is %v, want a list", obj["passes_elapsed_ns"])
+	}
+	out := make([]float64, len(list))
+	for i, x := range list {
+		out[i] = x.(float64)
+	}
+	return out
+}
+
+func TestEveryTimedPassIsRunVerifiedAndListed(t *testing.T) {
+	// P = 1 by default: the list is elapsed_ns alone.
+	f := newFake()
+	_, stdout, _ := run(f.workload(), "--iterations", "4")
+	obj := decode(t, stdout)
+	if got := passTimes(t, obj); len(got) != 1 || got[0] != obj["elapsed_ns"] {
+		t.Errorf("passes_elapsed_ns %v, want [elapsed_ns %v]", got, obj["elapsed_ns"])
+	}
+	// P passes of N after the warm-up, each its own pass, each timed.
+	calls := 0
+	slower := oneVariant(func(p *Pass) (Result, error) {
+		calls++
+		p.Begin()
+		time.Sleep(time.Duration(2*(calls-2)) * time.Millisecond) // pass k (from 0) sleeps 2k ms
+		return Result{OK: p.N, Done: time.Now()}, nil
+	})
+	code, stdout, stderr := run(slower, "--iterations", "4", "--warmup", "2", "--passes", "4")
+	if code != 0 || calls != 5 {
+		t.Fatalf("exit %d, %d passes, stderr %s; want 0 and a warm-up and 4 timed passes", code, calls, stderr)
+	}
+	obj = decode(t, stdout)
+	got := passTimes(t, obj)
+	if len(got) != 4 || got[0] != obj["elapsed_ns"] {
+		t.Fatalf("passes_elapsed_ns %v, want 4 times, the first elapsed_ns %v", got, obj["elapsed_ns"])
+	}
+	for k := 1; k < 4; k++ {
+		if got[k] < float64(2*k)*1e6 {
+			t.Errorf("pass %d took %v ns, want at least its %d ms sleep", k, got[k], 2*k)
+		}
+	}
+	if obj["ok"] != 4.0 || obj["iterations"] != 4.0 {
+		t.Errorf("the line counts more than one pass: %s", stdout)
+	}
+	// A wrong result in any pass fails the process, naming the pass.
+	f = newFake()
+	third := f.workload()
+	third.Variants[0].Run = func(p *Pass) (Result, error) {
+		if len(f.passes) == 2 {
+			f.failAt = 1
+		}
+		return f.run(p)
+	}
+	expectOneLine(t, third, ExitVerify, "go-fake: fake/go/sync-sequential@mem timed pass 3 of 3: iteration 1: completed with 99", "--iterations", "3", "--passes", "3")
+	short := newFake()
+	shortW := short.workload()
+	shortW.Variants[0].Run = func(p *Pass) (Result, error) {
+		short.short = len(short.passes) == 1
+		return short.run(p)
+	}
+	expectOneLine(t, shortW, ExitVerify, "timed pass 2 of 2: verified 2 of 3 operations", "--iterations", "3", "--passes", "2")
+}
+
+func TestThePreclockFiguresAreTheMostOfAnyTimedPass(t *testing.T) {
+	var keep [][]byte
+	calls := 0
+	second := oneVariant(func(p *Pass) (Result, error) {
+		calls++
+		if calls == 2 { // the second pass makes 10 MB before its clock
+			keep = touchedRecords(p.N)
+		}
+		p.Begin()
+		return Result{OK: p.N}, nil
+	})
+	code, stdout, stderr := run(second, "--iterations", "20000", "--passes", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if heap := decode(t, stdout)["preclock_heap_bytes"].(float64); heap < 20000*512 {
+		t.Errorf("preclock_heap_bytes = %v, want at least the second pass's 10 MB", heap)
+	}
+	// The pages go back to the OS, or the next test that counts the page
+	// faults of its own 10 MB would find them mapped already.
+	runtime.KeepAlive(keep)
+	keep = nil
+	debug.FreeOSMemory()
+}
+
 func TestZeroIsAValidWarmUpAndConcurrency(t *testing.T) {
 	if code, _, stderr := run(newFake().workload(), "--warmup", "0", "--concurrency", "00", "--iterations", "007"); code != 0 {
 		t.Errorf("exit %d: %s", code, stderr)
@@ -325,7 +423,8 @@ func TestHelpPrintsTheUsageOnStdoutAndExitsZero(t *testing.T) {
 			t.Fatalf("%s: exit %d, stderr %q", flag, code, stderr)
 		}
 		for _, want := range []string{
-			"usage: go-fake [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--level LEVEL]\n",
+			"usage: go-fake [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P] [--level LEVEL]\n",
+			"-passes P", "from 1 to 10000 (default 1)",
 			"variants: callback-bounded callback-counter-parallel sync-sequential\n",
 			"exit codes: 0 valid, 1 verification failed, 2 usage error, 3 environment error\n",
 			"-iterations N", "(default 10000)", "-level LEVEL", `(default "low")`, "(0 = the default bound, 64)",
@@ -439,15 +538,22 @@ func TestAVariantThatNeverStartsItsClockFails(t *testing.T) {
 	}
 }
 
+// touchedRecords makes n records of 512 bytes and touches each, as a pass
+// that makes per-operation state before its clock would.
+func touchedRecords(n int) [][]byte {
+	keep := make([][]byte, n)
+	for i := range keep {
+		keep[i] = make([]byte, 512)
+		keep[i][0] = 1
+	}
+	return keep
+}
+
 func TestTheLineShowsWhatAPassMadeBeforeItsClock(t *testing.T) {
 	var keep [][]byte
 	early := oneVariant(func(p *Pass) (Result, error) {
 		// a 512-byte record per operation, made and touched before the clock
-		keep = make([][]byte, p.N)
-		for i := range keep {
-			keep[i] = make([]byte, 512)
-			keep[i][0] = 1
-		}
+		keep = touchedRecords(p.N)
 		p.Begin()
 		return Result{OK: p.N}, nil
 	})

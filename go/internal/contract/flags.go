@@ -66,18 +66,19 @@ type options struct {
 	iterations  count
 	concurrency count
 	warmup      count
+	passes      count
 	variant     string
 }
 
 // settings are the generic flags' values, checked.
 type settings struct {
-	iterations, concurrency, warmup int
-	variant                         string
+	iterations, concurrency, warmup, passes int
+	variant                                 string
 }
 
 // genericFlags are the flags every program has; the usage lists the others
 // as the workload's own.
-var genericFlags = map[string]bool{"iterations": true, "concurrency": true, "warmup": true, "variant": true}
+var genericFlags = map[string]bool{"iterations": true, "concurrency": true, "warmup": true, "passes": true, "variant": true}
 
 // register declares the generic flags on fs; defaultVariant is the workload's
 // first variant.
@@ -85,9 +86,11 @@ func (o *options) register(fs *flag.FlagSet, defaultVariant string) {
 	o.iterations = count{text: strconv.Itoa(DefaultIterations), min: 1}
 	o.concurrency = count{text: "0", min: 0}
 	o.warmup = count{text: "0", min: 0}
+	o.passes = count{text: "1", min: 1}
 	fs.Var(&o.iterations, "iterations", "operations in the timed section, `N` >= 1")
 	fs.Var(&o.concurrency, "concurrency", fmt.Sprintf("operations in flight in bounded mode, `K` (0 = the default bound, %d); sequential and parallel variants report their own", DefaultBound))
 	fs.Var(&o.warmup, "warmup", "untimed operations before the timed section, `N` >= 0")
+	fs.Var(&o.passes, "passes", fmt.Sprintf("timed passes of N after the warm-up, `P` from 1 to %d", MaxPasses))
 	fs.StringVar(&o.variant, "variant", defaultVariant, "which variant to run, a `NAME` of the list above")
 }
 
@@ -102,6 +105,9 @@ func (o *options) check() (settings, error) {
 		return s, err
 	}
 	if s.warmup, err = o.warmup.value("warmup"); err != nil {
+		return s, err
+	}
+	if s.passes, err = FlagCount("--passes", o.passes.text, 1, MaxPasses); err != nil {
 		return s, err
 	}
 	return s, nil
@@ -121,7 +127,7 @@ func usage(out io.Writer, prog string, w Workload, fs *flag.FlagSet) {
 			fmt.Fprintf(&own, " [--%s]", f.Name)
 		}
 	})
-	fmt.Fprintf(out, "usage: %s [--variant NAME] [--iterations N] [--concurrency K] [--warmup N]%s\n", prog, own.String())
+	fmt.Fprintf(out, "usage: %s [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P]%s\n", prog, own.String())
 	fmt.Fprintf(out, "Runs one Go %s variant and prints one JSON line with the result.\n", w.Name)
 	fmt.Fprintf(out, "variants: %s\n", strings.Join(w.names(), " "))
 	fmt.Fprintf(out, "exit codes: 0 valid, 1 verification failed, 2 usage error, 3 environment error\n")

@@ -29,9 +29,10 @@ type Line struct {
 	IdleRSSKb   int64   `json:"idle_rss_kb"`
 	Runtime     string  `json:"runtime"`
 	Extra       []Extra `json:"-"`
-	// Trailing is written after Extra: what the timed pass did before its
-	// clock (Pass.Begin: preclock_heap_bytes, preclock_faults) and how long
-	// the warm-up took (warmup_ns).
+	// Trailing is written after Extra: the most any timed pass did before
+	// its clock (Pass.Begin: preclock_heap_bytes, preclock_faults), how long
+	// the warm-up took (warmup_ns) and every timed pass's time
+	// (passes_elapsed_ns, the first being ElapsedNs).
 	Trailing []Extra `json:"-"`
 }
 

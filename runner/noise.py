@@ -1,0 +1,130 @@
+"""noise.py -- what else the host did during each measured round (DESIGN section 6).
+
+Before and after every measured round the runner reads the kernel's CPU
+counters (the "cpu" line of /proc/stat: time of all CPUs by state, in clock
+ticks) and its own CPU time with its children's (os.times: the runner, the
+launchers, the programs and the servers they reaped).  Over the round:
+
+  steal_share   time the hypervisor gave to other guests (steal) over all the
+                CPUs' time
+  other_share   busy time (user, nice, system, irq, softirq) that neither the
+                runner nor anything it started used, over all the CPUs' time:
+                the host's other load
+  noisy         1 when steal_share is over STEAL_MAX or other_share over
+                OTHER_MAX, else 0
+
+rounds.csv in the run folder has a row per measured round with these and the
+round's wall time (ROUND_COLUMNS); REPORT.md names the noisy rounds.  Where
+/proc/stat cannot be read (macOS) the shares are empty and no round is called
+noisy.  Throttling is not read.
+"""
+import csv
+import os
+
+STAT = "/proc/stat"
+# A round is noisy past either share.
+STEAL_MAX = 0.01
+OTHER_MAX = 0.10
+RULE = ("a round is noisy when steal time is over %d%% or the host's other load (busy CPU "
+        "time the run did not use) over %d%% of all the CPUs' time during it, read from "
+        "/proc/stat" % (STEAL_MAX * 100, OTHER_MAX * 100))
+ROUND_COLUMNS = ["round", "wall_ns", "cpus", "steal_share", "other_share", "noisy"]
+# /proc/stat's cpu line: user nice system idle iowait irq softirq steal [guest guest_nice]
+BUSY = (0, 1, 2, 5, 6)
+STEAL = 7
+
+
+def read_stat(path=STAT):
+    """The aggregate cpu line of /proc/stat as a list of ints (ticks), or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("cpu "):
+                    # guest and guest_nice are counted in user and nice already
+                    return [int(x) for x in line.split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def own_cpu_s():
+    """CPU seconds of the runner and of every child it has reaped."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def snapshot(now_ns, path=STAT):
+    """What round() compares: (monotonic ns, /proc/stat's cpu line or None, own CPU s)."""
+    return (now_ns, read_stat(path), own_cpu_s())
+
+
+def round_row(rnd, before, after, hz=None):
+    """rounds.csv's row of a round from the snapshots before and after it."""
+    row = {"round": rnd, "wall_ns": after[0] - before[0], "cpus": os.cpu_count(),
+           "steal_share": None, "other_share": None, "noisy": 0}
+    if before[1] is None or after[1] is None:
+        return row
+    d = [a - b for a, b in zip(after[1], before[1])]
+    total = sum(d)
+    if total <= 0:
+        return row
+    hz = hz or os.sysconf("SC_CLK_TCK")
+    busy_s = sum(d[i] for i in BUSY) / float(hz)
+    other_s = max(0.0, busy_s - (after[2] - before[2]))
+    row["steal_share"] = round(d[STEAL] / float(total), 4)
+    row["other_share"] = round(min(1.0, other_s / (total / float(hz))), 4)
+    row["noisy"] = int(row["steal_share"] > STEAL_MAX or row["other_share"] > OTHER_MAX)
+    return row
+
+
+class RoundLog:
+    """rounds.csv of a run folder, a row appended and flushed per measured round."""
+
+    def __init__(self, rundir):
+        self.f = open(os.path.join(rundir, "rounds.csv"), "w", newline="", encoding="utf-8")
+        self.w = csv.DictWriter(self.f, fieldnames=ROUND_COLUMNS)
+        self.w.writeheader()
+        self.f.flush()
+
+    def add(self, row):
+        self.w.writerow(row)
+        self.f.flush()
+
+    def close(self):
+        self.f.close()
+
+
+def read_rounds(rundir):
+    """rounds.csv's rows ({column: text}), [] when the run has none (older runs)."""
+    try:
+        with open(os.path.join(rundir, "rounds.csv"), newline="", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+    except OSError:
+        return []
+
+
+def markdown(rundir):
+    """REPORT.md's lines on the rounds' noise: which rounds were noisy, by the rule."""
+    rows = read_rounds(rundir)
+    if not rows:
+        return []
+    out = ["## Noise", "", "Per measured round (`rounds.csv`): %s." % RULE, ""]
+    known = [r for r in rows if r.get("steal_share") not in (None, "")]
+    if not known:
+        return out + ["/proc/stat could not be read on this host: no round's noise is known.", ""]
+    noisy = [r for r in known if r.get("noisy") == "1"]
+
+    def pct(r, k):
+        return "%.1f%%" % (100 * float(r[k]))
+    if noisy:
+        out.append("**%d of %d rounds were noisy**: %s. Their samples are kept and count like "
+                   "the others; a ratio pairs both sides within a round, so load that lasts "
+                   "the round falls on both." % (len(noisy), len(known), "; ".join(
+                       "round %s (steal %s, other load %s)" % (r["round"], pct(r, "steal_share"),
+                                                              pct(r, "other_share"))
+                       for r in noisy)))
+    else:
+        out.append("No round was noisy (the most: steal %s, other load %s)." % (
+            max((pct(r, "steal_share") for r in known), key=lambda t: float(t[:-1])),
+            max((pct(r, "other_share") for r in known), key=lambda t: float(t[:-1]))))
+    return out + [""]

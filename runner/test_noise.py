@@ -1,0 +1,64 @@
+"""Unit tests of runner/noise.py: the rounds' steal time and other load from
+/proc/stat's counters, rounds.csv and REPORT.md's lines on it."""
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import noise  # noqa: E402
+
+
+def stat_file(folder, name, user, system, idle, steal):
+    """A /proc/stat with its aggregate cpu line (ticks) and one per-CPU line."""
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write("cpu  %d 0 %d %d 0 0 0 %d 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\nintr 5\n"
+                % (user, system, idle, steal))
+    return path
+
+
+class RoundTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def test_steal_and_the_load_the_run_did_not_make_are_shares_of_all_cpu_time(self):
+        a = stat_file(self.dir, "a", 1000, 500, 8000, 0)
+        # 1,000 ticks later: 300 user + 100 system busy, 20 stolen, 580 idle; the
+        # run itself used 1 s of CPU (100 ticks at 100 Hz)
+        b = stat_file(self.dir, "b", 1300, 600, 8580, 20)
+        self.assertEqual(noise.read_stat(a), [1000, 0, 500, 8000, 0, 0, 0, 0])
+        before = (0, noise.read_stat(a), 10.0)
+        after = (5 * 10 ** 9, noise.read_stat(b), 11.0)
+        row = noise.round_row(3, before, after, hz=100)
+        self.assertEqual((row["round"], row["wall_ns"]), (3, 5 * 10 ** 9))
+        self.assertEqual(row["steal_share"], 0.02)          # 20 of 1,000 ticks
+        self.assertEqual(row["other_share"], 0.3)           # (400 - 100) of 1,000
+        self.assertEqual(row["noisy"], 1)
+        quiet = noise.round_row(1, before, (1, noise.read_stat(b), 13.9), hz=100)
+        self.assertEqual((quiet["other_share"], quiet["steal_share"] > noise.STEAL_MAX),
+                         (0.01, True))                     # steal alone makes it noisy
+        calm = stat_file(self.dir, "c", 1395, 600, 9005, 0)
+        row = noise.round_row(1, before, (1, noise.read_stat(calm), 14.95), hz=100)
+        self.assertEqual((row["steal_share"], row["other_share"], row["noisy"]), (0.0, 0.0, 0))
+
+    def test_without_proc_stat_nothing_is_known_and_no_round_is_noisy(self):
+        self.assertIsNone(noise.read_stat(os.path.join(self.dir, "missing")))
+        row = noise.round_row(1, (0, None, 0.0), (9, None, 1.0))
+        self.assertEqual((row["steal_share"], row["other_share"], row["noisy"]), (None, None, 0))
+
+    def test_the_report_names_the_noisy_rounds(self):
+        log = noise.RoundLog(self.dir)
+        log.add({"round": 1, "wall_ns": 5, "cpus": 2, "steal_share": 0.0, "other_share": 0.02,
+                 "noisy": 0})
+        log.add({"round": 2, "wall_ns": 5, "cpus": 2, "steal_share": 0.03, "other_share": 0.25,
+                 "noisy": 1})
+        log.close()
+        text = "\n".join(noise.markdown(self.dir))
+        self.assertIn("## Noise", text)
+        self.assertIn("**1 of 2 rounds were noisy**: round 2 (steal 3.0%, other load 25.0%)", text)
+        self.assertEqual(noise.markdown(tempfile.mkdtemp()), [])   # a run before rounds.csv
+
+
+if __name__ == "__main__":
+    unittest.main()
