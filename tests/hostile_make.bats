@@ -80,7 +80,7 @@ clone_at() {
   [ ! -d "${BUILD_DIR}/tools" ] || ln -s "${BUILD_DIR}/tools" "$b/tools"
   run make --no-print-directory -C "$ROOT" compare PROFILE=nosuch BUILD="$b"
   assert_failure
-  assert_line "run.py: unknown profile 'nosuch'; the catalog has default, full, quick, scaling, seed, selftest"
+  assert_line "run.py: unknown profile 'nosuch'; the catalog has default, full, quick, runtimes, scaling, seed, selftest"
   [ ! -e "$b/bin" ]
   [ ! -e "$b/c" ]
   run make --no-print-directory -C "$ROOT" quick ARGS="--rounds 0" BUILD="$b"
