@@ -318,11 +318,12 @@ test-go: | $(DEPS_ENV)
 test-runner: | $(DEPS_ENV)
 	"$(PYTHON)" -m unittest discover -s runner -p 'test_*.py' -v
 
-# The bats files run one a CPU when GNU parallel is there (make deps installs
-# it on Debian), the tests of a file in their order; each test's time is shown.
+# The bats files run one a CPU and one more (many tests wait on a program or a
+# deadline) when GNU parallel is there (make deps installs it on Debian), the
+# tests of a file in their order; each test's time is shown.
 BATS_JOBS = $(eval BATS_JOBS := $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); \
   parallel --version 2>/dev/null | grep -q 'GNU parallel' && [ "$$n" -gt 1 ] \
-  && echo "--jobs $$n --no-parallelize-within-files"))$(BATS_JOBS)
+  && echo "--jobs $$((n + 1)) --no-parallelize-within-files"))$(BATS_JOBS)
 test-bats: | $(DEPS_ENV)
 	PYTHON="$(PYTHON)" NODE="$(NODE)" bats --tap --timing $(BATS_JOBS) tests
 

@@ -5,26 +5,29 @@
 
 load test_helper
 
-# clone_at DIR -- a clone of the project's committed HEAD in DIR, with the
-# suite's deps.env (what `make deps` found) so that deps need not run there.
+# clone_at DIR -- a clone of the project's committed HEAD in DIR (no build/:
+# as after make clean).
 clone_at() {
   git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
   git clone -q "$ROOT" "$1"
-  if [ -f "${BUILD_DIR}/deps.env" ]; then
-    mkdir -p "$1/build"
-    cp "${BUILD_DIR}/deps.env" "$1/build/deps.env"
-  fi
 }
 
-@test "a clone in a folder with a space builds, runs its C and Go tests and draws a run folder with a space" {
+# One clone serves both: a path with a space, and make after make clean (the
+# build is the costly part, so it is made once).
+@test "a clone in a folder with a space builds after make clean, running deps once, then runs its C and Go tests and draws a run folder with a space" {
   local clone="${BATS_TEST_TMPDIR}/a b/asyncstyles"
   clone_at "$clone"
+  run make --no-print-directory -C "$clone" clean
+  assert_success
+  [ ! -e "$clone/build" ]
   # Two jobs: the machine's two cores (what make -j2 all does for a user).
   run make --no-print-directory -j2 -C "$clone" all
   assert_success
+  [ -f "$clone/build/deps.env" ]
   [ -x "$clone/build/bin/c-readfile" ]
   [ -x "$clone/build/bin/go-readfile" ]
   [ -x "$clone/build/bin/launch" ]
+  [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
   run make --no-print-directory -C "$clone" test-c
   assert_success
   assert_line --regexp '^cmocka: [1-9][0-9]* passed, 0 failed$'
@@ -44,32 +47,19 @@ clone_at() {
   [ -f "$run_dir/REPORT.md" ]
   [ -s "$run_dir/charts/time-readfile.png" ]
   grep -q '](charts/time-readfile.png)' "$run_dir/REPORT.md"
+
+  # Again from clean, deps asked for on the same line as a target: still once.
+  rm -rf "$clone/build"
+  run make --no-print-directory -C "$clone" deps go
+  assert_success
+  [ -x "$clone/build/bin/go-readfile" ]
+  [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
 }
 
 @test "make plots without RUN says which run to give and exits 2" {
   run make --no-print-directory -C "$ROOT" plots RUN=
   assert_failure 2
   assert_output --partial "make plots: say which run"
-}
-
-@test "make after make clean runs deps once and builds every program" {
-  local b="${BATS_TEST_TMPDIR}/build"
-  run make --no-print-directory -C "$ROOT" clean BUILD="$b"
-  assert_success
-  [ ! -e "$b" ]
-  run make --no-print-directory -j2 -C "$ROOT" BUILD="$b"
-  assert_success
-  [ -f "$b/deps.env" ]
-  [ -x "$b/bin/c-readfile" ]
-  [ -x "$b/bin/go-readfile" ]
-  [ -x "$b/bin/launch" ]
-  [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
-  # Again from clean, deps asked for on the same line: still once.
-  rm -rf "$b"
-  run make --no-print-directory -C "$ROOT" deps go BUILD="$b"
-  assert_success
-  [ -x "$b/bin/go-readfile" ]
-  [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
 }
 
 @test "make compare with a PROFILE the catalog lacks refuses before it builds anything" {
