@@ -33,7 +33,9 @@ HEAP_ONCE=$((8 * 1024))
 FAULTS_ONCE=8
 
 # preclock ID N -- prints the line's preclock_heap_bytes and preclock_faults
-# of a run of ID at N without a warm-up, or fails saying why.
+# of a run of ID at N without a warm-up, or fails saying why.  It runs in a
+# command substitution, a subshell: a server it started is stopped there too
+# (SERVER_KEEP would leave one running per call, out of the parent's reach).
 preclock() {
   run_variant "$1" "$2" --warmup 0
   if [ "$status" -ne 0 ]; then
@@ -73,9 +75,6 @@ expect_nothing_before_the_clock() {
   # the variant runs at all: nothing of its pass is before its clock.
   ids=$(contract_ids "" "$1" | grep -v -- '-perfjs-')
   [ -n "$ids" ] || skip "no $1 variant runs here"
-  # One server for every variant of a workload that needs one (run_variant).
-  # shellcheck disable=SC2034  # read by run_variant
-  SERVER_KEEP=1
   heap_max=$((N2 - N1 + HEAP_ONCE))
   faults_max=$(((N2 - N1) / PAGE_OPS + FAULTS_ONCE))
   for id in $ids; do
@@ -96,7 +95,6 @@ expect_nothing_before_the_clock() {
       failures+=" (at most $heap_max and $faults_max more): per-operation state made before the clock"$'\n'
     fi
   done
-  stop_kept_server
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
