@@ -47,7 +47,9 @@
  *   elsewhere         SIGCHLD blocked and taken with sigtimedwait: it returns
  *                     when the program ends, or after 50 ms to look at getppid().
  * LAUNCH_WAIT_SIGNAL (-D) forces the last where there is sigtimedwait (not
- * on macOS): the runner's tests build it on Linux too (runner/test_run.py).
+ * on macOS).  The runner's tests build the launcher on Linux with
+ * -U__linux__ as well (runner/test_run.py), which takes the last path there
+ * (no prctl), the kqueue one on macOS.
  *
  * Pinning (DESIGN section 6): with LAUNCH_CPU=<n> in its environment (removed
  * before the program starts) the launcher pins itself to CPU n with

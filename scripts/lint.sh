@@ -9,13 +9,14 @@
 # one check per file.
 #
 # lint.sh --portable FILE... -- the macOS check alone, over those files
-# (tests/lint.bats gives it lines of each class).
+# (tests/macos.bats gives it lines of each class).
 #
 # What breaks on macOS (bash 3.2, BSD userland), each class found once in
 # this tree:
 #   never      bash 4 features (mapfile, declare -A, ${a,,}, negative array
 #              subscripts ${a[-1]}, ...) and GNU-only options (sed -i without
-#              a suffix, grep -P, date -d, date +%N, xargs -r, ...)
+#              a suffix, grep -P, date -d, date +%N, xargs -r, realpath -m,
+#              ...)
 #   guarded    a command macOS lacks (timeout, gtimeout, nproc, setarch, tac,
 #              ...), in any position (after run --separate-stderr, in an
 #              array, after a path), unless the line also has a guard:
@@ -65,7 +66,7 @@ check() {
 }
 
 # Portability (see the header).  Comment lines are left out.
-NEVER='(^|[^A-Za-z_-])(mapfile|readarray|coproc)([^A-Za-z_-]|$)|declare -A|local -n|\$\{[A-Za-z_]+(,,|\^\^)\}|\[\[ -v |wait -n|&>>|\|&|\$\{#?[A-Za-z_][A-Za-z0-9_]*\[[[:space:]]*-[0-9]|[A-Za-z_][A-Za-z0-9_]*\[-[0-9]+\]\+?=|sed -i( |$)|readlink -f|grep -[A-Za-z]*P|xargs -[A-Za-z]*[rd]|date -d|date [^|;]*%[0-9]*N|find .*-printf|base64 -w|du -[A-Za-z]*b'
+NEVER='(^|[^A-Za-z_-])(mapfile|readarray|coproc)([^A-Za-z_-]|$)|declare -A|local -n|\$\{[A-Za-z_]+(,,|\^\^)\}|\[\[ -v |wait -n|&>>|\|&|\$\{#?[A-Za-z_][A-Za-z0-9_]*\[[[:space:]]*-[0-9]|[A-Za-z_][A-Za-z0-9_]*\[-[0-9]+\]\+?=|sed -i( |$)|readlink -f|grep -[A-Za-z]*P|xargs -[A-Za-z]*[rd]|date -d|date [^|;]*%[0-9]*N|find .*-printf|base64 -w|du -[A-Za-z]*b|realpath -[A-Za-z]*[mes]|realpath --'
 # A command word: at the start, after a separator, a blank, a quote, a
 # parenthesis or a slash; for timeout, followed by its duration (a number, a
 # variable or a quoted word) and a command, so that the word in a sentence

@@ -193,7 +193,7 @@ no_server_within() {
     [ "$(runner_servers)" -ne 0 ] || return 0
     sleep 0.1
   done
-  echo "a server is still running: $(pgrep -af "${BIN}/c-httpchain-server")"
+  echo "a server is still running: $(pgrep -f "${BIN}/c-httpchain-server" | tr '\n' ' ')"
   return 1
 }
 

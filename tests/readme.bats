@@ -16,6 +16,20 @@ load test_helper
   grep -q 'make test' "$ROOT/.ci/run"
 }
 
+# normal_path PATH -- PATH (absolute) with its '.' and '..' parts resolved by
+# name, as GNU's realpath -m does, which macOS's realpath lacks.
+normal_path() {
+  local IFS=/ part parts=()
+  for part in $1; do
+    case $part in
+      '' | .) ;;
+      ..) [ "${#parts[@]}" -eq 0 ] || unset "parts[$((${#parts[@]} - 1))]" ;;
+      *) parts+=("$part") ;;
+    esac
+  done
+  echo "/${parts[*]}"
+}
+
 @test "every relative link of the README and of docs/ points at a file in the project" {
   local doc dir link target missing=""
   for doc in README.md docs/*.md node/README.md plots/README.md; do
@@ -24,8 +38,8 @@ load test_helper
     # shellcheck disable=SC2013  # links hold no blanks: one a word
     for link in $(grep -o '](\([^)#]*\))' "$ROOT/$doc" | sed 's/^](//; s/)$//'); do
       case $link in http*|'') continue ;; esac
-      target=$(cd "$ROOT/$dir" && realpath -m "$link")
-      case $target in "$(realpath "$ROOT")"/*) ;; *) missing+=" $doc:$link(outside)"; continue ;; esac
+      target=$(normal_path "$(cd "$ROOT/$dir" && pwd -P)/$link")
+      case $target in "$(cd "$ROOT" && pwd -P)"/*) ;; *) missing+=" $doc:$link(outside)"; continue ;; esac
       [ -e "$target" ] || missing+=" $doc:$link"
     done
   done
