@@ -620,7 +620,6 @@ PROFILE_SETTINGS = {"iterations", "timeout_s", "rounds", "trace_iterations", "bu
 BUDGET_KEYS = {"seconds", "max_rounds", "for"}
 SWEEP_KEYS = {"axis", "values", "for", "name", "default"}
 SWEEP_AXES = ("iterations", "concurrency", "env")
-ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*\Z")
 ENV_VALUE = re.compile(r"[A-Za-z0-9._-]+\Z")
 MAX_BUDGET_S = 3600
 
