@@ -546,6 +546,17 @@ def split_table(run, dec, split):
     return out
 
 
+def run_warmup(info, workload):
+    """', no warm-up' or ', after a warm-up of 350': the in-process warm-up this
+    run gave the workload's programs (run.json's warmup_ops; a variant's own,
+    such as a whole-process method's 0, is not shown); '' for a run that did
+    not record it."""
+    w = ((info.get("workloads") or {}).get(workload) or {}).get("warmup_ops")
+    if not isinstance(w, int):
+        return ""
+    return ", no warm-up" if w == 0 else ", after a warm-up of %s" % format(w, ",")
+
+
 def section(run, workload, claims):
     """The Markdown lines of one workload's claims beside this run."""
     info = run.info
@@ -555,9 +566,10 @@ def section(run, workload, claims):
     seed_n = claims["iterations"]
     out = ["## %s" % claims["title"], ""]
     out.append(
-        "%s This run: profile `%s`, N = %s, %s rounds%s, on %s (Node %s, Go %s)." % (
+        "%s This run: profile `%s`, N = %s%s, %s rounds%s, on %s (Node %s, Go %s)." % (
             claims["method"].format(iterations=format(seed_n, ","), host=claims["host"]),
             info.get("profile", "?"), format(n, ",") if isinstance(n, int) else "?",
+            run_warmup(info, workload),
             summary_mod.workload_rounds(info, workload),
             "" if info.get("complete", True) else " (**incomplete**: it was interrupted)",
             run.host.get("cpu_model") or run.host.get("slug") or "this host",

@@ -246,6 +246,17 @@ class ReproduceTest(unittest.TestCase):
         self.assertNotIn("weighs more", md)
         self.assertIn("With N = 40,000 instead of the seed's 5, what a pass pays once weighs less", md)
 
+    def test_a_section_says_the_warm_up_its_run_gave_the_workload(self):
+        # run.json's workloads record each workload's warm-up (warmup_ops): a
+        # seed-profile run at warm-up 0 says so, an older one says its own.
+        runs = {0: "N = 10,000, no warm-up, 12 rounds",
+                1000: "N = 10,000, after a warm-up of 1,000, 12 rounds"}
+        for ops, said in runs.items():
+            md = reproduce.markdown(make_summary(workloads={"readfile": {"warmup_ops": ops}}))
+            self.assertIn("This run: profile `full`, %s" % said, md)
+        md = reproduce.markdown(make_summary())  # a run that did not record it
+        self.assertIn("This run: profile `full`, N = 10,000, 12 rounds", md)
+
     def test_verdicts(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
