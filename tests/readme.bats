@@ -93,6 +93,29 @@ PY
   assert_output --partial 'answer:begin'
 }
 
+@test "docs/results.md shows the seed-profile run's seed sections, every heading nested under its block's" {
+  # Each seed section of the seed-profile run follows its block's heading, one
+  # level below it, as the default run's sections follow the results' title.
+  run "$PYTHON" - "$ROOT/docs/results.md" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+block = text[text.index("<!-- reference-results:begin -->"):text.index("<!-- reference-results:end -->")]
+head = "#### Each seed's own method: the seed-profile run"
+if head not in block:
+    sys.exit("no seed-profile block")
+default, seed = block.split(head)
+for name, part, level in (("the default run", default, 4), ("the seed-profile run", seed, 5)):
+    titles = re.findall(r"^(#+) (Seed \d{3} reproduced)$", part, re.M)
+    if not titles:
+        print("%s: no seed section" % name)
+    for marks, title in titles:
+        if len(marks) != level:
+            print("%s: %s %s, not at level %d" % (name, marks, title, level))
+PY
+  assert_success
+  assert_output ""
+}
+
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
