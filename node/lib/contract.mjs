@@ -405,6 +405,8 @@ export function resultLine(fields, measured) {
       preclock_faults: measured.preclock.faults } : {}),
     // How long the warm-up took (outside the clock), when measured.
     ...(measured.warmup_ns !== undefined ? { warmup_ns: measured.warmup_ns } : {}),
+    // A harness's own memory figure (perfjs: the largest RSS sampled less the RSS at its start).
+    ...(measured.sampled_rss_kb !== undefined ? { sampled_rss_kb: measured.sampled_rss_kb } : {}),
     // Every timed pass's time, the first being elapsed_ns (one by default).
     passes_elapsed_ns: measured.passes_elapsed_ns !== undefined ? measured.passes_elapsed_ns : [measured.elapsed_ns],
   });
