@@ -14,7 +14,9 @@ the catalog's values unless a --FLAG VALUE says otherwise (e.g. --expect
 when N is smaller (the most in flight).  passes_elapsed_ns, every timed
 pass's time, is a list of P positive integers whose first is elapsed_ns: P is
 --passes (1 when not given: the programs' default), and the field may be
-missing only when P is 1.
+missing only when P is 1.  sampled_rss_kb, a harness's memory figure
+(the largest RSS sampled less idle_rss_kb), is an integer from -idle_rss_kb to
+peak_rss_kb - idle_rss_kb, and a perfjs line must carry it.
 Otherwise prints "ID: the first problem found" to stderr and exits 1; a bad
 call exits 2, a broken catalog 3.  The runner imports problem().
 """
@@ -35,6 +37,14 @@ ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
 # 3): integers >= 0 when present.
 OPTIONAL_INTS = ("threadpool_trips", "allocs", "pool_gets", "nvcsw", "nivcsw",
                  "preclock_heap_bytes", "preclock_faults", "warmup_ns")
+# A whole-process harness's own memory figure, in KiB: the largest RSS it
+# sampled (after its start loop and at every completion) less the RSS at its
+# start (idle_rss_kb), as bluebird's benchmark/performance.js reports it.  A
+# line of a method in SAMPLED_METHODS must carry it; any line that does holds
+# it from -idle_rss_kb to peak_rss_kb - idle_rss_kb (RSS may fall below the
+# start, never below 0 nor above the peak).  It may be negative.
+SAMPLED_FIELD = "sampled_rss_kb"
+SAMPLED_METHODS = ("perfjs",)
 # Every timed pass's time (--passes P: P positive integers, the first being
 # elapsed_ns); every program writes it, and a line without it ran one pass.
 PASSES_FIELD = "passes_elapsed_ns"
@@ -169,7 +179,27 @@ def problem(entry, n, line, workload_values=None, concurrency=None, passes=1):
     if not 0 < obj["idle_rss_kb"] <= obj["peak_rss_kb"]:
         return ("idle_rss_kb must be positive and at most peak_rss_kb (%d), got %d"
                 % (obj["peak_rss_kb"], obj["idle_rss_kb"]))
+    why = _sampled_problem(obj)
+    if why:
+        return why
     return _passes_problem(obj, passes)
+
+
+def _sampled_problem(obj):
+    """The first way the line's sampled_rss_kb breaks the contract, or None."""
+    if SAMPLED_FIELD not in obj:
+        if obj["method"] in SAMPLED_METHODS:
+            return "field %r is missing: a %s line carries its harness's memory figure" % (
+                SAMPLED_FIELD, obj["method"])
+        return None
+    v = obj[SAMPLED_FIELD]
+    if not _is_int(v):
+        return "field %r must be an integer, got %r" % (SAMPLED_FIELD, v)
+    low, high = -obj["idle_rss_kb"], obj["peak_rss_kb"] - obj["idle_rss_kb"]
+    if not low <= v <= high:
+        return ("%s is %d: the RSS it samples lies between 0 and the peak, so it is from %d "
+                "to %d (peak_rss_kb - idle_rss_kb)" % (SAMPLED_FIELD, v, low, high))
+    return None
 
 
 class _Usage(Exception):

@@ -196,7 +196,8 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
             "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
             "env": env_text(point.get("env")), "point": point.get("point", ""),
             "outside_ns": outside_ns(_elapsed(rec.get("elapsed_ns")), res.wall_ns),
-            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns")), "pass": 0}
+            "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns")), "pass": 0,
+            "sampled_rss_kb": _int_or_none(rec.get("sampled_rss_kb"))}
 
 
 def variant_rounds(plan, v, rounds_of=None):

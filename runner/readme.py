@@ -62,7 +62,9 @@ def end(name):
 
 
 def demote(lines, levels=1):
-    """Headings deeper, so the run's sections nest under the README's."""
+    """Headings deeper, so the run's sections nest under the README's (lines may
+    hold several lines each, as report.reproduce_section's do)."""
+    lines = "\n".join(lines).split("\n") if lines else []
     return ["#" * levels + l if l.startswith("#") else l for l in lines]
 
 
@@ -136,7 +138,7 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None):
                 "`node --test` process, seed 002's cache shape, seed 003's bluebird harness); "
                 "its run %s." % describe_run(seed_rel, seed_summary), ""]
         sec = report.reproduce_section(seed_summary, os.path.join(ROOT, seed_rel))
-        out += [l for l in demote(sec, 3) if not l.startswith("###")]
+        out += demote(sec, 3)
     return out
 
 

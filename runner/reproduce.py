@@ -60,7 +60,10 @@ are filled in):
              smallest memory of itself and `among` (median memory above the
              idle process, or peak RSS where a row has no idle figure)
   smallest_memory entries may name seed_method: {variant, among}: the same
-             claim over the seed's method's variants (its own column)
+             claim over the seed's method's variants (its own column), judged
+             on the method's own memory figure when its lines give one
+             (sampled_rss_kb: bluebird's harness's largest RSS sampled less
+             the RSS at its start), else on the memory above the idle process
   decomposition {title, about, c_column, rows: [{gap, node: [num, den],
                  c: [num, den], style_in_node?: [..], backend_in_node?: [..],
                  c_is?: text}]}: the node and c pairs must be measured alike
@@ -81,6 +84,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 import catalog as catalog_mod  # noqa: E402
+import contract as contract_mod  # noqa: E402
 import stats  # noqa: E402
 import summary as summary_mod  # noqa: E402
 
@@ -100,6 +104,7 @@ class Run:
         self.q = None
         self.times = None  # {variant: {round: elapsed_ns}} of valid runs
         self.mem = None
+        self.sampled = None
         self.samples_note = "no run folder was given"
         if run_dir:
             path = os.path.join(run_dir, "samples.csv")
@@ -110,6 +115,7 @@ class Run:
             else:
                 self.times = {}
                 self.mem = {}  # {variant: {round: KB above the idle process}}
+                self.sampled = {}  # {variant: {round: a harness's own figure, KB}}
                 for s in summary_mod.per_process(samples):   # its passes' median
                     # The base point only: a sweep's other points are other settings.
                     if s.get("point") not in (None, "", "base"):
@@ -119,6 +125,9 @@ class Run:
                         if s.get("idle_rss_kb") is not None and s.get("peak_rss_kb") is not None:
                             self.mem.setdefault(s["variant"], {})[s["round"]] = (
                                 s["peak_rss_kb"] - s["idle_rss_kb"])
+                        if s.get("sampled_rss_kb") is not None:
+                            self.sampled.setdefault(s["variant"], {})[s["round"]] = (
+                                s["sampled_rss_kb"])
 
     def why_missing(self, vid):
         """None when vid has valid samples in this run, else the reason in words."""
@@ -186,25 +195,32 @@ class Run:
         return {"value": top / bottom, "low": None, "high": None, "rounds": 0, "paired": False}
 
 
-    def memory(self, num, den=None):
-        """Memory above the idle process of num, minus den's when given, in KB: a
-        dict like ratio()'s (value, low, high, rounds, paired) or {"missing": why}."""
+    def memory(self, num, den=None, figure="kernel"):
+        """Memory of num, minus den's when given, in KB: a dict like ratio()'s
+        (value, low, high, rounds, paired) or {"missing": why}.  figure "kernel"
+        is the memory above the idle process (the kernel's peak less the RSS
+        before the timed pass), "sampled" a harness's own figure (the line's
+        sampled_rss_kb: perfjs's largest RSS sampled less the RSS at its start)."""
         for vid in [num] + ([den] if den else []):
             why = self.why_missing(vid)
             if why:
                 return {"missing": why}
-        if self.mem is not None:
-            rounds = set(self.mem.get(num, {}))
+        per_round = self.sampled if figure == "sampled" else self.mem
+        if per_round is not None:
+            rounds = set(per_round.get(num, {}))
             if den:
-                rounds &= set(self.mem.get(den, {}))
-            diffs = [self.mem[num][r] - (self.mem[den][r] if den else 0) for r in sorted(rounds)]
+                rounds &= set(per_round.get(den, {}))
+            diffs = [per_round[num][r] - (per_round[den][r] if den else 0) for r in sorted(rounds)]
             if diffs:
                 m, lo, hi = stats.ratio_ci(diffs)
                 return {"value": m, "low": lo, "high": hi, "rounds": len(diffs), "paired": True,
-                        "key": ("memory", num, den),
+                        "key": ("memory", num, den) if figure == "kernel" else (figure, num, den),
                         "p": stats.sign_test_around(diffs, 0) if lo is not None else None}
-        vals = [self.rows[v].get("mem_above_idle_kb") for v in [num] + ([den] if den else [])]
+        field = "sampled_rss_kb" if figure == "sampled" else "mem_above_idle_kb"
+        vals = [self.rows[v].get(field) for v in [num] + ([den] if den else [])]
         if any(v is None for v in vals):
+            if figure == "sampled":
+                return {"missing": "no harness memory figure in this run (no sampled_rss_kb)"}
             return {"missing": "no memory above the idle process in this run (no idle_rss_kb)"}
         return {"value": vals[0] - (vals[1] if den else 0), "low": None, "high": None,
                 "rounds": 0, "paired": False}
@@ -396,7 +412,14 @@ def claims_table(run, claims):
         cell, verdict = memory_claim(run, c["variant"], c["among"])
         sm = c.get("seed_method")
         if sm:
-            sm_cell, sm_verdict = memory_claim(run, sm["variant"], sm["among"])
+            # The seed's method's own memory figure (bluebird's harness: the
+            # largest RSS sampled less the RSS at its start) when its lines
+            # gave it, else the same kernel figure as this run's column.
+            sm_ids = [sm["variant"]] + list(sm["among"])
+            figure = "sampled" if all(
+                run.why_missing(v) is None and run.rows[v].get("sampled_rss_kb") is not None
+                for v in sm_ids) else "kernel"
+            sm_cell, sm_verdict = memory_claim(run, sm["variant"], sm["among"], figure)
             seedm = "%s (%s)" % (sm_cell, sm_verdict.replace("**", ""))
         else:
             seedm = "no timing: memory is read from the kernel at the end"
@@ -421,33 +444,48 @@ def methods_apart(run, r):
 def twins_table(run, workload, method):
     """Every variant of the workload that the seed's `method` times, beside the
     same variant timed in-process: both times, the in-process one over the
-    seed's method's round by round (methods_apart), and both memories above the
-    idle process.  [] without a method or when the run timed none by it."""
+    seed's method's round by round (methods_apart), both memories above the
+    idle process and, for a method whose lines carry one (contract.py's
+    SAMPLED_METHODS: perfjs), that method's own memory figure (sampled_rss_kb,
+    `-` where the run has none).  [] without a method or when the run timed
+    none by it."""
     if not method:
         return []
     pairs = [(catalog_mod.variant_id(dict(v, method="inprocess")), v["id"])
              for v in run.catalog.workloads[workload]["variants"] if v["method"] == method]
     if not any(run.why_missing(sm) is None for _, sm in pairs):
         return []
+    sampled = method in contract_mod.SAMPLED_METHODS
     out = ["", "Every variant both ways (the in-process figure over the seed's method's, round "
            "by round, after the two times; memory above the idle process, in-process / "
-           "seed's method):", "",
-           "| variant | in-process | seed's method (`%s`) | memory above idle |" % method,
-           "|---|---|---|---|"]
+           "seed's method, from the kernel's peak%s):" % (
+               "; the harness's own memory figure: the largest RSS it sampled less the RSS at "
+               "its start, `-` where this run has none" if sampled else ""), "",
+           "| variant | in-process | seed's method (`%s`) | memory above idle |%s" % (
+               method, " the harness's own memory figure |" if sampled else ""),
+           "|---|---|---|---|%s" % ("---|" if sampled else "")]
+
+    def mib(v, field):
+        kb = None if run.why_missing(v) else run.rows[v].get(field)
+        return "-" if kb is None else "%.1f" % (kb / 1024.0)
+
     for vid, sm in pairs:
-        mems = []
-        for v in (vid, sm):
-            kb = None if run.why_missing(v) else run.rows[v].get("mem_above_idle_kb")
-            mems.append("-" if kb is None else "%.1f" % (kb / 1024.0))
-        out.append("| `%s` | %s | %s%s | %s MiB |" % (
+        mems = [mib(vid, "mem_above_idle_kb"), mib(sm, "mem_above_idle_kb")]
+        own = mib(sm, "sampled_rss_kb")
+        out.append("| `%s` | %s | %s%s | %s MiB |%s" % (
             vid, fmt_ms(run, vid), fmt_ms(run, sm), methods_apart(run, run.ratio([vid], [sm])),
-            " / ".join(mems)))
+            " / ".join(mems), (" %s |" % (own if own == "-" else own + " MiB")) if sampled else ""))
     return out
 
 
-def memory_kb(row):
+def memory_kb(row, figure="kernel"):
     """(KiB, what it is) of a summary row: memory above the idle process when
-    the row has it, else peak RSS; (None, why) when it has neither."""
+    the row has it, else peak RSS; (None, why) when it has neither.  figure
+    "sampled": the harness's own figure (sampled_rss_kb), or (None, why)."""
+    if figure == "sampled":
+        if row.get("sampled_rss_kb") is not None:
+            return row["sampled_rss_kb"], "sampled by the harness"
+        return None, "no harness memory figure"
     if row.get("mem_above_idle_kb") is not None:
         return row["mem_above_idle_kb"], "above idle"
     if row.get("peak_rss_kb") is not None:
@@ -455,23 +493,24 @@ def memory_kb(row):
     return None, "no memory figure"
 
 
-def memory_claim(run, vid, among):
+def memory_claim(run, vid, among, figure="kernel"):
     """(this run's cell, verdict) of a claim that vid uses the least memory of
-    itself and among: it holds only when vid's memory above the idle process is
-    below each other's by a round-paired difference whose CI excludes 0 and
-    whose test survives the family's control; without paired samples the
-    medians are compared, and the verdict says it has no CI."""
+    itself and among: it holds only when vid's memory above the idle process
+    (figure "sampled": the harness's own figure, Run.memory) is below each
+    other's by a round-paired difference whose CI excludes 0 and whose test
+    survives the family's control; without paired samples the medians are
+    compared, and the verdict says it has no CI."""
     figures = {}
     for v in [vid] + list(among):
         why = run.why_missing(v)
         if why:
             return "not measured: %s" % why, "cannot tell: not measured"
-        kb, what = memory_kb(run.rows[v])
+        kb, what = memory_kb(run.rows[v], figure)
         if kb is None:
             return "not measured: `%s` has %s" % (v, what), "cannot tell: not measured"
         figures[v] = (kb, what)
     cell = "; ".join("`%s` %.1f MiB %s" % (v, kb / 1024.0, what) for v, (kb, what) in figures.items())
-    diffs = {v: run.memory(vid, v) for v in among}
+    diffs = {v: run.memory(vid, v, figure) for v in among}
     if diffs and all("missing" not in d and d["low"] is not None for d in diffs.values()):
         less = [v for v, d in diffs.items() if d["low"] > 0 and not lost(run.q_of(d))]
         if less:
@@ -546,6 +585,17 @@ def split_table(run, dec, split):
     return out
 
 
+def run_warmup(info, workload):
+    """', no warm-up' or ', after a warm-up of 350': the in-process warm-up this
+    run gave the workload's programs (run.json's warmup_ops; a variant's own,
+    such as a whole-process method's 0, is not shown); '' for a run that did
+    not record it."""
+    w = ((info.get("workloads") or {}).get(workload) or {}).get("warmup_ops")
+    if not isinstance(w, int):
+        return ""
+    return ", no warm-up" if w == 0 else ", after a warm-up of %s" % format(w, ",")
+
+
 def section(run, workload, claims):
     """The Markdown lines of one workload's claims beside this run."""
     info = run.info
@@ -555,9 +605,10 @@ def section(run, workload, claims):
     seed_n = claims["iterations"]
     out = ["## %s" % claims["title"], ""]
     out.append(
-        "%s This run: profile `%s`, N = %s, %s rounds%s, on %s (Node %s, Go %s)." % (
+        "%s This run: profile `%s`, N = %s%s, %s rounds%s, on %s (Node %s, Go %s)." % (
             claims["method"].format(iterations=format(seed_n, ","), host=claims["host"]),
             info.get("profile", "?"), format(n, ",") if isinstance(n, int) else "?",
+            run_warmup(info, workload),
             summary_mod.workload_rounds(info, workload),
             "" if info.get("complete", True) else " (**incomplete**: it was interrupted)",
             run.host.get("cpu_model") or run.host.get("slug") or "this host",

@@ -17,13 +17,13 @@ SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mod
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
                   "shape", "method", "label", "idle_rss_kb", "env", "point",
-                  "outside_ns", "startup_ns", "warmup_ns", "pass"]
+                  "outside_ns", "startup_ns", "warmup_ns", "pass", "sampled_rss_kb"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
                "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb",
-               "outside_ns", "startup_ns", "warmup_ns", "pass")
+               "outside_ns", "startup_ns", "warmup_ns", "pass", "sampled_rss_kb")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 MODES = ("sequential", "parallel", "bounded")
 LANGS = ("c", "go", "node")
@@ -47,7 +47,7 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
                        "lang_diff_per_op_ns_ci_high", "point", "env", "q_value",
                        "lang_q_value", "outside_ms", "startup_ms", "own_outside_ms",
-                       "outside_share", "outside_flag", "warmup_ms"]
+                       "outside_share", "outside_flag", "warmup_ms", "sampled_rss_kb"]
 
 # A variant whose time outside its clock, less its language's empty-program
 # start-up and its own warm-up, is more than this share of its timed time is
@@ -62,8 +62,10 @@ OUTSIDE_SHARE_MAX = 0.10
 REQUIRED_COLUMNS = ("round", "order", "variant", "workload", "lang", "style", "mode",
                     "backend", "iterations", "concurrency", "status")
 # Integer columns that are counts from 1 (the others are 0 or more; exit_code
-# may be anything the launcher reported).
+# may be anything the launcher reported, sampled_rss_kb below 0 when a
+# harness's RSS fell below its start: runner/contract.py).
 POSITIVE_COLUMNS = ("round", "iterations")
+SIGNED_COLUMNS = ("exit_code", "sampled_rss_kb")
 INT64_MAX = 2 ** 63 - 1
 
 
@@ -121,7 +123,7 @@ def read_samples(path, warnings=None):
                 raise ValueError("%s: %s is not an integer: %r" % (where, k, row[k][:40]))
             row[k] = int(row[k])
             low = 1 if k in POSITIVE_COLUMNS else 0
-            if k != "exit_code" and row[k] < low:
+            if k not in SIGNED_COLUMNS and row[k] < low:
                 raise ValueError("%s: %s is %d, below %d" % (where, k, row[k], low))
             if abs(row[k]) > INT64_MAX:
                 raise ValueError("%s: %s has %d digits, beyond a 64-bit integer"
@@ -340,6 +342,10 @@ def summarize(samples, baselines, units=None):
                "mem_above_idle_kb": _median_or_none([
                    max(0, s["peak_rss_kb"] - s["idle_rss_kb"]) for s in oks
                    if s.get("idle_rss_kb") is not None and s["peak_rss_kb"] is not None]),
+               # A harness's own memory figure (perfjs: the largest RSS it sampled
+               # less the RSS at its start), when the line gave one.
+               "sampled_rss_kb": _median_or_none([s.get("sampled_rss_kb") for s in oks
+                                                  if s.get("sampled_rss_kb") is not None]),
                "user_ms": _median_or_none([s["user_us"] / 1000.0 for s in oks
                                            if s["user_us"] is not None]),
                "sys_ms": _median_or_none([s["sys_us"] / 1000.0 for s in oks

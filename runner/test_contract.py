@@ -82,6 +82,38 @@ class ProblemTest(unittest.TestCase):
         self.assertIn("'preclock_faults' must be an integer",
                       self.problem(line(preclock_faults=1.5)))
 
+    def test_the_harness_memory_figure_is_a_perfjs_lines_and_lies_within_its_rss(self):
+        # sampled_rss_kb: bluebird's harness's memory, the largest RSS sampled
+        # at a completion less the RSS at the start (idle_rss_kb); RSS may have
+        # fallen since the start, never below 0, nor risen above the peak.
+        entry = CAT.find("doxbee/node/promise-parallel-perfjs-parallel@native")
+
+        def harness(**over):
+            rec = {"workload": "doxbee", "lang": "node", "style": "promise", "shape": "parallel",
+                   "mode": "parallel", "method": "perfjs", "backend": "native",
+                   "variant": entry["id"], "iterations": 10, "concurrency": 0, "ok": 10,
+                   "bytes": 0, "elapsed_ns": 93012345, "user_us": 61000, "sys_us": 120000,
+                   "peak_rss_kb": 5320, "idle_rss_kb": 4100, "runtime": "node v20.0.0",
+                   "commits": 10, "checked": 260, "ops_per_upload": 26, "warmup_ns": 5, "sampled_rss_kb": 1000, "passes_elapsed_ns": [93012345]}
+            rec.update(over)
+            return json.dumps({k: v for k, v in rec.items() if v is not None})
+
+        self.assertIsNone(contract.problem(entry, 10, harness()))
+        self.assertIsNone(contract.problem(entry, 10, harness(sampled_rss_kb=1220)))
+        self.assertIsNone(contract.problem(entry, 10, harness(sampled_rss_kb=-4)))
+        self.assertEqual(contract.problem(entry, 10, harness(sampled_rss_kb=None)),
+                         "field 'sampled_rss_kb' is missing: a perfjs line carries its harness's "
+                         "memory figure")
+        self.assertIn("'sampled_rss_kb' must be an integer, got 1.5",
+                      contract.problem(entry, 10, harness(sampled_rss_kb=1.5)))
+        self.assertEqual(contract.problem(entry, 10, harness(sampled_rss_kb=1221)),
+                         "sampled_rss_kb is 1221: the RSS it samples lies between 0 and the "
+                         "peak, so it is from -4100 to 1220 (peak_rss_kb - idle_rss_kb)")
+        self.assertIn("from -4100 to 1220", contract.problem(entry, 10, harness(sampled_rss_kb=-4101)))
+        # Another method's line may carry it too, held to the same bounds.
+        self.assertIsNone(self.problem(line(sampled_rss_kb=12)))
+        self.assertIn("from -4100 to 1220", self.problem(line(sampled_rss_kb=5000)))
+
     def test_wrong_types(self):
         self.assertIn("'style' must be a non-empty string", self.problem(line(style="")))
         self.assertIn("'shape' must be a string", self.problem(line(shape=None)))

@@ -246,6 +246,17 @@ class ReproduceTest(unittest.TestCase):
         self.assertNotIn("weighs more", md)
         self.assertIn("With N = 40,000 instead of the seed's 5, what a pass pays once weighs less", md)
 
+    def test_a_section_says_the_warm_up_its_run_gave_the_workload(self):
+        # run.json's workloads record each workload's warm-up (warmup_ops): a
+        # seed-profile run at warm-up 0 says so, an older one says its own.
+        runs = {0: "N = 10,000, no warm-up, 12 rounds",
+                1000: "N = 10,000, after a warm-up of 1,000, 12 rounds"}
+        for ops, said in runs.items():
+            md = reproduce.markdown(make_summary(workloads={"readfile": {"warmup_ops": ops}}))
+            self.assertIn("This run: profile `full`, %s" % said, md)
+        md = reproduce.markdown(make_summary())  # a run that did not record it
+        self.assertIn("This run: profile `full`, N = 10,000, 12 rounds", md)
+
     def test_verdicts(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
@@ -519,6 +530,51 @@ class MemoryClaimsTest(unittest.TestCase):
                          "150.0 ms [147.0, 153.0]; in-process over this: 0.80x [0.80, 0.80]")
         self.assertEqual(twins["`doxbee/node/callback-sequential-parallel@setTimeout`"][2],
                          "100.0 ms [98.0, 102.0]; in-process over this: ~ 1.00x [1.00, 1.00]")
+
+    def test_seed_003s_memory_rows_give_the_harness_figure_beside_the_in_process_one(self):
+        # bluebird's harness reports the largest RSS sampled at a completion
+        # less the RSS at its start (the line's sampled_rss_kb); the suite's
+        # figure is the kernel's peak less the RSS before the timed pass.  Here
+        # the two disagree: by the kernel bluebird is not the smallest in the
+        # sequential shape, by the harness's own samples it is.
+        ids = [v["id"] for v in CATALOG.select(profile="seed", workload="doxbee", lang="node")]
+        medians = {v: 100.0 for v in ids}
+        kernel = {v: (60000 if "bluebird" in v else 50000) for v in ids}
+        harness = {v: (20000 if "bluebird" in v else 30000) for v in ids if "-perfjs-" in v}
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "samples.csv"), "w", newline="", encoding="utf-8") as f:
+                w = csv.writer(f)
+                w.writerow(summary_mod.SAMPLE_COLUMNS)
+                for r in range(1, 13):
+                    for order, vid in enumerate(ids):
+                        rec = {c: "" for c in summary_mod.SAMPLE_COLUMNS}
+                        rec.update(catalog_mod.parse_id(vid))
+                        rec.update(round=r, order=order, variant=vid, iterations=10000,
+                                   concurrency=0, status="ok", exit_code=0, elapsed_ns=10 ** 8,
+                                   wall_ns=10 ** 8 + 1, user_us=1, sys_us=1,
+                                   peak_rss_kb=40000 + kernel[vid] + r, idle_rss_kb=40000,
+                                   ok=10000, bytes=0,
+                                   sampled_rss_kb=harness[vid] + r if vid in harness else "")
+                        w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])
+            summary = make_summary(medians, profile="seed")
+            for rw in summary["variants"]:
+                rw["mem_above_idle_kb"] = kernel[rw["variant"]] + 6.5
+                rw["sampled_rss_kb"] = harness[rw["variant"]] + 6.5 if rw["variant"] in harness else None
+            md = reproduce.markdown(summary, d)
+        rows = table_rows(md, "| # |")
+        seq = rows[2]
+        self.assertIn("smallest memory footprint (sequential)", seq[1])
+        # This run's column: the kernel's figure, by which bluebird uses more.
+        self.assertIn("`doxbee/node/promise-sequential-parallel@bluebird` 58.6 MiB above idle", seq[3])
+        self.assertIn("does not hold here", seq[5])
+        # The seed's method's column: the harness's own figure, by which it holds.
+        self.assertIn("`doxbee/node/promise-sequential-perfjs-parallel@bluebird` 19.5 MiB "
+                      "sampled by the harness", seq[4])
+        self.assertIn("(holds: the smallest here, below each by a paired CI", seq[4])
+        # Every variant both ways, the harness's figure in a column of its own.
+        twins = {r[0]: r for r in table_rows(md, "| variant | in-process | seed's method")}
+        self.assertEqual(twins["`doxbee/node/await-parallel-parallel@native`"][3:],
+                         ["48.8 / 48.8 MiB", "29.3 MiB"])
 
     def test_seed_002s_node_claims_have_the_seeds_shape_beside_them(self):
         claims = CATALOG.workloads["cacheloop"]["claims"]

@@ -222,8 +222,11 @@ class ClassifyTest(Fixture):
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
         self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns",
-                                                   "warmup_ns", "pass"])
+                                                   "warmup_ns", "pass", "sampled_rss_kb"])
         self.assertEqual(row["pass"], 0)
+        self.assertIsNone(row["sampled_rss_kb"])   # a line without a harness's figure
+        rec = dict(rec, sampled_rss_kb=-12)
+        self.assertEqual(measure.sample_row(2, 5, self.v, 10, st, rec, result())["sampled_rss_kb"], -12)
         self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))

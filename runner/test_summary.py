@@ -283,6 +283,30 @@ class SamplesFileTest(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "a second row of %s in round 1 pass 1" % CB):
                 sm.read_samples(path)
 
+    def test_a_harness_memory_figure_is_read_back_signed_and_summarised_by_its_median(self):
+        # sampled_rss_kb (a perfjs line's: the largest RSS sampled less the RSS
+        # at its start) may be below 0 when the RSS fell; a file without the
+        # column reads it empty, and the summary row has no figure then.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS)
+                w.writeheader()
+                for r, kb in ((1, 300), (2, -20), (3, 500)):
+                    w.writerow(dict(sample(r, CB, 10), sampled_rss_kb=kb))
+            rows = sm.read_samples(path)
+            self.assertEqual([r["sampled_rss_kb"] for r in rows], [300, -20, 500])
+            self.assertEqual(sm.summarize(rows, {})[0]["sampled_rss_kb"], 300)
+            old = sm.SAMPLE_COLUMNS[:sm.SAMPLE_COLUMNS.index("sampled_rss_kb")]
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=old, extrasaction="ignore")
+                w.writeheader()
+                w.writerow(sample(1, CB, 10))
+            rows = sm.read_samples(path)
+            self.assertIsNone(rows[0]["sampled_rss_kb"])
+            self.assertIsNone(sm.summarize(rows, {})[0]["sampled_rss_kb"])
+        self.assertIn("sampled_rss_kb", sm.SUMMARY_CSV_COLUMNS)
+
     def test_a_process_counts_once_by_the_median_of_its_passes(self):
         rows = []
         for r in range(1, 7):

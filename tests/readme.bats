@@ -93,6 +93,29 @@ PY
   assert_output --partial 'answer:begin'
 }
 
+@test "docs/results.md shows the seed-profile run's seed sections, every heading nested under its block's" {
+  # Each seed section of the seed-profile run follows its block's heading, one
+  # level below it, as the default run's sections follow the results' title.
+  run "$PYTHON" - "$ROOT/docs/results.md" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+block = text[text.index("<!-- reference-results:begin -->"):text.index("<!-- reference-results:end -->")]
+head = "#### Each seed's own method: the seed-profile run"
+if head not in block:
+    sys.exit("no seed-profile block")
+default, seed = block.split(head)
+for name, part, level in (("the default run", default, 4), ("the seed-profile run", seed, 5)):
+    titles = re.findall(r"^(#+) (Seed \d{3} reproduced)$", part, re.M)
+    if not titles:
+        print("%s: no seed section" % name)
+    for marks, title in titles:
+        if len(marks) != level:
+            print("%s: %s %s, not at level %d" % (name, marks, title, level))
+PY
+  assert_success
+  assert_output ""
+}
+
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
@@ -122,6 +145,39 @@ PY
     run grep -c "^| $n | " "$ROOT/README.md"
     assert_output 1
   done
+}
+
+@test "the seed profile's table in the README states each workload's N and warm-up as the catalog gives them" {
+  # The catalog's seed profile (runner/catalog/<workload>.json, read by
+  # Catalog.warmup as the runner does) is the one source; the README's table
+  # is written by hand, so its "N and warm-up" cell must say that N and
+  # "none" for a warm-up of 0, else "after W".
+  run "$PYTHON" - "$ROOT" "$CATALOG_DIR" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[1] + "/runner")
+import catalog
+cat = catalog.load(sys.argv[2])
+text = open(sys.argv[1] + "/README.md", encoding="utf-8").read()
+rows = dict(re.findall(r"^\| `(\w+)` \(\d{3}\) \| ([^|]*) \|", text, re.M))
+seeded = [w for w in sorted(cat.workloads) if cat.settings(w, "seed")]
+if sorted(rows) != seeded:
+    print("the README's seed-profile table has %s, the seed profile %s" % (sorted(rows), seeded))
+for w in seeded:
+    cell = rows.get(w)
+    if cell is None:
+        continue
+    n = cat.settings(w, "seed")["iterations"]
+    warm = catalog.warmup_for(cat.warmup(w, "seed"), n)
+    words = re.findall(r"\d[\d,]*", cell)
+    if format(n, ",") not in words:
+        print("%s: the README says %r, the seed profile runs N = %s" % (w, cell, format(n, ",")))
+    if warm == 0 and not cell.rstrip().endswith("none"):
+        print("%s: the README says %r, the seed profile warms up with none" % (w, cell))
+    if warm and not re.search(r"after %s\b" % re.escape(format(warm, ",")), cell):
+        print("%s: the README says %r, the seed profile warms up with %s" % (w, cell, format(warm, ",")))
+PY
+  assert_success
+  assert_output ""
 }
 
 @test "the README is at most 300 lines and names no path outside the repository" {

@@ -219,7 +219,8 @@ size_t ab_coro_stack_size(void);
 void ab_coro_pool_drain(void);
 
 /* Stacks this thread's pool has mapped so far (each an mmap + mprotect):
- * a test checks how many were made. */
+ * a test checks how many were made, and the harness fails a pass that mapped
+ * one before its clock (harness.h: ab_run_begin).  Asking makes no pool. */
 size_t ab_coro_stacks_mapped(void);
 
 /* Stack copies made so far on this thread (saves plus restores): a test

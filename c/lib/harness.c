@@ -4,6 +4,7 @@
  */
 #include "harness.h"
 
+#include "coro.h"
 #include "counters.h"
 #include "promise.h"
 
@@ -254,7 +255,7 @@ void ab_run_oom(ab_run_t *run, long i, const char *what) {
 }
 
 ab_mark_t ab_mark_now(void) {
-  ab_mark_t m = {0, 0};
+  ab_mark_t m = {0, 0, (uint64_t)ab_coro_stacks_mapped()};
   struct rusage ru;
 #if defined(AB__SANITIZER_HEAP)
   m.heap_bytes = (uint64_t)__sanitizer_get_current_allocated_bytes();
@@ -277,6 +278,7 @@ void ab_run_begin(ab_run_t *run) {
   run->preclock_heap_bytes =
       now.heap_bytes > run->mark.heap_bytes ? now.heap_bytes - run->mark.heap_bytes : 0;
   run->preclock_faults = now.faults > run->mark.faults ? now.faults - run->mark.faults : 0;
+  run->preclock_stacks = now.stacks > run->mark.stacks ? now.stacks - run->mark.stacks : 0;
   run->t_start_ns = ab_now_ns();
 }
 
@@ -482,9 +484,16 @@ static int run_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_workload_t *w,
   if (v->fn(run) != 0 && run->failed_at < 0)
     ab_run_fail(run, run->ok, "the variant stopped after %ld of %ld completions",
                 run->ok, run->n);
-  /* Every pass starts its clock (ab_run_begin), the failed ones aside. */
+  /* Every pass starts its clock (ab_run_begin), the failed ones aside, and
+   * maps no coroutine stack before it (DESIGN section 3): its stacks are
+   * mapped inside the clock, or taken from the pool a warm-up filled. */
   if (run->failed_at < 0 && run->t_start_ns == 0)
     ab_run_fail(run, run->ok, "the variant never started its clock (ab_run_begin)");
+  if (run->failed_at < 0 && run->preclock_stacks > 0)
+    ab_run_fail(run, run->ok,
+                "%" PRIu64 " coroutine stack%s mapped before the clock started (ab_run_begin): "
+                "a pass maps its stacks inside its clock",
+                run->preclock_stacks, run->preclock_stacks == 1 ? " was" : "s were");
   if (v->test_only) return 0;
   if (run->failed_at < 0 && run->ok != n)
     ab_run_fail(run, run->ok, "only %ld of %ld completions arrived", run->ok, n);

@@ -70,6 +70,7 @@ typedef struct ab_run_s ab_run_t;
 typedef struct ab_mark_s {
   uint64_t heap_bytes;
   uint64_t faults;
+  uint64_t stacks;       /* coroutine stacks mapped so far (coro.h) */
 } ab_mark_t;
 typedef struct ab_opts_s ab_opts_t;
 
@@ -162,6 +163,10 @@ struct ab_run_s {
   ab_mark_t mark;        /* at the pass's start (ab_run_mark) */
   uint64_t preclock_heap_bytes;
   uint64_t preclock_faults;
+  /* Coroutine stacks mapped between the pass's start and ab_run_begin: the
+   * harness fails a pass that mapped any (DESIGN section 3: C maps no stacks
+   * before its clock; a stack the warm-up left in the pool may be reused). */
+  uint64_t preclock_stacks;
   long failed_at;        /* iteration of the first failure, -1 if none */
   int env_error;         /* that failure was out of memory: exit 3, not 1 */
   char error[256];       /* what went wrong there */
@@ -202,15 +207,17 @@ const ab_variant_t *ab_variant_find(const ab_workload_t *w, const char *name);
  * clock stops at the n-th verification (ab_run_ok).  ab_run_begin first
  * records what the pass did since ab_run_mark (preclock_heap_bytes,
  * preclock_faults: a test runs every variant at two N and requires them not
- * to grow with N), then stamps t_start_ns.  A pass that never called it fails.
+ * to grow with N; preclock_stacks, the coroutine stacks mapped), then stamps
+ * t_start_ns.  A pass that never called it fails, and so does one that mapped
+ * a coroutine stack before it.
  */
 void ab_run_begin(ab_run_t *run);
 
-/* Takes the mark (the heap and page faults now) that ab_run_begin measures
+/* Takes the mark (the heap, page faults and stacks now) that ab_run_begin measures
  * from: the harness calls it right before a pass's variant runs. */
 void ab_run_mark(ab_run_t *run);
 
-/* The heap in use and the minor page faults now. */
+/* The heap in use, the minor page faults and the coroutine stacks mapped now. */
 ab_mark_t ab_mark_now(void);
 
 /* Verifies the completed operation of iteration i through the workload's

@@ -3,17 +3,23 @@
  * stackful coroutines (async.h) awaiting one promise per operation.
  *
  *   loops  K async functions: for (...) { await op(next++); check } over a
- *          shared counter; K = 1 is sequential, at most K in flight, K stacks
+ *          shared counter; K = 1 is sequential, at most K in flight, on
+ *          min(K, 128) stacks
  *   all    one async function issues all N operations as promises, awaits
  *          Promise.all of them, then verifies each: one stack however large N
  *   tasks  one async function per operation (await op(i); check), all started
  *          by a driver async function awaiting Promise.all of their promises:
  *          N coroutines suspended at once, on at most 128 shared stacks
  *
- * The clock starts first (modes.h): every stack a pass needs (K, 1 or
- * N + 1) is taken from the coroutine pool inside the timed section, mapped
- * there unless a warm-up pass left it in the pool, as the stackless
- * skeletons allocate their frames there.  Nothing is mapped ahead.
+ * The clock starts first (modes.h): a pass runs K, 1 or N + 1 coroutines,
+ * and a coroutine has a stack of its own only while fewer than
+ * AB_CORO_SHARED_STACKS (128) are in use, the later ones sharing those
+ * (coro.h), so a pass uses min(K, 128), 1 or min(N + 1, 128) stacks (the
+ * ucontext fallback never shares: K, 1 or N + 1).  Each is taken from the
+ * coroutine pool inside the timed section, mapped there unless a warm-up
+ * pass left it in the pool, as the stackless skeletons allocate their
+ * frames there.  Nothing is mapped ahead: the harness fails a pass that
+ * maps a stack before ab_run_begin.
  *
  * The clock stops at the N-th verification (ab_run_ok): in loops and tasks
  * inside the async function that awaited the operation, before the driver's
@@ -168,6 +174,6 @@ int ab_mode_await_all(ab_run_t *run, const ab_op_type_t *type) {
 
 int ab_mode_await_tasks(ab_run_t *run, const ab_op_type_t *type) {
   /* the driver and one async function per operation, all suspended at once:
-   * N + 1 stacks */
+   * N + 1 coroutines on at most 128 stacks (AB_CORO_SHARED_STACKS) */
   return run_driver(run, type, tasks_body);
 }

@@ -114,6 +114,33 @@ static int slower_each_pass(ab_run_t *run) {
   return 0;
 }
 
+/* A coroutine that returns at once: what a stackful skeleton starts per
+ * operation (modes_await.c, fiber.h), here one a pass. */
+static void returns_at_once(void *arg) { (void)arg; }
+
+/* Runs a pass whose one coroutine is created (its stack mapped: the pool was
+ * drained first, whatever this process inherited) before the clock when
+ * `early`, after it otherwise, then completes every operation. */
+static int one_stack(ab_run_t *run, int early) {
+  ab_coro_t *co = NULL;
+  ab_coro_pool_drain();
+  if (early) co = ab_coro_create(returns_at_once, NULL);
+  ab_run_begin(run);
+  if (!early) co = ab_coro_create(returns_at_once, NULL);
+  if (co == NULL) {
+    ab_run_oom(run, 0, "a coroutine");
+    return -1;
+  }
+  ab_coro_resume(co);
+  ab_coro_destroy(co);
+  for (long i = 0; i < run->n; i++)
+    if (ab_run_check(run, i, &i) != 0) return -1;
+  return 0;
+}
+
+static int stack_first(ab_run_t *run) { return one_stack(run, 1); }
+static int stack_later(ab_run_t *run) { return one_stack(run, 0); }
+
 static const ab_variant_t fake_variants[] = {
   {"callback", NULL, "sequential", completes_all, NULL, 0},
   {"callback", NULL, "parallel", completes_all, NULL, 0},
@@ -126,6 +153,8 @@ static const ab_variant_t fake_variants[] = {
   {"third", NULL, "sequential", third_pass_wrong, NULL, 0},
   {"second", "early", "sequential", second_pass_early, NULL, 0},
   {"slower", NULL, "sequential", slower_each_pass, NULL, 0},
+  {"stack", "first", "sequential", stack_first, NULL, 0},
+  {"stack", "later", "sequential", stack_later, NULL, 0},
   {NULL, NULL, NULL, NULL, NULL, 0}
 };
 
@@ -297,7 +326,8 @@ static void usage_lists_the_workloads_flags_backends_and_variants(void **state) 
   assert_non_null(strstr(text, "variants: callback-sequential callback-parallel "
                                "promise-counter-parallel oom-sequential verify-sequential "
                                "clockless-sequential early-sequential third-sequential "
-                               "second-early-sequential slower-sequential\n"));
+                               "second-early-sequential slower-sequential "
+                               "stack-first-sequential stack-later-sequential\n"));
   assert_non_null(strstr(text, "--passes P          timed passes of N after the warm-up, 1 to 10000"));
   assert_null(strstr(text, "nowait")); /* test only: not offered */
 }
@@ -480,6 +510,32 @@ static void a_variant_that_never_starts_its_clock_fails(void **state) {
   assert_string_equal(c.err,
                       "prog: iteration 4: the variant never started its clock (ab_run_begin)\n");
   assert_string_equal(out, "");
+}
+
+static void a_pass_that_maps_a_coroutine_stack_before_its_clock_fails(void **state) {
+  child_t c;
+  char out[1024];
+  (void)state;
+  /* DESIGN section 3: C maps no stacks before its clock, however few (the
+   * pool caps at AB_CORO_SHARED_STACKS, so the preclock figures' growth
+   * with N cannot show it). */
+  run_fake(&c, out, "--variant", "stack-first-sequential", "--iterations", "4");
+  assert_true(WIFEXITED(c.status));
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
+  assert_string_equal(c.err,
+                      "prog: iteration 4: 1 coroutine stack was mapped before the clock "
+                      "started (ab_run_begin): a pass maps its stacks inside its clock\n");
+  assert_string_equal(out, "");
+  /* the warm-up is a pass like the others */
+  run_fake(&c, out, "--variant", "stack-first-sequential", "--iterations", "4", "--warmup", "2");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_VERIFY);
+  assert_non_null(strstr(c.err, "prog: warm-up iteration 2: 1 coroutine stack was mapped before"));
+  /* the same stack mapped after the clock started: every pass is valid */
+  run_fake(&c, out, "--variant", "stack-later-sequential", "--iterations", "4", "--warmup", "2",
+           "--passes", "3");
+  assert_int_equal(WEXITSTATUS(c.status), AB_EXIT_OK);
+  assert_string_equal(c.err, "");
+  assert_int_equal(line_field(out, "ok"), 4);
 }
 
 static void the_line_shows_what_a_pass_made_before_its_clock(void **state) {
@@ -753,6 +809,7 @@ int main(void) {
     cmocka_unit_test(no_shape_is_an_empty_string_and_sequential_is_one_in_flight),
     cmocka_unit_test(out_of_memory_exits_3_and_a_wrong_result_1),
     cmocka_unit_test(a_variant_that_never_starts_its_clock_fails),
+    cmocka_unit_test(a_pass_that_maps_a_coroutine_stack_before_its_clock_fails),
     cmocka_unit_test(the_line_shows_what_a_pass_made_before_its_clock),
     cmocka_unit_test(every_timed_pass_is_run_verified_and_listed),
     cmocka_unit_test(the_preclock_figures_are_the_most_of_any_pass),

@@ -405,6 +405,8 @@ export function resultLine(fields, measured) {
       preclock_faults: measured.preclock.faults } : {}),
     // How long the warm-up took (outside the clock), when measured.
     ...(measured.warmup_ns !== undefined ? { warmup_ns: measured.warmup_ns } : {}),
+    // A harness's own memory figure (perfjs: the largest RSS sampled less the RSS at its start).
+    ...(measured.sampled_rss_kb !== undefined ? { sampled_rss_kb: measured.sampled_rss_kb } : {}),
     // Every timed pass's time, the first being elapsed_ns (one by default).
     passes_elapsed_ns: measured.passes_elapsed_ns !== undefined ? measured.passes_elapsed_ns : [measured.elapsed_ns],
   });
@@ -530,6 +532,20 @@ export function isEntry(moduleUrl) {
 }
 
 /**
+ * Resolves once a request has been through libuv's threadpool, which is then
+ * started: its threads are part of the runtime's start, which stays outside
+ * every clock (DESIGN section 3), as C's harness starts them before its clock
+ * (ab_threadpool_start).  libuv starts the pool at its first request; Node 20's
+ * ES module loader has usually made that request already, reading the entry
+ * file through the pool, and this one makes sure of it whatever the loader
+ * does, so that a pass with no warm-up does not start the pool inside its
+ * clock.  It stats the project's root: no operation of any workload owns it.
+ */
+export function threadpoolStarted() {
+  return new Promise((resolve) => fs.stat(ROOT, () => resolve()));
+}
+
+/**
  * Runs a warm-up pass (if any) and the opts.passes timed passes of the
  * variant (1 when not given), each over all N and each verified.
  * fail(message) is called, and must not return, when a completion does not
@@ -598,6 +614,7 @@ export async function main(variant, moduleUrl, { method = 'inprocess', args = pr
     say(`${prog}: ${joined} promises joined by one Promise.all are more than V8 takes (${PROMISE_ALL_MAX}): lower N`);
     process.exit(EXIT_ENV);
   }
+  await threadpoolStarted();
   let measured;
   try {
     measured = await measure(variant, opts, concurrency, (message) => {

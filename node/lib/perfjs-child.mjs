@@ -75,6 +75,8 @@ childVariant().then(({ variant, opts }) => {
         idle_rss_kb: Math.floor(rssStart / KB),
         workloadFields: workload.fields ? workload.fields(pass) : {},
         warmup_ns: warmupNs,
+        // The harness's memory figure: the largest RSS sampled less the RSS at the start.
+        sampled_rss_kb: Math.floor((pass.rssMax - rssStart) / KB),
       });
     });
     // The harness reads the RSS once more after its synchronous loop.

@@ -21,9 +21,10 @@
 // elapsed_ns is that time.  The harness reads Date.now() at the same two
 // points (whole milliseconds); the child reads the monotonic clock there.
 // idle_rss_kb is the RSS read at the start; peak_rss_kb the child's peak RSS
-// (the kernel's), so peak - idle bounds from above the harness's memory figure
-// (the largest RSS sampled, less the RSS at the start); the child checks that
-// no sample exceeds the peak.  user_us and sys_us are the child's CPU over the timed
+// (the kernel's); sampled_rss_kb the harness's own memory figure, the largest
+// RSS sampled (after the loop and at every completion) less the RSS at the
+// start, in KiB, which peak - idle bounds from above (the child checks that no
+// sample exceeds the peak).  user_us and sys_us are the child's CPU over the timed
 // pass.  Every completion is still verified by the contract's Pass, as in the
 // suite's method: the two methods run the same code.
 import path from 'path';

@@ -157,6 +157,7 @@ export function reportOrExit(prog, { file, variant, opts }, method, child, child
     workloadFields: result.workloadFields || {},
     preclock: result.preclock,
     warmup_ns: result.warmup_ns,
+    sampled_rss_kb: result.sampled_rss_kb,
     ...measured,
     // One pass a process: its time is the list's one entry.
     passes_elapsed_ns: [measured.elapsed_ns],
