@@ -217,7 +217,10 @@ def workload_settings(cat, workload, profile, rounds, args):
            # passes), and what it gives at this N: each is a row of samples.csv.
            "passes": cat.passes(workload, profile),
            "passes_count": catalog_mod.passes_for(cat.passes(workload, profile), n),
-           "args": values}
+           "args": values,
+           # What every line is checked against with those values (the
+           # catalog's checks): --render checks every row again with them.
+           "checks": dict(cat.workloads[workload].get("checks") or {})}
     # A time budget gives cheap variants more rounds; --rounds fixes them all.
     if s.get("budget") and not args.rounds:
         out["budget"] = s["budget"]
