@@ -324,6 +324,13 @@ against() {
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
+# A connect has the deadline too: a server whose backlog is full never
+# answers it (the kernel drops the SYN and retries for about two minutes).
+# C's clients once waited that long: their connects had no deadline.
+@test "httpchain clients: a server that never accepts (its backlog full) is exit 3 after --stall-ms" {
+  against --no-accept 3 "cannot connect|no (complete )?response within" --stall-ms 500
+}
+
 # A completion counts only if its exchange was well-formed: Go's net/http once
 # logged "Unsolicited response" 90 times, reconnected, and reported ok.
 @test "httpchain clients: bytes after each response's body are exit 1 with one line" {
