@@ -229,6 +229,30 @@ def variant_id(fields):
     return "%s/%s" % (fields["workload"], variant_label(fields))
 
 
+# The K the runner gives a variant by its mode (DESIGN section 3): one at a time
+# sequential, all N at once parallel (0); a bounded variant gets the suite's
+# bound, or a sweep point's K, at least 1 either way (--concurrency, bounded
+# mode only).
+MODE_CONCURRENCY = {"sequential": 1, "parallel": 0}
+
+
+def given_concurrency(mode, bound):
+    """The K the runner gives a variant of mode (bound: the suite's, for bounded)."""
+    return MODE_CONCURRENCY.get(mode, bound)
+
+
+def given_concurrency_problem(mode, k):
+    """Why K cannot be what the runner gave a variant of mode, or None."""
+    want = MODE_CONCURRENCY.get(mode)
+    if want is None:
+        if k >= 1:
+            return None
+        return "concurrency is %d: the runner gives a %s variant a bound of 1 or more" % (k, mode)
+    if k != want:
+        return "concurrency is %d: the runner gives a %s variant %d" % (k, mode, want)
+    return None
+
+
 _SUITE_METHODS = []
 
 
@@ -1140,7 +1164,7 @@ class Catalog:
     def _variant(self, w, values, fields, entry, about, requires, where):
         v = {"id": variant_id(fields), "label": variant_label(fields), "name": variant_name(fields)}
         v.update((f, fields[f]) for f in FIELDS)
-        v["concurrency"] = {"sequential": 1, "parallel": 0}.get(fields["mode"], self.suite["bound"])
+        v["concurrency"] = given_concurrency(fields["mode"], self.suite["bound"])
         where = "%s (%s)" % (where, v["id"])
         templ = dict(fields, name=v["name"])
         v["argv"] = fill(entry["argv"], templ, where)

@@ -18,8 +18,11 @@ missing only when P is 1.  sampled_rss_kb, a harness's memory figure
 (the largest RSS sampled less idle_rss_kb), is an integer from -idle_rss_kb to
 peak_rss_kb - idle_rss_kb, and a perfjs line must carry it.
 Otherwise prints "ID: the first problem found" to stderr and exits 1; a bad
-call exits 2, a broken catalog 3.  The runner imports problem().
+call exits 2, a broken catalog 3.  The runner imports problem(), and --render
+(runner/summary.py: row_problem) figures_problem(), its checks of the figures,
+for the figures a samples.csv row keeps.
 """
+import functools
 import json
 import os
 import sys
@@ -105,13 +108,23 @@ def _shape_problem(obj, extra):
     return None
 
 
-def _check_problem(entry, obj, n, values):
-    """The first of the workload's checks that the line fails, or None."""
+@functools.lru_cache(maxsize=256)
+def _parsed(text, field):
+    """catalog.parse_check of a check, parsed once (--render checks every row)."""
+    return catalog.parse_check(text, "check %r" % field)
+
+
+def _check_problem(entry, obj, n, values, partial=False):
+    """The first of the workload's checks that the line fails, or None.  With
+    partial (obj holds only some of the line's fields), a check on a field obj
+    does not hold, or naming one, is not made."""
     env = {k: v for k, v in obj.items() if _is_int(v)}
     env["iterations"] = n
     env.update(values)
     for field, text in entry["checks"].items():
-        tree, _ = catalog.parse_check(text, "check %r" % field)
+        tree, names = _parsed(text, field)
+        if partial and (field not in obj or not names <= set(env)):
+            continue
         try:
             want = catalog.evaluate(tree, env)
         except ValueError as e:
@@ -146,8 +159,8 @@ def problem(entry, n, line, workload_values=None, concurrency=None, passes=1):
     """Returns a sentence naming the first way LINE breaks the contract for the
     catalog variant `entry` run with N iterations, or None when it keeps it.
     workload_values ({"expect": ..., ...}, by check name) overrides the catalog's
-    flag values the checks see; with `concurrency`, the line must report that
-    many operations in flight (the runner passes what it gave the program);
+    flag values the checks see; with `concurrency`, the K the runner gave, the
+    line must report that many operations in flight (figures_problem);
     `passes` is the --passes P the program was given (1, its default, when not)."""
     obj, why = _parse(line)
     if why:
@@ -155,10 +168,34 @@ def problem(entry, n, line, workload_values=None, concurrency=None, passes=1):
     why = _shape_problem(obj, entry.get("extra_fields", ()))
     if why:
         return why
+    why = figures_problem(entry, obj, n, workload_values, concurrency)
+    if why:
+        return why
+    why = _sampled_problem(obj)
+    if why:
+        return why
+    return _passes_problem(obj, passes)
+
+
+def figures_problem(entry, obj, n, workload_values=None, concurrency=None, partial=False):
+    """The first way the figures of a run of the catalog variant `entry` with N
+    iterations break the contract, or None.  obj is a line's object (every
+    field there, of its type: problem() checked them first) or, with partial,
+    the line's figures that a samples.csv row keeps (runner/summary.py:
+    row_problem): then a check on a field obj does not hold (a workload's own
+    fields, peak_rss_kb, the line's concurrency) is not made.  The one logic
+    both the runner (on every line) and --render (on every row) apply.
+
+    The variant, its catalog fields, iterations == ok == N, every check of the
+    workload's catalog file (readfile: bytes == iterations * len(expect)),
+    elapsed_ns and peak_rss_kb positive, 0 < idle_rss_kb <= peak_rss_kb.
+    `concurrency` is the K the runner gave: it must be the one it gives a
+    variant of the mode (catalog.given_concurrency), and the line must report
+    the most operations in flight, K or N when N is smaller."""
     if obj["variant"] != entry["id"]:
         return "variant is %r, the catalog says %r" % (obj["variant"], entry["id"])
     for k in CATALOG_FIELDS:
-        if obj[k] != entry[k]:
+        if k in obj and obj[k] != entry[k]:
             return "%s is %r, the catalog says %r for %s" % (k, obj[k], entry[k], entry["id"])
     if obj["iterations"] != n:
         return "iterations is %d, expected %d" % (obj["iterations"], n)
@@ -166,23 +203,28 @@ def problem(entry, n, line, workload_values=None, concurrency=None, passes=1):
         return "ok is %d, expected %d (every completion verified)" % (obj["ok"], n)
     values = dict(entry.get("flag_values", {}))
     values.update(workload_values or {})
-    why = _check_problem(entry, obj, n, values)
+    why = _check_problem(entry, obj, n, values, partial)
     if why:
         return why
-    # The line reports the most in flight: K, or N when N is smaller.
-    if concurrency is not None and obj["concurrency"] != min(concurrency, n):
-        return "concurrency is %d, expected %d" % (obj["concurrency"], min(concurrency, n))
+    if concurrency is not None:
+        # The line reports the most in flight: K, or N when N is smaller.
+        if "concurrency" in obj and obj["concurrency"] != min(concurrency, n):
+            return "concurrency is %d, expected %d" % (obj["concurrency"], min(concurrency, n))
+        why = catalog.given_concurrency_problem(entry["mode"], concurrency)
+        if why:
+            return why
     if obj["elapsed_ns"] <= 0:
         return "elapsed_ns must be positive, got %d" % obj["elapsed_ns"]
-    if obj["peak_rss_kb"] <= 0:
-        return "peak_rss_kb must be positive, got %d" % obj["peak_rss_kb"]
-    if not 0 < obj["idle_rss_kb"] <= obj["peak_rss_kb"]:
+    peak = obj.get("peak_rss_kb")
+    if peak is not None and peak <= 0:
+        return "peak_rss_kb must be positive, got %d" % peak
+    idle = obj.get("idle_rss_kb")
+    if idle is not None and not (0 < idle and (peak is None or idle <= peak)):
+        if peak is None:
+            return "idle_rss_kb must be positive, got %d" % idle
         return ("idle_rss_kb must be positive and at most peak_rss_kb (%d), got %d"
-                % (obj["peak_rss_kb"], obj["idle_rss_kb"]))
-    why = _sampled_problem(obj)
-    if why:
-        return why
-    return _passes_problem(obj, passes)
+                % (peak, idle))
+    return None
 
 
 def _sampled_problem(obj):

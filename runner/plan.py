@@ -137,9 +137,10 @@ def run_probe(argv, env=None):
     try:
         # A group of its own: a probe that times out, or a run interrupted
         # meanwhile, ends with whatever the probe started (sh -c ... & co).
-        # stdout a pipe whose output is dropped, not /dev/null: a Node program
-        # takes a /dev/null stdout for a closed one (contract.mjs stdoutClosed)
-        # and exits 3, so bluebird's probe skipped its variants in every run.
+        # stdout a pipe whose output is dropped, not DEVNULL: a Go or Node
+        # program takes a read-write /dev/null stdout for a closed one (its
+        # runtime leaves a closed fd 1 so: contract.mjs stdoutClosed) and
+        # exits 3, so bluebird's probe skipped its variants in every run.
         p = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              env=dict(os.environ, **(env or {})), stderr=subprocess.PIPE,
                              start_new_session=True)
@@ -217,7 +218,10 @@ def workload_settings(cat, workload, profile, rounds, args):
            # passes), and what it gives at this N: each is a row of samples.csv.
            "passes": cat.passes(workload, profile),
            "passes_count": catalog_mod.passes_for(cat.passes(workload, profile), n),
-           "args": values}
+           "args": values,
+           # What every line is checked against with those values (the
+           # catalog's checks): --render checks every row again with them.
+           "checks": dict(cat.workloads[workload].get("checks") or {})}
     # A time budget gives cheap variants more rounds; --rounds fixes them all.
     if s.get("budget") and not args.rounds:
         out["budget"] = s["budget"]

@@ -215,13 +215,17 @@ def _render(rundir, out_root, draw_charts=True):
     if not os.path.isfile(samples_path):
         raise EnvError("%s has no samples.csv: not a run folder" % rundir)
     file_warnings = []
+    run_path = os.path.join(rundir, "run.json")
+    run = read_object(run_path, RUN_TYPES) or {}
     try:
-        samples = sm.read_samples(samples_path, file_warnings)
+        # Every row is checked again as the runner checked its line, with the
+        # checks and flag values the run recorded (today's catalog's before).
+        contracts = sm.workload_contracts(run, run_path)
+        samples = sm.read_samples(samples_path, file_warnings, contracts)
     except ValueError as e:
         raise EnvError(str(e))
     for w in file_warnings:
         print("run.py: warning: %s" % w, file=sys.stderr)
-    run = read_object(os.path.join(rundir, "run.json"), RUN_TYPES) or {}
     hinfo = read_object(os.path.join(rundir, "host.json"), HOST_TYPES) or {}
     if not hinfo.get("slug"):
         hinfo["slug"] = os.path.basename(os.path.dirname(os.path.abspath(rundir)))

@@ -109,7 +109,8 @@ class Run:
         if run_dir:
             path = os.path.join(run_dir, "samples.csv")
             try:
-                samples = summary_mod.read_samples(path)
+                samples = summary_mod.read_samples(
+                    path, contracts=summary_mod.workload_contracts(self.info))
             except (OSError, ValueError) as e:
                 self.samples_note = "samples.csv unreadable (%s)" % e
             else:

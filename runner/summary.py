@@ -10,6 +10,7 @@ import io
 import re
 
 import catalog
+import contract
 import stats
 from files import write_atomic
 
@@ -69,7 +70,7 @@ SIGNED_COLUMNS = ("exit_code", "sampled_rss_kb")
 INT64_MAX = 2 ** 63 - 1
 
 
-def read_samples(path, warnings=None):
+def read_samples(path, warnings=None, contracts=None):
     """samples.csv as a list of dicts with integer columns converted (None when empty).
 
     A corrupted file is refused with ValueError, one line naming the file and
@@ -80,10 +81,14 @@ def read_samples(path, warnings=None):
     median), an unknown status, two rows of one variant in one round (counted
     twice), one variant with two different N (iterations): a median over
     mixed N means nothing, or a row that breaks the contract (row_problem: an
-    id its own columns do not make, an ok row that is not a valid run).
+    id its own columns do not make, a K the runner does not give its mode, an
+    ok row that is not a valid run by the runner's own checks; contracts is
+    workload_contracts() of the run, today's catalog's when not given).
     Refused rather than warned about: each is a file edited or concatenated by
     hand, never something the runner writes, and any figure drawn from it
     would be wrong."""
+    if contracts is None:
+        contracts = workload_contracts()
     with open(path, newline="", encoding="utf-8") as f:
         text = f.read()
     reader = csv.reader(io.StringIO(text))
@@ -144,37 +149,101 @@ def read_samples(path, warnings=None):
             raise ValueError("%s: %s has iterations %d here and %d on line %d: one run "
                              "has one N per variant" % (where, shown, row["iterations"],
                                                         first[0], first[1]))
-        why = row_problem(row)
+        why = row_problem(row, contracts)
         if why:
             raise ValueError("%s: %s" % (where, why))
         rows.append(row)
     return [_checked(path, row) for row in rows]
 
 
-def row_problem(row):
+def workload_contracts(run=None, where="run.json"):
+    """{workload: {"checks": {field: expression}, "flag_values": {name: value}}}:
+    what the runner checked every line of a workload against (the catalog's
+    checks, with the flag values it gave the programs).  run (run.json's
+    object) records both in its workloads (checks, args), so that a run
+    re-renders the same whatever today's catalog says; what a run folder does
+    not record (a run made before it did, a folder without run.json) is
+    today's catalog's, and a workload neither knows has no checks.
+    ValueError naming `where` when run.json's are not checks (a file edited
+    by hand)."""
+    out = {}
+    try:
+        cat = catalog.load()
+    except catalog.CatalogError:
+        cat = None
+    if cat is not None:
+        for w, spec in cat.workloads.items():
+            out[w] = {"checks": dict(spec.get("checks") or {}), "flag_values": cat.flag_values(w)}
+    for w, s in ((run or {}).get("workloads") or {}).items():
+        c = dict(out.get(w) or {"checks": {}, "flag_values": {}})
+        at = "%s: workloads.%s" % (where, w)
+        if "checks" in s:
+            checks = s["checks"]
+            if not isinstance(checks, dict) or not all(
+                    isinstance(k, str) and catalog.FIELD.match(k) for k in checks):
+                raise ValueError("%s.checks must map field names to expressions" % at)
+            for k, text in checks.items():
+                try:
+                    catalog.parse_check(text, "%s.checks.%s" % (at, k))
+                except catalog.CatalogError as e:
+                    raise ValueError(str(e)) from None
+            c["checks"] = dict(checks)
+        if "args" in s:
+            args = s["args"]
+            if (not isinstance(args, list) or len(args) % 2
+                    or not all(isinstance(a, str) for a in args)):
+                raise ValueError("%s.args must be a list of flags and their values" % at)
+            c["flag_values"] = {catalog.flag_key(f): v for f, v in zip(args[::2], args[1::2])}
+        out[w] = c
+    return out
+
+
+# The figures of a program's line that samples.csv keeps (runner/measure.py:
+# sample_row), beside its iterations: what --render checks again.  The others
+# (the workload's own fields, the line's peak_rss_kb and concurrency) are not
+# in the file: its peak_rss_kb is the launcher's, its concurrency the K given.
+LINE_COLUMNS = ("ok", "bytes", "elapsed_ns", "idle_rss_kb", "warmup_ns")
+# Of those, what every ok row has (idle_rss_kb and warmup_ns came later:
+# an older file reads them empty).
+OK_COLUMNS = ("ok", "bytes", "elapsed_ns")
+
+
+def row_problem(row, contracts=None):
     """How one samples.csv row (its integer columns converted) breaks the
     contract that the runner checked when it wrote it, or None: its variant id
     must be the one its columns make by the id rule (DESIGN section 4: else
-    two rows of one id tell two stories), its label the id's, and a row marked
-    ok must be a valid run (DESIGN section 3: exit 0, ok == iterations, a
-    positive elapsed_ns)."""
+    two rows of one id tell two stories), its label the id's, its concurrency
+    the K the runner gives a variant of its mode, and a row marked ok must be
+    a valid run: exit 0, and the line's figures the file keeps (LINE_COLUMNS)
+    pass the same checks the runner made on the line (runner/contract.py:
+    figures_problem, with the workload's catalog checks from contracts, see
+    workload_contracts): ok == iterations, bytes as the catalog's check says,
+    a positive elapsed_ns, a positive idle_rss_kb."""
     made = catalog.variant_id(row)
     if row["variant"] != made:
         return ("variant %r is not what its own columns make (%s): a row edited by hand"
                 % (row["variant"][:80], made[:80]))
     if row["label"] and row["label"] != catalog.variant_label(row):
         return "label %r is not its variant's (%s)" % (row["label"][:80], catalog.variant_label(row))
+    why = catalog.given_concurrency_problem(row["mode"], row["concurrency"])
+    if why:
+        return why
     if row["status"] != "ok":
         return None
     if row["exit_code"] != 0:
         return "status ok with exit_code %s: an ok run exits 0" % row["exit_code"]
-    if row["ok"] != row["iterations"]:
-        return ("status ok with ok = %s of %d iterations: an ok run verified every completion"
-                % ("empty" if row["ok"] is None else row["ok"], row["iterations"]))
-    if not row["elapsed_ns"]:
-        return "status ok with elapsed_ns %s: an ok run's clock ran" % (
-            "empty" if row["elapsed_ns"] is None else row["elapsed_ns"])
-    return None
+    empty = next((k for k in OK_COLUMNS if row.get(k) is None), None)
+    if empty:
+        return "status ok with %s empty: the runner writes an ok run's %s" % (empty, empty)
+    fields = {k: row[k] or ("inprocess" if k == "method" else "") for k in catalog.FIELDS}
+    c = (contracts if contracts is not None else workload_contracts()).get(row["workload"]) or {}
+    entry = dict(fields, id=made, checks=c.get("checks") or {},
+                 flag_values=c.get("flag_values") or {})
+    obj = dict(fields, variant=row["variant"], iterations=row["iterations"])
+    obj.update((k, row[k]) for k in LINE_COLUMNS if row.get(k) is not None)
+    why = contract.figures_problem(entry, obj, row["iterations"], concurrency=row["concurrency"],
+                                   partial=True)
+    return "status ok, but %s" % why if why else None
 
 
 # A program's elapsed_ns is its timed section, inside the process's own life: it

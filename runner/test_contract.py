@@ -143,10 +143,24 @@ class ProblemTest(unittest.TestCase):
 
     def test_concurrency_when_given(self):
         self.assertEqual(self.problem(line(), concurrency=8), "concurrency is 0, expected 8")
+        bounded = CAT.find("readfile/c/promise-bounded@node4")
+        fields = dict(style="promise", shape="", mode="bounded",
+                      variant="readfile/c/promise-bounded@node4")
         # The most in flight: N when N is below K.
-        self.assertIsNone(self.problem(line(concurrency=10), concurrency=64))
-        self.assertEqual(self.problem(line(concurrency=64), concurrency=64),
-                         "concurrency is 64, expected 10")
+        self.assertIsNone(contract.problem(bounded, 10, line(concurrency=10, **fields),
+                                           concurrency=64))
+        self.assertEqual(contract.problem(bounded, 10, line(concurrency=64, **fields),
+                                          concurrency=64), "concurrency is 64, expected 10")
+
+    def test_the_k_given_must_be_the_one_the_runner_gives_the_mode(self):
+        # 1 sequential, 0 parallel (all N), a bound of 1 or more bounded: a
+        # samples.csv row holds the K given (summary.row_problem checks it so).
+        self.assertEqual(self.problem(line(concurrency=8), concurrency=8),
+                         "concurrency is 8: the runner gives a parallel variant 0")
+        self.assertEqual(catalog.given_concurrency_problem("sequential", 9),
+                         "concurrency is 9: the runner gives a sequential variant 1")
+        self.assertIsNone(catalog.given_concurrency_problem("bounded", 3))
+        self.assertIn("a bound of 1 or more", catalog.given_concurrency_problem("bounded", 0))
 
     def test_elapsed_and_peak_rss_must_be_positive(self):
         self.assertIn("elapsed_ns must be positive", self.problem(line(elapsed_ns=0)))

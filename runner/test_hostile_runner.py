@@ -192,7 +192,8 @@ class AbsurdTimingTest(Fixture):
         base = dict.fromkeys(sm.SAMPLE_COLUMNS, "")
         base.update(variant=HONEST, workload="readfile", lang="fake", style="honest",
                     mode="sequential", backend="python", iterations=5, concurrency=1,
-                    status="ok", exit_code=0, wall_ns=50 * 10 ** 6, order=1, ok=5)
+                    status="ok", exit_code=0, wall_ns=50 * 10 ** 6, order=1, ok=5,
+                    bytes=5 * len("Hello, world"))
         import csv
         with open(path, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")

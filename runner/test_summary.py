@@ -215,6 +215,59 @@ class SummarizeTest(unittest.TestCase):
         self.assertIn("too few for a 95% CI or a test (needs 6)", " ".join(aw["warnings"]))
 
 
+class RowContractTest(unittest.TestCase):
+    """--render checks every row again with the runner's own checks on a line
+    (contract.figures_problem) for the figures samples.csv keeps."""
+
+    def test_an_ok_row_must_pass_the_catalogs_checks(self):
+        self.assertIsNone(sm.row_problem(sample(1, CB, 10)))
+        self.assertEqual(sm.row_problem(dict(sample(1, CB, 10), bytes=7)),
+                         "status ok, but bytes is 7, expected 1200 (iterations * len(expect))")
+        self.assertEqual(sm.row_problem(dict(sample(1, CB, 10), idle_rss_kb=0)),
+                         "status ok, but idle_rss_kb must be positive, got 0")
+        self.assertEqual(sm.row_problem(dict(sample(1, CB, 10), bytes=None)),
+                         "status ok with bytes empty: the runner writes an ok run's bytes")
+        # A row that is not ok keeps no line to check.
+        self.assertIsNone(sm.row_problem(dict(sample(1, CB, 10, status="failed"), bytes=7)))
+
+    def test_every_row_holds_the_k_its_mode_is_given(self):
+        self.assertEqual(sm.row_problem(dict(sample(1, CB, 10, status="failed"), concurrency=9)),
+                         "concurrency is 9: the runner gives a sequential variant 1")
+        par = dict(sample(1, GO, 10), concurrency=0)
+        self.assertIsNone(sm.row_problem(par))
+        self.assertEqual(sm.row_problem(dict(par, concurrency=1)),
+                         "concurrency is 1: the runner gives a parallel variant 0")
+        bounded = "readfile/c/callback-bounded@node4"
+        # The suite's bound, or a sweep point's K.
+        for k in (64, 16, 1000):
+            self.assertIsNone(sm.row_problem(dict(sample(1, bounded, 10), concurrency=k)))
+
+    def test_the_checks_and_values_the_run_recorded_win_over_todays_catalog(self):
+        run = {"workloads": {"readfile": {"args": ["--file", "f.txt", "--expect", "Hi"],
+                                          "checks": {"bytes": "iterations * len(expect)"}}}}
+        c = sm.workload_contracts(run)
+        self.assertEqual(sm.row_problem(sample(1, CB, 10), c),
+                         "status ok, but bytes is 1200, expected 200 (iterations * len(expect))")
+        self.assertIsNone(sm.row_problem(dict(sample(1, CB, 10), bytes=200), c))
+        # A run that recorded no checks for its workload had none.
+        c = sm.workload_contracts({"workloads": {"readfile": {"checks": {}}}})
+        self.assertIsNone(sm.row_problem(dict(sample(1, CB, 10), bytes=7), c))
+
+    def test_a_check_on_a_field_samples_csv_does_not_hold_is_not_made(self):
+        # cacheloop: bytes == iterations * file_bytes, hits, misses: the line's own
+        # fields are not in samples.csv; ok and the rest are still checked.
+        row = dict(sample(1, "cacheloop/c/sync-sequential@node4", 10), bytes=5)
+        self.assertIsNone(sm.row_problem(row))
+        self.assertIn("ok is 99", sm.row_problem(dict(row, ok=99)))
+
+    def test_checks_in_run_json_that_are_not_checks_are_refused(self):
+        for bad in ({"bytes": "__import__('os')"}, ["bytes"], {"Bytes!": "1"}):
+            with self.assertRaisesRegex(ValueError, r"^run\.json: workloads\.readfile\.checks"):
+                sm.workload_contracts({"workloads": {"readfile": {"checks": bad}}})
+        with self.assertRaisesRegex(ValueError, r"args must be a list of flags and their values"):
+            sm.workload_contracts({"workloads": {"readfile": {"args": ["--expect"]}}})
+
+
 class SamplesFileTest(unittest.TestCase):
     def test_header_other_than_the_design_columns_is_refused(self):
         with tempfile.TemporaryDirectory() as d:

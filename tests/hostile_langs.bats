@@ -228,7 +228,14 @@ programs() {
 
 # Go and Node put /dev/null on a closed fd 1 at start-up, read-write, so the
 # line once vanished with exit 0; a shell's >/dev/null opens it write-only.
-@test "every language: stdout closed (>&-) is exit 3 with one line before anything runs, and >/dev/null stays exit 0" {
+# An open /dev/null is not a closed stdout: write-only it takes the line (exit
+# 0), read-only the write fails (exit 3, the write's own error).  Read-write
+# (Python's subprocess.DEVNULL, a shell's 1<>/dev/null) C takes the line;
+# Go's and Node's runtimes leave a closed fd 1 exactly so before the program's
+# first instruction (same device, same flags O_RDWR|O_LARGEFILE, same fd
+# flags: /proc/self/fdinfo/1 is identical), so they cannot tell it from a
+# closed one and say it is closed (DESIGN section 3).
+@test "every language: stdout closed (>&-) is exit 3 with one line before anything runs, and an open /dev/null is not closed" {
   local lang id failures="" rc err extra seen=0
   for lang in c go node; do
     for id in $(program_ids "" "$lang"); do
@@ -247,6 +254,22 @@ programs() {
       rc=0
       "${VARIANT_ARGV[@]}" --iterations 5 </dev/null >/dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
       [ "$rc" -eq 0 ] || failures+="$id >/dev/null: exit $rc: $(head -c 300 "$BATS_TEST_TMPDIR/err")"$'\n'
+      rc=0
+      "${VARIANT_ARGV[@]}" --iterations 5 </dev/null 1</dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+      err=$(cat "$BATS_TEST_TMPDIR/err")
+      [ "$rc" -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+        && [[ "$err" == *"cannot write the result to stdout: "*[Bb]"ad file descriptor"* \
+              || "$err" == *"writing the result failed: Bad file descriptor" ]] \
+        || failures+="$id 1</dev/null: exit $rc: ${err:0:300}"$'\n'
+      rc=0
+      "${VARIANT_ARGV[@]}" --iterations 5 </dev/null 1<>/dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+      err=$(cat "$BATS_TEST_TMPDIR/err")
+      if [ "$lang" = c ]; then
+        [ "$rc" -eq 0 ] || failures+="$id 1<>/dev/null: exit $rc: ${err:0:300}"$'\n'
+      else
+        [ "$rc" -eq 3 ] && [[ "$err" == *": stdout is closed: the result line cannot be written" ]] \
+          || failures+="$id 1<>/dev/null: exit $rc: ${err:0:300}"$'\n'
+      fi
     done
   done
   [ "$seen" -gt 0 ] || skip "no program built"

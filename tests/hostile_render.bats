@@ -94,6 +94,22 @@ elif case == "ok-zero-elapsed":
     set_col(3, "elapsed_ns", "0")
 elif case == "ok-one-of-n":
     set_col(3, "ok", "1")
+elif case == "ok-bytes-empty":
+    set_col(3, "bytes", "")
+elif case == "run-json-checks-bad":
+    run = json.load(open(os.path.join(d, "run.json")))
+    run["workloads"] = {"readfile": {"checks": {"bytes": "__import__('os')"}}}
+    write_text("run.json", json.dumps(run))
+elif case == "run-json-other-expect":
+    # The run recorded what it gave the programs: its rows are checked with it.
+    run = json.load(open(os.path.join(d, "run.json")))
+    run["workloads"] = {"readfile": {"args": ["--file", "t.txt", "--expect", "Hi"],
+                                     "checks": {"bytes": "iterations * len(expect)"}}}
+    write_text("run.json", json.dumps(run))
+elif case == "ok-bytes-wrong":
+    set_col(3, "bytes", "7")
+elif case == "sequential-concurrency-9":
+    set_col(3, "concurrency", "9")
 elif case == "ok-exit-1":
     set_col(3, "exit_code", "1")
 elif case == "id-not-its-columns":
@@ -124,8 +140,13 @@ elapsed-not-integer    | samples\.csv:3: elapsed_ns is not an integer
 unknown-status         | samples\.csv:3: unknown status .great.
 mixed-n                | samples\.csv:6: readfile/c/callback-sequential@node4 has iterations 200 here and 100 on line 2
 duplicate-row          | samples\.csv:8: a second row of readfile/c/callback-sequential@node4 in round 2 \(the first is line 4\)
-ok-zero-elapsed        | samples\.csv:3: status ok with elapsed_ns 0
-ok-one-of-n            | samples\.csv:3: status ok with ok = 1 of 100 iterations
+ok-zero-elapsed        | samples\.csv:3: status ok, but elapsed_ns must be positive, got 0
+ok-one-of-n            | samples\.csv:3: status ok, but ok is 1, expected 100 \(every completion verified\)
+ok-bytes-empty         | samples\.csv:3: status ok with bytes empty
+run-json-checks-bad    | run\.json: workloads\.readfile\.checks\.bytes: only integers
+ok-bytes-wrong         | samples\.csv:3: status ok, but bytes is 7, expected 1200 \(iterations \* len\(expect\)\)
+run-json-other-expect  | samples\.csv:2: status ok, but bytes is 1200, expected 200 \(iterations \* len\(expect\)\)
+sequential-concurrency-9 | samples\.csv:3: concurrency is 9: the runner gives a sequential variant 1
 ok-exit-1              | samples\.csv:3: status ok with exit_code 1
 id-not-its-columns     | samples\.csv:3: variant .readfile/c/await-sequential@node4. is not what its own columns make \(readfile/c/promise-sequential@node4\)
 label-not-its-id       | samples\.csv:3: label .c/callback-sequential@node4. is not its variant

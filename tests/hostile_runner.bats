@@ -241,7 +241,7 @@ json.dump({"variants": [{"variant": v, "wall_ms": float(sys.argv[2]), "iteration
 PY
 }
 
-@test "a run estimated beyond a day is refused without --yes, one beyond an hour asks on a terminal, and run.json keeps its orders small" {
+@test "a run estimated beyond a day is refused without --yes, one beyond an hour asks on a terminal, and run.json and summary.json keep its orders small" {
   need_launcher
   local out="${BATS_TEST_TMPDIR}/r" guard=()
   command -v timeout >/dev/null && guard=(timeout 60)
@@ -301,6 +301,25 @@ import measure
 warm, measured = measure.run_orders(json.load(open(sys.argv[1])))
 assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
 PY
+  # Stopped once a round was measured, it renders what it measured: summary.json,
+  # which carries run.json's object, stays as small.
+  rm "$out/latest" && last_run_took "$out" 10000
+  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 10000 \
+    --warmup-rounds 0 --iterations 5 --host h --out "$out" --yes --no-charts > "${BATS_TEST_TMPDIR}/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do
+    [ "$(cat "$out"/h/2*Z/samples.csv 2>/dev/null | wc -l)" -gt 3 ] && break
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/log"; false; }
+  grep -q "^run.py: interrupted after [0-9]* complete round" "${BATS_TEST_TMPDIR}/log" || { cat "${BATS_TEST_TMPDIR}/log"; false; }
+  for d in "$out"/h/2*Z; do [ -s "$d/samples.csv" ] && break; done
+  [ -s "$d/summary.json" ]
+  [ "$(wc -c < "$d/run.json")" -lt 20000 ]
+  [ "$(wc -c < "$d/summary.json")" -lt 50000 ] || { wc -c "$d/summary.json"; false; }
 }
 
 @test "options that conflict, that the command would ignore, or that are given twice are usage errors with one line" {

@@ -303,6 +303,34 @@ against() {
   against --drip 3 "no (complete )?response within|does not answer" --stall-ms 500
 }
 
+# The passing side of the same deadline: each response takes about 0.4 s
+# (a byte every 10 ms), a chain of three 1.2 s and a run of two chains longer
+# still, all above --stall-ms 1000, so a deadline on anything but each GET
+# (the chain, the connection, the run) fails it.
+@test "httpchain clients: a server that drips each answer a byte every 10 ms, every response within --stall-ms, passes" {
+  local failures="" id
+  serve_piped "$BAD" --drip-fast
+  guard_for 30
+  for id in $(client_ids); do
+    variant_argv "$id"
+    run --separate-stderr ${GUARD[@]+"${GUARD[@]}"} "${VARIANT_ARGV[@]}" --iterations 2 \
+      --port "$SERVER_PORT" --stall-ms 1000 < /dev/null
+    if [ "$status" -ne 0 ] || [ -n "$stderr" ]; then
+      failures+="$id: exit $status, wanted 0: $stderr"$'\n'
+    elif ! "$PYTHON" runner/contract.py "$id" 2 "$output" --stall-ms 1000 2>&1; then
+      failures+="$id: the line breaks the contract: $output"$'\n'
+    fi
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+}
+
+# A connect has the deadline too: a server whose backlog is full never
+# answers it (the kernel drops the SYN and retries for about two minutes).
+# C's clients once waited that long: their connects had no deadline.
+@test "httpchain clients: a server that never accepts (its backlog full) is exit 3 after --stall-ms" {
+  against --no-accept 3 "cannot connect|no (complete )?response within" --stall-ms 500
+}
+
 # A completion counts only if its exchange was well-formed: Go's net/http once
 # logged "Unsolicited response" 90 times, reconnected, and reported ok.
 @test "httpchain clients: bytes after each response's body are exit 1 with one line" {

@@ -97,11 +97,19 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
   }
 }
 
-/* --stall-ms after the request: the response has not ended, whether nothing
- * came, bytes keep dripping in, or the body is shorter than announced. */
+/* --stall-ms after the request (or the connect, for a connection's first):
+ * the response has not ended, whether nothing came, bytes keep dripping in,
+ * or the body is shorter than announced; or the connect has not been
+ * answered.  Connected with its first GET not sent yet, the connection keeps
+ * the deadline's passing for it (hc_get). */
 static void on_deadline(uv_timer_t *t) {
   hc_conn_t *c = t->data;
-  if (c->cb != NULL) broken(c, UV_ETIMEDOUT);
+  if (c->connecting) {
+    if (c->err == 0) c->err = UV_ETIMEDOUT;
+    c->pass->late = 1;
+  } else if (c->cb != NULL) {
+    broken(c, UV_ETIMEDOUT);
+  }
 }
 
 static void on_written(uv_write_t *req, int status) {
@@ -132,7 +140,14 @@ int hc_get(hc_conn_t *c, const char *path, size_t len, hc_get_cb cb) {
     c->cb = cb;
     c->writing = 1;
     hc_state_t *st = c->pass->run->state;
-    uv_timer_start(&c->deadline, on_deadline, (uint64_t)st->stall_ms, 0);
+    /* A connection's first GET keeps the deadline its connect started (as
+     * Go's and Node's first GET on a new connection dials inside its
+     * timeout); if that passed before it was sent, it fails at once. */
+    if (!c->fresh)
+      uv_timer_start(&c->deadline, on_deadline, (uint64_t)st->stall_ms, 0);
+    else if (!uv_is_active((uv_handle_t *)&c->deadline))
+      uv_timer_start(&c->deadline, on_deadline, 0, 0);
+    c->fresh = 0;
   }
   return rc;
 }
@@ -183,9 +198,11 @@ int hc_next_chain(hc_conn_t *c) {
 
 static void on_connect(uv_connect_t *req, int status) {
   hc_conn_t *c = req->data;
+  c->connecting = 0;
   c->pass->connecting--;
   if (status < 0) {
-    c->err = status;
+    if (c->err == 0) c->err = status; /* UV_ETIMEDOUT stays: a connect closed late */
+    uv_timer_stop(&c->deadline);
     return;
   }
   c->open = 1;
@@ -240,6 +257,7 @@ int hc_pass_connect(hc_pass_t *pass) {
   struct sockaddr_in addr;
   uv_ip4_addr("127.0.0.1", st->port, &addr);
   int rc = 0;
+  uv_update_time(run->loop); /* the deadlines start now, not at the loop's last turn */
   for (long k = 0; k < pass->slots; k++) {
     hc_conn_t *c = &pass->conns[k];
     c->pass = pass;
@@ -253,15 +271,27 @@ int hc_pass_connect(hc_pass_t *pass) {
       c->err = rc;
       break;
     }
+    c->connecting = 1;
+    c->fresh = 1;
+    uv_timer_start(&c->deadline, on_deadline, (uint64_t)st->stall_ms, 0);
     pass->connecting++;
   }
-  /* A connect on loopback is answered at once: accepted or refused.  The
+  /* A connect on loopback is answered at once, accepted or refused, unless
+   * the server's backlog is full: the kernel then drops the SYN and retries
+   * for about two minutes, so each connect has the deadline too.  The
    * reads started on connected ones keep the loop alive, so it turns until
-   * the last connect has answered rather than until it is idle. */
-  while (pass->connecting > 0)
+   * the last connect has answered (or one is late) rather than until it is
+   * idle; a connect still pending is cancelled when the pass closes. */
+  while (pass->connecting > 0 && !pass->late)
     uv_run(run->loop, UV_RUN_ONCE);
   for (long k = 0; k < pass->n && rc == 0; k++)
     if (pass->conns[k].err != 0) rc = pass->conns[k].err;
+  if (rc == UV_ETIMEDOUT) {
+    ab_run_fail(run, 0, "cannot connect to 127.0.0.1:%d within --stall-ms (%ld ms): the "
+                "server does not accept connections (its backlog is full)", st->port, st->stall_ms);
+    run->env_error = 1;
+    return -1;
+  }
   if (rc != 0 || pass->n < pass->slots) {
     ab_run_fail(run, 0, "cannot connect to 127.0.0.1:%d: %s (is the server running? "
                 "start build/bin/c-httpchain-server and pass its port)",

@@ -446,18 +446,30 @@ export function say(message) {
 }
 
 /**
- * True when fd 1 was closed when node started: node then opens /dev/null
- * read-write in its place (a shell's >/dev/null opens it write-only), and the
- * line would vanish with exit 0.  C and Go tell it the same way.
+ * True when fd 1 was closed when node started: node (PlatformInit, before any
+ * JavaScript) then opens /dev/null read-write in its place, and the line
+ * would vanish with exit 0.  What it opens is exactly what a caller's
+ * read-write /dev/null is (Python's subprocess.DEVNULL, a shell's
+ * 1<>/dev/null: same device, same flags), so that too counts as closed; C,
+ * which runs before anything reopens fd 1, tells them apart (DESIGN section
+ * 3).  A /dev/null open for writing only (a shell's >/dev/null) or for
+ * reading only is not node's: it is open, the line goes there or its write
+ * fails.  Go tells it the same way.
  */
 export function stdoutClosed() {
+  let out;
   try {
-    const out = fs.fstatSync(1);
-    if (!out.isCharacterDevice() || out.rdev !== fs.statSync('/dev/null').rdev) return false;
-    fs.readSync(1, Buffer.alloc(1), 0, 1, null); // /dev/null read-write: 0 bytes
-    return true;
+    out = fs.fstatSync(1);
   } catch (err) {
-    return err.code === 'EBADF' && err.syscall === 'fstat';
+    return err.code === 'EBADF';
+  }
+  try {
+    if (!out.isCharacterDevice() || out.rdev !== fs.statSync('/dev/null').rdev) return false;
+    fs.readSync(1, Buffer.alloc(1), 0, 1, null); // /dev/null readable: 0 bytes
+    fs.writeSync(1, Buffer.alloc(0)); // and writable: a read-only one fails (EBADF)
+    return true;
+  } catch {
+    return false;
   }
 }
 

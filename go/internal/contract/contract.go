@@ -25,10 +25,11 @@
 //   - A result line or --help text that cannot be written to stdout (a full
 //     disk, /dev/full, a pipe without a reader: SIGPIPE is ignored so that
 //     the write fails with EPIPE) is ExitEnv with one line on stderr.  A
-//     stdout that is closed when the program starts cannot be told apart:
-//     Go's runtime opens /dev/null on a closed descriptor 0, 1 or 2 before
-//     main runs, so the line goes there and the exit is 0 (Node does the
-//     same); whoever starts the program must leave stdout open.
+//     stdout that is closed when the program starts is ExitEnv before
+//     anything runs.  Go's runtime opens /dev/null read-write on a closed
+//     descriptor 0, 1 or 2 before main runs, so a read-write /dev/null on
+//     fd 1 is taken for a closed stdout (stdoutClosed): a caller's own
+//     (Python's subprocess.DEVNULL) cannot be told from the runtime's.
 //
 // Exit 2 from a Go program is a usage error only when the first line on
 // stderr starts with "go-<workload>: ".  The Go runtime also exits 2, and

@@ -124,9 +124,14 @@ func Main(w Workload) {
 }
 
 // stdoutClosed reports whether fd 1 was closed when the program started: the
-// Go runtime then opens /dev/null read-write in its place (a shell's
-// >/dev/null opens it write-only), and the line would vanish with exit 0.
-// C and Node tell it the same way.
+// Go runtime (checkfds, before main) then opens /dev/null read-write in its
+// place, and the line would vanish with exit 0.  What it opens is exactly
+// what a caller's read-write /dev/null is (Python's subprocess.DEVNULL, a
+// shell's 1<>/dev/null: same device, same flags, same descriptor flags), so
+// that too counts as closed; C, which runs before anything reopens fd 1,
+// tells them apart (DESIGN section 3).  A /dev/null open for writing only
+// (a shell's >/dev/null) or for reading only is not the runtime's: it is
+// open, the line goes there or its write fails.  Node tells it the same way.
 func stdoutClosed() bool {
 	var out, null syscall.Stat_t
 	if err := syscall.Fstat(1, &out); err != nil {
@@ -136,7 +141,10 @@ func stdoutClosed() bool {
 		return false
 	}
 	var b [1]byte
-	_, err := syscall.Read(1, b[:]) // /dev/null read-write: 0 bytes
+	if _, err := syscall.Read(1, b[:]); err != nil { // /dev/null readable: 0 bytes
+		return false
+	}
+	_, err := syscall.Write(1, b[:0]) // and writable: a read-only one fails (EBADF)
 	return err == nil
 }
 

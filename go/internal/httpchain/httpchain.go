@@ -107,7 +107,8 @@ func (c *Config) Check() error {
 	if err != nil || p < 1 || p > 65535 || strings.TrimLeft(c.Port, "0123456789") != "" {
 		return &contract.UsageError{Msg: fmt.Sprintf("--port needs the server's port, 1 to 65535, got %q (start build/bin/c-httpchain-server; it prints {\"port\":N})", c.Port)}
 	}
-	if ms, err := strconv.Atoi(c.StallMs); err != nil || ms < 1 || ms > 3600000 || strings.TrimLeft(c.StallMs, "0123456789") != "" {
+	stall, err := strconv.Atoi(c.StallMs)
+	if err != nil || stall < 1 || stall > 3600000 || strings.TrimLeft(c.StallMs, "0123456789") != "" {
 		return &contract.UsageError{Msg: fmt.Sprintf("--stall-ms takes 1 to 3600000 milliseconds, got %q", c.StallMs)}
 	}
 	ok := false
@@ -117,7 +118,9 @@ func (c *Config) Check() error {
 	if !ok {
 		return &contract.UsageError{Msg: fmt.Sprintf("--backend must be one of %s, got %q", strings.Join(Backends, ", "), c.Backend)}
 	}
-	conn, err := net.DialTimeout("tcp", "127.0.0.1:"+c.Port, 5*time.Second)
+	// A connect, like every GET, has --stall-ms (DESIGN section 3): a server
+	// whose backlog is full never answers it.
+	conn, err := net.DialTimeout("tcp", "127.0.0.1:"+c.Port, time.Duration(stall)*time.Millisecond)
 	if err != nil {
 		return &contract.EnvError{Msg: fmt.Sprintf("cannot connect to 127.0.0.1:%s: %v (is the server running?)", c.Port, err)}
 	}

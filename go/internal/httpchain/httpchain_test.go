@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -78,6 +79,54 @@ func TestAServerThatDoesNotAnswerIsAnEnvironmentError(t *testing.T) {
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Fatalf("took %v", time.Since(start))
+	}
+}
+
+// fullBacklog listens on 127.0.0.1 with a backlog of 0, never accepts, and
+// connects to itself until a connect is not answered: the port's backlog is
+// full, so a client's connect hangs (the kernel drops its SYN).
+func fullBacklog(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(sa.(*syscall.SockaddrInet4).Port)
+	for k := 0; ; k++ {
+		if k == 1000 {
+			t.Skip("the backlog never filled")
+		}
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err != nil {
+			break
+		}
+		t.Cleanup(func() { c.Close() })
+	}
+	return addr[strings.LastIndex(addr, ":")+1:]
+}
+
+func TestAConnectNotAnsweredWithinStallMsIsAnEnvironmentError(t *testing.T) {
+	c := &Config{Port: fullBacklog(t), Backend: Backends[0], StallMs: "300"}
+	start := time.Now()
+	err := c.Check()
+	var env *contract.EnvError
+	if !errors.As(err, &env) || !strings.Contains(err.Error(), "cannot connect") {
+		t.Fatalf("got %v", err)
+	}
+	// --stall-ms bounds the connect as it bounds every GET (DESIGN section 3).
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("took %v with --stall-ms 300", took)
 	}
 }
 
