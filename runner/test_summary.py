@@ -46,6 +46,18 @@ def sample(rnd, variant, ms, status="ok", rss=1500):
             "label": variant.split("/", 1)[1], "idle_rss_kb": 1000 if status == "ok" else None}
 
 
+def write_samples(path, rows, columns=None, mode="w"):
+    """Writes ROWS to the samples.csv at PATH with COLUMNS (all of them by
+    default; fewer, as a file written before the later ones), header first
+    unless appending."""
+    with open(path, mode, newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns or sm.SAMPLE_COLUMNS, extrasaction="ignore")
+        if mode == "w":
+            w.writeheader()
+        for row in rows:
+            w.writerow(row)
+
+
 def two_variants():
     """Six rounds; the promise variant takes exactly twice the baseline each round."""
     base = [10, 11, 12, 10, 11, 13]
@@ -280,10 +292,8 @@ class SamplesFileTest(unittest.TestCase):
     def test_rows_round_trip_and_a_torn_last_line_is_skipped(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "samples.csv")
-            with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS)
-                w.writeheader()
-                w.writerow(sample(1, CB, 10))
+            write_samples(path, [sample(1, CB, 10)])
+            with open(path, "a") as f:
                 f.write("2,3,readfile/c/callback-seq")          # interrupted mid-line
             rows = sm.read_samples(path)
             self.assertEqual(len(rows), 1)
@@ -298,10 +308,7 @@ class SamplesFileTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "samples.csv")
             old = sm.SAMPLE_COLUMNS[:sm.BASE_COLUMNS]
-            with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=old, extrasaction="ignore")
-                w.writeheader()
-                w.writerow(sample(1, CB, 10))
+            write_samples(path, [sample(1, CB, 10)], old)
             rows = sm.read_samples(path)
             self.assertIsNone(rows[0]["idle_rss_kb"])
             row = sm.summarize(rows, {})[0]
@@ -316,23 +323,14 @@ class SamplesFileTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "samples.csv")
             old = sm.SAMPLE_COLUMNS[:sm.SAMPLE_COLUMNS.index("pass")]
-            with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=old, extrasaction="ignore")
-                w.writeheader()
-                w.writerow(sample(1, CB, 10))
-                w.writerow(sample(2, CB, 11))
+            write_samples(path, [sample(1, CB, 10), sample(2, CB, 11)], old)
             self.assertEqual([r["pass"] for r in sm.read_samples(path)], [0, 0])
             # three passes of one process are three rows; a pass twice is refused
-            with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS)
-                w.writeheader()
-                for k, ms in enumerate((10, 30, 12)):
-                    w.writerow(dict(sample(1, CB, ms), **{"pass": k}))
+            write_samples(path, [dict(sample(1, CB, ms), **{"pass": k})
+                                 for k, ms in enumerate((10, 30, 12))])
             self.assertEqual([(r["pass"], r["elapsed_ns"]) for r in sm.read_samples(path)],
                              [(0, 10000000), (1, 30000000), (2, 12000000)])
-            with open(path, "a", newline="") as f:
-                csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS).writerow(
-                    dict(sample(1, CB, 9), **{"pass": 1}))
+            write_samples(path, [dict(sample(1, CB, 9), **{"pass": 1})], mode="a")
             with self.assertRaisesRegex(ValueError, "a second row of %s in round 1 pass 1" % CB):
                 sm.read_samples(path)
 
@@ -342,19 +340,13 @@ class SamplesFileTest(unittest.TestCase):
         # column reads it empty, and the summary row has no figure then.
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "samples.csv")
-            with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS)
-                w.writeheader()
-                for r, kb in ((1, 300), (2, -20), (3, 500)):
-                    w.writerow(dict(sample(r, CB, 10), sampled_rss_kb=kb))
+            write_samples(path, [dict(sample(r, CB, 10), sampled_rss_kb=kb)
+                                 for r, kb in ((1, 300), (2, -20), (3, 500))])
             rows = sm.read_samples(path)
             self.assertEqual([r["sampled_rss_kb"] for r in rows], [300, -20, 500])
             self.assertEqual(sm.summarize(rows, {})[0]["sampled_rss_kb"], 300)
             old = sm.SAMPLE_COLUMNS[:sm.SAMPLE_COLUMNS.index("sampled_rss_kb")]
-            with open(path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=old, extrasaction="ignore")
-                w.writeheader()
-                w.writerow(sample(1, CB, 10))
+            write_samples(path, [sample(1, CB, 10)], old)
             rows = sm.read_samples(path)
             self.assertIsNone(rows[0]["sampled_rss_kb"])
             self.assertIsNone(sm.summarize(rows, {})[0]["sampled_rss_kb"])
