@@ -69,16 +69,32 @@ def duration(seconds):
     return "%d min" % (s // 60) if s >= 60 else "%d s" % s
 
 
-def previous_walls(out):
-    """{id: (median wall ms, N)} of the newest run under out (out/latest's
-    summary.json), or {}: the estimate's figures."""
-    path = os.path.join(out, "latest", "summary.json")
+# The committed reference runs: the estimate's figures for what no local run has.
+REFERENCE = os.path.join(os.path.dirname(HERE), "results", "reference")
+
+
+def listdir(path):
+    """The names in the folder at path, or [] when it is none."""
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def walls_of(path, profile=None):
+    """{id: (median wall ms, N)} of the summary.json at path, or {}; with a
+    profile, {} when the summary names another (a run of another profile ran
+    another N: scaled from a seed run's N = 5, start-up swamps the estimate)."""
     try:
         if os.path.getsize(path) > 50 * 2 ** 20:
             return {}               # a summary from before the orders were compact
     except OSError:
         return {}
-    rows = (rd.read_json(path) or {}).get("variants")
+    summary = rd.read_json(path) or {}
+    named = (summary.get("run") or {}).get("profile") if isinstance(summary.get("run"), dict) else None
+    if profile is not None and named is not None and named != profile:
+        return {}
+    rows = summary.get("variants")
     if not isinstance(rows, list):
         return {}
     return {r["variant"]: (r.get("wall_ms"), r.get("iterations")) for r in rows
@@ -86,14 +102,30 @@ def previous_walls(out):
             and isinstance(r.get("wall_ms"), (int, float)) and isinstance(r.get("iterations"), int)}
 
 
+def previous_walls(out, profile, reference=REFERENCE):
+    """{id: (median wall ms, N)}, the estimate's figures: the newest run's under
+    out (out/latest's summary.json) when it was of this profile, and for a
+    variant it lacks, the newest committed reference run of the same profile
+    that has it (results/reference/<host>/<stamp>: a fresh clone's first run
+    is estimated from them, not at start-up times)."""
+    walls = walls_of(os.path.join(out, "latest", "summary.json"), profile)
+    runs = []
+    for host in sorted(listdir(reference)):
+        runs += [os.path.join(reference, host, r) for r in listdir(os.path.join(reference, host))]
+    for run in sorted(runs, key=os.path.basename, reverse=True):
+        for vid, figures in walls_of(os.path.join(run, "summary.json"), profile).items():
+            walls.setdefault(vid, figures)
+    return walls
+
+
 def check_duration(args, plan):
     """The run's estimate in words ("2363 runs, about 9 min"); on a terminal a run
     beyond ASK_S asks first, elsewhere one beyond REFUSE_S needs --yes.
     UsageError when it is not started."""
-    runs, seconds, guessed = plan_mod.estimate(plan, previous_walls(os.path.abspath(args.out)))
+    runs, seconds, guessed = plan_mod.estimate(plan, previous_walls(os.path.abspath(args.out), args.profile))
     text = "{:,} runs, about {}".format(runs, duration(seconds))
     if guessed:
-        text += " or more (%d variant%s not in the newest run counted at a start-up's time)" % (
+        text += " or more (%d variant%s in no earlier run counted at a start-up's time)" % (
             guessed, "" if guessed == 1 else "s")
     if args.yes or seconds <= ASK_S:
         return text

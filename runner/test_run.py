@@ -325,6 +325,45 @@ class ArgsTest(unittest.TestCase):
         self.assertEqual(cli.parse_args(["--profile", "quick"]).catalog, catalog_mod.DIR)
 
 
+class EstimateFiguresTest(unittest.TestCase):
+    """run.previous_walls: what a run's estimate is made from."""
+
+    @staticmethod
+    def summary(folder, walls, profile="default"):
+        os.makedirs(folder)
+        with open(os.path.join(folder, "summary.json"), "w") as f:
+            json.dump({"run": {"profile": profile},
+                       "variants": [{"variant": v, "wall_ms": ms, "iterations": n}
+                                    for v, (ms, n) in walls.items()]}, f)
+
+    def test_a_first_run_takes_the_newest_committed_reference_runs_figures(self):
+        # A fresh clone has no results/latest: without the committed runs its
+        # first make compare was estimated at start-up times ("about 1 min"
+        # for a run of 19 min).  The local run's figure comes first, then the
+        # newest reference run of the same profile that has the variant, of
+        # any host (a seed run's N = 5 scaled to the default's 40,000 gave
+        # "3 h 49 min").
+        with tempfile.TemporaryDirectory() as d:
+            out, ref = os.path.join(d, "results"), os.path.join(d, "reference")
+            self.assertEqual(run.previous_walls(out, "default", ref), {})
+            self.summary(os.path.join(ref, "host-a", "20260101T000000Z"), {"a": (1.0, 10), "b": (2.0, 10)})
+            self.summary(os.path.join(ref, "host-b", "20260301T000000Z"), {"a": (3.0, 10)})
+            self.summary(os.path.join(ref, "host-b", "20260401T000000Z"), {"a": (9.0, 5)}, "seed")
+            os.makedirs(os.path.join(ref, "host-b", "micro-20260501T000000Z"))  # no summary.json
+            self.assertEqual(run.previous_walls(out, "default", ref), {"a": (3.0, 10), "b": (2.0, 10)})
+            self.assertEqual(run.previous_walls(out, "seed", ref), {"a": (9.0, 5)})
+            self.summary(os.path.join(out, "latest"), {"b": (5.0, 20)})
+            self.assertEqual(run.previous_walls(out, "default", ref), {"a": (3.0, 10), "b": (5.0, 20)})
+            self.assertEqual(run.previous_walls(out, "seed", ref), {"a": (9.0, 5)})
+
+    def test_the_projects_reference_runs_cover_every_default_variant(self):
+        # What a fresh clone's make compare is estimated from.
+        vs = catalog_mod.load(catalog_mod.DIR).select(profile="default")
+        walls = run.previous_walls(os.path.join(tempfile.gettempdir(), "no-such-results"), "default")
+        missing = [v["id"] for v in vs if v["id"] not in walls]
+        self.assertLess(len(missing), len(vs) // 10, missing)
+
+
 class PlanTest(Fixture):
     def test_profile_and_filters_choose_variants(self):
         p = plan_mod.make(self.cat, self.options("quick", "--filter", "parallel@",
