@@ -298,17 +298,21 @@ PER_RUN_S = 0.003
 
 def estimate(plan, previous=None):
     """(runs, seconds, variants without a previous figure) of the plan: every
-    run of every round (a time budget's most rounds), each at the median wall
-    time the previous run measured for it (previous: {id: (wall_ms,
-    iterations)}, scaled to this N above the start-up floor), or at the floor
-    of its language when it has no such figure; plus the runner's time around
-    each run."""
+    run of every round, each at the median wall time the previous run
+    measured for it (previous: {id: (wall_ms, iterations)}, scaled to this N
+    above the start-up floor), or at the floor of its language when it has no
+    such figure; plus the runner's time around each run.  A variant under a
+    time budget (measure.budget_rounds) gets the rounds its figure fits in the
+    budget, within the workload's rounds and the budget's most; without a
+    figure, the most."""
     pts = getattr(plan, "points", None) or {}
     runs = seconds = 0
     guessed = set()
     for v in plan.variants:
         s = plan.settings[v["workload"]]
-        rounds = max(s["rounds"], (s.get("budget") or {}).get("max_rounds", 0))
+        budget = s.get("budget")
+        if budget and not catalog_mod._matches(v, budget.get("for") or {}):
+            budget = None
         floor = FLOOR_S.get(v["lang"], OTHER_FLOOR_S)
         for p in (pts.get(v["id"]) or {"": {"iterations": s["iterations"]}}).values():
             wall_ms, n = (previous or {}).get(v["id"]) or (None, None)
@@ -317,6 +321,10 @@ def estimate(plan, previous=None):
             else:
                 each = floor
                 guessed.add(v["id"])
+            rounds = s["rounds"]
+            if budget:
+                fit = int(budget["seconds"] // each) if v["id"] not in guessed else budget["max_rounds"]
+                rounds = max(rounds, min(budget["max_rounds"], fit))
             runs += plan.warmups + rounds
             seconds += (plan.warmups + rounds) * (each + PER_RUN_S)
     return runs, seconds, len(guessed)

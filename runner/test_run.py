@@ -356,6 +356,21 @@ class EstimateFiguresTest(unittest.TestCase):
             self.assertEqual(run.previous_walls(out, "default", ref), {"a": (3.0, 10), "b": (5.0, 20)})
             self.assertEqual(run.previous_walls(out, "seed", ref), {"a": (9.0, 5)})
 
+    def test_a_budget_gives_the_rounds_a_variants_figure_fits_in_it(self):
+        # readfile's default: 2 s and at most 40 rounds for C; a 40 ms run gets
+        # 40, a 400 ms one 5 -> the workload's 10; the variants the budget is
+        # not for keep 10; a variant with no figure is counted at the most.
+        class Plan:
+            warmups = 1
+            points = {}
+            settings = {"w": {"iterations": 10, "rounds": 10,
+                              "budget": {"seconds": 2, "max_rounds": 40, "for": {"lang": "c"}}}}
+            variants = [{"id": i, "workload": "w", "lang": lang} for i, lang in
+                        (("fast", "c"), ("slow", "c"), ("other", "go"), ("new", "c"))]
+        walls = {"fast": (40.0, 10), "slow": (400.0, 10), "other": (50.0, 10)}
+        runs, _, guessed = plan_mod.estimate(Plan, walls)
+        self.assertEqual((runs, guessed), ((1 + 40) + (1 + 10) + (1 + 10) + (1 + 40), 1))
+
     def test_the_projects_reference_runs_cover_every_default_variant(self):
         # What a fresh clone's make compare is estimated from.
         vs = catalog_mod.load(catalog_mod.DIR).select(profile="default")
