@@ -91,8 +91,9 @@ def walls_of(path, profile=None):
     except OSError:
         return {}
     summary = rd.read_json(path) or {}
-    named = (summary.get("run") or {}).get("profile") if isinstance(summary.get("run"), dict) else None
-    if profile is not None and named is not None and named != profile:
+    run = summary.get("run")
+    named = run.get("profile") if isinstance(run, dict) else None
+    if None not in (profile, named) and named != profile:
         return {}
     rows = summary.get("variants")
     if not isinstance(rows, list):
