@@ -72,7 +72,10 @@ today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
   targets    optional upper bounds a run is judged against (runner/targets.py):
              [{"id", "what", "variant": id, "against": id, and one of
              "max_ratio" (variant / against) or "max_diff_per_op_ns" (variant
-             minus against, per operation)}], both ids of this workload
+             minus against, per operation)}], both ids of this workload; or
+             [{"id", "what", "variant": id, "max_outside_ms",
+             "max_outside_share"}]: the variant's time outside its clock at
+             most that many ms plus that share of its timed time
   charts     optional hints for plots/: "where_time": {"floor_of": {backend:
              backend}} (draw the split of C's time; a backend without a sync
              variant of its own takes the named one's as its blocking floor),
@@ -163,7 +166,8 @@ PASSES_KEYS = {"count", "about"}
 # The most timed passes of one process (the programs' AB_PASSES_MAX,
 # MaxPasses, MAX_PASSES; runner/contract.py's MAX_PASSES).
 MAX_PASSES = 10000
-TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns"}
+TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns",
+               "max_outside_ms", "max_outside_share"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")
 SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs", "startup", "runtimes"}
 RUNTIME_LANG_KEYS = {"versions", "needs"}
@@ -504,6 +508,13 @@ def _read_object(path, allowed):
         raise CatalogError("%s: must be a JSON object" % show)
     _unknown(obj, allowed, show)
     return obj, show
+
+
+def _positive(t, key, where, most):
+    """t[key] is a number above 0 and below most, else a CatalogError."""
+    b = t[key]
+    if type(b) not in (int, float) or not 0 < b < most:
+        raise CatalogError("%s: %s must be a positive number, got %r" % (where, key, b))
 
 
 def _unknown(keys, allowed, where):
@@ -1056,7 +1067,9 @@ class Catalog:
             _partial(r.get("baseline"), where, "baseline")
 
     def _check_targets(self, targets, path, workload):
-        """Each target names two variant ids of this workload and one positive bound."""
+        """Each target names two variant ids of this workload and one positive
+        bound, or one variant id and an outside-the-clock bound (a time in ms
+        and a share of the timed time, both positive)."""
         if not isinstance(targets, list):
             raise CatalogError("%s: targets must be a list" % path)
         seen = set()
@@ -1065,12 +1078,17 @@ class Catalog:
             if not isinstance(t, dict):
                 raise CatalogError("%s must be an object" % where)
             _unknown(t, TARGET_KEYS, where)
-            for k in ("id", "what", "variant", "against"):
+            outside = "max_outside_ms" in t or "max_outside_share" in t
+            names = ("id", "what", "variant") + (() if outside else ("against",))
+            for k in names:
                 if not isinstance(t.get(k), str) or not t[k]:
                     raise CatalogError("%s: %s must be a non-empty string" % (where, k))
             if t["id"] in seen:
                 raise CatalogError("%s: duplicate target id %r" % (where, t["id"]))
             seen.add(t["id"])
+            if outside:
+                self._check_outside_target(t, where, workload)
+                continue
             for k in ("variant", "against"):
                 f = parse_id(t[k], self.suite["methods"])
                 if f is None or f["workload"] != workload:
@@ -1079,9 +1097,21 @@ class Catalog:
             bounds = [k for k in TARGET_BOUNDS if k in t]
             if len(bounds) != 1:
                 raise CatalogError("%s: give exactly one of %s" % (where, ", ".join(TARGET_BOUNDS)))
-            b = t[bounds[0]]
-            if type(b) not in (int, float) or not 0 < b < 1e12:
-                raise CatalogError("%s: %s must be a positive number, got %r" % (where, bounds[0], b))
+            _positive(t, bounds[0], where, 1e12)
+
+    def _check_outside_target(self, t, where, workload):
+        extra = [k for k in ("against",) + TARGET_BOUNDS if k in t]
+        if extra:
+            raise CatalogError("%s: an outside-the-clock target takes no %s" % (where, extra[0]))
+        f = parse_id(t["variant"], self.suite["methods"])
+        if f is None or f["workload"] != workload:
+            raise CatalogError("%s: variant %r is not a variant id of %s"
+                               % (where, t["variant"], workload))
+        for k, most in (("max_outside_ms", 1e9), ("max_outside_share", 100)):
+            if k not in t:
+                raise CatalogError("%s: %s is missing (an outside-the-clock target gives both "
+                                   "max_outside_ms and max_outside_share)" % (where, k))
+            _positive(t, k, where, most)
 
     # -- matrix entries
 

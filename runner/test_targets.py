@@ -65,6 +65,38 @@ class EvaluateTest(unittest.TestCase):
         self.assertIn("no valid run of %s" % PR, e["missing"])
         self.assertIn("not measured", "\n".join(targets.markdown([e])))
 
+    def test_time_outside_the_clock_is_judged_process_by_process_against_its_bound(self):
+        # Timed 40 ms: the bound is 10 ms + 25% = 20 ms; outside 15 ms is met
+        # with room, 30 ms missed, and 15 or 30 ms at random not resolvable.
+        t = {"id": "o", "what": "outside", "variant": PR, "max_outside_ms": 10,
+             "max_outside_share": 0.25}
+
+        def run(outside_ms):
+            out = []
+            for r, o in enumerate(outside_ms, start=1):
+                s = sample(r, PR, 40)
+                s.update(wall_ns=int((40 + o) * 1e6), outside_ns=int(o * 1e6))
+                out.append(s)
+            return out
+        (e,) = targets.evaluate(run([15, 14, 16, 15, 15, 14]), {"readfile": [t]})
+        self.assertEqual((e["kind"], e["verdict"], e["value"], e["against"]),
+                         ("outside_ms", stats.MET, -5.0, None))
+        self.assertLessEqual(e["high"], 0)
+        md = "\n".join(targets.markdown([e]))
+        self.assertIn("measured: the time outside less the bound", md)
+        self.assertIn("| -5.0 ms [-6.0 ms, -4.0 ms] | ≤ 10 ms + 25% of timed | **met** |", md)
+        (e,) = targets.evaluate(run([30] * 6), {"readfile": [t]})
+        self.assertEqual((e["verdict"], e["value"]), (stats.MISSED, 10.0))
+        (e,) = targets.evaluate(run([15, 30, 15, 30, 15, 30]), {"readfile": [t]})
+        self.assertEqual(e["verdict"], stats.UNRESOLVED)
+        self.assertIn("resolves about ±7.5 ms", "\n".join(targets.markdown([e])))
+        (e,) = targets.evaluate(run([15] * 3), {"readfile": [t]})
+        self.assertEqual(e["verdict"], stats.UNTESTED)
+        self.assertIn("3 rounds: too few", e["missing"])
+        older = [dict(s, outside_ns=None) for s in run([15] * 6)]
+        (e,) = targets.evaluate(older, {"readfile": [t]})
+        self.assertIn("no valid run of %s with its time outside the clock" % PR, e["missing"])
+
     def test_a_workload_or_a_variant_that_did_not_run_has_no_targets(self):
         self.assertEqual(targets.evaluate(samples([1.0] * 6), {"noop": [target()]}), [])
         self.assertEqual(targets.evaluate([sample(1, CB, 10)], {"readfile": [target()]}), [])
@@ -95,6 +127,24 @@ class CatalogTargetsTest(tc.TempCatalog):
                             work=self.work(targets=[dict(ok, bound=1)]))
         self.assertRejected(r"targets\[1\]: duplicate target id 't'",
                             work=self.work(targets=[ok, ok]))
+
+    def test_outside_the_clock_targets_are_checked(self):
+        ok = {"id": "o", "what": "x", "variant": "demo/c/promise-parallel@b1",
+              "max_outside_ms": 10, "max_outside_share": 0.25}
+        cat = self.load(demo=self.work(targets=[ok]))
+        self.assertEqual(cat.workloads["demo"]["targets"], [ok])
+        self.assertRejected(r"targets\[0\]: an outside-the-clock target takes no against",
+                            work=self.work(targets=[dict(ok, against=ok["variant"])]))
+        self.assertRejected(r"targets\[0\]: an outside-the-clock target takes no max_ratio",
+                            work=self.work(targets=[dict(ok, max_ratio=2)]))
+        self.assertRejected(r"targets\[0\]: max_outside_share is missing",
+                            work=self.work(targets=[{k: v for k, v in ok.items()
+                                                     if k != "max_outside_share"}]))
+        self.assertRejected(r"targets\[0\]: max_outside_ms must be a positive number",
+                            work=self.work(targets=[dict(ok, max_outside_ms=0)]))
+        self.assertRejected(r"targets\[0\]: variant 'other/c/promise-parallel@b1' is not a "
+                            r"variant id of demo",
+                            work=self.work(targets=[dict(ok, variant="other/c/promise-parallel@b1")]))
 
 
 if __name__ == "__main__":
