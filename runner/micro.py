@@ -43,6 +43,7 @@ import catalog as catalog_mod  # noqa: E402
 import host as host_mod  # noqa: E402
 import rundir as rd  # noqa: E402
 import stats  # noqa: E402
+from errors import EnvError  # noqa: E402
 from files import write_atomic  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
@@ -350,20 +351,12 @@ def main(argv):
         addon = build_addon(node, os.path.dirname(os.path.abspath(bin_dir))) if node else None
         progs = programs(bin_dir, node, args.n, addon)
         hinfo = host_mod.info(args.host)
-        parent = os.path.join(os.path.abspath(args.out), hinfo["slug"])
-        os.makedirs(parent, exist_ok=True)
-        base = "micro-" + rd.utc_stamp()
-        for i in range(1, 100):
-            stamp = base if i == 1 else "%s-%d" % (base, i)
-            folder = os.path.join(parent, stamp)
-            try:
-                os.mkdir(folder)        # never an existing run's folder
-                break
-            except FileExistsError:
-                continue
-        else:
-            raise Env("too many micro runs in the same second under %s" % parent)
+        folder, stamp = rd.make_run_folder(os.path.abspath(args.out), hinfo["slug"], "micro-",
+                                           charts=False)
     except Env as e:
+        print("micro.py: %s" % e, file=sys.stderr)
+        return 3
+    except EnvError as e:
         print("micro.py: %s" % e, file=sys.stderr)
         return 3
     except OSError as e:

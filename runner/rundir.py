@@ -27,9 +27,11 @@ def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat()
 
 
-def make_run_folder(out, host_slug):
-    """Creates OUT/<host>/<stamp>/ and its charts/ (never an existing one);
-    returns (path, stamp) or raises EnvError."""
+def make_run_folder(out, host_slug, prefix="", charts=True):
+    """Creates OUT/<host>/<prefix><stamp>/ and, with charts, its charts/
+    (never an existing folder: -2, -3 ... after a stamp of the same second);
+    returns (path, name) or raises EnvError.  micro.py and counts.py make
+    theirs with a prefix, micro- and counts-."""
     parent = os.path.join(out, host_slug)
     try:
         os.makedirs(parent, exist_ok=True)
@@ -39,7 +41,7 @@ def make_run_folder(out, host_slug):
     if not os.access(parent, os.W_OK | os.X_OK):
         raise EnvError("results folder %s is not writable (fix its permissions or use --out DIR)"
                        % parent)
-    stamp = utc_stamp()
+    stamp = prefix + utc_stamp()
     for i in range(1, 100):
         name = stamp if i == 1 else "%s-%d" % (stamp, i)
         path = os.path.join(parent, name)
@@ -49,7 +51,8 @@ def make_run_folder(out, host_slug):
             continue
         except OSError as e:
             raise EnvError("cannot create %s: %s (use --out DIR)" % (path, e.strerror or e))
-        os.mkdir(os.path.join(path, "charts"))
+        if charts:
+            os.mkdir(os.path.join(path, "charts"))
         return path, name
     raise EnvError("too many runs in the same second under %s" % parent)
 
