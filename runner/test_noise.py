@@ -47,6 +47,44 @@ class RoundTest(unittest.TestCase):
         row = noise.round_row(1, (0, None, 0.0), (9, None, 1.0))
         self.assertEqual((row["steal_share"], row["other_share"], row["noisy"]), (None, None, 0))
 
+    def test_throttling_is_read_from_cpu_stat_and_thermal_counters_and_makes_a_round_noisy(self):
+        v2 = os.path.join(self.dir, "v2.stat")
+        with open(v2, "w") as f:
+            f.write("usage_usec 100\nnr_throttled 2\nthrottled_usec 1500\n")
+        v1 = os.path.join(self.dir, "v1.stat")
+        with open(v1, "w") as f:
+            f.write("nr_periods 0\nnr_throttled 0\nthrottled_time 2000000\n")
+        missing = os.path.join(self.dir, "none.stat")
+        self.assertEqual(noise.read_throttled_ns((missing, v2, v1)), 1500000)
+        self.assertEqual(noise.read_throttled_ns((missing, v1)), 2000000)
+        self.assertIsNone(noise.read_throttled_ns((missing,)))
+        for cpu, count in (("cpu0", 3), ("cpu1", 4)):
+            os.makedirs(os.path.join(self.dir, cpu, "thermal_throttle"))
+            with open(os.path.join(self.dir, cpu, "thermal_throttle", "core_throttle_count"),
+                      "w") as f:
+                f.write("%d\n" % count)
+        pattern = os.path.join(self.dir, "cpu[0-9]*", "thermal_throttle", "*_throttle_count")
+        self.assertEqual(noise.read_thermal_events(pattern), 7)
+        self.assertIsNone(noise.read_thermal_events(os.path.join(self.dir, "x*", "y")))
+        a = stat_file(self.dir, "a", 1000, 500, 8000, 0)
+        calm = stat_file(self.dir, "c", 1000, 500, 9000, 0)
+        st_a, st_c = noise.read_stat(a), noise.read_stat(calm)
+        quiet = noise.round_row(1, (0, st_a, 1.0, 5000000, 7), (1, st_c, 1.0, 5000000, 7), hz=100)
+        self.assertEqual((quiet["throttled_ms"], quiet["thermal_events"], quiet["noisy"]),
+                         (0.0, 0, 0))
+        held = noise.round_row(2, (0, st_a, 1.0, 5000000, 7), (1, st_c, 1.0, 7500000, 7), hz=100)
+        self.assertEqual((held["throttled_ms"], held["noisy"]), (2.5, 1))
+        hot = noise.round_row(3, (0, None, 1.0, None, 7), (1, None, 1.0, None, 9))
+        self.assertEqual((hot["thermal_events"], hot["throttled_ms"], hot["noisy"]), (2, None, 1))
+        log = noise.RoundLog(self.dir)
+        for r in (quiet, held, hot):
+            log.add(r)
+        log.close()
+        text = "\n".join(noise.markdown(self.dir))
+        self.assertIn("**2 of 3 rounds were noisy**: round 2 (steal 0.0%, other load 0.0%, "
+                      "throttled 2.5 ms); round 3 (steal -, other load -, 2 thermal throttle "
+                      "events)", text)
+
     def test_the_report_names_the_noisy_rounds(self):
         log = noise.RoundLog(self.dir)
         log.add({"round": 1, "wall_ns": 5, "cpus": 2, "steal_share": 0.0, "other_share": 0.02,
