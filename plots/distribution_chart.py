@@ -20,6 +20,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
 import stats  # noqa: E402
 import style as st  # noqa: E402
+import summary as sm  # noqa: E402
 
 PROG = "distribution_chart.py"
 
@@ -30,7 +31,7 @@ def main(argv):
     times = {}
     for s in st.load_samples(PROG, args.rundir):
         # A sweep's other points (the scaling profile) have charts of their own.
-        if s.get("status") == "ok" and s.get("elapsed_ns") and s.get("point") in (None, "", "base"):
+        if s.get("status") == "ok" and s.get("elapsed_ns") and sm.at_base_point(s):
             try:
                 times.setdefault(s["variant"], []).append(int(s["elapsed_ns"]))
             except ValueError:

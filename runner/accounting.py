@@ -24,6 +24,7 @@ import json
 import os
 
 import stats
+import summary as sm
 import trace as trace_mod
 
 # The line's optional per-pass counts (harness.c) and their names here.
@@ -61,7 +62,7 @@ def measured_lines(rundir):
                 continue
             if (isinstance(e, dict) and isinstance(e.get("round"), int)
                     and e.get("status") == "ok" and isinstance(e.get("line"), dict)
-                    and e.get("point") in (None, "", "base")):
+                    and sm.at_base_point(e)):
                 out.setdefault(e.get("variant"), []).append(e)
     return out
 

@@ -23,6 +23,7 @@ import catalog as catalog_mod
 import cli
 import runtimes as runtimes_mod
 import host as host_mod
+import summary as sm
 from errors import EnvError, UsageError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -230,7 +231,7 @@ def workload_settings(cat, workload, profile, rounds, args):
     return out
 
 
-BASE = "base"       # the label of a sweep's base point
+BASE = sm.BASE_POINT     # the label of a sweep's base point
 
 
 def points(v, s):

@@ -16,7 +16,6 @@ import sys
 import accounting
 import catalog as catalog_mod
 import export
-import plan
 import ratios
 import report
 import rundir as rd
@@ -241,7 +240,7 @@ def _render(rundir, out_root, draw_charts=True):
         units = dict(catalog_units(), **{w: u for w, u in units.items() if u})
     rows, points = sm.split_points(sm.summarize(samples, run["baselines"], units))
     accounting.attach(rundir, rows)      # per operation: CPU, counts, system calls
-    base = [s for s in samples if s.get("point") in (None, "", plan.BASE)]
+    base = [s for s in samples if sm.at_base_point(s)]
     summary = {"run": run, "host": hinfo, "variants": rows,
                "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
                "all_verdicts": dict(verdicts.full_sentences(rows)),
@@ -256,7 +255,7 @@ def _render(rundir, out_root, draw_charts=True):
     rd.write_json(os.path.join(rundir, "summary.json"), summary)
     sm.write_csv(rows, os.path.join(rundir, "summary.csv"))
     # One time a process (its passes' median), as every statistic takes it.
-    export.write(rundir, sm.per_process([s for s in samples if s.get("point") in (None, "", "base")]),
+    export.write(rundir, sm.per_process([s for s in samples if sm.at_base_point(s)]),
                  rows, hinfo)
 
     charts, all_drawn, across = [], True, []

@@ -119,7 +119,7 @@ class Run:
                 self.sampled = {}  # {variant: {round: a harness's own figure, KB}}
                 for s in summary_mod.per_process(samples):   # its passes' median
                     # The base point only: a sweep's other points are other settings.
-                    if s.get("point") not in (None, "", "base"):
+                    if not summary_mod.at_base_point(s):
                         continue
                     if s["status"] == "ok" and s["elapsed_ns"]:
                         self.times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]

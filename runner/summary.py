@@ -505,6 +505,19 @@ def point_x(point, sample):
     return int(value) if re.match(r"[0-9]+\Z", value) else value
 
 
+# The label of a sweep's base point: the run's own settings.  A row of a run
+# without a sweep has no point ("" in samples.csv, None in older files).
+BASE_POINT = "base"
+
+
+def at_base_point(row):
+    """True for a row (sample, line or summary row) of the base point: a
+    sweep's "base", or the only point of a run without a sweep.  Every
+    statistic of the variants themselves reads these rows; a sweep's other
+    points are other settings."""
+    return row.get("point") in (None, "", BASE_POINT)
+
+
 def split_points(rows):
     """(the rows of the variants, the rows of a sweep's points): the variants'
     rows are those of the base point (a sweep's "base", or the only one), and
@@ -513,7 +526,7 @@ def split_points(rows):
     the run swept; the points are
     every row of a sweep, the base included, or [] without one."""
     swept = [r for r in rows if r.get("point")]
-    base = [r for r in rows if r.get("point") in (None, "", "base")]
+    base = [r for r in rows if at_base_point(r)]
     if swept:
         for r in base:
             axes = {}
