@@ -7,6 +7,8 @@
 #                  by any build when $(BUILD)/deps.env is missing)
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     the micro-benchmarks of c/micro/ beside Node and Go (ns per switch, per await, ...)
+#   make tune      what on this host moves timings (CPU governor, turbo, ASLR) and what it
+#                  should be; changes it only with TUNE_ARGS=--apply (as root), --reset undoes
 #   make counts    instructions per operation of every C and Go variant under valgrind, exact
 #                  where the clock is not (COUNTS_ARGS="--filter ^cacheloop/ --breakdown")
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
@@ -132,7 +134,7 @@ LAUNCH := $(BUILD)/bin/launch
 # The empty C program whose wall time is a C process's start-up (runner/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
-.PHONY: all c go deps runtimes compare quick counts test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
+.PHONY: all c go deps runtimes compare quick counts tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH) $(C_EMPTY)
 
@@ -256,6 +258,11 @@ micro: $(MICRO_BINS) $(BUILD)/bin/go-micro | $(DEPS_ENV)
 # Counts, not timings: the same on a noisy host.
 counts: all | $(DEPS_ENV)
 	"$(PYTHON)" runner/counts.py $(COUNTS_ARGS)
+
+# The host's settings that move timings, and what they should be; nothing is
+# changed without TUNE_ARGS=--apply (runner/tune.py).
+tune: | $(DEPS_ENV)
+	"$(PYTHON)" runner/tune.py $(TUNE_ARGS)
 
 # Go builds are cheap to repeat and go tracks its own dependencies.  The
 # output is made absolute in the shell: $(abspath) splits a path with a space.
