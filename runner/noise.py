@@ -33,11 +33,12 @@ STAT = "/proc/stat"
 # A round is noisy past either share.
 STEAL_MAX = 0.01
 OTHER_MAX = 0.10
-RULE = ("a round is noisy when steal time is over %d%% or the host's other load (busy CPU "
-        "time the run did not use) over %d%% of all the CPUs' time during it, read from "
-        "/proc/stat, or when the run's cgroup was throttled or a CPU throttled itself for heat "
-        "during it (cpu.stat, thermal_throttle), where those can be read"
-        % (STEAL_MAX * 100, OTHER_MAX * 100))
+LOAD_RULE = ("a round is noisy when steal time is over %d%% or the host's other load (busy "
+             "CPU time the run did not use) over %d%% of all the CPUs' time during it, read "
+             "from /proc/stat" % (STEAL_MAX * 100, OTHER_MAX * 100))
+# A rounds.csv written before the throttling columns was judged by LOAD_RULE alone.
+RULE = LOAD_RULE + (", or when the run's cgroup was throttled or a CPU throttled itself for "
+                    "heat during it (cpu.stat, thermal_throttle), where those can be read")
 ROUND_COLUMNS = ["round", "wall_ns", "cpus", "steal_share", "other_share", "noisy",
                  "throttled_ms", "thermal_events"]
 # The cpu.stat of the runner's cgroup: v2's unified file, then v1's cpu controller.
@@ -168,7 +169,8 @@ def markdown(rundir):
     rows = read_rounds(rundir)
     if not rows:
         return []
-    out = ["## Noise", "", "Per measured round (`rounds.csv`): %s." % RULE, ""]
+    rule = RULE if "throttled_ms" in rows[0] else LOAD_RULE
+    out = ["## Noise", "", "Per measured round (`rounds.csv`): %s." % rule, ""]
     known = [r for r in rows if r.get("steal_share") not in (None, "")]
     throttle = [r for r in rows if r.get("throttled_ms") not in (None, "")
                 or r.get("thermal_events") not in (None, "")]

@@ -96,6 +96,14 @@ class RoundTest(unittest.TestCase):
         self.assertIn("## Noise", text)
         self.assertIn("**1 of 2 rounds were noisy**: round 2 (steal 3.0%, other load 25.0%)", text)
         self.assertEqual(noise.markdown(tempfile.mkdtemp()), [])   # a run before rounds.csv
+        self.assertIn(noise.RULE + ".", text)
+
+    def test_a_rounds_csv_from_before_the_throttling_columns_states_the_rule_it_was_judged_by(self):
+        with open(os.path.join(self.dir, "rounds.csv"), "w") as f:
+            f.write("round,wall_ns,cpus,steal_share,other_share,noisy\n1,5,2,0.0,0.02,0\n")
+        text = "\n".join(noise.markdown(self.dir))
+        self.assertIn(noise.LOAD_RULE + ".", text)
+        self.assertNotIn("throttled", text)
 
 
 if __name__ == "__main__":
