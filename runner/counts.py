@@ -5,9 +5,11 @@ Usage: counts.py [--profile P] [--filter RE]... [--n N1,N2] [--repeat K]
                  [--breakdown] [--out DIR] [--host SLUG]
 
 Every C and Go variant of the profile that matches a filter (all of them
-without one) runs under `valgrind --tool=cachegrind --cache-sim=no` at two N, N2 the
-profile's N of its workload and N1 a tenth of it (--n gives both for every
-workload), with the same --warmup W at both (the workload's warm-up at N1),
+without one) runs under `valgrind --tool=cachegrind --cache-sim=no` at two N, N2 a
+tenth of the profile's N of its workload and N1 a tenth of N2 (Valgrind runs
+a program some 50 times slower, callgrind more: Go's goroutine-per-call
+asyncfib at the profile's N took over 8 minutes a run; --n gives both N for
+every workload), with the same --warmup W at both (the workload's warm-up at N1),
 one timed pass and the workload's own flags, as the runner would run it.  Valgrind counts
 the instructions every thread of the process executed ("I refs"); the
 difference between the two runs over N2 - N1 is the instructions of one
@@ -17,10 +19,13 @@ it (its variant, N and ok count), so a count is never of a failed pass.
 
 --repeat K counts each variant K times at both N: the rows then say how far
 the K figures lie apart.  A run's count varies by a few thousand
-instructions (the threadpool's threads meet on futexes a varying number of
-times), the same at any N, so the difference over N2 - N1 divides it away:
-at N = 100,000 and 1,000,000, three counts of each cacheloop variant agree
-to 0.03%; the tests hold two counts 100,000 operations apart to 0.1%.
+instructions on a quiet host and by some 30,000 on a loaded one (the
+threadpool's threads meet on futexes a varying number of times, and the
+loop turns a varying number of times while a read is in the pool), the
+same at any N, so the difference over N2 - N1 divides it away: at N =
+100,000 and 1,000,000, three counts of each cacheloop variant agree to
+0.03% on a quiet host; the tests hold two counts 500,000 operations apart
+to 0.1%.
 
 --breakdown counts under callgrind instead (Go with GODEBUG=asyncpreemptoff=1:
 callgrind cannot follow the signal Go preempts with) and splits each operation's
@@ -307,7 +312,8 @@ def main(argv):
             if v["workload"] not in settings:
                 ns = argparse.Namespace(timeout=None, iterations=args.n and args.n[1], rounds=1)
                 s = plan_mod.workload_settings(cat, v["workload"], args.profile, 1, ns)
-                s["n"] = args.n or (max(1, s["iterations"] // 10), s["iterations"])
+                n2 = max(10, s["iterations"] // 10)
+                s["n"] = args.n or (max(1, n2 // 10), n2)
                 settings[v["workload"]] = s
         plan_mod.check_programs([plan_mod.fill(v["argv"], None) for v in variants])
         hinfo = host_mod.info(args.host)

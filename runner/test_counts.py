@@ -106,7 +106,7 @@ class UnderValgrindTest(unittest.TestCase):
 
     def test_two_counts_of_a_variant_agree_to_a_thousandth(self):
         p, out = self.run_counts("--filter", "^cacheloop/(c/sync|c/await|node/await)-", "--n",
-                                 "5000,105000",
+                                 "10000,510000",
                                  "--repeat", "2")
         self.assertEqual(p.returncode, 0, p.stderr)
         (folder,) = [os.path.join(r, d) for r, ds, _ in os.walk(out) for d in ds
