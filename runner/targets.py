@@ -22,12 +22,12 @@ def evaluate(samples, targets_by_workload):
     took part in the run (an outside-the-clock target has no against; its
     kind is outside_ms and it carries limit, (ms, share)); missing says why a target could not be
     measured (else None)."""
-    times, iterations, processes = {}, {}, {}
+    processes, iterations = {}, {}
     for s in sm.per_process(samples):       # a process's value: its passes' median
         if s["status"] == "ok" and s["elapsed_ns"] is not None:
-            times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
-            iterations[s["variant"]] = s["iterations"]
             processes.setdefault(s["variant"], {})[s["round"]] = s
+            iterations[s["variant"]] = s["iterations"]
+    times = {v: {r: s["elapsed_ns"] for r, s in rs.items()} for v, rs in processes.items()}
     ran = {s["workload"] for s in samples}
     present = {s["variant"] for s in samples}
     out = []
