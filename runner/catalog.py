@@ -233,6 +233,19 @@ def variant_id(fields):
     return "%s/%s" % (fields["workload"], variant_label(fields))
 
 
+def unversioned_id(fields):
+    """The id of the variant on the host's own runtime: what a program's line
+    names whatever version runs it (the version is the runner's, DESIGN
+    section 11)."""
+    return variant_id(dict(fields, runtime=None))
+
+
+def runtime_key(fields):
+    """lang, or lang@version for a variant of a pinned version: what keys a
+    language's start-up and its runtime's description in a run."""
+    return fields["lang"] + ("@" + fields["runtime"] if fields.get("runtime") else "")
+
+
 # The K the runner gives a variant by its mode (DESIGN section 3): one at a time
 # sequential, all N at once parallel (0); a bounded variant gets the suite's
 # bound, or a sweep point's K, at least 1 either way (--concurrency, bounded
@@ -787,6 +800,12 @@ class Catalog:
                 continue
             named = set()
             _ids_in(w.get("claims"), self._by_id, named)
+            # With each claim variant, its own language's baseline, so that its
+            # ratio to the baseline is measured on the same version.
+            for v in [v for v in w["variants"] if v["id"] in named]:
+                for key, b in self.baselines(v).items():
+                    if b and self._by_id[b[0]]["lang"] == v["lang"]:
+                        named.add(b[0])
             for v in [v for v in w["variants"] if v["id"] in named and v["lang"] in rt]:
                 for version in rt[v["lang"]]["versions"]:
                     nv = copy.deepcopy(v)
@@ -1299,6 +1318,16 @@ class Catalog:
         fields equal v's workload, mode, method and backend with shape "", overridden
         by the rule's baseline fields; the first rule per key whose `for` matches
         wins.  A variant may be its own baseline."""
+        if v.get("runtime"):
+            # A variant of a pinned version: its baselines of its own language
+            # on the same version (the runtimes profile runs them too, see
+            # _add_runtime_variants); none of another language, which has no
+            # such version.
+            out = {}
+            for key, b in self.baselines(self.find(unversioned_id(v))).items():
+                twin = b and self.find(variant_id(dict(self.find(b[0]), runtime=v["runtime"])))
+                out[key] = (twin["id"], b[1]) if twin else None
+            return out
         rules = self.workloads[v["workload"]]["baselines"]
         out = {"c": None, "lang": None}
         out.update((r["key"], None) for r in rules)

@@ -165,6 +165,13 @@ def problem(entry, n, line, workload_values=None, concurrency=None, passes=1):
     obj, why = _parse(line)
     if why:
         return why
+    if entry.get("runtime"):
+        # A pinned version (DESIGN section 11): the program names the variant
+        # as on any runtime, and its runtime must be the version of the id.
+        why = runtime_problem(entry, obj.get("runtime"))
+        if why:
+            return why
+        entry = dict(entry, id=catalog.unversioned_id(entry))
     why = _shape_problem(obj, entry.get("extra_fields", ()))
     if why:
         return why
@@ -175,6 +182,20 @@ def problem(entry, n, line, workload_values=None, concurrency=None, passes=1):
     if why:
         return why
     return _passes_problem(obj, passes)
+
+
+# How each language's line names its runtime's version (node: "node v20.8.0
+# (V8 ..., libuv ...)", Go: runtime.Version(), "go1.21.13").
+RUNTIME_NAMES = {"node": "node v%s", "go": "go%s"}
+
+
+def runtime_problem(entry, runtime):
+    """Why a line's runtime is not the version of the variant's id (a variant of
+    a pinned version), or None."""
+    want = RUNTIME_NAMES.get(entry["lang"], entry["lang"] + " %s") % entry["runtime"]
+    if not isinstance(runtime, str) or not (runtime == want or runtime.startswith(want + " ")):
+        return "runtime is %r: the id %s names %s" % (runtime, entry["id"], want)
+    return None
 
 
 def figures_problem(entry, obj, n, workload_values=None, concurrency=None, partial=False):

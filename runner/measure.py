@@ -197,7 +197,8 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
             "env": env_text(point.get("env")), "point": point.get("point", ""),
             "outside_ns": outside_ns(_elapsed(rec.get("elapsed_ns")), res.wall_ns),
             "startup_ns": startup_ns, "warmup_ns": _elapsed(rec.get("warmup_ns")), "pass": 0,
-            "sampled_rss_kb": _int_or_none(rec.get("sampled_rss_kb"))}
+            "sampled_rss_kb": _int_or_none(rec.get("sampled_rss_kb")),
+            "runtime": v.get("runtime") or ""}
 
 
 def variant_rounds(plan, v, rounds_of=None):
@@ -529,7 +530,7 @@ def measure(args, cat, plan, seed):
                             progress.note("run.py: %s %s: %s" % (item, status, reason))
                         if not warm:
                             for row in sample_rows(rnd, pos, v, n, status, rec, res, point,
-                                                   startup.get(v["lang"])):
+                                                   startup.get(catalog_mod.runtime_key(v))):
                                 log.sample(row)
                             sampled += 1
                 finally:

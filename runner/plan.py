@@ -385,15 +385,6 @@ def make(cat, args, node):
             skipped.append({"variant": v["id"], "reason": why})
         else:
             runnable.append(v)
-    versioned = [v["id"] for v in runnable if v.get("runtime")]
-    if versioned:
-        # A program's line names its variant without the version, and
-        # samples.csv has no runtime column yet: contract.py and measure.py
-        # must carry v["runtime"] first (issue 24), or every run would be
-        # marked invalid and the run folder would not read back.
-        raise UsageError("%d variants of pinned runtime versions (%s, ...) cannot be measured yet: "
-                         "the contract check and samples.csv do not carry the version (DESIGN section 11)"
-                         % (len(versioned), versioned[0]))
     if not runnable:
         raise UsageError("nothing left to run: skipped %s" % "; ".join(
             "%s (%s)" % (s["variant"], s["reason"]) for s in skipped))
@@ -419,7 +410,7 @@ def make(cat, args, node):
         if spec:
             # A server in the variant's language runs on the variant's version too.
             servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node, rt if spec.get("lang") == v["lang"] else None))
-    startup = startup_programs(cat, runnable, node)
+    startup = startup_programs(cat, runnable, node, rts)
     check_programs(list(commands.values()) + [s["argv"] for s in servers.values()]
                    + list(startup.values()))
     plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
@@ -428,10 +419,16 @@ def make(cat, args, node):
     return plan
 
 
-def startup_programs(cat, variants, node):
-    """{lang: argv} of the empty program of every language among variants
-    (suite.json's startup.programs; none without it): the runner runs each once
-    per round (DESIGN section 6)."""
+def startup_programs(cat, variants, node, rts=None):
+    """{key: argv} of the empty program of every language among variants
+    (suite.json's startup.programs; none without it), keyed by
+    catalog.runtime_key: a pinned version's start-up is its own (node@10.24.1),
+    run by that version (rts: runtime()'s answers by variant id).  The runner
+    runs each once per round (DESIGN section 6)."""
     progs = (cat.suite.get("startup") or {}).get("programs") or {}
-    return {lang: fill(progs[lang], node)
-            for lang in sorted({v["lang"] for v in variants}) if lang in progs}
+    out = {}
+    for v in variants:
+        key = catalog_mod.runtime_key(v)
+        if v["lang"] in progs and key not in out:
+            out[key] = fill(progs[v["lang"]], node, (rts or {}).get(v["id"]))
+    return dict(sorted(out.items()))

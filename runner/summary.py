@@ -18,7 +18,7 @@ SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mod
                   "backend", "iterations", "concurrency", "status", "exit_code",
                   "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
                   "shape", "method", "label", "idle_rss_kb", "env", "point",
-                  "outside_ns", "startup_ns", "warmup_ns", "pass", "sampled_rss_kb"]
+                  "outside_ns", "startup_ns", "warmup_ns", "pass", "sampled_rss_kb", "runtime"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
@@ -48,7 +48,7 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
                        "lang_diff_per_op_ns_ci_high", "point", "env", "q_value",
                        "lang_q_value", "outside_ms", "startup_ms", "own_outside_ms",
-                       "outside_share", "outside_flag", "warmup_ms", "sampled_rss_kb"]
+                       "outside_share", "outside_flag", "warmup_ms", "sampled_rss_kb", "runtime"]
 
 # A variant whose time outside its clock, less its language's empty-program
 # start-up and its own warm-up, is more than this share of its timed time is
@@ -397,6 +397,7 @@ def summarize(samples, baselines, units=None):
         row = {"variant": vid, "label": first["label"], "workload": first["workload"],
                "lang": first["lang"], "style": first["style"], "shape": first["shape"],
                "mode": first["mode"], "method": first["method"], "backend": first["backend"],
+               "runtime": first.get("runtime") or "",
                "iterations": first["iterations"], "concurrency": first["concurrency"],
                "n": len(oks), "statuses": statuses,
                "median_ms": d["median"], "ci_low_ms": d["ci_low"], "ci_high_ms": d["ci_high"],

@@ -222,8 +222,11 @@ class ClassifyTest(Fixture):
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
         self.assertEqual(sm.SAMPLE_COLUMNS[23:], ["env", "point", "outside_ns", "startup_ns",
-                                                   "warmup_ns", "pass", "sampled_rss_kb"])
+                                                   "warmup_ns", "pass", "sampled_rss_kb", "runtime"])
         self.assertEqual(row["pass"], 0)
+        self.assertEqual(row["runtime"], "", "the host's own runtime")
+        self.assertEqual(measure.sample_row(2, 5, dict(self.v, runtime="10.24.1"), 10, st, rec,
+                                            result())["runtime"], "10.24.1")
         self.assertIsNone(row["sampled_rss_kb"])   # a line without a harness's figure
         rec = dict(rec, sampled_rss_kb=-12)
         self.assertEqual(measure.sample_row(2, 5, self.v, 10, st, rec, result())["sampled_rss_kb"], -12)

@@ -424,6 +424,57 @@ class VersionedIds(unittest.TestCase):
         self.assertEqual(len(versioned), len(self.cat.runtime_variants))
 
 
+    def test_a_versions_baselines_are_of_the_same_version(self):
+        v = self.cat.find("readfile/node@10.24.1/await-parallel@fs.promises")
+        self.assertEqual(catalog.unversioned_id(v), "readfile/node/await-parallel@fs.promises")
+        self.assertEqual(catalog.runtime_key(v), "node@10.24.1")
+        self.assertEqual(catalog.runtime_key(self.cat.find(catalog.unversioned_id(v))), "node")
+        b = self.cat.baselines(v)
+        self.assertEqual(b["lang"][0], "readfile/node@10.24.1/callback-parallel@fs.readFile")
+        self.assertIsNone(b["c"], "C has no versions: a versioned row has no C ratio")
+        # the baseline runs in the profile, though no claim names it
+        asyncfib = {v["id"] for v in self.cat.select(profile="runtimes", workload="asyncfib")}
+        for vid in asyncfib:
+            base = self.cat.baselines(self.cat.find(vid))["lang"]
+            self.assertIn(base[0], asyncfib, vid)
+
+    def test_a_line_of_a_version_names_the_variant_without_it_and_its_runtime(self):
+        v = self.cat.find("asyncfib/node@10.24.1/await-recursive-sequential@none")
+        line = {"workload": "asyncfib", "lang": "node", "style": "await", "shape": "recursive",
+                "mode": "sequential", "method": "inprocess", "backend": "none",
+                "variant": "asyncfib/node/await-recursive-sequential@none", "iterations": 5,
+                "concurrency": 1, "ok": 5, "bytes": 0, "elapsed_ns": 1000, "user_us": 1, "sys_us": 1,
+                "peak_rss_kb": 100, "idle_rss_kb": 50,
+                "runtime": "node v10.24.1 (V8 6.8.275.32-node.59, libuv 1.34.2)"}
+        import contract
+        extra = {k: 0 for k in v.get("extra_fields", ())}
+        ok = json.dumps(dict(line, **extra))
+        self.assertIsNone(contract.problem(v, 5, ok))
+        wrong = json.dumps(dict(line, runtime="node v20.20.2 (V8 11.3, libuv 1.46.0)", **extra))
+        self.assertEqual(contract.problem(v, 5, wrong),
+                         "runtime is 'node v20.20.2 (V8 11.3, libuv 1.46.0)': the id "
+                         "asyncfib/node@10.24.1/await-recursive-sequential@none names node v10.24.1")
+        self.assertRegex(contract.problem(v, 5, json.dumps(dict(line, runtime="node v10.24.10", **extra))),
+                         "names node v10.24.1$", "a longer version is another version")
+        versioned = json.dumps(dict(line, variant=v["id"], **extra))
+        self.assertRegex(contract.problem(v, 5, versioned), "^variant is ")
+        go = self.cat.find("readfile/go@1.21.13/sync-sequential@os.ReadFile")
+        self.assertIsNone(contract.runtime_problem(go, "go1.21.13"))
+        self.assertIsNotNone(contract.runtime_problem(go, "go1.21.1"))
+
+    def test_each_version_has_its_own_start_up(self):
+        vs = [self.cat.find(i) for i in ("readfile/node@10.24.1/await-parallel@fs.promises",
+                                          "readfile/node@20.8.0/await-parallel@fs.promises",
+                                          "readfile/go@1.21.13/sync-sequential@os.ReadFile")]
+        rts = {vs[0]["id"]: {"node": "/n10/node", "flags": ["--experimental-modules"]},
+               vs[1]["id"]: {"node": "/n20/node", "flags": []},
+               vs[2]["id"]: {"bin": "/b/go1.21.13"}}
+        progs = plan.startup_programs(self.cat, vs, "/usr/bin/node", rts)
+        self.assertEqual(sorted(progs), ["go@1.21.13", "node@10.24.1", "node@20.8.0"])
+        self.assertEqual(progs["node@10.24.1"][:2], ["/n10/node", "--experimental-modules"])
+        self.assertEqual(progs["go@1.21.13"], ["/b/go1.21.13/go-empty"])
+
+
 class PlanOfAVersion(NodeInstall):
     """plan.runtime: a variant of a pinned version runs on that version's
     binary with its options, or is skipped with one line."""

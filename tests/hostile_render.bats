@@ -132,8 +132,8 @@ run-json-rounds-text   | run\.json: rounds has the wrong type
 run-json-failures-text | run\.json: every entry of failures must be an object
 host-json-string       | host\.json: a JSON object is expected, not str
 host-json-memory-text  | host\.json: memory_bytes has the wrong type
-extra-column           | samples\.csv:3: 31 columns, expected 30
-short-middle-row       | samples\.csv:3: 5 columns, expected 30
+extra-column           | samples\.csv:3: 32 columns, expected 31
+short-middle-row       | samples\.csv:3: 5 columns, expected 31
 negative-elapsed       | samples\.csv:3: elapsed_ns is -5000000, below 0
 huge-elapsed           | samples\.csv:3: elapsed_ns has 401 digits
 elapsed-not-integer    | samples\.csv:3: elapsed_ns is not an integer

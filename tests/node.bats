@@ -68,7 +68,7 @@ setup() {
 @test "a Node line records Node's and libuv's versions and the backend" {
   run_variant readfile/node/callback-sequential@fs.readFile 3
   assert_success
-  assert_output --regexp '"runtime":"node v[0-9]+\.[0-9]+\.[0-9]+ \(libuv [0-9]+\.[0-9]+\.[0-9]+\)"'
+  assert_output --regexp '"runtime":"node v[0-9]+\.[0-9]+\.[0-9]+ \(V8 [0-9][0-9a-z.-]*, libuv [0-9]+\.[0-9]+\.[0-9]+\)"'
   assert_output --partial '"method":"inprocess","backend":"fs.readFile"'
   assert_output --partial '"concurrency":1,'
   run_variant readfile/node/await-parallel@fs.promises 3

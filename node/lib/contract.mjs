@@ -370,7 +370,7 @@ export function ioUring() {
 
 export function runtimeName() {
   const uring = ioUring() ? `, UV_USE_IO_URING=${process.env.UV_USE_IO_URING}` : '';
-  return `node ${process.version} (libuv ${process.versions.uv}${uring})`;
+  return `node ${process.version} (V8 ${process.versions.v8}, libuv ${process.versions.uv}${uring})`;
 }
 
 /**

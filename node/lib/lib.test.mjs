@@ -155,7 +155,7 @@ test('the line holds the contract\'s fields in their order (DESIGN section 3)', 
   assert.deepStrictEqual(parsed.passes_elapsed_ns, [5]);
   assert.strictEqual(parsed.variant, 'readfile/node/promise-counter-parallel@fs.promises');
   assert.strictEqual(parsed.method, 'inprocess');
-  assert.match(parsed.runtime, /^node v\d+\.\d+\.\d+ \(libuv \d+\.\d+\.\d+\)$/);
+  assert.match(parsed.runtime, /^node v\d+\.\d+\.\d+ \(V8 [0-9][0-9a-z.-]*, libuv \d+\.\d+\.\d+\)$/);
 });
 
 test('a workload\'s own fields follow runtime in the line, in their order', () => {
