@@ -651,6 +651,20 @@ def _check_runtimes(rt, where):
                 raise CatalogError("%s: why must say, in one line, what the version lacks" % nw)
 
 
+def _check_claim_runtimes(pins, rt, where):
+    """A workload's claims.runtimes: {"about": text, lang: version}, the pinned
+    versions that stand for the seed's runtime (runner/byversion.py), each one
+    suite.json's runtimes list."""
+    if pins is None:
+        return
+    if not isinstance(pins, dict) or not isinstance(pins.get("about"), str):
+        raise CatalogError("%s must be an object with an about" % where)
+    for lang, version in pins.items():
+        if lang != "about" and version not in ((rt.get(lang) or {}).get("versions") or []):
+            raise CatalogError("%s: %s %r is not a version suite.json's runtimes list for %s"
+                               % (where, lang, version, lang))
+
+
 def runtime_unmet(suite, v, version):
     """Why variant v cannot run on version of its language (one line), or None:
     the first of suite.json's runtimes.<lang>.needs whose for matches v and
@@ -793,6 +807,9 @@ class Catalog:
         profile alone: select() gives them for it only, find() by id, and they
         are neither in self.variants nor in the workload's README table."""
         rt = self.suite.get("runtimes") or {}
+        for name, w in self.workloads.items():
+            _check_claim_runtimes((w.get("claims") or {}).get("runtimes"), rt,
+                                  "%s: claims.runtimes" % _show(os.path.join(self.path, name + ".json")))
         if RUNTIMES_PROFILE not in self.suite["profiles"]:
             return
         for name, w in self.workloads.items():

@@ -1,11 +1,14 @@
 """readme.py -- the generated parts of the README and of docs/results.md, from the
 committed reference runs.
 
-Usage: readme.py [--check] [--readme FILE] [--results FILE] [RUNDIR [SEED_RUNDIR]]
+Usage: readme.py [--check] [--readme FILE] [--results FILE] [RUNDIR [SEED_RUNDIR [RUNTIMES_RUNDIR]]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
 SEED_RUNDIR an optional run of the `seed` profile (each seed's own N, warm-up
-and method beside the suite's).  A run folder outside results/reference/ (a fresh
+and method beside the suite's), RUNTIMES_RUNDIR an optional run of the
+`runtimes` profile (the seeds' claims on each pinned Node and Go version:
+the answer gets a sentence per claim whose verdict changes between versions,
+runner/byversion.py).  A run folder outside results/reference/ (a fresh
 results/latest) is first copied to results/reference/<host>/<stamp>/, where
 committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
@@ -24,8 +27,8 @@ The runs used are recorded in the README (a `reference-runs` comment), so that
 what it would write.  --readme FILE and --results FILE work on other copies of
 the two (run folders stay relative to the project).  Re-making the reference after a change is one command:
 
-  make compare && make compare PROFILE=seed   # two new runs
-  python3 runner/readme.py RUN1 RUN2          # copy, redraw, rewrite the README
+  make compare && make compare PROFILE=seed && make compare PROFILE=runtimes
+  python3 runner/readme.py RUN1 RUN2 RUN3     # copy, redraw, rewrite the README
 """
 import json
 import os
@@ -37,6 +40,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+import byversion  # noqa: E402
+import catalog as catalog_mod  # noqa: E402
 import report  # noqa: E402
 import summary as sm  # noqa: E402
 import targets  # noqa: E402
@@ -98,7 +103,20 @@ def describe_run(rel, summary):
                host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))
 
 
-def answer_block(rel, summary):
+def versions_block(rel, summary):
+    """The answer's lines on runtime versions: a bullet per seed with a claim
+    whose verdict changes between versions of a runtimes-profile run."""
+    changed = byversion.run_changes(summary, os.path.join(ROOT, rel), catalog_mod.load())
+    out = ["**Across runtime versions** ([the runtimes run](%s/REPORT.md); seed claims whose "
+           "verdict changes from one Node or Go version to another):" % rel, ""]
+    if not changed:
+        return out + ["- No claim's verdict changes between the versions measured.", ""]
+    for name, claims, sentences in changed:
+        out.append("- Seed %s (%s): %s" % (claims["seed"], name, " ".join(sentences)))
+    return out + [""]
+
+
+def answer_block(rel, summary, rt_rel=None, rt_summary=None):
     rows = summary["variants"]
     out = ["On the reference host, each style against the baseline of its own language "
            "(brackets: 95%% confidence intervals from round-paired runs; a difference is named "
@@ -109,11 +127,13 @@ def answer_block(rel, summary):
     out += md if md else ["(no comparison in this run)", ""]
     for png in charts(rel, "headline"):
         out += ["![Each style against its own language's baseline](%s)" % png, ""]
+    if rt_rel:
+        out += versions_block(rt_rel, rt_summary)
     out.append("From the reference run %s." % describe_run(rel, summary))
     return out
 
 
-def results_block(rel, summary, seed_rel=None, seed_summary=None):
+def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, rt_summary=None):
     rows = summary["variants"]
     out = ["The reference run %s. Timings on this shared 2-core VM are noisy: read the "
            "medians, the intervals and the ratios, not single times." % describe_run(rel, summary),
@@ -139,6 +159,15 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None):
                 "its run %s." % describe_run(seed_rel, seed_summary), ""]
         sec = report.reproduce_section(seed_summary, os.path.join(ROOT, seed_rel))
         out += demote(sec, 3)
+    if rt_rel:
+        out += ["", "#### The seeds' claims on each runtime version: the runtimes-profile run", "",
+                "The `runtimes` profile (`make compare PROFILE=runtimes`) runs every Node and Go "
+                "variant a seed's claim names, with its baseline, on each pinned version "
+                "(DESIGN section 11); its run %s." % describe_run(rt_rel, rt_summary), ""]
+        for png in charts(rt_rel, "runtimes-"):
+            out += ["![Seed claims on each runtime version (%s)](%s)"
+                    % (os.path.basename(png)[:-4], png), ""]
+        out += demote(report.reproduce_section(rt_summary, os.path.join(ROOT, rt_rel)), 3)
     return out
 
 
@@ -164,8 +193,9 @@ def generate(texts, runs):
     rewritten from runs."""
     summary = load(runs[0])
     seed = (runs[1], load(runs[1])) if len(runs) > 1 else (None, None)
-    blocks = {"answer": answer_block(runs[0], summary),
-              "reference-results": results_block(runs[0], summary, *seed)}
+    rt = (runs[2], load(runs[2])) if len(runs) > 2 else (None, None)
+    blocks = {"answer": answer_block(runs[0], summary, *rt),
+              "reference-results": results_block(runs[0], summary, *(seed + rt))}
     out = dict(texts)
     for name, doc, prefix in BLOCKS:
         text = out[doc]
@@ -192,7 +222,7 @@ def main(args):
                 return 2
             paths[doc] = args[i + 1]
             del args[i:i + 2]
-    if len(args) > 2 or any(a.startswith("-") for a in args):
+    if len(args) > 3 or any(a.startswith("-") for a in args):
         print(__doc__.strip(), file=sys.stderr)
         return 0 if args and args[0] in ("-h", "--help") else 2
     texts = {}

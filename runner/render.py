@@ -29,8 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PLOTS = os.path.join(os.path.dirname(HERE), "plots")
 # (chart script, file prefix, title in REPORT.md, what a workload needs for the
 # chart: a summary field some variant has, "ratios:<pick>" for a ratio that
-# runner/ratios.py picks, or "claims:<key>[|<key>...]" for keys of the
-# workload's seed claims in the catalog), drawn per workload.  Each chart writes
+# runner/ratios.py picks, "claims:<key>[|<key>...]" for keys of the
+# workload's seed claims in the catalog, or "versions:claims" for ratio claims
+# and a measured variant of a pinned runtime version), drawn per workload.  Each chart writes
 # beside its PNG a JSON of what it plotted (charts/<prefix>-<workload>.json).  A
 # title with %s names the baselines, from the data.
 CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each style against "
@@ -45,6 +46,9 @@ CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each 
            "claims:ratios|absolute"),
           ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
            "claims:decomposition"),
+          # Only in a run of the runtimes profile: a claim per line across versions.
+          ("runtimes_chart.py", "runtimes", "Seed claims on each runtime version",
+           "versions:claims"),
           # Only for a workload whose catalog file asks for it (charts.where_time:
           # the split needs a blocking floor and backends, as readfile has).
           ("where_time_chart.py", "where", "Where the time of one operation goes", "median_ms",
@@ -82,6 +86,10 @@ def chart_wanted(needs, rows):
                 if ids and set(ids) <= measured:
                     return None
         return "no claim's variants (%s) were all measured in this run" % keys
+    if needs == "versions:claims":
+        if not any(r.get("runtime") and r.get("n") for r in rows):
+            return "no variant of a pinned runtime version was measured in this run"
+        return None if (claims_of(rows[0]["workload"]) or {}).get("ratios") else "no ratio claims"
     if needs.startswith("ratios:"):
         pick = needs.split(":", 1)[1]
         return None if ratios.has_ratio(rows, pick) else "no variant has a ratio (%s)" % pick

@@ -11,6 +11,7 @@ import os
 import shlex
 
 import accounting
+import byversion
 import noise
 import reproduce
 import summary as sm
@@ -380,7 +381,7 @@ def warnings_section(rows, failures, file_warnings=()):
 def reproduce_section(summary, rundir=None):
     """The Markdown of runner/reproduce.py for this run."""
     try:
-        text = reproduce.markdown(summary, rundir)
+        text = reproduce.markdown(summary, rundir, more=(byversion.section,))
     except Exception as e:  # a broken reproduction table must not lose the report
         return ["## Reproduction", "", "runner/reproduce.py failed: %s" % e, ""]
     return [text.rstrip(), ""] if text else []

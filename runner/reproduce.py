@@ -36,6 +36,8 @@ the cell says so in words.
 The claims object (all text fields are Markdown; {iterations}, {host} and {n}
 are filled in):
   title, seed, source, host, iterations   the seed and what it measured on
+  runtimes   (optional) {about, lang: version}: the pinned versions that stand
+             for the seed's runtime (runner/byversion.py; DESIGN section 11)
   method, reading                         the section's opening paragraphs
   methods_differ                          (optional) why the two methods' figures
                                           differ, printed after the claims table
@@ -657,12 +659,14 @@ def section(run, workload, claims):
     return out
 
 
-def markdown(summary, run_dir=None, catalog=None):
+def markdown(summary, run_dir=None, catalog=None, more=()):
     """The reproduction sections of REPORT.md for one run (see the module doc):
     one per workload that has claims and took part in the run.  summary is the
     summary.json dict; run_dir the run folder, whose samples.csv gives
     round-paired ratios with confidence intervals; catalog a loaded catalog
-    (default: runner/catalog/)."""
+    (default: runner/catalog/); more, functions like section(run, workload,
+    claims) whose lines follow each workload's section (byversion.section),
+    their tests in the same family."""
     if catalog is None:
         try:
             catalog = catalog_mod.load()
@@ -670,17 +674,27 @@ def markdown(summary, run_dir=None, catalog=None):
             return "## Seed claims reproduced\n\nNot shown: %s\n" % e
     run = Run(summary, run_dir, catalog)
     ran = set(run.info.get("variants") or []) | set(run.rows)
+    # A workload's variants of the host's runtimes or of a pinned version ran.
+    took_part = {vid.split("/", 1)[0] for vid in ran}
     names = [name for name in sorted(catalog.workloads)
-             if catalog.workloads[name].get("claims")
-             and any(v["id"] in ran for v in catalog.workloads[name]["variants"])]
+             if catalog.workloads[name].get("claims") and name in took_part]
+
+    def draw(name):
+        claims = catalog.workloads[name]["claims"]
+        lines = []
+        if any(v["id"] in ran for v in catalog.workloads[name]["variants"]):
+            lines += section(run, name, claims)
+        for f in more:
+            lines += f(run, name, claims)
+        return lines
     # Twice: the first drawing gathers the family of tests, the second uses
     # their q-values (every section's verdicts rest on the one family).
     for name in names:
-        section(run, name, catalog.workloads[name]["claims"])
+        draw(name)
     run.close_family()
     out = []
     for name in names:
-        out += section(run, name, catalog.workloads[name]["claims"])
+        out += draw(name)
     return "\n".join(out)
 
 

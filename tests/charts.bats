@@ -2,7 +2,8 @@
 # charts.bats -- what a reader sees in the charts, checked from the charts
 # themselves: the committed reference runs (of each host under results/, the
 # newest run of the default profile, every workload's charts, and of each
-# other profile, its seed claims' charts), a made-up wide workload
+# other profile, its seed claims' charts, or a runtimes run's claims on each
+# version), a made-up wide workload
 # (tests/fixtures-bin/chart-run), a run of the fake catalog and a sweep of its
 # scaling profile are drawn into a scratch folder,
 # and every chart's sidecar JSON (charts/<chart>-<workload>.json: what it
@@ -40,13 +41,15 @@ setup_file() {
     "$PYTHON" "$RUN" --render "$dest" --no-charts > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
     mkdir -p "$dest/charts"
     for w in $("$PYTHON" -c 'import json,sys; print(" ".join(sorted(json.load(open(sys.argv[1]))["workloads"])))' "$dest/run.json"); do
-      for chart in claims gap; do
+      for chart in claims gap runtimes; do
         # A workload without such claims has no such chart: the script says so and exits 1.
         "$PYTHON" "${ROOT}/plots/${chart}_chart.py" "$dest" --workload "$w" \
           -o "$dest/charts/${chart}-${w}.png" >> "${dest}.out" 2>&1 || true
       done
     done
-    ls "$dest"/charts/claims-*.png >/dev/null 2>&1 || echo "no claims chart of $dest" >> "${RUNS}/failures"
+    # A runtimes-profile run has its claims on each version (runtimes-*), no other.
+    compgen -G "$dest/charts/claims-*.png" >/dev/null || compgen -G "$dest/charts/runtimes-*.png" >/dev/null \
+      || echo "no claims chart of $dest" >> "${RUNS}/failures"
   done
   # A made-up wide workload: three backends, shapes, whole-process timings, ns.
   "$PYTHON" "${ROOT}/tests/fixtures-bin/chart-run" "${RUNS}/made-up/manyrows"
@@ -176,6 +179,11 @@ for path in sys.argv[2:]:
     need = needs.get(side["chart"])
     assert need, "%s: chart %s is not in render.CHARTS" % (path, side["chart"])
     measured = {r["variant"] for r in rows if r.get("n")}
+    if need == "versions:claims":
+        # The claims on each version: measured variants of pinned versions only.
+        assert plotted and plotted <= measured, "%s: drawn but not measured: %s" % (path, plotted - measured)
+        assert all("@" in v.split("/")[1] for v in plotted), (path, plotted)
+        continue
     if need.startswith("claims:"):
         claims = cat.workloads[side["workload"]]["claims"]
         want = set()
