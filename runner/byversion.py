@@ -149,15 +149,25 @@ def section(run, workload, claims):
                "verdict its interval supports." % (
                    claims["seed"], claims["host"], pins_text(seed) if seed else "not pinned",
                    " (%s)" % about if about else "", pins_text(today)))
+    methods = any(c.get("seed_method") for c in rows)
     out += ["", "| # | claim (slower / faster) | seed's figure | seed's runtime here (%s) | "
-            "today's runtime here (%s) |" % (pins_text(seed) if seed else "none", pins_text(today)),
-            "|---|---|---:|---|---|"]
+            "today's runtime here (%s) |%s" % (
+                pins_text(seed) if seed else "none", pins_text(today),
+                " the seed's method, on the seed's runtime |" if methods else ""),
+            "|---|---|---:|---|---|%s" % ("---|" if methods else "")]
     for i, c in enumerate(rows, 1):
         seed_cell = (cell(run, ratio_on(run, c, dict(today, **seed)), c["seed"]) if seed
                      else "not pinned: %s" % (about or "no version of the seed's runtime runs here"))
-        out.append("| %d | %s: %s (`%s` / `%s`) | %s | %s | %s |" % (
+        method_cell = ""
+        if methods:
+            sm = c.get("seed_method")
+            method_cell = (" %s |" % (cell(run, ratio_on(run, {"num": sm[0], "den": sm[1]},
+                                                         dict(today, **seed)), c["seed"])
+                                      if seed else "not pinned")
+                           if sm else " the suite's method |")
+        out.append("| %d | %s: %s (`%s` / `%s`) | %s | %s | %s |%s" % (
             i, c["whose"], c["claim"], c["num"], c["den"], seed_figure(c), seed_cell,
-            cell(run, ratio_on(run, c, today), c["seed"])))
+            cell(run, ratio_on(run, c, today), c["seed"]), method_cell))
     out += ["", "Every version, in release order (%s):" % (
         "the other language of a claim stays at the seed's version" if len(versions) > 1
         else "the claim's ratio on each"), ""]
