@@ -1343,7 +1343,7 @@ class Catalog:
             out = {}
             for key, b in self.baselines(self.find(unversioned_id(v))).items():
                 twin = b and self.find(variant_id(dict(self.find(b[0]), runtime=v["runtime"])))
-                out[key] = (twin["id"], b[1]) if twin else None
+                out[key] = (twin["id"], "%s on %s" % (b[1], v["runtime"])) if twin else None
             return out
         rules = self.workloads[v["workload"]]["baselines"]
         out = {"c": None, "lang": None}

@@ -7,9 +7,10 @@ picks, so the charts and the runner's choice of which charts to draw agree.
 
 
 def lang_of(vid):
-    """The language of a variant id (<workload>/<lang>/<name>@<backend>)."""
-    parts = vid.split("/")
-    return parts[1] if len(parts) > 2 else None
+    """The language of a variant id (<workload>/<lang>[@<version>]/<name>@<backend>),
+    or None."""
+    parts = (vid or "").split("/")
+    return parts[1].split("@")[0] if len(parts) > 2 else None
 
 
 def _fields(r, prefix):

@@ -170,3 +170,22 @@ class FullSentencesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class VersionsTest(unittest.TestCase):
+    def test_a_pinned_versions_variants_are_compared_among_themselves_in_release_order(self):
+        table, spec = {}, []
+        for ver, f in (("20.8.0", 3), ("10.24.1", 2), ("20.20.2", 1)):
+            cb = "readfile/node@%s/callback-sequential@fs.readFile" % ver
+            aw = "readfile/node@%s/await-sequential@fs.promises" % ver
+            for vid in (cb, aw):
+                table[vid] = {"c": None, "lang": [cb, "Node callback on %s" % ver]}
+            spec += [(cb, 1), (aw, f)]
+        samples = [dict(sample(r, v, (10 + r % 3) * f), lang="node", runtime=v.split("/")[1].split("@")[1])
+                   for r in range(1, 11) for v, f in spec]
+        rows = sm.summarize(samples, table)
+        self.assertEqual(verdicts.lang_of(spec[0][0]), "node")
+        (_, sentences), = verdicts.sentences(rows)
+        self.assertEqual(len(sentences), 3)
+        for s, (ver, f) in zip(sentences, (("10.24.1", 2), ("20.8.0", 3), ("20.20.2", 1))):
+            self.assertIn("Node callback on %s" % ver, s)

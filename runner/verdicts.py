@@ -30,6 +30,7 @@ difference this run could have resolved); with too few rounds for a test the
 sentence says so.
 """
 import summary as sm
+from ratios import lang_of
 
 # The fields a headline entry copies from its summary row.
 ENTRY_FIELDS = ("workload", "mode", "lang", "style", "shape", "method", "backend", "variant",
@@ -40,10 +41,10 @@ ENTRY_RATIO_FIELDS = ("baseline", "baseline_label", "ratio", "ratio_ci_low", "ra
                       "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value")
 
 
-def lang_of(vid):
-    """The language field of a variant id (workload/lang/...), or None."""
-    parts = (vid or "").split("/")
-    return parts[1] if len(parts) > 2 else None
+def _runtime_order(key):
+    """Sort key of a language or lang@version: by name, then versions in release order."""
+    lang, _, version = key.partition("@")
+    return (lang, tuple(int(p) for p in version.split(".")) if version else ())
 
 
 def same_language_prefix(row):
@@ -63,6 +64,10 @@ def headline(rows):
         if prefix is None:
             continue
         e = {k: r.get(k) for k in ENTRY_FIELDS}
+        # A pinned version's variants are compared among themselves (runtimes
+        # profile): their language is grouped per version.
+        if r.get("runtime"):
+            e["lang"] = "%s@%s" % (r["lang"], r["runtime"])
         e.update({k: r.get(prefix + k) for k in ENTRY_RATIO_FIELDS})
         e["is_baseline"] = r["variant"] == e["baseline"]
         out.append(e)
@@ -143,7 +148,7 @@ def full_workload_sentences(rows, workload):
     modes += sorted({e["mode"] for e in entries} - set(modes))
     for mode in modes:
         clauses = []
-        for lang in sm.LANGS + tuple(sorted({e["lang"] for e in entries} - set(sm.LANGS))):
+        for lang in _langs(entries):
             group = [e for e in entries if e["mode"] == mode and e["lang"] == lang]
             by_base = {}
             for e in group:
@@ -175,7 +180,7 @@ def _backend_of(vid):
 
 
 def _langs(entries):
-    return list(sm.LANGS) + sorted({e["lang"] for e in entries} - set(sm.LANGS))
+    return list(sm.LANGS) + sorted({e["lang"] for e in entries} - set(sm.LANGS), key=_runtime_order)
 
 
 def _sections(entries):
