@@ -188,10 +188,12 @@ def describe(q):
     if q["kind"] == "outside_ms":
         return "%s %s outside the clock ≤ %g ms + %d%%" % (
             q["workload"], _short(q["variant"]), q["limit"][0], round(100 * q["limit"][1]))
-    rel = "≤" if q["source"] == "target" else "vs"
+    if q["source"] == "claim":
+        return "%s %s over %s against 1.00x" % (q["workload"], _short(q["variant"]),
+                                               _short(q["against"]))
     bound = _fmt(q["kind"], q["bound"]) + (" per op" if q["kind"] == "diff_per_op_ns" else "")
-    return "%s %s vs %s %s %s" % (q["workload"], _short(q["variant"]), _short(q["against"]),
-                                 rel, bound)
+    return "%s %s vs %s ≤ %s" % (q["workload"], _short(q["variant"]), _short(q["against"]),
+                                bound)
 
 
 def describe_open(q, lo, hi):
@@ -380,3 +382,40 @@ class Extra:
             e = self._entry(q)
             e.update(lo=lo, hi=hi, rounds=n, decided=dec,
                      decided_at=self.decided.get(q["id"]))
+
+
+# -- the runner's side (runner/measure.py calls these two)
+
+
+def start(cat, plan, rundir, seed):
+    """The Extra of a run whose profile gives extra_rounds (suite.json), None
+    otherwise."""
+    settings = (cat.profile(plan.profile) or {}).get("extra_rounds")
+    if not settings:
+        return None
+    ids = [v["id"] for v in plan.variants]
+    return Extra(settings, questions(cat, ids), rundir, ids, seed)
+
+
+def add_round(extra, plan, plan_orders, run, progress=None):
+    """Appends the next extra round to plan_orders (every round's order,
+    warm-ups first) and records it in run (run.json's dict: the order under
+    orders.extra, so that measure.expand() gives it, the rounds, each
+    variant's rounds, extra_rounds); False when the extra rounds are over.
+    The caller writes run.json."""
+    rnd = len(plan_orders) - run["warmup_rounds"] + 1
+    ids = extra.next_round(rnd)
+    run["extra_rounds"] = extra.record
+    if ids is None:
+        return False
+    plan_orders.append(list(ids))
+    run["orders"].setdefault("extra", []).append(list(ids))
+    if "variant_rounds" not in run:
+        run["variant_rounds"] = {v["id"]: plan.settings[v["workload"]]["rounds"]
+                                 for v in plan.variants}
+    for vid in ids:
+        run["variant_rounds"][vid] = run["variant_rounds"].get(vid, 0) + 1
+    run["rounds"] = rnd
+    if progress is not None:
+        progress.total += len(ids)
+    return True

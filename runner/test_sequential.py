@@ -1,7 +1,8 @@
 """Tests of runner/sequential.py: the stopping rule of the extra rounds, by
 simulation (its false positives stay at alpha however often it looks, where
 naive fixed-sample tests repeated at every look do not), its power, the
-questions a run asks and which variants an extra round holds."""
+questions a run asks, which variants an extra round holds, and the catalog's
+check of a profile's extra_rounds."""
 import copy
 import csv
 import math
@@ -13,6 +14,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import catalog  # noqa: E402
 import sequential as sq  # noqa: E402
 import stats  # noqa: E402
 import summary as sm  # noqa: E402
@@ -245,6 +247,8 @@ class QuestionsTest(tc.TempCatalog):
                                                  "target outside", "claim faster"])
         self.assertEqual([q["kind"] for q in qs], ["ratio", "diff_per_op_ns", "outside_ms", "ratio"])
         self.assertEqual(qs[3]["bound"], 1.0)
+        self.assertEqual(qs[3]["text"], "demo c/promise-parallel@b1 over c/callback-parallel@b1 "
+                                        "against 1.00x")
         self.assertEqual(qs[0]["text"], "demo c/promise-parallel@b1 vs c/callback-parallel@b1 "
                                         "≤ 1.10x")
         # A question with a variant outside the run is not asked.
@@ -328,5 +332,99 @@ class ExtraRoundTest(tc.TempCatalog):
         self.assertEqual(a, b)
 
 
+class ValidationTest(tc.TempCatalog):
+    def suite(self, extra):
+        s = copy.deepcopy(tc.SUITE)
+        s["profiles"]["quick"]["extra_rounds"] = extra
+        return s
+
+    def test_a_profile_may_give_extra_rounds(self):
+        cat = self.load(self.suite({"max": 20, "minutes": 5}), demo=tc.WORK)
+        self.assertEqual(cat.profile("quick")["extra_rounds"], {"max": 20, "minutes": 5})
+        self.load(self.suite({"max": 1, "minutes": 0.5}), demo=tc.WORK)
+
+    def test_bad_extra_rounds_are_refused_with_one_line(self):
+        for bad, pattern in (
+                (5, "extra_rounds must be an object"),
+                ({"max": 5}, "minutes must be a number above 0"),
+                ({"max": 0, "minutes": 5}, "max must be an integer from 1 to"),
+                ({"max": True, "minutes": 5}, "max must be an integer"),
+                ({"max": 5, "minutes": 0}, "minutes must be a number above 0"),
+                ({"max": 5, "minutes": float("nan")}, "minutes must be a number"),
+                ({"max": 5, "minutes": 10 ** 6}, "at most 1440"),
+                ({"max": 5, "minutes": 5, "alpha": 0.1}, "unknown field 'alpha'")):
+            with self.assertRaises(catalog.CatalogError) as cm:
+                self.load(self.suite(bad), demo=tc.WORK)
+            self.assertNotIn("\n", str(cm.exception))
+            self.assertRegex(str(cm.exception), "profile 'quick': extra_rounds")
+            self.assertRegex(str(cm.exception), pattern)
+
+
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunTest(unittest.TestCase):
+    """run.py end to end on fake programs: a profile with extra rounds and a
+    target between two variants that run alike (a ratio about 1 against a
+    bound of 1: open however many rounds)."""
+
+    def test_extra_rounds_hold_the_open_questions_variants_and_are_ordinary_rounds(self):
+        import json
+        import test_run as tr
+        import measure
+        import run
+        fx = tr.Fixture("run")
+        fx.setUpClass()
+        self.addCleanup(fx.tearDownClass)
+        fx.setUp()
+        self.addCleanup(fx.tearDown)
+        one, two, three = ("readfile/fake/honest-sequential@python",
+                           "readfile/fake/other-sequential@python",
+                           "readfile/fake/honest-parallel@python")
+        target = {"id": "alike", "what": "other at most honest's time", "variant": two,
+                  "against": one, "max_ratio": 1.0}
+        catalog = tr.make_catalog(fx.dir, [tr.workload(
+            "readfile", [tr.entry(), tr.entry(style="other"), tr.entry(mode="parallel")],
+            targets=[target])])
+        with open(os.path.join(catalog, "suite.json")) as f:
+            suite = json.load(f)
+        suite["styles"] = sorted(set(suite["styles"]) | {"other"})
+        suite["profiles"]["quick"]["extra_rounds"] = {"max": 3, "minutes": 5}
+        with open(os.path.join(catalog, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        out = os.path.join(fx.dir, "out")
+        tr.quiet(run.main, ["--profile", "quick", "--catalog", catalog, "--out", out,
+                            "--host", "testhost", "--node", "none", "--seed", "7",
+                            "--no-charts", "--no-trace"])
+        folder = os.path.realpath(os.path.join(out, "latest"))
+        with open(os.path.join(folder, "samples.csv"), newline="") as f:
+            samples = list(csv.DictReader(f))
+        with open(os.path.join(folder, "run.json")) as f:
+            info = json.load(f)
+        with open(os.path.join(folder, "REPORT.md")) as f:
+            report = f.read()
+        by_round = {}
+        for s in samples:
+            by_round.setdefault(int(s["round"]), set()).add(s["variant"])
+        self.assertEqual(by_round, {1: {one, two, three}, 2: {one, two, three},
+                                    3: {one, two, three}, 4: {one, two}, 5: {one, two},
+                                    6: {one, two}})
+        # The orders of run.json give every round, the extra ones too.
+        orders = measure.run_orders(info)[1]
+        self.assertEqual([sorted(o) for o in orders[3:]], [sorted([one, two])] * 3)
+        self.assertEqual(len(orders), info["rounds"])
+        x = info["extra_rounds"]
+        self.assertEqual((x["rule"], x["rounds"], x["planned_rounds"], x["stopped"]),
+                         (sq.RULE, 3, 3, "the most extra rounds (3)"))
+        (q,) = x["questions"]
+        self.assertEqual((q["id"], q["extra_rounds"], q["decided"]), ("target alike", [4, 5, 6],
+                                                                      False))
+        self.assertEqual(info["variant_rounds"], {one: 6, two: 6, three: 3})
+        self.assertIn("Extra rounds:", report)
+        self.assertIn(sq.RULE, report)
+        self.assertIn("3 extra rounds ran; stopped by the most extra rounds (3)", report)
+        self.assertIn("They were for 1 question (`run.json`: `extra_rounds`): none decided; "
+                      "still open: readfile fake/other-sequential@python vs "
+                      "fake/honest-sequential@python ≤ 1.00x (too few rounds to exclude any bound).",
+                      report)
