@@ -461,7 +461,7 @@ def measure(args, cat, plan, seed):
     budgeted = any(s.get("budget") for s in plan.settings.values())
     round_log = noise.RoundLog(rundir)
     run["noise_rule"] = noise.RULE
-    extra = sequential.start(cat, plan, rundir, seed)
+    extra = sequential.start(args, cat, plan, rundir, seed)
     with rd.SampleLog(rundir) as log:
         try:
             i = -1

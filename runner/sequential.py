@@ -59,6 +59,7 @@ import csv
 import math
 import os
 import random
+import sys
 import time
 
 import stats
@@ -387,14 +388,23 @@ class Extra:
 # -- the runner's side (runner/measure.py calls these two)
 
 
-def start(cat, plan, rundir, seed):
-    """The Extra of a run whose profile gives extra_rounds (suite.json), None
-    otherwise."""
+def start(args, cat, plan, rundir, seed):
+    """The Extra of a run whose profile gives extra_rounds (suite.json),
+    said on stderr; None otherwise, with --no-extra-rounds or --rounds (which
+    fixes the rounds, as it turns a time budget off), or when no target or
+    claim has all its variants in the run."""
     settings = (cat.profile(plan.profile) or {}).get("extra_rounds")
-    if not settings:
+    if not settings or getattr(args, "no_extra_rounds", False) or getattr(args, "rounds", None):
         return None
     ids = [v["id"] for v in plan.variants]
-    return Extra(settings, questions(cat, ids), rundir, ids, seed)
+    qs = questions(cat, ids)
+    if not qs:
+        return None
+    print("run.py: then up to %d extra round%s (%g min) for whichever of the run's %d "
+          "targets and claims are still open by the %s (--no-extra-rounds: none)" % (
+              settings["max"], "" if settings["max"] == 1 else "s", settings["minutes"],
+              len(qs), RULE), file=sys.stderr)
+    return Extra(settings, qs, rundir, ids, seed)
 
 
 def add_round(extra, plan, plan_orders, run, progress=None):

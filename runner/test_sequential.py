@@ -394,9 +394,15 @@ class RunTest(unittest.TestCase):
         with open(os.path.join(catalog, "suite.json"), "w") as f:
             json.dump(suite, f)
         out = os.path.join(fx.dir, "out")
-        tr.quiet(run.main, ["--profile", "quick", "--catalog", catalog, "--out", out,
-                            "--host", "testhost", "--node", "none", "--seed", "7",
-                            "--no-charts", "--no-trace"])
+        argv = ["--profile", "quick", "--catalog", catalog, "--out", out, "--host", "testhost",
+                "--node", "none", "--seed", "7", "--no-charts", "--no-trace"]
+        for without in (["--no-extra-rounds"], ["--rounds", "3"]):
+            tr.quiet(run.main, argv + without)
+            folder = os.path.realpath(os.path.join(out, "latest"))
+            with open(os.path.join(folder, "run.json")) as f:
+                info = json.load(f)
+            self.assertEqual((info["rounds"], "extra_rounds" in info), (3, False), without)
+        tr.quiet(run.main, argv)
         folder = os.path.realpath(os.path.join(out, "latest"))
         with open(os.path.join(folder, "samples.csv"), newline="") as f:
             samples = list(csv.DictReader(f))
