@@ -40,16 +40,17 @@ looks:
   - it needs no plan of the looks: a round may be added or not for any
     reason (another question, a time budget) and the guarantee holds;
   - its interval is order statistics, like stats.median_ci's and never
-    narrower (c_n + 1 <= the fixed interval's rank at every n: a test checks
-    it), so a question the sequence decides is decided alike by the run's
-    fixed-sample verdicts.
+    narrower (c_n + 1 <= the fixed interval's rank: a test checks it up to
+    500 rounds), so where the sequence excludes a bound the run's fixed
+    interval excludes it too (a claim's verdict also needs the family's false
+    discovery control, DESIGN section 7).
 The price: nothing is decided before 8 paired rounds (2^8/9 = 28 >= 20, all
 on one side), and at 20 rounds the sequence is [x_4, x_17] where the fixed
 interval is [x_6, x_15].  The uniform mixture decides as early as any Beta(a,
 a) mixture tried (a from 1/2 to 8) over 8 to 100 rounds.
 
 What it does not give: the tables' verdicts stay the fixed-sample ones over
-all the rounds.  Where the sequence decided, the two agree; a question still
+all the rounds.  Where the sequence decided, the interval agrees; a question still
 open when the extra rounds stop (their most, or their time budget) is judged
 by its fixed interval like any other, so over the whole procedure a false
 verdict has probability at most alpha (the sequence) plus alpha (the fixed
@@ -280,7 +281,8 @@ def round_variants(open_qs, order_of):
 
 class Extra:
     """The extra rounds of a run: after its planned rounds, one round at a
-    time with the variants of the questions still open, until every one is
+    time with the variants of the questions still open (less any whose last
+    extra round added no paired round: its variants failed), until every one is
     decided, settings["max"] extra rounds have run, or the next round would
     end past settings["minutes"] (measured from the first extra round's start,
     the next round's time estimated from its variants' median wall times).
@@ -299,6 +301,8 @@ class Extra:
         self.done = 0
         self.labels = {}
         self.decided = {}           # question id -> the round the sequence decided it at
+        self.given = {}             # question id -> its paired rounds when last given one
+        self.stalled = set()        # questions whose last extra round added no pair
         self.record = {"rule": RULE, "about": RULE_TEXT, "alpha": alpha,
                        "max": settings["max"], "minutes": settings["minutes"],
                        "planned_rounds": None, "rounds": 0, "stopped": None,
@@ -338,7 +342,12 @@ class Extra:
             if dec and q["id"] not in self.decided:
                 self.decided[q["id"]] = rnd - 1
         self._note(st)
-        still = [s for s in st if not s[3]]
+        for q, lo, hi, dec, n in st:
+            if not dec and self.given.get(q["id"], -1) >= n:
+                # Its variants failed in the round it was given: no more for it.
+                self.stalled.add(q["id"])
+                self._entry(q)["stalled"] = True
+        still = [s for s in st if not s[3] and s[0]["id"] not in self.stalled]
         if not still:
             self.record["stopped"] = "every question decided" if st else "no question measured"
             return None
@@ -357,6 +366,7 @@ class Extra:
             rnd, describe_open(q, lo, hi), "; +%d more" % more if more else "")
         for s in still:
             self._entry(s[0])["extra_rounds"].append(rnd)
+            self.given[s[0]["id"]] = s[4]
         self.done += 1
         self.record["rounds"] = self.done
         return ids

@@ -236,6 +236,16 @@ def write_samples(path, times, iterations=100, wall=None):
                             "iterations": iterations, "pass": 0, "point": ""})
 
 
+def append_round(path, rnd, times, iterations=100):
+    """Rows of round rnd appended to samples.csv: times {vid: ns}, None for a failed run."""
+    with open(path, "a", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
+        for vid, t in times.items():
+            w.writerow({"round": rnd, "variant": vid, "status": "ok" if t else "failed",
+                        "elapsed_ns": t, "wall_ns": t and t + 1000, "outside_ns": t and 1000,
+                        "iterations": iterations, "pass": 0, "point": ""})
+
+
 class QuestionsTest(tc.TempCatalog):
     def test_targets_and_claims_whose_variants_take_part(self):
         w = with_questions()
@@ -296,6 +306,18 @@ class ExtraRoundTest(tc.TempCatalog):
         self.assertEqual(got["target per-op"]["decided_at"], 10)
         self.assertTrue(got["target outside"]["decided"])
 
+    def test_a_question_whose_extra_round_added_no_pair_gets_no_more(self):
+        times = {B: [105, 115] * 5, C: [100] * 10, D: [500, 1500] * 5, A: [100] * 10}
+        e = self.extra(times)
+        self.assertEqual(sorted(e.next_round(11)), sorted([B, C, D]))
+        # Round 11: D failed, B and C ran.
+        append_round(e.samples, 11, {B: 105, C: 100, D: None})
+        self.assertEqual(sorted(e.next_round(12)), sorted([B, C]))
+        got = {q["id"]: q for q in e.finish()["questions"]}
+        self.assertTrue(got["target per-op"].get("stalled"))
+        self.assertEqual(got["target per-op"]["extra_rounds"], [11])
+        self.assertEqual(got["target promise-cost"]["extra_rounds"], [11, 12])
+
     def test_round_variants_keep_the_plans_order_and_each_once(self):
         qs = [({"variant": C, "against": B},), ({"variant": D, "against": C},),
               ({"variant": A, "against": None},)]
@@ -316,12 +338,15 @@ class ExtraRoundTest(tc.TempCatalog):
         times = {B: [105, 115] * 5, C: [100] * 10}
         e = self.extra(times, {"max": 2, "minutes": 10})
         self.assertIsNotNone(e.next_round(11))
+        append_round(e.samples, 11, {B: 105, C: 100})
         self.assertIsNotNone(e.next_round(12))
+        append_round(e.samples, 12, {B: 115, C: 100})
         self.assertIsNone(e.next_round(13))
         self.assertEqual(e.record["stopped"], "the most extra rounds (2)")
         now = [0.0]
         e = self.extra(times, {"max": 9, "minutes": 1}, clock=lambda: now[0])
         self.assertIsNotNone(e.next_round(11))
+        append_round(e.samples, 11, {B: 105, C: 100})
         now[0] = 60.0 - 1e-7          # 100 ns left; the next round takes 2 x 1.1 us
         self.assertIsNone(e.next_round(12))
         self.assertEqual(e.record["stopped"], "the time budget (1 min)")
