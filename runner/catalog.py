@@ -15,7 +15,9 @@ it is not inprocess (readfile/node/await-nodetest-parallel@fs.promises).
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
-warmup_rounds}}, optional startup {"about": .., "programs": {lang: argv}}: an
+warmup_rounds[, extra_rounds]}} (extra_rounds {"max": R, "minutes": M}: after
+the planned rounds, up to R rounds more, within M minutes, of the variants of
+the targets and claims still open by runner/sequential.py's rule), optional startup {"about": .., "programs": {lang: argv}}: an
 empty program of each language, run once per round so that a variant's time
 outside its clock can be told from its language's own start-up (DESIGN
 section 6; every language of the variants needs one), optional runtimes
@@ -700,6 +702,21 @@ def _check_budget(b, where):
     _partial(b.get("for", {}), where, "for")
 
 
+MAX_EXTRA_MINUTES = 24 * 60
+
+
+def _check_extra_rounds(x, where):
+    """A profile's extra rounds (runner/sequential.py): {"max": R, "minutes": M}."""
+    if not isinstance(x, dict):
+        raise CatalogError('%s must be an object {"max": R, "minutes": M}' % where)
+    _unknown(x, {"max", "minutes"}, where)
+    _integer(x.get("max"), 1, MAX_ROUNDS, where, "max")
+    m = x.get("minutes")
+    if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 < m <= MAX_EXTRA_MINUTES:
+        raise CatalogError("%s: minutes must be a number above 0 and at most %d, got %r"
+                           % (where, MAX_EXTRA_MINUTES, m))
+
+
 def _check_sweep(sweep, where):
     """A sweep: a list of axes, each varied alone from the base point."""
     where += ": sweep"
@@ -881,9 +898,11 @@ class Catalog:
             where = "%s: profile %r" % (path, name)
             if not isinstance(p, dict):
                 raise CatalogError("%s must be an object" % where)
-            _unknown(p, {"about", "rounds", "warmup_rounds"}, where)
+            _unknown(p, {"about", "rounds", "warmup_rounds", "extra_rounds"}, where)
             _integer(p.get("rounds"), 1, MAX_ROUNDS, where, "rounds")
             _integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
+            if "extra_rounds" in p:
+                _check_extra_rounds(p["extra_rounds"], where + ": extra_rounds")
             if not isinstance(p.get("about"), str):
                 raise CatalogError("%s: about must be a string" % where)
         if "startup" in suite:

@@ -4,6 +4,7 @@ Usage:
   run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
          [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
          [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--yes] [--check]
+         [--no-extra-rounds]
   run.py --render RUNDIR [--no-charts]
                               redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
@@ -24,7 +25,10 @@ overwritten, and OUT/latest points at the newest.  After the rounds, on Linux
 with strace, each variant runs twice more under strace to count its system
 calls per operation (runner/trace.py; --no-trace skips it).  --no-charts writes
 the summaries, exports and REPORT.md without drawing a chart (about a second
-each; `make plots RUN=DIR` draws them later).
+each; `make plots RUN=DIR` draws them later).  A profile with extra_rounds
+(suite.json) adds rounds after its planned ones for the targets and claims still
+open (runner/sequential.py); --no-extra-rounds runs the planned rounds only,
+and so does --rounds.
 
 Before it starts, the run's duration is estimated (at the wall times of the
 newest run under OUT, or at a program's start-up time for a variant it did
@@ -139,6 +143,9 @@ def parse_args(argv):
     p.add_argument("--no-charts", action=_Once, const=True, default=False,
                    help="draw no chart: the summaries, exports and REPORT.md only "
                         "(make plots RUN=DIR draws them later)")
+    p.add_argument("--no-extra-rounds", action=_Once, const=True, default=False,
+                   help="run the planned rounds only, even where the profile gives extra "
+                        "rounds for the questions still open (runner/sequential.py)")
     p.add_argument("--node", action=_Once,
                    help="Node.js executable, or 'none' to skip Node variants")
     p.add_argument("--check", action=_Once, const=True, default=False,

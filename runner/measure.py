@@ -26,6 +26,7 @@ import launch
 import noise
 import plan as plan_mod
 import rundir as rd
+import sequential
 import stats
 import summary as sm
 import trace as trace_mod
@@ -239,6 +240,8 @@ def expand(recipe):
         ids = [e for e, rounds in recipe["entries"] if rnd <= 0 or rnd <= rounds]
         rng.shuffle(ids)
         out.append(ids)
+    # Extra rounds (sequential.py) ran after the planned ones, each order as recorded.
+    out += [list(ids) for ids in recipe.get("extra") or []]
     return out
 
 
@@ -459,10 +462,15 @@ def measure(args, cat, plan, seed):
     budgeted = any(s.get("budget") for s in plan.settings.values())
     round_log = noise.RoundLog(rundir)
     run["noise_rule"] = noise.RULE
+    extra = sequential.start(args, cat, plan, rundir, seed)
     with rd.SampleLog(rundir) as log:
         try:
             i = -1
-            while i + 1 < len(plan_orders):
+            while i + 1 < len(plan_orders) or (
+                    extra and sequential.add_round(extra, plan, plan_orders, run, progress)):
+                if len(plan_orders) - warmups > rounds:        # an extra round was added
+                    rounds = len(plan_orders) - warmups
+                    rd.write_json(os.path.join(rundir, "run.json"), run)
                 i += 1
                 if i == warmups and budgeted:
                     # The warm-ups are done: a variant under a time budget runs
@@ -482,7 +490,7 @@ def measure(args, cat, plan, seed):
                 warm = i < warmups
                 rnd = i + 1 - warmups
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
-                    "round %d/%d" % (rnd, rounds))
+                    extra and extra.labels.get(rnd) or "round %d/%d" % (rnd, rounds))
                 # What else the host does during the round (noise.py), from here.
                 before = noise.snapshot(time.monotonic_ns())
                 # Each language's process start-up, in this round's conditions.
@@ -563,6 +571,8 @@ def measure(args, cat, plan, seed):
             print("run.py: no system call counts: %s" % traced["skipped"], file=sys.stderr)
     run["complete"] = not interrupted
     run["runtimes"] = runtimes
+    if extra:
+        run["extra_rounds"] = extra.finish()
     run["finished_utc"] = rd.utc_now()
     rd.write_json(os.path.join(rundir, "run.json"), run)
     if sampled:

@@ -92,9 +92,55 @@ def _workload_runs(run):
             "%g s each at their warm-up time, at most %s (`run.json`: `variant_rounds`)"
             % (rounds, budget.get("seconds", 0), budget.get("max_rounds"))
             if isinstance(budget, dict) else
-            "" if rounds in (None, run.get("rounds")) else
+            "" if rounds in (None, run.get("rounds"), _planned(run)) else
             ", in the first %s round%s only" % (rounds, "" if rounds == 1 else "s")))
     return out
+
+
+def _planned(run):
+    """The run's planned measured rounds: its rounds less the extra ones."""
+    x = run.get("extra_rounds")
+    if isinstance(x, dict) and isinstance(x.get("planned_rounds"), int):
+        return x["planned_rounds"]
+    return run.get("rounds")
+
+
+def extra_text(run):
+    """The Method's sentence on extra rounds (runner/sequential.py), or None
+    when the profile gives none."""
+    x = run.get("extra_rounds")
+    if not isinstance(x, dict):
+        return None
+    got = [q for q in x.get("questions") or [] if q.get("extra_rounds")]
+    out = ("- Extra rounds: after the planned rounds the run added rounds holding only the "
+           "variants of the targets and claims still open, at most %s within %s minutes, "
+           "by the %s: for each question the per-round figure's median (a ratio, a "
+           "difference per operation, a margin to the bound) against its bound, with a "
+           "confidence sequence valid at every look (the sign test's likelihood ratios "
+           "mixed uniformly over the sign's probability, with Ville's inequality), so that "
+           "deciding by looking at the data keeps a wrongly decided question at 5%% or "
+           "less. It never decides what the fixed interval does not (it is the wider). "
+           "%s extra round%s ran; stopped by %s."
+           % (_v(x.get("max")), _v(x.get("minutes")), x.get("rule", "?"), x.get("rounds", 0),
+              "" if x.get("rounds") == 1 else "s", x.get("stopped") or "?"))
+    if got:
+        done = sorted(q["decided_at"] for q in got if q.get("decided_at") is not None)
+        still = [q for q in got if q.get("decided_at") is None]
+        out += " They were for %d question%s (`run.json`: `extra_rounds`): %s%s." % (
+            len(got), "" if len(got) == 1 else "s",
+            "%d decided after round %s" % (len(done), done[0] if done[0] == done[-1] else
+                                           "%d to %d" % (done[0], done[-1])) if done else
+            "none decided",
+            "; still open: " + "; ".join(
+                "%s (%s)" % (q["text"], "at [%s, %s]" % (_g(q["lo"]), _g(q["hi"]))
+                             if q.get("lo") is not None else
+                             "too few rounds to exclude any bound")
+                for q in still) if still else "")
+    return out
+
+
+def _g(x):
+    return "%.3g" % x if isinstance(x, (int, float)) else "?"
 
 
 def passes_text(run):
@@ -157,6 +203,8 @@ def method_section(run, fdr_tests=None):
            "by MAD) are counted, never dropped." % (sm.stats.min_samples_for_ci(), _v(fdr_tests))]
     if passes_text(run):
         out.append(passes_text(run))
+    if extra_text(run):
+        out.append(extra_text(run))
     pin = run.get("pinning")
     if isinstance(pin, dict):
         out.append("- Placement: %s." % (

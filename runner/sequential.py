@@ -1,0 +1,441 @@
+"""sequential.py -- extra rounds for the questions a run has left open, and
+the rule that says when to stop adding them (DESIGN section 7).
+
+The questions are the ones the catalog asks of a run: every target
+(targets.py: a variant's ratio to another against max_ratio, its difference
+per operation against max_diff_per_op_ns, its time outside the clock against
+max_outside_ms plus a share) and every ratio claim of a seed (reproduce.py:
+num over den, "A is faster than B", against 1).  Each is a question about the
+median of a per-round paired figure x_r -- the log-ratio d_r = log(t_a,r /
+t_b,r) of two variants measured in the same round, their difference per
+operation, or one variant's margin to its bound -- and a bound b: is the
+median above b or below it?
+
+The rule, the *sign-mixture confidence sequence*:
+  Under "the median of x is b", with the rounds independent, the signs of
+  x_r - b (ties dropped) are fair coin flips.  With S_n of the n untied
+  signs above b, the uniform (Beta(1, 1)) mixture of the likelihood ratios of
+  every coin bias p against p = 1/2,
+      M_n = integral of p^S (1-p)^(n-S) / 2^-n dp = 2^n S! (n-S)! / (n+1)!,
+  is a nonnegative martingale with M_0 = 1 under the null, so by Ville's
+  inequality P(M_n >= 1/alpha at any n) <= alpha: however often the data are
+  looked at and whenever the looking stops.  A bound is decided (excluded)
+  when M_n(b) >= 1/alpha.  Inverted over b it gives the confidence sequence
+  for the median, [x_(c+1), x_(n-c)] of the sorted x, c = c_n the largest
+  count with M_n(c) >= 1/alpha (Howard and Ramdas, "Sequential estimation of
+  quantiles with applications to A/B-testing and best-arm identification",
+  Bernoulli 2022, give this construction for any quantile).
+
+Why this rule rather than a normal-mixture boundary on the running mean of
+d with a variance estimate, or an alpha-spending plan of a fixed number of
+looks:
+  - it tests what the suite reports: every verdict is on the median of the
+    per-round ratios with an order-statistic interval and a sign test
+    (DESIGN section 7); a mean of log-ratios is another quantity, and the two
+    differ on skewed data, which benchmark times are;
+  - it is exact at every n for any distribution of x (heavy tails, skew,
+    outliers), needing only the rounds' independence; a normal mixture with
+    an estimated variance is valid only asymptotically, and worst where
+    benchmark data are (few rounds, heavy tails);
+  - it needs no plan of the looks: a round may be added or not for any
+    reason (another question, a time budget) and the guarantee holds;
+  - its interval is order statistics, like stats.median_ci's and never
+    narrower (c_n + 1 <= the fixed interval's rank: a test checks it up to
+    500 rounds), so where the sequence excludes a bound the run's fixed
+    interval excludes it too (a claim's verdict also needs the family's false
+    discovery control, DESIGN section 7).
+The price: nothing is decided before 8 paired rounds (2^8/9 = 28 >= 20, all
+on one side), and at 20 rounds the sequence is [x_4, x_17] where the fixed
+interval is [x_6, x_15].  The uniform mixture decides as early as any Beta(a,
+a) mixture tried (a from 1/2 to 8) over 8 to 100 rounds.
+
+What it does not give: the tables' verdicts stay the fixed-sample ones over
+all the rounds.  Where the sequence decided, the interval agrees; a question still
+open when the extra rounds stop (their most, or their time budget) is judged
+by its fixed interval like any other, so over the whole procedure a false
+verdict has probability at most alpha (the sequence) plus alpha (the fixed
+interval at the end); test_sequential.py measures both.
+"""
+import csv
+import math
+import os
+import random
+import sys
+import time
+
+import stats
+
+ALPHA = stats.ALPHA
+RULE = "sign-mixture confidence sequence"
+RULE_TEXT = ("the sign-mixture confidence sequence: the uniform mixture over the sign "
+             "probability of the sign test's likelihood ratios, a martingale under the "
+             "question's bound, so by Ville's inequality a bound it ever excludes is "
+             "excluded wrongly with probability at most 5% however often the rounds are "
+             "looked at (runner/sequential.py)")
+# Fewer paired rounds than this and a question is not open but unmeasured:
+# its variants fail, or ran in too few rounds to be worth more.
+MIN_PAIRS = 3
+
+_C = {}
+
+
+def log_evalue(n, s):
+    """log M_n of the uniform mixture with s of n untied signs above the bound:
+    log(2^n s! (n-s)! / (n+1)!)."""
+    return (n * math.log(2) + math.lgamma(s + 1) + math.lgamma(n - s + 1)
+            - math.lgamma(n + 2))
+
+
+def boundary(n, alpha=ALPHA):
+    """c_n: the largest count s below n/2 whose mixture reaches 1/alpha (s or
+    fewer signs on one side exclude the bound), -1 when none does."""
+    key = (n, alpha)
+    if key not in _C:
+        c, goal = -1, math.log(1.0 / alpha)
+        for s in range(0, (n + 1) // 2):
+            if log_evalue(n, s) >= goal:
+                c = s
+        _C[key] = c
+    return _C[key]
+
+
+def excludes(above, below, alpha=ALPHA):
+    """Whether above signs over and below signs under a bound exclude it."""
+    n = above + below
+    return n > 0 and min(above, below) <= boundary(n, alpha)
+
+
+def confidence_sequence(xs, alpha=ALPHA):
+    """(lo, hi): the sequence's interval for the median of xs, [x_(c+1),
+    x_(n-c)]; (None, None) while no bound can be excluded yet."""
+    n = len(xs)
+    c = boundary(n, alpha) if n else -1
+    if c < 0:
+        return None, None
+    s = sorted(xs)
+    return s[c], s[n - 1 - c]
+
+
+def decided(xs, bound, alpha=ALPHA):
+    """Whether the sequence excludes bound: the question of xs against it is
+    answered (above or below), at a level valid at every look."""
+    above = sum(1 for x in xs if x > bound)
+    below = sum(1 for x in xs if x < bound)
+    return excludes(above, below, alpha)
+
+
+def open_questions(pairs, alpha=ALPHA):
+    """[(question, lo, hi, decided)] for pairs [(question, xs)]: xs a
+    question's per-round figures in its own scale (ratios, not their logs: the
+    sign test and order statistics do not change under a monotone map), the
+    bound its question["bound"]."""
+    out = []
+    for q, xs in pairs:
+        lo, hi = confidence_sequence(xs, alpha)
+        out.append((q, lo, hi, decided(xs, q["bound"], alpha)))
+    return out
+
+
+# -- the questions of a run
+
+
+def _short(vid):
+    return vid.split("/", 1)[1] if "/" in vid else vid
+
+
+def questions(cat, variant_ids):
+    """The targets and ratio claims of the catalog whose variants are all in
+    variant_ids: [{id, workload, source, kind, variant, against, bound,
+    text}] (kind: ratio, diff_per_op_ns or outside_ms; against None for
+    outside_ms), in catalog order."""
+    present = set(variant_ids)
+    out = []
+    for w in sorted(cat.workloads):
+        spec = cat.workloads[w]
+        for t in spec.get("targets") or []:
+            a, b = t["variant"], t.get("against")
+            if a not in present or (b is not None and b not in present):
+                continue
+            if "max_outside_ms" in t:
+                q = {"kind": "outside_ms", "bound": 0.0,
+                     "limit": [t["max_outside_ms"], t["max_outside_share"]]}
+            elif "max_ratio" in t:
+                q = {"kind": "ratio", "bound": float(t["max_ratio"])}
+            else:
+                q = {"kind": "diff_per_op_ns", "bound": float(t["max_diff_per_op_ns"])}
+            q.update(id="target %s" % t["id"], workload=w, source="target", variant=a,
+                     against=b if q["kind"] != "outside_ms" else None)
+            out.append(q)
+        for c in ((spec.get("claims") or {}).get("ratios") or []):
+            if c.get("num") in present and c.get("den") in present:
+                out.append({"id": "claim %s" % c["id"], "workload": w, "source": "claim",
+                            "kind": "ratio", "bound": 1.0, "variant": c["num"],
+                            "against": c["den"]})
+    for q in out:
+        q["text"] = describe(q)
+    return out
+
+
+def _fmt(kind, x):
+    if kind == "ratio":
+        return "%.2fx" % x if x < 100 else "%.0fx" % x
+    if kind == "outside_ms":
+        return "%+.1f ms" % x
+    return "%.1f ns" % x
+
+
+def describe(q):
+    """The question in a few words: "cacheloop c/await-sequential@node4 vs
+    c/callback-sequential@node4 ≤ 0.50x"."""
+    if q["kind"] == "outside_ms":
+        return "%s %s outside the clock ≤ %g ms + %d%%" % (
+            q["workload"], _short(q["variant"]), q["limit"][0], round(100 * q["limit"][1]))
+    if q["source"] == "claim":
+        return "%s %s over %s against 1.00x" % (q["workload"], _short(q["variant"]),
+                                               _short(q["against"]))
+    bound = _fmt(q["kind"], q["bound"]) + (" per op" if q["kind"] == "diff_per_op_ns" else "")
+    return "%s %s vs %s ≤ %s" % (q["workload"], _short(q["variant"]), _short(q["against"]),
+                                bound)
+
+
+def describe_open(q, lo, hi):
+    """The question with where the sequence has it: "... , open at [1.04, 1.13]"."""
+    if lo is None:
+        return "%s, open (too few rounds to exclude anything)" % q["text"]
+    return "%s, open at [%s, %s]" % (q["text"], _num(q["kind"], lo), _num(q["kind"], hi))
+
+
+def _num(kind, x):
+    return "%.2f" % x if kind == "ratio" else "%.1f" % x
+
+
+def _int(text):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def read_processes(path):
+    """{variant: {round: process}} of samples.csv's ok rows at the base point,
+    a process's elapsed_ns the median of its passes (summary.per_process's
+    rule), with its iterations, wall_ns and outside_ns.  A short last line (a
+    write under way) is skipped."""
+    groups = {}
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        for row in reader:
+            if None in row or row.get("status") != "ok" or row.get("point"):
+                continue
+            rnd, elapsed = _int(row.get("round")), _int(row.get("elapsed_ns"))
+            if rnd is None or elapsed is None:
+                continue
+            g = groups.setdefault(row["variant"], {}).setdefault(rnd, {
+                "iterations": _int(row.get("iterations")), "wall_ns": _int(row.get("wall_ns")),
+                "outside_ns": _int(row.get("outside_ns")), "times": []})
+            g["times"].append(elapsed)
+    for rounds in groups.values():
+        for p in rounds.values():
+            p["elapsed_ns"] = int(round(stats.median(p["times"])))
+    return groups
+
+
+def figures(q, processes):
+    """A question's per-round figures from read_processes()'s processes, in
+    round order: variant over against (ratio), their difference per operation
+    (diff_per_op_ns), or the variant's time outside its clock less its bound
+    in ms (outside_ms), as targets.py measures them."""
+    mine = processes.get(q["variant"]) or {}
+    if q["kind"] == "outside_ms":
+        out = []
+        for r in sorted(mine):
+            p = mine[r]
+            if p["outside_ns"] is None or p["wall_ns"] is None:
+                continue
+            timed_ms = (p["wall_ns"] - p["outside_ns"]) / 1e6
+            out.append(p["outside_ns"] / 1e6 - (q["limit"][0] + q["limit"][1] * timed_ms))
+        return out
+    other = processes.get(q["against"]) or {}
+    out = []
+    for r in sorted(set(mine) & set(other)):
+        a, b = mine[r]["elapsed_ns"], other[r]["elapsed_ns"]
+        if q["kind"] == "ratio":
+            if b > 0:
+                out.append(a / b)
+        else:
+            out.append((a - b) / max(1, mine[r]["iterations"] or 1))
+    return out
+
+
+def round_variants(open_qs, order_of):
+    """The variant ids of an extra round: every variant of the open questions,
+    each once, in order_of's order (the plan's); open_qs [(question, ...)]."""
+    want = set()
+    for item in open_qs:
+        q = item[0]
+        want.add(q["variant"])
+        if q.get("against"):
+            want.add(q["against"])
+    return [v for v in order_of if v in want]
+
+
+class Extra:
+    """The extra rounds of a run: after its planned rounds, one round at a
+    time with the variants of the questions still open (less any whose last
+    extra round added no paired round: its variants failed), until every one is
+    decided, settings["max"] extra rounds have run, or the next round would
+    end past settings["minutes"] (measured from the first extra round's start,
+    the next round's time estimated from its variants' median wall times).
+    The rounds are ordinary rounds; run.json's "extra_rounds" says what they
+    were for."""
+
+    def __init__(self, settings, qs, rundir, variant_ids, seed, alpha=ALPHA, clock=None):
+        self.settings = settings
+        self.qs = qs
+        self.samples = os.path.join(rundir, "samples.csv")
+        self.variant_ids = list(variant_ids)
+        self.seed = seed
+        self.alpha = alpha
+        self.clock = clock or time.monotonic
+        self.start = None
+        self.done = 0
+        self.labels = {}
+        self.decided = {}           # question id -> the round the sequence decided it at
+        self.given = {}             # question id -> its paired rounds when last given one
+        self.stalled = set()        # questions whose last extra round added no pair
+        self.record = {"rule": RULE, "about": RULE_TEXT, "alpha": alpha,
+                       "max": settings["max"], "minutes": settings["minutes"],
+                       "planned_rounds": None, "rounds": 0, "stopped": None,
+                       "questions": []}
+
+    def state(self, processes):
+        """[(question, lo, hi, decided, rounds)] of every question measured in
+        at least MIN_PAIRS rounds; a question once decided stays decided (the
+        guarantee is on ever excluding the bound)."""
+        out = []
+        for q in self.qs:
+            xs = figures(q, processes)
+            if len(xs) < MIN_PAIRS:
+                continue
+            lo, hi = confidence_sequence(xs, self.alpha)
+            dec = q["id"] in self.decided or decided(xs, q["bound"], self.alpha)
+            out.append((q, lo, hi, dec, len(xs)))
+        return out
+
+    def _estimate_ns(self, processes, ids):
+        total = 0
+        for vid in ids:
+            walls = [p["wall_ns"] for p in (processes.get(vid) or {}).values()
+                     if p["wall_ns"] is not None]
+            total += stats.median(walls) if walls else 0
+        return total
+
+    def next_round(self, rnd):
+        """The order of extra round rnd (a list of variant ids, shuffled), or
+        None when the extra rounds are over (self.record["stopped"] says why)."""
+        if self.start is None:
+            self.start = self.clock()
+            self.record["planned_rounds"] = rnd - 1
+        processes = read_processes(self.samples) if os.path.exists(self.samples) else {}
+        st = self.state(processes)
+        for q, lo, hi, dec, n in st:
+            if dec and q["id"] not in self.decided:
+                self.decided[q["id"]] = rnd - 1
+        self._note(st)
+        for q, lo, hi, dec, n in st:
+            if not dec and self.given.get(q["id"], -1) >= n:
+                # Its variants failed in the round it was given: no more for it.
+                self.stalled.add(q["id"])
+                self._entry(q)["stalled"] = True
+        still = [s for s in st if not s[3] and s[0]["id"] not in self.stalled]
+        if not still:
+            self.record["stopped"] = "every question decided" if st else "no question measured"
+            return None
+        if self.done >= self.settings["max"]:
+            self.record["stopped"] = "the most extra rounds (%d)" % self.settings["max"]
+            return None
+        ids = round_variants(still, self.variant_ids)
+        left = self.settings["minutes"] * 60e9 - (self.clock() - self.start) * 1e9
+        if self.done and self._estimate_ns(processes, ids) > left:
+            self.record["stopped"] = "the time budget (%g min)" % self.settings["minutes"]
+            return None
+        random.Random("%s extra %d" % (self.seed, rnd)).shuffle(ids)
+        q, lo, hi = still[0][0], still[0][1], still[0][2]
+        more = len(still) - 1
+        self.labels[rnd] = "round %d (extra, for: %s%s)" % (
+            rnd, describe_open(q, lo, hi), "; +%d more" % more if more else "")
+        for s in still:
+            self._entry(s[0])["extra_rounds"].append(rnd)
+            self.given[s[0]["id"]] = s[4]
+        self.done += 1
+        self.record["rounds"] = self.done
+        return ids
+
+    def finish(self):
+        """The record once the rounds are over (an interrupted run's too)."""
+        if os.path.exists(self.samples):
+            self._note(self.state(read_processes(self.samples)))
+        if self.record["stopped"] is None:
+            self.record["stopped"] = "interrupted"
+        return self.record
+
+    def _entry(self, q):
+        for e in self.record["questions"]:
+            if e["id"] == q["id"]:
+                return e
+        e = {"id": q["id"], "text": q["text"], "kind": q["kind"], "bound": q["bound"],
+             "variant": q["variant"], "against": q.get("against"), "extra_rounds": []}
+        self.record["questions"].append(e)
+        return e
+
+    def _note(self, st):
+        for q, lo, hi, dec, n in st:
+            e = self._entry(q)
+            e.update(lo=lo, hi=hi, rounds=n, decided=dec,
+                     decided_at=self.decided.get(q["id"]))
+
+
+# -- the runner's side (runner/measure.py calls these two)
+
+
+def start(args, cat, plan, rundir, seed):
+    """The Extra of a run whose profile gives extra_rounds (suite.json),
+    said on stderr; None otherwise, with --no-extra-rounds or --rounds (which
+    fixes the rounds, as it turns a time budget off), or when no target or
+    claim has all its variants in the run."""
+    settings = (cat.profile(plan.profile) or {}).get("extra_rounds")
+    if not settings or getattr(args, "no_extra_rounds", False) or getattr(args, "rounds", None):
+        return None
+    ids = [v["id"] for v in plan.variants]
+    qs = questions(cat, ids)
+    if not qs:
+        return None
+    print("run.py: then up to %d extra round%s (%g min) for whichever of the run's %d "
+          "targets and claims are still open by the %s (--no-extra-rounds: none)" % (
+              settings["max"], "" if settings["max"] == 1 else "s", settings["minutes"],
+              len(qs), RULE), file=sys.stderr)
+    return Extra(settings, qs, rundir, ids, seed)
+
+
+def add_round(extra, plan, plan_orders, run, progress=None):
+    """Appends the next extra round to plan_orders (every round's order,
+    warm-ups first) and records it in run (run.json's dict: the order under
+    orders.extra, so that measure.expand() gives it, the rounds, each
+    variant's rounds, extra_rounds); False when the extra rounds are over.
+    The caller writes run.json."""
+    rnd = len(plan_orders) - run["warmup_rounds"] + 1
+    ids = extra.next_round(rnd)
+    run["extra_rounds"] = extra.record
+    if ids is None:
+        return False
+    plan_orders.append(list(ids))
+    run["orders"].setdefault("extra", []).append(list(ids))
+    if "variant_rounds" not in run:
+        run["variant_rounds"] = {v["id"]: plan.settings[v["workload"]]["rounds"]
+                                 for v in plan.variants}
+    for vid in ids:
+        run["variant_rounds"][vid] = run["variant_rounds"].get(vid, 0) + 1
+    run["rounds"] = rnd
+    if progress is not None:
+        progress.total += len(ids)
+    return True
