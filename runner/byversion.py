@@ -102,19 +102,31 @@ def short_verdict(r, seed, q=None):
     return "direction holds, %s" % ("smaller" if r["high"] < seed else "larger")
 
 
-def cell(run, r, seed):
+SKIPPED = " was skipped: "
+
+
+def cell(run, r, seed, notes):
+    """A cell of the seed's table: the ratio, its CI and verdict, or why it is
+    missing; a skip's reason, the same for every claim of a version, goes once
+    into notes (a list of reasons) and the cell names its note."""
     if "missing" in r:
-        return "not measured: %s" % r["missing"]
+        if SKIPPED not in r["missing"]:
+            return "not measured: %s" % r["missing"]
+        reason = r["missing"].split(SKIPPED, 1)[1]
+        if reason not in notes:
+            notes.append(reason)
+        return "skipped (note %d)" % (notes.index(reason) + 1)
     return "%s, %s" % (reproduce.fmt_ratio(r), short_verdict(r, seed, run.q_of(r)))
 
 
 def short_cell(run, r, seed):
-    """A cell of the table of every version: 22.1x [21.5, 23.0], its verdict."""
+    """A cell of the table of every version: 22.10x [21.50, 23.00], its verdict
+    (the figures as the seed's table gives them)."""
     if "missing" in r:
-        return "skipped" if "skipped" in r["missing"] else "not measured"
+        return "skipped" if SKIPPED in r["missing"] else "not measured"
     if r["low"] is None:
-        return "%.3gx, no CI" % r["value"]
-    return "%.3gx [%.3g, %.3g], %s" % (r["value"], r["low"], r["high"],
+        return "%.2fx, no CI" % r["value"]
+    return "%.2fx [%.2f, %.2f], %s" % (r["value"], r["low"], r["high"],
                                         short_verdict(r, seed, run.q_of(r)))
 
 
@@ -155,19 +167,24 @@ def section(run, workload, claims):
                 pins_text(seed) if seed else "none", pins_text(today),
                 " the seed's method, on the seed's runtime |" if methods else ""),
             "|---|---|---:|---|---|%s" % ("---|" if methods else "")]
+    notes = []
     for i, c in enumerate(rows, 1):
-        seed_cell = (cell(run, ratio_on(run, c, dict(today, **seed)), c["seed"]) if seed
+        seed_cell = (cell(run, ratio_on(run, c, dict(today, **seed)), c["seed"], notes) if seed
                      else "not pinned: %s" % (about or "no version of the seed's runtime runs here"))
         method_cell = ""
         if methods:
             sm = c.get("seed_method")
             method_cell = (" %s |" % (cell(run, ratio_on(run, {"num": sm[0], "den": sm[1]},
-                                                         dict(today, **seed)), c["seed"])
+                                                         dict(today, **seed)), c["seed"], notes)
                                       if seed else "not pinned")
                            if sm else " the suite's method |")
         out.append("| %d | %s: %s (`%s` / `%s`) | %s | %s | %s |%s" % (
             i, c["whose"], c["claim"], c["num"], c["den"], seed_figure(c), seed_cell,
-            cell(run, ratio_on(run, c, today), c["seed"]), method_cell))
+            cell(run, ratio_on(run, c, today), c["seed"], notes), method_cell))
+    if notes:
+        out.append("")
+        out += ["- Note %d: not measured, the variant was skipped: %s" % (k, reason)
+                for k, reason in enumerate(notes, 1)]
     out += ["", "Every version, in release order (%s):" % (
         "the other language of a claim stays at the seed's version" if len(versions) > 1
         else "the claim's ratio on each"), ""]
@@ -187,6 +204,18 @@ def section(run, workload, claims):
     return out
 
 
+def runs_of(seen):
+    """[(verdict, "10.24.1 to 12.22.12")] of consecutive versions that share a
+    verdict, in release order: a verdict that flickers shows as such."""
+    out = []
+    for ver, _, verdict in seen:
+        if out and out[-1][0] == verdict:
+            out[-1][2] = ver
+        else:
+            out.append([verdict, ver, ver])
+    return [(v, a if a == b else "%s to %s" % (a, b)) for v, a, b in out]
+
+
 def changes(run, claims):
     """[(claim, [(version, ratio dict, verdict)], sentence)] of the claims
     whose verdict differs between two versions measured with a CI."""
@@ -204,15 +233,12 @@ def changes(run, claims):
             seen.append((ver, r, short_verdict(r, c["seed"], run.q_of(r))))
         if len({v for _, _, v in seen}) < 2:
             continue
-        first = seen[0]
-        last = seen[-1]
-        moved = [s for s in seen if s[2] != first[2]]
+        first, last = seen[0], seen[-1]
         name = {"node": "Node", "go": "Go"}.get(lang, lang)
-        sentence = ("%s (%s, seed %s: %s): %s on %s %s, %s on %s %s%s." % (
-            c["claim"], c["whose"], claims["seed"], seed_figure(c),
+        sentence = "%s: %s (seed %s: %s): %s on %s %s, %s on %s %s; by version, %s." % (
+            c["whose"], c["claim"], claims["seed"], seed_figure(c),
             reproduce.fmt_ratio(first[1]), name, first[0], reproduce.fmt_ratio(last[1]), name,
-            last[0], "; it first reads \"%s\" on %s %s (\"%s\" before)" % (
-                moved[0][2], name, moved[0][0], first[2]) if moved else ""))
+            last[0], ", ".join("\"%s\" on %s" % (verdict, span) for verdict, span in runs_of(seen)))
         out.append((c, seen, sentence))
     return out
 

@@ -76,6 +76,23 @@ class ByVersion(unittest.TestCase):
         self.assertRegex(r["missing"], "was skipped: needs node 99.0.0")
         self.assertNotIn("12.22.12", text.split("Every version")[1])
 
+    def test_a_skipped_seed_version_gives_its_reason_once_in_a_note(self):
+        run = make_run({"10.24.1": 3.0, "12.22.12": 2.0, "24.22.3": 1.0}, skipped=("10.24.1",))
+        text = "\n".join(byversion.section(run, "doxbee", self.claims()))
+        rows = [l for l in text.splitlines() if l.startswith(("| 1 | ", "| 2 | "))][:2]
+        self.assertEqual(len(rows), 2)
+        for row in rows:
+            self.assertIn("skipped (note 1)", row)
+            self.assertNotIn("made up", row)
+        self.assertEqual(text.count("made up"), 1)
+        self.assertIn("- Note 1: not measured, the variant was skipped: needs node 99.0.0 or later: made up", text)
+
+    def test_every_version_cells_have_two_decimals_as_the_seeds_table(self):
+        run = make_run({"10.24.1": 3.0, "12.22.12": 2.0, "24.22.3": 1.0})
+        every = "\n".join(byversion.section(run, "doxbee", self.claims())).split("Every version")[1]
+        self.assertRegex(every, r"\| 3\.00x \[\d\.\d\d, \d\.\d\d\], ")
+        self.assertRegex(every, r"\| 1\.00x \[\d\.\d\d, \d\.\d\d\], no difference")
+
     def test_a_verdict_that_changes_is_a_sentence_naming_both_versions(self):
         run = make_run({"10.24.1": 3.0, "12.22.12": 2.0, "24.22.3": 1.0})
         found = byversion.changes(run, self.claims())
@@ -83,7 +100,13 @@ class ByVersion(unittest.TestCase):
         sentence = found[0][2]
         self.assertIn("3.00x [2.99, 3.01] on Node 10.24.1", sentence)
         self.assertIn("1.00x [1.00, 1.00] on Node 24.22.3", sentence)
-        self.assertIn("it first reads \"no difference\" on Node 24.22.3 (\"direction holds, smaller\" before)", sentence)
+        self.assertTrue(sentence.startswith("Node: bluebird is up to 4x faster"), sentence)
+        self.assertIn("by version, \"direction holds, smaller\" on 10.24.1 to 12.22.12, "
+                      "\"no difference\" on 24.22.3.", sentence)
+
+    def test_a_verdict_that_flickers_shows_each_stretch(self):
+        seen = [("10", None, "a"), ("12", None, "a"), ("14", None, "b"), ("18", None, "a")]
+        self.assertEqual(byversion.runs_of(seen), [("a", "10 to 12"), ("b", "14"), ("a", "18")])
 
     def test_a_verdict_that_holds_everywhere_is_no_sentence(self):
         run = make_run({"10.24.1": 3.0, "12.22.12": 3.1, "24.22.3": 3.2})
