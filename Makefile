@@ -254,10 +254,16 @@ micro: $(MICRO_BINS) $(BUILD)/bin/go-micro | $(DEPS_ENV)
 	"$(PYTHON)" runner/micro.py --bin "$(BUILD)/bin" $(if $(NODE),--node "$(NODE)",) $(MICRO_ARGS)
 
 # Instructions per operation under valgrind at two N, the difference over N
-# (runner/counts.py): the table on stdout and in results/<host>/counts-<stamp>/.
+# (runner/counts.py): the table on stdout and in results/<host>/counts-<stamp>/;
+# with RUN=<run folder>, the counts of that run's variants go into the folder and
+# its REPORT.md is redrawn with them beside the times.
 # Counts, not timings: the same on a noisy host.
 counts: all | $(DEPS_ENV)
-	"$(PYTHON)" runner/counts.py $(COUNTS_ARGS)
+	@if [ -n "$$RUN" ]; then \
+	  "$(PYTHON)" runner/counts.py --into "$$RUN" $(COUNTS_ARGS) && "$(PYTHON)" runner/run.py --render "$$RUN"; \
+	else \
+	  "$(PYTHON)" runner/counts.py $(COUNTS_ARGS); \
+	fi
 
 # The host's settings that move timings, and what they should be; nothing is
 # changed without TUNE_ARGS=--apply (runner/tune.py).

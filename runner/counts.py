@@ -2,7 +2,7 @@
 variants, counted under Valgrind, exact where the clock is not.
 
 Usage: counts.py [--profile P] [--filter RE]... [--n N1,N2] [--repeat K]
-                 [--breakdown] [--out DIR] [--host SLUG]
+                 [--breakdown] [--out DIR] [--host SLUG] [--into RUNDIR]
 
 Every C and Go variant of the profile that matches a filter (all of them
 without one) runs under `valgrind --tool=cachegrind --cache-sim=no` at two N, N2 a
@@ -51,7 +51,12 @@ instructions (cacheloop's sync at N = 10,000 and 110,000, twice: 339 and
 figure holds (177.4 a load both times).  Each left out says why in one line.
 
 Writes OUT/<host>/counts-<UTC stamp>/: counts.csv (a row per variant),
-counts.md (the table) and host.json; prints the table.  Exit codes: 0 done,
+counts.md (the table) and host.json; prints the table.  --into RUNDIR (make
+counts RUN=RUNDIR) counts the C and Go variants of that run, in its profile,
+and writes counts.csv, counts.md and counts.json (the stamp, the tool, the
+commit counted, the run's, and whether their C and Go sources are the same)
+into the run folder, where REPORT.md's "Instructions per operation" section
+puts them beside the run's times (report.py).  Exit codes: 0 done,
 1 a variant failed (the others are still counted and written), 2 usage,
 3 environment (no valgrind, a program not built).
 """
@@ -63,6 +68,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -269,7 +275,41 @@ def parse_args(argv):
     ap.add_argument("--breakdown", action="store_true")
     ap.add_argument("--out", default=os.path.join(plan_mod.ROOT, "results"))
     ap.add_argument("--host", default=None)
+    ap.add_argument("--into", default=None, metavar="RUNDIR")
     return ap.parse_args(argv)
+
+
+def into_run(args):
+    """--into RUNDIR: the run's profile, and a filter of exactly its variants
+    (UsageError when RUNDIR is not a run folder)."""
+    try:
+        with open(os.path.join(args.into, "run.json")) as f:
+            run = json.load(f)
+        ids = [v["id"] if isinstance(v, dict) else v for v in run["variants"]]
+        profile = run["profile"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError("--into %s: not a run folder with a readable run.json (%s)" % (
+            args.into, e))
+    if args.filter or args.profile != "default":
+        raise UsageError("--into takes the run's profile and variants: "
+                         "no --profile or --filter beside it")
+    return profile, ["^%s$" % re.escape(i) for i in ids if isinstance(i, str)]
+
+
+def same_sources(counted, run):
+    """True when the sources counted (commit counted, or the working tree when
+    it ends in -dirty) and the run's commit have the same c/ and go/ trees,
+    False when not, None when git cannot tell (no repository, an unknown
+    commit, a run made from a tree with changes of its own)."""
+    if not counted or not run or run.endswith("-dirty"):
+        return None
+    trees = [run] if counted.endswith("-dirty") else [counted, run]
+    try:
+        p = subprocess.run(["git", "-C", plan_mod.ROOT, "diff", "--quiet"] + trees + ["--", "c", "go"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {0: True, 1: False}.get(p.returncode)
 
 
 def chosen(cat, profile, filters):
@@ -303,7 +343,8 @@ def main(argv):
         if not valgrind:
             raise EnvError("valgrind is not installed (make deps installs it)")
         cat = plan_mod.load_catalog(catalog_mod.DIR)
-        variants, left = chosen(cat, args.profile, args.filter)
+        profile, filters = into_run(args) if args.into else (args.profile, args.filter)
+        variants, left = chosen(cat, profile, filters)
         if not variants:
             raise UsageError("no C or Go variant to count: %s" % "; ".join(
                 "%s (%s)" % (s["variant"], s["reason"]) for s in left[:3]))
@@ -311,14 +352,17 @@ def main(argv):
         for v in variants:
             if v["workload"] not in settings:
                 ns = argparse.Namespace(timeout=None, iterations=args.n and args.n[1], rounds=1)
-                s = plan_mod.workload_settings(cat, v["workload"], args.profile, 1, ns)
+                s = plan_mod.workload_settings(cat, v["workload"], profile, 1, ns)
                 n2 = max(10, s["iterations"] // 10)
                 s["n"] = args.n or (max(1, n2 // 10), n2)
                 settings[v["workload"]] = s
         plan_mod.check_programs([plan_mod.fill(v["argv"], None) for v in variants])
         hinfo = host_mod.info(args.host)
-        folder, _ = rd.make_run_folder(os.path.abspath(args.out), hinfo["slug"], "counts-",
-                                       charts=False)
+        if args.into:
+            folder = args.into
+        else:
+            folder, _ = rd.make_run_folder(os.path.abspath(args.out), hinfo["slug"], "counts-",
+                                           charts=False)
     except UsageError as e:
         say(str(e))
         return 2
@@ -356,7 +400,20 @@ def main(argv):
     write_atomic(os.path.join(folder, "counts.csv"), write_csv(rows))
     md = markdown(rows, meta)
     write_atomic(os.path.join(folder, "counts.md"), md)
-    write_atomic(os.path.join(folder, "host.json"), json.dumps(hinfo, indent=2) + "\n")
+    if args.into:
+        try:
+            with open(os.path.join(folder, "host.json")) as f:
+                run_commit = json.load(f).get("git_commit")
+        except (OSError, ValueError, AttributeError):
+            run_commit = None
+        info = {"stamp": time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()), "tool": tool,
+                "host": hinfo["slug"], "commit": hinfo.get("git_commit"), "run_commit": run_commit,
+                "same_sources": same_sources(hinfo.get("git_commit"), run_commit),
+                "n": {w: list(s["n"]) for w, s in sorted(settings.items())},
+                "left_out": left, "failed": failed}
+        write_atomic(os.path.join(folder, "counts.json"), json.dumps(info, indent=2) + "\n")
+    else:
+        write_atomic(os.path.join(folder, "host.json"), json.dumps(hinfo, indent=2) + "\n")
     print(md, end="")
     say("written to %s" % rd.shown(folder))
     return 1 if failed else 0

@@ -7,6 +7,8 @@ notes column; then memory and CPU), every verdict one by one, the charts, the
 reproduction of the seeds' claims (runner/reproduce.py), the skipped variants,
 warnings and failures.
 """
+import csv
+import json
 import os
 import shlex
 
@@ -292,6 +294,66 @@ def results_section(rows):
     return out
 
 
+def read_counts(rundir):
+    """({variant id: counts.csv row}, counts.json) of `make counts RUN=rundir`,
+    or ({}, None) when the run has none (runner/counts.py)."""
+    try:
+        with open(os.path.join(rundir, "counts.json")) as f:
+            info = json.load(f)
+        with open(os.path.join(rundir, "counts.csv"), newline="") as f:
+            rows = {r["variant"]: r for r in csv.DictReader(f) if r.get("variant")}
+    except (OSError, ValueError, csv.Error):
+        return {}, None
+    return rows, info if isinstance(info, dict) else None
+
+
+def _float(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def counts_section(rundir, rows):
+    """Instructions per operation (Valgrind, `make counts RUN=rundir`) beside
+    the run's time per operation, a table per workload; [] without counts."""
+    counted, info = read_counts(rundir)
+    if not counted or info is None:
+        return []
+    same = info.get("same_sources")
+    whose = ("the run's C and Go sources" if same else
+             "**C and Go sources that differ from the run's**" if same is False else
+             "sources git could not compare with the run's")
+    out = ["## Instructions per operation", "",
+           "Counted under Valgrind (%s) by `make counts RUN=...` (%s, commit `%s`, %s; the run's "
+           "commit `%s`): the difference of two N over their difference, so start-up, "
+           "warm-up and exit cancel. Exact where the clock is not: a difference the times "
+           "cannot resolve is stated here. Node is not counted (V8's own threads vary a "
+           "count by millions of instructions); nor is a variant that needs a server." % (
+               info.get("tool"), info.get("stamp"), (info.get("commit") or "?")[:7], whose,
+               (info.get("run_commit") or "?")[:7]), ""]
+    for workload in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["variant"] in counted and r["workload"] == workload]
+        if not wrows:
+            continue
+        div, unit = sm.op_scale(wrows)
+        n = (info.get("n") or {}).get(workload) or ["?", "?"]
+        out += ["### %s (counted at N = %s and %s)" % (workload, *[format(x, ",") if isinstance(
+                    x, int) else x for x in n]), "",
+                "| variant | instructions/op | %s/op here [95%% CI] | instructions per ns |" % unit,
+                "|---|---:|---:|---:|"]
+        for r in wrows:
+            instr = _float(counted[r["variant"]].get("instr_per_op"))
+            per_op = r.get("per_op_ns")
+            out.append("| `%s` | %s | %s %s | %s |" % (
+                r["label"], "-" if instr is None else
+                ("{:,.1f}".format(instr) if abs(instr) < 1000 else "{:,.0f}".format(instr)),
+                sm.fmt_op(per_op, div), sm.per_op_ci(r, div),
+                "-" if not per_op or instr is None else "%.2f" % (instr / per_op)))
+        out.append("")
+    return out
+
+
 def outside_section(rows):
     """The time outside the clock (DESIGN section 6): every variant's wall time
     less its timed section, its language's empty-program start-up in the same
@@ -446,7 +508,8 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
     out += method_section(run, sm.family_size(rows)) + [""] + host_section(host) + [""]
-    out += results_section(rows) + outside_section(rows) + noise.markdown(rundir)
+    out += results_section(rows) + counts_section(rundir, rows)
+    out += outside_section(rows) + noise.markdown(rundir)
     out += all_verdicts_section(rows)
     out += accounting.markdown(rows, trace_mod.load(rundir))
     out += charts_section(rundir, charts, charts_note)

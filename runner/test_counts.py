@@ -126,6 +126,53 @@ class UnderValgrindTest(unittest.TestCase):
         self.assertIn("left out 1 Node variant: V8's compiler and collector threads", p.stderr)
         self.assertTrue(os.path.isfile(os.path.join(folder, "counts.md")))
 
+    def test_into_a_run_folder_counts_its_variants_for_its_report(self):
+        import csv
+        import json
+        import report
+        run = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, run)
+        vid = "cacheloop/c/sync-sequential@node4"
+        head = subprocess.run(["git", "-C", HERE, "rev-parse", "HEAD"], capture_output=True,
+                              text=True).stdout.strip() or None
+        with open(os.path.join(run, "run.json"), "w") as f:
+            json.dump({"profile": "default", "variants": [vid, "cacheloop/c/await-sequential@node4x"]}, f)
+        with open(os.path.join(run, "host.json"), "w") as f:
+            json.dump({"git_commit": head}, f)
+        p, _ = self.run_counts("--into", run, "--n", "1000,11000")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(run, "counts.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([r["variant"] for r in rows], [vid])
+        with open(os.path.join(run, "counts.json")) as f:
+            info = json.load(f)
+        self.assertEqual(info["n"], {"cacheloop": [1000, 11000]})
+        self.assertEqual(info["run_commit"], head)
+        if head:
+            self.assertIs(info["same_sources"], True)
+        self.assertFalse(os.path.exists(os.path.join(run, "counts-")))
+        row = {"variant": vid, "workload": "cacheloop", "label": "c/sync-sequential@node4",
+               "n": 6, "per_op_ns": 10.0, "per_op_ns_ci_low": 9.0, "per_op_ns_ci_high": 11.0}
+        text = "\n".join(report.counts_section(run, [row]))
+        self.assertIn("## Instructions per operation", text)
+        self.assertIn("### cacheloop (counted at N = 1,000 and 11,000)", text)
+        line = [l for l in text.splitlines() if l.startswith("| `c/sync-sequential@node4`")][0]
+        per_op = float(rows[0]["instr_per_op"])
+        self.assertIn("| %.2f |" % (per_op / 10.0), line)
+        self.assertEqual(report.counts_section(tempfile.gettempdir(), [row]), [])
+
+    def test_into_takes_a_run_folder_and_nothing_that_would_change_its_variants(self):
+        empty = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, empty)
+        p, _ = self.run_counts("--into", empty)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("not a run folder", p.stderr)
+        with open(os.path.join(empty, "run.json"), "w") as f:
+            f.write('{"profile": "default", "variants": []}')
+        p, _ = self.run_counts("--into", empty, "--filter", "^cacheloop/")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no --profile or --filter beside it", p.stderr)
+
     def test_no_match_and_no_valgrind_say_so_in_one_line(self):
         p, _ = self.run_counts("--filter", "^nothing/")
         self.assertEqual(p.returncode, 2)
