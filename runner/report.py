@@ -314,6 +314,14 @@ def _float(text):
         return None
 
 
+def _spread(c, instr):
+    """A counts.csv row's spread as a share of its figure: '0.004%'; '-' for one count."""
+    spread = _float(c.get("spread_per_op"))
+    if spread is None or not instr or (_float(c.get("repeat")) or 1) < 2:
+        return "-"
+    return "%.3g%%" % (100.0 * spread / abs(instr))
+
+
 def counts_section(rundir, rows):
     """Instructions per operation (Valgrind, `make counts RUN=rundir`) beside
     the run's time per operation, a table per workload; [] without counts."""
@@ -327,9 +335,13 @@ def counts_section(rundir, rows):
     out = ["## Instructions per operation", "",
            "Counted under Valgrind (%s) by `make counts RUN=...` (%s, commit `%s`, %s; the run's "
            "commit `%s`): the difference of two N over their difference, so start-up, "
-           "warm-up and exit cancel. Exact where the clock is not: a difference the times "
-           "cannot resolve is stated here. Node is not counted (V8's own threads vary a "
-           "count by millions of instructions); nor is a variant that needs a server." % (
+           "warm-up and exit cancel. *Spread*: how far repeated counts of a variant lie "
+           "apart, as a share of its figure (`COUNTS_ARGS=--repeat K`; - for one count). A "
+           "count is exact, and settles a difference the times cannot resolve, where its "
+           "spread is small; where the operations go through libuv's threadpool, the count "
+           "includes the loop's and the threads' waits, which vary with scheduling, and its "
+           "spread says by how much. Node is not counted (V8's own threads vary a count by "
+           "millions of instructions); nor is a variant that needs a server." % (
                info.get("tool"), info.get("stamp"), (info.get("commit") or "?")[:7], whose,
                (info.get("run_commit") or "?")[:7]), ""]
     for workload in sorted({r["workload"] for r in rows}):
@@ -340,14 +352,15 @@ def counts_section(rundir, rows):
         n = (info.get("n") or {}).get(workload) or ["?", "?"]
         out += ["### %s (counted at N = %s and %s)" % (workload, *[format(x, ",") if isinstance(
                     x, int) else x for x in n]), "",
-                "| variant | instructions/op | %s/op here [95%% CI] | instructions per ns |" % unit,
-                "|---|---:|---:|---:|"]
+                "| variant | instructions/op | spread | %s/op here [95%% CI] | instructions per ns |"
+                % unit, "|---|---:|---:|---:|---:|"]
         for r in wrows:
             instr = _float(counted[r["variant"]].get("instr_per_op"))
             per_op = r.get("per_op_ns")
-            out.append("| `%s` | %s | %s %s | %s |" % (
+            out.append("| `%s` | %s | %s | %s %s | %s |" % (
                 r["label"], "-" if instr is None else
                 ("{:,.1f}".format(instr) if abs(instr) < 1000 else "{:,.0f}".format(instr)),
+                _spread(counted[r["variant"]], instr),
                 sm.fmt_op(per_op, div), sm.per_op_ci(r, div),
                 "-" if not per_op or instr is None else "%.2f" % (instr / per_op)))
         out.append("")

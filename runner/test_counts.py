@@ -67,6 +67,14 @@ class ParseTest(unittest.TestCase):
                 counts.parse_n(bad)
 
 
+class ReportSpreadTest(unittest.TestCase):
+    def test_the_reports_spread_is_a_share_of_the_count_and_needs_two_counts(self):
+        import report
+        self.assertEqual(report._spread({"spread_per_op": "2.0", "repeat": "2"}, 1000.0), "0.2%")
+        self.assertEqual(report._spread({"spread_per_op": "2.0", "repeat": "1"}, 1000.0), "-")
+        self.assertEqual(report._spread({"spread_per_op": "", "repeat": "3"}, 1000.0), "-")
+
+
 class TableTest(unittest.TestCase):
     def row(self, **changes):
         r = {"variant": "cacheloop/c/await-sequential@node4", "workload": "cacheloop",
@@ -159,6 +167,7 @@ class UnderValgrindTest(unittest.TestCase):
         line = [l for l in text.splitlines() if l.startswith("| `c/sync-sequential@node4`")][0]
         per_op = float(rows[0]["instr_per_op"])
         self.assertIn("| %.2f |" % (per_op / 10.0), line)
+        self.assertIn(" | - | ", line)          # one count: no spread
         self.assertEqual(report.counts_section(tempfile.gettempdir(), [row]), [])
 
     def test_into_takes_a_run_folder_and_nothing_that_would_change_its_variants(self):
