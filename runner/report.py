@@ -319,7 +319,8 @@ def _spread(c, instr):
     spread = _float(c.get("spread_per_op"))
     if spread is None or not instr or (_float(c.get("repeat")) or 1) < 2:
         return "-"
-    return "%.3g%%" % (100.0 * spread / abs(instr))
+    share = 100.0 * spread / abs(instr)
+    return "{:,.0f}%".format(share) if share >= 100 else "%.3g%%" % share
 
 
 def counts_section(rundir, rows):

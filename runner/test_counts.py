@@ -72,6 +72,7 @@ class ReportSpreadTest(unittest.TestCase):
         import report
         self.assertEqual(report._spread({"spread_per_op": "2.0", "repeat": "2"}, 1000.0), "0.2%")
         self.assertEqual(report._spread({"spread_per_op": "2.0", "repeat": "1"}, 1000.0), "-")
+        self.assertEqual(report._spread({"spread_per_op": "15000", "repeat": "3"}, 1000.0), "1,500%")
         self.assertEqual(report._spread({"spread_per_op": "", "repeat": "3"}, 1000.0), "-")
 
 
