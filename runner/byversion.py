@@ -23,8 +23,8 @@ in the claim (readfile's Node against Go) stays at the seed's version, or at
 today's when the seed names none.  Ratios are round-paired and tested as in
 reproduce.py, in the report's one family of tests.
 """
-import catalog as catalog_mod
-import reproduce
+from . import catalog as catalog_mod
+from . import reproduce
 
 
 def versions_in(run):

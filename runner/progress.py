@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-import stats
+from . import stats
 
 
 def clock(seconds):

@@ -13,20 +13,20 @@ import re
 import subprocess
 import sys
 
-import accounting
-import catalog as catalog_mod
-import export
-import ratios
-import report
-import rundir as rd
-import summary as sm
-import targets
-import verdicts
-from errors import EnvError, RenderInterrupted
-from files import write_atomic
+from . import accounting
+from . import catalog as catalog_mod
+from . import export
+from . import ratios
+from . import report
+from . import rundir as rd
+from . import summary as sm
+from . import targets
+from . import verdicts
+from .errors import EnvError, RenderInterrupted
+from .files import write_atomic
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PLOTS = os.path.join(os.path.dirname(HERE), "plots")
+# The project's root: the chart modules run as `python3 -m runner.charts.<chart>` from it.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (chart script, file prefix, title in REPORT.md, what a workload needs for the
 # chart: a summary field some variant has, "ratios:<pick>" for a ratio that
 # runner/ratios.py picks, "claims:<key>[|<key>...]" for keys of the
@@ -359,8 +359,10 @@ def draw(script, argv):
     Ctrl-C reaches the script too (one process group) and ends it, a signal to
     the runner alone lets it finish, and its exit says whether its PNG is
     whole (REPORT.md once said '0 drawn' beside a complete PNG)."""
-    p = subprocess.Popen([sys.executable, os.path.join(PLOTS, script)] + argv,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=ROOT + (os.pathsep + path if path else ""))
+    p = subprocess.Popen([sys.executable, "-m", "runner.charts." + script[:-len(".py")]] + argv,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         _, err = p.communicate()
     except KeyboardInterrupt:

@@ -10,14 +10,14 @@ warnings and failures.
 import os
 import shlex
 
-import accounting
-import byversion
-import noise
-import reproduce
-import summary as sm
-import targets
-import verdicts
-import trace as trace_mod
+from . import accounting
+from . import byversion
+from . import noise
+from . import reproduce
+from . import summary as sm
+from . import targets
+from . import verdicts
+from . import trace as trace_mod
 
 
 def _v(x):

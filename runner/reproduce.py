@@ -75,20 +75,17 @@ are filled in):
                  read is node4's threadpool trips), and then no share is given
   split      {about, style_column, backend_column}   (rows with style_in_node)
 
-Usage: reproduce.py RUNDIR   prints the sections for a run folder.
+Usage: python3 -m runner.reproduce RUNDIR   prints the sections for a run folder.
 """
 import json
 import math
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
-import catalog as catalog_mod  # noqa: E402
-import contract as contract_mod  # noqa: E402
-import stats  # noqa: E402
-import summary as summary_mod  # noqa: E402
+from . import catalog as catalog_mod
+from . import contract as contract_mod
+from . import stats
+from . import summary as summary_mod
 
 
 class Run:

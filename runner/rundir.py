@@ -14,9 +14,9 @@ import os
 import re
 import sys
 
-import summary as sm
-from errors import EnvError
-from files import write_atomic
+from . import summary as sm
+from .errors import EnvError
+from .files import write_atomic
 
 
 def utc_stamp():

@@ -63,7 +63,7 @@ import random
 import sys
 import time
 
-import stats
+from . import stats
 
 ALPHA = stats.ALPHA
 RULE = "sign-mixture confidence sequence"

@@ -9,10 +9,10 @@ import csv
 import io
 import re
 
-import catalog
-import contract
-import stats
-from files import write_atomic
+from . import catalog
+from . import contract
+from . import stats
+from .files import write_atomic
 
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",

@@ -12,8 +12,8 @@ beyond it, otherwise not resolvable on this host, with the smallest
 difference this run could resolve.  No target is ever called met because a
 difference was not significant.
 """
-import stats
-import summary as sm
+from . import stats
+from . import summary as sm
 
 
 def evaluate(samples, targets_by_workload):

@@ -7,9 +7,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import counts  # noqa: E402
-import catalog  # noqa: E402
+from . import counts
+from . import catalog
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.path.join(catalog.build_dir(), "bin")
@@ -100,8 +99,9 @@ class UnderValgrindTest(unittest.TestCase):
     def run_counts(self, *args, env=None):
         out = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, out)
-        p = subprocess.run([sys.executable, os.path.join(HERE, "counts.py"), "--out", out]
-                           + list(args), capture_output=True, text=True, env=env)
+        p = subprocess.run([sys.executable, "-m", "runner.counts", "--out", out]
+                           + list(args), capture_output=True, text=True, env=env,
+                           cwd=os.path.dirname(HERE))
         return p, out
 
     def test_two_counts_of_a_variant_agree_to_a_thousandth(self):

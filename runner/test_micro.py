@@ -1,11 +1,8 @@
 """Tests of micro.py's table: parsing the programs' lines, the medians and CIs
 over rounds, and the ratios C/V8 and C/Go paired round by round."""
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import micro  # noqa: E402
+from . import micro
 
 
 def sample(rnd, target, fig, wall, cpu, clock="thread"):

@@ -5,17 +5,14 @@ import contextlib
 import csv
 import io
 import os
-import sys
 import tempfile
 import unittest
 from unittest import mock
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
-import render  # noqa: E402
-import run  # noqa: E402
-import summary as sm  # noqa: E402
+from . import render
+from . import run
+from . import summary as sm
 
 IDS = ["readfile/c/callback-sequential@node4", "readfile/c/await-sequential@node4"]
 
@@ -149,7 +146,7 @@ class ReproduceCommandTest(unittest.TestCase):
     """The Reproduce line repeats the run's settings, not what a budget decided."""
 
     def command(self, **run):
-        import report
+        from . import report
         return "\n".join(report.reproduce_command(dict(
             {"seed": 7, "warmup_rounds": 1, "profile": "default"}, **run), {"git_commit": "abc"}))
 

@@ -2,15 +2,13 @@
 import csv
 import os
 import re
-import sys
 import tempfile
 import unittest
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import summary as summary_mod  # noqa: E402
+from . import catalog as catalog_mod
+from . import reproduce
+from . import summary as summary_mod
 
 # Median ms per variant of the synthetic run: await is 3x callbacks in
 # parallel, 1.5x sequentially; Go is 20x faster than Node's callbacks.

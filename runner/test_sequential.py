@@ -12,13 +12,11 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import catalog  # noqa: E402
-import sequential as sq  # noqa: E402
-import stats  # noqa: E402
-import summary as sm  # noqa: E402
-import test_catalog as tc  # noqa: E402
+from . import catalog
+from . import sequential as sq
+from . import stats
+from . import summary as sm
+from . import test_catalog as tc
 
 ALPHA = 0.05
 RUNS = 4000                 # simulated runs per case (seeded)
@@ -396,9 +394,9 @@ class RunTest(unittest.TestCase):
 
     def test_extra_rounds_hold_the_open_questions_variants_and_are_ordinary_rounds(self):
         import json
-        import test_run as tr
-        import measure
-        import run
+        from . import test_run as tr
+        from . import measure
+        from . import run
         fx = tr.Fixture("run")
         fx.setUpClass()
         self.addCleanup(fx.tearDownClass)

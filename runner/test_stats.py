@@ -1,10 +1,7 @@
 """Unit tests of runner/stats.py, with expectations computed by hand (see comments)."""
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import stats  # noqa: E402
+from . import stats
 
 
 class MedianTest(unittest.TestCase):

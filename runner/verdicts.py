@@ -29,8 +29,8 @@ with the largest half-width of their differences per operation (the smallest
 difference this run could have resolved); with too few rounds for a test the
 sentence says so.
 """
-import summary as sm
-from ratios import lang_of
+from . import summary as sm
+from .ratios import lang_of
 
 # The fields a headline entry copies from its summary row.
 ENTRY_FIELDS = ("workload", "mode", "lang", "style", "shape", "method", "backend", "variant",

@@ -7,11 +7,9 @@ Usage: scaling_k_chart.py RUNDIR [-o OUT.png] [--workload W]
 Reads RUNDIR/summary.json's "points" (runner/summary.py: split_points).  Lower
 is better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import scaling  # noqa: E402
+from . import scaling
 
 if __name__ == "__main__":
     sys.exit(scaling.draw("scaling_k_chart.py", __doc__, sys.argv[1:], "concurrency", "K",

@@ -13,17 +13,13 @@ absolute claim (a time for N operations) is drawn per operation in a panel of
 its own.  Log axes: a claim 2x too high and one 2x too low are the same
 distance from the dot.
 """
-import os
 import sys
 
 from matplotlib.lines import Line2D
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import style as st  # noqa: E402
+from .. import catalog as catalog_mod
+from .. import reproduce
+from . import style as st
 
 PROG = "claims_chart.py"
 SUITE = "#0072B2"      # this host, the suite's in-process timing

@@ -10,11 +10,9 @@ and Node's runtimes do not count, only what the N operations took.  A run that
 did not record the idle RSS gets the whole peak RSS instead, and the chart
 says so in its title.  Lower is better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 PROG = "memory_chart.py"
 

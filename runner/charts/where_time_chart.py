@@ -33,14 +33,13 @@ end means more than one core was busy, left of it that the process waited.
 Without a floor or a callback variant on a backend the unexplained rest is
 drawn as one grey part.  Lower is better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-import catalog as catalog_mod  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from . import style as st
+from .. import catalog as catalog_mod
 
 PROG = "where_time_chart.py"
 

@@ -16,12 +16,10 @@ JSON lists every point drawn (variant, x, value, CI) and the variants left
 out (fewer than two points along the axis).
 """
 import math
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from . import style as st
 
 LANG_LINE = {"c": "-", "go": ":", "node": "--"}
 MODE_MARKER = {"sequential": "o", "parallel": "s", "bounded": "^"}

@@ -10,18 +10,14 @@ the figures of REPORT.md's table), the hollow diamond the seed's published
 figure at the version that stands for the seed's runtime.  Log axis: the line
 at 1 is "as fast"; a claim holds where its CI lies above 1.
 """
-import os
 import sys
 
 from matplotlib.lines import Line2D
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import byversion  # noqa: E402
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import style as st  # noqa: E402
+from .. import byversion
+from .. import catalog as catalog_mod
+from .. import reproduce
+from . import style as st
 
 PROG = "runtimes_chart.py"
 COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]

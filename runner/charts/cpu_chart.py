@@ -10,14 +10,12 @@ CPU beyond the wall time means more than one thread worked (libuv's threadpool,
 Go's threads, V8's helpers); far below it, the process waited.  These figures
 include start-up, unlike the time chart.  Lower is better.
 """
-import os
 import sys
 
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 PROG = "cpu_chart.py"
 

@@ -8,11 +8,9 @@ second panel is each variant's time over its C baseline's (the same mode and
 backend, paired round by round at the same N): how far Node or Go is from C
 depends on N, and there it shows.  Lower is better in every panel.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import scaling  # noqa: E402
+from . import scaling
 
 if __name__ == "__main__":
     sys.exit(scaling.draw("scaling_n_chart.py", __doc__, sys.argv[1:], "iterations", "N",

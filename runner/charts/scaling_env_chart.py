@@ -9,11 +9,9 @@ base point (the variable unset) stands at the sweep's default (libuv's 4).
 Only the variants the catalog marks as threadpool-backed are swept.  Lower is
 better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import scaling  # noqa: E402
+from . import scaling
 
 if __name__ == "__main__":
     sys.exit(scaling.draw("scaling_env_chart.py", __doc__, sys.argv[1:], "env",

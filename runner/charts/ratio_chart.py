@@ -11,12 +11,10 @@ and bold: the difference is significant; faded with `~`: it is not (read it as
 "no measurable difference", not as a speed-up or slow-down).  For each style
 against callbacks of its own language, see headline_chart.py.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-from ratios import against_baseline  # noqa: E402  (runner/ratios.py, on the path by style)
+from . import style as st
+from ..ratios import against_baseline
 
 
 def main(argv):

@@ -11,13 +11,12 @@ charts.per_unit_memory gives the unit, reference marks (bytes per unit)
 drawn as grey lines named in the legend, and the note quoting where they come
 from (another host: a scale, not a check).  Lower is better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-import catalog as catalog_mod  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.lines import Line2D
+
+from . import style as st
+from .. import catalog as catalog_mod
 
 PROG = "unit_memory_chart.py"
 

@@ -13,11 +13,9 @@ Solid and bold: significant; faded with `~`: not.  The baseline itself is the
 hollow marker on the line.  A variant with no baseline of its own language in
 its mode is left out, and the chart's note names it.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 
 def main(argv):

@@ -1,4 +1,4 @@
-"""style.py -- what every chart of plots/ shares: one colour per style and one
+"""style.py -- what every chart of runner/charts/ shares: one colour per style and one
 marker and hatch per language across all charts, the suite's order of styles,
 the run folder reader, the panel layout (Panels: one panel per mode and method,
 each with its own axis, variant labels on the left and the values in a column
@@ -21,12 +21,10 @@ import sys
 
 import matplotlib
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the chart scripts)
+import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the charts)
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "runner"))
-import summary as sm  # noqa: E402  (runner/summary.py: what a summary row holds)
-from ratios import lang_of, same_language  # noqa: E402,F401  (re-exported to the charts)
+from .. import summary as sm  # what a summary row holds
+from ..ratios import lang_of, same_language  # noqa: F401  (re-exported to the charts)
 
 # One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
 STYLE_COLORS = {
@@ -58,7 +56,8 @@ MIN_PT_AT_GITHUB = 11.5  # the smallest text there, in points of a 96 dpi screen
 METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)",
                  "perfjs": "bluebird's harness (performance.js: own process, memory sampled)",
                  "objkey": "seed 002's cache (a plain object, the key built per load)"}
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# runner/, whose catalog/suite.json names the styles, modes and methods.
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,
                      "axes.labelsize": FONT_PT, "xtick.labelsize": FONT_PT,
                      "ytick.labelsize": FONT_PT, "legend.fontsize": FONT_PT,
@@ -108,7 +107,7 @@ def load_summary(prog, rundir):
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except OSError:
-        die(prog, "%s is missing: run `runner/run.py --render %s` first" % (path, rundir))
+        die(prog, "%s is missing: run `python3 -m runner --render %s` first" % (path, rundir))
     except ValueError as e:
         die(prog, "%s is not valid JSON: %s" % (path, e))
     if not isinstance(data, dict) or not isinstance(data.get("variants"), list):
@@ -160,7 +159,7 @@ def suite_vocabulary():
     """suite.json's styles, modes and methods (runner/catalog/suite.json is their
     one source); the built-in lists when it cannot be read."""
     try:
-        with open(os.path.join(ROOT, "runner", "catalog", "suite.json"), encoding="utf-8") as f:
+        with open(os.path.join(RUNNER, "catalog", "suite.json"), encoding="utf-8") as f:
             suite = json.load(f)
     except (OSError, ValueError):
         suite = {}

@@ -21,15 +21,11 @@ up to the total.  Rows that compare two languages' pairs (Node / Go) are
 not gaps to C and are left out.  A gap without the Node pairs to split style from file
 reader shows style and file reader as one part.
 """
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import style as st  # noqa: E402
+from .. import catalog as catalog_mod
+from .. import reproduce
+from . import style as st
 
 PROG = "gap_chart.py"
 PART_COLORS = {"total": "#000000", "runtime": "#7f7f7f", "style": "#009E73",

@@ -2,7 +2,7 @@
 
 Usage: hosts_chart.py RUNDIR RUNDIR... [--kind ms|ratio] [-o OUT.png] [--workload W]
 
-Reads each RUNDIR/summary.json (one run per host; `runner/run.py --hosts`
+Reads each RUNDIR/summary.json (one run per host; `python3 -m runner --hosts`
 passes the newest run of every host under results/).  --kind ms draws the
 median time per operation with its 95% CI; --kind ratio draws each variant
 normalised to its baseline of the same mode on the same host (log axis, the
@@ -16,8 +16,7 @@ import sys
 
 from matplotlib.lines import Line2D
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 PROG = "hosts_chart.py"
 HOST_MARKERS = ["o", "s", "^", "D", "v", "P"]

@@ -9,18 +9,14 @@ median line.  MAD outliers are drawn as red crosses: flagged, never dropped.
 Each panel has its own axis, logarithmic when its values span more than 10x.
 Lower is better.
 """
-import os
 import random
 import sys
 
 from matplotlib.lines import Line2D
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import stats  # noqa: E402
-import style as st  # noqa: E402
-import summary as sm  # noqa: E402
+from .. import stats
+from . import style as st
+from .. import summary as sm
 
 PROG = "distribution_chart.py"
 
@@ -39,7 +35,7 @@ def main(argv):
     missing = [r["variant"] for r in rows if not times.get(r["variant"])]
     if missing:
         st.die(PROG, "samples.csv has no valid sample of %s, which summary.json has: "
-                     "redraw with runner/run.py --render" % ", ".join(missing))
+                     "redraw with python3 -m runner --render" % ", ".join(missing))
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows])
     noun = st.unit_noun(summary, workload)

@@ -11,11 +11,9 @@ never a sliver under a slow one.  Colour = style, marker = language; the value
 column gives the median and its CI.  Lower is better; compare rows only
 within a panel.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 PROG = "time_chart.py"
 
