@@ -90,9 +90,11 @@ from . import summary as summary_mod
 
 class Run:
     """What the sections need from one run: the summary rows, the catalog, and
-    the valid elapsed times per variant and round when samples.csv is at hand."""
+    the valid elapsed times per variant and round when samples.csv is at hand
+    (samples: its rows as summary.read_samples gives them, when the caller has
+    read them already; else they are read from run_dir)."""
 
-    def __init__(self, summary, run_dir=None, catalog=None):
+    def __init__(self, summary, run_dir=None, catalog=None, samples=None):
         self.info = summary.get("run") or {}
         self.host = summary.get("host") or {}
         self.rows = {r["variant"]: r for r in summary.get("variants", [])}
@@ -108,8 +110,9 @@ class Run:
         if run_dir:
             path = os.path.join(run_dir, "samples.csv")
             try:
-                samples = summary_mod.read_samples(
-                    path, contracts=summary_mod.workload_contracts(self.info))
+                if samples is None:
+                    samples = summary_mod.read_samples(
+                        path, contracts=summary_mod.workload_contracts(self.info))
             except (OSError, ValueError) as e:
                 self.samples_note = "samples.csv unreadable (%s)" % e
             else:

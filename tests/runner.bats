@@ -505,10 +505,11 @@ EOF
   assert_output --partial "holds runs of 1 host; the cross-host charts need two or more"
 }
 
-@test "each chart script explains itself and refuses a folder that is not a run" {
-  for s in headline_chart time_chart ratio_chart distribution_chart cpu_chart memory_chart claims_chart gap_chart hosts_chart; do
+@test "each chart's command explains itself and refuses a folder that is not a run" {
+  for s in headline_chart time_chart ratio_chart distribution_chart cpu_chart memory_chart claims_chart gap_chart hosts_chart \
+      runtimes_chart where_time_chart unit_memory_chart scaling_n_chart scaling_k_chart scaling_env_chart; do
     run -0 "$PYTHON" -m "runner.charts.${s}" --help
-    assert_line --regexp "^usage: ${s}.py"
+    assert_line --regexp "^usage: python3 -m runner\.charts\.${s}( |\$)"
   done
   run -2 "$PYTHON" -m runner.charts.time_chart "${BATS_TEST_TMPDIR}"
   assert_output "time_chart.py: ${BATS_TEST_TMPDIR}/summary.json is missing: run \`python3 -m runner --render ${BATS_TEST_TMPDIR}\` first"

@@ -1,7 +1,7 @@
 """cpu_chart.py -- CPU time (user and system) beside wall time, per operation,
 one panel per mode and method.
 
-Usage: cpu_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.cpu_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json: the medians of the runner's wait4 rusage (user and
 system CPU) and of its wall time of the whole process, divided by N.  The bar
@@ -20,8 +20,11 @@ from . import style as st
 PROG = "cpu_chart.py"
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "cpu", argv, "user_ms")
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/cpu-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "cpu", data, workload, out, "user_ms")
     rows = [r for r in rows if r.get("sys_ms") is not None]
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["user_ms"] + r["sys_ms"]) for r in rows])
@@ -60,6 +63,10 @@ def main(argv):
         ax.set_xlim(0, max(top) * 1.08)
     p.note_text += " Value column: user + system | wall, %s per %s." % (unit, noun)
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "cpu", argv, draw)
 
 
 if __name__ == "__main__":

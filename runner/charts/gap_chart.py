@@ -1,7 +1,7 @@
 """gap_chart.py -- Node's gap to C, split into the runtime, the style and the
 file reader, for each gap of the workload's claims decomposition.
 
-Usage: gap_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.gap_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json and RUNDIR/samples.csv, and the "decomposition" of
 the workload's seed claims in its catalog file.  Each gap row names a Node
@@ -60,16 +60,19 @@ def splits(d):
     return len(a) == 1 and len(b) == 1 and a != b
 
 
-def main(argv):
-    args, summary, workload, _, out = st.load_run(PROG, __doc__, "gap", argv)
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/gap-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, _, out = st.run_rows(PROG, "gap", data, workload, out)
     try:
-        cat = catalog_mod.load()
+        cat = data.catalog()
     except catalog_mod.CatalogError as e:
         st.die(PROG, "cannot read the catalog: %s" % e, 3)
     dec = ((cat.workloads.get(workload) or {}).get("claims") or {}).get("decomposition")
     if not dec or not dec.get("rows"):
         st.die(PROG, "the catalog has no decomposition of %s's gaps" % workload, 1)
-    run = reproduce.Run(summary, args.rundir, cat)
+    run = reproduce.Run(summary, data.rundir, cat, data.samples)
     groups, measured, missing, reasons = [], [], {}, []
     gaps = [d for d in dec["rows"] if splits(d)]
     for d in gaps:
@@ -125,6 +128,10 @@ def main(argv):
                                     else ", ".join(where)) for part, where in missing.items()),
             reasons[0].replace("`", ""))
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "gap", argv, draw)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 the environment variable a sweep varies (UV_THREADPOOL_SIZE: libuv's threadpool
 size), log-log, one line per variant (a run of the scaling profile).
 
-Usage: scaling_env_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.scaling_env_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json's "points" (runner/summary.py: split_points); the
 base point (the variable unset) stands at the sweep's default (libuv's 4).
@@ -12,7 +12,21 @@ better.
 import sys
 
 from . import scaling
+from . import style as st
+
+PROG = "scaling_env_chart.py"
+
+
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/scaling-env-<workload>.png); ChartError when it cannot be drawn."""
+    return scaling.chart(PROG, "scaling-env", data, workload, out, "env",
+                         "UV_THREADPOOL_SIZE", ("time", "memory"))
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "scaling-env", argv, draw)
+
 
 if __name__ == "__main__":
-    sys.exit(scaling.draw("scaling_env_chart.py", __doc__, sys.argv[1:], "env",
-                          "UV_THREADPOOL_SIZE", ("time", "memory"), "scaling-env"))
+    sys.exit(main(sys.argv[1:]))

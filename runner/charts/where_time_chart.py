@@ -3,7 +3,7 @@ a stacked bar of µs per operation split into system calls, verification,
 the backend's hand-off (threadpool waiting) and the style, with the CPU per
 operation marked on it.
 
-Usage: where_time_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.where_time_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json (its rows' median_ms, iterations and the
 accounting that runner/accounting.py attaches).  One panel per backend of
@@ -50,11 +50,12 @@ PARTS = (("syscalls", "system calls (blocking floor)", "#56B4E9"),
          ("rest", "not split (no floor or callback here)", "#BBBBBB"))
 
 
-def floors(prog, workload):
+def floors(prog, workload, data=None):
     """{backend: the backend of its blocking floor} for the backends that have no
-    sync variant of their own: the catalog's charts.where_time.floor_of."""
+    sync variant of their own: the catalog's charts.where_time.floor_of (today's
+    catalog, data's when given)."""
     try:
-        cat = catalog_mod.load()
+        cat = data.catalog() if data else catalog_mod.load()
     except catalog_mod.CatalogError as e:
         st.die(prog, str(e), 3)
     h = ((cat.workloads.get(workload) or {}).get("charts") or {}).get("where_time")
@@ -107,10 +108,13 @@ def split(r, rows, floor_of=None):
     return parts
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "where", argv, "median_ms")
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/where-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "where", data, workload, out, "median_ms")
     c_rows = [r for r in rows if r["lang"] == "c" and us_per_op(r) is not None]
-    floor_of = floors(PROG, workload)
+    floor_of = floors(PROG, workload, data)
     # Backends from the slowest (by its variants' mean time) to the fastest; in
     # each, one panel per mode, as every chart has them.
     backends = sorted({r["backend"] for r in c_rows}, key=lambda b: (-sum(
@@ -186,6 +190,10 @@ def main(argv):
             top += [total, cpu or 0.0]
         ax.set_xlim(0, max(top) * 1.08 if max(top) > 0 else 1.0)
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "where", argv, draw)
 
 
 if __name__ == "__main__":
