@@ -38,6 +38,7 @@ import sys
 import time
 
 from . import catalog as catalog_mod
+from . import fmt
 from . import host as host_mod
 from . import rundir as rd
 from . import stats
@@ -272,16 +273,16 @@ def _csv(rows, columns):
 
 
 def fmt_ns(m, lo, hi):
+    """A figure in ns with its CI: '3.42 [3.40, 3.45]', '[n too small]' without one."""
     if m is None:
         return "-"
-    ci = "[%.2f, %.2f]" % (lo, hi) if lo is not None else "[n too small]"
-    return "%.2f %s" % (m, ci)
+    ci = "[%s, %s]" % (fmt.num(lo), fmt.num(hi)) if lo is not None else "[n too small]"
+    return "%s %s" % (fmt.num(m), ci)
 
 
 def fmt_ratio(m, lo, hi):
-    if m is None:
-        return ""
-    return "%.2fx [%.2f, %.2f]" % (m, lo, hi) if lo is not None else "%.2fx [n too small]" % m
+    """C over V8 or Go with its CI; '' when the pair was not measured."""
+    return "" if m is None else fmt.ratio(m, lo, hi, no_ci="[n too small]")
 
 
 def figure_name(row):

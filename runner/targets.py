@@ -12,6 +12,7 @@ beyond it, otherwise not resolvable on this host, with the smallest
 difference this run could resolve.  No target is ever called met because a
 difference was not significant.
 """
+from . import fmt
 from . import stats
 from . import summary as sm
 
@@ -96,7 +97,7 @@ def _outside(t, workload, processes):
 
 def _fmt(kind, v):
     if kind == "ratio":
-        return "%.2fx" % v
+        return fmt.ratio(v)
     if kind == "outside_ms":
         return "%+.1f ms" % v
     return "%+.1f ns" % v

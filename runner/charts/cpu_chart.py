@@ -56,8 +56,8 @@ def draw(data, workload=None, out=None):
                 ax.plot([wall], [y], marker="|", color="black", markersize=18, mew=3)
             p.point(k, r, user + sys_, user=user, sys=sys_, wall=wall,
                     unit="%s/%s" % (unit, noun))
-            p.value(k, y, "%s + %s%s %s" % (st.fmt_num(user), st.fmt_num(sys_),
-                                             "" if wall is None else " | %s" % st.fmt_num(wall),
+            p.value(k, y, "%s + %s%s %s" % (st.num(user), st.num(sys_),
+                                             "" if wall is None else " | %s" % st.num(wall),
                                              unit))
             top += [user + sys_, wall or 0]
         ax.set_xlim(0, max(top) * 1.08)

@@ -110,8 +110,8 @@ def draw(data, workload=None, out=None):
             for vid in g["num"] + g["den"]:
                 p.point(k, {"variant": vid}, res["value"], res["low"], res["high"],
                         part=g["label"], num=g["num"], den=g["den"])
-            p.value(k, y, st.fmt_ratio(res["value"], res["low"], res["high"],
-                                       None if sig is None else sig), sig)
+            p.value(k, y, st.ratio_text(res["value"], res["low"], res["high"],
+                                        None if sig is None else sig), sig)
             measured.append("%s = %s / %s" % (g["label"], " x ".join(map(short, g["num"])),
                                               " x ".join(map(short, g["den"]))))
         ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)

@@ -16,6 +16,7 @@ import sys
 
 from matplotlib.lines import Line2D
 
+from .. import fmt
 from . import style as st
 
 PROG = "hosts_chart.py"
@@ -103,11 +104,11 @@ def draw(runs, rundirs, kind, out, workload=None):
                         lo = st.per_op_ns(v, v["ci_low_ms"]) / scale
                         hi = st.per_op_ns(v, v["ci_high_ms"]) / scale
                     sig = True
-                    texts.append(st.fmt_num(val))
+                    texts.append(st.num(val))
                 else:
                     val, lo, hi = v["ratio"], v.get("ratio_ci_low"), v.get("ratio_ci_high")
                     sig = v.get("significant")
-                    texts.append(("~" if sig is False else "") + "%.2fx" % val)
+                    texts.append(("~" if sig is False else "") + fmt.ratio(val))
                 st.dot(ax, y + dy, r, val, lo, hi, sig, marker=HOST_MARKERS[h])
                 chart.point(k, r, val, lo, hi, host=hosts[h])
                 vals += [val, lo, hi]

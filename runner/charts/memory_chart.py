@@ -56,7 +56,7 @@ def draw(data, workload=None, out=None):
             ax.barh(y, v, height=0.6, color=st.row_color(r), edgecolor="black", linewidth=0.6,
                     hatch=st.lang_hatch(r["lang"]))
             p.point(k, r, v, unit=unit, kind="above idle" if above else "peak")
-            p.value(k, y, "%s %s" % (st.fmt_num(v), unit))
+            p.value(k, y, "%s %s" % (st.num(v), unit))
             vals.append(v)
         ax.axvline(0, color="black", linewidth=0.8)
         lo, hi = min(vals + [0.0]), max(vals + [0.0])

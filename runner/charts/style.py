@@ -32,6 +32,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the charts)
 
 from .. import catalog as catalog_mod  # noqa: E402
+from .. import fmt  # noqa: E402
 from .. import summary as sm  # noqa: E402  (what a summary row holds)
 from ..errors import ChartError  # noqa: E402
 from ..ratios import lang_of, same_language  # noqa: E402,F401  (re-exported to the charts)
@@ -257,9 +258,6 @@ def unit_noun(summary, workload):
     return w.get("unit") or "operation"
 
 
-TIME_UNITS = (("ns", 1.0), ("µs", 1e3), ("ms", 1e6), ("s", 1e9))
-
-
 def per_op_ns(r, ms):
     """A time of one run of r (ms) per operation, in ns: elapsed / iterations."""
     if ms is None or not r.get("iterations"):
@@ -271,46 +269,27 @@ def time_unit(values_ns):
     """(name, ns per unit) that suits the values: their median below 1000 units."""
     vals = sorted(v for v in values_ns if v)
     if not vals:
-        return TIME_UNITS[0]
+        return fmt.TIME_UNITS[0]
     mid = vals[len(vals) // 2]
-    for name, scale in TIME_UNITS:
+    for name, scale in fmt.TIME_UNITS:
         if mid < 1000 * scale:
             return name, scale
-    return TIME_UNITS[-1]
+    return fmt.TIME_UNITS[-1]
 
 
-def fmt_num(v):
-    """Three significant figures, no exponent: 1.23, 12.3, 123, 1234."""
-    if v is None:
-        return "-"
-    a = abs(v)
-    if a >= 100:
-        return "{:,.0f}".format(v)
-    if a >= 10:
-        return "%.1f" % v
-    if a >= 1:
-        return "%.2f" % v
-    return "%.3g" % v
+def num(v):
+    """fmt.num as a chart shows a figure: thousands grouped (1,234)."""
+    return fmt.num(v, grouping=True)
 
 
-def fmt_ratio(value, low, high, significant=None, tested=False):
-    """'~ 1.01x [0.97, 1.05]': ~ when the difference is not significant, ? when
-    tested is True but there was no test (too few paired rounds)."""
+def ratio_text(value, low, high, significant=None, tested=False):
+    """fmt.ratio as a chart shows it: '~ 1.01x [0.97, 1.05]', ~ when the
+    difference is not significant, ? when tested is True but there was no test
+    (too few paired rounds); '-' without a ratio."""
     if value is None:
         return "-"
-    ci = " [%.2f, %.2f]" % (low, high) if low is not None and high is not None else " [no CI]"
-    mark = "~ " if significant is False else ("? " if significant is None and tested else "")
-    return "%s%.2fx%s" % (mark, value, ci)
-
-
-def fmt_ns(ns, signed=False):
-    """A duration in ns with a unit that suits it: '+6.52 µs', '-120 ns'."""
-    name, scale = TIME_UNITS[0]
-    for name, scale in TIME_UNITS:
-        if abs(ns) < 1000 * scale:
-            break
-    text = fmt_num(ns / scale)
-    return "%s%s %s" % ("+" if signed and ns > 0 else "", text, name)
+    mark = "~" if significant is False else ("?" if significant is None and tested else "")
+    return fmt.ratio(value, low, high, mark, no_ci="[no CI]")
 
 
 def emphasis(significant):
@@ -632,9 +611,9 @@ def ratio_chart(prog, prefix, data, workload, out, pick, what):
             dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
             p.point(k, r, q["ratio"], q["low"], q["high"], baseline=q["baseline"],
                     significant=q["significant"], diff_per_op_ns=q.get("diff"), row=y)
-            text = fmt_ratio(q["ratio"], q["low"], q["high"], q["significant"], tested=True)
+            text = ratio_text(q["ratio"], q["low"], q["high"], q["significant"], tested=True)
             if q.get("diff") is not None:
-                text += ", %s" % fmt_ns(q["diff"], signed=True)
+                text += ", %s" % fmt.ns(q["diff"], sign=True, grouping=True)
             p.value(k, y, text, q["significant"])
             vals += [q["ratio"], q["low"], q["high"]]
         ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)

@@ -47,8 +47,8 @@ def draw(data, workload=None, out=None):
                 no_ci += 1
             st.dot(p.axes[k], y, r, v, lo, hi, significant=True)
             p.point(k, r, v, lo, hi, unit="%s/%s" % (unit, noun))
-            p.value(k, y, "%s %s" % (st.fmt_num(v), unit) + (
-                " [%s, %s]" % (st.fmt_num(lo), st.fmt_num(hi)) if lo is not None else ""))
+            p.value(k, y, "%s %s" % (st.num(v), unit) + (
+                " [%s, %s]" % (st.num(lo), st.num(hi)) if lo is not None else ""))
             vals += [v, lo, hi]
         ax = p.axes[k]
         vals = [x for x in vals if x]

@@ -186,7 +186,7 @@ def draw(data, workload=None, out=None):
             total = us_per_op(r) * f
             p.point(k, r, total, unit="%s/%s" % (unit, noun), cpu=cpu,
                     parts={key: v * f for key, v in parts.items()})
-            p.value(k, y, st.fmt_num(total) + ("" if cpu is None else " | %s" % st.fmt_num(cpu)))
+            p.value(k, y, st.num(total) + ("" if cpu is None else " | %s" % st.num(cpu)))
             top += [total, cpu or 0.0]
         ax.set_xlim(0, max(top) * 1.08 if max(top) > 0 else 1.0)
     return p.finish()
