@@ -197,14 +197,6 @@ class RuleTest(unittest.TestCase):
         # Ties with the bound are dropped, never counted for a side.
         self.assertFalse(sq.decided([1.0] * 30, 1.0))
 
-    def test_open_questions(self):
-        q1, q2 = {"bound": 1.0}, {"bound": 1.1}
-        out = sq.open_questions([(q1, [1.05] * 10), (q2, [1.05 + i / 1000 for i in range(10)])])
-        self.assertEqual([(o[3]) for o in out], [True, True])
-        out = sq.open_questions([(q2, [1.08, 1.12] * 6)])
-        self.assertFalse(out[0][3])
-        self.assertEqual(out[0][1:3], (1.08, 1.12))
-
 
 A, B, C, D = ("demo/c/callback-sequential@b1", "demo/c/promise-parallel@b1",
               "demo/c/callback-parallel@b1", "demo/c/promise-bounded@b1")
