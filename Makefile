@@ -251,7 +251,7 @@ $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 # results/<host>/micro-<stamp>/; MICRO_ARGS="--rounds 20 --n 1000000" to change
 # them.  Timings, so never part of test.
 micro: $(MICRO_BINS) $(BUILD)/bin/go-micro | $(DEPS_ENV)
-	"$(PYTHON)" runner/micro.py --bin "$(BUILD)/bin" $(if $(NODE),--node "$(NODE)",) $(MICRO_ARGS)
+	"$(PYTHON)" -m runner.micro --bin "$(BUILD)/bin" $(if $(NODE),--node "$(NODE)",) $(MICRO_ARGS)
 
 # Instructions per operation under valgrind at two N, the difference over N
 # (runner/counts.py): the table on stdout and in results/<host>/counts-<stamp>/;
@@ -260,15 +260,15 @@ micro: $(MICRO_BINS) $(BUILD)/bin/go-micro | $(DEPS_ENV)
 # Counts, not timings: the same on a noisy host.
 counts: all | $(DEPS_ENV)
 	@if [ -n "$$RUN" ]; then \
-	  "$(PYTHON)" runner/counts.py --into "$$RUN" $(COUNTS_ARGS) && "$(PYTHON)" runner/run.py --render "$$RUN"; \
+	  "$(PYTHON)" -m runner.counts --into "$$RUN" $(COUNTS_ARGS) && "$(PYTHON)" -m runner --render "$$RUN"; \
 	else \
-	  "$(PYTHON)" runner/counts.py $(COUNTS_ARGS); \
+	  "$(PYTHON)" -m runner.counts $(COUNTS_ARGS); \
 	fi
 
 # The host's settings that move timings, and what they should be; nothing is
 # changed without TUNE_ARGS=--apply (runner/tune.py).
 tune: | $(DEPS_ENV)
-	"$(PYTHON)" runner/tune.py $(TUNE_ARGS)
+	"$(PYTHON)" -m runner.tune $(TUNE_ARGS)
 
 # Go builds are cheap to repeat and go tracks its own dependencies.  The
 # output is made absolute in the shell: $(abspath) splits a path with a space.
@@ -284,30 +284,30 @@ FORCE:
 # client by package name, checked against runtimes/lock.json; nothing is
 # downloaded for a runtime already there.
 runtimes: | $(DEPS_ENV)
-	"$(PYTHON)" runner/runtimes.py --dir "$(BUILD)/runtimes" install
-	"$(PYTHON)" runner/runtimes.py --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
+	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" install
+	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
 
 # The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build.
 compare: deps
-	@"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS) --check
+	@"$(PYTHON)" -m runner --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all
 	@if [ "$(PROFILE)" = runtimes ]; then $(MAKE) --no-print-directory runtimes; fi
-	"$(PYTHON)" runner/run.py --profile "$(PROFILE)" $(ARGS)
+	"$(PYTHON)" -m runner --profile "$(PROFILE)" $(ARGS)
 
 quick: deps
-	@"$(PYTHON)" runner/run.py --profile quick $(ARGS) --check
+	@"$(PYTHON)" -m runner --profile quick $(ARGS) --check
 	@$(MAKE) --no-print-directory all
-	"$(PYTHON)" runner/run.py --profile quick $(ARGS)
+	"$(PYTHON)" -m runner --profile quick $(ARGS)
 
 # RUN and RESULTS are read from the environment (make exports a variable set
 # on its command line), so that any character in a folder name stays as it is.
 plots: deps
 	@test -n "$$RUN" || { echo "make plots: say which run, e.g. make plots RUN=results/latest" >&2; exit 2; }
-	"$(PYTHON)" runner/run.py --render "$$RUN"
+	"$(PYTHON)" -m runner --render "$$RUN"
 
 # Cross-host charts from the newest run of every host under results/ (or RESULTS).
 hosts: deps
-	"$(PYTHON)" runner/run.py --hosts "$${RESULTS:-results}"
+	"$(PYTHON)" -m runner --hosts "$${RESULTS:-results}"
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
 TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus test-asm test-lint
@@ -337,7 +337,7 @@ test-go: | $(DEPS_ENV)
 	cd go && "$(GO)" vet ./... && "$(GO)" test -v -count=1 ./...
 
 test-runner: | $(DEPS_ENV)
-	"$(PYTHON)" -m unittest discover -s runner -p 'test_*.py' -v
+	"$(PYTHON)" -m unittest discover -s runner -t . -p 'test_*.py' -v
 
 # The bats files run one a CPU and one more (many tests wait on a program or a
 # deadline) when GNU parallel is there (make deps installs it on Debian), the

@@ -23,9 +23,9 @@ A field a language does not report is None (shown as "-"), never 0.
 import json
 import os
 
-import stats
-import summary as sm
-import trace as trace_mod
+from . import stats
+from . import summary as sm
+from . import trace as trace_mod
 
 # The line's optional per-pass counts (harness.c) and their names here.
 LINE_COUNTS = (("threadpool_trips", "threadpool"), ("allocs", "allocs"),

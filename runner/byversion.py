@@ -23,8 +23,9 @@ in the claim (readfile's Node against Go) stays at the seed's version, or at
 today's when the seed names none.  Ratios are round-paired and tested as in
 reproduce.py, in the report's one family of tests.
 """
-import catalog as catalog_mod
-import reproduce
+from . import catalog as catalog_mod
+from . import fmt
+from . import reproduce
 
 
 def versions_in(run):
@@ -138,7 +139,7 @@ def pins_text(pins):
 def seed_figure(c):
     if c["seed"] is None:
         return "faster"
-    return ("%.2fx" if c["seed"] < 1.1 else "%.1fx") % c["seed"]
+    return fmt.seed_ratio(c["seed"])
 
 
 def section(run, workload, claims):

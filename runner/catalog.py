@@ -78,7 +78,7 @@ today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
              [{"id", "what", "variant": id, "max_outside_ms",
              "max_outside_share"}]: the variant's time outside its clock at
              most that many ms plus that share of its timed time
-  charts     optional hints for plots/: "where_time": {"floor_of": {backend:
+  charts     optional hints for runner/charts/: "where_time": {"floor_of": {backend:
              backend}} (draw the split of C's time; a backend without a sync
              variant of its own takes the named one's as its blocking floor),
              "per_unit_memory": {"unit", "log", "marks", "note"}
@@ -114,7 +114,7 @@ or method, a backend with bad characters, a check that is not a small integer
 expression, a baseline rule naming unknown fields, a profile that suite.json
 lacks) raises CatalogError with one line; the CLI prints it and exits 3.
 
-Usage: catalog.py [--catalog DIR] COMMAND ...
+Usage: python3 -m runner.catalog [--catalog DIR] COMMAND ...
   ids [--profile P] [--lang L] [--workload W]   variant ids, one a line
   argv ID [--bin DIR] [--node PATH]             the command of one variant, one word a line
   field ID NAME                                 one field of one variant (lists and dicts
@@ -145,8 +145,7 @@ import platform
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from files import write_atomic  # noqa: E402
+from .files import write_atomic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(ROOT, "runner", "catalog")
@@ -1525,7 +1524,7 @@ def _command(cat, args):
         if "--check" in args:
             if new != text:
                 print("docs/workloads.md: the variant tables differ from runner/catalog/; "
-                      "run: python3 runner/catalog.py readme", file=sys.stderr)
+                      "run: python3 -m runner.catalog readme", file=sys.stderr)
                 return 1
             return 0
         if new != text:

@@ -1,14 +1,15 @@
 """cli.py -- the runner's command line: the options, their checks, the usage text.
 
 Usage:
-  run.py --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
-         [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
-         [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--yes] [--check]
-         [--no-extra-rounds]
-  run.py --render RUNDIR [--no-charts]
+  python3 -m runner --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
+                    [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
+                    [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--yes]
+                    [--check] [--no-extra-rounds]
+  python3 -m runner --render RUNDIR [--no-charts]
                               redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
-  run.py --hosts [DIR]        cross-host charts from every run under DIR (default
+  python3 -m runner --hosts [DIR]
+                              cross-host charts from every run under DIR (default
                               results) into DIR/hosts/
 
 Each round runs every selected variant once, as a fresh process, in an order
@@ -51,8 +52,8 @@ import argparse
 import os
 import re
 
-import catalog as catalog_mod
-from errors import UsageError
+from . import catalog as catalog_mod
+from .errors import UsageError
 
 # Every numeric option is bounded: a huge --timeout overflows the timer thread
 # (a hung program then hangs the runner), a tiny one makes every run an
@@ -114,7 +115,7 @@ def parse_args(argv):
     doc = __doc__ % {"MAX_ROUNDS": MAX_ROUNDS, "MAX_ITERATIONS": MAX_ITERATIONS,
                      "MIN_TIMEOUT": MIN_TIMEOUT, "MAX_TIMEOUT": MAX_TIMEOUT,
                      "RESERVED": ", ".join(RESERVED_HOSTS)}
-    p = argparse.ArgumentParser(prog="run.py", description=doc.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog="python3 -m runner", description=doc.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=doc.split("\n\n", 1)[1])
     p.add_argument("--profile", action=_Once,

@@ -1,6 +1,6 @@
 """contract.py -- checks one result line against the program contract.
 
-Usage: contract.py [--catalog DIR] ID N LINE [--FLAG VALUE ...] [--concurrency K] [--passes P]
+Usage: python3 -m runner.contract [--catalog DIR] ID N LINE [--FLAG VALUE ...] [--concurrency K] [--passes P]
 
 Exits 0 when LINE is exactly one JSON object on one line that carries the
 fields of DESIGN section 3 in their order, each of its type (a workload's own
@@ -24,11 +24,9 @@ for the figures a samples.csv row keeps.
 """
 import functools
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import catalog  # noqa: E402
+from . import catalog
 
 # The contract's fields in the order of DESIGN section 3, with their JSON types.
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
@@ -314,7 +312,7 @@ def main(args):
         cat = catalog.load(path)
         entry = cat.find(vid)
         if entry is None:
-            raise _Usage("unknown variant %r (see: runner/catalog.py ids)" % vid)
+            raise _Usage("unknown variant %r (see: python3 -m runner.catalog ids)" % vid)
         known = cat.workloads[entry["workload"]]["flags"]
         for flag in flags:
             if flag not in known:

@@ -1,7 +1,7 @@
 """counts.py -- `make counts`: instructions per operation of the C and Go
 variants, counted under Valgrind, exact where the clock is not.
 
-Usage: counts.py [--profile P] [--filter RE]... [--n N1,N2] [--repeat K]
+Usage: python3 -m runner.counts [--profile P] [--filter RE]... [--n N1,N2] [--repeat K]
                  [--breakdown] [--out DIR] [--host SLUG] [--into RUNDIR]
 
 Every C and Go variant of the profile that matches a filter (all of them
@@ -70,15 +70,13 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import catalog as catalog_mod  # noqa: E402
-import contract  # noqa: E402
-import host as host_mod  # noqa: E402
-import plan as plan_mod  # noqa: E402
-import rundir as rd  # noqa: E402
-from errors import EnvError, UsageError  # noqa: E402
-from files import write_atomic  # noqa: E402
+from . import catalog as catalog_mod
+from . import contract
+from . import host as host_mod
+from . import plan as plan_mod
+from . import rundir as rd
+from .errors import EnvError, UsageError
+from .files import write_atomic
 
 TIMEOUT_S = 900
 IREFS = re.compile(r"^==\d+== I\s+refs:\s+([\d,]+)\s*$", re.M)
@@ -267,7 +265,7 @@ def parse_n(text):
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="counts.py", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m runner.counts", description=__doc__.split("\n\n")[0])
     ap.add_argument("--profile", default="default")
     ap.add_argument("--filter", action="append", default=[], metavar="RE")
     ap.add_argument("--n", type=parse_n, default=None, metavar="N1,N2")

@@ -1,4 +1,5 @@
-"""errors.py -- the two ways the runner stops early, and their exit codes.
+"""errors.py -- the two ways the runner stops early, and their exit codes; and
+how a chart says that it cannot be drawn.
 
 Every runner module raises these; only run.py turns them into a message on
 stderr and an exit code, so that a bad argument and a broken environment read
@@ -22,3 +23,14 @@ class RenderInterrupted(KeyboardInterrupt):
 class EnvError(Exception):
     """The machine or the project is not ready: a program not built, a broken
     catalog, an unwritable results folder (exit 3)."""
+
+
+class ChartError(Exception):
+    """A chart (runner/charts/) that cannot be drawn: its one line, "<chart>:
+    why", and the exit code of the chart's own command (2 bad input, 1 nothing
+    to draw, 3 the catalog).  render.py says the line and draws the others;
+    run.py then exits 1."""
+
+    def __init__(self, prog, msg, code=2):
+        Exception.__init__(self, "%s: %s" % (prog, msg))
+        self.code = code

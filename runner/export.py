@@ -26,9 +26,9 @@ import math
 import os
 import platform
 
-import stats
-import summary as sm
-from files import write_atomic
+from . import stats
+from . import summary as sm
+from .files import write_atomic
 
 GOARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64",
           "i686": "386", "armv7l": "arm"}

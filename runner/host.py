@@ -19,10 +19,8 @@ import platform
 import re
 import shutil
 import subprocess
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import catalog  # noqa: E402  (build_dir: where make deps wrote deps.env)
+from . import catalog  # build_dir: where make deps wrote deps.env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_THREADPOOL = 4   # libuv's default when UV_THREADPOOL_SIZE is unset

@@ -27,8 +27,8 @@ import tempfile
 import threading
 import time
 
-import catalog as catalog_mod
-from errors import EnvError
+from . import catalog as catalog_mod
+from .errors import EnvError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

@@ -20,20 +20,20 @@ import signal
 import sys
 import time
 
-import catalog as catalog_mod
-import contract
-import launch
-import noise
-import plan as plan_mod
-import rundir as rd
-import sequential
-import stats
-import summary as sm
-import trace as trace_mod
-import host as host_mod
-from errors import EnvError
-from progress import Progress
-from servers import Servers
+from . import catalog as catalog_mod
+from . import contract
+from . import launch
+from . import noise
+from . import plan as plan_mod
+from . import rundir as rd
+from . import sequential
+from . import stats
+from . import summary as sm
+from . import trace as trace_mod
+from . import host as host_mod
+from .errors import EnvError
+from .progress import Progress
+from .servers import Servers
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

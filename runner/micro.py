@@ -2,7 +2,7 @@
 operations in Node (node/micro/micro.mjs) and Go (go/cmd/micro), in one
 alternated run, and the table that compares them.
 
-Usage: micro.py [--rounds R] [--n N] [--seed S] [--out DIR] [--host SLUG]
+Usage: python3 -m runner.micro [--rounds R] [--n N] [--seed S] [--out DIR] [--host SLUG]
                 [--bin DIR] [--node PATH|none]
 
 Each round runs every micro program once, as a fresh process, in an order
@@ -37,15 +37,15 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import catalog as catalog_mod  # noqa: E402
-import host as host_mod  # noqa: E402
-import rundir as rd  # noqa: E402
-import stats  # noqa: E402
-from errors import EnvError  # noqa: E402
-from files import write_atomic  # noqa: E402
+from . import catalog as catalog_mod
+from . import fmt
+from . import host as host_mod
+from . import rundir as rd
+from . import stats
+from .errors import EnvError
+from .files import write_atomic
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 TIMEOUT_S = 600
 LINE = re.compile(r"([a-z][a-z0-9_.]*)\t([0-9]+(?:\.[0-9]+)?)\t([0-9]+(?:\.[0-9]+)?)\t(thread|process)\Z")
@@ -273,16 +273,16 @@ def _csv(rows, columns):
 
 
 def fmt_ns(m, lo, hi):
+    """A figure in ns with its CI: '3.42 [3.40, 3.45]', '[n too small]' without one."""
     if m is None:
         return "-"
-    ci = "[%.2f, %.2f]" % (lo, hi) if lo is not None else "[n too small]"
-    return "%.2f %s" % (m, ci)
+    ci = "[%s, %s]" % (fmt.num(lo), fmt.num(hi)) if lo is not None else "[n too small]"
+    return "%s %s" % (fmt.num(m), ci)
 
 
 def fmt_ratio(m, lo, hi):
-    if m is None:
-        return ""
-    return "%.2fx [%.2f, %.2f]" % (m, lo, hi) if lo is not None else "%.2fx [n too small]" % m
+    """C over V8 or Go with its CI; '' when the pair was not measured."""
+    return "" if m is None else fmt.ratio(m, lo, hi, no_ci="[n too small]")
 
 
 def figure_name(row):
@@ -324,7 +324,7 @@ def markdown(rows, meta):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="micro.py", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python3 -m runner.micro", description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--n", type=int, default=1000000)
     p.add_argument("--seed", type=int)

@@ -19,12 +19,11 @@ import shutil
 import signal
 import subprocess
 
-import catalog as catalog_mod
-import cli
-import runtimes as runtimes_mod
-import host as host_mod
-import summary as sm
-from errors import EnvError, UsageError
+from . import catalog as catalog_mod
+from . import runtimes as runtimes_mod
+from . import host as host_mod
+from . import summary as sm
+from .errors import EnvError, UsageError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

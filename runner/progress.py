@@ -13,16 +13,13 @@ import os
 import sys
 import time
 
-import stats
+from . import fmt
+from . import stats
 
 
 def clock(seconds):
     s = int(seconds)
     return "%d:%02d" % (s // 60, s % 60)
-
-
-def fmt_ms(ms):
-    return "%.1f ms" % ms if ms >= 10 else "%.2f ms" % ms if ms >= 1 else "%.3f ms" % ms
 
 
 class Progress:
@@ -45,13 +42,13 @@ class Progress:
         kept for the running median unless keep is false (a warm-up)."""
         self.done += 1
         if status == "ok" and elapsed_ns is not None and not keep:
-            self.last = "last %s %s (warm-up)" % (label, fmt_ms(elapsed_ns / 1e6))
+            self.last = "last %s %s (warm-up)" % (label, fmt.ms(elapsed_ns / 1e6))
         elif status == "ok" and elapsed_ns is not None:
             ms = elapsed_ns / 1e6
             seen = self.times.setdefault(label, [])
             seen.append(ms)
-            self.last = "last %s %s, median %s (%d)" % (label, fmt_ms(ms),
-                                                        fmt_ms(stats.median(seen)), len(seen))
+            self.last = "last %s %s, median %s (%d)" % (label, fmt.ms(ms),
+                                                        fmt.ms(stats.median(seen)), len(seen))
         else:
             self.last = "last %s %s" % (label, status)
 

@@ -1,7 +1,7 @@
 """readme.py -- the generated parts of the README and of docs/results.md, from the
 committed reference runs.
 
-Usage: readme.py [--check] [--readme FILE] [--results FILE] [RUNDIR [SEED_RUNDIR [RUNTIMES_RUNDIR]]]
+Usage: python3 -m runner.readme [--check] [--readme FILE] [--results FILE] [RUNDIR [SEED_RUNDIR [RUNTIMES_RUNDIR]]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
 SEED_RUNDIR an optional run of the `seed` profile (each seed's own N, warm-up
@@ -28,7 +28,7 @@ what it would write.  --readme FILE and --results FILE work on other copies of
 the two (run folders stay relative to the project).  Re-making the reference after a change is one command:
 
   make compare && make compare PROFILE=seed && make compare PROFILE=runtimes
-  python3 runner/readme.py RUN1 RUN2 RUN3     # copy, redraw, rewrite the README
+  python3 -m runner.readme RUN1 RUN2 RUN3     # copy, redraw, rewrite the README
 """
 import json
 import os
@@ -38,15 +38,15 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
 
-import byversion  # noqa: E402
-import catalog as catalog_mod  # noqa: E402
-import report  # noqa: E402
-import summary as sm  # noqa: E402
-import targets  # noqa: E402
-import verdicts  # noqa: E402
-from files import write_atomic  # noqa: E402
+from . import byversion
+from . import catalog as catalog_mod
+from . import render
+from . import report
+from . import summary as sm
+from . import targets
+from . import verdicts
+from .files import write_atomic
 
 README = os.path.join(ROOT, "README.md")
 RESULTS = os.path.join(ROOT, "docs", "results.md")
@@ -183,7 +183,6 @@ def adopt(rundir):
         if not os.path.exists(dest):
             shutil.copytree(real, dest, symlinks=True)
         real = dest
-        import render
         render.render(real)
     return os.path.relpath(real, ROOT)
 
@@ -250,7 +249,7 @@ def main(args):
     if check:
         differ = [os.path.relpath(paths[d], ROOT) for d in paths if new[d] != texts[d]]
         if differ:
-            print("%s: the generated blocks differ from %s; run: python3 runner/readme.py"
+            print("%s: the generated blocks differ from %s; run: python3 -m runner.readme"
                   % (" and ".join(differ), " and ".join(runs)), file=sys.stderr)
             return 1
         return 0

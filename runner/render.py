@@ -5,64 +5,70 @@ across hosts.
 The baselines come from run.json (their ids and labels were recorded when the
 run started), so a run renders the same whatever today's catalog says; only a
 folder without run.json falls back to the catalog.
+
+The charts (runner/charts/) are drawn here, in this process, one function call
+each, from the summary as summary.json holds it and the samples already read;
+matplotlib is imported when the first chart is drawn, never for a run with
+--no-charts.
 """
+import contextlib
 import errno
+import io
 import json
 import os
 import re
-import subprocess
+import signal
 import sys
+import threading
 
-import accounting
-import catalog as catalog_mod
-import export
-import ratios
-import report
-import rundir as rd
-import summary as sm
-import targets
-import verdicts
-from errors import EnvError, RenderInterrupted
-from files import write_atomic
+from . import accounting
+from . import catalog as catalog_mod
+from . import export
+from . import ratios
+from . import report
+from . import rundir as rd
+from . import summary as sm
+from . import targets
+from . import verdicts
+from .errors import ChartError, EnvError, RenderInterrupted
+from .files import write_atomic
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PLOTS = os.path.join(os.path.dirname(HERE), "plots")
-# (chart script, file prefix, title in REPORT.md, what a workload needs for the
+# (chart module of runner/charts/, file prefix, title in REPORT.md, what a workload needs for the
 # chart: a summary field some variant has, "ratios:<pick>" for a ratio that
 # runner/ratios.py picks, "claims:<key>[|<key>...]" for keys of the
 # workload's seed claims in the catalog, or "versions:claims" for ratio claims
 # and a measured variant of a pinned runtime version), drawn per workload.  Each chart writes
 # beside its PNG a JSON of what it plotted (charts/<prefix>-<workload>.json).  A
 # title with %s names the baselines, from the data.
-CHARTS = [("headline_chart.py", "headline", "Does the style cost anything? Each style against "
+CHARTS = [("headline_chart", "headline", "Does the style cost anything? Each style against "
            "callbacks of its own language", "ratios:same_language"),
-          ("time_chart.py", "time", "Time per operation with 95% CI", "median_ms"),
-          ("ratio_chart.py", "ratio", "Ratio to the %s of the same mode",
+          ("time_chart", "time", "Time per operation with 95% CI", "median_ms"),
+          ("ratio_chart", "ratio", "Ratio to the %s of the same mode",
            "ratios:against_baseline"),
-          ("distribution_chart.py", "distribution", "Every sample", "median_ms"),
-          ("cpu_chart.py", "cpu", "CPU time beside wall time", "user_ms"),
-          ("memory_chart.py", "memory", "Memory above the idle process (or peak)", "peak_rss_kb"),
-          ("claims_chart.py", "claims", "Seed claims against this host",
+          ("distribution_chart", "distribution", "Every sample", "median_ms"),
+          ("cpu_chart", "cpu", "CPU time beside wall time", "user_ms"),
+          ("memory_chart", "memory", "Memory above the idle process (or peak)", "peak_rss_kb"),
+          ("claims_chart", "claims", "Seed claims against this host",
            "claims:ratios|absolute"),
-          ("gap_chart.py", "gap", "Node's gap to C split into runtime, style and file reader",
+          ("gap_chart", "gap", "Node's gap to C split into runtime, style and file reader",
            "claims:decomposition"),
           # Only in a run of the runtimes profile: a claim per line across versions.
-          ("runtimes_chart.py", "runtimes", "Seed claims on each runtime version",
+          ("runtimes_chart", "runtimes", "Seed claims on each runtime version",
            "versions:claims"),
           # Only for a workload whose catalog file asks for it (charts.where_time:
           # the split needs a blocking floor and backends, as readfile has).
-          ("where_time_chart.py", "where", "Where the time of one operation goes", "median_ms",
+          ("where_time_chart", "where", "Where the time of one operation goes", "median_ms",
            "where_time"),
           # Drawn only when the run swept (the scaling profile): log-log, one line
           # per variant, against N, against K, against the threadpool's size.
-          ("scaling_n_chart.py", "scaling-n", "Scaling with N: time per operation, "
+          ("scaling_n_chart", "scaling-n", "Scaling with N: time per operation, "
            "ratio to the C baseline, peak memory", "sweep_iterations"),
-          ("scaling_k_chart.py", "scaling-k", "Scaling with K (bounded): time per "
+          ("scaling_k_chart", "scaling-k", "Scaling with K (bounded): time per "
            "operation and peak memory", "sweep_concurrency"),
-          ("scaling_env_chart.py", "scaling-env", "Scaling with the threadpool's size: "
+          ("scaling_env_chart", "scaling-env", "Scaling with the threadpool's size: "
            "time per operation and peak memory", "sweep_env"),
           # Only for a workload whose catalog file asks for it (charts.per_unit_memory).
-          ("unit_memory_chart.py", "unit-memory", "Memory per suspended operation", "peak_rss_kb",
+          ("unit_memory_chart", "unit-memory", "Memory per suspended operation", "peak_rss_kb",
            "per_unit_memory")]
 
 
@@ -260,7 +266,9 @@ def _render(rundir, out_root, draw_charts=True):
         sm.write_csv(points, os.path.join(rundir, "points.csv"))
     if file_warnings:
         summary["warnings"] = file_warnings
-    rd.write_json(os.path.join(rundir, "summary.json"), summary)
+    # Written once; the charts read this text back, the summary as the file holds it.
+    summary_text = rd.json_text(summary)
+    write_atomic(os.path.join(rundir, "summary.json"), summary_text)
     sm.write_csv(rows, os.path.join(rundir, "summary.csv"))
     # One time a process (its passes' median), as every statistic takes it.
     export.write(rundir, sm.per_process([s for s in samples if sm.at_base_point(s)]),
@@ -277,7 +285,8 @@ def _render(rundir, out_root, draw_charts=True):
     os.makedirs(charts_dir, exist_ok=True)
     workloads = sorted({r["workload"] for r in rows})
     try:
-        all_drawn = _draw_charts(rundir, rows, workloads, charts)
+        all_drawn = _draw_charts(rundir, rows, workloads, charts,
+                                 (json.loads(summary_text), samples))
         # Cross-host charts when the results folder holds runs of more than one host.
         out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
         if len(host_runs(out_root)) > 1:
@@ -296,11 +305,12 @@ def _render(rundir, out_root, draw_charts=True):
     return summary, all_drawn
 
 
-def _draw_charts(rundir, rows, workloads, charts):
+def _draw_charts(rundir, rows, workloads, charts, loaded=None):
     """Draws every chart of every workload, appending (title, path) to charts;
-    True when every one was drawn."""
-    all_drawn = True
-    for script, prefix, title, needs, *hint in CHARTS:
+    True when every one was drawn.  loaded: (the summary as summary.json holds
+    it, the samples), what the charts draw from; None reads the folder's files."""
+    all_drawn, data = True, None
+    for name, prefix, title, needs, *hint in CHARTS:
         for w in workloads:
             if hint and not chart_hint(w, hint[0]):
                 continue
@@ -316,8 +326,16 @@ def _draw_charts(rundir, rows, workloads, charts):
             text = title
             if "%s" in title:
                 text = title % " / ".join(sm.baseline_labels(wrows))
+
+            def chart(name=name, w=w, path=os.path.join(rundir, rel)):
+                nonlocal data
+                if data is None:
+                    from .charts import style
+                    data = (style.RunData(rundir, *loaded) if loaded else
+                            style.RunData(rundir, style.load_summary("render.py", rundir)))
+                chart_module(name).draw(data, w, path)
             try:
-                ok = draw(script, [rundir, "--workload", w, "-o", os.path.join(rundir, rel)])
+                ok = draw(os.path.join(rundir, rel), chart)
             except ChartInterrupted as e:
                 if e.drawn:
                     charts.append(("%s (%s)" % (text, w), rel))
@@ -326,6 +344,23 @@ def _draw_charts(rundir, rows, workloads, charts):
             if ok:
                 charts.append(("%s (%s)" % (text, w), rel))
     return all_drawn
+
+
+def chart_module(name):
+    """The module of runner/charts/ that draws chart name (CHARTS' first column,
+    or hosts_chart)."""
+    from .charts import (claims_chart, cpu_chart, distribution_chart, gap_chart,
+                         headline_chart, hosts_chart, memory_chart, ratio_chart,
+                         runtimes_chart, scaling_env_chart, scaling_k_chart, scaling_n_chart,
+                         time_chart, unit_memory_chart, where_time_chart)
+    return {"claims_chart": claims_chart, "cpu_chart": cpu_chart,
+            "distribution_chart": distribution_chart, "gap_chart": gap_chart,
+            "headline_chart": headline_chart, "hosts_chart": hosts_chart,
+            "memory_chart": memory_chart, "ratio_chart": ratio_chart,
+            "runtimes_chart": runtimes_chart, "scaling_env_chart": scaling_env_chart,
+            "scaling_k_chart": scaling_k_chart, "scaling_n_chart": scaling_n_chart,
+            "time_chart": time_chart, "unit_memory_chart": unit_memory_chart,
+            "where_time_chart": where_time_chart}[name]
 
 
 def chart_hint(workload, name):
@@ -338,49 +373,94 @@ def chart_hint(workload, name):
     return ((cat.workloads.get(workload) or {}).get("charts") or {}).get(name)
 
 
-# A chart script that failed with one of these could not write into the run
-# folder (a full disk, a quota, a read-only mount): drawing stops there with
-# one line, not one per chart.
+# A chart that failed with one of these could not write into the run folder
+# (a full disk, a quota, a read-only mount): drawing stops there with one
+# line, not one per chart.
 FOLDER_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
 
 
 class ChartInterrupted(KeyboardInterrupt):
-    """Ctrl-C (or SIGTERM) while a chart script ran; drawn says whether the
-    script had drawn its PNG whole all the same (exit 0)."""
+    """Ctrl-C (or SIGTERM, SIGHUP) while a chart was drawn; drawn says whether
+    its PNG was written whole all the same."""
 
     def __init__(self, drawn):
         KeyboardInterrupt.__init__(self)
         self.drawn = drawn
 
 
-def draw(script, argv):
-    """Runs one chart script with this same Python; True when it drew its PNG.
-    Interrupted, it waits for the script to end and raises ChartInterrupted:
-    Ctrl-C reaches the script too (one process group) and ends it, a signal to
-    the runner alone lets it finish, and its exit says whether its PNG is
-    whole (REPORT.md once said '0 drawn' beside a complete PNG)."""
-    p = subprocess.Popen([sys.executable, os.path.join(PLOTS, script)] + argv,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+# The signals that end a run (measure.interrupt_on_signals) and that wait, while a
+# chart is drawn, for it to be whole.
+HELD_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+@contextlib.contextmanager
+def signals_held():
+    """While the block runs, the first SIGINT, SIGTERM or SIGHUP whose handler is
+    Python's waits for it to end; a second one is handled at once (Ctrl-C twice
+    does not wait).  After the block, the held signal's own handler runs (the
+    runner's raises KeyboardInterrupt).  Only in the main thread, where Python
+    handles signals."""
+    held, old = [], {}
+
+    def hold(signum, frame):
+        if held:
+            old[signum](signum, frame)
+        held.append((signum, frame))
+    if threading.current_thread() is threading.main_thread():
+        for name in HELD_SIGNALS:
+            sig = getattr(signal, name, None)
+            if sig is not None and callable(signal.getsignal(sig)):
+                old[sig] = signal.signal(sig, hold)
     try:
-        _, err = p.communicate()
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    if held:
+        signum, frame = held[0]
+        old[signum](signum, frame)
+
+
+def draw(path, call):
+    """Draws one chart, call() (a chart module's draw), in this process; True when
+    it drew its PNG.  What the chart says on stderr (its layout warnings,
+    matplotlib's) is kept from the runner's output, as it was when a chart was
+    a process of its own; a chart that cannot be drawn is one line naming it
+    (path, its PNG) and why.  A signal that ends the run waits for the chart in
+    progress to be whole (signals_held), then raises ChartInterrupted, which
+    says whether it was: REPORT.md once said '0 drawn' beside a complete PNG."""
+    ok, why = False, None
+    try:
+        with signals_held():
+            try:
+                with contextlib.redirect_stderr(io.StringIO()):
+                    call()
+                ok = True
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:     # a chart's bug is its failure, not the run's
+                why = str(e) if isinstance(e, ChartError) else "%s: %s" % (type(e).__name__, e)
+                why = (why.strip().splitlines() or [type(e).__name__])[-1]
+                full = re.search(r"\[Errno (\d+)\]", why)
+                code = e.errno if isinstance(e, OSError) and e.errno else \
+                    int(full.group(1)) if full else None
+                if code in FOLDER_ERRNOS:
+                    # The folder, not the chart: every other chart would fail alike.
+                    raise OSError(code, os.strerror(code), path)
+            finally:
+                _close_figures()
     except KeyboardInterrupt:
-        try:
-            p.communicate()
-        except KeyboardInterrupt:      # a second Ctrl-C: do not wait
-            p.kill()
-            p.wait()
-        raise ChartInterrupted(p.returncode == 0) from None
-    if p.returncode != 0:
-        why = err.decode("utf-8", "replace").strip().splitlines()
-        full = re.search(r"\[Errno (\d+)\]", why[-1]) if why else None
-        if full and int(full.group(1)) in FOLDER_ERRNOS:
-            # The folder, not the chart: every other chart would fail alike.
-            code = int(full.group(1))
-            raise OSError(code, os.strerror(code), argv[argv.index("-o") + 1] if "-o" in argv else "")
-        print("run.py: %s failed: %s" % (script, why[-1] if why else "exit %d" % p.returncode),
-              file=sys.stderr)
-        return False
-    return True
+        raise ChartInterrupted(ok) from None
+    if not ok:
+        print("run.py: %s failed: %s" % (rd.shown(path), why), file=sys.stderr)
+    return ok
+
+
+def _close_figures():
+    """Closes every matplotlib figure a chart left open (one that failed midway)."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
 
 
 def run_emulation(rundir):
@@ -416,11 +496,17 @@ def draw_hosts(out_root, dest, drawn=None):
     drawn, appended to drawn (a list) as they are, so that an interruption
     (ChartInterrupted) leaves the ones already drawn there."""
     newest = [v[-1] for v in host_runs(out_root).values()]
+    runs = []           # their summaries, read for the first chart
     drawn = [] if drawn is None else drawn
     for kind in ("ms", "ratio"):
         path = os.path.join(dest, "hosts-%s.png" % kind)
+
+        def chart(kind=kind, path=path):
+            if not runs:
+                runs.extend(chart_module("hosts_chart").load(newest))
+            chart_module("hosts_chart").draw(runs, newest, kind, path)
         try:
-            ok = draw("hosts_chart.py", newest + ["--kind", kind, "-o", path])
+            ok = draw(path, chart)
         except ChartInterrupted as e:
             if e.drawn:
                 drawn.append(path)

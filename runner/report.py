@@ -12,14 +12,15 @@ import json
 import os
 import shlex
 
-import accounting
-import byversion
-import noise
-import reproduce
-import summary as sm
-import targets
-import verdicts
-import trace as trace_mod
+from . import accounting
+from . import byversion
+from . import fmt
+from . import noise
+from . import reproduce
+from . import summary as sm
+from . import targets
+from . import verdicts
+from . import trace as trace_mod
 
 
 def _v(x):
@@ -272,7 +273,7 @@ def resources_table(wrows):
     for r in wrows:
         out.append("| `%s` | %s | %s | %s | %s | %d |" % (
             r["label"], _mib(r.get("peak_rss_kb")), _mib(r.get("mem_above_idle_kb")),
-            sm.fmt_ms(r.get("user_ms")), sm.fmt_ms(r.get("sys_ms")), r.get("outliers") or 0))
+            fmt.num(r.get("user_ms")), fmt.num(r.get("sys_ms")), r.get("outliers") or 0))
     return out
 
 
@@ -392,9 +393,9 @@ def outside_section(rows):
         out.append("**Flagged** (own time outside the clock over %s of the timed time):" % limit)
         out += ["- `%s`: %s ms outside (start-up %s ms, warm-up %s ms, own %s ms) against "
                 "%s ms timed: %s"
-                % (r["variant"], sm.fmt_ms(r["outside_ms"]), sm.fmt_ms(r.get("startup_ms")),
-                   sm.fmt_ms(r.get("warmup_ms")), sm.fmt_ms(r.get("own_outside_ms")),
-                   sm.fmt_ms(r["median_ms"]), _share(r)) for r in flagged]
+                % (r["variant"], fmt.num(r["outside_ms"]), fmt.num(r.get("startup_ms")),
+                   fmt.num(r.get("warmup_ms")), fmt.num(r.get("own_outside_ms")),
+                   fmt.num(r["median_ms"]), _share(r)) for r in flagged]
     else:
         out.append("No variant's own time outside the clock is over %s of its timed time."
                    % limit)
@@ -405,9 +406,9 @@ def outside_section(rows):
                 "|---|---:|---:|---:|---:|---:|"]
         for r in [r for r in known if r["workload"] == workload]:
             out.append("| `%s` | %s | %s | %s | %s | %s (%s) |" % (
-                r["label"], sm.fmt_ms(r.get("median_ms")), sm.fmt_ms(r["outside_ms"]),
-                sm.fmt_ms(r.get("startup_ms")), sm.fmt_ms(r.get("warmup_ms")),
-                sm.fmt_ms(r.get("own_outside_ms")),
+                r["label"], fmt.num(r.get("median_ms")), fmt.num(r["outside_ms"]),
+                fmt.num(r.get("startup_ms")), fmt.num(r.get("warmup_ms")),
+                fmt.num(r.get("own_outside_ms")),
                 _share(r) + (" **over %s**" % limit if r.get("outside_flag") else "")))
         out.append("")
     return out

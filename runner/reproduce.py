@@ -75,27 +75,27 @@ are filled in):
                  read is node4's threadpool trips), and then no share is given
   split      {about, style_column, backend_column}   (rows with style_in_node)
 
-Usage: reproduce.py RUNDIR   prints the sections for a run folder.
+Usage: python3 -m runner.reproduce RUNDIR   prints the sections for a run folder.
 """
 import json
 import math
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
-import catalog as catalog_mod  # noqa: E402
-import contract as contract_mod  # noqa: E402
-import stats  # noqa: E402
-import summary as summary_mod  # noqa: E402
+from . import catalog as catalog_mod
+from . import contract as contract_mod
+from . import fmt
+from . import stats
+from . import summary as summary_mod
 
 
 class Run:
     """What the sections need from one run: the summary rows, the catalog, and
-    the valid elapsed times per variant and round when samples.csv is at hand."""
+    the valid elapsed times per variant and round when samples.csv is at hand
+    (samples: its rows as summary.read_samples gives them, when the caller has
+    read them already; else they are read from run_dir)."""
 
-    def __init__(self, summary, run_dir=None, catalog=None):
+    def __init__(self, summary, run_dir=None, catalog=None, samples=None):
         self.info = summary.get("run") or {}
         self.host = summary.get("host") or {}
         self.rows = {r["variant"]: r for r in summary.get("variants", [])}
@@ -111,8 +111,9 @@ class Run:
         if run_dir:
             path = os.path.join(run_dir, "samples.csv")
             try:
-                samples = summary_mod.read_samples(
-                    path, contracts=summary_mod.workload_contracts(self.info))
+                if samples is None:
+                    samples = summary_mod.read_samples(
+                        path, contracts=summary_mod.workload_contracts(self.info))
             except (OSError, ValueError) as e:
                 self.samples_note = "samples.csv unreadable (%s)" % e
             else:
@@ -318,24 +319,26 @@ def memory_table(run, claims):
 
 
 def fmt_ratio(r):
+    """A measured ratio (Run.ratio) with its CI, or why it has none."""
     if "missing" in r:
         return "not measured: %s" % r["missing"]
-    if r["low"] is not None:
-        return "%.2fx [%.2f, %.2f]" % (r["value"], r["low"], r["high"])
     if r["paired"]:
-        return "%.2fx (no CI: %d paired rounds, %d needed)" % (
-            r["value"], r["rounds"], stats.min_samples_for_ci())
-    return "%.2fx (ratio of medians, no CI: samples.csv not read)" % r["value"]
+        no_ci = "(no CI: %d paired rounds, %d needed)" % (r["rounds"], stats.min_samples_for_ci())
+    else:
+        no_ci = "(ratio of medians, no CI: samples.csv not read)"
+    return fmt.ratio(r["value"], r["low"], r["high"], no_ci=no_ci)
 
 
 def fmt_ms(run, vid):
+    """A variant's median time for N operations with its CI, or why it has none."""
     why = run.why_missing(vid)
     if why:
         return "not measured: %s" % why
     row = run.rows[vid]
     if row.get("ci_low_ms") is not None and row.get("ci_high_ms") is not None:
-        return "%.1f ms [%.1f, %.1f]" % (row["median_ms"], row["ci_low_ms"], row["ci_high_ms"])
-    return "%.1f ms (no CI: %d runs)" % (row["median_ms"], row.get("n") or 0)
+        return "%s [%s, %s]" % (fmt.ms(row["median_ms"]), fmt.num(row["ci_low_ms"]),
+                                fmt.num(row["ci_high_ms"]))
+    return "%s (no CI: %d runs)" % (fmt.ms(row["median_ms"]), row.get("n") or 0)
 
 
 def verdict_ratio(r, seed, q=None):
@@ -377,7 +380,7 @@ def verdict_ms(run, claims, vid, seed_ms):
     row = run.rows[vid]
     lo, hi = row.get("ci_low_ms"), row.get("ci_high_ms")
     if lo is not None and lo <= seed_ms <= hi:
-        return "the same here (CI includes %.1f ms); another host" % seed_ms
+        return "the same here (CI includes %s); another host" % fmt.ms(seed_ms)
     return "%.1fx %s here; another host, so a scale, not a check" % (
         max(row["median_ms"], seed_ms) / min(row["median_ms"], seed_ms),
         "slower" if row["median_ms"] > seed_ms else "faster")
@@ -400,13 +403,12 @@ def claims_table(run, claims):
         # A claim near 1 ("about 2% slower": 1.02) keeps its second decimal.
         out.append("| %d | %s: %s (`%s` / `%s`) | %s | %s | %s | %s |" % (
             i, c["whose"], c["claim"], c["num"], c["den"],
-            "faster" if c["seed"] is None else
-            ("%.2fx" if c["seed"] < 1.1 else "%.1fx") % c["seed"], fmt_ratio(suite),
+            "faster" if c["seed"] is None else fmt.seed_ratio(c["seed"]), fmt_ratio(suite),
             seedm, verdict_ratio(suite, c["seed"], run.q_of(suite))))
     for j, c in enumerate(claims.get("absolute", []), len(ratios) + 1):
         sm = c.get("seed_method", c["variant"])
-        out.append("| %d | %s: %s (`%s`) | %.1f ms | %s | %s | %s |" % (
-            j, c["whose"], c["claim"], c["variant"], c["seed_ms"], fmt_ms(run, c["variant"]),
+        out.append("| %d | %s: %s (`%s`) | %s | %s | %s | %s |" % (
+            j, c["whose"], c["claim"], c["variant"], fmt.ms(c["seed_ms"]), fmt_ms(run, c["variant"]),
             fmt_ms(run, sm) + methods_apart(run, run.ratio([c["variant"]], [sm]))
             if sm != c["variant"] else claims["same_method"],
             verdict_ms(run, claims, c["variant"], c["seed_ms"])))

@@ -17,16 +17,15 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
-import cli  # noqa: E402
-import measure  # noqa: E402
-import plan as plan_mod  # noqa: E402
-import render as render_mod  # noqa: E402
-import rundir as rd  # noqa: E402
-import summary as sm  # noqa: E402
-import verdicts  # noqa: E402
-from errors import EnvError, RenderInterrupted, UsageError  # noqa: E402
+from . import cli
+from . import measure
+from . import plan as plan_mod
+from . import render as render_mod
+from . import rundir as rd
+from . import summary as sm
+from . import verdicts
+from .errors import EnvError, RenderInterrupted, UsageError
 
 
 # What the runner prints beyond ASCII, and the ASCII it prints instead where

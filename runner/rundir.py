@@ -14,9 +14,9 @@ import os
 import re
 import sys
 
-import summary as sm
-from errors import EnvError
-from files import write_atomic
+from . import summary as sm
+from .errors import EnvError
+from .files import write_atomic
 
 
 def utc_stamp():
@@ -114,8 +114,13 @@ def shown(path):
     return path if rel.startswith("..") else rel
 
 
+def json_text(obj):
+    """obj as the run folder's JSON files hold it."""
+    return json.dumps(obj, indent=2) + "\n"
+
+
 def write_json(path, obj):
-    write_atomic(path, json.dumps(obj, indent=2) + "\n")
+    write_atomic(path, json_text(obj))
 
 
 def read_json(path):

@@ -27,7 +27,7 @@ the entry it came from); an installed runtime needs no network.  The first
 install says how much it downloads.  Which registry the clients reach is their
 own configuration (npm's registry, GOPROXY): nothing here names one.
 
-Usage: runtimes.py [--lock FILE] [--dir DIR] COMMAND ...
+Usage: python3 -m runner.runtimes [--lock FILE] [--dir DIR] COMMAND ...
   list                          every pinned version: available here, installed, download size
   install [LANG[@VERSION]]...   install what is named (default: every version this
                                 host has a build of); a second run installs nothing
@@ -159,7 +159,7 @@ class Store:
         """The installed binary, or RuntimeError_ with the one line that says what to do."""
         self.entry(lang, version)
         if not self.installed(lang, version):
-            raise RuntimeError_("%s %s is not installed: run `make runtimes` (or runner/runtimes.py install %s@%s)" % (
+            raise RuntimeError_("%s %s is not installed: run `make runtimes` (or python3 -m runner.runtimes install %s@%s)" % (
                 lang, version, lang, version))
         return self.binary(lang, version)
 
@@ -380,7 +380,7 @@ def parse_wanted(store, specs):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="runtimes.py", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m runner.runtimes", description=__doc__.split("\n\n")[0])
     ap.add_argument("--lock", default=os.environ.get("ASYNCSTYLES_RUNTIMES_LOCK", LOCK))
     ap.add_argument("--dir", default=None, help="where runtimes are installed (default build/runtimes)")
     sub = ap.add_subparsers(dest="cmd")

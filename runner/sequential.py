@@ -63,7 +63,7 @@ import random
 import sys
 import time
 
-import stats
+from . import stats
 
 ALPHA = stats.ALPHA
 RULE = "sign-mixture confidence sequence"
@@ -122,18 +122,6 @@ def decided(xs, bound, alpha=ALPHA):
     above = sum(1 for x in xs if x > bound)
     below = sum(1 for x in xs if x < bound)
     return excludes(above, below, alpha)
-
-
-def open_questions(pairs, alpha=ALPHA):
-    """[(question, lo, hi, decided)] for pairs [(question, xs)]: xs a
-    question's per-round figures in its own scale (ratios, not their logs: the
-    sign test and order statistics do not change under a monotone map), the
-    bound its question["bound"]."""
-    out = []
-    for q, xs in pairs:
-        lo, hi = confidence_sequence(xs, alpha)
-        out.append((q, lo, hi, decided(xs, q["bound"], alpha)))
-    return out
 
 
 # -- the questions of a run

@@ -24,15 +24,17 @@ exits; on Linux the C server also asks for a parent-death signal.
     servers.stop_all()                  # at the end of every round
 """
 import json
-import launch
 import os
-import sys
 import select
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+
+from . import catalog as catalog_mod
+from . import launch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -206,7 +208,7 @@ class Servers:
 
 # ---------------------------------------------------------------- CLI
 
-USAGE = """usage: servers.py with-server ID [--bin DIR] [--server-wrapper 'WORDS'] -- COMMAND...
+USAGE = """usage: python3 -m runner.servers with-server ID [--bin DIR] [--server-wrapper 'WORDS'] -- COMMAND...
 
 Runs COMMAND with `<port_flag> N` appended, against the server that variant ID
 of the catalog requires, started for it and stopped after it (a variant
@@ -222,7 +224,6 @@ use it."""
 
 
 def with_server(args):
-    import catalog as catalog_mod
     if "--" not in args or not args[:args.index("--")]:
         print(USAGE, file=sys.stderr)
         return 2
@@ -277,7 +278,6 @@ def with_server(args):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
     if len(sys.argv) > 1 and sys.argv[1] == "with-server":
         sys.exit(with_server(sys.argv[2:]))
     print(USAGE, file=sys.stderr)

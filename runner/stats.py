@@ -145,13 +145,6 @@ def bh_adjust(pvalues):
     return out
 
 
-def smallest_p(n):
-    """The smallest p-value the sign test can give with n paired rounds (all on
-    one side): 2 / 2^n.  With 3 rounds it is 0.25: no difference can ever be
-    significant at 0.05."""
-    return min(1.0, 2.0 / 2 ** n) if n else 1.0
-
-
 def paired(values, baseline, iterations, confidence=CONFIDENCE):
     """Variant against baseline from their times per round ({round: ns}).
 

@@ -9,10 +9,11 @@ import csv
 import io
 import re
 
-import catalog
-import contract
-import stats
-from files import write_atomic
+from . import catalog
+from . import contract
+from . import fmt
+from . import stats
+from .files import write_atomic
 
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
@@ -596,12 +597,6 @@ def _fmt_csv(v):
     return v
 
 
-def fmt_ms(v):
-    if v is None:
-        return "-"
-    return "%.1f" % v if v >= 100 else ("%.2f" % v if v >= 1 else "%.3f" % v)
-
-
 # Per-operation figures are shown in the largest unit that keeps them above 1.
 SCALES = ((1e6, "ms"), (1e3, "µs"), (1.0, "ns"))
 
@@ -617,17 +612,9 @@ def op_scale(rows):
     return SCALES[-1]
 
 
-def fmt_num(v):
-    """Three significant figures for |v| >= 1, more below; '-' for None."""
-    if v is None:
-        return "-"
-    a = abs(v)
-    return ("%.0f" % v if a >= 100 else "%.1f" % v if a >= 10 else "%.2f" % v if a >= 1
-            else "%.3f" % v)
-
-
 def fmt_op(v, div):
-    return "-" if v is None else fmt_num(v / div)
+    """A per-operation figure in ns (v) in the scale div (op_scale): fmt.num."""
+    return fmt.num(None if v is None else v / div)
 
 
 def per_op_ci(r, div):
@@ -663,13 +650,9 @@ def fmt_ratio(r, prefix=""):
         return "baseline"
     if r.get(prefix + "ratio") is None:
         return "-"
-    if r[prefix + "ratio_ci_low"] is not None:
-        ci = "[%.2f, %.2f]" % (r[prefix + "ratio_ci_low"], r[prefix + "ratio_ci_high"])
-    else:
-        k = r.get(prefix + "rounds_paired") or 0
-        ci = "[%d round%s]" % (k, "" if k == 1 else "s")
-    mark = ratio_mark(r, prefix)
-    return "%s%.2fx %s" % (mark + " " if mark else "", r[prefix + "ratio"], ci)
+    k = r.get(prefix + "rounds_paired") or 0
+    return fmt.ratio(r[prefix + "ratio"], r[prefix + "ratio_ci_low"], r[prefix + "ratio_ci_high"],
+                     ratio_mark(r, prefix), "[%d round%s]" % (k, "" if k == 1 else "s"))
 
 
 def fmt_diff(r, prefix, div):
@@ -677,8 +660,7 @@ def fmt_diff(r, prefix, div):
     with its CI: '+6.3 [2.1, 9.0]'; '' for the baseline itself or no ratio."""
     if r.get(prefix + "baseline") in (None, r["variant"]) or r.get(prefix + "diff_per_op_ns") is None:
         return ""
-    d = r[prefix + "diff_per_op_ns"] / div
-    text = ("+" if d > 0 else "") + fmt_num(d)
+    text = fmt.signed(r[prefix + "diff_per_op_ns"] / div)
     if r.get(prefix + "diff_per_op_ns_ci_low") is not None:
         text += " [%s, %s]" % (fmt_op(r[prefix + "diff_per_op_ns_ci_low"], div),
                                fmt_op(r[prefix + "diff_per_op_ns_ci_high"], div))

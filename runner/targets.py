@@ -12,8 +12,9 @@ beyond it, otherwise not resolvable on this host, with the smallest
 difference this run could resolve.  No target is ever called met because a
 difference was not significant.
 """
-import stats
-import summary as sm
+from . import fmt
+from . import stats
+from . import summary as sm
 
 
 def evaluate(samples, targets_by_workload):
@@ -96,7 +97,7 @@ def _outside(t, workload, processes):
 
 def _fmt(kind, v):
     if kind == "ratio":
-        return "%.2fx" % v
+        return fmt.ratio(v)
     if kind == "outside_ms":
         return "%+.1f ms" % v
     return "%+.1f ns" % v

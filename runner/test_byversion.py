@@ -1,14 +1,11 @@
 """Tests of byversion.py: the seeds' claims per runtime version, from made-up
 round times of the real catalog's doxbee and readfile claims."""
 import copy
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import byversion  # noqa: E402
-import catalog  # noqa: E402
-import reproduce  # noqa: E402
+from . import byversion
+from . import catalog
+from . import reproduce
 
 CAT = catalog.load()
 NATIVE = "doxbee/node/promise-parallel-parallel@native"

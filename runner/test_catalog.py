@@ -5,13 +5,12 @@ import copy
 import io
 import json
 import os
-import sys
 import tempfile
 import unittest
 
+from . import catalog
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import catalog  # noqa: E402
 
 FAKE = os.path.join(os.path.dirname(HERE), "tests", "fixtures-bin", "catalog")
 

@@ -1,18 +1,15 @@
-"""test_charts.py -- the shared pieces of the charts (plots/style.py): the check
+"""test_charts.py -- the shared pieces of the charts (runner/charts/style.py): the check
 of a rendered figure finds overlapping and clipped texts, the same-language
 ratio picks a baseline of the row's own language, panels keep whole-process
 timings apart and the suite's style order in every language, and times are
 per operation."""
 import os
-import sys
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "plots"))
-import style as st  # noqa: E402
-import render  # noqa: E402
-import scaling  # noqa: E402  (plots/scaling.py)
-import where_time_chart as where_time  # noqa: E402
+from . import render
+from .charts import scaling
+from .charts import style as st
+from .charts import where_time_chart as where_time
 
 
 def row(vid, **kw):

@@ -1,16 +1,12 @@
 """Tests of measure.classify on environment failures: out of memory, file
 descriptors and threads keep the status of DESIGN section 6 (failed, crashed)
 with a reason that says the environment failed, never a verification."""
-import os
 import signal
-import sys
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
-import launch  # noqa: E402
-import measure  # noqa: E402
+from . import launch
+from . import measure
 
 V = {"id": "readfile/c/await-parallel@node4", "concurrency": 0}
 

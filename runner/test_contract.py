@@ -3,13 +3,12 @@ import contextlib
 import io
 import json
 import os
-import sys
 import unittest
 
+from . import catalog
+from . import contract
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import catalog  # noqa: E402
-import contract  # noqa: E402
 
 CAT = catalog.load()
 ENTRY = CAT.find("readfile/c/promise-counter-parallel@node4")

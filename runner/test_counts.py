@@ -7,9 +7,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import counts  # noqa: E402
-import catalog  # noqa: E402
+from . import counts
+from . import catalog
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.path.join(catalog.build_dir(), "bin")
@@ -69,7 +68,7 @@ class ParseTest(unittest.TestCase):
 
 class ReportSpreadTest(unittest.TestCase):
     def test_the_reports_spread_is_a_share_of_the_count_and_needs_two_counts(self):
-        import report
+        from . import report
         self.assertEqual(report._spread({"spread_per_op": "2.0", "repeat": "2"}, 1000.0), "0.2%")
         self.assertEqual(report._spread({"spread_per_op": "2.0", "repeat": "1"}, 1000.0), "-")
         self.assertEqual(report._spread({"spread_per_op": "15000", "repeat": "3"}, 1000.0), "1,500%")
@@ -109,8 +108,9 @@ class UnderValgrindTest(unittest.TestCase):
     def run_counts(self, *args, env=None):
         out = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, out)
-        p = subprocess.run([sys.executable, os.path.join(HERE, "counts.py"), "--out", out]
-                           + list(args), capture_output=True, text=True, env=env)
+        p = subprocess.run([sys.executable, "-m", "runner.counts", "--out", out]
+                           + list(args), capture_output=True, text=True, env=env,
+                           cwd=os.path.dirname(HERE))
         return p, out
 
     def test_two_counts_of_a_variant_agree_to_a_thousandth(self):
@@ -138,7 +138,7 @@ class UnderValgrindTest(unittest.TestCase):
     def test_into_a_run_folder_counts_its_variants_for_its_report(self):
         import csv
         import json
-        import report
+        from . import report
         run = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, run)
         vid = "cacheloop/c/sync-sequential@node4"

@@ -10,9 +10,8 @@ import tempfile
 import unittest
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import host  # noqa: E402
-import render  # noqa: E402
+from . import host
+from . import render
 
 X86_CPUINFO = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC\nflags\t\t: fpu sse2\n"
 ARM_CPUINFO = "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n"
@@ -178,9 +177,9 @@ class HostsLeaveEmulatedRunsOut(unittest.TestCase):
     def test_run_py_hosts_names_the_emulated_run_and_needs_two_native(self):
         self.add_run("linux-x86_64-a-2c", None)
         self.add_run("macos-x86_64-b-10c-emulated", "rosetta")
-        p = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "run.py"),
-                            "--hosts", self.dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           universal_newlines=True)
+        p = subprocess.run([sys.executable, "-m", "runner", "--hosts", self.dir],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         self.assertEqual(p.returncode, 3, p.stderr)
         self.assertIn("macos-x86_64-b-10c-emulated left out of the cross-host charts: "
                       "emulated (rosetta)", p.stderr)

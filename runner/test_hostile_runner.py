@@ -9,26 +9,23 @@ import shutil
 import signal
 import stat
 import subprocess
-import sys
 import tempfile
 import threading
 import types
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import cli  # noqa: E402
-import host as host_mod  # noqa: E402
-import launch  # noqa: E402
-import measure  # noqa: E402
-import plan as plan_mod  # noqa: E402
-import report  # noqa: E402
-import run  # noqa: E402
-import rundir as rd  # noqa: E402
-import servers as servers_mod  # noqa: E402
-import summary as sm  # noqa: E402
-from errors import EnvError, UsageError  # noqa: E402
-from test_run import FAKE, FAKE_SERVER, HONEST, Fixture, result  # noqa: E402
+from . import cli
+from . import host as host_mod
+from . import launch
+from . import measure
+from . import plan as plan_mod
+from . import report
+from . import run
+from . import rundir as rd
+from . import servers as servers_mod
+from . import summary as sm
+from .errors import EnvError, UsageError
+from .test_run import FAKE, FAKE_SERVER, HONEST, Fixture, result
 
 
 def usage(*argv):

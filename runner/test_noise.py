@@ -1,12 +1,10 @@
 """Unit tests of runner/noise.py: the rounds' steal time and other load from
 /proc/stat's counters, rounds.csv and REPORT.md's lines on it."""
 import os
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import noise  # noqa: E402
+from . import noise
 
 
 def stat_file(folder, name, user, system, idle, steal):

@@ -8,10 +8,10 @@ import sys
 import tempfile
 import unittest
 
+from . import progress
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-import progress  # noqa: E402
 
 
 def read_all(fd):
@@ -94,11 +94,11 @@ class ProgressTest(unittest.TestCase):
         master, slave = pty.openpty()
         with tempfile.TemporaryDirectory() as out:
             proc = subprocess.Popen(
-                [sys.executable, os.path.join(HERE, "run.py"), "--catalog",
+                [sys.executable, "-m", "runner", "--catalog",
                  os.path.join(ROOT, "tests", "fixtures-bin", "catalog"), "--profile", "quick",
                  "--rounds", "2", "--warmup-rounds", "0", "--iterations", "5", "--seed", "1",
                  "--out", out], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
-                env=dict(os.environ, COLUMNS="300"))
+                env=dict(os.environ, COLUMNS="300"), cwd=ROOT)
             os.close(slave)
             err = read_all(master)
             stdout, _ = proc.communicate(timeout=120)

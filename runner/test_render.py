@@ -1,21 +1,21 @@
 """Tests of runner/render.py and run.py --render against interruptions: Ctrl-C
 while the charts are drawn still writes REPORT.md (without the missing charts,
-saying so) and exits 130 with one line."""
+saying so) and exits 130 with one line; a chart that cannot be drawn is one
+line and exit 1, the others drawn."""
 import contextlib
 import csv
 import io
 import os
+import signal
 import sys
 import tempfile
 import unittest
 from unittest import mock
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
-import render  # noqa: E402
-import run  # noqa: E402
-import summary as sm  # noqa: E402
+from . import render
+from . import run
+from . import summary as sm
 
 IDS = ["readfile/c/callback-sequential@node4", "readfile/c/await-sequential@node4"]
 
@@ -54,10 +54,10 @@ class InterruptedRenderTest(unittest.TestCase):
     def test_ctrl_c_while_charts_are_drawn_writes_the_report_and_says_so(self):
         drawn = []
 
-        def draw(script, argv):
+        def draw(path, call):
             if drawn:
                 raise KeyboardInterrupt
-            drawn.append(script)
+            drawn.append(path)
             return True
         with mock.patch.object(render, "draw", draw):
             code, lines = self.main("--render", self.dir)
@@ -71,47 +71,60 @@ class InterruptedRenderTest(unittest.TestCase):
         self.assertIn("## Results", text)
         self.assertTrue(os.path.exists(os.path.join(self.dir, "summary.json")))
 
-    def test_a_chart_whose_script_ends_well_after_the_interrupt_is_counted_as_drawn(self):
-        class Script:
-            """A chart script that outlives the runner's KeyboardInterrupt (the
-            signal went to the runner alone) and then exits 0."""
-            calls = []
+    def chart(self, signals=0, fail=None):
+        """A chart module whose draw() gets `signals` SIGINTs (Ctrl-C) while it
+        draws, or raises fail; the PNG paths it was asked for go to self.calls."""
+        test = self
 
-            def __init__(self, argv, **kw):
-                self.argv, self.returncode, self.waited = argv, None, False
-                Script.calls.append(self)
+        class Chart:
+            @staticmethod
+            def draw(data, workload, out):
+                test.calls.append(out)
+                print("a warning of the chart's", file=sys.stderr)
+                if fail is not None:
+                    raise fail
+                for _ in range(signals):
+                    os.kill(os.getpid(), signal.SIGINT)
+                with open(out, "wb") as f:
+                    f.write(b"\x89PNG")
+        self.calls = []
+        return mock.patch.object(render, "chart_module", lambda name: Chart)
 
-            def communicate(self, *a, **k):
-                if len(Script.calls) == 1 and not self.waited:
-                    self.waited = True
-                    raise KeyboardInterrupt
-                self.returncode = 0
-                return b"", b""
-
-            # What subprocess.run would do with it.
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                return False
-
-            def kill(self):
-                pass
-
-            def wait(self, *a, **k):
-                return self.returncode
-
-            def poll(self):
-                return self.returncode
-        with mock.patch.object(render.subprocess, "Popen", Script):
+    def test_a_signal_while_a_chart_is_drawn_waits_for_it_and_counts_it_drawn(self):
+        with self.chart(signals=1):
             code, lines = self.main("--render", self.dir)
         self.assertEqual(code, 130)
-        self.assertEqual(len(Script.calls), 1)
+        self.assertEqual(len(self.calls), 1)
+        self.assertEqual(len(lines), 1, lines)
         self.assertRegex(lines[0], r"REPORT\.md written with 1 of them")
         with open(os.path.join(self.dir, "REPORT.md")) as f:
             text = f.read()
         self.assertIn("(1 drawn)", text)
-        self.assertIn(os.path.basename(Script.calls[0].argv[-1]), text)
+        self.assertIn(os.path.basename(self.calls[0]), text)
+
+    def test_a_second_signal_does_not_wait_for_the_chart(self):
+        with self.chart(signals=2):
+            code, lines = self.main("--render", self.dir)
+        self.assertEqual(code, 130)
+        self.assertEqual(len(self.calls), 1)
+        self.assertRegex(lines[0], r"REPORT\.md written with 0 of them")
+
+    def test_a_chart_that_cannot_be_drawn_is_one_line_and_exit_1(self):
+        with self.chart(fail=render.ChartError("time_chart.py", "no variant to draw", 1)):
+            code, lines = self.main("--render", self.dir)
+        self.assertEqual(code, 1)
+        self.assertGreater(len(self.calls), 1)      # the others were drawn
+        failed = [line for line in lines if "failed" in line]
+        self.assertEqual(len(failed), len(self.calls), lines)
+        self.assertRegex(failed[0], r"^run\.py: .*charts/headline-readfile\.png failed: "
+                                    r"time_chart\.py: no variant to draw$")
+        self.assertNotIn("a warning of the chart's", "\n".join(lines))
+
+    def test_a_charts_bug_is_its_failure_not_the_runs(self):
+        with self.chart(fail=ZeroDivisionError("float division by zero")):
+            code, lines = self.main("--render", self.dir)
+        self.assertEqual(code, 1)
+        self.assertIn("failed: ZeroDivisionError: float division by zero", lines[0])
 
     def test_ctrl_c_before_the_summaries_names_what_is_missing(self):
         def boom(*a, **k):
@@ -130,26 +143,26 @@ class ChartHintTest(unittest.TestCase):
                  "baseline_label": None} for w in ("tasks", "readfile")]
         drawn = []
 
-        def fake_draw(script, argv):
-            drawn.append((script, argv[argv.index("--workload") + 1]))
+        def fake_draw(path, call):
+            drawn.append(os.path.basename(path))
             return True
         with mock.patch.object(render, "draw", fake_draw), \
                 contextlib.redirect_stderr(io.StringIO()):
             render._draw_charts("/nowhere", rows, ["tasks", "readfile"], [])
-        hinted = [(s, w) for s, w in drawn if s == "unit_memory_chart.py"]
-        self.assertEqual(hinted, [("unit_memory_chart.py", "tasks")])
-        self.assertIn(("memory_chart.py", "readfile"), drawn)
+        hinted = [p for p in drawn if p.startswith("unit-memory-")]
+        self.assertEqual(hinted, ["unit-memory-tasks.png"])
+        self.assertIn("memory-readfile.png", drawn)
         self.assertTrue(render.chart_hint("tasks", "per_unit_memory"))
         self.assertIsNone(render.chart_hint("readfile", "per_unit_memory"))
-        where = [(s, w) for s, w in drawn if s == "where_time_chart.py"]
-        self.assertEqual(where, [("where_time_chart.py", "readfile")])
+        where = [p for p in drawn if p.startswith("where-")]
+        self.assertEqual(where, ["where-readfile.png"])
 
 
 class ReproduceCommandTest(unittest.TestCase):
     """The Reproduce line repeats the run's settings, not what a budget decided."""
 
     def command(self, **run):
-        import report
+        from . import report
         return "\n".join(report.reproduce_command(dict(
             {"seed": 7, "warmup_rounds": 1, "profile": "default"}, **run), {"git_commit": "abc"}))
 

@@ -2,15 +2,13 @@
 import csv
 import os
 import re
-import sys
 import tempfile
 import unittest
 from unittest import mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import summary as summary_mod  # noqa: E402
+from . import catalog as catalog_mod
+from . import reproduce
+from . import summary as summary_mod
 
 # Median ms per variant of the synthetic run: await is 3x callbacks in
 # parallel, 1.5x sequentially; Go is 20x faster than Node's callbacks.
@@ -129,12 +127,12 @@ class ReproduceTest(unittest.TestCase):
         # Seed's method: 300 / 150; the in-process ratio over it, 3.00 / 2.00.
         self.assertEqual(claims[0][4], "2.00x [2.00, 2.00]; in-process over this: 1.50x [1.50, 1.50]")
         # The absolute claim: 230 ms in-process over 330 ms as one node --test process.
-        self.assertEqual(claims[6][4], "330.0 ms [323.4, 336.6]; in-process over this: 0.70x [0.70, 0.70]")
+        self.assertEqual(claims[6][4], "330 ms [323, 337]; in-process over this: 0.70x [0.70, 0.70]")
         # Claim 4: Node sequential callbacks / Go = 160 / 8.
         self.assertEqual(claims[3][3], "20.00x [20.00, 20.00]")
         self.assertIn("magnitude does not**: 20.0x here (CI above it), claimed 4.9x", claims[3][5])
         # Claim 6: Go's absolute time with its CI.
-        self.assertEqual(claims[5][3], "8.0 ms [7.8, 8.2]")
+        self.assertEqual(claims[5][3], "8.00 ms [7.84, 8.16]")
         self.assertIn("faster here", claims[5][5])
         # At most 6 columns: the table fits an issue comment.
         self.assertTrue(all(len(c) <= 6 for c in claims))
@@ -529,9 +527,9 @@ class MemoryClaimsTest(unittest.TestCase):
         twins = {r[0]: r for r in table_rows(md, "| variant | in-process | seed's method")}
         self.assertEqual(len(twins), 8)
         self.assertEqual(twins["`doxbee/node/await-parallel-parallel@native`"][2],
-                         "150.0 ms [147.0, 153.0]; in-process over this: 0.80x [0.80, 0.80]")
+                         "150 ms [147, 153]; in-process over this: 0.80x [0.80, 0.80]")
         self.assertEqual(twins["`doxbee/node/callback-sequential-parallel@setTimeout`"][2],
-                         "100.0 ms [98.0, 102.0]; in-process over this: ~ 1.00x [1.00, 1.00]")
+                         "100 ms [98.0, 102]; in-process over this: ~ 1.00x [1.00, 1.00]")
 
     def test_seed_003s_memory_rows_give_the_harness_figure_beside_the_in_process_one(self):
         # bluebird's harness reports the largest RSS sampled at a completion

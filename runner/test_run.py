@@ -15,21 +15,20 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import catalog as catalog_mod  # noqa: E402
-import cli  # noqa: E402
-import launch  # noqa: E402
-import measure  # noqa: E402
-import noise  # noqa: E402
-import plan as plan_mod  # noqa: E402
-import report  # noqa: E402
-import run  # noqa: E402
-import rundir as rd  # noqa: E402
-import servers as servers_mod  # noqa: E402
-import summary as sm  # noqa: E402
-from errors import EnvError, UsageError  # noqa: E402
+from . import catalog as catalog_mod
+from . import cli
+from . import launch
+from . import measure
+from . import noise
+from . import plan as plan_mod
+from . import report
+from . import run
+from . import rundir as rd
+from . import servers as servers_mod
+from . import summary as sm
+from .errors import EnvError, UsageError
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIXTURES = os.path.join(ROOT, "tests", "fixtures-bin")
 FAKE = os.path.join(FIXTURES, "catalog")

@@ -20,11 +20,9 @@ import tempfile
 import unittest
 import zipfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import catalog  # noqa: E402
-import plan  # noqa: E402
-import runtimes  # noqa: E402
+from . import catalog
+from . import plan
+from . import runtimes
 
 SRI = re.compile(r"^sha512-[A-Za-z0-9+/]{86}==$")
 H1 = re.compile(r"^h1:[A-Za-z0-9+/]{43}=$")
@@ -221,7 +219,7 @@ class NodeInstall(unittest.TestCase):
             rc = runtimes.main(["--lock", self.lock_path, "--dir", self.root, "path", "node", FAKE_VERSION])
         self.assertEqual(rc, 3)
         self.assertEqual(err.getvalue(), "runtimes: node 9.9.9 is not installed: run `make runtimes` "
-                                         "(or runner/runtimes.py install node@9.9.9)\n")
+                                         "(or python3 -m runner.runtimes install node@9.9.9)\n")
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
             rc = runtimes.main(["--lock", self.lock_path, "--dir", self.root, "path", "node", "1.2.3"])
@@ -446,7 +444,7 @@ class VersionedIds(unittest.TestCase):
                 "concurrency": 1, "ok": 5, "bytes": 0, "elapsed_ns": 1000, "user_us": 1, "sys_us": 1,
                 "peak_rss_kb": 100, "idle_rss_kb": 50,
                 "runtime": "node v10.24.1 (V8 6.8.275.32-node.59, libuv 1.34.2)"}
-        import contract
+        from . import contract
         extra = {k: 0 for k in v.get("extra_fields", ())}
         ok = json.dumps(dict(line, **extra))
         self.assertIsNone(contract.problem(v, 5, ok))
@@ -492,8 +490,8 @@ class PlanOfAVersion(NodeInstall):
     def test_not_installed_is_one_line(self):
         why, rt = plan.runtime(self.cat(), self.variant(), self.store())
         self.assertIsNone(rt)
-        self.assertEqual(why, "node 9.9.9 is not installed: run `make runtimes` (or runner/runtimes.py "
-                              "install node@9.9.9)")
+        self.assertEqual(why, "node 9.9.9 is not installed: run `make runtimes` (or python3 -m "
+                              "runner.runtimes install node@9.9.9)")
 
     def test_not_available_on_this_host_is_one_line(self):
         store = runtimes.Store(self.lock_path, self.root, plat="darwin-arm64")

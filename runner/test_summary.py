@@ -3,13 +3,11 @@ import csv
 import json
 import os
 import re
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import export  # noqa: E402
-import summary as sm  # noqa: E402
+from . import export
+from . import summary as sm
 
 CB = "readfile/c/callback-sequential@node4"
 PR = "readfile/c/promise-sequential@node4"

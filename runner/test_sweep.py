@@ -3,14 +3,12 @@ entries, measure.budget_rounds() and orders(), summary's point columns and
 split_points(), and reading a samples.csv written before env and point."""
 import csv
 import os
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import measure  # noqa: E402
-import plan as plan_mod  # noqa: E402
-import summary as sm  # noqa: E402
+from . import measure
+from . import plan as plan_mod
+from . import summary as sm
 
 
 def variant(style, mode, backend="b", lang="c", concurrency=None):

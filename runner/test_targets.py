@@ -1,14 +1,11 @@
 """Unit tests of runner/targets.py and of the catalog's targets field."""
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import stats  # noqa: E402
-import targets  # noqa: E402
-import catalog  # noqa: E402
-import test_catalog as tc  # noqa: E402
-from test_summary import CB, PR, sample  # noqa: E402
+from . import stats
+from . import targets
+from . import catalog
+from . import test_catalog as tc
+from .test_summary import CB, PR, sample
 
 
 def target(**changes):

@@ -5,8 +5,8 @@ import os
 import tempfile
 import unittest
 
-import accounting
-import trace
+from . import accounting
+from . import trace
 
 STRACE_C = """\
 % time     seconds  usecs/call     calls    errors syscall

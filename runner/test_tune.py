@@ -4,13 +4,11 @@ what was there, --reset puts it back."""
 import io
 import json
 import os
-import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tune  # noqa: E402
+from . import tune
 
 
 def tree(governors=("powersave", "performance"), boost="1", aslr="2"):

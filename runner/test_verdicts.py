@@ -1,12 +1,9 @@
 """Unit tests of runner/verdicts.py: the same-language comparisons and their sentences."""
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import summary as sm  # noqa: E402
-import verdicts  # noqa: E402
-from test_summary import CB, sample, summarize  # noqa: E402
+from . import summary as sm
+from . import verdicts
+from .test_summary import CB, sample, summarize
 
 AW = "readfile/c/await-sequential@node4"
 SY = "readfile/c/sync-sequential@node4"

@@ -24,8 +24,8 @@ import re
 import shutil
 import sys
 
-import launch
-import rundir as rd
+from . import launch
+from . import rundir as rd
 
 # strace -c's table: % time, seconds, usecs/call, calls, [errors,] syscall.
 _ROW = re.compile(r"^\s*[0-9.]+\s+[0-9.]+\s+[0-9]+\s+([0-9]+)\s+(?:[0-9]+\s+)?([a-z_0-9]+)\s*$")

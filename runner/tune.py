@@ -1,7 +1,7 @@
 """tune.py -- `make tune`: what on this host moves timings between runs, what
 it should be for a measurement, and, only when asked, the change.
 
-Usage: tune.py [--apply | --reset] [--root DIR]
+Usage: python3 -m runner.tune [--apply | --reset] [--root DIR]
 
 Checked (Linux; elsewhere it says there is nothing it can check):
   governor  each CPU's cpufreq scaling_governor: "performance", so a CPU does
@@ -136,7 +136,7 @@ def reset(saved_path):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="tune.py", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m runner.tune", description=__doc__.split("\n\n")[0])
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--apply", action="store_true", help="write what differs (as root)")
     g.add_argument("--reset", action="store_true", help="write back what --apply saved")

@@ -29,8 +29,9 @@ with the largest half-width of their differences per operation (the smallest
 difference this run could have resolved); with too few rounds for a test the
 sentence says so.
 """
-import summary as sm
-from ratios import lang_of
+from . import fmt
+from . import summary as sm
+from .ratios import lang_of
 
 # The fields a headline entry copies from its summary row.
 ENTRY_FIELDS = ("workload", "mode", "lang", "style", "shape", "method", "backend", "variant",
@@ -95,7 +96,7 @@ def _diff(e, div, uname, unit, with_ci=True):
     d = e["diff_per_op_ns"]
     if d is None:
         return ""
-    text = "%s%s %s" % ("+" if d > 0 else "", sm.fmt_num(d / div), uname)
+    text = "%s %s" % (fmt.signed(d / div), uname)
     if with_ci and e["diff_per_op_ns_ci_low"] is not None:
         text += " [%s, %s]" % (sm.fmt_op(e["diff_per_op_ns_ci_low"], div),
                                sm.fmt_op(e["diff_per_op_ns_ci_high"], div))
@@ -124,7 +125,7 @@ def _clause(base_label, entries, div, uname, unit):
         halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2 for e in same
                   if e["diff_per_op_ns_ci_low"] is not None]
         res = (", differences under about %s %s per %s not resolvable"
-               % (sm.fmt_num(max(halves) / div), uname, unit)) if halves else ""
+               % (fmt.num(max(halves) / div), uname, unit)) if halves else ""
         parts.append("%s %s not resolvably different (intervals %.2fx to %.2fx%s)" % (
             _and([_name(e, backends) for e in same]), "is" if len(same) == 1 else "are",
             lo, hi, res))
@@ -221,7 +222,7 @@ def _ratio(e):
 
 
 def _signed(v, div):
-    return "%s%s" % ("+" if v > 0 else "", sm.fmt_num(v / div))
+    return fmt.signed(v / div)
 
 
 def _listed(es, word, base, name, div, uname, unit, most=3):
@@ -278,7 +279,7 @@ def _short(backends, entries, div, uname, unit):
                   if e["diff_per_op_ns_ci_low"] is not None]
         # The resolution: the largest half-width of their differences per operation.
         res = ("differences under about %s %s per %s not resolvable"
-               % (sm.fmt_num(max(halves) / div), uname, unit)) if halves else ""
+               % (fmt.num(max(halves) / div), uname, unit)) if halves else ""
         against = "" if parts else " from " + base
         if len(same) <= 3:
             parts.append("%s %s not resolvably different%s%s" % (

@@ -9,7 +9,7 @@
 #   memcheck  C variants of the normal build under valgrind at N = 1,000,
 #             no error and no leak allowed
 #
-# Which variants: each step runs the C variants that scripts/cover-variants.py
+# Which variants: each step runs the C variants that runner/cover.py
 # keeps of those the step takes, not every id.  asan and tsan: every program,
 # every variant name (style, shape and mode: the style's own code for that
 # mode) on the first backend that has it, and every other backend under each
@@ -33,7 +33,7 @@
 # makes 276 an iteration: minutes at N = 200, for the same code again).
 #
 # A variant whose workload needs a server (httpchain) runs against it through
-# runner/servers.py with-server: a C server of the same build (sanitized in
+# `python3 -m runner.servers with-server`: a C server of the same build (sanitized in
 # asan and tsan, under valgrind in memcheck), which must exit 0 when stopped;
 # a Go or Node server as it is.  The others run directly: every command line
 # is read from the catalog in one Python run per step.
@@ -71,17 +71,16 @@ sanitized_build() {
 }
 
 # c_variants STEP -- the C variants STEP runs, one a line: those it takes
-# (tsan: not the threadless ones), thinned by scripts/cover-variants.py (see
+# (tsan: not the threadless ones), thinned by runner/cover.py (see
 # the header).
 c_variants() {
   keys=program,name,backend+mode,backend+style
   [ "$1" != memcheck ] || keys=program,style,backend,style+mode
-  "$python" - "$root/runner" "$1" <<'PY' | "$python" scripts/cover-variants.py --keys "$keys"
+  "$python" - "$1" <<'PY' | "$python" -m runner.cover --keys "$keys"
 import sys
-sys.path.insert(0, sys.argv[1])
-import catalog
+from runner import catalog
 for v in catalog.load().select(lang="c"):
-    if not (sys.argv[2] == "tsan" and v["threadless"]):
+    if not (sys.argv[1] == "tsan" and v["threadless"]):
         print(v["id"])
 PY
 }
@@ -92,14 +91,13 @@ PY
 # (runner/plan.py's rule, with the node on the PATH: the probes of the main
 # build, each run once).  One Python run for all of them.
 records() {
-  "$python" - "$root/runner" "$@" <<'PY'
+  "$python" - "$@" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[1])
-import catalog
-import plan
+from runner import catalog
+from runner import plan
 cat = catalog.load()
-bin_dir, probes, node = sys.argv[2], {}, plan.find_node(None)
-for vid in sys.argv[3:]:
+bin_dir, probes, node = sys.argv[1], {}, plan.find_node(None)
+for vid in sys.argv[2:]:
     v = cat.find(vid)
     server = 1 if (v.get("requires") or {}).get("server") else 0
     print("@@ %s %s %d" % (vid, v["mode"], server))
@@ -136,7 +134,7 @@ run_variants() {
     if [ "$server" = 1 ]; then
       # shellcheck disable=SC2086
       out=$(IFS='
-'; set -f; "$python" runner/servers.py with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$n_run" --warmup 2 2>&1 >/dev/null)
+'; set -f; "$python" -m runner.servers with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$n_run" --warmup 2 2>&1 >/dev/null)
     else
       # shellcheck disable=SC2086
       out=$(IFS='

@@ -208,7 +208,7 @@ expect_refused() {
 
 # run_quick -- the runner on CATALOG_DIR's quick profile, into $BATS_TEST_TMPDIR/r.
 run_quick() {
-  "$PYTHON" "$ROOT/runner/run.py" --catalog "$CATALOG_DIR" --profile quick --out "$BATS_TEST_TMPDIR/r"
+  "$PYTHON" -m runner --catalog "$CATALOG_DIR" --profile quick --out "$BATS_TEST_TMPDIR/r"
 }
 
 @test "the catalog CLI refuses a broken catalog folder with one line and exit 3" {
@@ -221,31 +221,30 @@ run_quick() {
 }
 
 # covered KEYS -- each C variant's keys (computed here, apart from the script)
-# for cover-variants.py's --keys KEYS, one "ID KEY..." line a variant.
+# for runner/cover.py's --keys KEYS, one "ID KEY..." line a variant.
 covered() {
-  "$PYTHON" - "$ROOT/runner" "$CATALOG_DIR" "$1" <<'PY'
+  "$PYTHON" - "$CATALOG_DIR" "$1" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[1])
-import catalog
-for v in catalog.load(sys.argv[2]).select(lang="c"):
+from runner import catalog
+for v in catalog.load(sys.argv[1]).select(lang="c"):
     w, prog = v["workload"], v["argv"][0]
     k = {"program": prog, "name": w + ":" + v["name"],
          "backend+mode": w + ":" + v["backend"] + ":" + v["mode"],
          "backend+style": w + ":" + v["backend"] + ":" + v["style"],
          "style": w + ":" + v["style"], "backend": w + ":" + v["backend"],
          "style+mode": v["style"] + ":" + v["mode"]}
-    print(v["id"], " ".join(name + "=" + k[name] for name in sys.argv[3].split(",")))
+    print(v["id"], " ".join(name + "=" + k[name] for name in sys.argv[2].split(",")))
 PY
 }
 
-@test "cover-variants.py keeps fewer C variants, in their order, with every key of them all" {
+@test "runner/cover.py keeps fewer C variants, in their order, with every key of them all" {
   local keys all kept id rest failures="" k want have
   for keys in program,name,backend+mode,backend+style program,style,backend,style+mode; do
     all=$(catalog ids --lang c)
     if [ "$keys" = program,name,backend+mode,backend+style ]; then
-      kept=$("$PYTHON" "$ROOT/scripts/cover-variants.py" <<<"$all")
+      kept=$("$PYTHON" -m runner.cover <<<"$all")
     else
-      kept=$("$PYTHON" "$ROOT/scripts/cover-variants.py" --keys "$keys" <<<"$all")
+      kept=$("$PYTHON" -m runner.cover --keys "$keys" <<<"$all")
     fi
     [ -n "$kept" ] || failures+="$keys: nothing kept"$'\n'
     [ "$(wc -l <<<"$kept")" -lt "$(wc -l <<<"$all")" ] || failures+="$keys: nothing left out"$'\n'
@@ -264,11 +263,11 @@ PY
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "cover-variants.py refuses a key it does not know, and keeps an id the catalog has not" {
-  run "$PYTHON" "$ROOT/scripts/cover-variants.py" --keys program,colour </dev/null
+@test "runner/cover.py refuses a key it does not know, and keeps an id the catalog has not" {
+  run "$PYTHON" -m runner.cover --keys program,colour </dev/null
   assert_failure 2
-  assert_output --partial "cover-variants.py [--catalog DIR] [--keys K,K...]"
-  run "$PYTHON" "$ROOT/scripts/cover-variants.py" <<<"nowhere/c/sync-sequential@none"
+  assert_output --partial "python3 -m runner.cover [--catalog DIR] [--keys K,K...]"
+  run "$PYTHON" -m runner.cover <<<"nowhere/c/sync-sequential@none"
   assert_success
   assert_output "nowhere/c/sync-sequential@none"
 }

@@ -12,8 +12,6 @@
 
 load test_helper
 
-RUN="${ROOT}/runner/run.py"
-
 setup_file() {
   export RUNS="${BATS_FILE_TMPDIR}/runs"
   mkdir -p "$RUNS"
@@ -35,15 +33,15 @@ setup_file() {
     mkdir -p "$dest"
     cp "${newest}"/samples.csv "${newest}"/*.json "$dest"/
     if [ "$profile" = default ]; then
-      "$PYTHON" "$RUN" --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
+      "$PYTHON" -m runner --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
       continue
     fi
-    "$PYTHON" "$RUN" --render "$dest" --no-charts > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
+    "$PYTHON" -m runner --render "$dest" --no-charts > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
     mkdir -p "$dest/charts"
     for w in $("$PYTHON" -c 'import json,sys; print(" ".join(sorted(json.load(open(sys.argv[1]))["workloads"])))' "$dest/run.json"); do
       for chart in claims gap runtimes; do
         # A workload without such claims has no such chart: the script says so and exits 1.
-        "$PYTHON" "${ROOT}/plots/${chart}_chart.py" "$dest" --workload "$w" \
+        "$PYTHON" -m "runner.charts.${chart}_chart" "$dest" --workload "$w" \
           -o "$dest/charts/${chart}-${w}.png" >> "${dest}.out" 2>&1 || true
       done
     done
@@ -53,7 +51,7 @@ setup_file() {
   done
   # A made-up wide workload: three backends, shapes, whole-process timings, ns.
   "$PYTHON" "${ROOT}/tests/fixtures-bin/chart-run" "${RUNS}/made-up/manyrows"
-  "$PYTHON" "$RUN" --render "${RUNS}/made-up/manyrows" > "${RUNS}/made-up.out" 2>&1 \
+  "$PYTHON" -m runner --render "${RUNS}/made-up/manyrows" > "${RUNS}/made-up.out" 2>&1 \
     || echo "render failed: made-up" >> "${RUNS}/failures"
   # The same made-up run's summary as a second host's, and the charts across the two.
   mkdir -p "${RUNS}/across/made-up-too/manyrows" "${RUNS}/across/hosts/charts"
@@ -62,19 +60,19 @@ s = json.load(open(sys.argv[1])); s["host"]["slug"] = "made-up-too"
 json.dump(s, open(sys.argv[2], "w"))' "${RUNS}/made-up/manyrows/summary.json" \
     "${RUNS}/across/made-up-too/manyrows/summary.json"
   for kind in ms ratio; do
-    "$PYTHON" "${ROOT}/plots/hosts_chart.py" "${RUNS}/made-up/manyrows" "${RUNS}/across/made-up-too/manyrows" \
+    "$PYTHON" -m runner.charts.hosts_chart "${RUNS}/made-up/manyrows" "${RUNS}/across/made-up-too/manyrows" \
       --kind "$kind" -o "${RUNS}/across/hosts/charts/hosts-${kind}.png" \
       || echo "hosts chart failed: $kind" >> "${RUNS}/failures"
   done
   # A run of the fake catalog: other languages, one variant per mode.
   if [ -x "${BIN}/launch" ]; then
-    "$PYTHON" "$RUN" --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile quick --rounds 6 \
+    "$PYTHON" -m runner --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile quick --rounds 6 \
       --warmup-rounds 0 --iterations 5 --host fake-host --out "${RUNS}/fake" > "${RUNS}/fake.out" 2>&1 \
       || echo "fake run failed" >> "${RUNS}/failures"
     rm -f "${RUNS}/fake/latest"
     # The fake catalog's scaling profile: a sweep of N, K and the threadpool's
     # size, for the scaling charts.
-    "$PYTHON" "$RUN" --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile scaling --node none \
+    "$PYTHON" -m runner --catalog "${ROOT}/tests/fixtures-bin/catalog" --profile scaling --node none \
       --seed 5 --host fake-sweep --out "${RUNS}/sweep" > "${RUNS}/sweep.out" 2>&1 \
       || echo "fake sweep failed" >> "${RUNS}/failures"
     rm -f "${RUNS}/sweep/latest"
@@ -157,14 +155,12 @@ EOF
 
 @test "every variant of a run appears in each chart that should show it" {
   # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
-  run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
+  run -0 "$PYTHON" - $(sidecars) <<'EOF'
 import json, os, sys
-root = sys.argv[1]
-sys.path.insert(0, os.path.join(root, "runner"))
-import catalog, render
+from runner import catalog, render
 cat = catalog.load()
 needs = {prefix: need for _, prefix, _, need, *_ in render.CHARTS}
-for path in sys.argv[2:]:
+for path in sys.argv[1:]:
     side = json.load(open(path))
     rundir = os.path.dirname(os.path.dirname(path))
     if side["chart"].startswith("hosts-"):
@@ -221,7 +217,7 @@ for path in sys.argv[2:]:
             assert all(w.startswith("fewer than two points") for w in omitted.values()), path
         else:
             assert not omitted or needs[side["chart"]].startswith("ratios:"), (path, omitted)
-print("checked %d charts" % (len(sys.argv) - 2))
+print("checked %d charts" % (len(sys.argv) - 1))
 EOF
   assert_output --regexp "^checked [0-9]+ charts$"
 }

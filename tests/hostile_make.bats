@@ -38,7 +38,7 @@ clone_at() {
   # A run of the clone's fake catalog into a folder with a space, its charts
   # drawn by make plots (charts.bats draws the committed reference runs').
   local out="${BATS_TEST_TMPDIR}/a b/results" run_dir
-  run "$PYTHON" "$clone/runner/run.py" --catalog "$clone/tests/fixtures-bin/catalog" --profile quick \
+  run env PYTHONPATH="$clone" "$PYTHON" -m runner --catalog "$clone/tests/fixtures-bin/catalog" --profile quick \
     --rounds 2 --warmup-rounds 0 --iterations 5 --node none --no-charts --host h --out "$out"
   assert_success
   run_dir=$(cd "$out/latest" && pwd -P)

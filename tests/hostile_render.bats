@@ -8,7 +8,6 @@
 
 load test_helper
 
-RUN="${ROOT}/runner/run.py"
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
 
 # good_run DIR -- a run folder DIR (under a host folder) with a whole samples.csv
@@ -16,11 +15,10 @@ FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
 # writes them; the cases below break one thing each.
 good_run() {
   mkdir -p "$1"
-  "$PYTHON" - "$1" "${ROOT}/runner" <<'PY'
+  "$PYTHON" - "$1" <<'PY'
 import csv, json, os, sys
+from runner import summary as sm
 d = sys.argv[1]
-sys.path.insert(0, sys.argv[2])
-import summary as sm
 ids = ["readfile/c/callback-sequential@node4", "readfile/c/await-sequential@node4"]
 with open(os.path.join(d, "samples.csv"), "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
@@ -161,7 +159,7 @@ label-not-its-id       | samples\.csv:3: label .c/callback-sequential@node4. is 
     d="${BATS_TEST_TMPDIR}/${name}/h/20260101T000000Z"
     good_run "$d"
     corrupt "$d" "$name"
-    run "$PYTHON" "$RUN" --render "$d"
+    run "$PYTHON" -m runner --render "$d"
     if [ "$status" -ne 3 ] || [ "${#lines[@]}" -ne 1 ] || ! grep -Eq -- "$pattern" <<<"$output"; then
       failures+="$name: exit $status, wanted 3 and one line matching /$pattern/: $output"$'\n'
     fi
@@ -173,10 +171,10 @@ label-not-its-id       | samples\.csv:3: label .c/callback-sequential@node4. is 
 @test "--render of a whole folder works, and a torn last line is left out with a warning in REPORT.md" {
   d="${BATS_TEST_TMPDIR}/torn/h/20260101T000000Z"
   good_run "$d"
-  run -0 "$PYTHON" "$RUN" --render "$d"
+  run -0 "$PYTHON" -m runner --render "$d"
   assert_line --regexp '^c/await-sequential@node4 +3 '
   printf '4,1,readfile/c/callback-seq' >> "${d}/samples.csv"
-  run -0 "$PYTHON" "$RUN" --render "$d"
+  run -0 "$PYTHON" -m runner --render "$d"
   assert_line --regexp '^c/callback-sequential@node4 +3 '
   assert_line --partial "samples.csv:8: a short last line (an interrupted write) was left out"
   grep -q "samples.csv:8: a short last line" "${d}/REPORT.md"
@@ -235,7 +233,7 @@ gone() {
 # the background; sets RUNNER_PID and PIDS (the program and its child) once the
 # program runs.
 start_hanging_run() {
-  "$PYTHON" "$RUN" --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
+  "$PYTHON" -m runner --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
     --warmup-rounds 0 --timeout 120 --out "${BATS_TEST_TMPDIR}/r" \
     > "${BATS_TEST_TMPDIR}/out" 2>&1 &
   RUNNER_PID=$!
@@ -266,7 +264,7 @@ start_hanging_run() {
 @test "Ctrl-C during the warm-up leaves latest where it was and says so" {
   mkdir -p "${BATS_TEST_TMPDIR}/r/old/run1"
   ln -s old/run1 "${BATS_TEST_TMPDIR}/r/latest"
-  "$PYTHON" "$RUN" --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
+  "$PYTHON" -m runner --catalog "$(sleeper_catalog)" --profile broken --filter hang --rounds 1 \
     --warmup-rounds 1 --timeout 120 --out "${BATS_TEST_TMPDIR}/r" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
   pid=$!
   wait_for "${BATS_TEST_TMPDIR}/pids"
@@ -281,12 +279,12 @@ start_hanging_run() {
 
 @test "a closed terminal (SIGHUP, writes failing with EIO) still ends the run with run.json and REPORT.md" {
   cat_dir=$(sleeper_catalog)
-  run "$PYTHON" - "$RUN" "$cat_dir" "$BATS_TEST_TMPDIR" <<'PY'
+  run "$PYTHON" - "$cat_dir" "$BATS_TEST_TMPDIR" <<'PY'
 import os, pty, sys, time
-run, cat, tmp = sys.argv[1:]
+cat, tmp = sys.argv[1:]
 pid, fd = pty.fork()
 if pid == 0:
-    os.execv(sys.executable, [sys.executable, run, "--catalog", cat, "--profile", "broken",
+    os.execv(sys.executable, [sys.executable, "-m", "runner", "--catalog", cat, "--profile", "broken",
              "--filter", "hang", "--rounds", "1", "--warmup-rounds", "0", "--timeout", "120",
              "--out", os.path.join(tmp, "r")])
 pids = os.path.join(tmp, "pids")
@@ -325,16 +323,22 @@ PY
 # signal_runner_when SIGNAL PATTERN ARGS... -- starts the runner with ARGS in the
 # background (output in $BATS_TEST_TMPDIR/out; as a non-interactive shell
 # starts a job, with SIGINT ignored), sends it SIGNAL once a process whose
-# command line matches PATTERN runs (pgrep -f, at most 10 s), and waits:
-# fails unless it exits 130.
+# command line matches PATTERN runs (pgrep -f), or for a PATTERN file:PATH,
+# once PATH exists (at most 10 s), and waits: fails unless it exits 130.
 signal_runner_when() {
   local sig=$1 pattern=$2 pid rc=0
   shift 2
-  command -v pgrep >/dev/null || skip "pgrep is not installed"
-  "$PYTHON" "$RUN" "$@" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
+  case $pattern in
+    file:*) ;;
+    *) command -v pgrep >/dev/null || skip "pgrep is not installed" ;;
+  esac
+  "$PYTHON" -m runner "$@" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
   pid=$!
   for _ in $(seq 1 200); do
-    pgrep -f "$pattern" >/dev/null && break
+    case $pattern in
+      file:*) [ -e "${pattern#file:}" ] && break ;;
+      *) pgrep -f "$pattern" >/dev/null && break ;;
+    esac
     sleep 0.05
   done
   kill "-$sig" "$pid"
@@ -345,7 +349,9 @@ signal_runner_when() {
 @test "a signal to the runner while a chart is drawn: that chart finishes, REPORT.md lists it and says 1 drawn, exit 130" {
   d="${BATS_TEST_TMPDIR}/sig/h/20260101T000000Z"
   good_run "$d"
-  signal_runner_when INT "headline_chart.py $d" --render "$d"
+  # charts/ is made just before the first chart (the headline), which takes a
+  # second or so: the signal comes while it is drawn, and waits for it.
+  signal_runner_when INT "file:${d}/charts" --render "$d"
   grep -q "interrupted while drawing the charts: REPORT.md written with 1 of them" "${BATS_TEST_TMPDIR}/out"
   grep -q "interrupted while they were drawn (1 drawn)" "${d}/REPORT.md"
   grep -q "charts/headline-readfile.png" "${d}/REPORT.md"
@@ -363,7 +369,7 @@ signal_runner_when() {
   for c in headline time ratio distribution cpu memory where claims gap; do
     ln -s /dev/full "${d}/charts/${c}-readfile.png"
   done
-  run -3 "$PYTHON" "$RUN" --render "$d"
+  run -3 "$PYTHON" -m runner --render "$d"
   assert_equal "${#lines[@]}" 1
   assert_output "run.py: cannot write into ${d}: [Errno 28] No space left on device: '${d}/charts/headline-readfile.png'"
 }

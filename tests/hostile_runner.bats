@@ -7,12 +7,11 @@
 
 load test_helper
 
-RUN="${ROOT}/runner/run.py"
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
 
 # fake ARGS... -- a short run of the fake catalog's quick profile.
 fake() {
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 1 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 1 \
     --warmup-rounds 0 --iterations 5 --no-charts "$@"
 }
 
@@ -23,7 +22,7 @@ need_launcher() { [ -x "${BIN}/launch" ] || skip "build/bin/launch is not built 
 
 @test "numeric options out of bounds and an empty --filter are usage errors with one line" {
   while IFS='|' read -r opt val msg; do
-    run -2 "$PYTHON" "$RUN" --profile quick --out "${BATS_TEST_TMPDIR}/r" "$opt" "$val"
+    run -2 "$PYTHON" -m runner --profile quick --out "${BATS_TEST_TMPDIR}/r" "$opt" "$val"
     assert_output "run.py: ${msg}"
   done <<'EOF'
 --timeout|1e10|--timeout must be between 0.1 and 86400 seconds, got 1e+10
@@ -36,7 +35,7 @@ need_launcher() { [ -x "${BIN}/launch" ] || skip "build/bin/launch is not built 
 --filter||--filter '' is empty and would match every variant; leave --filter out to run them all
 EOF
   [ ! -e "${BATS_TEST_TMPDIR}/r" ]
-  run "$PYTHON" "$RUN" --help
+  run "$PYTHON" -m runner --help
   assert_success
   assert_output --partial "--timeout 0.1 s to 86400 s (24 h)"
 }
@@ -49,7 +48,7 @@ w = json.load(open(sys.argv[1]))
 w["profiles"]["quick"]["timeout_s"] = 0.000000001
 json.dump(w, open(sys.argv[1], "w"))
 EOF
-  run -3 "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none \
+  run -3 "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none \
     --out "${BATS_TEST_TMPDIR}/r"
   assert_output "run.py: ${BATS_TEST_TMPDIR}/cat/readfile.json: profile 'quick': timeout_s must be a number of seconds from 0.1 to 86400, got 1e-09"
   [ ! -e "${BATS_TEST_TMPDIR}/r" ]
@@ -79,7 +78,7 @@ EOF
 @test "UV_THREADPOOL_SIZE is recorded as libuv uses it, with the value given" {
   need_launcher
   while read -r given used; do
-    run env UV_THREADPOOL_SIZE="$given" "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick \
+    run env UV_THREADPOOL_SIZE="$given" "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick \
       --node none --rounds 1 --warmup-rounds 0 --iterations 5 --host h --no-charts --out "${BATS_TEST_TMPDIR}/r"
     assert_success
     refute_output --partial Traceback
@@ -100,8 +99,8 @@ EOF
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
   local given want threads now same pid failures=""
   for given in 8 0 abc -3 4294967298 9223372036854775808 18446744073709551617 -18446744073709551617; do
-    want=$("$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import host; print(host.threadpool_size(sys.argv[2]))' \
-      "${ROOT}/runner" "$given")
+    want=$("$PYTHON" -c 'import sys; from runner import host; print(host.threadpool_size(sys.argv[1]))' \
+      "$given")
     UV_THREADPOOL_SIZE=$given "${BIN}/c-readfile" --variant callback-sequential --iterations 2000000 \
       >/dev/null 2>&1 3>&- &
     pid=$!
@@ -129,7 +128,7 @@ EOF
 @test "three runners at once: every sample is ok and latest is the newest run" {
   need_launcher
   for i in 1 2 3; do
-    "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 2 \
+    "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 2 \
       --warmup-rounds 0 --iterations 5 --host h --no-charts --out "${BATS_TEST_TMPDIR}/r" \
       > "${BATS_TEST_TMPDIR}/out$i" 2>&1 &
     eval "pid$i=\$!"
@@ -151,7 +150,7 @@ EOF
   mkdir -p "${BATS_TEST_TMPDIR}/build/bin"
   printf '#!/nonexistent/interpreter\n' > "${BATS_TEST_TMPDIR}/build/bin/launch"
   chmod +x "${BATS_TEST_TMPDIR}/build/bin/launch"
-  run -3 env BUILD="${BATS_TEST_TMPDIR}/build" "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" \
+  run -3 env BUILD="${BATS_TEST_TMPDIR}/build" "$PYTHON" -m runner --catalog "$FAKE_CATALOG" \
     --profile quick --node none --rounds 1 --warmup-rounds 0 --iterations 5 --host h \
     --out "${BATS_TEST_TMPDIR}/r"
   # The last line says why; no line charges a program with a failure.
@@ -180,7 +179,7 @@ EOF
   i=0
   for lie in 1"$(printf '0%.0s' $(seq 400))" 100000000000000000000 1000000000000; do
     i=$((i + 1))
-    run env LIE="$lie" "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none \
+    run env LIE="$lie" "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none \
       --rounds 1 --warmup-rounds 0 --iterations 5 --filter sequential --host h --no-charts \
       --out "${BATS_TEST_TMPDIR}/r$i"
     assert_failure 1          # its one variant has no valid sample
@@ -190,7 +189,7 @@ EOF
   # The same on disk, marked ok (a file written before the runner checked): not counted, no crash.
   d="$(cd "${BATS_TEST_TMPDIR}/r3/latest" && pwd -P)"
   sed -i.bak 's/,invalid,/,ok,/' "${d}/samples.csv"
-  run "$PYTHON" "$RUN" --render "$d"
+  run "$PYTHON" -m runner --render "$d"
   refute_output --partial Traceback
   refute_output --partial OverflowError
   assert_equal "$(json "${d}/summary.json" '[v["n"] for v in d["variants"]]')" "[0]"
@@ -221,9 +220,9 @@ EOF
   refute_output --partial Traceback
   # The table's header: Δ is not in ISO-8859-1 and becomes "d"; µ is.
   assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
-  "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/r/latest" > /dev/null 2> "${BATS_TEST_TMPDIR}/err"
+  "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest" > /dev/null 2> "${BATS_TEST_TMPDIR}/err"
   if grep -q Traceback "${BATS_TEST_TMPDIR}/err"; then cat "${BATS_TEST_TMPDIR}/err"; false; fi
-  run "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/r/latest"
+  run "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest"
   assert_success
   assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
 }
@@ -247,19 +246,19 @@ PY
   command -v timeout >/dev/null && guard=(timeout 60)
   last_run_took "$out" 10000
   # 3 variants x 20,000 rounds at 10 s each: about 7 days.
-  run ${guard[@]+"${guard[@]}"} "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none \
+  run ${guard[@]+"${guard[@]}"} "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --node none \
     --rounds 10000 --warmup-rounds 10000 --iterations 5 --host h --out "$out" < /dev/null
   assert_failure 2
   assert_output "run.py: this run is 60,000 runs, about 6 d 22 h, more than a day: not started without --yes (fewer --rounds or a --filter, or --yes to start it anyway)"
   [ "$(ls "$out/h")" = 20260101T000000Z ]
   # On a terminal it asks (here: 3 x 2 rounds at 11 min 40 s each, 70 min), and "n" starts nothing.
   rm "$out/latest" && last_run_took "$out" 700000
-  run "$PYTHON" - "$RUN" "$FAKE_CATALOG" "$out" <<'PY'
+  run "$PYTHON" - "$FAKE_CATALOG" "$out" <<'PY'
 import os, pty, sys, time
-run, cat, out = sys.argv[1:]
+cat, out = sys.argv[1:]
 pid, fd = pty.fork()
 if pid == 0:
-    os.execv(sys.executable, [sys.executable, run, "--catalog", cat, "--profile", "quick", "--node",
+    os.execv(sys.executable, [sys.executable, "-m", "runner", "--catalog", cat, "--profile", "quick", "--node",
              "none", "--rounds", "1", "--warmup-rounds", "1", "--iterations", "5", "--host", "h",
              "--out", out])
 said = b""
@@ -283,7 +282,7 @@ PY
   [ "$(ls "$out/h")" = 20260101T000000Z ]
   # --yes starts the long one (stopped at once): its run.json is small, and its orders are all there.
   rm "$out/latest" && last_run_took "$out" 10000
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 10000 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 10000 \
     --warmup-rounds 10000 --iterations 5 --host h --out "$out" --yes > "${BATS_TEST_TMPDIR}/log" 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do grep -q "seed" "${BATS_TEST_TMPDIR}/log" && break; sleep 0.1; done
@@ -294,17 +293,16 @@ PY
   grep -q "^run.py: 3 variants (+10000 warm-up rounds), readfile N=5 x 10000 rounds, seed [0-9]*; 60,000 runs, about 6 d 22 h -> " "${BATS_TEST_TMPDIR}/log"
   for d in "$out"/h/2*Z; do [ "${d##*/}" = 20260101T000000Z ] || break; done
   [ "$(wc -c < "$d/run.json")" -lt 20000 ]
-  "$PYTHON" - "$d/run.json" "${ROOT}/runner" <<'PY'
+  "$PYTHON" - "$d/run.json" <<'PY'
 import json, sys
-sys.path.insert(0, sys.argv[2])
-import measure
+from runner import measure
 warm, measured = measure.run_orders(json.load(open(sys.argv[1])))
 assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
 PY
   # Stopped once a round was measured, it renders what it measured: summary.json,
   # which carries run.json's object, stays as small.
   rm "$out/latest" && last_run_took "$out" 10000
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 10000 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --node none --rounds 10000 \
     --warmup-rounds 0 --iterations 5 --host h --out "$out" --yes --no-charts > "${BATS_TEST_TMPDIR}/log" 2>&1 &
   pid=$!
   for _ in $(seq 1 200); do
@@ -327,7 +325,7 @@ PY
   mkdir -p "$d"
   while IFS='|' read -r args msg; do
     read -r -a argv <<<"$args"
-    run -2 "$PYTHON" "$RUN" "${argv[@]//@D@/$d}"
+    run -2 "$PYTHON" -m runner "${argv[@]//@D@/$d}"
     assert_output "run.py: ${msg//@D@/$d}"
   done <<'CASES'
 --render @D@ --rounds 3|--render redraws a run folder from its files: --rounds would be ignored (leave it out)
@@ -344,6 +342,6 @@ CASES
   [ ! -e "${BATS_TEST_TMPDIR}/r/h/20260101T000000Z/REPORT.md" ]
   # --filter may be repeated (any may match).
   run -0 fake --host h --out "${BATS_TEST_TMPDIR}/f" --filter sequential --filter parallel
-  run -3 "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/nope"
+  run -3 "$PYTHON" -m runner --hosts "${BATS_TEST_TMPDIR}/nope"
   assert_output "run.py: ${BATS_TEST_TMPDIR}/nope is not a folder: --hosts takes the results folder that holds the hosts' runs (default results)"
 }

@@ -175,7 +175,7 @@ runner_servers() {
 # start_runner N -- the runner on one httpchain C variant of N chains, in the
 # background (RUNNER_PID), until its server is up.
 start_runner() {
-  "$PYTHON" runner/run.py --profile quick --filter '^httpchain/c/callback-sequential@cserver' \
+  "$PYTHON" -m runner --profile quick --filter '^httpchain/c/callback-sequential@cserver' \
     --rounds 3 --warmup-rounds 0 --iterations "$1" --node none --no-charts \
     --out "${BATS_TEST_TMPDIR}/out" --host t > "${BATS_TEST_TMPDIR}/runner.log" 2>&1 3>&- &
   RUNNER_PID=$!
@@ -199,7 +199,7 @@ no_server_within() {
 
 @test "the runner starts the server per round and leaves none running after the run" {
   [ "$(runner_servers)" -eq 0 ] || skip "another run of this checkout has a server up"
-  run "$PYTHON" runner/run.py --profile quick --filter '^httpchain/c/(callback|fiber)-sequential@cserver' \
+  run "$PYTHON" -m runner --profile quick --filter '^httpchain/c/(callback|fiber)-sequential@cserver' \
     --rounds 2 --warmup-rounds 0 --iterations 20 --node none --no-charts --out "${BATS_TEST_TMPDIR}/out" --host t
   assert_success
   run "$PYTHON" -c 'import csv, sys; print(sorted({r["status"] for r in csv.DictReader(open(sys.argv[1]))}))' \
@@ -242,7 +242,7 @@ w["variants"] = [e for e in w["variants"] if e["lang"] == "c" and "requires" not
 w.pop("claims")
 json.dump(w, open(sys.argv[1], "w"))
 PY
-  run "$PYTHON" runner/run.py --catalog "$cat" --profile quick --filter 'c/callback-sequential' \
+  run "$PYTHON" -m runner --catalog "$cat" --profile quick --filter 'c/callback-sequential' \
     --rounds 1 --warmup-rounds 0 --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/out" --host t
   assert_output --partial "httpchain/c/callback-sequential@cserver.keepalive failed: server fake-server exited 1 before it was ready: fake-server: cannot bind"
 }
@@ -317,7 +317,7 @@ against() {
       --port "$SERVER_PORT" --stall-ms 1000 < /dev/null
     if [ "$status" -ne 0 ] || [ -n "$stderr" ]; then
       failures+="$id: exit $status, wanted 0: $stderr"$'\n'
-    elif ! "$PYTHON" runner/contract.py "$id" 2 "$output" --stall-ms 1000 2>&1; then
+    elif ! "$PYTHON" -m runner.contract "$id" 2 "$output" --stall-ms 1000 2>&1; then
       failures+="$id: the line breaks the contract: $output"$'\n'
     fi
   done

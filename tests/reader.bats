@@ -7,7 +7,6 @@
 
 load test_helper
 
-RUN="${ROOT}/runner/run.py"
 CHECK="${ROOT}/tests/reader_check.py"
 # A few C and Node variants of readfile: C callbacks against C styles, Node
 # callbacks against Node await.
@@ -21,7 +20,7 @@ node_opt() {
 setup_file() {
   export READER_OUT="${BATS_FILE_TMPDIR}/r"
   if [ -x "${BIN}/c-readfile" ]; then
-    "$PYTHON" "$RUN" --profile quick --rounds 6 --warmup-rounds 0 --iterations 200 --seed 5 \
+    "$PYTHON" -m runner --profile quick --rounds 6 --warmup-rounds 0 --iterations 200 --seed 5 \
       "${FILTERS[@]}" --node "$(node_opt)" --no-charts --out "$READER_OUT" \
       > "${BATS_FILE_TMPDIR}/out" 2> "${BATS_FILE_TMPDIR}/err"
     echo $? > "${BATS_FILE_TMPDIR}/rc"
@@ -121,7 +120,7 @@ PY
 
 @test "too few rounds for a test print '?', never '~'" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
-  run "$PYTHON" "$RUN" --profile quick --rounds 3 --warmup-rounds 0 --iterations 50 \
+  run "$PYTHON" -m runner --profile quick --rounds 3 --warmup-rounds 0 --iterations 50 \
     --filter '^readfile/c/(callback|await)-sequential@node4$' --no-charts --out "${BATS_TEST_TMPDIR}/q"
   assert_success
   assert_line --regexp '^c/await-sequential@node4 .* \? [0-9.]+x \[3 rounds\]'

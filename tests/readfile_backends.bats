@@ -75,7 +75,7 @@ uring_here() {
 }
 
 @test "a run skips the uring variants with the probe's reason where io_uring is unavailable, and the report lists them" {
-  AB_URING_DISABLE=1 run "$PYTHON" "${ROOT}/runner/run.py" --profile quick --node none \
+  AB_URING_DISABLE=1 run "$PYTHON" -m runner --profile quick --node none \
     --filter '^readfile/c/callback-sequential@(inline|uring)$' --rounds 1 --warmup-rounds 0 \
     --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
@@ -102,7 +102,7 @@ uring_here() {
 @test "after the rounds, strace counts each variant's system calls per read into trace.json and REPORT.md" {
   command -v strace >/dev/null || skip "strace is not installed"
   strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
-  run "$PYTHON" "${ROOT}/runner/run.py" --profile default --node none \
+  run "$PYTHON" -m runner --profile default --node none \
     --filter '^readfile/c/callback-sequential@inline$' --rounds 1 --warmup-rounds 0 \
     --iterations 300 --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
@@ -116,7 +116,7 @@ print(v["iterations"], by.get("openat"), by.get("close"), by.get("read"), v["tot
   assert_output "200 1.0 1.0 1.0 True"
   [ -f "${d}/strace/readfile_c_callback-sequential_inline-n200.txt" ]
   grep -q '^| `c/callback-sequential@inline` |.*| 0.00 | 0.00 (0.00) |.*(.*openat 1.0' "${d}/REPORT.md"
-  run "$PYTHON" "${ROOT}/runner/run.py" --profile default --node none --no-trace \
+  run "$PYTHON" -m runner --profile default --node none --no-trace \
     --filter '^readfile/c/callback-sequential@inline$' --rounds 1 --warmup-rounds 0 \
     --iterations 300 --no-charts --out "${BATS_TEST_TMPDIR}/q"
   assert_success

@@ -32,7 +32,7 @@ normal_path() {
 
 @test "every relative link of the README and of docs/ points at a file in the project" {
   local doc dir link target missing=""
-  for doc in README.md docs/*.md node/README.md plots/README.md; do
+  for doc in README.md docs/*.md node/README.md runner/charts/README.md; do
     [ -f "$ROOT/$doc" ] || continue
     dir=$(dirname "$doc")
     # shellcheck disable=SC2013  # links hold no blanks: one a word
@@ -72,9 +72,9 @@ PY
 
 @test "every file the READMEs name in backticks exists (no runner/catalog.json, no moved file)" {
   local doc path missing=""
-  for doc in README.md docs/*.md node/README.md; do
+  for doc in README.md docs/*.md node/README.md runner/charts/README.md; do
     for path in $(grep -o '`[^` ]*`' "$ROOT/$doc" | tr -d '`' \
-        | grep -E '^(c|go|node|runner|tests|plots|fixtures|scripts)/[^<>{}*@]*\.[a-z]+$' | sort -u); do
+        | grep -E '^(c|go|node|runner|tests|fixtures|scripts)/[^<>{}*@]*\.[a-z]+$' | sort -u); do
       [ -e "$ROOT/$path" ] || missing+=" $doc:$path"
     done
   done
@@ -86,7 +86,7 @@ PY
   r=$(sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/docs/results.md" \
     | grep -o 'results/reference/[^]`)]*/REPORT.md' | head -1)
   [ -n "$r" ] || { echo "docs/results.md links no reference run under results/reference/"; false; }
-  run "$PYTHON" "$ROOT/runner/readme.py" --check
+  run "$PYTHON" -m runner.readme --check
   assert_success
   # The first screen answers: the generated verdicts come before the two commands.
   run grep -n -m1 -e '<!-- answer:begin -->' -e '^## Two commands' "$ROOT/README.md"
@@ -119,12 +119,12 @@ PY
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
-  run "$PYTHON" "$ROOT/runner/readme.py" --check --results "${BATS_TEST_TMPDIR}/results.md"
+  run "$PYTHON" -m runner.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
   sed 's/ran \([0-9]\)/ran 9\1/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
-  run "$PYTHON" "$ROOT/runner/readme.py" --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
 }
@@ -154,8 +154,7 @@ PY
   # "none" for a warm-up of 0, else "after W".
   run "$PYTHON" - "$ROOT" "$CATALOG_DIR" <<'PY'
 import re, sys
-sys.path.insert(0, sys.argv[1] + "/runner")
-import catalog
+from runner import catalog
 cat = catalog.load(sys.argv[2])
 text = open(sys.argv[1] + "/README.md", encoding="utf-8").read()
 rows = dict(re.findall(r"^\| `(\w+)` \(\d{3}\) \| ([^|]*) \|", text, re.M))
@@ -188,7 +187,7 @@ PY
 
 @test "every runner option is documented in the README" {
   local opt missing=""
-  for opt in $("$PYTHON" "$ROOT/runner/run.py" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+  for opt in $("$PYTHON" -m runner --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
     [ "$opt" = --help ] && continue
     grep -q -- "\`$opt" "$ROOT/README.md" || missing+=" $opt"
   done

@@ -38,7 +38,7 @@ PY
 
 @test "a short run's REPORT.md has the reproduction section with a number or a reason in every cell" {
   cd "$ROOT"
-  run "$PYTHON" runner/run.py --profile quick --rounds 2 --warmup-rounds 0 --iterations 40 \
+  run "$PYTHON" -m runner --profile quick --rounds 2 --warmup-rounds 0 --iterations 40 \
     --filter '^readfile/go/sync' --filter '^readfile/c/callback-(sequential|parallel)@' \
     --filter '^readfile/node/(callback|await)-(sequential|parallel)@fs\.' \
     --no-charts --out "$BATS_TEST_TMPDIR/results" --host bats-host
@@ -69,9 +69,9 @@ PY
 
 @test "reproduce.py prints the section for a run folder and refuses a folder without a summary" {
   cd "$ROOT"
-  run "$PYTHON" runner/reproduce.py "$BATS_TEST_TMPDIR"
+  run "$PYTHON" -m runner.reproduce "$BATS_TEST_TMPDIR"
   assert_failure 3
   assert_output --partial "summary.json"
-  run "$PYTHON" runner/reproduce.py
+  run "$PYTHON" -m runner.reproduce
   assert_failure 2
 }

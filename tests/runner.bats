@@ -9,7 +9,6 @@
 
 load test_helper
 
-RUN="${ROOT}/runner/run.py"
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
 COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point,outside_ns,startup_ns,warmup_ns,pass,sampled_rss_kb,runtime"
 
@@ -60,18 +59,13 @@ unbuilt() {
 }
 
 # quick_ids -- the variants of the quick run: of every workload and language,
-# one of each style (scripts/cover-variants.py --keys style) and the baselines
+# one of each style (runner/cover.py --keys style) and the baselines
 # those are compared with, one a line.  Every variant runs natively in
 # contract.bats; the run here is about the runner over every workload,
 # language and style.
 quick_ids() {
-  "$PYTHON" - "${ROOT}/runner" "${ROOT}/scripts/cover-variants.py" <<'PY'
-import importlib.util, sys
-sys.path.insert(0, sys.argv[1])
-import catalog
-spec = importlib.util.spec_from_file_location("cover", sys.argv[2])
-cover = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cover)
+  "$PYTHON" - <<'PY'
+from runner import catalog, cover
 cat = catalog.load()
 ids = [v["id"] for v in cat.select(profile="quick")]
 chosen = set(cover.cover(ids, cat, ("style",)))
@@ -88,7 +82,7 @@ setup_file() {
   local -a filters=()
   for id in $(quick_ids); do filters+=(--filter "^${id//./\\.}\$"); done
   if [ -z "$(unbuilt quick)" ]; then
-    "$PYTHON" "$RUN" --profile quick ${filters[@]+"${filters[@]}"} --out "$QUICK_OUT" --node "$(node_opt)" \
+    "$PYTHON" -m runner --profile quick ${filters[@]+"${filters[@]}"} --out "$QUICK_OUT" --node "$(node_opt)" \
       > "${BATS_FILE_TMPDIR}/quick.out" 2> "${BATS_FILE_TMPDIR}/quick.err"
     echo $? > "${BATS_FILE_TMPDIR}/quick.rc"
   fi
@@ -139,14 +133,13 @@ quick_workloads() {
   # A workload runs in the suite profile's rounds, or in fewer when its file says so;
   # every valid process is a row per timed pass (its catalog passes at its N),
   # numbered from 0 in the pass column.
-  "$PYTHON" - "${ROOT}/runner" "${QUICK}/run.json" "${QUICK}/samples.csv" <<'EOF'
+  "$PYTHON" - "${QUICK}/run.json" "${QUICK}/samples.csv" <<'EOF'
 import collections, csv, json, sys
-sys.path.insert(0, sys.argv[1])
-import catalog, plan
+from runner import catalog, plan
 cat = catalog.load()
-run = json.load(open(sys.argv[2]))
+run = json.load(open(sys.argv[1]))
 rounds = cat.profile("quick")["rounds"]
-rows = list(csv.DictReader(open(sys.argv[3])))
+rows = list(csv.DictReader(open(sys.argv[2])))
 assert all(r["status"] == "ok" for r in rows), [r for r in rows if r["status"] != "ok"][:3]
 got = collections.Counter((r["variant"], r["round"]) for r in rows)
 passes = collections.defaultdict(list)
@@ -220,11 +213,10 @@ EOF
   need_quick_run
   [ -L "${QUICK_OUT}/latest" ]
   [[ "$(readlink "${QUICK_OUT}/latest")" != /* ]]
-  "$PYTHON" - "${QUICK}" "${ROOT}/runner" <<'EOF'
+  "$PYTHON" - "${QUICK}" <<'EOF'
 import json, os, sys
 d = sys.argv[1]
-sys.path.insert(0, sys.argv[2])
-import measure
+from runner import measure
 h = json.load(open(os.path.join(d, "host.json")))
 for k in ("cpu_model", "cores", "memory_bytes", "os", "kernel", "compiler", "libuv",
           "uv_threadpool_size", "git_commit"):
@@ -292,7 +284,7 @@ EOF
 
 @test "the test-only variant that does not wait for its completions is reported invalid" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
-  run "$PYTHON" "$RUN" --profile selftest --no-charts --out "${BATS_TEST_TMPDIR}/r"
+  run "$PYTHON" -m runner --profile selftest --no-charts --out "${BATS_TEST_TMPDIR}/r"
   # Nothing valid was measured: exit 1, the samples kept.
   assert_failure 1
   assert_output --partial "run.py: readfile/c/callback-nowait-parallel@node4 invalid: ok is 0, expected"
@@ -306,7 +298,7 @@ EOF
 }
 
 @test "failed, crashed, hung and contract-breaking programs are recorded and the suite goes on, then exits 1 naming each variant without a valid sample" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile broken --no-charts --out "${BATS_TEST_TMPDIR}/r" --seed 7
+  run "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile broken --no-charts --out "${BATS_TEST_TMPDIR}/r" --seed 7
   assert_failure 1
   for v in chatty-sequential crash-sequential fail-sequential hang-sequential nowait-parallel; do
     assert_line --regexp "^run\.py: readfile/fake/$v@python has no valid sample \(2 runs: 2 [a-z]+\); the samples are kept, the reasons are in REPORT\.md$"
@@ -335,7 +327,7 @@ EOF
 
 @test "the same seed gives the same order" {
   for i in 1 2; do
-    "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+    "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
       --iterations 5 --seed 42 --no-charts --out "${BATS_TEST_TMPDIR}/s$i" >/dev/null 2>&1
     cut -d, -f1-3 "$(run_dir "${BATS_TEST_TMPDIR}/s$i")/samples.csv" > "${BATS_TEST_TMPDIR}/order$i"
   done
@@ -344,7 +336,7 @@ EOF
 
 @test "Node variants are skipped with one line when there is no node" {
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
-  run "$PYTHON" "$RUN" --profile quick --filter '^readfile/(c|node)/callback-sequential@(node4|fs\.readFile)$' --node none \
+  run "$PYTHON" -m runner --profile quick --filter '^readfile/(c|node)/callback-sequential@(node4|fs\.readFile)$' --node none \
     --rounds 1 --warmup-rounds 0 --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "run.py: skipped readfile/node/callback-sequential@fs.readFile: needs node, and none was found (install Node.js, set NODE or say --node PATH)"
@@ -356,7 +348,7 @@ EOF
 }
 
 @test "a variant whose requirement is not met is skipped with one line saying why, and the report lists it" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile requires --no-charts --out "${BATS_TEST_TMPDIR}/r"
+  run "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile requires --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "run.py: skipped readfile/fake/honest-probed-sequential@python: fake: no such library here"
   assert_line --regexp "^run.py: skipped readfile/fake/honest-elsewhere-sequential@python: .*windows"
@@ -369,12 +361,12 @@ EOF
 }
 
 @test "a workload's server runs for its rounds; one that dies or never gets ready fails only that workload's variants" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile served --no-charts --out "${BATS_TEST_TMPDIR}/s"
+  run "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile served --no-charts --out "${BATS_TEST_TMPDIR}/s"
   assert_success
   run csv_column "$(run_dir "${BATS_TEST_TMPDIR}/s")/samples.csv" status
   [ "${#lines[@]}" -eq 4 ]
   refute_line --regexp '^(invalid|failed|timeout|crashed)$'
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile unserved --no-charts --out "${BATS_TEST_TMPDIR}/u"
+  run "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile unserved --no-charts --out "${BATS_TEST_TMPDIR}/u"
   assert_failure 1
   assert_line "run.py: workload unserved has no valid sample (1 run: 1 failed); the samples are kept, the reasons are in REPORT.md"
   assert_line --regexp '^run.py: unserved/fake/honest-sequential@python failed: server fake-server exited 1 before it was ready: '
@@ -390,20 +382,20 @@ EOF
 
 @test "an output folder that cannot be created is refused before anything runs" {
   touch "${BATS_TEST_TMPDIR}/afile"
-  run -3 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --out "${BATS_TEST_TMPDIR}/afile/results"
+  run -3 "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --out "${BATS_TEST_TMPDIR}/afile/results"
   assert_output --regexp "^run.py: cannot create the results folder .*afile/results/.*: Not a directory \(choose another with --out\)$"
 }
 
 @test "bad runner options are usage errors with exit code 2" {
-  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile nope
+  run -2 "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile nope
   assert_output "run.py: unknown profile 'nope'; the catalog has broken, budget, nodeonly, quick, requires, scaling, served, unserved"
-  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '^zzz'
+  run -2 "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --filter '^zzz'
   assert_output "run.py: no variant of profile 'quick' matches '^zzz'"
-  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 0
+  run -2 "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 0
   assert_output "run.py: --rounds must be between 1 and 10000, got 0"
-  run -2 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --filter '('
+  run -2 "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --filter '('
   assert_output --partial "run.py: --filter '(' is not a regular expression"
-  run -2 "$PYTHON" "$RUN"
+  run -2 "$PYTHON" -m runner
   assert_output --partial "run.py: say which profile"
 }
 
@@ -411,18 +403,18 @@ EOF
   cp -R "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
   sed 's#tests/fixtures-bin/fake-readfile#tests/fixtures-bin/not-built#' "$FAKE_CATALOG/readfile.json" \
     > "${BATS_TEST_TMPDIR}/cat/readfile.json"
-  run -3 "$PYTHON" "$RUN" --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --out "${BATS_TEST_TMPDIR}/r"
+  run -3 "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --out "${BATS_TEST_TMPDIR}/r"
   assert_output "run.py: not built or not executable: tests/fixtures-bin/not-built (run \`make all\` first)"
   [ ! -e "${BATS_TEST_TMPDIR}/r" ]
 }
 
 @test "--render redraws summaries, charts and the report from samples.csv alone" {
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
     --iterations 5 --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   mkdir -p "${BATS_TEST_TMPDIR}/only/h/copy"
   cp "${d}/samples.csv" "${BATS_TEST_TMPDIR}/only/h/copy/"
-  run "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/only/h/copy"
+  run "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/only/h/copy"
   assert_success
   assert_line --regexp '^fake/honest-sequential@python +6 '
   for f in summary.csv summary.json REPORT.md hyperfine.json bench.txt charts/time-readfile.png; do
@@ -432,13 +424,13 @@ EOF
 }
 
 @test "a write error is one clear line and leaves no half-written summary" {
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 6 --warmup-rounds 0 \
     --iterations 5 --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   cp "${d}/summary.csv" "${BATS_TEST_TMPDIR}/before.csv"
   # A directory where the temporary file must go makes the write fail, even as root.
   mkdir "${d}/summary.csv.tmp"
-  run -3 "$PYTHON" "$RUN" --render "$d"
+  run -3 "$PYTHON" -m runner --render "$d"
   assert_line --partial "cannot write into"
   assert_line --partial "summary.csv.tmp"
   refute_output --partial "Traceback"
@@ -446,7 +438,7 @@ EOF
 }
 
 @test "--no-charts writes the summaries and REPORT.md, draws no chart and says how to draw them" {
-  run -0 "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+  run -0 "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
     --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/r"
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   assert_line "charts: not drawn (--no-charts; make plots RUN=${d} draws them)"
@@ -459,16 +451,16 @@ EOF
 }
 
 @test "--render of a folder without samples.csv says so" {
-  run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}"
+  run -3 "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}"
   assert_output "run.py: ${BATS_TEST_TMPDIR} has no samples.csv: not a run folder"
   # A results/latest that points nowhere yet (no run has finished).
   ln -s h/nothing "${BATS_TEST_TMPDIR}/latest"
-  run -3 "$PYTHON" "$RUN" --render "${BATS_TEST_TMPDIR}/latest"
+  run -3 "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/latest"
   assert_output "run.py: ${BATS_TEST_TMPDIR}/h/nothing is not a folder: --render takes a run folder, results/<host>/<stamp>"
 }
 
 @test "Ctrl-C keeps the samples, marks the run incomplete and exits 130" {
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 500 --iterations 5 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 500 --iterations 5 \
     --out "${BATS_TEST_TMPDIR}/r" > "${BATS_TEST_TMPDIR}/out" 2>&1 &
   pid=$!
   for _ in $(seq 1 200); do
@@ -492,11 +484,11 @@ EOF
 @test "two runs labelled as two hosts give the cross-host charts" {
   # The first run's own charts are not looked at: the second draws its own
   # and those across the two hosts.
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
     --iterations 5 --host host-a --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 2 --warmup-rounds 0 \
     --iterations 5 --host host-b --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
-  run "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/r"
+  run "$PYTHON" -m runner --hosts "${BATS_TEST_TMPDIR}/r"
   assert_success
   assert_line "${BATS_TEST_TMPDIR}/r/hosts/hosts-ms.png"
   assert_line "${BATS_TEST_TMPDIR}/r/hosts/hosts-ratio.png"
@@ -507,17 +499,18 @@ EOF
 }
 
 @test "cross-host charts need runs of two hosts" {
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
     --iterations 5 --host only-one --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
-  run -3 "$PYTHON" "$RUN" --hosts "${BATS_TEST_TMPDIR}/r"
+  run -3 "$PYTHON" -m runner --hosts "${BATS_TEST_TMPDIR}/r"
   assert_output --partial "holds runs of 1 host; the cross-host charts need two or more"
 }
 
-@test "each chart script explains itself and refuses a folder that is not a run" {
-  for s in headline_chart time_chart ratio_chart distribution_chart cpu_chart memory_chart claims_chart gap_chart hosts_chart; do
-    run -0 "$PYTHON" "${ROOT}/plots/${s}.py" --help
-    assert_line --regexp "^usage: ${s}.py"
+@test "each chart's command explains itself and refuses a folder that is not a run" {
+  for s in headline_chart time_chart ratio_chart distribution_chart cpu_chart memory_chart claims_chart gap_chart hosts_chart \
+      runtimes_chart where_time_chart unit_memory_chart scaling_n_chart scaling_k_chart scaling_env_chart; do
+    run -0 "$PYTHON" -m "runner.charts.${s}" --help
+    assert_line --regexp "^usage: python3 -m runner\.charts\.${s}( |\$)"
   done
-  run -2 "$PYTHON" "${ROOT}/plots/time_chart.py" "${BATS_TEST_TMPDIR}"
-  assert_output "time_chart.py: ${BATS_TEST_TMPDIR}/summary.json is missing: run \`runner/run.py --render ${BATS_TEST_TMPDIR}\` first"
+  run -2 "$PYTHON" -m runner.charts.time_chart "${BATS_TEST_TMPDIR}"
+  assert_output "time_chart.py: ${BATS_TEST_TMPDIR}/summary.json is missing: run \`python3 -m runner --render ${BATS_TEST_TMPDIR}\` first"
 }

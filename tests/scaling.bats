@@ -6,7 +6,6 @@
 
 load test_helper
 
-RUN="${ROOT}/runner/run.py"
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
 
 run_dir() { "$PYTHON" -c 'import os,sys; print(os.path.realpath(os.path.join(sys.argv[1], "latest")))' "$1"; }
@@ -14,7 +13,7 @@ run_dir() { "$PYTHON" -c 'import os,sys; print(os.path.realpath(os.path.join(sys
 @test "a sweep runs every point of every variant in every round, each a row with its N, K and environment" {
   # Unset, so that only the sweep's points set it.
   # Its charts are charts.bats' (the same sweep, drawn and checked there).
-  run env -u UV_THREADPOOL_SIZE "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile scaling --node none --seed 5 \
+  run env -u UV_THREADPOOL_SIZE "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile scaling --node none --seed 5 \
     --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
@@ -63,11 +62,11 @@ EOF
 }
 
 @test "a scaling chart of a run without a sweep exits 1 with one line" {
-  "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
+  "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --rounds 1 --warmup-rounds 0 \
     --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   for c in scaling_n_chart scaling_k_chart scaling_env_chart; do
-    run "$PYTHON" "${ROOT}/plots/${c}.py" "$d" -o "${BATS_TEST_TMPDIR}/x.png"
+    run "$PYTHON" -m "runner.charts.${c}" "$d" -o "${BATS_TEST_TMPDIR}/x.png"
     assert_failure 1
     assert_output --partial "has no sweep"
     [ "${#lines[@]}" -eq 1 ]
@@ -75,15 +74,14 @@ EOF
 }
 
 @test "a time budget gives the cheap variants it names more rounds, the others keep theirs" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile budget --node none --seed 9 \
+  run "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile budget --node none --seed 9 \
     --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
-  "$PYTHON" - "$d" "${ROOT}/runner" <<'EOF'
+  "$PYTHON" - "$d" <<'EOF'
 import csv, json, os, sys
 d = sys.argv[1]
-sys.path.insert(0, sys.argv[2])
-import measure
+from runner import measure
 rounds = {}
 for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
     rounds.setdefault(r["variant"].split("/")[2], []).append(int(r["round"]))
@@ -107,7 +105,7 @@ EOF
 }
 
 @test "--rounds overrides a time budget" {
-  run "$PYTHON" "$RUN" --catalog "$FAKE_CATALOG" --profile budget --node none --rounds 2 \
+  run "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile budget --node none --rounds 2 \
     --no-charts --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
@@ -115,13 +113,11 @@ EOF
 }
 
 @test "the scaling profile of the real catalog sweeps N, K and the threadpool's size" {
-  run "$PYTHON" "${ROOT}/runner/catalog.py" ids --profile scaling
+  run "$PYTHON" -m runner.catalog ids --profile scaling
   assert_success
   [ "${#lines[@]}" -ge 6 ]
   "$PYTHON" - <<'EOF'
-import sys
-sys.path.insert(0, "runner")
-import catalog
+from runner import catalog
 cat = catalog.load()
 s = cat.settings("readfile", "scaling")
 axes = {a["axis"]: a for a in s["sweep"]}
@@ -152,7 +148,7 @@ EOF
 @test "bad sweep, budget and variants_of settings are refused with one line (exit 3)" {
   while IFS='|' read -r settings message; do
     bad_catalog "$settings"
-    run "$PYTHON" "${ROOT}/runner/catalog.py" --catalog "${BATS_TEST_TMPDIR}/cat" ids
+    run "$PYTHON" -m runner.catalog --catalog "${BATS_TEST_TMPDIR}/cat" ids
     [ "$status" -eq 3 ] || { echo "settings $settings: exit $status"; false; }
     [ "${#lines[@]}" -eq 1 ] || { echo "settings $settings: $output"; false; }
     [[ "$output" == *"$message"* ]] || { echo "settings $settings: $output"; false; }

@@ -14,6 +14,10 @@ case "${BUILD:-build}" in
   *) BUILD_DIR="${ROOT}/${BUILD:-build}" ;;
 esac
 BIN="${BUILD_DIR}/bin"
+# The runner is a package, run as `"$PYTHON" -m runner` (and its modules as
+# `-m runner.<module>`) from any folder, and imported as `from runner import ...`
+# by the Python programs the tests write.
+export PYTHONPATH="${ROOT}${PYTHONPATH:+:${PYTHONPATH}}"
 
 # PYTHON and BATS_LIB_PATH come from `make deps` (build/deps.env) unless set.
 if [ -f "${BUILD_DIR}/deps.env" ]; then
@@ -36,7 +40,7 @@ done
 : "${CATALOG_DIR:=${ROOT}/runner/catalog}"
 
 # catalog ARGS... -- the catalog CLI (runner/catalog.py).
-catalog() { "$PYTHON" "${ROOT}/runner/catalog.py" --catalog "$CATALOG_DIR" "$@"; }
+catalog() { "$PYTHON" -m runner.catalog --catalog "$CATALOG_DIR" "$@"; }
 
 # workloads -- the catalog's workloads, one a line.
 workloads() { catalog workloads; }
@@ -71,13 +75,12 @@ workload_flag() {
 # (lists joined by spaces).  One Python call where `catalog field` would take
 # one per variant and field.
 catalog_rows() {
-  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$@" <<'PY'
+  "$PYTHON" - "$CATALOG_DIR" "$@" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[1])
-import catalog
-for v in catalog.load(sys.argv[2]).variants:
+from runner import catalog
+for v in catalog.load(sys.argv[1]).variants:
     print("|".join(" ".join(map(str, v[k])) if isinstance(v[k], list) else str(v[k])
-                   for k in sys.argv[3:]))
+                   for k in sys.argv[2:]))
 PY
 }
 
@@ -91,7 +94,7 @@ PY
 # Node a workload's folder of variant scripts (or the node --test wrapper),
 # whose flags and setup node/lib/contract.mjs's main() does for each.
 # TEST_VARIANT_COVER=1 -- contract_ids keeps the variants that
-# scripts/cover-variants.py keeps: every program, every variant name, every
+# runner/cover.py keeps: every program, every variant name, every
 # backend under each mode and with each style; TEST_VARIANT_COVER=K,K... the
 # ones it keeps with --keys K,K... (the emulated run of the contract table
 # uses program,style,backend,style+mode).
@@ -111,23 +114,22 @@ contract_ids() {
     0) ;;
     1)
       TEST_VARIANT_COVER=0 contract_ids "$@" \
-        | "$PYTHON" "${ROOT}/scripts/cover-variants.py" --catalog "$CATALOG_DIR"
+        | "$PYTHON" -m runner.cover --catalog "$CATALOG_DIR"
       return ;;
     *)
       TEST_VARIANT_COVER=0 contract_ids "$@" \
-        | "$PYTHON" "${ROOT}/scripts/cover-variants.py" --catalog "$CATALOG_DIR" --keys "$TEST_VARIANT_COVER"
+        | "$PYTHON" -m runner.cover --catalog "$CATALOG_DIR" --keys "$TEST_VARIANT_COVER"
       return ;;
   esac
-  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" \
+  "$PYTHON" - "$CATALOG_DIR" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" \
     "${TEST_LANGS:-}" "${TEST_ONE_PER_PROGRAM:-}" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[1])
-import catalog
-import plan
-workload, lang, node = (a or None for a in sys.argv[3:6])
-langs, one_per_program = sys.argv[6].split(), sys.argv[7] == "1"
+from runner import catalog
+from runner import plan
+workload, lang, node = (a or None for a in sys.argv[2:5])
+langs, one_per_program = sys.argv[5].split(), sys.argv[6] == "1"
 probes, programs = {}, set()
-for v in catalog.load(sys.argv[2]).select(workload=workload, lang=lang):
+for v in catalog.load(sys.argv[1]).select(workload=workload, lang=lang):
     if langs and v["lang"] not in langs:
         continue
     # A server of another language (its catalog lang: httpchain's Go and Node
@@ -225,12 +227,11 @@ variant_file() {
   if [ ! -d "$dir" ]; then
     rm -rf "$dir.$$"
     mkdir -p "$dir.$$"
-    "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$BIN" "${NODE:-node}" "$dir.$$" <<'PY' || return 1
+    "$PYTHON" - "$CATALOG_DIR" "$BIN" "${NODE:-node}" "$dir.$$" <<'PY' || return 1
 import os, sys
-sys.path.insert(0, sys.argv[1])
-import catalog
-bin_dir, node, out = sys.argv[3:6]
-for v in catalog.load(sys.argv[2]).variants:
+from runner import catalog
+bin_dir, node, out = sys.argv[2:5]
+for v in catalog.load(sys.argv[1]).variants:
     lines = catalog.argv(v, bin_dir, node)
     if v.get("env"):
         lines += ["--env--"] + ["%s=%s" % kv for kv in sorted(v["env"].items())]
@@ -341,7 +342,7 @@ stop_kept_server() {
 # ok == N and the workload's checks, with the catalog's flag values unless
 # given); otherwise prints the problem.
 check_result_line() {
-  "$PYTHON" "${ROOT}/runner/contract.py" --catalog "$CATALOG_DIR" "$@"
+  "$PYTHON" -m runner.contract --catalog "$CATALOG_DIR" "$@"
 }
 
 # line_head WORKLOAD LANG STYLE SHAPE MODE METHOD BACKEND ID -- how a variant's
@@ -421,13 +422,12 @@ expect_contract_lines() {
 # with HEAD and pass runner/contract.py for ID at N (and K); prints one line
 # per failure.
 check_result_lines() {
-  "$PYTHON" - "${ROOT}/runner" "$CATALOG_DIR" "$1" <<'PY'
+  "$PYTHON" - "$CATALOG_DIR" "$1" <<'PY'
 import sys
-sys.path.insert(0, sys.argv[1])
-import catalog
-import contract
-cat = catalog.load(sys.argv[2])
-for record in open(sys.argv[3], encoding="utf-8", errors="replace"):
+from runner import catalog
+from runner import contract
+cat = catalog.load(sys.argv[1])
+for record in open(sys.argv[2], encoding="utf-8", errors="replace"):
     vid, n, k, head, line = record.rstrip("\n").split("\t", 4)
     if not line.startswith(head):
         print("%s: the line does not begin with the catalog's fields %s: %s" % (vid, head, line))

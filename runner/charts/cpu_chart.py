@@ -1,7 +1,7 @@
 """cpu_chart.py -- CPU time (user and system) beside wall time, per operation,
 one panel per mode and method.
 
-Usage: cpu_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.cpu_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json: the medians of the runner's wait4 rusage (user and
 system CPU) and of its wall time of the whole process, divided by N.  The bar
@@ -10,20 +10,21 @@ CPU beyond the wall time means more than one thread worked (libuv's threadpool,
 Go's threads, V8's helpers); far below it, the process waited.  These figures
 include start-up, unlike the time chart.  Lower is better.
 """
-import os
 import sys
 
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 PROG = "cpu_chart.py"
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "cpu", argv, "user_ms")
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/cpu-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "cpu", data, workload, out, "user_ms")
     rows = [r for r in rows if r.get("sys_ms") is not None]
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["user_ms"] + r["sys_ms"]) for r in rows])
@@ -55,13 +56,17 @@ def main(argv):
                 ax.plot([wall], [y], marker="|", color="black", markersize=18, mew=3)
             p.point(k, r, user + sys_, user=user, sys=sys_, wall=wall,
                     unit="%s/%s" % (unit, noun))
-            p.value(k, y, "%s + %s%s %s" % (st.fmt_num(user), st.fmt_num(sys_),
-                                             "" if wall is None else " | %s" % st.fmt_num(wall),
+            p.value(k, y, "%s + %s%s %s" % (st.num(user), st.num(sys_),
+                                             "" if wall is None else " | %s" % st.num(wall),
                                              unit))
             top += [user + sys_, wall or 0]
         ax.set_xlim(0, max(top) * 1.08)
     p.note_text += " Value column: user + system | wall, %s per %s." % (unit, noun)
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "cpu", argv, draw)
 
 
 if __name__ == "__main__":

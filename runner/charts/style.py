@@ -1,11 +1,19 @@
-"""style.py -- what every chart of plots/ shares: one colour per style and one
+"""style.py -- what every chart of runner/charts/ shares: one colour per style and one
 marker and hatch per language across all charts, the suite's order of styles,
 the run folder reader, the panel layout (Panels: one panel per mode and method,
 each with its own axis, variant labels on the left and the values in a column
 of their own on the right), the sidecar JSON of what a chart plotted, the
 check of the rendered figure (no two texts overlap, none leaves the figure,
-the smallest text stays legible at GitHub's width), and die() for bad input.
-Not a chart itself.
+the smallest text stays legible at GitHub's width), die() for bad input, and
+what makes each chart a command of its own (cli()).  Not a chart itself.
+
+A chart module has draw(data, workload, out): data is a RunData (the run
+folder, its summary as summary.json holds it, its samples when the caller has
+read them), workload None for the run's only one, out None for
+charts/<chart>-<workload>.png.  It draws the PNG and its sidecar, or raises
+ChartError (die()) naming why it cannot.  render.py calls it for every chart
+of a run, in its own process and with the summary it has just written;
+`python3 -m runner.charts.<chart> RUNDIR` reads the folder and calls it alike.
 
 Sizes: a chart is WIDTH_IN x DPI = 1000 px wide with no text under FONT_PT
 (13 pt); shown 880 px wide (GitHub's column) its smallest text is still
@@ -21,12 +29,13 @@ import sys
 
 import matplotlib
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the chart scripts)
+import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the charts)
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "runner"))
-import summary as sm  # noqa: E402  (runner/summary.py: what a summary row holds)
-from ratios import lang_of, same_language  # noqa: E402,F401  (re-exported to the charts)
+from .. import catalog as catalog_mod  # noqa: E402
+from .. import fmt  # noqa: E402
+from .. import summary as sm  # noqa: E402  (what a summary row holds)
+from ..errors import ChartError  # noqa: E402
+from ..ratios import lang_of, same_language  # noqa: E402,F401  (re-exported to the charts)
 
 # One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
 STYLE_COLORS = {
@@ -58,7 +67,8 @@ MIN_PT_AT_GITHUB = 11.5  # the smallest text there, in points of a 96 dpi screen
 METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)",
                  "perfjs": "bluebird's harness (performance.js: own process, memory sampled)",
                  "objkey": "seed 002's cache (a plain object, the key built per load)"}
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# runner/, whose catalog/suite.json names the styles, modes and methods.
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,
                      "axes.labelsize": FONT_PT, "xtick.labelsize": FONT_PT,
                      "ytick.labelsize": FONT_PT, "legend.fontsize": FONT_PT,
@@ -66,8 +76,30 @@ plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,
 
 
 def die(prog, msg, code=2):
-    print("%s: %s" % (prog, msg), file=sys.stderr)
-    sys.exit(code)
+    """The chart cannot be drawn: ChartError, msg its line."""
+    raise ChartError(prog, msg, code)
+
+
+class RunData:
+    """What the charts of one run read: its folder, its summary (as summary.json
+    holds it), its samples (samples.csv's rows, None when the caller has not
+    read them: a chart that needs them reads the file) and today's catalog,
+    read once for all of them."""
+
+    def __init__(self, rundir, summary, samples=None):
+        self.rundir, self.summary, self.samples = rundir, summary, samples
+        self._catalog = None
+
+    def catalog(self):
+        """Today's catalog; raises catalog.CatalogError when it cannot be read."""
+        if self._catalog is None:
+            try:
+                self._catalog = catalog_mod.load()
+            except catalog_mod.CatalogError as e:
+                self._catalog = e
+        if isinstance(self._catalog, catalog_mod.CatalogError):
+            raise self._catalog
+        return self._catalog
 
 
 def style_color(style):
@@ -108,7 +140,7 @@ def load_summary(prog, rundir):
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except OSError:
-        die(prog, "%s is missing: run `runner/run.py --render %s` first" % (path, rundir))
+        die(prog, "%s is missing: run `python3 -m runner --render %s` first" % (path, rundir))
     except ValueError as e:
         die(prog, "%s is not valid JSON: %s" % (path, e))
     if not isinstance(data, dict) or not isinstance(data.get("variants"), list):
@@ -139,15 +171,19 @@ def pick_workload(prog, rows, workload):
 
 
 def parser(prog, doc):
-    """The argument parser of a chart script: its docstring is the --help."""
-    p = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
+    """The argument parser of a chart's command (python3 -m runner.charts.<chart>,
+    prog its file's name): its docstring is the --help."""
+    p = argparse.ArgumentParser(prog="python3 -m runner.charts.%s" % prog[:-len(".py")],
+                                description=doc.split("\n\n")[0],
                                 epilog=doc.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     return p
 
 
-def output_path(prog, args, default_name):
-    out = args.output or os.path.join(args.rundir, "charts", default_name)
+def output_path(prog, rundir, out, default_name):
+    """out, or RUNDIR/charts/default_name when out is None; dies when its folder
+    does not exist."""
+    out = out or os.path.join(rundir, "charts", default_name)
     d = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(d):
         die(prog, "output folder %s does not exist" % d)
@@ -160,7 +196,7 @@ def suite_vocabulary():
     """suite.json's styles, modes and methods (runner/catalog/suite.json is their
     one source); the built-in lists when it cannot be read."""
     try:
-        with open(os.path.join(ROOT, "runner", "catalog", "suite.json"), encoding="utf-8") as f:
+        with open(os.path.join(RUNNER, "catalog", "suite.json"), encoding="utf-8") as f:
             suite = json.load(f)
     except (OSError, ValueError):
         suite = {}
@@ -222,9 +258,6 @@ def unit_noun(summary, workload):
     return w.get("unit") or "operation"
 
 
-TIME_UNITS = (("ns", 1.0), ("µs", 1e3), ("ms", 1e6), ("s", 1e9))
-
-
 def per_op_ns(r, ms):
     """A time of one run of r (ms) per operation, in ns: elapsed / iterations."""
     if ms is None or not r.get("iterations"):
@@ -236,46 +269,27 @@ def time_unit(values_ns):
     """(name, ns per unit) that suits the values: their median below 1000 units."""
     vals = sorted(v for v in values_ns if v)
     if not vals:
-        return TIME_UNITS[0]
+        return fmt.TIME_UNITS[0]
     mid = vals[len(vals) // 2]
-    for name, scale in TIME_UNITS:
+    for name, scale in fmt.TIME_UNITS:
         if mid < 1000 * scale:
             return name, scale
-    return TIME_UNITS[-1]
+    return fmt.TIME_UNITS[-1]
 
 
-def fmt_num(v):
-    """Three significant figures, no exponent: 1.23, 12.3, 123, 1234."""
-    if v is None:
-        return "-"
-    a = abs(v)
-    if a >= 100:
-        return "{:,.0f}".format(v)
-    if a >= 10:
-        return "%.1f" % v
-    if a >= 1:
-        return "%.2f" % v
-    return "%.3g" % v
+def num(v):
+    """fmt.num as a chart shows a figure: thousands grouped (1,234)."""
+    return fmt.num(v, grouping=True)
 
 
-def fmt_ratio(value, low, high, significant=None, tested=False):
-    """'~ 1.01x [0.97, 1.05]': ~ when the difference is not significant, ? when
-    tested is True but there was no test (too few paired rounds)."""
+def ratio_text(value, low, high, significant=None, tested=False):
+    """fmt.ratio as a chart shows it: '~ 1.01x [0.97, 1.05]', ~ when the
+    difference is not significant, ? when tested is True but there was no test
+    (too few paired rounds); '-' without a ratio."""
     if value is None:
         return "-"
-    ci = " [%.2f, %.2f]" % (low, high) if low is not None and high is not None else " [no CI]"
-    mark = "~ " if significant is False else ("? " if significant is None and tested else "")
-    return "%s%.2fx%s" % (mark, value, ci)
-
-
-def fmt_ns(ns, signed=False):
-    """A duration in ns with a unit that suits it: '+6.52 µs', '-120 ns'."""
-    name, scale = TIME_UNITS[0]
-    for name, scale in TIME_UNITS:
-        if abs(ns) < 1000 * scale:
-            break
-    text = fmt_num(ns / scale)
-    return "%s%s %s" % ("+" if signed and ns > 0 else "", text, name)
+    mark = "~" if significant is False else ("?" if significant is None and tested else "")
+    return fmt.ratio(value, low, high, mark, no_ci="[no CI]")
 
 
 def emphasis(significant):
@@ -518,6 +532,7 @@ class Panels:
             "variants": sorted({p["variant"] for p in self.points}),
             "omitted": self.omitted, "panels": [g[0] for g in self.groups],
             "points": self.points, "values": self.value_log, "layout": check})
+        plt.close(fig)
         return 0
 
 
@@ -540,14 +555,15 @@ def row_major(handles, ncol):
     return out
 
 
-def ratio_chart(prog, doc, prefix, argv, pick, what):
+def ratio_chart(prog, prefix, data, workload, out, pick, what):
     """A chart of ratios to a baseline: per panel (mode and method), each
     variant's ratio as a dot with its 95% CI on a log axis around the line at
     1.0; solid and bold when the difference is significant, faded with ~ when
     not.  pick(row) gives the row's ratio (a dict as same_language() returns)
     or None when it has none (the variant is left out and the note says so);
     what(labels) the chart's title from the baselines' labels."""
-    args, summary, workload, rows, out = load_run(prog, doc, prefix, argv)
+    summary = data.summary
+    workload, rows, out = run_rows(prog, prefix, data, workload, out)
     shown, left_out = [], []
     for r in rows:
         (shown if pick(r) and pick(r)["ratio"] is not None else left_out).append(r)
@@ -595,9 +611,9 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
             dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
             p.point(k, r, q["ratio"], q["low"], q["high"], baseline=q["baseline"],
                     significant=q["significant"], diff_per_op_ns=q.get("diff"), row=y)
-            text = fmt_ratio(q["ratio"], q["low"], q["high"], q["significant"], tested=True)
+            text = ratio_text(q["ratio"], q["low"], q["high"], q["significant"], tested=True)
             if q.get("diff") is not None:
-                text += ", %s" % fmt_ns(q["diff"], signed=True)
+                text += ", %s" % fmt.ns(q["diff"], sign=True, grouping=True)
             p.value(k, y, text, q["significant"])
             vals += [q["ratio"], q["low"], q["high"]]
         ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
@@ -606,28 +622,41 @@ def ratio_chart(prog, doc, prefix, argv, pick, what):
     return p.finish()
 
 
-def chart_args(prog, doc, prefix, argv):
-    """The arguments every per-run chart takes: RUNDIR, -o, --workload."""
+def cli(prog, doc, prefix, argv, draw):
+    """A per-run chart as a command: RUNDIR, -o, --workload; reads the run's
+    summary.json and calls draw(data, workload, out).  Returns the exit code:
+    0 drawn, else ChartError's code with its line on stderr."""
     p = parser(prog, doc)
     p.add_argument("rundir", help="a run folder, e.g. results/latest")
     p.add_argument("-o", "--output",
                    help="PNG to write (default: RUNDIR/charts/%s-<workload>.png)" % prefix)
     p.add_argument("--workload", help="which workload (default: the only one)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    return command(lambda: draw(RunData(args.rundir, load_summary(prog, args.rundir)),
+                                args.workload, args.output))
 
 
-def load_run(prog, doc, prefix, argv, needs=None):
-    """(args, summary, workload, its rows that have `needs`, output path) for a
-    per-run chart; dies (exit 1) when no row has `needs`."""
-    args = chart_args(prog, doc, prefix, argv)
-    summary = load_summary(prog, args.rundir)
-    workload, rows = pick_workload(prog, summary["variants"], args.workload)
+def command(call):
+    """call() (a chart's drawing) as a command's exit code: 0, or the code of the
+    ChartError it raised, its line on stderr."""
+    try:
+        call()
+    except ChartError as e:
+        print(e, file=sys.stderr)
+        return e.code
+    return 0
+
+
+def run_rows(prog, prefix, data, workload, out, needs=None):
+    """(workload, its rows that have `needs`, output path) of a per-run chart:
+    the only workload when workload is None, RUNDIR/charts/<prefix>-<workload>.png
+    when out is None; dies (exit 1) when no row has `needs`."""
+    workload, rows = pick_workload(prog, data.summary["variants"], workload)
     if needs:
         rows = [r for r in rows if r.get(needs) is not None]
         if not rows:
             die(prog, "no variant of %s has a %s to draw" % (workload, needs.replace("_", " ")), 1)
-    return args, summary, workload, rows, output_path(prog, args, "%s-%s.png" % (prefix,
-                                                                               workload))
+    return workload, rows, output_path(prog, data.rundir, out, "%s-%s.png" % (prefix, workload))
 
 
 def log_limits(ax, values, pad=1.25, include_one=False):

@@ -1,7 +1,7 @@
 """gap_chart.py -- Node's gap to C, split into the runtime, the style and the
 file reader, for each gap of the workload's claims decomposition.
 
-Usage: gap_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.gap_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json and RUNDIR/samples.csv, and the "decomposition" of
 the workload's seed claims in its catalog file.  Each gap row names a Node
@@ -21,15 +21,11 @@ up to the total.  Rows that compare two languages' pairs (Node / Go) are
 not gaps to C and are left out.  A gap without the Node pairs to split style from file
 reader shows style and file reader as one part.
 """
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import style as st  # noqa: E402
+from .. import catalog as catalog_mod
+from .. import reproduce
+from . import style as st
 
 PROG = "gap_chart.py"
 PART_COLORS = {"total": "#000000", "runtime": "#7f7f7f", "style": "#009E73",
@@ -64,16 +60,19 @@ def splits(d):
     return len(a) == 1 and len(b) == 1 and a != b
 
 
-def main(argv):
-    args, summary, workload, _, out = st.load_run(PROG, __doc__, "gap", argv)
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/gap-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, _, out = st.run_rows(PROG, "gap", data, workload, out)
     try:
-        cat = catalog_mod.load()
+        cat = data.catalog()
     except catalog_mod.CatalogError as e:
         st.die(PROG, "cannot read the catalog: %s" % e, 3)
     dec = ((cat.workloads.get(workload) or {}).get("claims") or {}).get("decomposition")
     if not dec or not dec.get("rows"):
         st.die(PROG, "the catalog has no decomposition of %s's gaps" % workload, 1)
-    run = reproduce.Run(summary, args.rundir, cat)
+    run = reproduce.Run(summary, data.rundir, cat, data.samples)
     groups, measured, missing, reasons = [], [], {}, []
     gaps = [d for d in dec["rows"] if splits(d)]
     for d in gaps:
@@ -111,8 +110,8 @@ def main(argv):
             for vid in g["num"] + g["den"]:
                 p.point(k, {"variant": vid}, res["value"], res["low"], res["high"],
                         part=g["label"], num=g["num"], den=g["den"])
-            p.value(k, y, st.fmt_ratio(res["value"], res["low"], res["high"],
-                                       None if sig is None else sig), sig)
+            p.value(k, y, st.ratio_text(res["value"], res["low"], res["high"],
+                                        None if sig is None else sig), sig)
             measured.append("%s = %s / %s" % (g["label"], " x ".join(map(short, g["num"])),
                                               " x ".join(map(short, g["den"]))))
         ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
@@ -129,6 +128,10 @@ def main(argv):
                                     else ", ".join(where)) for part, where in missing.items()),
             reasons[0].replace("`", ""))
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "gap", argv, draw)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """unit_memory_chart.py -- memory per operation in flight: bytes per task.
 
-Usage: unit_memory_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.unit_memory_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json and the workload's catalog file.  For a workload
 whose every operation is suspended at once (tasks), each variant's median
@@ -11,20 +11,20 @@ charts.per_unit_memory gives the unit, reference marks (bytes per unit)
 drawn as grey lines named in the legend, and the note quoting where they come
 from (another host: a scale, not a check).  Lower is better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-import catalog as catalog_mod  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.lines import Line2D
+
+from . import style as st
+from .. import catalog as catalog_mod
 
 PROG = "unit_memory_chart.py"
 
 
-def hint(prog, workload):
+def hint(prog, workload, data):
+    """The catalog's charts.per_unit_memory of workload; dies without it."""
     try:
-        cat = catalog_mod.load()
+        cat = data.catalog()
     except catalog_mod.CatalogError as e:
         st.die(prog, str(e), 3)
     w = cat.workloads.get(workload) or {}
@@ -34,10 +34,12 @@ def hint(prog, workload):
     return h
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "unit-memory", argv,
-                                                     "peak_rss_kb")
-    h = hint(PROG, workload)
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/unit-memory-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "unit-memory", data, workload, out, "peak_rss_kb")
+    h = hint(PROG, workload, data)
     unit = h.get("unit", "operation")
     above = all(r.get("mem_above_idle_kb") is not None for r in rows)
     what = "memory above idle" if above else "peak RSS (no idle figure: the runtime's floor included)"
@@ -83,6 +85,10 @@ def main(argv):
         else:
             ax.set_xlim(0, max(allv) * 1.08)
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "unit-memory", argv, draw)
 
 
 if __name__ == "__main__":

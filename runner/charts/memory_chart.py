@@ -1,7 +1,7 @@
 """memory_chart.py -- the memory each variant's work takes: peak resident memory
 above the idle process, one panel per mode and method.
 
-Usage: memory_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.memory_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json.  Above idle = the process's peak RSS (wait4's
 ru_maxrss of the whole program) minus its RSS just before the timed section
@@ -10,11 +10,9 @@ and Node's runtimes do not count, only what the N operations took.  A run that
 did not record the idle RSS gets the whole peak RSS instead, and the chart
 says so in its title.  Lower is better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 PROG = "memory_chart.py"
 
@@ -28,9 +26,11 @@ def above_idle_kb(r):
     return None
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "memory", argv,
-                                                     "peak_rss_kb")
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/memory-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "memory", data, workload, out, "peak_rss_kb")
     above = all(above_idle_kb(r) is not None for r in rows)
     value = above_idle_kb if above else (lambda r: r["peak_rss_kb"])
     kbs = [value(r) for r in rows]
@@ -56,13 +56,17 @@ def main(argv):
             ax.barh(y, v, height=0.6, color=st.row_color(r), edgecolor="black", linewidth=0.6,
                     hatch=st.lang_hatch(r["lang"]))
             p.point(k, r, v, unit=unit, kind="above idle" if above else "peak")
-            p.value(k, y, "%s %s" % (st.fmt_num(v), unit))
+            p.value(k, y, "%s %s" % (st.num(v), unit))
             vals.append(v)
         ax.axvline(0, color="black", linewidth=0.8)
         lo, hi = min(vals + [0.0]), max(vals + [0.0])
         # All zero (nothing above idle): one unit wide, not an axis of 1e-9.
         ax.set_xlim(lo * 1.1, hi * 1.08 if hi > 0 else 1.0)
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "memory", argv, draw)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """claims_chart.py -- each seed claim of a workload against this host's figure.
 
-Usage: claims_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.claims_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json and RUNDIR/samples.csv, and the workload's seed
 claims from its catalog file (runner/catalog/<workload>.json, "claims").  A
@@ -13,17 +13,13 @@ absolute claim (a time for N operations) is drawn per operation in a panel of
 its own.  Log axes: a claim 2x too high and one 2x too low are the same
 distance from the dot.
 """
-import os
 import sys
 
 from matplotlib.lines import Line2D
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import style as st  # noqa: E402
+from .. import catalog as catalog_mod
+from .. import reproduce
+from . import style as st
 
 PROG = "claims_chart.py"
 SUITE = "#0072B2"      # this host, the suite's in-process timing
@@ -40,16 +36,19 @@ def claim_rows(claims):
     return rows
 
 
-def main(argv):
-    args, summary, workload, _, out = st.load_run(PROG, __doc__, "claims", argv)
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/claims-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, _, out = st.run_rows(PROG, "claims", data, workload, out)
     try:
-        cat = catalog_mod.load()
+        cat = data.catalog()
     except catalog_mod.CatalogError as e:
         st.die(PROG, "cannot read the catalog: %s" % e, 3)
     claims = (cat.workloads.get(workload) or {}).get("claims")
     if not claims or not (claims.get("ratios") or claims.get("absolute")):
         st.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
-    run = reproduce.Run(summary, args.rundir, cat)
+    run = reproduce.Run(summary, data.rundir, cat, data.samples)
     rows = claim_rows(claims)
     # One pseudo row per claim for the panel layout: its label is the claim's.
     groups = []
@@ -153,6 +152,10 @@ def _absolute(run, vid, scale):
     per = lambda ms: None if ms is None else st.per_op_ns(r, ms) / scale  # noqa: E731
     return {"value": per(r["median_ms"]), "low": per(r.get("ci_low_ms")),
             "high": per(r.get("ci_high_ms"))}
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "claims", argv, draw)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""cover-variants.py [--catalog DIR] [--keys K,K...] < IDS -- the variant ids
+"""python3 -m runner.cover [--catalog DIR] [--keys K,K...] < IDS -- the variant ids
 of stdin (one a line) that a check needs when it is about the code a variant
 runs and not about the variant's name: an id is kept when it is the first to
 bring one of these keys (by default the first four):
@@ -34,12 +34,9 @@ with the fewer) and, through cover_ids and TEST_VARIANT_COVER in
 tests/test_helper.bash, by tests/hostile_c.bats and the emulated contract
 table of scripts/test-aarch64.sh.
 """
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "runner"))
-import catalog  # noqa: E402
+from . import catalog
 
 DEFAULT_KEYS = ("program", "name", "backend+mode", "backend+style")
 KNOWN_KEYS = DEFAULT_KEYS + ("style", "backend", "style+mode")

@@ -1,7 +1,7 @@
 """time_chart.py -- time per operation of every variant: the median with its
 95% CI, one panel per mode (and per method: whole-process timings apart).
 
-Usage: time_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.time_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json (written by runner/run.py).  A run's time is the
 program's own elapsed time for N operations; per operation it is that divided
@@ -11,17 +11,18 @@ never a sliver under a slow one.  Colour = style, marker = language; the value
 column gives the median and its CI.  Lower is better; compare rows only
 within a panel.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
 
 PROG = "time_chart.py"
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "time", argv, "median_ms")
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/time-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "time", data, workload, out, "median_ms")
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows])
     noun = st.unit_noun(summary, workload)
@@ -46,8 +47,8 @@ def main(argv):
                 no_ci += 1
             st.dot(p.axes[k], y, r, v, lo, hi, significant=True)
             p.point(k, r, v, lo, hi, unit="%s/%s" % (unit, noun))
-            p.value(k, y, "%s %s" % (st.fmt_num(v), unit) + (
-                " [%s, %s]" % (st.fmt_num(lo), st.fmt_num(hi)) if lo is not None else ""))
+            p.value(k, y, "%s %s" % (st.num(v), unit) + (
+                " [%s, %s]" % (st.num(lo), st.num(hi)) if lo is not None else ""))
             vals += [v, lo, hi]
         ax = p.axes[k]
         vals = [x for x in vals if x]
@@ -60,6 +61,10 @@ def main(argv):
         p.note_text += " %d variant%s without a CI: too few samples." % (
             no_ci, "" if no_ci == 1 else "s")
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "time", argv, draw)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """distribution_chart.py -- every valid sample of every variant, per operation:
 a box with the runs on top, one panel per mode and method.
 
-Usage: distribution_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.distribution_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/samples.csv (status ok rows) and RUNDIR/summary.json.  Each dot is
 one process run (its elapsed time / N); the box spans the quartiles with the
@@ -9,27 +9,25 @@ median line.  MAD outliers are drawn as red crosses: flagged, never dropped.
 Each panel has its own axis, logarithmic when its values span more than 10x.
 Lower is better.
 """
-import os
 import random
 import sys
 
 from matplotlib.lines import Line2D
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import stats  # noqa: E402
-import style as st  # noqa: E402
-import summary as sm  # noqa: E402
+from .. import stats
+from . import style as st
+from .. import summary as sm
 
 PROG = "distribution_chart.py"
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "distribution", argv,
-                                                     "median_ms")
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/distribution-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "distribution", data, workload, out, "median_ms")
     times = {}
-    for s in st.load_samples(PROG, args.rundir):
+    for s in data.samples or st.load_samples(PROG, data.rundir):
         # A sweep's other points (the scaling profile) have charts of their own.
         if s.get("status") == "ok" and s.get("elapsed_ns") and sm.at_base_point(s):
             try:
@@ -39,7 +37,7 @@ def main(argv):
     missing = [r["variant"] for r in rows if not times.get(r["variant"])]
     if missing:
         st.die(PROG, "samples.csv has no valid sample of %s, which summary.json has: "
-                     "redraw with runner/run.py --render" % ", ".join(missing))
+                     "redraw with python3 -m runner --render" % ", ".join(missing))
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows])
     noun = st.unit_noun(summary, workload)
@@ -91,6 +89,10 @@ def main(argv):
                    "boxes: quartiles and median; %d outlier%s flagged by MAD, none dropped."
                    % (n_text, n_out, "" if n_out == 1 else "s"))
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "distribution", argv, draw)
 
 
 if __name__ == "__main__":

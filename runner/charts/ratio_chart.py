@@ -2,7 +2,7 @@
 of its mode (the C callback variant for readfile; the label comes from
 summary.json), one panel per mode and method.
 
-Usage: ratio_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.ratio_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json.  The ratio is the median of per-round ratios (runs
 paired within a round), drawn as a dot with its 95% CI on a log axis, so that
@@ -11,19 +11,26 @@ and bold: the difference is significant; faded with `~`: it is not (read it as
 "no measurable difference", not as a speed-up or slow-down).  For each style
 against callbacks of its own language, see headline_chart.py.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-from ratios import against_baseline  # noqa: E402  (runner/ratios.py, on the path by style)
+from . import style as st
+from ..ratios import against_baseline
+
+
+PROG = "ratio_chart.py"
+
+
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/ratio-<workload>.png); ChartError when it cannot be drawn."""
+    return st.ratio_chart(
+        PROG, "ratio", data, workload, out, against_baseline,
+        lambda labels: "Every variant against the %s of the same mode (ratio of times, 95%% CI)"
+        % " / ".join(labels))
 
 
 def main(argv):
-    return st.ratio_chart(
-        "ratio_chart.py", __doc__, "ratio", argv, against_baseline,
-        lambda labels: "Every variant against the %s of the same mode (ratio of times, 95%% CI)"
-        % " / ".join(labels))
+    return st.cli(PROG, __doc__, "ratio", argv, draw)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 to callbacks of the same language and mode (C vs C, Node vs Node, Go vs Go),
 one panel per mode and method.
 
-Usage: headline_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.headline_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json: for each variant, its round-paired ratio to the
 baseline of its own language (the summary's same-language ratio, or its
@@ -13,18 +13,25 @@ Solid and bold: significant; faded with `~`: not.  The baseline itself is the
 hollow marker on the line.  A variant with no baseline of its own language in
 its mode is left out, and the chart's note names it.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from . import style as st
+
+
+PROG = "headline_chart.py"
+
+
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/headline-<workload>.png); ChartError when it cannot be drawn."""
+    return st.ratio_chart(
+        PROG, "headline", data, workload, out, st.same_language,
+        lambda labels: "Does the style cost anything? Each style against %s of the same "
+        "language and mode (ratio of times, 95%% CI)" % " / ".join(labels))
 
 
 def main(argv):
-    return st.ratio_chart(
-        "headline_chart.py", __doc__, "headline", argv, st.same_language,
-        lambda labels: "Does the style cost anything? Each style against %s of the same "
-        "language and mode (ratio of times, 95%% CI)" % " / ".join(labels))
+    return st.cli(PROG, __doc__, "headline", argv, draw)
 
 
 if __name__ == "__main__":

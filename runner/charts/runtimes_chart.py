@@ -1,6 +1,6 @@
 """runtimes_chart.py -- a workload's seed claims on each runtime version.
 
-Usage: runtimes_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.runtimes_chart RUNDIR [-o OUT.png] [--workload W]
 
 For a run of the runtimes profile (DESIGN section 11): each ratio claim of the
 workload whose variants are all of versioned languages, as a line across the
@@ -10,34 +10,33 @@ the figures of REPORT.md's table), the hollow diamond the seed's published
 figure at the version that stands for the seed's runtime.  Log axis: the line
 at 1 is "as fast"; a claim holds where its CI lies above 1.
 """
-import os
 import sys
 
 from matplotlib.lines import Line2D
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "runner"))
-import byversion  # noqa: E402
-import catalog as catalog_mod  # noqa: E402
-import reproduce  # noqa: E402
-import style as st  # noqa: E402
+from .. import byversion
+from .. import catalog as catalog_mod
+from .. import reproduce
+from . import style as st
 
 PROG = "runtimes_chart.py"
 COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
 NAMES = {"node": "Node", "go": "Go"}
 
 
-def main(argv):
-    args, summary, workload, _, out = st.load_run(PROG, __doc__, "runtimes", argv)
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/runtimes-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, _, out = st.run_rows(PROG, "runtimes", data, workload, out)
     try:
-        cat = catalog_mod.load()
+        cat = data.catalog()
     except catalog_mod.CatalogError as e:
         st.die(PROG, "cannot read the catalog: %s" % e, 3)
     claims = (cat.workloads.get(workload) or {}).get("claims")
     if not claims:
         st.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
-    run = reproduce.Run(summary, args.rundir, cat)
+    run = reproduce.Run(summary, data.rundir, cat, data.samples)
     versions = byversion.versions_in(run)
     rows = byversion.compared(cat, claims, versions)
     seed, today = byversion.seed_pins(claims), byversion.today_pins(versions)
@@ -105,6 +104,10 @@ def main(argv):
                        (" Other languages stay at the seed's version. " if len(versions) > 1 else " ")
                        + ("Not measured: %s." % ", ".join(missing) if missing else "")))
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "runtimes", argv, draw)
 
 
 if __name__ == "__main__":

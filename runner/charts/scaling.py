@@ -16,12 +16,10 @@ JSON lists every point drawn (variant, x, value, CI) and the variants left
 out (fewer than two points along the axis).
 """
 import math
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from . import style as st
 
 LANG_LINE = {"c": "-", "go": ":", "node": "--"}
 MODE_MARKER = {"sequential": "o", "parallel": "s", "bounded": "^"}
@@ -111,19 +109,21 @@ def line_handle(r, fill):
     return Line2D([], [], label=r["label"], **line_style(r, fill))
 
 
-def draw(prog, doc, argv, kind, xlabel, panels, prefix):
-    args = st.chart_args(prog, doc, prefix, argv)
-    summary = st.load_summary(prog, args.rundir)
+def chart(prog, prefix, data, workload, out, kind, xlabel, panels):
+    """A scaling chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/<prefix>-<workload>.png): the sweep's points along kind, the
+    panels named (PANELS' keys); ChartError when it cannot be drawn."""
+    summary = data.summary
     if not summary.get("points"):
         st.die(prog, "%s has no sweep (run the scaling profile: make compare PROFILE=scaling)"
-               % args.rundir, 1)
-    workload, _ = st.pick_workload(prog, summary["points"], args.workload)
+               % data.rundir, 1)
+    workload, _ = st.pick_workload(prog, summary["points"], workload)
     name, lines = series(summary, workload, kind)
     short_lines = {v: xs for v, xs in lines.items() if len(xs) < 2}
     lines = {v: xs for v, xs in lines.items() if len(xs) >= 2}
     if not lines:
         st.die(prog, "no variant of %s has two points along %s" % (workload, kind), 1)
-    out = st.output_path(prog, args, "%s-%s.png" % (prefix, workload))
+    out = st.output_path(prog, data.rundir, out, "%s-%s.png" % (prefix, workload))
     noun = st.unit_noun(summary, workload)
     rows = sorted((xs[0][1] for xs in lines.values()), key=st.variant_order)
     tunit, tscale = st.time_unit([per_op_ns(row) for xs in lines.values() for _, row in xs])

@@ -3,7 +3,7 @@ a stacked bar of µs per operation split into system calls, verification,
 the backend's hand-off (threadpool waiting) and the style, with the CPU per
 operation marked on it.
 
-Usage: where_time_chart.py RUNDIR [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.where_time_chart RUNDIR [-o OUT.png] [--workload W]
 
 Reads RUNDIR/summary.json (its rows' median_ms, iterations and the
 accounting that runner/accounting.py attaches).  One panel per backend of
@@ -33,14 +33,13 @@ end means more than one core was busy, left of it that the process waited.
 Without a floor or a callback variant on a backend the unexplained rest is
 drawn as one grey part.  Lower is better.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
-import catalog as catalog_mod  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from . import style as st
+from .. import catalog as catalog_mod
 
 PROG = "where_time_chart.py"
 
@@ -51,11 +50,12 @@ PARTS = (("syscalls", "system calls (blocking floor)", "#56B4E9"),
          ("rest", "not split (no floor or callback here)", "#BBBBBB"))
 
 
-def floors(prog, workload):
+def floors(prog, workload, data=None):
     """{backend: the backend of its blocking floor} for the backends that have no
-    sync variant of their own: the catalog's charts.where_time.floor_of."""
+    sync variant of their own: the catalog's charts.where_time.floor_of (today's
+    catalog, data's when given)."""
     try:
-        cat = catalog_mod.load()
+        cat = data.catalog() if data else catalog_mod.load()
     except catalog_mod.CatalogError as e:
         st.die(prog, str(e), 3)
     h = ((cat.workloads.get(workload) or {}).get("charts") or {}).get("where_time")
@@ -108,10 +108,13 @@ def split(r, rows, floor_of=None):
     return parts
 
 
-def main(argv):
-    args, summary, workload, rows, out = st.load_run(PROG, __doc__, "where", argv, "median_ms")
+def draw(data, workload=None, out=None):
+    """The chart of workload (the run's only one when None) into out (None:
+    RUNDIR/charts/where-<workload>.png); ChartError when it cannot be drawn."""
+    summary = data.summary
+    workload, rows, out = st.run_rows(PROG, "where", data, workload, out, "median_ms")
     c_rows = [r for r in rows if r["lang"] == "c" and us_per_op(r) is not None]
-    floor_of = floors(PROG, workload)
+    floor_of = floors(PROG, workload, data)
     # Backends from the slowest (by its variants' mean time) to the fastest; in
     # each, one panel per mode, as every chart has them.
     backends = sorted({r["backend"] for r in c_rows}, key=lambda b: (-sum(
@@ -183,10 +186,14 @@ def main(argv):
             total = us_per_op(r) * f
             p.point(k, r, total, unit="%s/%s" % (unit, noun), cpu=cpu,
                     parts={key: v * f for key, v in parts.items()})
-            p.value(k, y, st.fmt_num(total) + ("" if cpu is None else " | %s" % st.fmt_num(cpu)))
+            p.value(k, y, st.num(total) + ("" if cpu is None else " | %s" % st.num(cpu)))
             top += [total, cpu or 0.0]
         ax.set_xlim(0, max(top) * 1.08 if max(top) > 0 else 1.0)
     return p.finish()
+
+
+def main(argv):
+    return st.cli(PROG, __doc__, "where", argv, draw)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """hosts_chart.py -- the same variants side by side on several hosts.
 
-Usage: hosts_chart.py RUNDIR RUNDIR... [--kind ms|ratio] [-o OUT.png] [--workload W]
+Usage: python3 -m runner.charts.hosts_chart RUNDIR RUNDIR... [--kind ms|ratio] [-o OUT.png] [--workload W]
 
-Reads each RUNDIR/summary.json (one run per host; `runner/run.py --hosts`
+Reads each RUNDIR/summary.json (one run per host; `python3 -m runner --hosts`
 passes the newest run of every host under results/).  --kind ms draws the
 median time per operation with its 95% CI; --kind ratio draws each variant
 normalised to its baseline of the same mode on the same host (log axis, the
@@ -16,39 +16,45 @@ import sys
 
 from matplotlib.lines import Line2D
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import style as st  # noqa: E402
+from .. import fmt
+from . import style as st
 
 PROG = "hosts_chart.py"
 HOST_MARKERS = ["o", "s", "^", "D", "v", "P"]
 
 
-def main(argv):
-    p = st.parser(PROG, __doc__)
-    p.add_argument("rundirs", nargs="+", help="run folders, one per host")
-    p.add_argument("--kind", choices=("ms", "ratio"), default="ms")
-    p.add_argument("-o", "--output", required=True, help="PNG to write")
-    p.add_argument("--workload", help="which workload (default: the first in every run)")
-    args = p.parse_args(argv)
-    if len(args.rundirs) < 2:
-        st.die(PROG, "give run folders of at least two hosts (got %d)" % len(args.rundirs))
-    if len(args.rundirs) > len(HOST_MARKERS):
+def check_count(rundirs):
+    """Dies unless rundirs are of two hosts or more, and no more than fit."""
+    if len(rundirs) < 2:
+        st.die(PROG, "give run folders of at least two hosts (got %d)" % len(rundirs))
+    if len(rundirs) > len(HOST_MARKERS):
         st.die(PROG, "at most %d hosts fit on one chart" % len(HOST_MARKERS))
-    if not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):
-        st.die(PROG, "output folder of %s does not exist" % args.output)
-    runs = [st.load_summary(PROG, d) for d in args.rundirs]
+
+
+def load(rundirs):
+    """The summaries of rundirs, one run a host (as summary.json holds them)."""
+    check_count(rundirs)
+    return [st.load_summary(PROG, d) for d in rundirs]
+
+
+def draw(runs, rundirs, kind, out, workload=None):
+    """The chart across hosts of runs (their summaries, load(rundirs)) into out:
+    kind "ms" (time per operation) or "ratio" (to each host's baseline), of
+    workload (None: the first the runs share); ChartError when it cannot be
+    drawn."""
+    check_count(rundirs)
     hosts = [r.get("host", {}).get("slug") or os.path.basename(os.path.dirname(
-        os.path.abspath(d))) for r, d in zip(runs, args.rundirs)]
+        os.path.abspath(d))) for r, d in zip(runs, rundirs)]
     if len(set(hosts)) != len(hosts):
         st.die(PROG, "two run folders are of the same host %s: give one run per host" % hosts)
     common = set.intersection(*[{v["workload"] for v in r["variants"]} for r in runs])
     if not common:
         st.die(PROG, "the runs share no workload")
-    workload = args.workload or sorted(common)[0]
+    workload = workload or sorted(common)[0]
     if workload not in common:
         st.die(PROG, "workload %r is not in every run (common: %s)" % (workload, sorted(common)))
 
-    key = "median_ms" if args.kind == "ms" else "ratio"
+    key = "median_ms" if kind == "ms" else "ratio"
     per_host = [{v["variant"]: v for v in r["variants"]
                  if v["workload"] == workload and v.get(key) is not None} for r in runs]
     rows, seen = [], set()
@@ -63,7 +69,7 @@ def main(argv):
     unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows
                                 if r.get("median_ms") is not None])
     noun = st.unit_noun(runs[0], workload)
-    if args.kind == "ms":
+    if kind == "ms":
         what, xlabel = "time per %s (median, 95%% CI)" % noun, "%s per %s" % (unit, noun)
     else:
         base = st.baseline_label(rows)
@@ -75,7 +81,7 @@ def main(argv):
     notes = ["host %d: %s, run %s" % (i + 1, r.get("host", {}).get("cpu_model") or hosts[i],
                                       r.get("run", {}).get("stamp", "?"))
              for i, r in enumerate(runs)]
-    chart = st.Panels(PROG, args.output, "hosts-%s" % args.kind, workload,
+    chart = st.Panels(PROG, out, "hosts-%s" % kind, workload,
                       "%s across %d hosts: %s; lower is better" % (workload, len(runs), what),
                       groups, xlabel, legend, "; ".join(notes) + ". Dots in host order within "
                       "each row; whiskers: 95% CI.", runs[0])
@@ -91,24 +97,24 @@ def main(argv):
                     texts.append("-")
                     continue
                 dy = (h - (k_hosts - 1) / 2.0) * 0.5 / k_hosts
-                if args.kind == "ms":
+                if kind == "ms":
                     val = st.per_op_ns(v, v["median_ms"]) / scale
                     lo = hi = None
                     if v.get("ci_low_ms") is not None:
                         lo = st.per_op_ns(v, v["ci_low_ms"]) / scale
                         hi = st.per_op_ns(v, v["ci_high_ms"]) / scale
                     sig = True
-                    texts.append(st.fmt_num(val))
+                    texts.append(st.num(val))
                 else:
                     val, lo, hi = v["ratio"], v.get("ratio_ci_low"), v.get("ratio_ci_high")
                     sig = v.get("significant")
-                    texts.append(("~" if sig is False else "") + "%.2fx" % val)
+                    texts.append(("~" if sig is False else "") + fmt.ratio(val))
                 st.dot(ax, y + dy, r, val, lo, hi, sig, marker=HOST_MARKERS[h])
                 chart.point(k, r, val, lo, hi, host=hosts[h])
                 vals += [val, lo, hi]
-            chart.value(k, y, " | ".join(texts) + (" %s" % unit if args.kind == "ms" else ""))
+            chart.value(k, y, " | ".join(texts) + (" %s" % unit if kind == "ms" else ""))
         vals = [x for x in vals if x]
-        if args.kind == "ratio":
+        if kind == "ratio":
             ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
             st.log_limits(ax, vals, pad=1.15, include_one=True)
             st.ratio_axis(ax)
@@ -118,6 +124,22 @@ def main(argv):
         else:
             ax.set_xlim(0, max(vals) * 1.08)
     return chart.finish()
+
+
+def main(argv):
+    p = st.parser(PROG, __doc__)
+    p.add_argument("rundirs", nargs="+", help="run folders, one per host")
+    p.add_argument("--kind", choices=("ms", "ratio"), default="ms")
+    p.add_argument("-o", "--output", required=True, help="PNG to write")
+    p.add_argument("--workload", help="which workload (default: the first in every run)")
+    args = p.parse_args(argv)
+
+    def call():
+        check_count(args.rundirs)
+        if not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):
+            st.die(PROG, "output folder of %s does not exist" % args.output)
+        draw(load(args.rundirs), args.rundirs, args.kind, args.output, args.workload)
+    return st.command(call)
 
 
 if __name__ == "__main__":
