@@ -15,7 +15,10 @@ it is not inprocess (readfile/node/await-nodetest-parallel@fs.promises).
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
-warmup_rounds[, extra_rounds]}} (extra_rounds {"max": R, "minutes": M}: after
+warmup_rounds[, warmup_iterations][, minutes][, extra_rounds]}} (warmup_iterations:
+the N of a warm-up round's runs, an expression over iterations, N itself when
+not given; minutes: the run's time budget from its first warm-up, at which the
+extra rounds stop; extra_rounds {"max": R, "minutes": M}: after
 the planned rounds, up to R rounds more, within M minutes, of the variants of
 the targets and claims still open by runner/sequential.py's rule), optional startup {"about": .., "programs": {lang: argv}}: an
 empty program of each language, run once per round so that a variant's time
@@ -419,6 +422,12 @@ def passes_for(text, n, where="passes"):
     return _count_for(text, n, where, "passes", 1, MAX_PASSES)
 
 
+def warmup_round_n(text, n, where="warmup_iterations"):
+    """The N of a warm-up round's runs by a profile's expression, for a
+    workload whose N is n: an integer from 1 to n (CatalogError otherwise)."""
+    return _count_for(text, n, where, "warmup_iterations", 1, n)
+
+
 def _count_for(text, n, where, what, low, high):
     """What an expression over iterations gives at N = n: an integer from low
     to high (CatalogError otherwise)."""
@@ -710,7 +719,10 @@ def _check_extra_rounds(x, where):
         raise CatalogError('%s must be an object {"max": R, "minutes": M}' % where)
     _unknown(x, {"max", "minutes"}, where)
     _integer(x.get("max"), 1, MAX_ROUNDS, where, "max")
-    m = x.get("minutes")
+    _minutes(x.get("minutes"), where)
+
+
+def _minutes(m, where):
     if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 < m <= MAX_EXTRA_MINUTES:
         raise CatalogError("%s: minutes must be a number above 0 and at most %d, got %r"
                            % (where, MAX_EXTRA_MINUTES, m))
@@ -897,9 +909,17 @@ class Catalog:
             where = "%s: profile %r" % (path, name)
             if not isinstance(p, dict):
                 raise CatalogError("%s must be an object" % where)
-            _unknown(p, {"about", "rounds", "warmup_rounds", "extra_rounds"}, where)
+            _unknown(p, {"about", "rounds", "warmup_rounds", "warmup_iterations", "minutes",
+                         "extra_rounds"}, where)
             _integer(p.get("rounds"), 1, MAX_ROUNDS, where, "rounds")
             _integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
+            if "warmup_iterations" in p:
+                # Over iterations alone; 1 to N operations at N = 1 and at the largest N.
+                _warmup_expr(p["warmup_iterations"], where + ": warmup_iterations")
+                for n in (1, MAX_ITERATIONS):
+                    warmup_round_n(p["warmup_iterations"], n, where + ": warmup_iterations")
+            if "minutes" in p:
+                _minutes(p["minutes"], where)
             if "extra_rounds" in p:
                 _check_extra_rounds(p["extra_rounds"], where + ": extra_rounds")
             if not isinstance(p.get("about"), str):

@@ -266,13 +266,13 @@ def run_orders(run):
 BUDGET_GROUP = ("workload", "lang", "mode", "method", "backend")
 
 
-def budget_rounds(plan, warm_wall):
+def budget_rounds(plan, first_wall):
     """{id: rounds} of the variants under a time budget (their workload's
     settings have one and its `for` matches): as many rounds as fit in the
-    budget's seconds at the median wall time of the ok warm-up runs (warm_wall
+    budget's seconds at the median wall time of the ok runs of round 1 (first_wall
     {id: [wall_ns]}) of their group (BUDGET_GROUP: the variants it compares),
     at least the workload's rounds and at most the budget's max_rounds.  A group
-    without an ok warm-up keeps its rounds."""
+    without an ok run in round 1 keeps its rounds."""
     groups = {}
     for v in plan.variants:
         b = plan.settings[v["workload"]].get("budget")
@@ -280,7 +280,7 @@ def budget_rounds(plan, warm_wall):
             groups.setdefault(tuple(v[k] for k in BUDGET_GROUP), []).append(v)
     out = {}
     for members in groups.values():
-        walls = sorted(w for v in members for w in warm_wall.get(v["id"]) or [])
+        walls = sorted(w for v in members for w in first_wall.get(v["id"]) or [])
         if not walls:
             continue
         s = plan.settings[members[0]["workload"]]
@@ -289,6 +289,25 @@ def budget_rounds(plan, warm_wall):
         for v in members:
             out[v["id"]] = max(s["rounds"], min(b["max_rounds"], fit))
     return out
+
+
+def decide_budget(plan, seed, first_wall, plan_orders, run, progress):
+    """After round 1: a variant under a time budget runs in as many rounds as
+    fit in it at its round-1 wall time (budget_rounds); the orders of the
+    warm-ups and round 1 stay (expand() gives them again: every variant is in
+    them).  Updates plan_orders, run's rounds, orders and variant_rounds, and
+    the progress total; returns the measured rounds."""
+    rounds_of = budget_rounds(plan, first_wall)
+    recipe = order_recipe(plan, seed, rounds_of)
+    plan_orders[plan.warmups + 1:] = expand(recipe)[plan.warmups + 1:]
+    rounds = len(plan_orders) - plan.warmups
+    run.update(rounds=rounds, orders=recipe, variant_rounds={
+        v["id"]: variant_rounds(plan, v, rounds_of) for v in plan.variants})
+    progress.total = progress.done + sum(len(o) for o in plan_orders[plan.warmups + 1:])
+    for w, (lo, hi) in sorted(budget_spread(plan, rounds_of).items()):
+        print("run.py: the time budget gives %s's variants %s rounds"
+              % (w, lo if lo == hi else "%d-%d" % (lo, hi)), file=sys.stderr)
+    return rounds
 
 
 def rounds_said(s):
@@ -341,12 +360,12 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             "complete": False, "rounds_done": 0, "failures": []}
 
 
-def run_variant(plan, v, servers, launcher, point=None, cpu=None):
-    """One run of v (at a sweep's point), given its round's server port when it
-    needs a server, pinned to cpu when it is a number (launch.pin_rule); a
-    server that is not up fails the run with the server's reason, the client
-    unstarted."""
-    argv = point["argv"] if point else plan.commands[v["id"]]
+def run_variant(plan, v, servers, launcher, point=None, cpu=None, argv=None):
+    """One run of v (at a sweep's point; argv: another command of it, a
+    warm-up's), given its round's server port when it needs a server, pinned to
+    cpu when it is a number (launch.pin_rule); a server that is not up fails the
+    run with the server's reason, the client unstarted."""
+    argv = argv or (point["argv"] if point else plan.commands[v["id"]])
     spec = plan.servers.get(v["id"])
     if spec:
         port, why = servers.port(spec)
@@ -458,11 +477,19 @@ def measure(args, cat, plan, seed):
     interrupted = False
     sampled = 0
     servers = Servers()
-    warm_wall = {}
+    first_wall = {}
     budgeted = any(s.get("budget") for s in plan.settings.values())
+    if budgeted:
+        run["budget_from"] = "round 1"
     round_log = noise.RoundLog(rundir)
     run["noise_rule"] = noise.RULE
-    extra = sequential.start(args, cat, plan, rundir, seed)
+    # The profile's time budget counts from here (the first warm-up); the
+    # extra rounds stop at it.
+    if getattr(plan, "minutes", None):
+        run["minutes"] = plan.minutes
+    extra = sequential.start(args, cat, plan, rundir, seed,
+                             deadline=time.monotonic() + plan.minutes * 60
+                             if getattr(plan, "minutes", None) else None)
     with rd.SampleLog(rundir) as log:
         try:
             i = -1
@@ -472,20 +499,6 @@ def measure(args, cat, plan, seed):
                     rounds = len(plan_orders) - warmups
                     rd.write_json(os.path.join(rundir, "run.json"), run)
                 i += 1
-                if i == warmups and budgeted:
-                    # The warm-ups are done: a variant under a time budget runs
-                    # in as many rounds as fit in it (the orders so far stay).
-                    rounds_of = budget_rounds(plan, warm_wall)
-                    recipe = order_recipe(plan, seed, rounds_of)
-                    plan_orders[warmups:] = expand(recipe)[warmups:]
-                    rounds = len(plan_orders) - warmups
-                    run.update(rounds=rounds, orders=recipe, variant_rounds={
-                        v["id"]: variant_rounds(plan, v, rounds_of) for v in plan.variants})
-                    rd.write_json(os.path.join(rundir, "run.json"), run)
-                    progress.total = progress.done + sum(len(o) for o in plan_orders[i:])
-                    for w, (lo, hi) in sorted(budget_spread(plan, rounds_of).items()):
-                        print("run.py: the time budget gives %s's variants %s rounds"
-                              % (w, lo if lo == hi else "%d-%d" % (lo, hi)), file=sys.stderr)
                 order = plan_orders[i]
                 warm = i < warmups
                 rnd = i + 1 - warmups
@@ -508,9 +521,13 @@ def measure(args, cat, plan, seed):
                         if vid in pts:
                             point = pts[vid][label_of_point or next(iter(pts[vid]))]
                         n = point["iterations"] if point else plan.settings[v["workload"]]["iterations"]
+                        argv = None
+                        if warm and not label_of_point and vid in plan.warm:
+                            argv, n = plan.warm[vid]      # a warm-up round's smaller N
                         if progress.tty or pos == 1:
                             progress.show("%s  %s" % (label, item))
-                        res = run_variant(plan, v, servers, launcher, point, pin["program_cpu"])
+                        res = run_variant(plan, v, servers, launcher, point, pin["program_cpu"],
+                                          argv)
                         passes = plan_mod.passes_of(
                             v, plan.settings[v["workload"]].get("passes", "1"), n)
                         status, rec, reason = classify(v, n, res, values[v["workload"]],
@@ -519,8 +536,8 @@ def measure(args, cat, plan, seed):
                         progress.record(v["label"] + (" " + label_of_point if label_of_point else ""),
                                         rec.get("elapsed_ns") if rec else None,
                                         status, keep=not warm)
-                        if warm and status == "ok" and not label_of_point:
-                            warm_wall.setdefault(vid, []).append(res.wall_ns)
+                        if rnd == 1 and status == "ok" and not label_of_point:
+                            first_wall.setdefault(vid, []).append(res.wall_ns)
                         if rec and isinstance(rec.get("runtime"), str):
                             runtimes[vid] = rec["runtime"]
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
@@ -547,6 +564,9 @@ def measure(args, cat, plan, seed):
                     run["rounds_done"] = rnd
                     after = noise.snapshot(time.monotonic_ns())
                     round_log.add(noise.round_row(rnd, before, after))
+                if rnd == 1 and budgeted:
+                    rounds = decide_budget(plan, seed, first_wall, plan_orders, run, progress)
+                    rd.write_json(os.path.join(rundir, "run.json"), run)
         except KeyboardInterrupt:
             interrupted = True
         except EnvError as e:

@@ -38,7 +38,9 @@ class Plan:
     "budget", "sweep"]}), the command of each variant id, the server spec of
     each variant that needs one, the points of each variant (points(): {label:
     point with its argv and timeout_s}; one, labelled "", without a sweep), and
-    the empty program of each language (startup: {lang: argv})."""
+    the empty program of each language (startup: {lang: argv}); warm: {id:
+    (argv, N)} of the variants whose warm-up rounds run at a smaller N (the
+    profile's warmup_iterations), and minutes, the profile's time budget or None."""
 
     def __init__(self, profile, rounds, warmups, variants, skipped, settings, commands,
                  servers):
@@ -50,6 +52,8 @@ class Plan:
         self.settings = settings
         self.commands = commands
         self.servers = servers
+        self.warm = {}
+        self.minutes = None
 
 
 def load_catalog(path):
@@ -325,8 +329,11 @@ def estimate(plan, previous=None):
             if budget:
                 fit = int(budget["seconds"] // each) if v["id"] not in guessed else budget["max_rounds"]
                 rounds = max(rounds, min(budget["max_rounds"], fit))
+            warm = each
+            if v["id"] in (getattr(plan, "warm", None) or {}) and wall_ms and n:
+                warm = floor + max(0.0, wall_ms / 1e3 - floor) * plan.warm[v["id"]][1] / float(n)
             runs += plan.warmups + rounds
-            seconds += (plan.warmups + rounds) * (each + PER_RUN_S)
+            seconds += plan.warmups * (warm + PER_RUN_S) + rounds * (each + PER_RUN_S)
     return runs, seconds, len(guessed)
 
 
@@ -391,12 +398,20 @@ def make(cat, args, node):
     for v in runnable:
         if v["workload"] not in settings:
             settings[v["workload"]] = workload_settings(cat, v["workload"], profile, rounds, args)
-    commands, servers, pts = {}, {}, {}
+    commands, servers, pts, warm = {}, {}, {}, {}
     for v in runnable:
         s = settings[v["workload"]]
         rt = rts[v["id"]]
         commands[v["id"]] = command(v, node, s["iterations"], s["args"], warmup=s["warmup"],
                                     passes=s["passes"], rt=rt)
+        if prof.get("warmup_iterations") and warmups:
+            # A warm-up round warms the host (files, binaries, caches, servers);
+            # each process warms itself before its clock, so it may run a smaller N.
+            wn = catalog_mod.warmup_round_n(prof["warmup_iterations"], s["iterations"])
+            s["warmup_round_iterations"] = wn
+            if wn != s["iterations"]:
+                warm[v["id"]] = (command(v, node, wn, s["args"], warmup=s["warmup"],
+                                         passes=s["passes"], rt=rt), wn)
         pts[v["id"]] = {}
         for p in points(v, s):
             # A point's timeout grows with its N (the catalog's is for the base N).
@@ -413,6 +428,8 @@ def make(cat, args, node):
     check_programs(list(commands.values()) + [s["argv"] for s in servers.values()]
                    + list(startup.values()))
     plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
+    plan.warm = warm
+    plan.minutes = prof.get("minutes")
     plan.points = pts
     plan.startup = startup
     return plan

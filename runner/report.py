@@ -92,8 +92,10 @@ def _workload_runs(run):
             _v(s.get("timeout_s")),
             # A time budget: the variants it names ran in more rounds (n in the tables).
             ", %s rounds, and the variants under its time budget as many more as fit in "
-            "%g s each at their warm-up time, at most %s (`run.json`: `variant_rounds`)"
-            % (rounds, budget.get("seconds", 0), budget.get("max_rounds"))
+            "%g s each at their %s time, at most %s (`run.json`: `variant_rounds`)"
+            % (rounds, budget.get("seconds", 0),
+               "round-1" if run.get("budget_from") == "round 1" else "warm-up",
+               budget.get("max_rounds"))
             if isinstance(budget, dict) else
             "" if rounds in (None, run.get("rounds"), _planned(run)) else
             ", in the first %s round%s only" % (rounds, "" if rounds == 1 else "s")))
@@ -124,7 +126,9 @@ def extra_text(run):
            "deciding by looking at the data keeps a wrongly decided question at 5%% or "
            "less. It never decides what the fixed interval does not (it is the wider). "
            "%s extra round%s ran; stopped by %s."
-           % (_v(x.get("max")), _v(x.get("minutes")), x.get("rule", "?"), x.get("rounds", 0),
+           % (_v(x.get("max")), _v(x.get("minutes")) + (
+               " and by the run's %s-minute budget" % _v(x["run_minutes"])
+               if x.get("run_minutes") else ""), x.get("rule", "?"), x.get("rounds", 0),
               "" if x.get("rounds") == 1 else "s", x.get("stopped") or "?"))
     if got:
         done = sorted(q["decided_at"] for q in got if q.get("decided_at") is not None)
@@ -163,16 +167,31 @@ def passes_text(run):
             % ", ".join("`%s` %d" % ws for ws in many))
 
 
+def _warm_n(run):
+    """' (each program at a smaller N: readfile 1,000, ...)' when the run's
+    warm-up rounds ran at another N than its rounds, else ''."""
+    ws = sorted((w, s["warmup_round_iterations"]) for w, s in (run.get("workloads") or {}).items()
+                if isinstance(s.get("warmup_round_iterations"), int)
+                and s["warmup_round_iterations"] != s.get("iterations"))
+    if not ws:
+        return ""
+    return (" (each program at a smaller N than the rounds', %s: a warm-up round warms the "
+            "host, its files and caches, and every process warms itself before its clock)"
+            % ", ".join("%s {:,}".format(n) % w for w, n in ws))
+
+
 def method_section(run, fdr_tests=None):
     warm = run.get("warmup_rounds", 0)
     seed = run.get("seed")
     per_workload = _workload_runs(run)
     out = ["## Method", "",
-           "- %s measured round%s after %s warm-up round%s (profile `%s`); every round runs "
+           "- %s measured round%s after %s warm-up round%s%s (profile `%s`%s); every round runs "
            "each selected variant once, as a fresh process, in an order shuffled per round "
            "with `random.Random(%s)` (the orders are in `run.json`)."
            % (_v(run.get("rounds")), "" if run.get("rounds") == 1 else "s", warm,
-              "" if warm == 1 else "s", _v(run.get("profile")), _v(seed)),
+              "" if warm == 1 else "s", _warm_n(run), _v(run.get("profile")),
+              ", its time budget %s min from the first warm-up" % _v(run["minutes"])
+              if run.get("minutes") else "", _v(seed)),
            "- Each program runs with its workload's flags (bounded variants also "
            "`--concurrency K` from the catalog) under its workload's timeout; its process "
            "group is killed when the timeout passes%s"

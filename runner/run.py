@@ -127,6 +127,12 @@ def check_duration(args, plan):
     if guessed:
         text += " or more (%d variant%s in no earlier run counted at a start-up's time)" % (
             guessed, "" if guessed == 1 else "s")
+    minutes = getattr(plan, "minutes", None)
+    if minutes and not args.rounds:
+        # The profile's time budget bounds the extra rounds, not the planned ones.
+        text += ("; the profile's budget is %g min, over which only the planned rounds go"
+                 % minutes if seconds > minutes * 60 else
+                 "; extra rounds fill the profile's %g-minute budget at most" % minutes)
     if args.yes or seconds <= ASK_S:
         return text
     fix = "fewer --rounds or a --filter, or --yes to start it anyway"

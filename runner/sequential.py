@@ -273,12 +273,16 @@ class Extra:
     extra round added no paired round: its variants failed), until every one is
     decided, settings["max"] extra rounds have run, or the next round would
     end past settings["minutes"] (measured from the first extra round's start,
-    the next round's time estimated from its variants' median wall times).
+    the next round's time estimated from its variants' median wall times), or
+    past deadline (the run's own time budget, on clock's scale) when one is given.
     The rounds are ordinary rounds; run.json's "extra_rounds" says what they
     were for."""
 
-    def __init__(self, settings, qs, rundir, variant_ids, seed, alpha=ALPHA, clock=None):
+    def __init__(self, settings, qs, rundir, variant_ids, seed, alpha=ALPHA, clock=None,
+                 deadline=None, run_minutes=None):
         self.settings = settings
+        self.deadline = deadline
+        self.run_minutes = run_minutes
         self.qs = qs
         self.samples = os.path.join(rundir, "samples.csv")
         self.variant_ids = list(variant_ids)
@@ -293,6 +297,7 @@ class Extra:
         self.stalled = set()        # questions whose last extra round added no pair
         self.record = {"rule": RULE, "about": RULE_TEXT, "alpha": alpha,
                        "max": settings["max"], "minutes": settings["minutes"],
+                       "run_minutes": run_minutes,
                        "planned_rounds": None, "rounds": 0, "stopped": None,
                        "questions": []}
 
@@ -344,8 +349,12 @@ class Extra:
             return None
         ids = round_variants(still, self.variant_ids)
         left = self.settings["minutes"] * 60e9 - (self.clock() - self.start) * 1e9
-        if self.done and self._estimate_ns(processes, ids) > left:
+        need = self._estimate_ns(processes, ids)
+        if self.done and need > left:
             self.record["stopped"] = "the time budget (%g min)" % self.settings["minutes"]
+            return None
+        if self.deadline is not None and need > (self.deadline - self.clock()) * 1e9:
+            self.record["stopped"] = "the run's time budget (%g min)" % self.run_minutes
             return None
         random.Random("%s extra %d" % (self.seed, rnd)).shuffle(ids)
         q, lo, hi = still[0][0], still[0][1], still[0][2]
@@ -386,11 +395,12 @@ class Extra:
 # -- the runner's side (runner/measure.py calls these two)
 
 
-def start(args, cat, plan, rundir, seed):
+def start(args, cat, plan, rundir, seed, deadline=None):
     """The Extra of a run whose profile gives extra_rounds (suite.json),
     said on stderr; None otherwise, with --no-extra-rounds or --rounds (which
     fixes the rounds, as it turns a time budget off), or when no target or
-    claim has all its variants in the run."""
+    claim has all its variants in the run.  deadline: when the run's own
+    time budget (the profile's minutes) ends, on time.monotonic's scale."""
     settings = (cat.profile(plan.profile) or {}).get("extra_rounds")
     if not settings or getattr(args, "no_extra_rounds", False) or getattr(args, "rounds", None):
         return None
@@ -398,11 +408,14 @@ def start(args, cat, plan, rundir, seed):
     qs = questions(cat, ids)
     if not qs:
         return None
-    print("run.py: then up to %d extra round%s (%g min) for whichever of the run's %d "
+    minutes = getattr(plan, "minutes", None)
+    print("run.py: then up to %d extra round%s (%g min%s) for whichever of the run's %d "
           "targets and claims are still open by the %s (--no-extra-rounds: none)" % (
               settings["max"], "" if settings["max"] == 1 else "s", settings["minutes"],
+              ", ending by the run's %g-minute budget" % minutes if minutes else "",
               len(qs), RULE), file=sys.stderr)
-    return Extra(settings, qs, rundir, ids, seed)
+    return Extra(settings, qs, rundir, ids, seed, deadline=deadline,
+                 run_minutes=getattr(plan, "minutes", None))
 
 
 def add_round(extra, plan, plan_orders, run, progress=None):

@@ -403,6 +403,22 @@ class ValidationTest(TempCatalog):
             self.assertRejected(pattern, work=self.work(profiles={"quick": settings,
                                                                   "full": WORK["profiles"]["full"]}))
 
+    def test_a_suite_profiles_warm_up_n_and_time_budget(self):
+        def prof(**over):
+            return dict(SUITE, profiles=dict(SUITE["profiles"], quick=dict(
+                SUITE["profiles"]["quick"], **over)))
+        cat = self.load(suite=prof(warmup_iterations="max(1, iterations // 10)", minutes=10),
+                        demo=WORK)
+        self.assertEqual(catalog.warmup_round_n(cat.profile("quick")["warmup_iterations"], 5), 1)
+        self.assertEqual(catalog.warmup_round_n(cat.profile("quick")["warmup_iterations"], 100), 10)
+        for over, pattern in (({"warmup_iterations": "iterations * 2"}, "gives 2 at N = 1, not an integer from 1 to 1$"),
+                              ({"warmup_iterations": "0"}, "gives 0 at N = 1"),
+                              ({"warmup_iterations": "rounds // 2"}, "may name only iterations"),
+                              ({"warmup_iterations": 3}, "a check is a string expression"),
+                              ({"minutes": 0}, "minutes must be a number above 0"),
+                              ({"minutes": True}, "minutes must be a number above 0")):
+            self.assertRejected(pattern, suite=prof(**over), work=WORK)
+
     def test_a_workload_named_unlike_its_file(self):
         self.assertRejected(r"workload must be 'demo'", work=self.work(workload="other"))
 

@@ -270,13 +270,13 @@ class QuestionsTest(tc.TempCatalog):
 class ExtraRoundTest(tc.TempCatalog):
     ORDER = [A, B, C, D]
 
-    def extra(self, times, settings=None, clock=None):
+    def extra(self, times, settings=None, clock=None, **over):
         cat = self.load(demo=with_questions())
         qs = sq.questions(cat, self.ORDER)
         d = tempfile.mkdtemp(dir=self.dir)
         write_samples(os.path.join(d, "samples.csv"), times)
         return sq.Extra(settings or {"max": 5, "minutes": 10}, qs, d, self.ORDER, 7,
-                        clock=clock)
+                        clock=clock, **over)
 
     def test_an_extra_round_holds_the_variants_of_the_open_questions_only(self):
         # promise-cost: ratios alternating 1.05 and 1.15 around the 1.10 bound:
@@ -340,6 +340,22 @@ class ExtraRoundTest(tc.TempCatalog):
         now[0] = 60.0 - 1e-7          # 100 ns left; the next round takes 2 x 1.1 us
         self.assertIsNone(e.next_round(12))
         self.assertEqual(e.record["stopped"], "the time budget (1 min)")
+
+    def test_the_runs_own_time_budget_stops_them_even_before_the_first(self):
+        # The profile's minutes count from the run's first warm-up: an extra
+        # round that would end past them is not started, the first one either.
+        times = {B: [105, 115] * 5, C: [100] * 10}
+        now = [0.0]
+        e = self.extra(times, {"max": 9, "minutes": 5}, clock=lambda: now[0],
+                       deadline=600.0, run_minutes=10)
+        now[0] = 600.0 - 1e-7         # 100 ns left of the run's 10 minutes
+        self.assertIsNone(e.next_round(11))
+        self.assertEqual(e.record["stopped"], "the run's time budget (10 min)")
+        self.assertEqual(e.record["run_minutes"], 10)
+        now[0] = 0.0
+        e = self.extra(times, {"max": 9, "minutes": 5}, clock=lambda: now[0],
+                       deadline=600.0, run_minutes=10)
+        self.assertIsNotNone(e.next_round(11))      # well inside both budgets
 
     def test_the_order_of_an_extra_round_is_shuffled_from_the_seed(self):
         times = {B: [105, 115] * 5, C: [100] * 10, D: [500, 1500] * 5, A: [100] * 10}

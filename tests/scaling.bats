@@ -95,13 +95,23 @@ assert run["rounds"] == 5 and len(orders) == 5, run
 assert run["variant_rounds"]["readfile/fake/honest-sequential@python"] == 5
 assert [len(o) for o in orders] == [3, 3, 1, 1, 1], orders
 assert len(warmup_orders) == 1 and len(warmup_orders[0]) == 3
+# The warm-up round ran at the profile's smaller N (max(1, iterations // 2) of 10); the
+# rounds at N; the budget was decided from round 1; the run's minutes recorded.
+runs = [json.loads(l) for l in open(os.path.join(d, "runs.jsonl"))]
+warm = [r for r in runs if r["round"] == "w1" and r.get("variant")]
+assert len(warm) == 3 and all(r["line"]["iterations"] == 5 for r in warm), warm
+assert all(r["line"]["iterations"] == 10 for r in runs if isinstance(r["round"], int) and r.get("variant"))
+assert run["workloads"]["readfile"]["warmup_round_iterations"] == 5
+assert run["budget_from"] == "round 1" and run["minutes"] == 30, run
 # The orders run.json gives are the ones that ran (samples.csv's round and order).
 ran = {}
 for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
     ran.setdefault(int(r["round"]), {})[int(r["order"])] = r["variant"]
 assert [[ran[i + 1][k + 1] for k in range(len(o))] for i, o in enumerate(orders)] == orders, (ran, orders)
 EOF
-  grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their warm-up time, at most 5" "${d}/REPORT.md"
+  grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their round-1 time, at most 5" "${d}/REPORT.md"
+  grep -q "after 1 warm-up round (each program at a smaller N than the rounds', readfile 5:" "${d}/REPORT.md"
+  grep -q "its time budget 30 min from the first warm-up" "${d}/REPORT.md"
 }
 
 @test "--rounds overrides a time budget" {
