@@ -14,9 +14,11 @@ committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
 generated blocks are rewritten from the runs' summary.json:
 
-  answer             (README.md) the verdict sentences (runner/verdicts.py) and
-                     the headline charts: the first screen of the README
-  reference-results  (docs/results.md) the terminal table, the charts, the
+  answer             (README.md) a line per workload (runner/verdicts.py's
+                     glance), one on runtime versions, and the headline
+                     charts: the first screen of the README
+  reference-results  (docs/results.md) the terminal table, the verdict
+                     sentences, the charts, the
                      catalog's targets judged (runner/targets.py), the seeds'
                      claims beside the run (runner/reproduce.py), and the
                      seed-profile run's; its links lead one folder up
@@ -104,11 +106,11 @@ def describe_run(rel, summary):
 
 
 def versions_block(rel, summary):
-    """The answer's lines on runtime versions: a bullet per seed with a claim
-    whose verdict changes between versions of a runtimes-profile run."""
+    """docs/results.md's lines on runtime versions: a bullet per seed with a
+    claim whose verdict changes between versions of a runtimes-profile run."""
     changed = byversion.run_changes(summary, os.path.join(ROOT, rel), catalog_mod.load())
-    out = ["**Across runtime versions** ([the runtimes run](%s/REPORT.md); seed claims whose "
-           "verdict changes from one Node or Go version to another):" % rel, ""]
+    out = ["Seed claims whose verdict changes from one Node or Go version to another "
+           "([the runtimes run](%s/REPORT.md)):" % rel, ""]
     if not changed:
         return out + ["- No claim's verdict changes between the versions measured.", ""]
     for name, claims, sentences in changed:
@@ -116,21 +118,44 @@ def versions_block(rel, summary):
     return out + [""]
 
 
+def versions_line(rel, summary):
+    """The answer's one line on runtime versions: how many seed claims change
+    verdict between the versions of a runtimes-profile run, per seed; the
+    sentences are in docs/results.md (versions_block)."""
+    changed = byversion.run_changes(summary, os.path.join(ROOT, rel), catalog_mod.load())
+    head = "- **Across runtime versions** ([the runtimes run](%s/REPORT.md)): " % rel
+    if not changed:
+        return head + "no seed claim's verdict changes between the Node and Go versions measured."
+    return head + ("the verdicts of %s change from one Node or Go version to another; each is "
+                   "told version by version in [docs/results.md](docs/results.md#%s)." % (
+                       _and_list(["seed %s (%s: %d claim%s)" % (
+                           claims["seed"], name, len(sentences), "" if len(sentences) == 1 else "s")
+                           for name, claims, sentences in changed]), VERSIONS_ANCHOR))
+
+
+VERSIONS_ANCHOR = "across-runtime-versions"
+
+
+def _and_list(items):
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def answer_block(rel, summary, rt_rel=None, rt_summary=None):
+    """The README's answer: a line per workload (verdicts.glance), one on
+    runtime versions, the run, then the headline charts."""
     rows = summary["variants"]
     out = ["On the reference host, each style against the baseline of its own language "
-           "(brackets: 95%% confidence intervals from round-paired runs; a difference is named "
-           "only when its interval excludes 1 and it survives the false discovery rate control "
-           "over the run's comparisons; every comparison, one by one, is in the "
-           "report's [All verdicts](%s/REPORT.md#all-verdicts)):" % rel, ""]
-    md = verdicts.markdown(rows)
-    out += md if md else ["(no comparison in this run)", ""]
+           "(95%% confidence intervals from round-paired runs; a difference counts only when "
+           "its interval excludes 1 and it survives the false discovery rate control; the "
+           "sentences are in [docs/results.md](docs/results.md#the-verdicts), every comparison "
+           "in the report's [All verdicts](%s/REPORT.md#all-verdicts)):" % rel, ""]
+    out += verdicts.glance(rows) or ["(no comparison in this run)"]
+    if rt_rel:
+        out.append(versions_line(rt_rel, rt_summary))
+    out += ["", "From the reference run %s." % describe_run(rel, summary), ""]
     for png in charts(rel, "headline"):
         out += ["![Each style against its own language's baseline](%s)" % png, ""]
-    if rt_rel:
-        out += versions_block(rt_rel, rt_summary)
-    out.append("From the reference run %s." % describe_run(rel, summary))
-    return out
+    return out[:-1]
 
 
 def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, rt_summary=None):
@@ -143,7 +168,10 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
            "runs, with the difference per operation beside it):",
            "", "```"]
     out += sm.terminal_table(rows).rstrip("\n").split("\n")
-    out += ["```", ""]
+    out += ["```", "", "#### The verdicts", "",
+            "Each style against the baseline of its own language, in sentences (the README "
+            "gives a line per workload):", ""]
+    out += verdicts.markdown(rows) or ["(no comparison in this run)", ""]
     for prefix, title in (("time", "Time per operation"),
                           ("ratio", "Ratio to the baselines"),
                           ("memory", "Memory")):
@@ -160,6 +188,8 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
         sec = report.reproduce_section(seed_summary, os.path.join(ROOT, seed_rel))
         out += demote(sec, 3)
     if rt_rel:
+        out += ["", "#### Across runtime versions", ""]
+        out += versions_block(rt_rel, rt_summary)
         out += ["", "#### The seeds' claims on each runtime version: the runtimes-profile run", "",
                 "The `runtimes` profile (`make compare PROFILE=runtimes`) runs every Node and Go "
                 "variant a seed's claim names, with its baseline, on each pinned version "

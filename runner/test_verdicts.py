@@ -133,6 +133,32 @@ class SentencesTest(unittest.TestCase):
         self.assertIn("`fused`", sentences[2])
 
 
+class GlanceTest(unittest.TestCase):
+    """The README's line per workload."""
+
+    def test_a_line_per_workload_counts_the_slower_styles_and_names_the_largest(self):
+        styles = [("await", 5), ("promise", 4), ("stackless", 1.0), ("fiber", 1.0)]
+        rows = rows_of([(CB, 1)] + [("readfile/c/%s-sequential@node4" % s, f)
+                                    for s, f in styles] + [(NCB, 1), (NAW, 3)])
+        (line,) = verdicts.glance(rows)
+        self.assertEqual(line, "- **readfile** (N = 100, per operation): against C callback, "
+                               "2 of 4 styles resolvably slower, at most `await` 5.00x "
+                               "[5.00, 5.00]; against Node callback, 1 of 1 style resolvably "
+                               "slower, at most `await@fs.promises` 3.00x [3.00, 3.00].")
+
+    def test_a_language_where_no_style_differs_gives_the_resolution(self):
+        rows = rows_of([(CB, 1), (AW, 1.0)])
+        (line,) = verdicts.glance(rows)
+        self.assertRegex(line, r"against C callback, none of 1 style resolvably different "
+                               r"\(under about \S+ \S+ per operation\)\.$")
+
+    def test_faster_styles_are_counted_apart(self):
+        rows = rows_of([(CB, 1), (AW, 2), (SY, 0.5)])
+        (line,) = verdicts.glance(rows)
+        self.assertIn("1 of 2 styles resolvably slower, at most `await` 2.00x [2.00, 2.00]; "
+                      "1 faster, at most `sync` 2.00x [2.00, 2.00].", line)
+
+
 class FullSentencesTest(unittest.TestCase):
     """Every comparison one by one: a sentence per mode, each baseline named."""
 

@@ -348,3 +348,58 @@ def markdown(rows, full=False):
                                                    sm.unit_of(wrows)), ""]
         out += ["- " + s for s in ss] + [""]
     return out
+
+
+def glance(rows):
+    """The answer at a glance, a Markdown bullet per workload: against each
+    language's baseline, how many of its styles are resolvably slower (and
+    faster), and the largest with its interval; a language where none differs
+    gives the resolution instead (the README's first screen; the sentences
+    are in docs/results.md and every comparison in REPORT.md)."""
+    out = []
+    for w in sorted({r["workload"] for r in rows}):
+        entries = compared(rows, w)
+        if not entries:
+            continue
+        wrows = [r for r in rows if r["workload"] == w]
+        div, uname = sm.op_scale(wrows)
+        unit = sm.unit_of(wrows)
+        parts = []
+        for lang in _langs(entries):
+            group = [e for e in entries if e["lang"] == lang]
+            if not group:
+                continue
+            labels = []
+            for e in group:
+                if e["baseline_label"] not in labels:
+                    labels.append(e["baseline_label"])
+            names = {e["backend"] for e in group} | {_backend_of(e["baseline"]) for e in group}
+            modes = {e["mode"] for e in group}
+
+            def name(e):
+                n = _name(e, names)
+                return n + " (%s)" % e["mode"] if len(modes) > 1 else n
+
+            slower = [e for e in group if e["significant"] and e["ratio"] >= 1]
+            faster = [e for e in group if e["significant"] and e["ratio"] < 1]
+            text = "against %s, " % " or ".join(labels)
+            if slower:
+                top = max(slower, key=lambda e: e["ratio"])
+                text += "%d of %d style%s resolvably slower, at most %s %s" % (
+                    len(slower), len(group), "" if len(group) == 1 else "s", name(top),
+                    _ratio(top))
+            elif not faster:
+                halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2
+                          for e in group if e["diff_per_op_ns_ci_low"] is not None]
+                text += "none of %d style%s resolvably different%s" % (
+                    len(group), "" if len(group) == 1 else "s",
+                    " (under about %s %s per %s)" % (fmt.num(max(halves) / div), uname, unit)
+                    if halves else "")
+            if faster:
+                top = max(faster, key=lambda e: 1 / e["ratio"])
+                text += "%s%d faster, at most %s %s" % (
+                    "; " if slower else "", len(faster), name(top), _ratio(top))
+            parts.append(text)
+        out.append("- **%s** (N = %s, per %s): %s." % (
+            w, format(wrows[0]["iterations"], ","), unit, "; ".join(parts)))
+    return out
