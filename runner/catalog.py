@@ -1415,6 +1415,54 @@ def load(path=DIR):
     return Catalog(path)
 
 
+# A run folder keeps a copy of the catalog it ran with (its JSON files), so
+# that its claims, targets, checks and chart hints re-render the same later.
+SNAPSHOT = "catalog"
+_run_catalogs = {}
+
+
+def snapshot(src, rundir):
+    """Copies the catalog folder src's JSON files into rundir/catalog/."""
+    dest = os.path.join(rundir, SNAPSHOT)
+    os.makedirs(dest, exist_ok=True)
+    for name in sorted(os.listdir(src)):
+        if name.endswith(".json"):
+            with open(os.path.join(src, name), encoding="utf-8", newline="") as f:
+                write_atomic(os.path.join(dest, name), f.read())
+
+
+def for_run(rundir):
+    """The catalog a run folder ran with: its snapshot, or today's (runner/
+    catalog/) for a run made before runs kept one.  A snapshot today's code
+    cannot read any more is replaced by today's catalog, said once on stderr.
+    Loaded once per folder and process; raises CatalogError only when today's
+    cannot be read either."""
+    snap = os.path.join(rundir, SNAPSHOT) if rundir else None
+    if not snap or not os.path.isfile(os.path.join(snap, "suite.json")):
+        return _loaded(DIR)
+    try:
+        return _loaded(snap)
+    except CatalogError as e:
+        if snap not in _unreadable:
+            _unreadable.add(snap)
+            print("run.py: %s: the run's catalog cannot be read by today's code (%s); "
+                  "today's catalog stands in" % (_show(snap), e), file=sys.stderr)
+        return _loaded(DIR)
+
+
+_unreadable = set()
+
+
+def _loaded(path):
+    key = os.path.realpath(path)
+    stamp = tuple(sorted((n, os.stat(os.path.join(key, n)).st_mtime_ns)
+                         for n in os.listdir(key) if n.endswith(".json")))
+    got = _run_catalogs.get(key)
+    if got is None or got[0] != stamp:
+        got = _run_catalogs[key] = (stamp, load(path))
+    return got[1]
+
+
 # ---------------------------------------------------------------- README
 
 

@@ -449,6 +449,10 @@ def measure(args, cat, plan, seed):
     hinfo = host_mod.info(args.host)
     rundir, stamp = rd.make_run_folder(out, hinfo["slug"])
     rd.write_json(os.path.join(rundir, "host.json"), hinfo)
+    try:
+        catalog_mod.snapshot(os.path.abspath(args.catalog), rundir)
+    except OSError as e:
+        raise EnvError("cannot copy the catalog into %s: %s" % (rd.shown(rundir), e.strerror or e))
     for s in plan.skipped:
         print("run.py: skipped %s: %s" % (s["variant"], s["reason"]), file=sys.stderr)
     recipe = order_recipe(plan, seed)

@@ -108,7 +108,8 @@ def describe_run(rel, summary):
 def versions_block(rel, summary):
     """docs/results.md's lines on runtime versions: a bullet per seed with a
     claim whose verdict changes between versions of a runtimes-profile run."""
-    changed = byversion.run_changes(summary, os.path.join(ROOT, rel), catalog_mod.load())
+    changed = byversion.run_changes(summary, os.path.join(ROOT, rel),
+                                      catalog_mod.for_run(os.path.join(ROOT, rel)))
     out = ["Seed claims whose verdict changes from one Node or Go version to another "
            "([the runtimes run](%s/REPORT.md)):" % rel, ""]
     if not changed:
@@ -122,7 +123,8 @@ def versions_line(rel, summary):
     """The answer's one line on runtime versions: how many seed claims change
     verdict between the versions of a runtimes-profile run, per seed; the
     sentences are in docs/results.md (versions_block)."""
-    changed = byversion.run_changes(summary, os.path.join(ROOT, rel), catalog_mod.load())
+    changed = byversion.run_changes(summary, os.path.join(ROOT, rel),
+                                      catalog_mod.for_run(os.path.join(ROOT, rel)))
     head = "- **Across runtime versions** ([the runtimes run](%s/REPORT.md)): " % rel
     if not changed:
         return head + "no seed claim's verdict changes between the Node and Go versions measured."

@@ -72,16 +72,16 @@ CHARTS = [("headline_chart", "headline", "Does the style cost anything? Each sty
            "per_unit_memory")]
 
 
-def chart_wanted(needs, rows):
+def chart_wanted(needs, rows, rundir=None):
     """Why a chart is not drawn for rows (one workload's summary rows), or None
     when it is: needs is a summary field one row must have, ratios:<pick>
     (runner/ratios.py) that one row must have, or claims:<key>,
-    a key of the workload's seed claims in today's catalog of which one claim
+    a key of the workload's seed claims in the run's catalog of which one claim
     (or decomposition row) has every variant it names measured in this run."""
     if needs.startswith("claims:"):
         keys = needs.split(":", 1)[1]
         measured = {r["variant"] for r in rows if r.get("n")}
-        claims = claims_of(rows[0]["workload"]) or {}
+        claims = claims_of(rows[0]["workload"], rundir) or {}
         for key in keys.split("|"):
             entries = claims.get(key) or []
             if key == "decomposition":
@@ -95,7 +95,7 @@ def chart_wanted(needs, rows):
     if needs == "versions:claims":
         if not any(r.get("runtime") and r.get("n") for r in rows):
             return "no variant of a pinned runtime version was measured in this run"
-        return None if (claims_of(rows[0]["workload"]) or {}).get("ratios") else "no ratio claims"
+        return None if (claims_of(rows[0]["workload"], rundir) or {}).get("ratios") else "no ratio claims"
     if needs.startswith("ratios:"):
         pick = needs.split(":", 1)[1]
         return None if ratios.has_ratio(rows, pick) else "no variant has a ratio (%s)" % pick
@@ -104,41 +104,43 @@ def chart_wanted(needs, rows):
     return "no variant has a %s" % needs.replace("_", " ")
 
 
-def claims_of(workload):
-    """The seed claims of a workload in today's catalog, or None."""
+def claims_of(workload, rundir=None):
+    """The seed claims of a workload in the run's catalog (catalog.for_run:
+    its snapshot, else today's), or None."""
     try:
-        cat = catalog_mod.load()
+        cat = catalog_mod.for_run(rundir)
     except catalog_mod.CatalogError:
         return None
     w = cat.workloads.get(workload)
     return w.get("claims") if w else None
 
 
-def catalog_baselines(samples):
-    """{variant id: {"c": [id, label], "lang": ...}} from today's catalog, for a run
+def catalog_baselines(samples, rundir=None):
+    """{variant id: {"c": [id, label], "lang": ...}} from the run's catalog, for a run
     folder that has no run.json; variants the catalog no longer has get none."""
     try:
-        cat = catalog_mod.load()
+        cat = catalog_mod.for_run(rundir)
     except catalog_mod.CatalogError:
         return {}
     known = [cat.find(vid) for vid in sorted({s["variant"] for s in samples})]
     return cat.baseline_table([v for v in known if v is not None])
 
 
-def catalog_units():
-    """{workload: what one operation is} from today's catalog, for a run folder
+def catalog_units(rundir=None):
+    """{workload: what one operation is} from the run's catalog, for a run folder
     whose run.json does not say; {} when the catalog cannot be read."""
     try:
-        return {w: spec["unit"] for w, spec in catalog_mod.load().workloads.items()}
+        return {w: spec["unit"] for w, spec in catalog_mod.for_run(rundir).workloads.items()}
     except catalog_mod.CatalogError:
         return {}
 
 
-def catalog_targets():
-    """{workload: [target]} from today's catalog (targets are judged with today's
-    bounds, as the seed claims are); {} when the catalog cannot be read."""
+def catalog_targets(rundir=None):
+    """{workload: [target]} from the run's catalog (its snapshot: the bounds it
+    ran with; today's for a run made before runs kept one); {} when the
+    catalog cannot be read."""
     try:
-        cat = catalog_mod.load()
+        cat = catalog_mod.for_run(rundir)
     except catalog_mod.CatalogError:
         return {}
     return {w: spec.get("targets") or [] for w, spec in cat.workloads.items()}
@@ -219,6 +221,13 @@ def render(rundir, out_root=None, charts=True):
         raise RenderInterrupted("before the summaries and REPORT.md were written") from None
 
 
+def _run_catalog(rundir):
+    try:
+        return catalog_mod.for_run(rundir)
+    except catalog_mod.CatalogError:
+        return None
+
+
 def _render(rundir, out_root, draw_charts=True):
     samples_path = os.path.join(rundir, "samples.csv")
     if not os.path.isdir(rundir):
@@ -233,7 +242,7 @@ def _render(rundir, out_root, draw_charts=True):
     try:
         # Every row is checked again as the runner checked its line, with the
         # checks and flag values the run recorded (today's catalog's before).
-        contracts = sm.workload_contracts(run, run_path)
+        contracts = sm.workload_contracts(run, run_path, _run_catalog(rundir))
         samples = sm.read_samples(samples_path, file_warnings, contracts)
     except ValueError as e:
         raise EnvError(str(e))
@@ -248,17 +257,17 @@ def _render(rundir, out_root, draw_charts=True):
                "rounds": max([s["round"] for s in samples] or [0]),
                "complete": None, "failures": []}
     if not _baseline_table(run.get("baselines")):
-        run["baselines"] = catalog_baselines(samples)
+        run["baselines"] = catalog_baselines(samples, rundir)
     units = {w: s.get("unit") for w, s in (run.get("workloads") or {}).items()}
     if not all(units.get(s["workload"]) for s in samples):
-        units = dict(catalog_units(), **{w: u for w, u in units.items() if u})
+        units = dict(catalog_units(rundir), **{w: u for w, u in units.items() if u})
     rows, points = sm.split_points(sm.summarize(samples, run["baselines"], units))
     accounting.attach(rundir, rows)      # per operation: CPU, counts, system calls
     base = [s for s in samples if sm.at_base_point(s)]
     summary = {"run": run, "host": hinfo, "variants": rows,
                "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
                "all_verdicts": dict(verdicts.full_sentences(rows)),
-               "targets": targets.evaluate(base, catalog_targets())}
+               "targets": targets.evaluate(base, catalog_targets(rundir))}
     if points:
         # A sweep (the scaling profile): every point's row, the base included;
         # the variants' rows above are the base point's.
@@ -312,10 +321,10 @@ def _draw_charts(rundir, rows, workloads, charts, loaded=None):
     all_drawn, data = True, None
     for name, prefix, title, needs, *hint in CHARTS:
         for w in workloads:
-            if hint and not chart_hint(w, hint[0]):
+            if hint and not chart_hint(w, hint[0], rundir):
                 continue
             wrows = [r for r in rows if r["workload"] == w]
-            why = chart_wanted(needs, wrows)
+            why = chart_wanted(needs, wrows, rundir)
             if why:
                 if needs.startswith("sweep_"):
                     continue        # a sweep's chart, and this run did not sweep
@@ -363,11 +372,11 @@ def chart_module(name):
             "where_time_chart": where_time_chart}[name]
 
 
-def chart_hint(workload, name):
-    """The catalog's charts.<name> of a workload (None when it has none or the
-    catalog cannot be read)."""
+def chart_hint(workload, name, rundir=None):
+    """The run's catalog's charts.<name> of a workload (None when it has none or
+    the catalog cannot be read)."""
     try:
-        cat = catalog_mod.load()
+        cat = catalog_mod.for_run(rundir)
     except catalog_mod.CatalogError:
         return None
     return ((cat.workloads.get(workload) or {}).get("charts") or {}).get(name)

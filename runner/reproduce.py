@@ -113,7 +113,7 @@ class Run:
             try:
                 if samples is None:
                     samples = summary_mod.read_samples(
-                        path, contracts=summary_mod.workload_contracts(self.info))
+                        path, contracts=summary_mod.workload_contracts(self.info, cat=catalog))
             except (OSError, ValueError) as e:
                 self.samples_note = "samples.csv unreadable (%s)" % e
             else:
@@ -666,12 +666,12 @@ def markdown(summary, run_dir=None, catalog=None, more=()):
     one per workload that has claims and took part in the run.  summary is the
     summary.json dict; run_dir the run folder, whose samples.csv gives
     round-paired ratios with confidence intervals; catalog a loaded catalog
-    (default: runner/catalog/); more, functions like section(run, workload,
+    (default: the run's, catalog.for_run); more, functions like section(run, workload,
     claims) whose lines follow each workload's section (byversion.section),
     their tests in the same family."""
     if catalog is None:
         try:
-            catalog = catalog_mod.load()
+            catalog = catalog_mod.for_run(run_dir)
         except catalog_mod.CatalogError as e:
             return "## Seed claims reproduced\n\nNot shown: %s\n" % e
     run = Run(summary, run_dir, catalog)

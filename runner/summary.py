@@ -157,7 +157,7 @@ def read_samples(path, warnings=None, contracts=None):
     return [_checked(path, row) for row in rows]
 
 
-def workload_contracts(run=None, where="run.json"):
+def workload_contracts(run=None, where="run.json", cat=None):
     """{workload: {"checks": {field: expression}, "flag_values": {name: value}}}:
     what the runner checked every line of a workload against (the catalog's
     checks, with the flag values it gave the programs).  run (run.json's
@@ -166,12 +166,14 @@ def workload_contracts(run=None, where="run.json"):
     not record (a run made before it did, a folder without run.json) is
     today's catalog's, and a workload neither knows has no checks.
     ValueError naming `where` when run.json's are not checks (a file edited
-    by hand)."""
+    by hand).  cat: the run's catalog (catalog.for_run) when the caller has
+    it, else today's."""
     out = {}
-    try:
-        cat = catalog.load()
-    except catalog.CatalogError:
-        cat = None
+    if cat is None:
+        try:
+            cat = catalog.load()
+        except catalog.CatalogError:
+            cat = None
     if cat is not None:
         for w, spec in cat.workloads.items():
             out[w] = {"checks": dict(spec.get("checks") or {}), "flag_values": cat.flag_values(w)}

@@ -5,6 +5,7 @@ small catalog folders written into a temporary folder where a case needs its
 own.  They start small real processes (sh, python, the launcher) and assert
 on timing once: a 1 ms program's wall time is not a poll interval."""
 import contextlib
+import io
 import csv
 import json
 import os
@@ -21,6 +22,7 @@ from . import launch
 from . import measure
 from . import noise
 from . import plan as plan_mod
+from . import render
 from . import report
 from . import run
 from . import rundir as rd
@@ -672,6 +674,44 @@ class EndToEndTest(Fixture):
             self.assertNotEqual(pin["program_cpu"], pin["server_cpu"])
             self.assertIn("- Placement: every measured program ran on CPU %d alone"
                           % pin["program_cpu"], report)
+
+    def test_a_run_keeps_its_catalog_and_re_renders_by_it_not_by_todays(self):
+        folder, _, _, summary, _ = self.run_main("quick", FAKE, "--rounds", "3",
+                                                 "--warmup-rounds", "0")
+        snap = os.path.join(folder, "catalog")
+        self.assertEqual(sorted(os.listdir(snap)), sorted(
+            n for n in os.listdir(FAKE) if n.endswith(".json")))
+        with open(os.path.join(FAKE, "readfile.json")) as a, \
+                open(os.path.join(snap, "readfile.json")) as b:
+            self.assertEqual(a.read(), b.read())
+        self.assertEqual(summary["targets"], [])
+        # A bound in the run's catalog (as it was when the run was made)
+        # judges the run when it is rendered again; today's has none.
+        with open(os.path.join(snap, "readfile.json")) as f:
+            work = json.load(f)
+        work["targets"] = [{"id": "kept", "what": "the run's own bound",
+                            "variant": "readfile/fake/honest-parallel@python",
+                            "against": "readfile/fake/honest-sequential@python",
+                            "max_ratio": 1000}]
+        with open(os.path.join(snap, "readfile.json"), "w") as f:
+            json.dump(work, f)
+        again, _ = quiet(render.render, folder, None, False)
+        self.assertEqual([t["id"] for t in again["targets"]], ["kept"])
+        self.assertEqual(catalog_mod.for_run(folder).workloads["readfile"]["targets"][0]["id"],
+                         "kept")
+        self.assertEqual(catalog_mod.load(FAKE).workloads["readfile"]["targets"], [])
+
+    def test_a_run_catalog_todays_code_cannot_read_gives_way_to_todays_with_a_line(self):
+        folder = os.path.join(self.dir, "old")
+        os.makedirs(os.path.join(folder, "catalog"))
+        with open(os.path.join(folder, "catalog", "suite.json"), "w") as f:
+            f.write('{"about": "a schema of long ago"}')
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            cat = catalog_mod.for_run(folder)
+            catalog_mod.for_run(folder)
+        self.assertIs(cat, catalog_mod.for_run(None))       # today's, loaded once
+        self.assertEqual(err.getvalue().count("cannot be read by today's code"), 1)
 
     def test_rounds_csv_has_each_measured_rounds_noise_and_the_report_says_it(self):
         folder, _, info, _, report = self.run_main("quick", FAKE, "--rounds", "2")

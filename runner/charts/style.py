@@ -91,10 +91,11 @@ class RunData:
         self._catalog = None
 
     def catalog(self):
-        """Today's catalog; raises catalog.CatalogError when it cannot be read."""
+        """The run's catalog (catalog.for_run: its snapshot, else today's);
+        raises catalog.CatalogError when it cannot be read."""
         if self._catalog is None:
             try:
-                self._catalog = catalog_mod.load()
+                self._catalog = catalog_mod.for_run(self.rundir)
             except catalog_mod.CatalogError as e:
                 self._catalog = e
         if isinstance(self._catalog, catalog_mod.CatalogError):
