@@ -357,3 +357,20 @@ class Headline(unittest.TestCase):
         self.assertLessEqual(height, 1200)
         self.assertEqual(side["layout"]["overlaps"], [])
         self.assertEqual(len(side["points"]), len(rows))
+
+    def test_a_runtimes_run_shows_the_newest_version_of_each_language(self):
+        from .charts import headline_chart
+        rows = []
+        for v in ("10.24.1", "20.8.0", "24.22.3"):
+            base = "readfile/node@%s/callback-parallel@fs.readFile" % v
+            for style in ("callback", "promise", "await"):
+                rows.append(rated("readfile/node@%s/%s-parallel@fs.readFile" % (v, style), None,
+                                  base, runtime=v, lang="node",
+                                  label="node@%s/%s-parallel@fs.readFile" % (v, style)))
+        (width, height), side = self.draw(headline_chart, rows)
+        self.assertLessEqual(width, 1000)
+        self.assertLessEqual(height, 1200)
+        self.assertEqual({v.split("/")[1] for v in side["variants"]}, {"node@24.22.3"})
+        self.assertEqual(len(side["omitted"]), 6)
+        self.assertTrue(all(o["why"].startswith(headline_chart.OTHER_RUNTIMES)
+                            for o in side["omitted"]))

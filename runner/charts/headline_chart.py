@@ -12,14 +12,15 @@ measurable; right of it: the style is slower than the baseline by that factor.
 Solid and bold: significant; faded with `~`: not.  The baseline itself is the
 hollow marker on the line.
 
-One question, one variant a cell: a row is a language (or pinned runtime
-version), style and shape, a column a mode, timed in-process.  Where the
-workload ran one of them on several backends, the cell shows the variant on
-the first backend of the catalog's charts.headline.backends that was
-measured, else on the backend of its baseline, else the first by name
-(choose(), the one place of this rule).  The other backends and the other
-timing methods are left out, and the title says how many and that
-ratio-<workload>.png and time-<workload>.png show them; a variant with no
+One question, one variant a cell: a row is a language, style and shape, a
+column a mode, timed in-process, on the host's runtime (a runtimes run: the
+newest pinned version of each language).  Where the workload ran one of them
+on several backends, the cell shows the variant on the first backend of the
+catalog's charts.headline.backends that was measured, else on the backend of
+its baseline, else the first by name (choose(), the one place of this rule).
+The other backends, timing methods and versions are left out, and the title
+says how many and that ratio-<workload>.png (when drawn) and
+time-<workload>.png show them; a variant with no
 baseline of its own language in its mode is left out too, and the note names
 it.  The rows shrink (down to ROW_MIN_IN) to keep the chart within
 MAX_HEIGHT_PX.
@@ -27,6 +28,7 @@ MAX_HEIGHT_PX.
 import sys
 
 from .. import fmt
+from .. import ratios
 from . import style as st
 
 
@@ -35,6 +37,7 @@ MAX_HEIGHT_PX = 1200
 ROW_MIN_IN = 0.22        # 13 pt labels (about 0.18 in) still clear of each other
 OTHER_METHODS = "timed another way"
 OTHER_BACKENDS = "another backend of its style"
+OTHER_RUNTIMES = "another runtime version"
 
 
 def preferred_backends(data, workload):
@@ -59,26 +62,38 @@ def _and(items):
 
 
 def row_label(r):
-    """A row's label: the variant's without its mode, method and backend."""
-    label = st.short_label(r)
-    if r.get("backend") and label.endswith("@" + r["backend"]):
-        label = label[:-len(r["backend"]) - 1]
-    return label
+    """A row's label: language[@version]/style[-shape] (the title names the backends)."""
+    lang, style, shape = row_key(r)
+    return "%s/%s%s" % (lang, style, "-" + shape if shape else "")
+
+
+def version(r):
+    """r's pinned runtime version as a sortable tuple, () for the host's runtime."""
+    return tuple(int(p) for p in r["runtime"].split(".")) if r.get("runtime") else ()
 
 
 def choose(rows, preferred, pick=st.same_language):
     """(shown, left): of rows with a same-language ratio, timed in-process (or,
-    when none is, by the first method in the suite's order), the one variant of
-    each row_key and mode on the first backend of preferred measured, else on
-    its baseline's backend, else the first by name; left is [(row, why)] of the
-    other rows that have a ratio."""
+    when none is, by the first method in the suite's order), on the host's
+    runtime of their language (else its newest pinned version: a runtimes
+    run), the one variant of each row_key and mode on the first backend of
+    preferred measured, else on its baseline's backend, else the first by
+    name; left is [(row, why)] of the other rows that have a ratio."""
     rated = [r for r in rows if pick(r) and pick(r)["ratio"] is not None]
     methods = sorted({r.get("method") or "inprocess" for r in rated},
                      key=lambda m: (st._index(st.VOCAB["methods"], m), m))
     method = "inprocess" if "inprocess" in methods else (methods[0] if methods else None)
+    # Per language one runtime: the host's (unpinned), else the newest pinned version.
+    runtime = {}
+    for r in rated:
+        v = version(r)
+        if r["lang"] not in runtime or (runtime[r["lang"]] and (not v or v > runtime[r["lang"]])):
+            runtime[r["lang"]] = v
     groups, left = {}, []
     for r in rated:
-        if (r.get("method") or "inprocess") != method:
+        if version(r) != runtime[r["lang"]]:
+            left.append((r, "%s (%s)" % (OTHER_RUNTIMES, r["runtime"] or "the host's")))
+        elif (r.get("method") or "inprocess") != method:
             left.append((r, "%s (%s)" % (OTHER_METHODS, r.get("method"))))
         else:
             groups.setdefault(row_key(r) + (r["mode"],), []).append(r)
@@ -135,6 +150,38 @@ class Grid(st.Panels):
             x0 += plot_px + vpx + self.GAP_PX
 
 
+def subtitle(shown, left, workload, ratio_chart):
+    """The title's second line when variants with a ratio were left out: what
+    each cell shows (per language its version when pinned and its backends,
+    languages alike together) and where the others are; "" when none was."""
+    if not left:
+        return ""
+    shown_as = {}
+    for r in shown:
+        lang = st.LANG_NAMES.get(r["lang"], r["lang"]) + (" " + r["runtime"] if r.get("runtime")
+                                                          else "")
+        bs = shown_as.setdefault(lang, [])
+        if r.get("backend") and r["backend"] != "none" and r["backend"] not in bs:
+            bs.append(r["backend"])
+    same = {}
+    for lang, bs in shown_as.items():
+        same.setdefault(tuple(bs), []).append(lang)
+    what = "; ".join("%s %s" % (_and(ls), ", ".join(bs)) for bs, ls in same.items() if bs
+                     or any(" " in lang for lang in ls))
+    whys = []
+    if any(why == OTHER_BACKENDS for _, why in left):
+        whys.append("other backends")
+    methods = sorted({r.get("method") for r, why in left if why.startswith(OTHER_METHODS)})
+    if methods:
+        whys.append("%s timings" % ", ".join(methods))
+    if any(why.startswith(OTHER_RUNTIMES) for _, why in left):
+        whys.append("other versions")
+    charts = ["ratio-%s.png" % workload] if ratio_chart else []
+    return "\nOne variant a cell%s; the %d others (%s): %s" % (
+        " (%s)" % what if what else "", len(left), ", ".join(whys),
+        _and(charts + ["time-%s.png" % workload]))
+
+
 def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/headline-<workload>.png); ChartError when it cannot be drawn."""
@@ -160,29 +207,7 @@ def draw(data, workload=None, out=None):
             labels.append(pick(r)["label"])
     title = ("Does the style cost anything? Each style against %s of the same language and "
              "mode (ratio of times, 95%% CI)" % " / ".join(labels))
-    # The backends shown, languages that share theirs together:
-    # "C node4; Node fs.readFile, fs.promises".
-    backends = {}
-    for r in shown:
-        if r.get("backend") and r["backend"] != "none":
-            bs = backends.setdefault(st.LANG_NAMES.get(r["lang"], r["lang"]), [])
-            if r["backend"] not in bs:
-                bs.append(r["backend"])
-    same = {}
-    for lang, bs in backends.items():
-        same.setdefault(tuple(bs), []).append(lang)
-    others = [r for r, why in left if why == OTHER_BACKENDS]
-    methods = sorted({r.get("method") for r, why in left if why.startswith(OTHER_METHODS)})
-    if others or methods:
-        parts = []
-        if others:
-            parts.append("%d variant%s on other backends"
-                         % (len(others), "" if len(others) == 1 else "s"))
-        if methods:
-            parts.append("%s timings" % ", ".join(methods))
-        title += ("\nOne backend per style (%s); %s: in ratio-%s.png and time-%s.png"
-                  % ("; ".join("%s %s" % (_and(ls), ", ".join(bs)) for bs, ls in same.items()),
-                     " and ".join(parts), workload, workload))
+    title += subtitle(shown, left, workload, ratios.has_ratio(rows, "against_baseline"))
     noun = st.unit_noun(summary, workload)
     note = ("Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired "
             "within a round), the whisker its 95%% CI. Solid and bold: significant; faded with ~: "
