@@ -84,7 +84,10 @@ today's, and what a variant needs of one (runtime_unmet; DESIGN section 11).
   charts     optional hints for runner/charts/: "where_time": {"floor_of": {backend:
              backend}} (draw the split of C's time; a backend without a sync
              variant of its own takes the named one's as its blocking floor),
-             "per_unit_memory": {"unit", "log", "marks", "note"}
+             "per_unit_memory": {"unit", "log", "marks", "note"}, "headline":
+             {"backends": [backend, ...]} (the headline chart's one variant per
+             language, style and mode: the first of these backends measured,
+             else its baseline's; runner/charts/headline_chart.py)
   threadless optional [{partial fields}]: the variants that start no thread (no
              threadpool: the loop thread or the kernel does the work); each
              variant's field threadless says whether a rule matches.  TSan has

@@ -2,7 +2,9 @@
 of a rendered figure finds overlapping and clipped texts, the same-language
 ratio picks a baseline of the row's own language, panels keep whole-process
 timings apart and the suite's style order in every language, and times are
-per operation."""
+per operation; the headline of a run with many variants stays within 1000 x 1200
+px, one variant per language, style and mode, and the ratio chart keeps the
+others."""
 import os
 import unittest
 
@@ -229,3 +231,146 @@ class LinePanels(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def png_size(path):
+    """(width, height) of a PNG, from its IHDR chunk."""
+    import struct
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", path
+    return struct.unpack(">II", head[16:24])
+
+
+def rated(vid, base, lang_base=None, ratio=1.1, **kw):
+    """A measured row with its ratio to base (C's) and, for Go and Node, to
+    lang_base (its own language's)."""
+    r = row(vid, n=10, median_ms=1.0, baseline=base, baseline_label="C callback",
+            ratio=ratio, ratio_ci_low=ratio / 1.05, ratio_ci_high=ratio * 1.05,
+            significant=True, **kw)
+    if lang_base:
+        r.update(lang_baseline=lang_base, lang_baseline_label="own callback", lang_ratio=ratio,
+                 lang_ratio_ci_low=ratio / 1.05, lang_ratio_ci_high=ratio * 1.05,
+                 lang_significant=False)
+    return r
+
+
+def readfile_shaped():
+    """A readfile-shaped run's rows: C's styles on four backends in three modes,
+    Go, Node on several file readers, and Node timed as whole processes too."""
+    rows = []
+    for mode in ("sequential", "parallel", "bounded"):
+        for backend in ("node4", "fused", "inline", "uring"):
+            base = "readfile/c/callback-%s@%s" % (mode, backend)
+            styles = ["callback", "promise", "await", "fiber", "stackless"]
+            styles += ["sync"] if mode == "sequential" else []
+            for style in styles:
+                rows.append(rated("readfile/c/%s-%s@%s" % (style, mode, backend), base))
+            if mode == "parallel":
+                rows.append(rated("readfile/c/promise-counter-%s@%s" % (mode, backend), base,
+                                  shape="counter"))
+        c = "readfile/c/callback-%s@node4" % mode
+        for backend in ("fs.readFile", "fs.readFile.uring"):
+            nb = "readfile/node/callback-%s@%s" % (mode, backend)
+            rows.append(rated(nb, c, nb))
+        nb = "readfile/node/callback-%s@fs.readFile" % mode
+        for style, backend in (("await", "fs.promises"), ("await", "promisify"),
+                               ("promise", "fs.promises")):
+            rows.append(rated("readfile/node/%s-%s@%s" % (style, mode, backend), c, nb))
+        nt = "readfile/node/callback-nodetest-%s@fs.readFile" % mode
+        rows.append(rated(nt, c, nt, method="nodetest"))
+        rows.append(rated("readfile/node/await-nodetest-%s@fs.promises" % mode, c, nt,
+                          method="nodetest"))
+        go = "readfile/go/sync-%s@os.ReadFile" % mode
+        rows.append(rated(go, c, go))
+        rows.append(rated("readfile/go/goroutine-%s@os.ReadFile" % mode, c, go))
+    return rows
+
+
+class Headline(unittest.TestCase):
+    """headline_chart.py: one question in at most 1000 x 1200 px, one variant
+    per language, style and mode; the ratio chart keeps every variant."""
+
+    def draw(self, chart, rows, workload="readfile"):
+        import json
+        import tempfile
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, d)
+        out = os.path.join(d, "%s-%s.png" % (chart.PROG.split("_")[0], workload))
+        chart.draw(st.RunData(d, {"run": {}, "host": {}, "variants": rows}), workload, out)
+        with open(out[:-len(".png")] + ".json", encoding="utf-8") as f:
+            return png_size(out), json.load(f)
+
+    def test_the_headline_of_many_variants_fits_and_the_ratio_chart_keeps_them(self):
+        from .charts import headline_chart, ratio_chart
+        rows = readfile_shaped()
+        self.assertGreater(len(rows), 80)
+        (width, height), side = self.draw(headline_chart, rows)
+        self.assertLessEqual(width, 1000)
+        self.assertLessEqual(height, 1200)
+        self.assertEqual(side["layout"]["overlaps"], [])
+        self.assertEqual(side["layout"]["outside"], [])
+        omitted = {o["variant"]: o["why"] for o in side["omitted"]}
+        left_out = "readfile/c/await-sequential@uring"
+        self.assertNotIn(left_out, side["variants"])
+        self.assertEqual(omitted[left_out], headline_chart.OTHER_BACKENDS)
+        self.assertTrue(omitted["readfile/node/await-nodetest-parallel@fs.promises"]
+                        .startswith(headline_chart.OTHER_METHODS))
+        # Every variant is drawn or named as left out, with its reason.
+        self.assertEqual(set(side["variants"]) | set(omitted), {r["variant"] for r in rows})
+        # One variant per language, style (and shape) and mode.
+        by = {}
+        for p in side["points"]:
+            by.setdefault((p["panel"], p["row"]), []).append(p["variant"])
+        self.assertTrue(all(len(v) == 1 for v in by.values()), by)
+        _, ratio = self.draw(ratio_chart, rows)
+        self.assertIn(left_out, ratio["variants"])
+        self.assertEqual(set(ratio["variants"]), {r["variant"] for r in rows})
+
+    def test_the_catalog_names_the_backend_else_the_baselines(self):
+        from .charts import headline_chart as hc
+        rows = readfile_shaped()
+        shown, _ = hc.choose(rows, ["node4", "fs.readFile", "fs.promises"])
+        got = {v["variant"] for v in shown}
+        self.assertIn("readfile/c/await-bounded@node4", got)
+        self.assertIn("readfile/node/await-parallel@fs.promises", got)
+        self.assertNotIn("readfile/node/await-parallel@promisify", got)
+        self.assertIn("readfile/node/callback-sequential@fs.readFile", got)
+        # Without a preference: the backend of the variant's baseline.
+        shown, _ = hc.choose([r for r in rows if r["lang"] == "node"], [])
+        got = {v["variant"] for v in shown}
+        self.assertIn("readfile/node/callback-parallel@fs.readFile", got)
+        self.assertNotIn("readfile/node/callback-parallel@fs.readFile.uring", got)
+        # readfile's catalog file names C's node4 and Node's readers.
+        self.assertEqual(hc.preferred_backends(st.RunData("", {}), "readfile")[:1], ["node4"])
+
+    def test_many_rows_shrink_to_fit(self):
+        from .charts import headline_chart
+        rows = []
+        for mode in ("sequential", "parallel", "bounded"):
+            base = "w/c/callback-%s@x" % mode
+            rows.append(rated(base, base))
+            for k in range(24):
+                rows.append(rated("w/c/await-s%d-%s@x" % (k, mode), base, shape="s%d" % k))
+        (width, height), side = self.draw(headline_chart, rows, "w")
+        self.assertLessEqual(width, 1000)
+        self.assertLessEqual(height, 1200)
+        self.assertEqual(side["layout"]["overlaps"], [])
+        self.assertEqual(len(side["points"]), len(rows))
+
+    def test_a_runtimes_run_shows_the_newest_version_of_each_language(self):
+        from .charts import headline_chart
+        rows = []
+        for v in ("10.24.1", "20.8.0", "24.22.3"):
+            base = "readfile/node@%s/callback-parallel@fs.readFile" % v
+            for style in ("callback", "promise", "await"):
+                rows.append(rated("readfile/node@%s/%s-parallel@fs.readFile" % (v, style), None,
+                                  base, runtime=v, lang="node",
+                                  label="node@%s/%s-parallel@fs.readFile" % (v, style)))
+        (width, height), side = self.draw(headline_chart, rows)
+        self.assertLessEqual(width, 1000)
+        self.assertLessEqual(height, 1200)
+        self.assertEqual({v.split("/")[1] for v in side["variants"]}, {"node@24.22.3"})
+        self.assertEqual(len(side["omitted"]), 6)
+        self.assertTrue(all(o["why"].startswith(headline_chart.OTHER_RUNTIMES)
+                            for o in side["omitted"]))

@@ -274,6 +274,30 @@ EOF
   assert_output --regexp "^points [1-9][0-9]*$"
 }
 
+@test "every headline chart is at most 1000 x 1200 px, one variant a cell, and the ratio chart has the variants it leaves out" {
+  # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
+  run -0 "$PYTHON" - $(sidecars | grep '/headline-') <<'EOF'
+import json, os, struct, sys
+n = 0
+for path in sys.argv[1:]:
+    with open(path[:-len(".json")] + ".png", "rb") as f:
+        width, height = struct.unpack(">II", f.read(24)[16:24])      # the PNG's IHDR
+    assert width <= 1000 and height <= 1200, (path, width, height)
+    side = json.load(open(path))
+    cells = [(p["panel"], p["row"]) for p in side["points"]]
+    assert len(cells) == len(set(cells)), path
+    ratio = path.replace("/headline-", "/ratio-")
+    if os.path.exists(ratio):
+        r = json.load(open(ratio))
+        drawn = set(r["variants"]) | {o["variant"] for o in r["omitted"]}
+        for o in side["omitted"]:
+            assert o["variant"] in drawn, (path, o)
+    n += 1
+print("headlines %d" % n)
+EOF
+  assert_output --regexp "^headlines [1-9][0-9]*$"
+}
+
 @test "within a panel, every language lists its styles in suite.json's order" {
   # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'

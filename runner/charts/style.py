@@ -428,6 +428,31 @@ class Panels:
                                "weight": e["weight"], "alpha": t.get_alpha()})
         return t
 
+    def _heights(self, fixed_in):
+        """The height of each panel's plot (inches); fixed_in is what the title,
+        legend and note take."""
+        return [self.LINES_IN if self.lines else self.ROW_IN * max(len(rows), 1) + 0.2
+                for _, rows in self.groups]
+
+    def _place(self, y, total, heights, renderer, width_px, margin_px):
+        """Positions the panels downwards from y (inches from the bottom)."""
+        # Left: the widest row label; right: the widest value.
+        label_px = max([t.get_window_extent(renderer).width for ax in self.axes
+                        for t in ax.get_yticklabels() if t.get_text()] + [40])
+        value_px = max([t.get_window_extent(renderer).width for vs in self.values for t in vs]
+                       + [0])
+        left = (label_px + margin_px + 12) / width_px
+        right = 1.0 - (value_px + margin_px + (16 if value_px else 8)) / width_px
+        for ax, h in zip(self.axes, heights):
+            y -= self.ABOVE_IN + h
+            ax.set_position([left, y / total, right - left, h / total])
+            # The panel's title starts at the figure's left margin: the whole
+            # width is its own.
+            ax.set_title(ax.get_title(loc="left"), loc="left", fontweight="bold",
+                         pad=self.title_pad,
+                         x=(margin_px / width_px - left) / (right - left))
+            y -= self.BELOW_IN
+
     # -- layout
 
     def _wrap(self, text, renderer, width_px, **kw):
@@ -486,35 +511,17 @@ class Panels:
             legend_rows = math.ceil(len(padded) / float(ncol))
         legend_h = legend_rows * line_in * 1.25 + (0.1 if legend_rows else 0)
         note_h = line_in * (note.count("\n") + 1) + 0.15
-        heights = [self.LINES_IN if self.lines else self.ROW_IN * max(len(rows), 1) + 0.2
-                   for _, rows in self.groups]
+        heights = self._heights(title_h + legend_h + note_h)
         total = title_h + legend_h + sum(h + self.ABOVE_IN + self.BELOW_IN for h in heights) \
             + note_h
         # Whole pixels (Agg truncates the figure's size to its PNG's).
         total = (round(total * DPI) + 0.01) / float(DPI)
         fig.set_size_inches(WIDTH_IN, total)
-        # Left: the widest row label; right: the widest value.
         fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
-        label_px = max([t.get_window_extent(renderer).width for ax in self.axes
-                        for t in ax.get_yticklabels() if t.get_text()] + [40])
-        value_px = max([t.get_window_extent(renderer).width for vs in self.values for t in vs]
-                       + [0])
-        left = (label_px + margin_px + 12) / width_px
-        right = 1.0 - (value_px + margin_px + (16 if value_px else 8)) / width_px
         y = total - title_h
         if legend is not None:
             legend.set_bbox_to_anchor((0.005, y / total), transform=fig.transFigure)
-        y -= legend_h
-        for ax, h in zip(self.axes, heights):
-            y -= self.ABOVE_IN + h
-            ax.set_position([left, y / total, right - left, h / total])
-            # The panel's title starts at the figure's left margin: the whole
-            # width is its own.
-            ax.set_title(ax.get_title(loc="left"), loc="left", fontweight="bold",
-                         pad=self.title_pad,
-                         x=(margin_px / width_px - left) / (right - left))
-            y -= self.BELOW_IN
+        self._place(y - legend_h, total, heights, fig.canvas.get_renderer(), width_px, margin_px)
         self.title_text.set_position((0.01, 1.0 - 0.06 / total))
         fig.text(0.01, (note_h - 0.1) / total, note, ha="left", va="top", color="#222222")
         check = check_figure(fig)      # draws the figure as laid out here
