@@ -488,12 +488,14 @@ def measure(args, cat, plan, seed):
     round_log = noise.RoundLog(rundir)
     run["noise_rule"] = noise.RULE
     # The profile's time budget counts from here (the first warm-up); the
-    # extra rounds stop at it.
+    # extra rounds stop early enough for the traced runs after them to end
+    # within it too.
+    deadline = None
     if getattr(plan, "minutes", None):
         run["minutes"] = plan.minutes
-    extra = sequential.start(args, cat, plan, rundir, seed,
-                             deadline=time.monotonic() + plan.minutes * 60
-                             if getattr(plan, "minutes", None) else None)
+        reserve = 0.0 if getattr(args, "no_trace", False) else plan_mod.trace_reserve(plan)
+        deadline = time.monotonic() + plan.minutes * 60 - reserve
+    extra = sequential.start(args, cat, plan, rundir, seed, deadline=deadline)
     with rd.SampleLog(rundir) as log:
         try:
             i = -1

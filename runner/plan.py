@@ -337,6 +337,22 @@ def estimate(plan, previous=None):
     return runs, seconds, len(guessed)
 
 
+# What a traced run (runner/trace.py: two runs a variant under strace, at small
+# N) costs at most above its start-up floor; the reference host's traced step
+# took 8 s for 74 variants.
+TRACED_RUN_S = 0.05
+
+
+def trace_reserve(plan):
+    """Seconds to keep, within a profile's time budget, for the traced runs
+    that follow the rounds (none when the profile traces nothing)."""
+    out = 0.0
+    for v in plan.variants:
+        if plan.settings[v["workload"]].get("trace_iterations"):
+            out += 2 * (FLOOR_S.get(v["lang"], OTHER_FLOOR_S) + TRACED_RUN_S)
+    return out
+
+
 def passes_of(v, passes, n):
     """The --passes of a run of v at N = n: the variant's own passes expression
     when its matrix entry gives one (a whole-process method's "1": it times one

@@ -326,8 +326,8 @@ def _draw_charts(rundir, rows, workloads, charts, loaded=None):
             wrows = [r for r in rows if r["workload"] == w]
             why = chart_wanted(needs, wrows, rundir)
             if why:
-                if needs.startswith("sweep_"):
-                    continue        # a sweep's chart, and this run did not sweep
+                if needs.startswith("sweep_") or needs.startswith("versions:"):
+                    continue        # a sweep's or the runtimes profile's chart, not this run's
                 if not needs.startswith("claims:"):
                     print("run.py: no %s chart for %s: %s" % (prefix, w, why), file=sys.stderr)
                 continue

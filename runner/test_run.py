@@ -375,6 +375,16 @@ class EstimateFiguresTest(unittest.TestCase):
         runs, _, guessed = plan_mod.estimate(Plan, walls)
         self.assertEqual((runs, guessed), ((1 + 40) + (1 + 10) + (1 + 10) + (1 + 40), 1))
 
+    def test_the_budget_keeps_time_for_the_traced_runs_of_a_profile_that_traces(self):
+        class Plan:
+            settings = {"traced": {"trace_iterations": 200}, "plain": {}}
+            variants = [{"workload": "traced", "lang": "node"}, {"workload": "traced", "lang": "c"},
+                        {"workload": "plain", "lang": "c"}]
+        # two traced runs a variant, each its language's floor and a margin
+        self.assertAlmostEqual(plan_mod.trace_reserve(Plan), 2 * (0.09 + 0.05) + 2 * (0.002 + 0.05))
+        Plan.settings = {"traced": {}, "plain": {}}
+        self.assertEqual(plan_mod.trace_reserve(Plan), 0.0)
+
     def test_the_projects_reference_runs_cover_every_default_variant(self):
         # What a fresh clone's make compare is estimated from.
         vs = catalog_mod.load(catalog_mod.DIR).select(profile="default")
