@@ -252,13 +252,13 @@ def _listed(es, word, base, name, div, uname, unit, most=3):
     return _and(items)
 
 
-def _short(backends, entries, div, uname, unit):
-    """One sentence: the entries of one language (on the given backends)."""
+def _group(entries):
+    """(the baselines' labels joined by "or", a function naming an entry in
+    the group, the significantly slower entries, the significantly faster)."""
     labels = []
     for e in entries:
         if e["baseline_label"] not in labels:
             labels.append(e["baseline_label"])
-    base = " or ".join(labels)
     names = {e["backend"] for e in entries} | {_backend_of(e["baseline"]) for e in entries}
     modes = {e["mode"] for e in entries}
 
@@ -266,8 +266,14 @@ def _short(backends, entries, div, uname, unit):
         n = _name(e, names)
         return n + " (%s)" % e["mode"] if len(modes) > 1 else n
 
-    slower = [e for e in entries if e["significant"] and e["ratio"] >= 1]
-    faster = [e for e in entries if e["significant"] and e["ratio"] < 1]
+    return (" or ".join(labels), name,
+            [e for e in entries if e["significant"] and e["ratio"] >= 1],
+            [e for e in entries if e["significant"] and e["ratio"] < 1])
+
+
+def _short(backends, entries, div, uname, unit):
+    """One sentence: the entries of one language (on the given backends)."""
+    base, name, slower, faster = _group(entries)
     parts = []
     if slower:
         parts.append(_listed(slower, "slower", base, name, div, uname, unit))
@@ -369,20 +375,8 @@ def glance(rows):
             group = [e for e in entries if e["lang"] == lang]
             if not group:
                 continue
-            labels = []
-            for e in group:
-                if e["baseline_label"] not in labels:
-                    labels.append(e["baseline_label"])
-            names = {e["backend"] for e in group} | {_backend_of(e["baseline"]) for e in group}
-            modes = {e["mode"] for e in group}
-
-            def name(e):
-                n = _name(e, names)
-                return n + " (%s)" % e["mode"] if len(modes) > 1 else n
-
-            slower = [e for e in group if e["significant"] and e["ratio"] >= 1]
-            faster = [e for e in group if e["significant"] and e["ratio"] < 1]
-            text = "against %s, " % " or ".join(labels)
+            base, name, slower, faster = _group(group)
+            text = "against %s, " % base
             if slower:
                 top = max(slower, key=lambda e: e["ratio"])
                 text += "%d of %d style%s resolvably slower, at most %s %s" % (
