@@ -95,7 +95,7 @@ def table_rows(md, header_start):
 
 class ReproduceTest(unittest.TestCase):
     def setUp(self):
-        patcher = mock.patch.object(reproduce.catalog_mod, "load", return_value=CATALOG)
+        patcher = mock.patch.object(reproduce.catalog_mod, "for_run", return_value=CATALOG)
         patcher.start()
         self.addCleanup(patcher.stop)
 
@@ -179,7 +179,7 @@ class ReproduceTest(unittest.TestCase):
         summary["variants"] = [r for r in summary["variants"]
                                if not (r["variant"] == "readfile/node/await-sequential@fs.promises" and r["n"])]
         catalog = CatalogWithout(CATALOG, "readfile/c/await-sequential@node4")
-        with mock.patch.object(reproduce.catalog_mod, "load", return_value=catalog):
+        with mock.patch.object(reproduce.catalog_mod, "for_run", return_value=catalog):
             md = reproduce.markdown(summary)
         claims = table_rows(md, "| # |")
         self.assertEqual(claims[0][3], "not measured: `readfile/node/await-parallel@fs.promises` is not in this run (profile full)")
@@ -347,7 +347,7 @@ def write_memory_samples(folder, rounds=12):
 
 class MemoryClaimsTest(unittest.TestCase):
     def setUp(self):
-        patcher = mock.patch.object(reproduce.catalog_mod, "load", return_value=CATALOG)
+        patcher = mock.patch.object(reproduce.catalog_mod, "for_run", return_value=CATALOG)
         patcher.start()
         self.addCleanup(patcher.stop)
 

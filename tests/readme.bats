@@ -122,7 +122,7 @@ PY
   run "$PYTHON" -m runner.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
-  sed 's/ran \([0-9]\)/ran 9\1/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
+  sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
   run "$PYTHON" -m runner.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 1
