@@ -1,5 +1,7 @@
-"""Tests of runner/catalog.py: the real catalog folder, matrix expansion, the id
-rule, every validation error, baselines and the CLI."""
+"""Tests of runner/catalog.py and the modules it is made of (ids.py, expr.py,
+catalog_check.py, workload_check.py, matrix.py, catalog_docs.py, catalog_cli.py):
+the real catalog folder, matrix expansion, the id rule, every validation error,
+baselines and the CLI."""
 import contextlib
 import copy
 import io
@@ -9,6 +11,9 @@ import tempfile
 import unittest
 
 from . import catalog
+from . import catalog_cli
+from . import catalog_docs
+from . import expr
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -53,7 +58,7 @@ def write_catalog(folder, suite=SUITE, **workloads):
 def run_cli(*args):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = catalog.main(list(args))
+        code = catalog_cli.main(list(args))
     return code, out.getvalue(), err.getvalue()
 
 
@@ -273,13 +278,13 @@ class ExpansionTest(TempCatalog):
         cat = self.load()
         v = cat.find("demo/c/callback-parallel@b1")
         self.assertEqual(v["flag_values"], {"text": "héllo", "data": "fixtures/text.txt"})
-        tree, names = catalog.parse_check(v["checks"]["bytes"], "t")
+        tree, names = expr.parse_check(v["checks"]["bytes"], "t")
         self.assertEqual(names, {"iterations", "text"})
-        self.assertEqual(catalog.evaluate(tree, {"iterations": 3, "text": "héllo"}), 18)
+        self.assertEqual(expr.evaluate(tree, {"iterations": 3, "text": "héllo"}), 18)
 
     def test_the_check_evaluator_does_integers_only(self):
         def ev(text, **env):
-            return catalog.evaluate(catalog.parse_check(text, "t")[0], env)
+            return expr.evaluate(expr.parse_check(text, "t")[0], env)
         self.assertEqual(ev("7 // 2 - 1 + 2 * 3"), 8)
         self.assertEqual(ev("iterations * int(queries)", iterations=4, queries="25"), 100)
         for text, env, why in (("x + 1", {}, "unknown name"), ("1 // 0", {}, "division by zero"),
@@ -409,8 +414,8 @@ class ValidationTest(TempCatalog):
                 SUITE["profiles"]["quick"], **over)))
         cat = self.load(suite=prof(warmup_iterations="max(1, iterations // 10)", minutes=10),
                         demo=WORK)
-        self.assertEqual(catalog.warmup_round_n(cat.profile("quick")["warmup_iterations"], 5), 1)
-        self.assertEqual(catalog.warmup_round_n(cat.profile("quick")["warmup_iterations"], 100), 10)
+        self.assertEqual(expr.warmup_round_n(cat.profile("quick")["warmup_iterations"], 5), 1)
+        self.assertEqual(expr.warmup_round_n(cat.profile("quick")["warmup_iterations"], 100), 10)
         for over, pattern in (({"warmup_iterations": "iterations * 2"}, "gives 2 at N = 1, not an integer from 1 to 1$"),
                               ({"warmup_iterations": "0"}, "gives 0 at N = 1"),
                               ({"warmup_iterations": "rounds // 2"}, "may name only iterations"),
@@ -509,10 +514,10 @@ class WarmupAndStartupTest(TempCatalog):
         cat = self.load(demo=w)
         self.assertEqual(cat.warmup("demo", "quick"), "min(350, iterations)")
         self.assertEqual(cat.warmup("demo", "full"), "max(1, iterations // 10)")
-        self.assertEqual([catalog.warmup_for(cat.warmup("demo", "quick"), n) for n in (100, 350, 5000)],
+        self.assertEqual([expr.warmup_for(cat.warmup("demo", "quick"), n) for n in (100, 350, 5000)],
                          [100, 350, 350])
-        self.assertEqual(catalog.warmup_for(cat.warmup("demo", "full"), 5), 1)
-        self.assertEqual(catalog.warmup_for("0", 99), 0)
+        self.assertEqual(expr.warmup_for(cat.warmup("demo", "full"), 5), 1)
+        self.assertEqual(expr.warmup_for("0", 99), 0)
         self.assertEqual(self.load().warmup("demo", "quick"), "0")   # none given: 0
 
     def test_a_bad_warm_up_is_refused_with_one_line(self):
@@ -536,7 +541,7 @@ class WarmupAndStartupTest(TempCatalog):
         cat = self.load(demo=w)
         self.assertEqual((cat.passes("demo", "quick"), cat.passes("demo", "full")),
                          ("min(3, iterations)", "1"))
-        self.assertEqual([catalog.passes_for(cat.passes("demo", "quick"), n) for n in (2, 5)], [2, 3])
+        self.assertEqual([expr.passes_for(cat.passes("demo", "quick"), n) for n in (2, 5)], [2, 3])
         self.assertTrue(all(v["passes"] == "1" for v in cat.select(workload="demo")
                             if v["lang"] == w["variants"][0]["lang"]))
         self.assertEqual(self.load().passes("demo", "quick"), "1")   # none given: 1
@@ -574,11 +579,11 @@ class WarmupAndStartupTest(TempCatalog):
         w = dict(copy.deepcopy(WORK), warmup={"iterations": "min(350, iterations)",
                                               "about": "as bluebird's harness does."})
         w["profiles"]["full"]["warmup"] = "0"
-        table = catalog.markdown_table(self.load(demo=w))
+        table = catalog_docs.markdown_table(self.load(demo=w))
         self.assertIn("Warm-up (untimed operations in the same process before the timed pass): "
                       "`min(350, N)` (profile `full`: `0`): as bluebird's harness does.", table)
         self.assertIn("Warm-up (untimed operations in the same process before the timed pass): "
-                      "none.", catalog.markdown_table(self.load()))
+                      "none.", catalog_docs.markdown_table(self.load()))
 
 
 class BaselineRuleTest(TempCatalog):
