@@ -53,16 +53,18 @@ import os
 import re
 
 from . import catalog as catalog_mod
+from . import catalog_check
+from . import expr
 from .errors import UsageError
 
 # Every numeric option is bounded: a huge --timeout overflows the timer thread
 # (a hung program then hangs the runner), a tiny one makes every run an
 # instant timeout, and a huge --rounds sits building the order.
-# The catalog's own figures have the same upper bounds (runner/catalog.py).
-MAX_ROUNDS = catalog_mod.MAX_ROUNDS
-MAX_ITERATIONS = catalog_mod.MAX_ITERATIONS
-MIN_TIMEOUT = catalog_mod.MIN_TIMEOUT_S
-MAX_TIMEOUT = catalog_mod.MAX_TIMEOUT_S
+# The catalog's own figures have the same upper bounds (runner/catalog_check.py, runner/expr.py).
+MAX_ROUNDS = catalog_check.MAX_ROUNDS
+MAX_ITERATIONS = expr.MAX_ITERATIONS
+MIN_TIMEOUT = catalog_check.MIN_TIMEOUT_S
+MAX_TIMEOUT = catalog_check.MAX_TIMEOUT_S
 MAX_SEED = 2 ** 64 - 1
 # Names the runner itself uses directly under the results folder: a host slug
 # must be none of them (--host latest put the run inside the previous run and

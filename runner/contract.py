@@ -27,10 +27,12 @@ import json
 import sys
 
 from . import catalog
+from . import catalog_check
+from . import expr
 
 # The contract's fields in the order of DESIGN section 3, with their JSON types.
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
-INT_FIELDS = catalog.LINE_INTS
+INT_FIELDS = catalog_check.LINE_INTS
 ORDER = STRING_FIELDS + INT_FIELDS + ("runtime",)
 # Optional counts of the timed pass (the C harness writes the first five,
 # c/lib/counters.h; runner/accounting.py reads them; every language writes what
@@ -70,8 +72,8 @@ def _parse(line):
     if not text:
         return None, "the line is empty"
     try:
-        obj = json.loads(text, object_pairs_hook=catalog.unique_keys)
-    except catalog.DuplicateKey as e:
+        obj = json.loads(text, object_pairs_hook=catalog_check.unique_keys)
+    except catalog_check.DuplicateKey as e:
         return None, "%s: the line must say each field once" % e
     except ValueError as e:
         return None, "not JSON (%s): %r" % (e, text[:120])
@@ -108,8 +110,8 @@ def _shape_problem(obj, extra):
 
 @functools.lru_cache(maxsize=256)
 def _parsed(text, field):
-    """catalog.parse_check of a check, parsed once (--render checks every row)."""
-    return catalog.parse_check(text, "check %r" % field)
+    """expr.parse_check of a check, parsed once (--render checks every row)."""
+    return expr.parse_check(text, "check %r" % field)
 
 
 def _check_problem(entry, obj, n, values, partial=False):
@@ -124,7 +126,7 @@ def _check_problem(entry, obj, n, values, partial=False):
         if partial and (field not in obj or not names <= set(env)):
             continue
         try:
-            want = catalog.evaluate(tree, env)
+            want = expr.evaluate(tree, env)
         except ValueError as e:
             return "check %s == %s cannot be evaluated: %s" % (field, text, e)
         if obj[field] != want:
@@ -318,7 +320,7 @@ def main(args):
             if flag not in known:
                 raise _Usage("%s has no flag %s (its flags: %s)" % (
                     entry["workload"], flag, ", ".join(known) or "none"))
-        values = {catalog.flag_key(f): v for f, v in flags.items()}
+        values = {expr.flag_key(f): v for f, v in flags.items()}
     except _Usage as e:
         print("contract.py: %s" % e, file=sys.stderr)
         return 2

@@ -25,6 +25,11 @@ class EnvError(Exception):
     catalog, an unwritable results folder (exit 3)."""
 
 
+class CatalogError(Exception):
+    """A catalog that cannot be used; the message is one line naming the file,
+    the variant or rule, and the problem."""
+
+
 class ChartError(Exception):
     """A chart (runner/charts/) that cannot be drawn: its one line, "<chart>:
     why", and the exit code of the chart's own command (2 bad input, 1 nothing

@@ -21,6 +21,7 @@ import sys
 import time
 
 from . import catalog as catalog_mod
+from . import catalog_check
 from . import contract
 from . import launch
 from . import noise
@@ -276,7 +277,7 @@ def budget_rounds(plan, first_wall):
     groups = {}
     for v in plan.variants:
         b = plan.settings[v["workload"]].get("budget")
-        if b and catalog_mod._matches(v, b.get("for") or {}):
+        if b and catalog_check.matches(v, b.get("for") or {}):
             groups.setdefault(tuple(v[k] for k in BUDGET_GROUP), []).append(v)
     out = {}
     for members in groups.values():

@@ -20,6 +20,8 @@ import signal
 import subprocess
 
 from . import catalog as catalog_mod
+from . import catalog_check
+from . import expr
 from . import runtimes as runtimes_mod
 from . import host as host_mod
 from . import summary as sm
@@ -122,7 +124,7 @@ def runtime(cat, v, store=None):
     version = v.get("runtime")
     if not version:
         return None, None
-    why = catalog_mod.runtime_unmet(cat.suite, v, version)
+    why = catalog_check.runtime_unmet(cat.suite, v, version)
     if why:
         return why, None
     store = store or runtimes_mod.Store()
@@ -217,11 +219,11 @@ def workload_settings(cat, workload, profile, rounds, args):
            # The in-process warm-up, an expression of N (catalog.py: warmup), and
            # what it gives at this N.
            "warmup": cat.warmup(workload, profile),
-           "warmup_ops": catalog_mod.warmup_for(cat.warmup(workload, profile), n),
+           "warmup_ops": expr.warmup_for(cat.warmup(workload, profile), n),
            # The timed passes of every process, an expression of N (catalog.py:
            # passes), and what it gives at this N: each is a row of samples.csv.
            "passes": cat.passes(workload, profile),
-           "passes_count": catalog_mod.passes_for(cat.passes(workload, profile), n),
+           "passes_count": expr.passes_for(cat.passes(workload, profile), n),
            "args": values,
            # What every line is checked against with those values (the
            # catalog's checks): --render checks every row again with them.
@@ -250,7 +252,7 @@ def points(v, s):
             "concurrency": v["concurrency"], "env": dict(v.get("env") or {})}
     out = [base]
     for ax in s.get("sweep") or []:
-        if not catalog_mod._matches(v, ax.get("for") or {}):
+        if not catalog_check.matches(v, ax.get("for") or {}):
             continue
         kind = ax["axis"]
         if kind == "concurrency" and v["mode"] != "bounded":
@@ -289,7 +291,7 @@ def warmup_ops(v, warmup, n):
     process does, as seed 000 did, so a warm-up would be timed), else the
     profile's or the workload's (catalog.py: warmup), at n, in the same process
     before the timed pass (DESIGN section 3)."""
-    return catalog_mod.warmup_for(v.get("warmup", warmup) or "0", n)
+    return expr.warmup_for(v.get("warmup", warmup) or "0", n)
 
 
 # What one program run costs at least, start-up included: the fastest runs of
@@ -315,7 +317,7 @@ def estimate(plan, previous=None):
     for v in plan.variants:
         s = plan.settings[v["workload"]]
         budget = s.get("budget")
-        if budget and not catalog_mod._matches(v, budget.get("for") or {}):
+        if budget and not catalog_check.matches(v, budget.get("for") or {}):
             budget = None
         floor = FLOOR_S.get(v["lang"], OTHER_FLOOR_S)
         for p in (pts.get(v["id"]) or {"": {"iterations": s["iterations"]}}).values():
@@ -357,7 +359,7 @@ def passes_of(v, passes, n):
     """The --passes of a run of v at N = n: the variant's own passes expression
     when its matrix entry gives one (a whole-process method's "1": it times one
     pass a process), else the profile's or the workload's (catalog.py: passes)."""
-    return catalog_mod.passes_for(v.get("passes", passes) or "1", n)
+    return expr.passes_for(v.get("passes", passes) or "1", n)
 
 
 def command(v, node, n, workload_args, concurrency=None, warmup="0", passes="1", rt=None):
@@ -423,7 +425,7 @@ def make(cat, args, node):
         if prof.get("warmup_iterations") and warmups:
             # A warm-up round warms the host (files, binaries, caches, servers);
             # each process warms itself before its clock, so it may run a smaller N.
-            wn = catalog_mod.warmup_round_n(prof["warmup_iterations"], s["iterations"])
+            wn = expr.warmup_round_n(prof["warmup_iterations"], s["iterations"])
             s["warmup_round_iterations"] = wn
             if wn != s["iterations"]:
                 warm[v["id"]] = (command(v, node, wn, s["args"], warmup=s["warmup"],

@@ -23,6 +23,7 @@ import threading
 
 from . import accounting
 from . import catalog as catalog_mod
+from . import catalog_check
 from . import export
 from . import ratios
 from . import report
@@ -178,10 +179,10 @@ def read_object(path, types):
         return None
     try:
         with open(path, encoding="utf-8") as f:
-            obj = json.load(f, object_pairs_hook=catalog_mod.unique_keys)
+            obj = json.load(f, object_pairs_hook=catalog_check.unique_keys)
     except OSError as e:
         raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
-    except catalog_mod.DuplicateKey as e:
+    except catalog_check.DuplicateKey as e:
         raise EnvError("%s: %s (edited by hand: the runner writes each key once)" % (path, e))
     except ValueError as e:
         raise EnvError("%s: not JSON: %s" % (path, e))

@@ -10,7 +10,9 @@ import io
 import re
 
 from . import catalog
+from . import catalog_check
 from . import contract
+from . import expr
 from . import fmt
 from . import stats
 from .files import write_atomic
@@ -183,11 +185,11 @@ def workload_contracts(run=None, where="run.json", cat=None):
         if "checks" in s:
             checks = s["checks"]
             if not isinstance(checks, dict) or not all(
-                    isinstance(k, str) and catalog.FIELD.match(k) for k in checks):
+                    isinstance(k, str) and catalog_check.FIELD.match(k) for k in checks):
                 raise ValueError("%s.checks must map field names to expressions" % at)
             for k, text in checks.items():
                 try:
-                    catalog.parse_check(text, "%s.checks.%s" % (at, k))
+                    expr.parse_check(text, "%s.checks.%s" % (at, k))
                 except catalog.CatalogError as e:
                     raise ValueError(str(e)) from None
             c["checks"] = dict(checks)
@@ -196,7 +198,7 @@ def workload_contracts(run=None, where="run.json", cat=None):
             if (not isinstance(args, list) or len(args) % 2
                     or not all(isinstance(a, str) for a in args)):
                 raise ValueError("%s.args must be a list of flags and their values" % at)
-            c["flag_values"] = {catalog.flag_key(f): v for f, v in zip(args[::2], args[1::2])}
+            c["flag_values"] = {expr.flag_key(f): v for f, v in zip(args[::2], args[1::2])}
         out[w] = c
     return out
 

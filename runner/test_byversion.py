@@ -5,6 +5,7 @@ import unittest
 
 from . import byversion
 from . import catalog
+from . import catalog_check
 from . import reproduce
 
 CAT = catalog.load()
@@ -111,12 +112,12 @@ class ByVersion(unittest.TestCase):
 
     def test_the_seeds_runtime_must_be_a_listed_version(self):
         rt = CAT.suite["runtimes"]
-        catalog._check_claim_runtimes(None, rt, "w")
-        catalog._check_claim_runtimes({"about": "a", "node": "10.24.1"}, rt, "w")
+        catalog_check.check_claim_runtimes(None, rt, "w")
+        catalog_check.check_claim_runtimes({"about": "a", "node": "10.24.1"}, rt, "w")
         with self.assertRaisesRegex(catalog.CatalogError, "node '10.6.0' is not a version"):
-            catalog._check_claim_runtimes({"about": "a", "node": "10.6.0"}, rt, "w")
+            catalog_check.check_claim_runtimes({"about": "a", "node": "10.6.0"}, rt, "w")
         with self.assertRaisesRegex(catalog.CatalogError, "with an about"):
-            catalog._check_claim_runtimes({"node": "10.24.1"}, rt, "w")
+            catalog_check.check_claim_runtimes({"node": "10.24.1"}, rt, "w")
         for name in ("asyncfib", "doxbee", "httpchain", "readfile"):
             self.assertTrue(byversion.seed_pins(CAT.workloads[name]["claims"]), name)
 

@@ -21,6 +21,7 @@ import unittest
 import zipfile
 
 from . import catalog
+from . import catalog_check
 from . import plan
 from . import runtimes
 
@@ -329,7 +330,7 @@ class VersionNeeds(unittest.TestCase):
 
     def test_node_8_runs_no_program_and_says_why(self):
         for v in self.cat.select(lang="node"):
-            why = catalog.runtime_unmet(self.cat.suite, v, "8.17.0")
+            why = catalog_check.runtime_unmet(self.cat.suite, v, "8.17.0")
             self.assertIsNotNone(why, v["id"])
             self.assertTrue(why.startswith("needs node 10.12.0 or later: "), why)
             self.assertIn("import.meta", why)
@@ -340,19 +341,19 @@ class VersionNeeds(unittest.TestCase):
         for v in self.cat.select(lang="node"):
             seen.add(v["method"])
             for version in ("10.24.1", "14.21.3", "18.0.0"):
-                why = catalog.runtime_unmet(self.cat.suite, v, version)
+                why = catalog_check.runtime_unmet(self.cat.suite, v, version)
                 if v["method"] == "nodetest":
                     self.assertRegex(why, r"^needs node 18\.1\.0 or later: .*node --test")
                 else:
                     self.assertIsNone(why, v["id"])
-            self.assertIsNone(catalog.runtime_unmet(self.cat.suite, v, "18.15.0"))
+            self.assertIsNone(catalog_check.runtime_unmet(self.cat.suite, v, "18.15.0"))
         self.assertIn("nodetest", seen)
         self.assertIn("perfjs", seen)
 
     def test_go_1_21_builds_every_program(self):
         for v in self.cat.select(lang="go"):
-            self.assertIsNone(catalog.runtime_unmet(self.cat.suite, v, "1.21.13"))
-            self.assertRegex(catalog.runtime_unmet(self.cat.suite, v, "1.20.14"), r"^needs go 1\.21\.0 or later: ")
+            self.assertIsNone(catalog_check.runtime_unmet(self.cat.suite, v, "1.21.13"))
+            self.assertRegex(catalog_check.runtime_unmet(self.cat.suite, v, "1.20.14"), r"^needs go 1\.21\.0 or later: ")
 
     def test_versions_compare_as_numbers(self):
         self.assertLess(catalog.version_key("9.11.2"), catalog.version_key("10.2.0"))
@@ -360,7 +361,7 @@ class VersionNeeds(unittest.TestCase):
 
     def test_bad_runtimes_are_refused(self):
         good = {"about": "a", "node": {"versions": ["10.24.1"], "needs": [{"for": {}, "min": "10.0.0", "why": "w"}]}}
-        catalog._check_runtimes(good, "suite.json: runtimes")
+        catalog_check.check_runtimes(good, "suite.json: runtimes")
         for bad, msg in (
                 ({"node": {"versions": ["10.24.1"]}}, "must be an object with an about"),
                 ({"about": "a", "node": {"versions": ["10.24"]}}, "is not MAJOR.MINOR.PATCH"),
@@ -371,7 +372,7 @@ class VersionNeeds(unittest.TestCase):
                                                                             "why": "w"}]}}, "unknown field 'colour'"),
                 ({"about": "a", "node": {"versions": ["1.0.0"], "flags": []}}, "unknown field 'flags'")):
             with self.assertRaisesRegex(catalog.CatalogError, msg):
-                catalog._check_runtimes(bad, "suite.json: runtimes")
+                catalog_check.check_runtimes(bad, "suite.json: runtimes")
 
 
 class VersionedIds(unittest.TestCase):

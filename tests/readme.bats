@@ -154,7 +154,7 @@ PY
   # "none" for a warm-up of 0, else "after W".
   run "$PYTHON" - "$ROOT" "$CATALOG_DIR" <<'PY'
 import re, sys
-from runner import catalog
+from runner import catalog, expr
 cat = catalog.load(sys.argv[2])
 text = open(sys.argv[1] + "/README.md", encoding="utf-8").read()
 rows = dict(re.findall(r"^\| `(\w+)` \(\d{3}\) \| ([^|]*) \|", text, re.M))
@@ -166,7 +166,7 @@ for w in seeded:
     if cell is None:
         continue
     n = cat.settings(w, "seed")["iterations"]
-    warm = catalog.warmup_for(cat.warmup(w, "seed"), n)
+    warm = expr.warmup_for(cat.warmup(w, "seed"), n)
     words = re.findall(r"\d[\d,]*", cell)
     if format(n, ",") not in words:
         print("%s: the README says %r, the seed profile runs N = %s" % (w, cell, format(n, ",")))
