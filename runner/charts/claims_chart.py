@@ -18,7 +18,7 @@ import sys
 from matplotlib.lines import Line2D
 
 from .. import catalog as catalog_mod
-from .. import reproduce
+from .. import claimrun
 from . import layout
 from . import rundata
 from . import style as st
@@ -50,7 +50,7 @@ def draw(data, workload=None, out=None):
     claims = (cat.workloads.get(workload) or {}).get("claims")
     if not claims or not (claims.get("ratios") or claims.get("absolute")):
         rundata.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
-    run = reproduce.Run(summary, data.rundir, cat, data.samples)
+    run = claimrun.Run(summary, data.rundir, cat, data.samples)
     rows = claim_rows(claims)
     # One pseudo row per claim for the panel layout: its label is the claim's.
     groups = []
@@ -146,7 +146,7 @@ def draw(data, workload=None, out=None):
 
 def _absolute(run, vid, scale):
     """A variant's median time and CI per operation (ns / scale), as
-    reproduce.Run.ratio returns a ratio; {"missing": why} when not measured."""
+    claimrun.Run.ratio returns a ratio; {"missing": why} when not measured."""
     why = run.why_missing(vid)
     if why:
         return {"missing": why}

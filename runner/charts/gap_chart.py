@@ -6,7 +6,7 @@ Usage: python3 -m runner.charts.gap_chart RUNDIR [-o OUT.png] [--workload W]
 Reads RUNDIR/summary.json and RUNDIR/samples.csv, and the "decomposition" of
 the workload's seed claims in its catalog file.  Each gap row names a Node
 pair (slower style / Node callbacks) and the same pair in C.  The chart draws,
-as round-paired ratios with 95% CIs (runner/reproduce.py) on a log axis:
+as round-paired ratios with 95% CIs (runner/claimrun.py) on a log axis:
 
   total        the Node variant / C callbacks            (Node's whole gap to C)
   runtime      Node callbacks / C callbacks              (the same style, Node vs C)
@@ -24,7 +24,7 @@ reader shows style and file reader as one part.
 import sys
 
 from .. import catalog as catalog_mod
-from .. import reproduce
+from .. import claimrun
 from . import layout
 from . import rundata
 from . import style as st
@@ -74,7 +74,7 @@ def draw(data, workload=None, out=None):
     dec = ((cat.workloads.get(workload) or {}).get("claims") or {}).get("decomposition")
     if not dec or not dec.get("rows"):
         rundata.die(PROG, "the catalog has no decomposition of %s's gaps" % workload, 1)
-    run = reproduce.Run(summary, data.rundir, cat, data.samples)
+    run = claimrun.Run(summary, data.rundir, cat, data.samples)
     groups, measured, missing, reasons = [], [], {}, []
     gaps = [d for d in dec["rows"] if splits(d)]
     for d in gaps:
