@@ -25,7 +25,8 @@ reproduce.py, in the report's one family of tests.
 """
 from . import catalog as catalog_mod
 from . import fmt
-from . import reproduce
+from . import claimrun
+from . import claimverdicts
 
 
 def versions_in(run):
@@ -87,14 +88,14 @@ def axis(cat, c, versions, seed, today):
 
 
 def short_verdict(r, seed, q=None):
-    """The verdict of a ratio in a few words (reproduce.verdict_ratio's head)."""
+    """The verdict of a ratio in a few words (claimverdicts.verdict_ratio's head)."""
     if "missing" in r:
         return "not measured"
     if r["low"] is None:
         return "no CI"
     if r["low"] <= 1 <= r["high"]:
         return "no difference"
-    if reproduce.lost(q):
+    if claimverdicts.lost(q):
         return "not significant (FDR)"
     if r["high"] < 1:
         return "reversed"
@@ -117,7 +118,7 @@ def cell(run, r, seed, notes):
         if reason not in notes:
             notes.append(reason)
         return "skipped (note %d)" % (notes.index(reason) + 1)
-    return "%s, %s" % (reproduce.fmt_ratio(r), short_verdict(r, seed, run.q_of(r)))
+    return "%s, %s" % (claimverdicts.fmt_ratio(r), short_verdict(r, seed, run.q_of(r)))
 
 
 def short_cell(run, r, seed):
@@ -238,8 +239,8 @@ def changes(run, claims):
         name = {"node": "Node", "go": "Go"}.get(lang, lang)
         sentence = "%s: %s (seed %s: %s): %s on %s %s, %s on %s %s; by version, %s." % (
             c["whose"], c["claim"], claims["seed"], seed_figure(c),
-            reproduce.fmt_ratio(first[1]), name, first[0], reproduce.fmt_ratio(last[1]), name,
-            last[0], ", ".join("\"%s\" on %s" % (verdict, span) for verdict, span in runs_of(seen)))
+            claimverdicts.fmt_ratio(first[1]), name, first[0],
+            claimverdicts.fmt_ratio(last[1]), name, last[0], ", ".join("\"%s\" on %s" % (verdict, span) for verdict, span in runs_of(seen)))
         out.append((c, seen, sentence))
     return out
 
@@ -248,7 +249,7 @@ def run_changes(summary, run_dir, cat):
     """[(workload, claims, [sentence])] of a runtimes-profile run: changes()
     of every workload with claims, after its sections registered the run's
     family of tests (so verdicts read as REPORT.md's)."""
-    run = reproduce.Run(summary, run_dir, cat)
+    run = claimrun.Run(summary, run_dir, cat)
     names = [n for n in sorted(cat.workloads) if cat.workloads[n].get("claims")]
     for n in names:
         section(run, n, cat.workloads[n]["claims"])

@@ -2,7 +2,7 @@
 its status, and the samples appended as they arrive.
 
 Each round runs its variants once, in an order shuffled per round with
-random.Random(seed) (the orders are recorded in run.json).  W warm-up rounds
+random.Random(seed) (schedule.py; the orders are recorded in run.json).  W warm-up rounds
 run every variant and are kept out of samples.csv.  A workload whose profile
 settings give fewer rounds than the run takes part only in the first of them.
 A workload's server (servers.py) is started at the first variant of the round
@@ -13,20 +13,18 @@ runner/contract.py, including ok != iterations), failed, timeout, crashed.
 """
 import json
 import os
-import platform
-import random
 import re
 import signal
 import sys
 import time
 
 from . import catalog as catalog_mod
-from . import catalog_check
 from . import contract
 from . import launch
 from . import noise
 from . import plan as plan_mod
 from . import rundir as rd
+from . import schedule
 from . import sequential
 from . import stats
 from . import summary as sm
@@ -203,135 +201,6 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
             "runtime": v.get("runtime") or ""}
 
 
-def variant_rounds(plan, v, rounds_of=None):
-    """In how many measured rounds v runs: rounds_of's figure (a time budget's
-    decision), else its workload's."""
-    return (rounds_of or {}).get(v["id"], plan.settings[v["workload"]]["rounds"])
-
-
-# How run.json's "orders" gives every round's order (DESIGN section 6).
-ORDER_RULE = ("round i (warm-ups first) runs the entries whose measured rounds reach it "
-              "(every entry in a warm-up), in the listed order, shuffled by "
-              "random.Random(seed).shuffle, one shuffle per round in turn")
-
-
-def order_recipe(plan, seed, rounds_of=None):
-    """The orders of every round as run.json keeps them: the seed and every
-    variant's entry (its id, and for a sweep's other points "id point",
-    plan_mod.entry) with its measured rounds, in plan order.  expand() turns it
-    into the orders; a list of every round's order was 194 MB for 20,000
-    rounds.  rounds_of ({id: rounds}) lets a variant run in more (or fewer)
-    rounds than its workload (a time budget); the warm-up orders do not depend
-    on it, so the orders decided after the warm-ups begin with the ones
-    already run."""
-    pts = getattr(plan, "points", None) or {}
-    entries = [[plan_mod.entry(v["id"], p), variant_rounds(plan, v, rounds_of)]
-               for v in plan.variants for p in (pts.get(v["id"]) or {"": None})]
-    return {"rule": ORDER_RULE, "seed": seed, "warmup_rounds": plan.warmups,
-            "rounds": max([plan.rounds] + [r for _, r in entries]), "entries": entries,
-            "python": platform.python_version()}
-
-
-def expand(recipe):
-    """Every round's order (lists of entries, warm-ups first) from order_recipe's record."""
-    rng = random.Random(recipe["seed"])
-    out = []
-    for i in range(recipe["warmup_rounds"] + recipe["rounds"]):
-        rnd = i + 1 - recipe["warmup_rounds"]      # measured round number (<= 0: a warm-up)
-        ids = [e for e, rounds in recipe["entries"] if rnd <= 0 or rnd <= rounds]
-        rng.shuffle(ids)
-        out.append(ids)
-    # Extra rounds (sequential.py) ran after the planned ones, each order as recorded.
-    out += [list(ids) for ids in recipe.get("extra") or []]
-    return out
-
-
-def orders(plan, seed, rounds_of=None):
-    """The shuffled order of every round, warm-ups first (order_recipe, expanded)."""
-    return expand(order_recipe(plan, seed, rounds_of))
-
-
-def run_orders(run):
-    """(warm-up orders, measured orders) of a run.json: expanded from its
-    "orders", or the lists a runner before it wrote ("warmup_order", "order")."""
-    recipe = run.get("orders")
-    if isinstance(recipe, dict):
-        every = expand(recipe)
-        return every[:recipe["warmup_rounds"]], every[recipe["warmup_rounds"]:]
-    return run.get("warmup_order") or [], run.get("order") or []
-
-
-# The fields a variant shares with the others it is compared with (its C
-# baseline is the same workload, mode, method and backend): a time budget gives
-# them all the same rounds, so that their ratios pair over every round.
-BUDGET_GROUP = ("workload", "lang", "mode", "method", "backend")
-
-
-def budget_rounds(plan, first_wall):
-    """{id: rounds} of the variants under a time budget (their workload's
-    settings have one and its `for` matches): as many rounds as fit in the
-    budget's seconds at the median wall time of the ok runs of round 1 (first_wall
-    {id: [wall_ns]}) of their group (BUDGET_GROUP: the variants it compares),
-    at least the workload's rounds and at most the budget's max_rounds.  A group
-    without an ok run in round 1 keeps its rounds."""
-    groups = {}
-    for v in plan.variants:
-        b = plan.settings[v["workload"]].get("budget")
-        if b and catalog_check.matches(v, b.get("for") or {}):
-            groups.setdefault(tuple(v[k] for k in BUDGET_GROUP), []).append(v)
-    out = {}
-    for members in groups.values():
-        walls = sorted(w for v in members for w in first_wall.get(v["id"]) or [])
-        if not walls:
-            continue
-        s = plan.settings[members[0]["workload"]]
-        b = s["budget"]
-        fit = int(b["seconds"] * 1e9 // max(walls[len(walls) // 2], 1))
-        for v in members:
-            out[v["id"]] = max(s["rounds"], min(b["max_rounds"], fit))
-    return out
-
-
-def decide_budget(plan, seed, first_wall, plan_orders, run, progress):
-    """After round 1: a variant under a time budget runs in as many rounds as
-    fit in it at its round-1 wall time (budget_rounds); the orders of the
-    warm-ups and round 1 stay (expand() gives them again: every variant is in
-    them).  Updates plan_orders, run's rounds, orders and variant_rounds, and
-    the progress total; returns the measured rounds."""
-    rounds_of = budget_rounds(plan, first_wall)
-    recipe = order_recipe(plan, seed, rounds_of)
-    plan_orders[plan.warmups + 1:] = expand(recipe)[plan.warmups + 1:]
-    rounds = len(plan_orders) - plan.warmups
-    run.update(rounds=rounds, orders=recipe, variant_rounds={
-        v["id"]: variant_rounds(plan, v, rounds_of) for v in plan.variants})
-    progress.total = progress.done + sum(len(o) for o in plan_orders[plan.warmups + 1:])
-    for w, (lo, hi) in sorted(budget_spread(plan, rounds_of).items()):
-        print("run.py: the time budget gives %s's variants %s rounds"
-              % (w, lo if lo == hi else "%d-%d" % (lo, hi)), file=sys.stderr)
-    return rounds
-
-
-def rounds_said(s):
-    """A workload's rounds as the run's first line says them: "6 rounds", or
-    "10 rounds (up to 40 by a time budget)" before the warm-ups decide."""
-    b = s.get("budget")
-    said = "%d round%s" % (s["rounds"], "" if s["rounds"] == 1 else "s")
-    if b and b["max_rounds"] > s["rounds"]:
-        said += " (up to %d by a time budget)" % b["max_rounds"]
-    return said
-
-
-def budget_spread(plan, rounds_of):
-    """{workload: (fewest, most)} rounds budget_rounds gave its variants."""
-    out = {}
-    for v in plan.variants:
-        if v["id"] in rounds_of:
-            r = rounds_of[v["id"]]
-            lo, hi = out.get(v["workload"], (r, r))
-            out[v["workload"]] = (min(lo, r), max(hi, r))
-    return out
-
-
 def _rel(a):
     return os.path.relpath(a, ROOT) if os.path.isabs(a) and a.startswith(ROOT + os.sep) else a
 
@@ -456,8 +325,8 @@ def measure(args, cat, plan, seed):
         raise EnvError("cannot copy the catalog into %s: %s" % (rd.shown(rundir), e.strerror or e))
     for s in plan.skipped:
         print("run.py: skipped %s: %s" % (s["variant"], s["reason"]), file=sys.stderr)
-    recipe = order_recipe(plan, seed)
-    plan_orders = expand(recipe)
+    recipe = schedule.order_recipe(plan, seed)
+    plan_orders = schedule.expand(recipe)
     run = run_record(args, cat, plan, stamp, seed, recipe, launcher)
     # One CPU for every measured program, another for the servers (DESIGN section 6).
     run["pinning"] = pin = launch.pin_rule()
@@ -466,7 +335,8 @@ def measure(args, cat, plan, seed):
     rd.write_json(os.path.join(rundir, "run.json"), run)
     print("run.py: %d variants (+%d warm-up round%s), %s, seed %d%s -> %s"
           % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
-              "%s N=%d x %s" % (w, s["iterations"], rounds_said(s)) for w, s in plan.settings.items()),
+              "%s N=%d x %s" % (w, s["iterations"], schedule.rounds_said(s))
+              for w, s in plan.settings.items()),
              seed, "; " + plan.estimate if getattr(plan, "estimate", None) else "",
              rd.shown(rundir)), file=sys.stderr)
     if rounds < stats.min_samples_for_ci():
@@ -572,7 +442,8 @@ def measure(args, cat, plan, seed):
                     after = noise.snapshot(time.monotonic_ns())
                     round_log.add(noise.round_row(rnd, before, after))
                 if rnd == 1 and budgeted:
-                    rounds = decide_budget(plan, seed, first_wall, plan_orders, run, progress)
+                    rounds = schedule.decide_budget(plan, seed, first_wall, plan_orders, run,
+                                                    progress)
                     rd.write_json(os.path.join(rundir, "run.json"), run)
         except KeyboardInterrupt:
             interrupted = True

@@ -308,7 +308,7 @@ def estimate(plan, previous=None):
     measured for it (previous: {id: (wall_ms, iterations)}, scaled to this N
     above the start-up floor), or at the floor of its language when it has no
     such figure; plus the runner's time around each run.  A variant under a
-    time budget (measure.budget_rounds) gets the rounds its figure fits in the
+    time budget (schedule.budget_rounds) gets the rounds its figure fits in the
     budget, within the workload's rounds and the budget's most; without a
     figure, the most."""
     pts = getattr(plan, "points", None) or {}

@@ -5,6 +5,7 @@ by concern, each module importing only those below it:
   cli.py       the options and their checks
   plan.py      selection, requirements (skips with reasons), per-workload settings, commands
   measure.py   the rounds: shuffle, warm-up, status of each run, samples
+    schedule.py  every round's order, and the rounds of a time budget
     launch.py    one program run through build/bin/launch (timeout, wait4 rusage)
     servers.py   a workload's server, per round
     rundir.py    the run folder, samples.csv, run.json, results/latest

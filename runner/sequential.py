@@ -421,7 +421,7 @@ def start(args, cat, plan, rundir, seed, deadline=None):
 def add_round(extra, plan, plan_orders, run, progress=None):
     """Appends the next extra round to plan_orders (every round's order,
     warm-ups first) and records it in run (run.json's dict: the order under
-    orders.extra, so that measure.expand() gives it, the rounds, each
+    orders.extra, so that schedule.expand() gives it, the rounds, each
     variant's rounds, extra_rounds); False when the extra rounds are over.
     The caller writes run.json."""
     rnd = len(plan_orders) - run["warmup_rounds"] + 1

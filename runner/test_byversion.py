@@ -6,7 +6,7 @@ import unittest
 from . import byversion
 from . import catalog
 from . import catalog_check
-from . import reproduce
+from . import claimrun
 
 CAT = catalog.load()
 NATIVE = "doxbee/node/promise-parallel-parallel@native"
@@ -34,7 +34,7 @@ def make_run(ratios, versions=("10.24.1", "12.22.12", "24.22.3"), skipped=()):
             rows.append({"variant": v, "workload": "doxbee", "lang": "node", "runtime": ver,
                          "n": 8, "median_ms": 10.0 * scale})
             times[v] = {r: 1e7 * scale * (1 + 0.001 * ((r * 7 + len(v)) % 5)) for r in range(1, 9)}
-    run = reproduce.Run({"run": {"profile": "runtimes", "skipped": skips}, "host": {},
+    run = claimrun.Run({"run": {"profile": "runtimes", "skipped": skips}, "host": {},
                          "variants": rows}, None, CAT)
     run.times = times
     return run

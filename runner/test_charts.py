@@ -1,14 +1,16 @@
-"""test_charts.py -- the shared pieces of the charts (runner/charts/style.py): the check
-of a rendered figure finds overlapping and clipped texts, the same-language
-ratio picks a baseline of the row's own language, panels keep whole-process
-timings apart and the suite's style order in every language, and times are
-per operation; the headline of a run with many variants stays within 1000 x 1200
+"""test_charts.py -- the shared pieces of the charts (runner/charts/style.py,
+layout.py, rundata.py): the check of a rendered figure finds overlapping and
+clipped texts, the same-language ratio picks a baseline of the row's own
+language, panels keep whole-process timings apart and the suite's style order
+in every language, and times are per operation; the headline of a run with many variants stays within 1000 x 1200
 px, one variant per language, style and mode, and the ratio chart keeps the
 others."""
 import os
 import unittest
 
 from . import render
+from .charts import layout
+from .charts import rundata
 from .charts import scaling
 from .charts import style as st
 from .charts import where_time_chart as where_time
@@ -36,7 +38,7 @@ class CheckFigure(unittest.TestCase):
         fig = self.figure()
         fig.text(0.1, 0.5, "left")
         fig.text(0.7, 0.5, "right")
-        check = st.check_figure(fig)
+        check = layout.check_figure(fig)
         self.assertEqual(check["overlaps"], [])
         self.assertEqual(check["outside"], [])
         self.assertEqual(check["texts"], 2)
@@ -45,12 +47,12 @@ class CheckFigure(unittest.TestCase):
         fig = self.figure()
         fig.text(0.1, 0.5, "a long label here")
         fig.text(0.15, 0.5, "another")
-        self.assertEqual(st.check_figure(fig)["overlaps"], [["a long label here", "another"]])
+        self.assertEqual(layout.check_figure(fig)["overlaps"], [["a long label here", "another"]])
 
     def test_a_text_beyond_the_edge_is_reported(self):
         fig = self.figure()
         fig.text(0.95, 0.5, "cut off at the right edge")
-        self.assertEqual(st.check_figure(fig)["outside"], ["cut off at the right edge"])
+        self.assertEqual(layout.check_figure(fig)["outside"], ["cut off at the right edge"])
 
     def test_tick_labels_out_of_view_do_not_count(self):
         fig = self.figure()
@@ -58,14 +60,14 @@ class CheckFigure(unittest.TestCase):
         ax.set_xticks([0, 0.5, 1, 5, 10])
         ax.set_xticklabels(["0", "0.5", "1", "five", "ten"])
         ax.set_xlim(0, 1)         # after the ticks: set_xticks widens the view to them
-        texts = [t.get_text() for t in st._drawn_texts(fig, fig.canvas.get_renderer())]
+        texts = [t.get_text() for t in layout._drawn_texts(fig, fig.canvas.get_renderer())]
         self.assertNotIn("ten", texts)
         self.assertIn("0.5", texts)
 
     def test_smallest_text_at_githubs_width(self):
         fig = self.figure()
         fig.text(0.1, 0.5, "small", fontsize=8)
-        check = st.check_figure(fig)
+        check = layout.check_figure(fig)
         self.assertEqual(check["width_px"], 1000)
         self.assertAlmostEqual(check["smallest_pt_at_github"], 8 * st.DPI / 96.0 * 0.88, 2)
 
@@ -112,7 +114,7 @@ class Panels(unittest.TestCase):
     def test_legend_reads_row_by_row(self):
         # 5 entries in 3 columns: a legend fills columns first, so the order it
         # is given must be 1 4 2 5 3 for rows "1 2 3" and "4 5".
-        self.assertEqual(st.row_major([1, 2, 3, 4, 5], 3), [1, 4, 2, 5, 3])
+        self.assertEqual(layout.row_major([1, 2, 3, 4, 5], 3), [1, 4, 2, 5, 3])
 
 
 class ChartWanted(unittest.TestCase):
@@ -212,14 +214,14 @@ class LinePanels(unittest.TestCase):
         rows = [row("w/c/callback-sequential@fused"), row("w/node/await-sequential@y")]
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "lines.png")
-            p = st.Panels("test", out, "lines", "w", "a title", [("time", rows)], "N",
+            p = layout.Panels("test", out, "lines", "w", "a title", [("time", rows)], "N",
                           [scaling.line_handle(r, "full") for r in rows], "a note", lines=True)
             for k, r in enumerate(rows):
                 p.axes[0].plot([100, 1000, 10000], [k + 1, k + 2, k + 3])
                 p.point(0, r, 1.0, x=100)
             p.axes[0].set_xscale("log")
             p.axes[0].set_yscale("log")
-            st.plain_log_axis(p.axes[0], "y")
+            layout.plain_log_axis(p.axes[0], "y")
             self.assertEqual(p.finish(), 0)
             with open(os.path.join(d, "lines.json"), encoding="utf-8") as f:
                 side = json.load(f)
@@ -297,7 +299,7 @@ class Headline(unittest.TestCase):
         d = tempfile.mkdtemp()
         self.addCleanup(__import__("shutil").rmtree, d)
         out = os.path.join(d, "%s-%s.png" % (chart.PROG.split("_")[0], workload))
-        chart.draw(st.RunData(d, {"run": {}, "host": {}, "variants": rows}), workload, out)
+        chart.draw(rundata.RunData(d, {"run": {}, "host": {}, "variants": rows}), workload, out)
         with open(out[:-len(".png")] + ".json", encoding="utf-8") as f:
             return png_size(out), json.load(f)
 
@@ -342,7 +344,7 @@ class Headline(unittest.TestCase):
         self.assertIn("readfile/node/callback-parallel@fs.readFile", got)
         self.assertNotIn("readfile/node/callback-parallel@fs.readFile.uring", got)
         # readfile's catalog file names C's node4 and Node's readers.
-        self.assertEqual(hc.preferred_backends(st.RunData("", {}), "readfile")[:1], ["node4"])
+        self.assertEqual(hc.preferred_backends(rundata.RunData("", {}), "readfile")[:1], ["node4"])
 
     def test_many_rows_shrink_to_fit(self):
         from .charts import headline_chart

@@ -1,4 +1,5 @@
-"""Tests of runner/reproduce.py on synthetic summaries and samples."""
+"""Tests of runner/reproduce.py (and its claimrun.py and claimverdicts.py) on synthetic
+summaries and samples."""
 import csv
 import os
 import re
@@ -7,6 +8,8 @@ import unittest
 from unittest import mock
 
 from . import catalog as catalog_mod
+from . import claimrun
+from . import claimverdicts
 from . import reproduce
 from . import summary as summary_mod
 
@@ -260,14 +263,15 @@ class ReproduceTest(unittest.TestCase):
     def test_verdicts(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
-        self.assertIn("holds**: the CI includes 4.8x", reproduce.verdict_ratio(r(4.7, 4.5, 5.0), 4.8))
-        self.assertIn("reversed", reproduce.verdict_ratio(r(0.8, 0.7, 0.9), 4.8))
-        self.assertIn("does not hold here", reproduce.verdict_ratio(r(1.0, 0.9, 1.1), 4.8))
+        self.assertIn("holds**: the CI includes 4.8x",
+                      claimverdicts.verdict_ratio(r(4.7, 4.5, 5.0), 4.8))
+        self.assertIn("reversed", claimverdicts.verdict_ratio(r(0.8, 0.7, 0.9), 4.8))
+        self.assertIn("does not hold here", claimverdicts.verdict_ratio(r(1.0, 0.9, 1.1), 4.8))
         self.assertIn("direction holds, magnitude does not**: 2.0x here (CI below it)",
-                      reproduce.verdict_ratio(r(2.0, 1.9, 2.1), 4.8))
+                      claimverdicts.verdict_ratio(r(2.0, 1.9, 2.1), 4.8))
         self.assertIn("magnitude does not**: 9.0x here (CI above it)",
-                      reproduce.verdict_ratio(r(9.0, 8.0, 10.0), 4.8))
-        self.assertIn("no CI", reproduce.verdict_ratio(
+                      claimverdicts.verdict_ratio(r(9.0, 8.0, 10.0), 4.8))
+        self.assertIn("no CI", claimverdicts.verdict_ratio(
             {"value": 2.0, "low": None, "high": None, "rounds": 3, "paired": True}, 4.8))
 
     def test_a_share_only_when_both_ratios_name_a_gap_with_its_own_interval(self):
@@ -400,25 +404,25 @@ class MemoryClaimsTest(unittest.TestCase):
     def test_a_memory_interval_that_holds_0_never_holds_the_claim(self):
         # The seed-profile reference read "+128 KB [-144, +268]" as holding +25 KB.
         r = {"value": 128, "low": -144, "high": 268, "rounds": 10, "paired": True}
-        verdict = reproduce.verdict_kb(r, 25)
+        verdict = claimverdicts.verdict_kb(r, 25)
         self.assertNotIn("**holds**", verdict)
         self.assertIn("the CI includes 0", verdict)
-        self.assertIn("CI includes 0", reproduce.verdict_kb(
+        self.assertIn("CI includes 0", claimverdicts.verdict_kb(
             {"value": 0, "low": -128, "high": 0, "rounds": 10, "paired": True}, -10))
 
     def test_a_verdict_names_a_difference_only_when_it_survives_the_family(self):
         r = {"value": 560, "low": 500, "high": 600, "rounds": 12, "paired": True}
-        self.assertIn("**holds**", reproduce.verdict_kb(r, 567, q=0.01))
-        lost = reproduce.verdict_kb(r, 567, q=0.2)
+        self.assertIn("**holds**", claimverdicts.verdict_kb(r, 567, q=0.01))
+        lost = claimverdicts.verdict_kb(r, 567, q=0.2)
         self.assertIn("does not survive the false discovery rate control", lost)
         self.assertIn("q = 0.20", lost)
         ratio = {"value": 2.0, "low": 1.9, "high": 2.1, "rounds": 12, "paired": True}
-        self.assertIn("does not hold here", reproduce.verdict_ratio(ratio, 2.0, q=0.3))
-        self.assertIn("does not hold here", reproduce.verdict_ratio(ratio, None, q=0.3))
-        self.assertIn("**holds**", reproduce.verdict_ratio(ratio, 2.0, q=0.03))
+        self.assertIn("does not hold here", claimverdicts.verdict_ratio(ratio, 2.0, q=0.3))
+        self.assertIn("does not hold here", claimverdicts.verdict_ratio(ratio, None, q=0.3))
+        self.assertIn("**holds**", claimverdicts.verdict_ratio(ratio, 2.0, q=0.03))
 
     def test_the_family_is_every_test_the_sections_make(self):
-        run = reproduce.Run(make_summary(FIB_MS), catalog=CATALOG)
+        run = claimrun.Run(make_summary(FIB_MS), catalog=CATALOG)
         tests = [{"key": ("ratio", (k,), ()), "p": p}
                  for k, p in (("a", 0.001), ("b", 0.03), ("c", 0.5), ("d", 0.9))]
         self.assertTrue(all(run.q_of(t) is None for t in tests))  # still gathering
@@ -436,19 +440,19 @@ class MemoryClaimsTest(unittest.TestCase):
     def test_memory_verdicts(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
-        self.assertIn("**holds**", reproduce.verdict_kb(r(560, 500, 600), 567))
-        self.assertIn("does not hold", reproduce.verdict_kb(r(5, -10, 20), 567))
-        self.assertIn("reversed", reproduce.verdict_kb(r(40, 30, 50), -10))
-        self.assertIn("smaller here", reproduce.verdict_kb(r(100, 90, 110), 567))
-        self.assertIn("larger here", reproduce.verdict_kb(r(900, 800, 1000), 567))
+        self.assertIn("**holds**", claimverdicts.verdict_kb(r(560, 500, 600), 567))
+        self.assertIn("does not hold", claimverdicts.verdict_kb(r(5, -10, 20), 567))
+        self.assertIn("reversed", claimverdicts.verdict_kb(r(40, 30, 50), -10))
+        self.assertIn("smaller here", claimverdicts.verdict_kb(r(100, 90, 110), 567))
+        self.assertIn("larger here", claimverdicts.verdict_kb(r(900, 800, 1000), 567))
 
     def test_a_claim_without_a_figure_only_needs_the_ratio_above_one(self):
         def r(v, lo, hi):
             return {"value": v, "low": lo, "high": hi, "rounds": 12, "paired": True}
-        self.assertIn("holds**: 1.30x faster", reproduce.verdict_ratio(r(1.3, 1.2, 1.4), None))
-        self.assertIn("does not hold here", reproduce.verdict_ratio(r(1.0, 0.9, 1.1), None))
-        self.assertIn("reversed", reproduce.verdict_ratio(r(0.8, 0.7, 0.9), None))
-        self.assertIn("no CI", reproduce.verdict_ratio(
+        self.assertIn("holds**: 1.30x faster", claimverdicts.verdict_ratio(r(1.3, 1.2, 1.4), None))
+        self.assertIn("does not hold here", claimverdicts.verdict_ratio(r(1.0, 0.9, 1.1), None))
+        self.assertIn("reversed", claimverdicts.verdict_ratio(r(0.8, 0.7, 0.9), None))
+        self.assertIn("no CI", claimverdicts.verdict_ratio(
             {"value": 2.0, "low": None, "high": None, "rounds": 3, "paired": True}, None))
 
     def test_doxbee_claims_with_memory_rows(self):
@@ -487,11 +491,11 @@ class MemoryClaimsTest(unittest.TestCase):
         low, high = FIB % "promise-iterative", FIB % "await-iterative"
         with tempfile.TemporaryDirectory() as d:
             write_memory_samples(d)
-            run = reproduce.Run(make_summary(FIB_MS), d, CATALOG)
+            run = claimrun.Run(make_summary(FIB_MS), d, CATALOG)
             for _ in range(2):      # the family gathered, then used
-                _, verdict = reproduce.memory_claim(run, low, [high])
-                _, reverse = reproduce.memory_claim(run, high, [low])
-                _, tied = reproduce.memory_claim(run, FIB % "sync-iterative",
+                _, verdict = claimverdicts.memory_claim(run, low, [high])
+                _, reverse = claimverdicts.memory_claim(run, high, [low])
+                _, tied = claimverdicts.memory_claim(run, FIB % "sync-iterative",
                                                  [FIB % "sync-recursive"])
                 run.close_family()
         self.assertIn("**holds**: the smallest here, below each by a paired CI", verdict)
@@ -599,9 +603,9 @@ class MemoryClaimsTest(unittest.TestCase):
         rows = table_rows(md, "| # |")
         self.assertIn("not measured", rows[2][3])
         self.assertIn("promise-sequential-parallel@bluebird", rows[2][3])
-        run = reproduce.Run(make_summary(dict(medians, **{
+        run = claimrun.Run(make_summary(dict(medians, **{
             "doxbee/node/promise-sequential-parallel@bluebird": 90.0})), catalog=CATALOG)
-        cell, verdict = reproduce.memory_claim(
+        cell, verdict = claimverdicts.memory_claim(
             run, "doxbee/node/promise-sequential-parallel@bluebird",
             ["doxbee/node/promise-sequential-parallel@native"])
         self.assertIn("peak RSS", cell)

@@ -26,6 +26,7 @@ from . import render
 from . import report
 from . import run
 from . import rundir as rd
+from . import schedule
 from . import servers as servers_mod
 from . import summary as sm
 from .errors import EnvError, UsageError
@@ -497,10 +498,10 @@ class PlanTest(Fixture):
             workload("rare", [entry()], profiles={"quick": {"iterations": 2, "timeout_s": 9,
                                                             "rounds": 1}})]))
         p = plan_mod.make(cat, self.options(), None)
-        orders = measure.orders(p, 42)
+        orders = schedule.orders(p, 42)
         both = sorted([HONEST, "rare/fake/honest-sequential@python"])
         self.assertEqual([sorted(o) for o in orders], [both, both, [HONEST], [HONEST]])
-        self.assertEqual(orders, measure.orders(p, 42))       # the seed decides
+        self.assertEqual(orders, schedule.orders(p, 42))       # the seed decides
 
     def test_rounds_given_on_the_command_line_override_every_workload(self):
         cat = catalog_mod.load(make_catalog(self.dir, [
@@ -508,7 +509,7 @@ class PlanTest(Fixture):
             workload("rare", [entry()], profiles={"quick": {"iterations": 2, "timeout_s": 9,
                                                             "rounds": 1}})]))
         p = plan_mod.make(cat, self.options("quick", "--rounds", "6"), None)
-        self.assertEqual([len(o) for o in measure.orders(p, 42)], [2] * 7)  # 1 warm-up + 6
+        self.assertEqual([len(o) for o in schedule.orders(p, 42)], [2] * 7)  # 1 warm-up + 6
 
 
 class ServersTest(Fixture):
@@ -830,7 +831,7 @@ class EndToEndTest(Fixture):
         for s in samples:
             rounds.setdefault(s["workload"], []).append(int(s["round"]))
         self.assertEqual((sorted(rounds["readfile"]), sorted(rounds["rare"])), ([1, 2, 3], [1, 2]))
-        self.assertEqual([len(o) for o in measure.run_orders(info)[1]], [2, 2, 1])
+        self.assertEqual([len(o) for o in schedule.run_orders(info)[1]], [2, 2, 1])
         self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
                       "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
 

@@ -403,7 +403,7 @@ class RunTest(unittest.TestCase):
     def test_extra_rounds_hold_the_open_questions_variants_and_are_ordinary_rounds(self):
         import json
         from . import test_run as tr
-        from . import measure
+        from . import schedule
         from . import run
         fx = tr.Fixture("run")
         fx.setUpClass()
@@ -448,7 +448,7 @@ class RunTest(unittest.TestCase):
                                     3: {one, two, three}, 4: {one, two}, 5: {one, two},
                                     6: {one, two}})
         # The orders of run.json give every round, the extra ones too.
-        orders = measure.run_orders(info)[1]
+        orders = schedule.run_orders(info)[1]
         self.assertEqual([sorted(o) for o in orders[3:]], [sorted([one, two])] * 3)
         self.assertEqual(len(orders), info["rounds"])
         x = info["extra_rounds"]

@@ -1,13 +1,13 @@
 """Tests of sweeps and time budgets below the runner: plan.points(), the order
-entries, measure.budget_rounds() and orders(), summary's point columns and
+entries, schedule.budget_rounds() and orders(), summary's point columns and
 split_points(), and reading a samples.csv written before env and point."""
 import csv
 import os
 import tempfile
 import unittest
 
-from . import measure
 from . import plan as plan_mod
+from . import schedule
 from . import summary as sm
 
 
@@ -83,28 +83,28 @@ class BudgetTest(unittest.TestCase):
         # the parallel group: 20, 40 and 60 ms -> median 40 ms -> 25 rounds, for both
         walls = {self.cb["id"]: [20e6, 60e6], self.pr["id"]: [40e6], self.seq["id"]: [900e6],
                  self.node["id"]: [1e6]}
-        got = measure.budget_rounds(self.plan, walls)
+        got = schedule.budget_rounds(self.plan, walls)
         self.assertEqual(got, {self.cb["id"]: 25, self.pr["id"]: 25, self.seq["id"]: 3})
 
     def test_bounded_by_max_rounds_and_by_the_profiles_rounds(self):
-        got = measure.budget_rounds(self.plan, {self.cb["id"]: [1e3], self.seq["id"]: [5e9]})
+        got = schedule.budget_rounds(self.plan, {self.cb["id"]: [1e3], self.seq["id"]: [5e9]})
         self.assertEqual((got[self.cb["id"]], got[self.seq["id"]]), (50, 3))
         self.assertNotIn(self.node["id"], got)
 
     def test_the_first_line_says_each_workloads_rounds_and_the_budgets_ceiling(self):
-        self.assertEqual(measure.rounds_said(self.plan.settings["w"]),
+        self.assertEqual(schedule.rounds_said(self.plan.settings["w"]),
                          "3 rounds (up to 50 by a time budget)")
-        self.assertEqual(measure.rounds_said({"rounds": 1}), "1 round")
-        self.assertEqual(measure.rounds_said({"rounds": 6}), "6 rounds")
+        self.assertEqual(schedule.rounds_said({"rounds": 1}), "1 round")
+        self.assertEqual(schedule.rounds_said({"rounds": 6}), "6 rounds")
 
     def test_the_budgets_spread_per_workload(self):
         walls = {self.cb["id"]: [20e6, 60e6], self.pr["id"]: [40e6], self.seq["id"]: [900e6]}
-        got = measure.budget_spread(self.plan, measure.budget_rounds(self.plan, walls))
+        got = schedule.budget_spread(self.plan, schedule.budget_rounds(self.plan, walls))
         self.assertEqual(got, {"w": (3, 25)})
 
     def test_orders_keep_the_warm_ups_and_extend_the_budgeted_variants(self):
-        before = measure.orders(self.plan, 7)
-        after = measure.orders(self.plan, 7, {self.cb["id"]: 5, self.pr["id"]: 5})
+        before = schedule.orders(self.plan, 7)
+        after = schedule.orders(self.plan, 7, {self.cb["id"]: 5, self.pr["id"]: 5})
         self.assertEqual(after[:1], before[:1])
         self.assertEqual([len(o) for o in after], [4, 4, 4, 4, 2, 2])
 

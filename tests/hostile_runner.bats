@@ -295,8 +295,8 @@ PY
   [ "$(wc -c < "$d/run.json")" -lt 20000 ]
   "$PYTHON" - "$d/run.json" <<'PY'
 import json, sys
-from runner import measure
-warm, measured = measure.run_orders(json.load(open(sys.argv[1])))
+from runner import schedule
+warm, measured = schedule.run_orders(json.load(open(sys.argv[1])))
 assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
 PY
   # Stopped once a round was measured, it renders what it measured: summary.json,

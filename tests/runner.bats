@@ -216,13 +216,13 @@ EOF
   "$PYTHON" - "${QUICK}" <<'EOF'
 import json, os, sys
 d = sys.argv[1]
-from runner import measure
+from runner import schedule
 h = json.load(open(os.path.join(d, "host.json")))
 for k in ("cpu_model", "cores", "memory_bytes", "os", "kernel", "compiler", "libuv",
           "uv_threadpool_size", "git_commit"):
     assert h.get(k) not in (None, ""), k
 r = json.load(open(os.path.join(d, "run.json")))
-warmup_orders, orders = measure.run_orders(r)
+warmup_orders, orders = schedule.run_orders(r)
 assert len(orders) == r["rounds"] and len(warmup_orders) == r["warmup_rounds"]
 # The orders are kept as their seed and entries, not as lists (DESIGN section 6).
 assert set(r["orders"]) >= {"seed", "entries", "rule"} and "order" not in r, sorted(r)

@@ -81,7 +81,7 @@ EOF
   "$PYTHON" - "$d" <<'EOF'
 import csv, json, os, sys
 d = sys.argv[1]
-from runner import measure
+from runner import schedule
 rounds = {}
 for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
     rounds.setdefault(r["variant"].split("/")[2], []).append(int(r["round"]))
@@ -90,7 +90,7 @@ assert sorted(rounds["honest-sequential@python"]) == [1, 2, 3, 4, 5], rounds
 assert sorted(rounds["honest-parallel@python"]) == [1, 2], rounds
 assert sorted(rounds["honest-bounded@python"]) == [1, 2], rounds
 run = json.load(open(os.path.join(d, "run.json")))
-warmup_orders, orders = measure.run_orders(run)
+warmup_orders, orders = schedule.run_orders(run)
 assert run["rounds"] == 5 and len(orders) == 5, run
 assert run["variant_rounds"]["readfile/fake/honest-sequential@python"] == 5
 assert [len(o) for o in orders] == [3, 3, 1, 1, 1], orders

@@ -18,7 +18,9 @@ import sys
 from matplotlib.lines import Line2D
 
 from .. import catalog as catalog_mod
-from .. import reproduce
+from .. import claimrun
+from . import layout
+from . import rundata
 from . import style as st
 
 PROG = "claims_chart.py"
@@ -40,15 +42,15 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/claims-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, _, out = st.run_rows(PROG, "claims", data, workload, out)
+    workload, _, out = rundata.run_rows(PROG, "claims", data, workload, out)
     try:
         cat = data.catalog()
     except catalog_mod.CatalogError as e:
-        st.die(PROG, "cannot read the catalog: %s" % e, 3)
+        rundata.die(PROG, "cannot read the catalog: %s" % e, 3)
     claims = (cat.workloads.get(workload) or {}).get("claims")
     if not claims or not (claims.get("ratios") or claims.get("absolute")):
-        st.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
-    run = reproduce.Run(summary, data.rundir, cat, data.samples)
+        rundata.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
+    run = claimrun.Run(summary, data.rundir, cat, data.samples)
     rows = claim_rows(claims)
     # One pseudo row per claim for the panel layout: its label is the claim's.
     groups = []
@@ -65,7 +67,7 @@ def draw(data, workload=None, out=None):
                      label="this host, in-process (95% CI)"),
               Line2D([], [], marker="s", markersize=9, color=SEED_METHOD,
                      markeredgecolor="black", label="this host, the seed's method")]
-    p = st.Panels(PROG, out, "claims", workload,
+    p = layout.Panels(PROG, out, "claims", workload,
                   "%s: seed %s's claims against this host (log axes)" % (workload,
                                                                          claims["seed"]),
                   groups, "", legend, "", summary)
@@ -124,13 +126,13 @@ def draw(data, workload=None, out=None):
                 text += " (%s)" % (fmt % seedm["value"]).strip()
             p.value(k, y, text)
         if vals:
-            st.log_limits(ax, vals, pad=1.3, include_one="seed" in grows[0]["claim"])
+            layout.log_limits(ax, vals, pad=1.3, include_one="seed" in grows[0]["claim"])
             if "seed" in grows[0]["claim"]:
                 ax.axvline(1.0, color="black", linewidth=1)
-                st.ratio_axis(ax)
+                layout.ratio_axis(ax)
                 ax.set_xlabel("slower variant's time / faster one's")
             else:
-                st.plain_log_axis(ax)
+                layout.plain_log_axis(ax)
                 ax.set_xlabel("%s per %s" % (unit, noun))
     p.note_text = ("Claims from seed %s (%s, N = %s). Dots: this run, round-paired ratios or "
                    "medians with 95%% CIs; squares (value in brackets): the same pair timed by "
@@ -144,7 +146,7 @@ def draw(data, workload=None, out=None):
 
 def _absolute(run, vid, scale):
     """A variant's median time and CI per operation (ns / scale), as
-    reproduce.Run.ratio returns a ratio; {"missing": why} when not measured."""
+    claimrun.Run.ratio returns a ratio; {"missing": why} when not measured."""
     why = run.why_missing(vid)
     if why:
         return {"missing": why}
@@ -155,7 +157,7 @@ def _absolute(run, vid, scale):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "claims", argv, draw)
+    return rundata.cli(PROG, __doc__, "claims", argv, draw)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import sys
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from . import layout
+from . import rundata
 from . import style as st
 
 PROG = "cpu_chart.py"
@@ -24,7 +26,7 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/cpu-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = st.run_rows(PROG, "cpu", data, workload, out, "user_ms")
+    workload, rows, out = rundata.run_rows(PROG, "cpu", data, workload, out, "user_ms")
     rows = [r for r in rows if r.get("sys_ms") is not None]
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["user_ms"] + r["sys_ms"]) for r in rows])
@@ -33,7 +35,7 @@ def draw(data, workload=None, out=None):
               Patch(facecolor="white", edgecolor="black", hatch="//", label="system CPU"),
               Line2D([], [], marker="|", color="black", markersize=16, mew=3, linestyle="none",
                      label="wall time")]
-    p = st.Panels(PROG, out, "cpu", workload,
+    p = layout.Panels(PROG, out, "cpu", workload,
                   "%s: CPU time (user + system) beside wall time, per %s, whole process; "
                   "lower is better" % (workload, noun), groups, "%s per %s" % (unit, noun),
                   legend + [None] + st.style_handles(rows, "dot", langs=False),
@@ -66,7 +68,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "cpu", argv, draw)
+    return rundata.cli(PROG, __doc__, "cpu", argv, draw)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import sys
 from matplotlib.lines import Line2D
 
 from .. import stats
+from . import layout
+from . import rundata
 from . import style as st
 from .. import summary as sm
 
@@ -25,25 +27,25 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/distribution-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = st.run_rows(PROG, "distribution", data, workload, out, "median_ms")
+    workload, rows, out = rundata.run_rows(PROG, "distribution", data, workload, out, "median_ms")
     times = {}
-    for s in data.samples or st.load_samples(PROG, data.rundir):
+    for s in data.samples or rundata.load_samples(PROG, data.rundir):
         # A sweep's other points (the scaling profile) have charts of their own.
         if s.get("status") == "ok" and s.get("elapsed_ns") and sm.at_base_point(s):
             try:
                 times.setdefault(s["variant"], []).append(int(s["elapsed_ns"]))
             except ValueError:
-                st.die(PROG, "samples.csv: elapsed_ns %r is not an integer" % s["elapsed_ns"])
+                rundata.die(PROG, "samples.csv: elapsed_ns %r is not an integer" % s["elapsed_ns"])
     missing = [r["variant"] for r in rows if not times.get(r["variant"])]
     if missing:
-        st.die(PROG, "samples.csv has no valid sample of %s, which summary.json has: "
+        rundata.die(PROG, "samples.csv has no valid sample of %s, which summary.json has: "
                      "redraw with python3 -m runner --render" % ", ".join(missing))
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows])
     noun = st.unit_noun(summary, workload)
     outlier = Line2D([], [], marker="x", color="#d62728", linestyle="none", markersize=9,
                      mew=2, label="MAD outlier (kept)")
-    p = st.Panels(PROG, out, "distribution", workload,
+    p = layout.Panels(PROG, out, "distribution", workload,
                   "%s: every run, time per %s; lower is better" % (workload, noun), groups,
                   "%s per %s" % (unit, noun), st.style_handles(rows, "dot") + [outlier],
                   "", summary)
@@ -79,8 +81,8 @@ def draw(data, workload=None, out=None):
         ax.set_ylim(len(grows) - 0.5, -0.5)
         flat = [x for xs in data for x in xs]
         if max(flat) / min(flat) > 10:
-            st.log_limits(ax, flat, pad=1.1)
-            st.plain_log_axis(ax)
+            layout.log_limits(ax, flat, pad=1.1)
+            layout.plain_log_axis(ax)
         else:
             ax.set_xlim(0, max(flat) * 1.05)
     n_text = ("%d" % counts[0] if min(counts) == max(counts)
@@ -92,7 +94,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "distribution", argv, draw)
+    return rundata.cli(PROG, __doc__, "distribution", argv, draw)
 
 
 if __name__ == "__main__":

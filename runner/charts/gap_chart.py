@@ -6,7 +6,7 @@ Usage: python3 -m runner.charts.gap_chart RUNDIR [-o OUT.png] [--workload W]
 Reads RUNDIR/summary.json and RUNDIR/samples.csv, and the "decomposition" of
 the workload's seed claims in its catalog file.  Each gap row names a Node
 pair (slower style / Node callbacks) and the same pair in C.  The chart draws,
-as round-paired ratios with 95% CIs (runner/reproduce.py) on a log axis:
+as round-paired ratios with 95% CIs (runner/claimrun.py) on a log axis:
 
   total        the Node variant / C callbacks            (Node's whole gap to C)
   runtime      Node callbacks / C callbacks              (the same style, Node vs C)
@@ -24,7 +24,9 @@ reader shows style and file reader as one part.
 import sys
 
 from .. import catalog as catalog_mod
-from .. import reproduce
+from .. import claimrun
+from . import layout
+from . import rundata
 from . import style as st
 
 PROG = "gap_chart.py"
@@ -64,15 +66,15 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/gap-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, _, out = st.run_rows(PROG, "gap", data, workload, out)
+    workload, _, out = rundata.run_rows(PROG, "gap", data, workload, out)
     try:
         cat = data.catalog()
     except catalog_mod.CatalogError as e:
-        st.die(PROG, "cannot read the catalog: %s" % e, 3)
+        rundata.die(PROG, "cannot read the catalog: %s" % e, 3)
     dec = ((cat.workloads.get(workload) or {}).get("claims") or {}).get("decomposition")
     if not dec or not dec.get("rows"):
-        st.die(PROG, "the catalog has no decomposition of %s's gaps" % workload, 1)
-    run = reproduce.Run(summary, data.rundir, cat, data.samples)
+        rundata.die(PROG, "the catalog has no decomposition of %s's gaps" % workload, 1)
+    run = claimrun.Run(summary, data.rundir, cat, data.samples)
     groups, measured, missing, reasons = [], [], {}, []
     gaps = [d for d in dec["rows"] if splits(d)]
     for d in gaps:
@@ -88,8 +90,8 @@ def draw(data, workload=None, out=None):
         if rows:
             groups.append((d["gap"], rows))
     if not groups:
-        st.die(PROG, "no gap of %s was measured in this run: %s" % (workload, reasons[0]), 1)
-    p = st.Panels(PROG, out, "gap", workload,
+        rundata.die(PROG, "no gap of %s was measured in this run: %s" % (workload, reasons[0]), 1)
+    p = layout.Panels(PROG, out, "gap", workload,
                   "%s: Node's gap to C split into runtime, style and file reader "
                   "(ratios of times, 95%% CI, log axis)" % workload, groups,
                   "ratio of times (log)", (), "", summary)
@@ -115,8 +117,8 @@ def draw(data, workload=None, out=None):
             measured.append("%s = %s / %s" % (g["label"], " x ".join(map(short, g["num"])),
                                               " x ".join(map(short, g["den"]))))
         ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
-        st.log_limits(ax, vals, pad=1.15, include_one=True)
-        st.ratio_axis(ax)
+        layout.log_limits(ax, vals, pad=1.15, include_one=True)
+        layout.ratio_axis(ax)
     first = groups[0][1]
     p.note_text = ("total = runtime x style x file reader: on the log axis the parts add up to "
                    "the total. Round-paired ratios (as REPORT.md's decomposition); bold: the CI "
@@ -131,7 +133,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "gap", argv, draw)
+    return rundata.cli(PROG, __doc__, "gap", argv, draw)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,11 @@ MAX_HEIGHT_PX.
 """
 import sys
 
+from .. import catalog as catalog_mod
 from .. import fmt
 from .. import ratios
+from . import layout
+from . import rundata
 from . import style as st
 
 
@@ -45,7 +48,7 @@ def preferred_backends(data, workload):
     preference, [] when it names none or the catalog cannot be read."""
     try:
         cat = data.catalog()
-    except st.catalog_mod.CatalogError:     # a broken catalog: the baselines' backends
+    except catalog_mod.CatalogError:     # a broken catalog: the baselines' backends
         return []
     h = ((cat.workloads.get(workload) or {}).get("charts") or {}).get("headline") or {}
     return list(h.get("backends") or [])
@@ -110,7 +113,7 @@ def choose(rows, preferred, pick=st.same_language):
     return shown, left
 
 
-class Grid(st.Panels):
+class Grid(layout.Panels):
     """Panels side by side: one column per mode, the same rows in each (a row
     label on the left of the first only), each column its own log axis with
     its values right of it."""
@@ -187,10 +190,10 @@ def draw(data, workload=None, out=None):
     RUNDIR/charts/headline-<workload>.png); ChartError when it cannot be drawn."""
     pick = st.same_language
     summary = data.summary
-    workload, rows, out = st.run_rows(PROG, "headline", data, workload, out)
+    workload, rows, out = rundata.run_rows(PROG, "headline", data, workload, out)
     shown, left = choose(rows, preferred_backends(data, workload), pick)
     if not shown:
-        st.die(PROG, "no variant of %s has a ratio to draw" % workload, 1)
+        rundata.die(PROG, "no variant of %s has a ratio to draw" % workload, 1)
     shown.sort(key=st.variant_order)
     keys = []
     for r in shown:
@@ -250,14 +253,14 @@ def draw(data, workload=None, out=None):
                 p.point(k, r, 1.0, baseline=q["baseline"], significant=None, row=y)
                 p.value(k, y, "baseline")
                 continue
-            st.dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
+            layout.dot(ax, y, r, q["ratio"], q["low"], q["high"], q["significant"])
             p.point(k, r, q["ratio"], q["low"], q["high"], baseline=q["baseline"],
                     significant=q["significant"], diff_per_op_ns=q.get("diff"), row=y)
             mark = "~" if q["significant"] is False else ("?" if q["significant"] is None else "")
             p.value(k, y, fmt.ratio(q["ratio"], mark=mark), q["significant"])
             vals += [q["ratio"], q["low"], q["high"]]
         ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
-        st.log_limits(ax, vals, pad=1.15, include_one=True)
+        layout.log_limits(ax, vals, pad=1.15, include_one=True)
     return p.finish()
 
 
@@ -286,7 +289,7 @@ def ratio_ticks(ax, plot_px):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "headline", argv, draw)
+    return rundata.cli(PROG, __doc__, "headline", argv, draw)
 
 
 if __name__ == "__main__":

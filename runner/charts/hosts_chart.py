@@ -17,6 +17,8 @@ import sys
 from matplotlib.lines import Line2D
 
 from .. import fmt
+from . import layout
+from . import rundata
 from . import style as st
 
 PROG = "hosts_chart.py"
@@ -26,15 +28,15 @@ HOST_MARKERS = ["o", "s", "^", "D", "v", "P"]
 def check_count(rundirs):
     """Dies unless rundirs are of two hosts or more, and no more than fit."""
     if len(rundirs) < 2:
-        st.die(PROG, "give run folders of at least two hosts (got %d)" % len(rundirs))
+        rundata.die(PROG, "give run folders of at least two hosts (got %d)" % len(rundirs))
     if len(rundirs) > len(HOST_MARKERS):
-        st.die(PROG, "at most %d hosts fit on one chart" % len(HOST_MARKERS))
+        rundata.die(PROG, "at most %d hosts fit on one chart" % len(HOST_MARKERS))
 
 
 def load(rundirs):
     """The summaries of rundirs, one run a host (as summary.json holds them)."""
     check_count(rundirs)
-    return [st.load_summary(PROG, d) for d in rundirs]
+    return [rundata.load_summary(PROG, d) for d in rundirs]
 
 
 def draw(runs, rundirs, kind, out, workload=None):
@@ -46,13 +48,14 @@ def draw(runs, rundirs, kind, out, workload=None):
     hosts = [r.get("host", {}).get("slug") or os.path.basename(os.path.dirname(
         os.path.abspath(d))) for r, d in zip(runs, rundirs)]
     if len(set(hosts)) != len(hosts):
-        st.die(PROG, "two run folders are of the same host %s: give one run per host" % hosts)
+        rundata.die(PROG, "two run folders are of the same host %s: give one run per host" % hosts)
     common = set.intersection(*[{v["workload"] for v in r["variants"]} for r in runs])
     if not common:
-        st.die(PROG, "the runs share no workload")
+        rundata.die(PROG, "the runs share no workload")
     workload = workload or sorted(common)[0]
     if workload not in common:
-        st.die(PROG, "workload %r is not in every run (common: %s)" % (workload, sorted(common)))
+        rundata.die(PROG, "workload %r is not in every run (common: %s)"
+                    % (workload, sorted(common)))
 
     key = "median_ms" if kind == "ms" else "ratio"
     per_host = [{v["variant"]: v for v in r["variants"]
@@ -64,7 +67,7 @@ def draw(runs, rundirs, kind, out, workload=None):
                 seen.add(v["variant"])
                 rows.append(v)
     if not rows:
-        st.die(PROG, "no variant has a %s on any host" % key, 1)
+        rundata.die(PROG, "no variant has a %s on any host" % key, 1)
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows
                                 if r.get("median_ms") is not None])
@@ -81,7 +84,7 @@ def draw(runs, rundirs, kind, out, workload=None):
     notes = ["host %d: %s, run %s" % (i + 1, r.get("host", {}).get("cpu_model") or hosts[i],
                                       r.get("run", {}).get("stamp", "?"))
              for i, r in enumerate(runs)]
-    chart = st.Panels(PROG, out, "hosts-%s" % kind, workload,
+    chart = layout.Panels(PROG, out, "hosts-%s" % kind, workload,
                       "%s across %d hosts: %s; lower is better" % (workload, len(runs), what),
                       groups, xlabel, legend, "; ".join(notes) + ". Dots in host order within "
                       "each row; whiskers: 95% CI.", runs[0])
@@ -109,25 +112,25 @@ def draw(runs, rundirs, kind, out, workload=None):
                     val, lo, hi = v["ratio"], v.get("ratio_ci_low"), v.get("ratio_ci_high")
                     sig = v.get("significant")
                     texts.append(("~" if sig is False else "") + fmt.ratio(val))
-                st.dot(ax, y + dy, r, val, lo, hi, sig, marker=HOST_MARKERS[h])
+                layout.dot(ax, y + dy, r, val, lo, hi, sig, marker=HOST_MARKERS[h])
                 chart.point(k, r, val, lo, hi, host=hosts[h])
                 vals += [val, lo, hi]
             chart.value(k, y, " | ".join(texts) + (" %s" % unit if kind == "ms" else ""))
         vals = [x for x in vals if x]
         if kind == "ratio":
             ax.axvline(1.0, color="black", linewidth=1.2, zorder=1)
-            st.log_limits(ax, vals, pad=1.15, include_one=True)
-            st.ratio_axis(ax)
+            layout.log_limits(ax, vals, pad=1.15, include_one=True)
+            layout.ratio_axis(ax)
         elif max(vals) / min(vals) > 10:
-            st.log_limits(ax, vals)
-            st.plain_log_axis(ax)
+            layout.log_limits(ax, vals)
+            layout.plain_log_axis(ax)
         else:
             ax.set_xlim(0, max(vals) * 1.08)
     return chart.finish()
 
 
 def main(argv):
-    p = st.parser(PROG, __doc__)
+    p = rundata.parser(PROG, __doc__)
     p.add_argument("rundirs", nargs="+", help="run folders, one per host")
     p.add_argument("--kind", choices=("ms", "ratio"), default="ms")
     p.add_argument("-o", "--output", required=True, help="PNG to write")
@@ -137,9 +140,9 @@ def main(argv):
     def call():
         check_count(args.rundirs)
         if not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):
-            st.die(PROG, "output folder of %s does not exist" % args.output)
+            rundata.die(PROG, "output folder of %s does not exist" % args.output)
         draw(load(args.rundirs), args.rundirs, args.kind, args.output, args.workload)
-    return st.command(call)
+    return rundata.command(call)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ says so in its title.  Lower is better.
 """
 import sys
 
+from . import layout
+from . import rundata
 from . import style as st
 
 PROG = "memory_chart.py"
@@ -30,7 +32,7 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/memory-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = st.run_rows(PROG, "memory", data, workload, out, "peak_rss_kb")
+    workload, rows, out = rundata.run_rows(PROG, "memory", data, workload, out, "peak_rss_kb")
     above = all(above_idle_kb(r) is not None for r in rows)
     value = above_idle_kb if above else (lambda r: r["peak_rss_kb"])
     kbs = [value(r) for r in rows]
@@ -39,7 +41,7 @@ def draw(data, workload=None, out=None):
     what = "peak memory above the idle process" if above else \
         "peak memory of the whole process (this run did not record the idle RSS)"
     groups = st.panels(rows)
-    p = st.Panels(PROG, out, "memory", workload, "%s: %s; lower is better" % (workload, what),
+    p = layout.Panels(PROG, out, "memory", workload, "%s: %s; lower is better" % (workload, what),
                   groups, "%s, %s" % ("peak RSS above idle" if above else "peak RSS", unit),
                   st.style_handles(rows, "patch"),
                   ("Above idle = the peak RSS (wait4, whole process) minus the RSS just before "
@@ -66,7 +68,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "memory", argv, draw)
+    return rundata.cli(PROG, __doc__, "memory", argv, draw)
 
 
 if __name__ == "__main__":

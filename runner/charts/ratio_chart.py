@@ -13,7 +13,8 @@ against callbacks of its own language, see headline_chart.py.
 """
 import sys
 
-from . import style as st
+from . import layout
+from . import rundata
 from ..ratios import against_baseline
 
 
@@ -23,14 +24,14 @@ PROG = "ratio_chart.py"
 def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/ratio-<workload>.png); ChartError when it cannot be drawn."""
-    return st.ratio_chart(
+    return layout.ratio_chart(
         PROG, "ratio", data, workload, out, against_baseline,
         lambda labels: "Every variant against the %s of the same mode (ratio of times, 95%% CI)"
         % " / ".join(labels))
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "ratio", argv, draw)
+    return rundata.cli(PROG, __doc__, "ratio", argv, draw)
 
 
 if __name__ == "__main__":

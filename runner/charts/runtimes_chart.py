@@ -16,8 +16,9 @@ from matplotlib.lines import Line2D
 
 from .. import byversion
 from .. import catalog as catalog_mod
-from .. import reproduce
-from . import style as st
+from .. import claimrun
+from . import layout
+from . import rundata
 
 PROG = "runtimes_chart.py"
 COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
@@ -28,25 +29,26 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/runtimes-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, _, out = st.run_rows(PROG, "runtimes", data, workload, out)
+    workload, _, out = rundata.run_rows(PROG, "runtimes", data, workload, out)
     try:
         cat = data.catalog()
     except catalog_mod.CatalogError as e:
-        st.die(PROG, "cannot read the catalog: %s" % e, 3)
+        rundata.die(PROG, "cannot read the catalog: %s" % e, 3)
     claims = (cat.workloads.get(workload) or {}).get("claims")
     if not claims:
-        st.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
-    run = reproduce.Run(summary, data.rundir, cat, data.samples)
+        rundata.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
+    run = claimrun.Run(summary, data.rundir, cat, data.samples)
     versions = byversion.versions_in(run)
     rows = byversion.compared(cat, claims, versions)
     seed, today = byversion.seed_pins(claims), byversion.today_pins(versions)
     if not rows:
-        st.die(PROG, "no claim of %s has its variants on a pinned version in this run" % workload, 1)
+        rundata.die(PROG, "no claim of %s has its variants on a pinned version in this run"
+                    % workload, 1)
     lang, _ = byversion.axis(cat, rows[0], versions, seed, today)
     rows = [c for c in rows if byversion.axis(cat, c, versions, seed, today)[0] == lang]
     heads = versions[lang]
     legend = []
-    p = st.Panels(PROG, out, "runtimes", workload,
+    p = layout.Panels(PROG, out, "runtimes", workload,
                   "%s: seed %s's claims on each %s version (log axis)" % (
                       workload, claims["seed"], NAMES.get(lang, lang)),
                   [("ratio claims (slower / faster), by %s version" % NAMES.get(lang, lang),
@@ -95,7 +97,7 @@ def draw(data, workload=None, out=None):
     lo, hi = min(v for v in vals if v > 0), max(vals)
     ax.set_yscale("log")
     ax.set_ylim(lo / 1.25, hi * 1.25)
-    st.plain_log_axis(ax, "y")
+    layout.plain_log_axis(ax, "y")
     ax.set_ylabel("slower / faster")
     p.note_text = ("Seed %s measured on %s; the seed's version here: %s. A dot is this run's "
                    "median of round-paired ratios, its bar the 95%% CI; a claim holds where the "
@@ -107,7 +109,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "runtimes", argv, draw)
+    return rundata.cli(PROG, __doc__, "runtimes", argv, draw)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ variable (UV_THREADPOOL_SIZE, for the variants on libuv's threadpool).
 RUNDIR/summary.json's "points" holds a row per variant and point; the base
 point's row stands on every axis at the base's value.
 
-Laid out by style.Panels like every chart (1000 px wide, 13 pt text): the
+Laid out by layout.Panels like every chart (1000 px wide, 13 pt text): the
 panels (time, ratio, memory) stack downwards, each a log-log plot of lines
 with its own y axis; colour = style, line = language, marker = mode, and the
 marker's fill tells apart variants alike on other backends.  The sidecar
@@ -19,6 +19,8 @@ import math
 
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from . import layout
+from . import rundata
 from . import style as st
 
 LANG_LINE = {"c": "-", "go": ":", "node": "--"}
@@ -115,15 +117,15 @@ def chart(prog, prefix, data, workload, out, kind, xlabel, panels):
     panels named (PANELS' keys); ChartError when it cannot be drawn."""
     summary = data.summary
     if not summary.get("points"):
-        st.die(prog, "%s has no sweep (run the scaling profile: make compare PROFILE=scaling)"
+        rundata.die(prog, "%s has no sweep (run the scaling profile: make compare PROFILE=scaling)"
                % data.rundir, 1)
-    workload, _ = st.pick_workload(prog, summary["points"], workload)
+    workload, _ = rundata.pick_workload(prog, summary["points"], workload)
     name, lines = series(summary, workload, kind)
     short_lines = {v: xs for v, xs in lines.items() if len(xs) < 2}
     lines = {v: xs for v, xs in lines.items() if len(xs) >= 2}
     if not lines:
-        st.die(prog, "no variant of %s has two points along %s" % (workload, kind), 1)
-    out = st.output_path(prog, data.rundir, out, "%s-%s.png" % (prefix, workload))
+        rundata.die(prog, "no variant of %s has two points along %s" % (workload, kind), 1)
+    out = rundata.output_path(prog, data.rundir, out, "%s-%s.png" % (prefix, workload))
     noun = st.unit_noun(summary, workload)
     rows = sorted((xs[0][1] for xs in lines.values()), key=st.variant_order)
     tunit, tscale = st.time_unit([per_op_ns(row) for xs in lines.values() for _, row in xs])
@@ -147,7 +149,7 @@ def chart(prog, prefix, data, workload, out, kind, xlabel, panels):
     fill = fills(rows)
     if "ratio" in panels and "ratio" not in [v[0] for v in values]:
         note += " No ratio to the C baseline: no variant here has one."
-    p = st.Panels(prog, out, prefix, workload,
+    p = layout.Panels(prog, out, prefix, workload,
                   "%s: scaling with %s, host %s" % (workload, xname,
                                                     summary.get("host", {}).get("slug", "?")),
                   groups, xname, [line_handle(r, fill[r["variant"]]) for r in rows], note,
@@ -192,5 +194,5 @@ def chart(prog, prefix, data, workload, out, kind, xlabel, panels):
             lo, hi = mid / 1.5, mid * 1.5
         ax.set_yscale("log")
         ax.set_ylim(lo / 1.25, hi * 1.25)
-        st.plain_log_axis(ax, "y")
+        layout.plain_log_axis(ax, "y")
     return p.finish()

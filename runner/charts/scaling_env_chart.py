@@ -11,8 +11,8 @@ better.
 """
 import sys
 
+from . import rundata
 from . import scaling
-from . import style as st
 
 PROG = "scaling_env_chart.py"
 
@@ -25,7 +25,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "scaling-env", argv, draw)
+    return rundata.cli(PROG, __doc__, "scaling-env", argv, draw)
 
 
 if __name__ == "__main__":

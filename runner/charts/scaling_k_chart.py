@@ -9,8 +9,8 @@ is better.
 """
 import sys
 
+from . import rundata
 from . import scaling
-from . import style as st
 
 PROG = "scaling_k_chart.py"
 
@@ -23,7 +23,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "scaling-k", argv, draw)
+    return rundata.cli(PROG, __doc__, "scaling-k", argv, draw)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ depends on N, and there it shows.  Lower is better in every panel.
 """
 import sys
 
+from . import rundata
 from . import scaling
-from . import style as st
 
 PROG = "scaling_n_chart.py"
 
@@ -24,7 +24,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "scaling-n", argv, draw)
+    return rundata.cli(PROG, __doc__, "scaling-n", argv, draw)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ within a panel.
 """
 import sys
 
+from . import layout
+from . import rundata
 from . import style as st
 
 PROG = "time_chart.py"
@@ -22,12 +24,12 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/time-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = st.run_rows(PROG, "time", data, workload, out, "median_ms")
+    workload, rows, out = rundata.run_rows(PROG, "time", data, workload, out, "median_ms")
     groups = st.panels(rows)
     unit, scale = st.time_unit([st.per_op_ns(r, r["median_ms"]) for r in rows])
     noun = st.unit_noun(summary, workload)
     n = rows[0]["iterations"]
-    p = st.Panels(PROG, out, "time", workload,
+    p = layout.Panels(PROG, out, "time", workload,
                   "%s: time per %s (median, 95%% CI), N = %s %ss per run; lower is better"
                   % (workload, noun, "{:,}".format(n), noun),
                   groups, "%s per %s" % (unit, noun), st.style_handles(rows, "dot"),
@@ -45,7 +47,7 @@ def draw(data, workload=None, out=None):
                 hi = st.per_op_ns(r, r["ci_high_ms"]) / scale
             else:
                 no_ci += 1
-            st.dot(p.axes[k], y, r, v, lo, hi, significant=True)
+            layout.dot(p.axes[k], y, r, v, lo, hi, significant=True)
             p.point(k, r, v, lo, hi, unit="%s/%s" % (unit, noun))
             p.value(k, y, "%s %s" % (st.num(v), unit) + (
                 " [%s, %s]" % (st.num(lo), st.num(hi)) if lo is not None else ""))
@@ -53,8 +55,8 @@ def draw(data, workload=None, out=None):
         ax = p.axes[k]
         vals = [x for x in vals if x]
         if max(vals) / min(vals) > 10:
-            st.log_limits(ax, vals)
-            st.plain_log_axis(ax)
+            layout.log_limits(ax, vals)
+            layout.plain_log_axis(ax)
         else:
             ax.set_xlim(0, max(vals) * 1.08)
     if no_ci:
@@ -64,7 +66,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "time", argv, draw)
+    return rundata.cli(PROG, __doc__, "time", argv, draw)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import sys
 
 from matplotlib.lines import Line2D
 
+from . import layout
+from . import rundata
 from . import style as st
 from .. import catalog as catalog_mod
 
@@ -26,11 +28,11 @@ def hint(prog, workload, data):
     try:
         cat = data.catalog()
     except catalog_mod.CatalogError as e:
-        st.die(prog, str(e), 3)
+        rundata.die(prog, str(e), 3)
     w = cat.workloads.get(workload) or {}
     h = (w.get("charts") or {}).get("per_unit_memory")
     if not h:
-        st.die(prog, "the catalog gives %s no charts.per_unit_memory" % workload, 1)
+        rundata.die(prog, "the catalog gives %s no charts.per_unit_memory" % workload, 1)
     return h
 
 
@@ -38,7 +40,7 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/unit-memory-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = st.run_rows(PROG, "unit-memory", data, workload, out, "peak_rss_kb")
+    workload, rows, out = rundata.run_rows(PROG, "unit-memory", data, workload, out, "peak_rss_kb")
     h = hint(PROG, workload, data)
     unit = h.get("unit", "operation")
     above = all(r.get("mem_above_idle_kb") is not None for r in rows)
@@ -58,7 +60,7 @@ def draw(data, workload=None, out=None):
                         for i, (name, v) in enumerate(marks)]
     log = h.get("log", True)
     groups = st.panels(rows)
-    p = st.Panels(PROG, out, "unit-memory", workload,
+    p = layout.Panels(PROG, out, "unit-memory", workload,
                   "%s: bytes per %s in flight, %s / N; lower is better" % (workload, unit, what),
                   groups, "bytes per %s%s" % (unit, " (log)" if log else ""), legend,
                   "Every %s is suspended at once: %s / N = bytes per suspended %s. Grey lines: "
@@ -81,14 +83,14 @@ def draw(data, workload=None, out=None):
             # Bars start at the axis' left edge: under the smallest value.
             ax.set_xscale("log")
             ax.set_xlim(max(min(allv) / 2.0, 0.5), max(allv) * 1.6)
-            st.plain_log_axis(ax)
+            layout.plain_log_axis(ax)
         else:
             ax.set_xlim(0, max(allv) * 1.08)
     return p.finish()
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "unit-memory", argv, draw)
+    return rundata.cli(PROG, __doc__, "unit-memory", argv, draw)
 
 
 if __name__ == "__main__":

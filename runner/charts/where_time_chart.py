@@ -38,6 +38,8 @@ import sys
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from . import layout
+from . import rundata
 from . import style as st
 from .. import catalog as catalog_mod
 
@@ -57,7 +59,7 @@ def floors(prog, workload, data=None):
     try:
         cat = data.catalog() if data else catalog_mod.load()
     except catalog_mod.CatalogError as e:
-        st.die(prog, str(e), 3)
+        rundata.die(prog, str(e), 3)
     h = ((cat.workloads.get(workload) or {}).get("charts") or {}).get("where_time")
     return dict(h.get("floor_of") or {}) if isinstance(h, dict) else {}
 
@@ -112,7 +114,7 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/where-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = st.run_rows(PROG, "where", data, workload, out, "median_ms")
+    workload, rows, out = rundata.run_rows(PROG, "where", data, workload, out, "median_ms")
     c_rows = [r for r in rows if r["lang"] == "c" and us_per_op(r) is not None]
     floor_of = floors(PROG, workload, data)
     # Backends from the slowest (by its variants' mean time) to the fastest; in
@@ -155,7 +157,7 @@ def draw(data, workload=None, out=None):
         # Nothing to split: the chart says so rather than being missing.
         groups = [("no C variant with a time in this run", [])]
         handles, note = [], note[note.index(" Not shown"):].strip() if left_out else ""
-    p = st.Panels(PROG, out, "where", workload,
+    p = layout.Panels(PROG, out, "where", workload,
                   "%s: where the time of one %s goes (C), %s per %s, N = %s per run; lower is "
                   "better" % (workload, noun, unit, noun, "{:,}".format(rows[0]["iterations"])),
                   groups, "%s per %s" % (unit, noun), handles, note, summary,
@@ -193,7 +195,7 @@ def draw(data, workload=None, out=None):
 
 
 def main(argv):
-    return st.cli(PROG, __doc__, "where", argv, draw)
+    return rundata.cli(PROG, __doc__, "where", argv, draw)
 
 
 if __name__ == "__main__":
