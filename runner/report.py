@@ -18,6 +18,7 @@ from . import fmt
 from . import noise
 from . import reproduce
 from . import summary as sm
+from . import tables
 from . import targets
 from . import verdicts
 from . import trace as trace_mod
@@ -264,7 +265,7 @@ def results_table(wrows):
     """One mode's rows as a Markdown table of at most six columns: variant, n,
     time per operation [CI], one column per baseline (ratio [CI], Δ per
     operation [CI]), notes (the row's warnings)."""
-    head, body, _ = sm.table_cells(wrows)
+    head, body, _ = tables.table_cells(wrows)
     k = (len(head) - 4) // 2
     cols = ["variant", "n", "%s [95%% CI]" % head[2]]
     cols += ["%s (%s)" % (head[4 + 2 * i], head[5 + 2 * i]) for i in range(k)]
@@ -308,7 +309,7 @@ def results_section(rows):
         for mode in modes:
             out += ["#### %s" % mode, ""] + results_table([r for r in wrows if r["mode"] == mode])
             out.append("")
-        out += ["%s. A ratio above 1 is slower than the baseline." % "; ".join(sm.legend(wrows)),
+        out += ["%s. A ratio above 1 is slower than the baseline." % "; ".join(tables.legend(wrows)),
                 "", "Memory and CPU (the whole process, from `wait4`; medians):", ""]
         out += resources_table(wrows) + [""]
     return out
@@ -369,7 +370,7 @@ def counts_section(rundir, rows):
         wrows = [r for r in rows if r["variant"] in counted and r["workload"] == workload]
         if not wrows:
             continue
-        div, unit = sm.op_scale(wrows)
+        div, unit = tables.op_scale(wrows)
         n = (info.get("n") or {}).get(workload) or ["?", "?"]
         out += ["### %s (counted at N = %s and %s)" % (workload, *[format(x, ",") if isinstance(
                     x, int) else x for x in n]), "",
@@ -382,7 +383,7 @@ def counts_section(rundir, rows):
                 r["label"], "-" if instr is None else
                 ("{:,.1f}".format(instr) if abs(instr) < 1000 else "{:,.0f}".format(instr)),
                 _spread(counted[r["variant"]], instr),
-                sm.fmt_op(per_op, div), sm.per_op_ci(r, div),
+                tables.fmt_op(per_op, div), tables.per_op_ci(r, div),
                 "-" if not per_op or instr is None else "%.2f" % (instr / per_op)))
         out.append("")
     return out
