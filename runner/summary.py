@@ -303,7 +303,7 @@ def split_points(rows):
                 if p["variant"] == r["variant"] and p["axis"]:
                     axes[p["axis"]] = axes.get(p["axis"], 1) + 1
             r["sweep"] = axes
-            # What the charts of runner/render.py ask for: points on each kind of axis.
+            # What the charts of runner/charting.py ask for: points on each kind of axis.
             for kind in ("iterations", "concurrency", "env"):
                 n = sum(c for a, c in axes.items()
                         if a == kind or (kind == "env" and a not in ("iterations", "concurrency")))
