@@ -151,7 +151,8 @@ def method_section(run, fdr_tests=None):
            "less however many comparisons the run makes; the intervals shown are each "
            "comparison's own 95%% CI. The seed claims' tests (the reproduction sections) are "
            "a second family, controlled the same way. Outliers (modified z-score over 3.5 "
-           "by MAD) are counted, never dropped." % (stats.min_samples_for_ci(), fmt.text(fdr_tests))]
+           "by MAD) are counted, never dropped."
+           % (stats.min_samples_for_ci(), fmt.text(fdr_tests))]
     if passes_text(run):
         out.append(passes_text(run))
     if extra_text(run):

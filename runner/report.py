@@ -54,7 +54,8 @@ def _freq_policy(host):
 def host_section(host):
     mem = host.get("memory_bytes")
     rows = [("host", host.get("slug")),
-            ("CPU", "%s, %s cores" % (fmt.text(host.get("cpu_model")), fmt.text(host.get("cores")))),
+            ("CPU", "%s, %s cores" % (fmt.text(host.get("cpu_model")),
+                                      fmt.text(host.get("cores")))),
             ("memory", "%.1f GiB" % (mem / 2 ** 30) if mem else None),
             ("OS / kernel", "%s / %s" % (fmt.text(host.get("os")), fmt.text(host.get("kernel")))),
             ("CPU governor", host.get("governor") or "not readable"),
@@ -65,7 +66,8 @@ def host_section(host):
             ("C compiler", host.get("compiler")),
             ("libuv (C programs)", host.get("libuv")),
             ("Go", host.get("go")),
-            ("Node.js (its libuv)", "%s (libuv %s)" % (host["node"], fmt.text(host.get("node_libuv")))
+            ("Node.js (its libuv)",
+             "%s (libuv %s)" % (host["node"], fmt.text(host.get("node_libuv")))
              if host.get("node") else "not found"),
             ("UV_THREADPOOL_SIZE", _threadpool(host)),
             ("open files (soft / hard limit)", _nofile(host)),
@@ -144,7 +146,8 @@ def results_section(rows):
         for mode in modes:
             out += ["#### %s" % mode, ""] + results_table([r for r in wrows if r["mode"] == mode])
             out.append("")
-        out += ["%s. A ratio above 1 is slower than the baseline." % "; ".join(tables.legend(wrows)),
+        out += ["%s. A ratio above 1 is slower than the baseline."
+                % "; ".join(tables.legend(wrows)),
                 "", "Memory and CPU (the whole process, from `wait4`; medians):", ""]
         out += resources_table(wrows) + [""]
     return out
@@ -353,7 +356,8 @@ def warnings_section(rows, failures, file_warnings=()):
         out += ["| round | variant | status | exit | reason |", "|---|---|---|---:|---|"]
         for f in failures:
             out.append("| %s | `%s` | %s | %s | %s |" % (
-                fmt.text(f.get("round")), f.get("variant"), f.get("status"), fmt.text(f.get("exit_code")),
+                fmt.text(f.get("round")), f.get("variant"), f.get("status"),
+                fmt.text(f.get("exit_code")),
                 (f.get("reason") or "").replace("|", "\\|")))
     return out + [""]
 
