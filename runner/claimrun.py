@@ -16,7 +16,7 @@ from . import summary as summary_mod
 class Run:
     """What the sections need from one run: the summary rows, the catalog, and
     the valid elapsed times per variant and round when samples.csv is at hand
-    (samples: its rows as summary.read_samples gives them, when the caller has
+    (samples: its rows as samples.read_samples gives them, when the caller has
     read them already; else they are read from run_dir)."""
 
     def __init__(self, summary, run_dir=None, catalog=None, samples=None):

@@ -19,7 +19,7 @@ missing only when P is 1.  sampled_rss_kb, a harness's memory figure
 peak_rss_kb - idle_rss_kb, and a perfjs line must carry it.
 Otherwise prints "ID: the first problem found" to stderr and exits 1; a bad
 call exits 2, a broken catalog 3.  The runner imports problem(), and --render
-(runner/summary.py: row_problem) figures_problem(), its checks of the figures,
+(runner/samples.py: row_problem) figures_problem(), its checks of the figures,
 for the figures a samples.csv row keeps.
 """
 import functools
@@ -202,7 +202,7 @@ def figures_problem(entry, obj, n, workload_values=None, concurrency=None, parti
     """The first way the figures of a run of the catalog variant `entry` with N
     iterations break the contract, or None.  obj is a line's object (every
     field there, of its type: problem() checked them first) or, with partial,
-    the line's figures that a samples.csv row keeps (runner/summary.py:
+    the line's figures that a samples.csv row keeps (runner/samples.py:
     row_problem): then a check on a field obj does not hold (a workload's own
     fields, peak_rss_kb, the line's concurrency) is not made.  The one logic
     both the runner (on every line) and --render (on every row) apply.

@@ -33,7 +33,7 @@ class CatalogError(Exception):
 class ChartError(Exception):
     """A chart (runner/charts/) that cannot be drawn: its one line, "<chart>:
     why", and the exit code of the chart's own command (2 bad input, 1 nothing
-    to draw, 3 the catalog).  render.py says the line and draws the others;
+    to draw, 3 the catalog).  charting.py says the line and draws the others;
     run.py then exits 1."""
 
     def __init__(self, prog, msg, code=2):

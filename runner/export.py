@@ -16,7 +16,7 @@
   lines that differ).  Peak RSS is a per-process figure, so it is given per
   run as `peak-RSS-KiB` (benchstat divides nothing: a custom unit is taken as
   it is).
-- results.md: the tables of summary.table_cells as Markdown, one per workload
+- results.md: the tables of tables.table_cells as Markdown, one per workload
   and mode, in the manner of hyperfine's --export-markdown (time per
   operation with its CI, the ratio to each baseline with the difference per
   operation).
@@ -27,7 +27,7 @@ import os
 import platform
 
 from . import stats
-from . import summary as sm
+from . import tables
 from .files import write_atomic
 
 GOARCH = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64",
@@ -117,7 +117,7 @@ def markdown(rows):
     out = []
     for workload in sorted({r["workload"] for r in rows}):
         wrows = [r for r in rows if r["workload"] == workload]
-        head, body, _ = sm.table_cells(wrows)
+        head, body, _ = tables.table_cells(wrows)
         modes = []
         for r in wrows:
             if r["mode"] not in modes:
@@ -131,7 +131,7 @@ def markdown(rows):
                     cells = ["`%s`" % b[0]] + [c.replace("~", "\\~") for c in b[1:]]
                     out.append("| " + " | ".join(cells) + " |")
             out.append("")
-        out += sm.legend(wrows) + [""]
+        out += tables.legend(wrows) + [""]
     return "\n".join(out)
 
 

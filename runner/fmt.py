@@ -14,6 +14,7 @@ wherever it is shown.
                     [0.97, 1.05]') and what stands for a missing interval
                     after it ('? 1.10x [3 rounds]') as the caller says
   seed_ratio(v)     a seed's published ratio as the seed wrote it: 0.95x, 4.8x
+  text(x)           any value of a table or sentence as text, '-' for None or ''
 
 What a row shows for a baseline, a missing ratio or an unmeasured variant
 ('baseline', '-', 'not measured: ...') is the caller's, around these.
@@ -78,3 +79,8 @@ def seed_ratio(v):
     """A seed's published ratio as it would be written: two decimals near 1
     (0.95x, 1.05x), one above (4.8x)."""
     return ("%.2fx" if v < 1.1 else "%.1fx") % v
+
+
+def text(x):
+    """x as text (str(x)); '-' for None or '' (no value)."""
+    return "-" if x in (None, "") else str(x)

@@ -46,6 +46,7 @@ from . import catalog as catalog_mod
 from . import render
 from . import report
 from . import summary as sm
+from . import tables
 from . import targets
 from . import verdicts
 from .files import write_atomic
@@ -169,7 +170,7 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
            "the ratio to each variant's two baselines, named in the header, from round-paired "
            "runs, with the difference per operation beside it):",
            "", "```"]
-    out += sm.terminal_table(rows).rstrip("\n").split("\n")
+    out += tables.terminal_table(rows).rstrip("\n").split("\n")
     out += ["```", "", "#### The verdicts", "",
             "Each style against the baseline of its own language, in sentences (the README "
             "gives a line per workload):", ""]

@@ -25,6 +25,7 @@ from . import plan as plan_mod
 from . import render as render_mod
 from . import rundir as rd
 from . import summary as sm
+from . import tables
 from . import verdicts
 from .errors import EnvError, RenderInterrupted, UsageError
 
@@ -177,7 +178,7 @@ def show(summary, rundir, charts=True):
     """The end of a run's output: the tables, the verdicts, where the rest is
     (charts false: none was drawn); then a line per workload or variant without
     a valid sample (summary's without_valid).  Returns True when there is none."""
-    print(sm.terminal_table(summary["variants"]))
+    print(tables.terminal_table(summary["variants"]))
     text = verdicts.text(summary["variants"])
     if text:
         print("")

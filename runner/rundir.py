@@ -3,7 +3,7 @@
 A new folder per run (never an existing one), OUT/latest as a relative link to
 the newest, whole files (run.json, host.json, summaries) written atomically
 through files.write_atomic, and the two files that grow while the run goes:
-samples.csv (the columns of summary.SAMPLE_COLUMNS, one row per measured
+samples.csv (the columns of samples.SAMPLE_COLUMNS, one row per measured
 process run, flushed as it arrives) and runs.jsonl (every run, warm-ups
 included, with its JSON line and the reason when it was not ok).
 """
@@ -14,9 +14,9 @@ import os
 import re
 import sys
 
-from . import summary as sm
 from .errors import EnvError
 from .files import write_atomic
+from .samples import SAMPLE_COLUMNS
 
 
 def utc_stamp():
@@ -140,7 +140,7 @@ class SampleLog:
         self.samples = open(os.path.join(rundir, "samples.csv"), "w", newline="",
                             encoding="utf-8")
         self.runs = open(os.path.join(rundir, "runs.jsonl"), "w", encoding="utf-8")
-        self.writer = csv.DictWriter(self.samples, fieldnames=sm.SAMPLE_COLUMNS,
+        self.writer = csv.DictWriter(self.samples, fieldnames=SAMPLE_COLUMNS,
                                      lineterminator="\n")
         self.writer.writeheader()
         self.samples.flush()

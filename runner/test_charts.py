@@ -8,7 +8,8 @@ others."""
 import os
 import unittest
 
-from . import render
+from . import catalog
+from . import charting
 from .charts import layout
 from .charts import rundata
 from .charts import scaling
@@ -122,25 +123,25 @@ class ChartWanted(unittest.TestCase):
 
     def test_the_headline_needs_a_same_language_ratio(self):
         go = row("w/go/goroutine-parallel@os", baseline="w/c/callback-parallel@x", ratio=0.3)
-        self.assertIsNotNone(render.chart_wanted("ratios:same_language", [go]))
-        self.assertIsNone(render.chart_wanted("ratios:against_baseline", [go]))
+        self.assertIsNotNone(charting.chart_wanted("ratios:same_language", [go]))
+        self.assertIsNone(charting.chart_wanted("ratios:against_baseline", [go]))
         c = row("w/c/await-parallel@x", baseline="w/c/callback-parallel@x", ratio=1.0)
-        self.assertIsNone(render.chart_wanted("ratios:same_language", [go, c]))
+        self.assertIsNone(charting.chart_wanted("ratios:same_language", [go, c]))
 
     def test_the_claims_chart_needs_one_claim_measured_whole(self):
-        cat = render.catalog_mod.load()
+        cat = catalog.load()
         claim = cat.workloads["readfile"]["claims"]["ratios"][0]
         num = row(claim["num"], n=10)
         den = row(claim["den"], n=10)
-        self.assertIsNone(render.chart_wanted("claims:ratios|absolute", [num, den]))
-        self.assertRegex(render.chart_wanted("claims:ratios", [num]), "no claim's variants")
-        self.assertRegex(render.chart_wanted("claims:ratios", [num, dict(den, n=0)]),
+        self.assertIsNone(charting.chart_wanted("claims:ratios|absolute", [num, den]))
+        self.assertRegex(charting.chart_wanted("claims:ratios", [num]), "no claim's variants")
+        self.assertRegex(charting.chart_wanted("claims:ratios", [num, dict(den, n=0)]),
                          "no claim's variants")
 
     def test_a_summary_field(self):
-        self.assertIsNone(render.chart_wanted("user_ms", [row("w/c/sync-sequential@x",
+        self.assertIsNone(charting.chart_wanted("user_ms", [row("w/c/sync-sequential@x",
                                                                user_ms=1.0)]))
-        self.assertEqual(render.chart_wanted("user_ms", [row("w/c/sync-sequential@x")]),
+        self.assertEqual(charting.chart_wanted("user_ms", [row("w/c/sync-sequential@x")]),
                          "no variant has a user ms")
 
 

@@ -153,7 +153,7 @@ class ProblemTest(unittest.TestCase):
 
     def test_the_k_given_must_be_the_one_the_runner_gives_the_mode(self):
         # 1 sequential, 0 parallel (all N), a bound of 1 or more bounded: a
-        # samples.csv row holds the K given (summary.row_problem checks it so).
+        # samples.csv row holds the K given (samples.row_problem checks it so).
         self.assertEqual(self.problem(line(concurrency=8), concurrency=8),
                          "concurrency is 8: the runner gives a parallel variant 0")
         self.assertEqual(catalog.given_concurrency_problem("sequential", 9),

@@ -1,7 +1,7 @@
-"""Tests of runner/render.py and run.py --render against interruptions: Ctrl-C
-while the charts are drawn still writes REPORT.md (without the missing charts,
-saying so) and exits 130 with one line; a chart that cannot be drawn is one
-line and exit 1, the others drawn."""
+"""Tests of runner/render.py, runner/charting.py and run.py --render against
+interruptions: Ctrl-C while the charts are drawn still writes REPORT.md
+(without the missing charts, saying so) and exits 130 with one line; a chart
+that cannot be drawn is one line and exit 1, the others drawn."""
 import contextlib
 import csv
 import io
@@ -13,9 +13,11 @@ import unittest
 from unittest import mock
 
 
+from . import charting
 from . import render
 from . import run
 from . import summary as sm
+from .errors import ChartError
 
 IDS = ["readfile/c/callback-sequential@node4", "readfile/c/await-sequential@node4"]
 
@@ -59,7 +61,7 @@ class InterruptedRenderTest(unittest.TestCase):
                 raise KeyboardInterrupt
             drawn.append(path)
             return True
-        with mock.patch.object(render, "draw", draw):
+        with mock.patch.object(charting, "draw", draw):
             code, lines = self.main("--render", self.dir)
         self.assertEqual(code, 130)
         self.assertEqual(len(lines), 1, lines)
@@ -88,7 +90,7 @@ class InterruptedRenderTest(unittest.TestCase):
                 with open(out, "wb") as f:
                     f.write(b"\x89PNG")
         self.calls = []
-        return mock.patch.object(render, "chart_module", lambda name: Chart)
+        return mock.patch.object(charting, "chart_module", lambda name: Chart)
 
     def test_a_signal_while_a_chart_is_drawn_waits_for_it_and_counts_it_drawn(self):
         with self.chart(signals=1):
@@ -110,7 +112,7 @@ class InterruptedRenderTest(unittest.TestCase):
         self.assertRegex(lines[0], r"REPORT\.md written with 0 of them")
 
     def test_a_chart_that_cannot_be_drawn_is_one_line_and_exit_1(self):
-        with self.chart(fail=render.ChartError("time_chart.py", "no variant to draw", 1)):
+        with self.chart(fail=ChartError("time_chart.py", "no variant to draw", 1)):
             code, lines = self.main("--render", self.dir)
         self.assertEqual(code, 1)
         self.assertGreater(len(self.calls), 1)      # the others were drawn
@@ -146,14 +148,14 @@ class ChartHintTest(unittest.TestCase):
         def fake_draw(path, call):
             drawn.append(os.path.basename(path))
             return True
-        with mock.patch.object(render, "draw", fake_draw), \
+        with mock.patch.object(charting, "draw", fake_draw), \
                 contextlib.redirect_stderr(io.StringIO()):
-            render._draw_charts("/nowhere", rows, ["tasks", "readfile"], [])
+            charting.draw_charts("/nowhere", rows, ["tasks", "readfile"], [])
         hinted = [p for p in drawn if p.startswith("unit-memory-")]
         self.assertEqual(hinted, ["unit-memory-tasks.png"])
         self.assertIn("memory-readfile.png", drawn)
-        self.assertTrue(render.chart_hint("tasks", "per_unit_memory"))
-        self.assertIsNone(render.chart_hint("readfile", "per_unit_memory"))
+        self.assertTrue(charting.chart_hint("tasks", "per_unit_memory"))
+        self.assertIsNone(charting.chart_hint("readfile", "per_unit_memory"))
         where = [p for p in drawn if p.startswith("where-")]
         self.assertEqual(where, ["where-readfile.png"])
 

@@ -20,10 +20,10 @@ from . import catalog as catalog_mod
 from . import cli
 from . import launch
 from . import measure
+from . import method
 from . import noise
 from . import plan as plan_mod
 from . import render
-from . import report
 from . import run
 from . import rundir as rd
 from . import schedule
@@ -461,7 +461,7 @@ class PlanTest(Fixture):
             argv = p.commands[HONEST]
             self.assertEqual(argv[argv.index("--warmup") + 1], want, (warmup, n))
             self.assertEqual(p.settings["readfile"]["warmup_ops"], int(want))
-            self.assertEqual(report.method_section({"workloads": {"readfile": dict(
+            self.assertEqual(method.method_section({"workloads": {"readfile": dict(
                 p.settings["readfile"], args=[])}})[3].count("--warmup %s`" % want), 1)
 
     def test_a_probe_runs_once_per_run_for_every_variant_that_names_it(self):

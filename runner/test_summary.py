@@ -1,4 +1,5 @@
-"""Unit tests of runner/summary.py and runner/export.py on hand-made samples."""
+"""Unit tests of runner/samples.py, runner/summary.py, runner/tables.py and runner/export.py
+on hand-made samples."""
 import csv
 import json
 import os
@@ -8,6 +9,7 @@ import unittest
 
 from . import export
 from . import summary as sm
+from . import tables
 
 CB = "readfile/c/callback-sequential@node4"
 PR = "readfile/c/promise-sequential@node4"
@@ -141,7 +143,7 @@ class SummarizeTest(unittest.TestCase):
     def test_a_variant_without_a_rule_has_no_baseline_and_no_warning(self):
         rows = sm.summarize([sample(1, GO, 5)], {})
         self.assertEqual((rows[0]["baseline"], rows[0]["lang_baseline"]), (None, None))
-        self.assertEqual(sm.fmt_ratio(rows[0]), "")
+        self.assertEqual(tables.fmt_ratio(rows[0]), "")
         self.assertFalse([w for w in rows[0]["warnings"] if "baseline" in w])
 
     def test_node_variants_get_both_ratios_with_their_labels(self):
@@ -156,7 +158,7 @@ class SummarizeTest(unittest.TestCase):
                          (nodecb, "Node callback", 3.0))
         self.assertTrue(aw["lang_significant"])
         self.assertEqual(rows[nodecb]["lang_ratio"], 1.0)
-        table = sm.terminal_table(list(rows.values()))
+        table = tables.terminal_table(list(rows.values()))
         self.assertRegex(table, r"(?m)^variant +n +µs/operation +95% CI +vs C callback +"
                                 r"Δ µs/operation +vs Node callback +Δ µs/operation$")
         # 60 or 120 ms over 100 operations: 900 µs; 6x the C callback, 750 µs more.
@@ -169,7 +171,7 @@ class SummarizeTest(unittest.TestCase):
     def test_a_column_of_several_labels_names_each_rows_baseline(self):
         rows = summarize(two_variants())
         rows[1] = dict(rows[1], baseline_label="Other label")
-        table = sm.terminal_table(rows)
+        table = tables.terminal_table(rows)
         self.assertIn("vs C callback / Other label", table)
         self.assertRegex(table, r"c/promise-sequential@node4 .* 2\.00x \[2\.00, 2\.00\] "
                                 r"\(Other label\)")
@@ -177,7 +179,7 @@ class SummarizeTest(unittest.TestCase):
     def test_terminal_table_marks_no_significance_with_a_tilde(self):
         rows = summarize([sample(r, v, 10 + (r % 2)) for r in range(1, 7)
                           for v in (CB, "readfile/c/await-sequential@node4")])
-        table = sm.terminal_table(rows)
+        table = tables.terminal_table(rows)
         self.assertRegex(table, r"c/await-sequential@node4 .* ~ 1\.00x \[1\.00, 1\.00\]")
         self.assertIn("== readfile (N = 100) ==", table)
         self.assertIn("-- sequential", table)
@@ -200,7 +202,7 @@ class SummarizeTest(unittest.TestCase):
         self.assertAlmostEqual(pr["q_value"], 21 / 32.0)
         self.assertFalse(pr["significant"])
         self.assertEqual(pr["fdr_tests"], 21)
-        table = sm.terminal_table(list(rows.values()))
+        table = tables.terminal_table(list(rows.values()))
         self.assertRegex(table, r"c/promise-sequential@node4 .* ~ 1\.\d+x")
         self.assertIn("the sign test does not survive the false discovery rate control over the "
                       "run's 21 comparisons", table)
@@ -218,8 +220,8 @@ class SummarizeTest(unittest.TestCase):
                           for v, ms in ((CB, 10), ("readfile/c/await-sequential@node4", 11))])
         aw = [r for r in rows if r["style"] == "await"][0]
         self.assertIsNone(aw["significant"])
-        self.assertEqual(sm.fmt_ratio(aw), "? 1.10x [3 rounds]")
-        table = sm.terminal_table(rows)
+        self.assertEqual(tables.fmt_ratio(aw), "? 1.10x [3 rounds]")
+        table = tables.terminal_table(rows)
         self.assertIn("? : too few paired rounds for a CI or a test (6 needed)", table)
         self.assertNotIn("~", table)
         self.assertIn("too few for a 95% CI or a test (needs 6)", " ".join(aw["warnings"]))

@@ -31,6 +31,7 @@ sentence says so.
 """
 from . import fmt
 from . import summary as sm
+from . import tables
 from .ratios import lang_of
 
 # The fields a headline entry copies from its summary row.
@@ -98,8 +99,8 @@ def _diff(e, div, uname, unit, with_ci=True):
         return ""
     text = "%s %s" % (fmt.signed(d / div), uname)
     if with_ci and e["diff_per_op_ns_ci_low"] is not None:
-        text += " [%s, %s]" % (sm.fmt_op(e["diff_per_op_ns_ci_low"], div),
-                               sm.fmt_op(e["diff_per_op_ns_ci_high"], div))
+        text += " [%s, %s]" % (tables.fmt_op(e["diff_per_op_ns_ci_low"], div),
+                               tables.fmt_op(e["diff_per_op_ns_ci_high"], div))
     return text + " per " + unit
 
 
@@ -142,8 +143,8 @@ def full_workload_sentences(rows, workload):
     """Every comparison of one workload: a sentence per mode naming each style."""
     entries = compared(rows, workload)
     wrows = [r for r in rows if r["workload"] == workload]
-    div, uname = sm.op_scale(wrows)
-    unit = sm.unit_of(wrows)
+    div, uname = tables.op_scale(wrows)
+    unit = tables.unit_of(wrows)
     out = []
     modes = [m for m in sm.MODES if any(e["mode"] == m for e in entries)]
     modes += sorted({e["mode"] for e in entries} - set(modes))
@@ -316,8 +317,8 @@ def workload_sentences(rows, workload):
     backend for a language compared on several."""
     entries = compared(rows, workload)
     wrows = [r for r in rows if r["workload"] == workload]
-    div, uname = sm.op_scale(wrows)
-    unit = sm.unit_of(wrows)
+    div, uname = tables.op_scale(wrows)
+    unit = tables.unit_of(wrows)
     return [_short(b, es, div, uname, unit) for b, es in _sections(entries)]
 
 
@@ -338,7 +339,7 @@ def text(rows, full=False):
     lines = []
     for w, ss in sentences(rows, full):
         n = next(r["iterations"] for r in rows if r["workload"] == w)
-        unit = sm.unit_of([r for r in rows if r["workload"] == w])
+        unit = tables.unit_of([r for r in rows if r["workload"] == w])
         lines.append("%s (N = %s, each style against its own language's baseline, per %s):"
                      % (w, format(n, ","), unit))
         lines += ["  " + s for s in ss]
@@ -351,7 +352,7 @@ def markdown(rows, full=False):
     for w, ss in sentences(rows, full):
         wrows = [r for r in rows if r["workload"] == w]
         out += ["**%s** (N = %s, time per %s):" % (w, format(wrows[0]["iterations"], ","),
-                                                   sm.unit_of(wrows)), ""]
+                                                   tables.unit_of(wrows)), ""]
         out += ["- " + s for s in ss] + [""]
     return out
 
@@ -368,8 +369,8 @@ def glance(rows):
         if not entries:
             continue
         wrows = [r for r in rows if r["workload"] == w]
-        div, uname = sm.op_scale(wrows)
-        unit = sm.unit_of(wrows)
+        div, uname = tables.op_scale(wrows)
+        unit = tables.unit_of(wrows)
         parts = []
         for lang in _langs(entries):
             group = [e for e in entries if e["lang"] == lang]

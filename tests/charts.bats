@@ -157,9 +157,9 @@ EOF
   # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - $(sidecars) <<'EOF'
 import json, os, sys
-from runner import catalog, render
+from runner import catalog, charting
 cat = catalog.load()
-needs = {prefix: need for _, prefix, _, need, *_ in render.CHARTS}
+needs = {prefix: need for _, prefix, _, need, *_ in charting.CHARTS}
 for path in sys.argv[1:]:
     side = json.load(open(path))
     rundir = os.path.dirname(os.path.dirname(path))
@@ -173,7 +173,7 @@ for path in sys.argv[1:]:
     assert not plotted & set(omitted), "%s: plotted and omitted: %s" % (path, plotted & set(omitted))
     assert plotted == {p["variant"] for p in side["points"]}, path
     need = needs.get(side["chart"])
-    assert need, "%s: chart %s is not in render.CHARTS" % (path, side["chart"])
+    assert need, "%s: chart %s is not in charting.CHARTS" % (path, side["chart"])
     measured = {r["variant"] for r in rows if r.get("n")}
     if need == "versions:claims":
         # The claims on each version: measured variants of pinned versions only.

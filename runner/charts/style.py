@@ -21,8 +21,6 @@ import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported to the charts)
 from .. import fmt  # noqa: E402
 from .. import summary as sm  # noqa: E402  (what a summary row holds)
 from ..ratios import lang_of, same_language  # noqa: E402,F401  (re-exported to the charts)
-# render.py reads a run through style: RunData and load_summary are rundata.py's.
-from .rundata import RunData, load_summary  # noqa: E402,F401
 
 # One colour per style, the same in every chart (colour-blind safe Okabe-Ito first).
 STYLE_COLORS = {

@@ -1,0 +1,170 @@
+"""method.py -- the Method section of REPORT.md (runner/report.py): the rounds
+and their order, each workload's flags and timeout, what a valid run is, what
+the clock covers, the statistics and their false discovery rate control, the
+timed passes, the extra rounds and the placement on CPUs, from run.json.
+"""
+from . import fmt
+from . import stats
+
+
+def _workload_runs(run):
+    """'readfile: `--iterations 500 --file fixtures/text.txt ...`' per workload."""
+    out = []
+    for w, s in sorted((run.get("workloads") or {}).items()):
+        flags = " ".join(a if not a.count(" ") else "'%s'" % a for a in s.get("args", []))
+        rounds = s.get("rounds")
+        budget = (run.get("budget") or {}).get(w)
+        passes = s.get("passes_count") or 1
+        out.append("`%s`: `--iterations %s --warmup %s%s%s`, timeout %s s%s" % (
+            w, fmt.text(s.get("iterations")), s.get("warmup_ops", 0),
+            " --passes %d" % passes if passes > 1 else "", " " + flags if flags else "",
+            fmt.text(s.get("timeout_s")),
+            # A time budget: the variants it names ran in more rounds (n in the tables).
+            ", %s rounds, and the variants under its time budget as many more as fit in "
+            "%g s each at their %s time, at most %s (`run.json`: `variant_rounds`)"
+            % (rounds, budget.get("seconds", 0),
+               "round-1" if run.get("budget_from") == "round 1" else "warm-up",
+               budget.get("max_rounds"))
+            if isinstance(budget, dict) else
+            "" if rounds in (None, run.get("rounds"), _planned(run)) else
+            ", in the first %s round%s only" % (rounds, "" if rounds == 1 else "s")))
+    return out
+
+
+def _planned(run):
+    """The run's planned measured rounds: its rounds less the extra ones."""
+    x = run.get("extra_rounds")
+    if isinstance(x, dict) and isinstance(x.get("planned_rounds"), int):
+        return x["planned_rounds"]
+    return run.get("rounds")
+
+
+def extra_text(run):
+    """The Method's sentence on extra rounds (runner/sequential.py), or None
+    when the profile gives none."""
+    x = run.get("extra_rounds")
+    if not isinstance(x, dict):
+        return None
+    got = [q for q in x.get("questions") or [] if q.get("extra_rounds")]
+    out = ("- Extra rounds: after the planned rounds the run added rounds holding only the "
+           "variants of the targets and claims still open, at most %s within %s minutes, "
+           "by the %s: for each question the per-round figure's median (a ratio, a "
+           "difference per operation, a margin to the bound) against its bound, with a "
+           "confidence sequence valid at every look (the sign test's likelihood ratios "
+           "mixed uniformly over the sign's probability, with Ville's inequality), so that "
+           "deciding by looking at the data keeps a wrongly decided question at 5%% or "
+           "less. It never decides what the fixed interval does not (it is the wider). "
+           "%s extra round%s ran; stopped by %s."
+           % (fmt.text(x.get("max")), fmt.text(x.get("minutes")) + (
+               " and by the run's %s-minute budget" % fmt.text(x["run_minutes"])
+               if x.get("run_minutes") else ""), x.get("rule", "?"), x.get("rounds", 0),
+              "" if x.get("rounds") == 1 else "s", x.get("stopped") or "?"))
+    if got:
+        done = sorted(q["decided_at"] for q in got if q.get("decided_at") is not None)
+        still = [q for q in got if q.get("decided_at") is None]
+        out += " They were for %d question%s (`run.json`: `extra_rounds`): %s%s." % (
+            len(got), "" if len(got) == 1 else "s",
+            "%d decided after round %s" % (len(done), done[0] if done[0] == done[-1] else
+                                           "%d to %d" % (done[0], done[-1])) if done else
+            "none decided",
+            "; still open: " + "; ".join(
+                "%s (%s)" % (q["text"], "at [%s, %s]" % (_g(q["lo"]), _g(q["hi"]))
+                             if q.get("lo") is not None else
+                             "too few rounds to exclude any bound")
+                for q in still) if still else "")
+    return out
+
+
+def _g(x):
+    return "%.3g" % x if isinstance(x, (int, float)) else "?"
+
+
+def passes_text(run):
+    """The Method's sentence on timed passes, or None when every process ran one."""
+    many = sorted((w, s["passes_count"]) for w, s in (run.get("workloads") or {}).items()
+                  if (s.get("passes_count") or 1) > 1)
+    if not many:
+        return None
+    return ("- Passes: a process of %s runs that many timed passes of N after its warm-up "
+            "(`--passes P`; a whole-process method one), each verified and timed alike and "
+            "each a row of `samples.csv` (its `pass` column). A process's value is the median "
+            "of its passes, and the medians, CIs, round-paired ratios and tests above take "
+            "that value, one a process: the passes of one process share its start, its CPU "
+            "and its neighbours, so they are not independent samples, and the intervals "
+            "measure the spread between processes (rounds); the median of a process's passes "
+            "keeps one interrupted pass from moving it. Every pass is in *Every sample*."
+            % ", ".join("`%s` %d" % ws for ws in many))
+
+
+def _warm_n(run):
+    """' (each program at a smaller N: readfile 1,000, ...)' when the run's
+    warm-up rounds ran at another N than its rounds, else ''."""
+    ws = sorted((w, s["warmup_round_iterations"]) for w, s in (run.get("workloads") or {}).items()
+                if isinstance(s.get("warmup_round_iterations"), int)
+                and s["warmup_round_iterations"] != s.get("iterations"))
+    if not ws:
+        return ""
+    return (" (each program at a smaller N than the rounds', %s: a warm-up round warms the "
+            "host, its files and caches, and every process warms itself before its clock)"
+            % ", ".join("%s {:,}".format(n) % w for w, n in ws))
+
+
+def method_section(run, fdr_tests=None):
+    warm = run.get("warmup_rounds", 0)
+    seed = run.get("seed")
+    per_workload = _workload_runs(run)
+    out = ["## Method", "",
+           "- %s measured round%s after %s warm-up round%s%s (profile `%s`%s); every round runs "
+           "each selected variant once, as a fresh process, in an order shuffled per round "
+           "with `random.Random(%s)` (the orders are in `run.json`)."
+           % (fmt.text(run.get("rounds")), "" if run.get("rounds") == 1 else "s", warm,
+              "" if warm == 1 else "s", _warm_n(run), fmt.text(run.get("profile")),
+              ", its time budget %s min from the first warm-up" % fmt.text(run["minutes"])
+              if run.get("minutes") else "", fmt.text(seed)),
+           "- Each program runs with its workload's flags (bounded variants also "
+           "`--concurrency K` from the catalog) under its workload's timeout; its process "
+           "group is killed when the timeout passes%s"
+           % (": " + "; ".join(per_workload) + "." if per_workload else "."),
+           "- A run counts only when it exits 0 and prints exactly one JSON line that meets the "
+           "contract with `ok == iterations`; otherwise it is recorded as invalid, failed, "
+           "timeout or crashed, and the suite goes on.",
+           "- Times are the programs' own `elapsed_ns`: the clock starts right before a "
+           "variant's first per-operation allocation and stops when the N-th result has "
+           "verified, in C, Go and Node alike (DESIGN section 3); start-up, flag parsing, the "
+           "fixture check, expected values and the `--warmup` operations (untimed, in the same "
+           "process, before the timed pass) are outside, and shown under *Time outside the "
+           "clock*. CPU time, peak memory and `wall_ns` come from `wait4` on the "
+           "whole program process, forked from the small launcher `runner/launch.c` so that "
+           "the runner's own memory does not leak into the program's peak RSS.",
+           "- Statistics: median with a distribution-free 95%% CI from order statistics; each "
+           "ratio to a baseline (the catalog names two per variant: one across languages, one "
+           "within the variant's language) is the median of per-round ratios (runs paired "
+           "within a round) with its order-statistic CI, and the difference per operation "
+           "the median of per-round differences over N with its CI. Each comparison is an "
+           "exact sign test on the paired rounds, which rejects at 5%% exactly when the "
+           "ratio's CI excludes 1; below %d paired rounds no CI and no test exist and the "
+           "ratio is marked `?`. The run's %s tested comparisons are one family: a "
+           "difference is named (in the findings, the verdicts and without `~` in the "
+           "tables) only when its CI excludes 1 and its test survives the Benjamini-Hochberg "
+           "control of the false discovery rate at 5%% over the family (q <= 0.05), which "
+           "keeps the expected share of false ones among the named differences at 5%% or "
+           "less however many comparisons the run makes; the intervals shown are each "
+           "comparison's own 95%% CI. The seed claims' tests (the reproduction sections) are "
+           "a second family, controlled the same way. Outliers (modified z-score over 3.5 "
+           "by MAD) are counted, never dropped."
+           % (stats.min_samples_for_ci(), fmt.text(fdr_tests))]
+    if passes_text(run):
+        out.append(passes_text(run))
+    if extra_text(run):
+        out.append(extra_text(run))
+    pin = run.get("pinning")
+    if isinstance(pin, dict):
+        out.append("- Placement: %s." % (
+            "every measured program ran on CPU %s alone (pinned by the launcher), each "
+            "workload's server on CPU %s" % (pin.get("program_cpu"), pin.get("server_cpu"))
+            if pin.get("program_cpu") is not None else
+            "no program was pinned to a CPU (%s)" % pin.get("why", "not possible here")))
+    if run.get("complete") is False:
+        out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
+                      "samples measured before the interruption.")
+    return out
