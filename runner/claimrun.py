@@ -9,6 +9,7 @@ summary's medians and has no CI.
 import math
 import os
 
+from . import samples as samples_mod
 from . import stats
 from . import summary as summary_mod
 
@@ -36,8 +37,8 @@ class Run:
             path = os.path.join(run_dir, "samples.csv")
             try:
                 if samples is None:
-                    samples = summary_mod.read_samples(
-                        path, contracts=summary_mod.workload_contracts(self.info, cat=catalog))
+                    samples = samples_mod.read_samples(
+                        path, contracts=samples_mod.workload_contracts(self.info, cat=catalog))
             except (OSError, ValueError) as e:
                 self.samples_note = "samples.csv unreadable (%s)" % e
             else:
