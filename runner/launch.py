@@ -142,9 +142,10 @@ def allowed_cpus():
 
 # The rule, in words, as run.json records it.
 PIN_RULE = ("each measured program (and each language's empty program) runs on one CPU, "
-            "the highest the runner may use, and a workload's server on another, the "
-            "lowest: client and server never share a CPU; nothing is pinned on a host "
-            "with fewer than 2 CPUs or without sched_setaffinity")
+            "the highest the runner may use, and a workload's server on the same CPU: a "
+            "request's round trip never wakes another CPU, whose cost here switched "
+            "between two levels for tens of seconds at a time; nothing is pinned on a "
+            "host with fewer than 2 CPUs or without sched_setaffinity")
 
 
 def pin_rule(cpus=None):
@@ -157,7 +158,7 @@ def pin_rule(cpus=None):
     if len(cpus) < 2:
         return {"rule": PIN_RULE, "program_cpu": None, "server_cpu": None,
                 "why": "the runner may use %d CPU" % len(cpus)}
-    return {"rule": PIN_RULE, "program_cpu": cpus[-1], "server_cpu": cpus[0]}
+    return {"rule": PIN_RULE, "program_cpu": cpus[-1], "server_cpu": cpus[-1]}
 
 
 def pin_process(pid, cpu):

@@ -160,8 +160,10 @@ def method_section(run, fdr_tests=None):
     pin = run.get("pinning")
     if isinstance(pin, dict):
         out.append("- Placement: %s." % (
-            "every measured program ran on CPU %s alone (pinned by the launcher), each "
-            "workload's server on CPU %s" % (pin.get("program_cpu"), pin.get("server_cpu"))
+            "every measured program ran on CPU %s (pinned by the launcher), each "
+            "workload's server on %s" % (
+                pin.get("program_cpu"), "the same CPU" if pin.get("server_cpu") ==
+                pin.get("program_cpu") else "CPU %s" % pin.get("server_cpu"))
             if pin.get("program_cpu") is not None else
             "no program was pinned to a CPU (%s)" % pin.get("why", "not possible here")))
     if run.get("complete") is False:

@@ -282,9 +282,9 @@ class LaunchTest(Fixture):
             launch.run_once(probe, 10, self.launcher, cpu=4000)
         self.assertIn("sched_setaffinity to CPU 4000", str(cm.exception))
 
-    def test_the_pinning_rule_gives_programs_the_highest_cpu_and_servers_the_lowest(self):
+    def test_the_pinning_rule_gives_programs_and_servers_the_highest_cpu(self):
         self.assertEqual({k: v for k, v in launch.pin_rule([0, 1, 3]).items() if k != "rule"},
-                         {"program_cpu": 3, "server_cpu": 0})
+                         {"program_cpu": 3, "server_cpu": 3})
         one = launch.pin_rule([2])
         self.assertEqual((one["program_cpu"], one["server_cpu"], one["why"]),
                          (None, None, "the runner may use 1 CPU"))
@@ -682,8 +682,9 @@ class EndToEndTest(Fixture):
         self.assertEqual({r["cpu"] for r in measured}, {pin["program_cpu"]})
         if launch.allowed_cpus() and len(launch.allowed_cpus()) >= 2:
             self.assertIsInstance(pin["program_cpu"], int)
-            self.assertNotEqual(pin["program_cpu"], pin["server_cpu"])
-            self.assertIn("- Placement: every measured program ran on CPU %d alone"
+            self.assertEqual(pin["program_cpu"], pin["server_cpu"])
+            self.assertIn("- Placement: every measured program ran on CPU %d (pinned by the "
+                          "launcher), each workload's server on the same CPU"
                           % pin["program_cpu"], report)
 
     def test_a_run_keeps_its_catalog_and_re_renders_by_it_not_by_todays(self):
