@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# A workload is its folders and its catalog file: a throw-away workload,
+# "thrown" (one Node script and thrown.json, in a temporary catalog folder
+# beside a copy of suite.json), is listed by the catalog, run by the runner,
+# and checked by the generic contract and bad-input suites, its own bad input
+# included, with no edit anywhere else.  Node only, so that nothing is built;
+# the C and Go drivers' part of those suites needs a driver and is left out.
+
+load test_helper
+
+setup_file() {
+  command -v "${NODE:-node}" >/dev/null || return 0
+  local dir="$BATS_FILE_TMPDIR" url
+  mkdir -p "$dir/catalog" "$dir/node/thrown"
+  cp "$ROOT/runner/catalog/suite.json" "$dir/catalog/"
+  url=$("${NODE:-node}" -e 'console.log(require("url").pathToFileURL(process.argv[1]).href)' "$ROOT/node/lib/contract.mjs")
+  cat > "$dir/node/thrown/callback-sequential.mjs" <<EOF
+// thrown: operation i completes with i + --add on a later turn of the loop.
+import { defineWorkload, main } from '$url';
+
+const thrown = defineWorkload({
+  name: 'thrown',
+  unit: 'operation',
+  flags: { add: { value: 7, integer: true, range: [0, 1000], arg: 'A', about: 'each operation completes with its number plus A' } },
+  verifier: (opts) => (i, value) => (value === i + opts.add ? 0 : \`completed with \${value}, expected \${i + opts.add}\`),
+});
+
+export const variant = {
+  workload: thrown, style: 'callback', mode: 'sequential', backend: 'none',
+  run(pass, done) {
+    const step = (i) => setImmediate(() => {
+      pass.check(i, null, i + pass.add);
+      if (i + 1 === pass.n) done();
+      else step(i + 1);
+    });
+    pass.begin();
+    step(0);
+  },
+};
+
+main(variant, import.meta.url);
+EOF
+  cat > "$dir/catalog/thrown.json" <<EOF
+{
+  "workload": "thrown",
+  "about": "a throw-away workload: N operations, each completing with its number plus --add",
+  "unit": "operation",
+  "flags": {"--add": {"value": "7", "about": "each operation completes with its number plus A"}},
+  "checks": {},
+  "requires": {},
+  "warmup": {"iterations": "min(20, iterations)", "about": "a few"},
+  "passes": {"count": "1", "about": "one pass"},
+  "profiles": {"quick": {"iterations": 200, "timeout_s": 30}},
+  "bad_inputs": [{"flags": ["--add", "1001"], "exit": 2, "says": "add",
+                  "words": {"node": "--add must be an integer from 0 to 1000, got \"1001\""}}],
+  "baselines": [],
+  "variants": [{"lang": "node", "style": "callback", "mode": "sequential", "backend": "none",
+                "argv": ["{node}", "$dir/node/thrown/{name}.mjs"],
+                "profiles": ["quick"], "about": "each operation completes from setImmediate"}]
+}
+EOF
+}
+
+setup() {
+  command -v "${NODE:-node}" >/dev/null || skip "node is not installed"
+  cd "$ROOT"
+  THROWN="$BATS_FILE_TMPDIR/catalog"
+}
+
+@test "the catalog lists a workload from its file alone and the runner runs it" {
+  run -0 "$PYTHON" -m runner.catalog --catalog "$THROWN" ids
+  assert_output "thrown/node/callback-sequential@none"
+  run -0 --separate-stderr "$PYTHON" -m runner --catalog "$THROWN" --profile quick --filter '^thrown/' \
+    --no-charts --node "${NODE:-node}" --out "$BATS_TEST_TMPDIR/out"
+  run -0 "$PYTHON" - "$BATS_TEST_TMPDIR/out" <<'PY'
+import glob, json, sys
+runs = glob.glob(sys.argv[1] + "/*/*/run.json")
+assert len(runs) == 1, runs
+run = json.load(open(runs[0]))
+assert run["complete"] and not run["failures"] and not run["skipped"], run["failures"] or run["skipped"]
+assert list(run["variants"]) == ["thrown/node/callback-sequential@none"], list(run["variants"])
+PY
+}
+
+@test "the generic contract and bad-input suites check it, its own bad input too" {
+  # contract.bats' file check takes scripts under the project; this one is
+  # not.  badinput.bats' other tests need a C or Go driver.
+  run -0 env CATALOG_DIR="$THROWN" bats \
+    -f '^every (workload|id|variant (prints|name)|program)|^--help of every program|^each bad input' \
+    "$ROOT/tests/contract.bats" "$ROOT/tests/badinput.bats"
+  assert_line --partial "every program's defaults for its workload's flags are the catalog's values"
+  assert_line --partial "every program takes --flag=VALUE as --flag VALUE"
+  assert_line --partial "each bad input of the catalog"
+  assert_line 1..9
+  refute_line --partial "not ok"
+  # The row badinput.bats ran: thrown's own, with its words in Node.
+  run -0 "$PYTHON" -m runner.catalog --catalog "$THROWN" bad-inputs
+  assert_line "@@ thrown 2"
+  assert_line 'words node --add must be an integer from 0 to 1000, got "1001"'
+}
