@@ -1,7 +1,7 @@
 """Unit tests of cli's arguments and of plan: the estimate's figures, the
-profile, filters, commands, skips and rounds of a plan, on the fake catalog
-tests/fixtures-bin/catalog/ and on small catalog folders written into a
-temporary folder where a case needs its own."""
+profile, filters, commands, skips, probes and rounds of a plan, on the fake
+catalog tests/fixtures-bin/catalog/ and on small catalog folders written into
+a temporary folder where a case needs its own."""
 import json
 import os
 import sys
@@ -211,6 +211,15 @@ class PlanTest(Fixture):
                                                             "rounds": 1}})]))
         p = plan_mod.make(cat, self.options("quick", "--rounds", "6"), None)
         self.assertEqual([len(o) for o in schedule.orders(p, 42)], [2] * 7)  # 1 warm-up + 6
+
+
+class ProbeStdout(unittest.TestCase):
+    def test_a_probe_whose_stdout_would_be_dev_null_is_not_skipped(self):
+        """A Node program takes a /dev/null stdout for a closed one and exits 3
+        (contract.mjs stdoutClosed): bluebird's probe did, in every run."""
+        code = ("import os, stat, sys; st = os.fstat(1); "
+                "sys.exit(3 if stat.S_ISCHR(st.st_mode) and st.st_rdev == os.stat(os.devnull).st_rdev else 0)")
+        self.assertIsNone(plan_mod.run_probe([sys.executable, "-c", code]))
 
 
 if __name__ == "__main__":
