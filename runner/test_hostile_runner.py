@@ -25,7 +25,7 @@ from . import rundir as rd
 from . import servers as servers_mod
 from . import summary as sm
 from .errors import EnvError, UsageError
-from .test_run import FAKE, FAKE_SERVER, HONEST, Fixture, result
+from .testfixtures import FAKE, FAKE_SERVER, HONEST, Fixture, result
 
 
 def usage(*argv):

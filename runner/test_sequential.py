@@ -402,7 +402,7 @@ class RunTest(unittest.TestCase):
 
     def test_extra_rounds_hold_the_open_questions_variants_and_are_ordinary_rounds(self):
         import json
-        from . import test_run as tr
+        from . import testfixtures as tr
         from . import schedule
         from . import run
         fx = tr.Fixture("run")
