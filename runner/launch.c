@@ -48,7 +48,7 @@
  *                     when the program ends, or after 50 ms to look at getppid().
  * LAUNCH_WAIT_SIGNAL (-D) forces the last where there is sigtimedwait (not
  * on macOS).  The runner's tests build the launcher on Linux with
- * -U__linux__ as well (runner/test_run.py), which takes the last path there
+ * -U__linux__ as well (runner/test_launch.py), which takes the last path there
  * (no prctl), the kqueue one on macOS.
  *
  * Pinning (DESIGN section 6): with LAUNCH_CPU=<n> in its environment (removed
