@@ -221,22 +221,8 @@ def draw(data, workload=None, out=None):
              st.style_handles(shown, "dot"), note, summary)
     for r, why in left:
         p.omit(r, why)
-    measured = {r["variant"] for r in rows if r.get("n")}
     rated = {r["variant"] for r in shown} | {r["variant"] for r, _ in left}
-    unrated = [r for r in rows if r["variant"] not in rated]
-    for r in unrated:
-        if not pick(r):
-            why = "no baseline of its own language in its mode"
-        elif pick(r)["baseline"] not in measured:
-            why = "no ratio: the baseline has no valid run here"
-        else:
-            why = "no ratio: no round with both runs valid"
-        p.omit(r, why)
-    if unrated:
-        p.note_text += " Not shown (%s): %s." % (
-            "; ".join(sorted({o["why"] for o in p.omitted if o["variant"] in
-                              {r["variant"] for r in unrated}})),
-            ", ".join(r["label"] for r in unrated))
+    layout.omit_unrated(p, rows, [r for r in rows if r["variant"] not in rated], pick)
     for k, c in enumerate(cols):
         ax = p.axes[k]
         vals = []

@@ -20,6 +20,27 @@ from .style import (DPI, FONT_PT, GITHUB_PX, LANG_MARKER, MIN_PT_AT_GITHUB, WIDT
                     style_handles, unit_noun, variant_order)
 
 
+def omit_unrated(p, rows, unrated, pick):
+    """Records in the chart p why each row of unrated has no ratio to draw (no
+    baseline of its language in its mode, a baseline with no valid run, or no
+    round with both valid; pick(row) gives a row's ratio to its baseline) and
+    names them in its note."""
+    measured = {r["variant"] for r in rows if r.get("n")}
+    for r in unrated:
+        if not pick(r):
+            why = "no baseline of its own language in its mode"
+        elif pick(r)["baseline"] not in measured:
+            why = "no ratio: the baseline has no valid run here"
+        else:
+            why = "no ratio: no round with both runs valid"
+        p.omit(r, why)
+    if unrated:
+        names = {r["variant"] for r in unrated}
+        p.note_text += " Not shown (%s): %s." % (
+            "; ".join(sorted({o["why"] for o in p.omitted if o["variant"] in names})),
+            ", ".join(r["label"] for r in unrated))
+
+
 def host_note(summary, workload=None):
     """The host and the run (the workload's rounds when it is named), for the footnote."""
     run, host = summary.get("run", {}), summary.get("host", {})
@@ -279,19 +300,7 @@ def ratio_chart(prog, prefix, data, workload, out, pick, what):
                "for a test. Each panel has its own axis; the line is 1.0 (as fast as the "
                "baseline). After the ratio, when the summary has it: the difference per %s."
                % noun, summary)
-    measured = {r["variant"] for r in rows if r.get("n")}
-    for r in left_out:
-        if not pick(r):
-            why = "no baseline of its own language in its mode"
-        elif pick(r)["baseline"] not in measured:
-            why = "no ratio: the baseline has no valid run here"
-        else:
-            why = "no ratio: no round with both runs valid"
-        p.omit(r, why)
-    if left_out:
-        p.note_text += " Not shown (%s): %s." % (
-            "; ".join(sorted({o["why"] for o in p.omitted})),
-            ", ".join(r["label"] for r in left_out))
+    omit_unrated(p, rows, left_out, pick)
     for k, (_, grows) in enumerate(groups):
         ax = p.axes[k]
         vals = []
