@@ -132,8 +132,8 @@ def check_duration(args, plan):
     minutes = getattr(plan, "minutes", None)
     if minutes and not args.rounds:
         # The profile's time budget bounds the extra rounds, not the planned ones.
-        text += ("; the profile's budget is %g min, over which only the planned rounds go"
-                 % minutes if seconds > minutes * 60 else
+        text += ("; the planned rounds alone go over the profile's %g-minute budget, so no "
+                 "extra round will run" % minutes if seconds > minutes * 60 else
                  "; extra rounds fill the profile's %g-minute budget at most" % minutes)
     if args.yes or seconds <= ASK_S:
         return text

@@ -7,6 +7,7 @@ import os
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 from . import catalog as catalog_mod
 from . import cli
@@ -85,6 +86,21 @@ class EstimateFiguresTest(unittest.TestCase):
         self.assertAlmostEqual(plan_mod.trace_reserve(Plan), 2 * (0.09 + 0.05) + 2 * (0.002 + 0.05))
         Plan.settings = {"traced": {}, "plain": {}}
         self.assertEqual(plan_mod.trace_reserve(Plan), 0.0)
+
+    def test_the_estimate_says_what_the_profiles_budget_leaves_for_extra_rounds(self):
+        class Plan:
+            minutes = 10
+        args = cli.parse_args(["--profile", "default", "--yes",
+                               "--out", os.path.join(tempfile.gettempdir(), "no-runs")])
+        for seconds, want in ((300, "about 5 min; extra rounds fill the profile's 10-minute "
+                                    "budget at most"),
+                              (700, "the planned rounds alone go over the profile's 10-minute "
+                                    "budget, so no extra round will run")):
+            with mock.patch.object(plan_mod, "estimate", return_value=(100, seconds, 0)):
+                self.assertIn(want, run.check_duration(args, Plan))
+        args = cli.parse_args(["--profile", "default", "--yes", "--rounds", "3"])  # no extra
+        with mock.patch.object(plan_mod, "estimate", return_value=(100, 700, 0)):
+            self.assertNotIn("budget", run.check_duration(args, Plan))
 
     def test_the_projects_reference_runs_cover_every_default_variant(self):
         # What a fresh clone's make compare is estimated from.
