@@ -16,16 +16,12 @@ the medians over the measured runs of
              trace.json), in all and the most frequent ones
 
 It reads runs.jsonl (every run's JSON line, kept by the runner) and trace.json
-of a run folder, so `make plots` recomputes it.  attach() puts the figures
+of a run folder (runfolder.RunFolder: lines, trace), so `make plots`
+recomputes it.  attach() puts the figures
 into each summary row as row["accounting"]; markdown() is REPORT.md's table.
 A field a language does not report is None (shown as "-"), never 0.
 """
-import json
-import os
-
 from . import stats
-from . import summary as sm
-from . import trace as trace_mod
 
 # The line's optional per-pass counts (harness.c) and their names here.
 LINE_COUNTS = (("threadpool_trips", "threadpool"), ("allocs", "allocs"),
@@ -43,28 +39,6 @@ def top_calls(by_syscall, n=4):
 
 def _int(x):
     return x if isinstance(x, int) and not isinstance(x, bool) and x >= 0 else None
-
-
-def measured_lines(rundir):
-    """{variant id: [runs.jsonl entries of measured rounds whose status is ok]},
-    at the variant's base point only: a sweep's other points (another N, K or
-    pool size) are runs of other settings, not more samples of these."""
-    out = {}
-    try:
-        f = open(os.path.join(rundir, "runs.jsonl"), encoding="utf-8")
-    except OSError:
-        return out
-    with f:
-        for text in f:
-            try:
-                e = json.loads(text)
-            except ValueError:
-                continue
-            if (isinstance(e, dict) and isinstance(e.get("round"), int)
-                    and e.get("status") == "ok" and isinstance(e.get("line"), dict)
-                    and sm.at_base_point(e)):
-                out.setdefault(e.get("variant"), []).append(e)
-    return out
 
 
 def _median(xs):
@@ -109,10 +83,11 @@ def per_variant(entries, traced):
     return acc
 
 
-def attach(rundir, rows):
-    """Adds row["accounting"] to every summary row (None without runs.jsonl)."""
-    lines = measured_lines(rundir)
-    traced = (trace_mod.load(rundir) or {}).get("variants") or {}
+def attach(folder, rows):
+    """Adds row["accounting"] to every summary row (None without runs.jsonl) from
+    the run folder's (runfolder.RunFolder) lines and trace."""
+    lines = folder.lines
+    traced = (folder.trace or {}).get("variants") or {}
     for r in rows:
         entries = lines.get(r["variant"])
         r["accounting"] = (per_variant(entries or [], traced.get(r["variant"]))

@@ -245,11 +245,13 @@ def changes(run, claims):
     return out
 
 
-def run_changes(summary, run_dir, cat):
-    """[(workload, claims, [sentence])] of a runtimes-profile run: changes()
-    of every workload with claims, after its sections registered the run's
-    family of tests (so verdicts read as REPORT.md's)."""
-    run = claimrun.Run(summary, run_dir, cat)
+def run_changes(folder):
+    """[(workload, claims, [sentence])] of a runtimes-profile run (its
+    runfolder.RunFolder): changes() of every workload with claims, after its
+    sections registered the run's family of tests (so verdicts read as
+    REPORT.md's)."""
+    cat = folder.catalog()
+    run = claimrun.Run(folder.summary, folder, cat)
     names = [n for n in sorted(cat.workloads) if cat.workloads[n].get("claims")]
     for n in names:
         section(run, n, cat.workloads[n]["claims"])

@@ -61,7 +61,7 @@ CHARTS = [("headline_chart", "headline", "Does the style cost anything? Each sty
            "per_unit_memory")]
 
 
-def chart_wanted(needs, rows, rundir=None):
+def chart_wanted(needs, rows, folder=None):
     """Why a chart is not drawn for rows (one workload's summary rows), or None
     when it is: needs is a summary field one row must have, ratios:<pick>
     (runner/ratios.py) that one row must have, or claims:<key>,
@@ -70,7 +70,7 @@ def chart_wanted(needs, rows, rundir=None):
     if needs.startswith("claims:"):
         keys = needs.split(":", 1)[1]
         measured = {r["variant"] for r in rows if r.get("n")}
-        claims = claims_of(rows[0]["workload"], rundir) or {}
+        claims = claims_of(rows[0]["workload"], folder) or {}
         for key in keys.split("|"):
             entries = claims.get(key) or []
             if key == "decomposition":
@@ -84,7 +84,7 @@ def chart_wanted(needs, rows, rundir=None):
     if needs == "versions:claims":
         if not any(r.get("runtime") and r.get("n") for r in rows):
             return "no variant of a pinned runtime version was measured in this run"
-        return None if (claims_of(rows[0]["workload"], rundir) or {}).get("ratios") else "no ratio claims"
+        return None if (claims_of(rows[0]["workload"], folder) or {}).get("ratios") else "no ratio claims"
     if needs.startswith("ratios:"):
         pick = needs.split(":", 1)[1]
         return None if ratios.has_ratio(rows, pick) else "no variant has a ratio (%s)" % pick
@@ -93,28 +93,38 @@ def chart_wanted(needs, rows, rundir=None):
     return "no variant has a %s" % needs.replace("_", " ")
 
 
-def claims_of(workload, rundir=None):
+def _catalog(folder):
+    """The run folder's catalog (today's without a folder), None when it
+    cannot be read."""
+    if folder is not None:
+        return folder.catalog_or_none()
+    try:
+        return catalog_mod.for_run(None)
+    except catalog_mod.CatalogError:
+        return None
+
+
+def claims_of(workload, folder=None):
     """The seed claims of a workload in the run's catalog (catalog.for_run:
     its snapshot, else today's), or None."""
-    try:
-        cat = catalog_mod.for_run(rundir)
-    except catalog_mod.CatalogError:
+    cat = _catalog(folder)
+    if cat is None:
         return None
     w = cat.workloads.get(workload)
     return w.get("claims") if w else None
 
 
-def draw_charts(rundir, rows, workloads, charts, loaded=None):
-    """Draws every chart of every workload, appending (title, path) to charts;
-    True when every one was drawn.  loaded: (the summary as summary.json holds
-    it, the samples), what the charts draw from; None reads the folder's files."""
-    all_drawn, data = True, None
+def draw_charts(folder, rows, workloads, charts):
+    """Draws every chart of every workload of the run folder (a
+    runfolder.RunFolder, what the charts draw from), appending (title, path)
+    to charts; True when every one was drawn."""
+    all_drawn = True
     for name, prefix, title, needs, *hint in CHARTS:
         for w in workloads:
-            if hint and not chart_hint(w, hint[0], rundir):
+            if hint and not chart_hint(w, hint[0], folder):
                 continue
             wrows = [r for r in rows if r["workload"] == w]
-            why = chart_wanted(needs, wrows, rundir)
+            why = chart_wanted(needs, wrows, folder)
             if why:
                 if needs.startswith("sweep_") or needs.startswith("versions:"):
                     continue        # a sweep's or the runtimes profile's chart, not this run's
@@ -126,15 +136,10 @@ def draw_charts(rundir, rows, workloads, charts, loaded=None):
             if "%s" in title:
                 text = title % " / ".join(sm.baseline_labels(wrows))
 
-            def chart(name=name, w=w, path=os.path.join(rundir, rel)):
-                nonlocal data
-                if data is None:
-                    from .charts import rundata
-                    data = (rundata.RunData(rundir, *loaded) if loaded else
-                            rundata.RunData(rundir, rundata.load_summary("render.py", rundir)))
-                chart_module(name).draw(data, w, path)
+            def chart(name=name, w=w, path=folder.file(rel)):
+                chart_module(name).draw(folder, w, path)
             try:
-                ok = draw(os.path.join(rundir, rel), chart)
+                ok = draw(folder.file(rel), chart)
             except ChartInterrupted as e:
                 if e.drawn:
                     charts.append(("%s (%s)" % (text, w), rel))
@@ -162,12 +167,11 @@ def chart_module(name):
             "where_time_chart": where_time_chart}[name]
 
 
-def chart_hint(workload, name, rundir=None):
+def chart_hint(workload, name, folder=None):
     """The run's catalog's charts.<name> of a workload (None when it has none or
     the catalog cannot be read)."""
-    try:
-        cat = catalog_mod.for_run(rundir)
-    except catalog_mod.CatalogError:
+    cat = _catalog(folder)
+    if cat is None:
         return None
     return ((cat.workloads.get(workload) or {}).get("charts") or {}).get(name)
 

@@ -1,26 +1,24 @@
 """claimrun.py -- one run's figures as the seed claims are read against them
 (reproduce.py): the summary's rows, the valid elapsed times and memory of each
-variant round by round from samples.csv, and from them round-paired ratios,
-memory differences and shares of a gap with their 95% CIs (runner/stats.py),
-and the family of sign tests every verdict of a report rests on (their
-Benjamini-Hochberg q-values).  Without samples.csv a figure falls back to the
+variant round by round from samples.csv (runfolder.RunFolder.by_round), and
+from them round-paired ratios, memory differences and shares of a gap with
+their 95% CIs (runner/stats.py), and the family of sign tests every verdict
+of a report rests on (their Benjamini-Hochberg q-values).  Without samples.csv a figure falls back to the
 summary's medians and has no CI.
 """
 import math
-import os
 
-from . import samples as samples_mod
+from . import runfolder
 from . import stats
-from . import summary as summary_mod
+from .errors import EnvError
 
 
 class Run:
     """What the sections need from one run: the summary rows, the catalog, and
-    the valid elapsed times per variant and round when samples.csv is at hand
-    (samples: its rows as samples.read_samples gives them, when the caller has
-    read them already; else they are read from run_dir)."""
+    the valid elapsed times per variant and round when its run folder is at
+    hand (folder: a runfolder.RunFolder, or the folder's path)."""
 
-    def __init__(self, summary, run_dir=None, catalog=None, samples=None):
+    def __init__(self, summary, folder=None, catalog=None):
         self.info = summary.get("run") or {}
         self.host = summary.get("host") or {}
         self.rows = {r["variant"]: r for r in summary.get("variants", [])}
@@ -30,33 +28,14 @@ class Run:
         self.tests = {}
         self.q = None
         self.times = None  # {variant: {round: elapsed_ns}} of valid runs
-        self.mem = None
-        self.sampled = None
+        self.mem = None    # {variant: {round: KB above the idle process}}
+        self.sampled = None  # {variant: {round: a harness's own figure, KB}}
         self.samples_note = "no run folder was given"
-        if run_dir:
-            path = os.path.join(run_dir, "samples.csv")
+        if folder is not None:
             try:
-                if samples is None:
-                    samples = samples_mod.read_samples(
-                        path, contracts=samples_mod.workload_contracts(self.info, cat=catalog))
-            except (OSError, ValueError) as e:
+                self.times, self.mem, self.sampled = runfolder.of(folder).by_round()
+            except EnvError as e:
                 self.samples_note = "samples.csv unreadable (%s)" % e
-            else:
-                self.times = {}
-                self.mem = {}  # {variant: {round: KB above the idle process}}
-                self.sampled = {}  # {variant: {round: a harness's own figure, KB}}
-                for s in summary_mod.per_process(samples):   # its passes' median
-                    # The base point only: a sweep's other points are other settings.
-                    if not summary_mod.at_base_point(s):
-                        continue
-                    if s["status"] == "ok" and s["elapsed_ns"]:
-                        self.times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
-                        if s.get("idle_rss_kb") is not None and s.get("peak_rss_kb") is not None:
-                            self.mem.setdefault(s["variant"], {})[s["round"]] = (
-                                s["peak_rss_kb"] - s["idle_rss_kb"])
-                        if s.get("sampled_rss_kb") is not None:
-                            self.sampled.setdefault(s["variant"], {})[s["round"]] = (
-                                s["sampled_rss_kb"])
 
     def why_missing(self, vid):
         """None when vid has valid samples in this run, else the reason in words."""

@@ -52,7 +52,6 @@ import argparse
 import os
 import re
 
-from . import catalog as catalog_mod
 from . import catalog_check
 from . import expr
 from .errors import UsageError

@@ -75,6 +75,7 @@ from . import contract
 from . import host as host_mod
 from . import plan as plan_mod
 from . import rundir as rd
+from . import runfolder
 from .errors import EnvError, UsageError
 from .files import write_atomic
 
@@ -281,11 +282,10 @@ def into_run(args):
     """--into RUNDIR: the run's profile, and a filter of exactly its variants
     (UsageError when RUNDIR is not a run folder)."""
     try:
-        with open(os.path.join(args.into, "run.json")) as f:
-            run = json.load(f)
+        run = runfolder.RunFolder(args.into).recorded
         ids = [v["id"] if isinstance(v, dict) else v for v in run["variants"]]
         profile = run["profile"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (EnvError, KeyError, TypeError) as e:
         raise UsageError("--into %s: not a run folder with a readable run.json (%s)" % (
             args.into, e))
     if args.filter or args.profile != "default":
@@ -400,9 +400,8 @@ def main(argv):
     write_atomic(os.path.join(folder, "counts.md"), md)
     if args.into:
         try:
-            with open(os.path.join(folder, "host.json")) as f:
-                run_commit = json.load(f).get("git_commit")
-        except (OSError, ValueError, AttributeError):
+            run_commit = runfolder.RunFolder(folder).host.get("git_commit")
+        except EnvError:
             run_commit = None
         info = {"stamp": time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()), "tool": tool,
                 "host": hinfo["slug"], "commit": hinfo.get("git_commit"), "run_commit": run_commit,

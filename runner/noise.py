@@ -164,9 +164,9 @@ def read_rounds(rundir):
         return []
 
 
-def markdown(rundir):
-    """REPORT.md's lines on the rounds' noise: which rounds were noisy, by the rule."""
-    rows = read_rounds(rundir)
+def markdown(rows):
+    """REPORT.md's lines on the rounds' noise (rows: rounds.csv's, as
+    read_rounds gives them): which rounds were noisy, by the rule."""
     if not rows:
         return []
     rule = RULE if "throttled_ms" in rows[0] else LOAD_RULE

@@ -32,7 +32,6 @@ the two (run folders stay relative to the project).  Re-making the reference aft
   make compare && make compare PROFILE=seed && make compare PROFILE=runtimes
   python3 -m runner.readme RUN1 RUN2 RUN3     # copy, redraw, rewrite the README
 """
-import json
 import os
 import re
 import shutil
@@ -42,9 +41,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 from . import byversion
-from . import catalog as catalog_mod
 from . import render
 from . import report
+from . import runfolder
 from . import summary as sm
 from . import tables
 from . import targets
@@ -76,9 +75,18 @@ def demote(lines, levels=1):
     return ["#" * levels + l if l.startswith("#") else l for l in lines]
 
 
-def load(rundir):
-    with open(os.path.join(ROOT, rundir, "summary.json"), encoding="utf-8") as f:
-        return json.load(f)
+_folders = {}
+
+
+def folder(rel):
+    """The run folder at rel (from the project's root), read once."""
+    if rel not in _folders:
+        _folders[rel] = runfolder.RunFolder(os.path.join(ROOT, rel))
+    return _folders[rel]
+
+
+def load(rel):
+    return folder(rel).summary
 
 
 def charts(rel, prefix):
@@ -106,11 +114,10 @@ def describe_run(rel, summary):
                host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))
 
 
-def versions_block(rel, summary):
+def versions_block(rel):
     """docs/results.md's lines on runtime versions: a bullet per seed with a
     claim whose verdict changes between versions of a runtimes-profile run."""
-    changed = byversion.run_changes(summary, os.path.join(ROOT, rel),
-                                      catalog_mod.for_run(os.path.join(ROOT, rel)))
+    changed = byversion.run_changes(folder(rel))
     out = ["Seed claims whose verdict changes from one Node or Go version to another "
            "([the runtimes run](%s/REPORT.md)):" % rel, ""]
     if not changed:
@@ -120,12 +127,11 @@ def versions_block(rel, summary):
     return out + [""]
 
 
-def versions_line(rel, summary):
+def versions_line(rel):
     """The answer's one line on runtime versions: how many seed claims change
     verdict between the versions of a runtimes-profile run, per seed; the
     sentences are in docs/results.md (versions_block)."""
-    changed = byversion.run_changes(summary, os.path.join(ROOT, rel),
-                                      catalog_mod.for_run(os.path.join(ROOT, rel)))
+    changed = byversion.run_changes(folder(rel))
     head = "- **Across runtime versions** ([the runtimes run](%s/REPORT.md)): " % rel
     if not changed:
         return head + "no seed claim's verdict changes between the Node and Go versions measured."
@@ -154,7 +160,7 @@ def answer_block(rel, summary, rt_rel=None, rt_summary=None):
            "in the report's [All verdicts](%s/REPORT.md#all-verdicts)):" % rel, ""]
     out += verdicts.glance(rows) or ["(no comparison in this run)"]
     if rt_rel:
-        out.append(versions_line(rt_rel, rt_summary))
+        out.append(versions_line(rt_rel))
     out += ["", "From the reference run %s." % describe_run(rel, summary), ""]
     for png in charts(rel, "headline"):
         out += ["![Each style against its own language's baseline](%s)" % png, ""]
@@ -181,18 +187,18 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
         for png in charts(rel, prefix + "-"):
             out += ["![%s (%s)](%s)" % (title, os.path.basename(png)[:-4], png), ""]
     out += demote(targets.markdown(summary.get("targets") or []), 2)
-    out += demote(report.reproduce_section(summary, os.path.join(ROOT, rel)), 2)
+    out += demote(report.reproduce_section(summary, folder(rel)), 2)
     if seed_rel:
         out += ["", "#### Each seed's own method: the seed-profile run", "",
                 "The `seed` profile (`make compare PROFILE=seed`) runs each seed at its own N, "
                 "warm-up and timing, by its own method beside the suite's (seed 000's whole "
                 "`node --test` process, seed 002's cache shape, seed 003's bluebird harness); "
                 "its run %s." % describe_run(seed_rel, seed_summary), ""]
-        sec = report.reproduce_section(seed_summary, os.path.join(ROOT, seed_rel))
+        sec = report.reproduce_section(seed_summary, folder(seed_rel))
         out += demote(sec, 3)
     if rt_rel:
         out += ["", "#### Across runtime versions", ""]
-        out += versions_block(rt_rel, rt_summary)
+        out += versions_block(rt_rel)
         out += ["", "#### The seeds' claims on each runtime version: the runtimes-profile run", "",
                 "The `runtimes` profile (`make compare PROFILE=runtimes`) runs every Node and Go "
                 "variant a seed's claim names, with its baseline, on each pinned version "
@@ -200,7 +206,7 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
         for png in charts(rt_rel, "runtimes-"):
             out += ["![Seed claims on each runtime version (%s)](%s)"
                     % (os.path.basename(png)[:-4], png), ""]
-        out += demote(report.reproduce_section(rt_summary, os.path.join(ROOT, rt_rel)), 3)
+        out += demote(report.reproduce_section(rt_summary, folder(rt_rel)), 3)
     return out
 
 

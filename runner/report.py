@@ -7,8 +7,6 @@ warnings folded into a notes column; then memory and CPU), every verdict one
 by one, the charts, the reproduction of the seeds' claims
 (runner/reproduce.py), the skipped variants, warnings and failures.
 """
-import csv
-import json
 import os
 import shlex
 
@@ -22,7 +20,6 @@ from . import summary as sm
 from . import tables
 from . import targets
 from . import verdicts
-from . import trace as trace_mod
 
 
 def _threadpool(host):
@@ -153,19 +150,6 @@ def results_section(rows):
     return out
 
 
-def read_counts(rundir):
-    """({variant id: counts.csv row}, counts.json) of `make counts RUN=rundir`,
-    or ({}, None) when the run has none (runner/counts.py)."""
-    try:
-        with open(os.path.join(rundir, "counts.json")) as f:
-            info = json.load(f)
-        with open(os.path.join(rundir, "counts.csv"), newline="") as f:
-            rows = {r["variant"]: r for r in csv.DictReader(f) if r.get("variant")}
-    except (OSError, ValueError, csv.Error):
-        return {}, None
-    return rows, info if isinstance(info, dict) else None
-
-
 def _float(text):
     try:
         return float(text)
@@ -182,10 +166,10 @@ def _spread(c, instr):
     return "{:,.0f}%".format(share) if share >= 100 else "%.3g%%" % share
 
 
-def counts_section(rundir, rows):
+def counts_section(folder, rows):
     """Instructions per operation (Valgrind, `make counts RUN=rundir`) beside
     the run's time per operation, a table per workload; [] without counts."""
-    counted, info = read_counts(rundir)
+    counted, info = folder.counts
     if not counted or info is None:
         return []
     same = info.get("same_sources")
@@ -332,14 +316,14 @@ def reproduce_command(run, host):
             "timings depend on the host)." % (cmd, commit), ""]
 
 
-def charts_section(rundir, charts, note=None):
+def charts_section(folder, charts, note=None):
     out = ["## Charts", ""]
     if note:
         out += [note, ""]
     if not charts:
         return out if note else out + ["No charts were drawn (see the runner's output for why).", ""]
     for title, rel in charts:
-        if os.path.exists(os.path.join(rundir, rel)):
+        if os.path.exists(folder.file(rel)):
             out += ["### %s" % title, "", "![%s](%s)" % (title, rel), ""]
     return out
 
@@ -362,16 +346,17 @@ def warnings_section(rows, failures, file_warnings=()):
     return out + [""]
 
 
-def reproduce_section(summary, rundir=None):
-    """The Markdown of runner/reproduce.py for this run."""
+def reproduce_section(summary, folder=None):
+    """The Markdown of runner/reproduce.py for this run (folder: its RunFolder)."""
     try:
-        text = reproduce.markdown(summary, rundir, more=(byversion.section,))
+        text = reproduce.markdown(summary, folder, more=(byversion.section,))
     except Exception as e:  # a broken reproduction table must not lose the report
         return ["## Reproduction", "", "runner/reproduce.py failed: %s" % e, ""]
     return [text.rstrip(), ""] if text else []
 
 
-def markdown(rundir, summary, charts, failures, charts_note=None):
+def markdown(folder, summary, charts, failures, charts_note=None):
+    """REPORT.md of the run folder (a runfolder.RunFolder) from its summary."""
     run, host, rows = summary["run"], summary["host"], summary["variants"]
     workloads = ", ".join(sorted({r["workload"] for r in rows})) or "no samples"
     title = "# %s on %s, %s" % (workloads, fmt.text(host.get("slug")), fmt.text(run.get("stamp")))
@@ -382,12 +367,12 @@ def markdown(rundir, summary, charts, failures, charts_note=None):
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
     out += method.method_section(run, sm.family_size(rows)) + [""] + host_section(host) + [""]
-    out += results_section(rows) + counts_section(rundir, rows)
-    out += outside_section(rows) + noise.markdown(rundir)
+    out += results_section(rows) + counts_section(folder, rows)
+    out += outside_section(rows) + noise.markdown(folder.rounds)
     out += all_verdicts_section(rows)
-    out += accounting.markdown(rows, trace_mod.load(rundir))
-    out += charts_section(rundir, charts, charts_note)
-    out += reproduce_section(summary, rundir)
+    out += accounting.markdown(rows, folder.trace)
+    out += charts_section(folder, charts, charts_note)
+    out += reproduce_section(summary, folder)
     out += skipped_section(run)
     out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",

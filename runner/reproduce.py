@@ -7,13 +7,13 @@ go back to callbacks!" is await-parallel over callback-parallel, with the seed
 4.8), absolute claims (a variant's time in ms), and a decomposition that splits
 each gap into the cost of the style itself (the same pair of styles in C on the
 same backend) and the cost of one language's implementation of it.  The
-runner's REPORT.md ends with markdown(summary, run_dir): one section per
+runner's REPORT.md ends with markdown(summary, folder): one section per
 workload of the run that has claims, each a table of the claims beside what
 this run measured, with a 95% confidence interval, and the decomposition.
 
 Every ratio is a ratio of elapsed times, slower over faster as the claim puts
 it, so a claim of "4.8x faster" is checked against a measured ratio near 4.8.
-With run_dir (the run folder) the ratios and their CIs come from the rounds in
+With folder (the run folder) the ratios and their CIs come from the rounds in
 which all the variants involved ran (round-paired, so slow drift of the
 machine cancels), summarised by the median and an order-statistic CI
 (runner/stats.py).  Without it, or without samples.csv there, the table falls
@@ -81,15 +81,15 @@ are filled in):
 
 Usage: python3 -m runner.reproduce RUNDIR   prints the sections for a run folder.
 """
-import json
-import os
 import sys
 
 from . import catalog as catalog_mod
 from . import contract as contract_mod
 from . import fmt
+from . import runfolder
 from . import summary as summary_mod
 from .claimrun import Run
+from .errors import EnvError
 from .claimverdicts import (fmt_kb, fmt_ms, fmt_ratio, memory_claim, methods_apart,
                             share_cell, verdict_kb, verdict_ms, verdict_ratio)
 
@@ -289,20 +289,22 @@ def section(run, workload, claims):
     return out
 
 
-def markdown(summary, run_dir=None, catalog=None, more=()):
+def markdown(summary, folder=None, catalog=None, more=()):
     """The reproduction sections of REPORT.md for one run (see the module doc):
     one per workload that has claims and took part in the run.  summary is the
-    summary.json dict; run_dir the run folder, whose samples.csv gives
+    summary.json dict; folder the run folder (a runfolder.RunFolder or its
+    path), whose samples.csv gives
     round-paired ratios with confidence intervals; catalog a loaded catalog
     (default: the run's, catalog.for_run); more, functions like section(run, workload,
     claims) whose lines follow each workload's section (byversion.section),
     their tests in the same family."""
     if catalog is None:
         try:
-            catalog = catalog_mod.for_run(run_dir)
+            folder = runfolder.of(folder)
+            catalog = folder.catalog() if folder else catalog_mod.for_run(None)
         except catalog_mod.CatalogError as e:
             return "## Seed claims reproduced\n\nNot shown: %s\n" % e
-    run = Run(summary, run_dir, catalog)
+    run = Run(summary, folder, catalog)
     ran = set(run.info.get("variants") or []) | set(run.rows)
     # A workload's variants of the host's runtimes or of a pinned version ran.
     took_part = {vid.split("/", 1)[0] for vid in ran}
@@ -332,14 +334,13 @@ def main(args):
     if len(args) != 1 or args[0] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    path = os.path.join(args[0], "summary.json")
+    folder = runfolder.RunFolder(args[0])
     try:
-        with open(path, encoding="utf-8") as f:
-            summary = json.load(f)
-    except (OSError, ValueError) as e:
-        print("reproduce.py: cannot read %s: %s" % (path, e), file=sys.stderr)
+        summary = folder.summary
+    except EnvError as e:
+        print("reproduce.py: %s" % e, file=sys.stderr)
         return 3
-    print(markdown(summary, args[0]))
+    print(markdown(summary, folder))
     return 0
 
 

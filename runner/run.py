@@ -24,6 +24,7 @@ from . import measure
 from . import plan as plan_mod
 from . import render as render_mod
 from . import rundir as rd
+from . import runfolder
 from . import summary as sm
 from . import tables
 from . import verdicts
@@ -82,24 +83,24 @@ def listdir(path):
         return []
 
 
-def walls_of(path, profile=None):
-    """{id: (median wall ms, N)} of the summary.json at path, or {}; with a
+def walls_of(rundir, profile=None):
+    """{id: (median wall ms, N)} of the run folder's summary.json, or {}; with a
     profile, {} when the summary names another (a run of another profile ran
     another N: scaled from a seed run's N = 5, start-up swamps the estimate)."""
     try:
-        if os.path.getsize(path) > 50 * 2 ** 20:
+        if os.path.getsize(os.path.join(rundir, "summary.json")) > 50 * 2 ** 20:
             return {}               # a summary from before the orders were compact
     except OSError:
         return {}
-    summary = rd.read_json(path) or {}
+    try:
+        summary = runfolder.RunFolder(rundir).summary
+    except EnvError:
+        return {}
     run = summary.get("run")
     named = run.get("profile") if isinstance(run, dict) else None
     if None not in (profile, named) and named != profile:
         return {}
-    rows = summary.get("variants")
-    if not isinstance(rows, list):
-        return {}
-    return {r["variant"]: (r.get("wall_ms"), r.get("iterations")) for r in rows
+    return {r["variant"]: (r.get("wall_ms"), r.get("iterations")) for r in summary["variants"]
             if isinstance(r, dict) and isinstance(r.get("variant"), str)
             and isinstance(r.get("wall_ms"), (int, float)) and isinstance(r.get("iterations"), int)}
 
@@ -110,12 +111,12 @@ def previous_walls(out, profile, reference=REFERENCE):
     variant it lacks, the newest committed reference run of the same profile
     that has it (results/reference/<host>/<stamp>: a fresh clone's first run
     is estimated from them, not at start-up times)."""
-    walls = walls_of(os.path.join(out, "latest", "summary.json"), profile)
+    walls = walls_of(os.path.join(out, "latest"), profile)
     runs = []
     for host in sorted(listdir(reference)):
         runs += [os.path.join(reference, host, r) for r in listdir(os.path.join(reference, host))]
     for run in sorted(runs, key=os.path.basename, reverse=True):
-        for vid, figures in walls_of(os.path.join(run, "summary.json"), profile).items():
+        for vid, figures in walls_of(run, profile).items():
             walls.setdefault(vid, figures)
     return walls
 

@@ -123,15 +123,6 @@ def write_json(path, obj):
     write_atomic(path, json_text(obj))
 
 
-def read_json(path):
-    """The parsed file, or None when it is missing or not JSON."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
 class SampleLog:
     """samples.csv and runs.jsonl of a run folder, appended and flushed row by row
     so that an interrupted run keeps everything measured before."""

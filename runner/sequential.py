@@ -56,13 +56,13 @@ by its fixed interval like any other, so over the whole procedure a false
 verdict has probability at most alpha (the sequence) plus alpha (the fixed
 interval at the end); test_sequential.py measures both.
 """
-import csv
 import math
 import os
 import random
 import sys
 import time
 
+from . import runfolder
 from . import stats
 
 ALPHA = stats.ALPHA
@@ -197,34 +197,19 @@ def _num(kind, x):
     return "%.2f" % x if kind == "ratio" else "%.1f" % x
 
 
-def _int(text):
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        return None
-
-
-def read_processes(path):
-    """{variant: {round: process}} of samples.csv's ok rows at the base point,
-    a process's elapsed_ns the median of its passes (summary.per_process's
-    rule), with its iterations, wall_ns and outside_ns.  A short last line (a
-    write under way) is skipped."""
+def read_processes(rundir):
+    """{variant: {round: process}} of the run folder's ok processes at the base
+    point so far (runfolder.RunFolder.processes: a process's elapsed_ns the
+    median of its passes, with its iterations, wall_ns and outside_ns), {}
+    before samples.csv exists.  A short last line (a write under way) is
+    left out."""
+    folder = runfolder.RunFolder(rundir)
+    if not os.path.exists(folder.file("samples.csv")):
+        return {}
     groups = {}
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        for row in reader:
-            if None in row or row.get("status") != "ok" or row.get("point"):
-                continue
-            rnd, elapsed = _int(row.get("round")), _int(row.get("elapsed_ns"))
-            if rnd is None or elapsed is None:
-                continue
-            g = groups.setdefault(row["variant"], {}).setdefault(rnd, {
-                "iterations": _int(row.get("iterations")), "wall_ns": _int(row.get("wall_ns")),
-                "outside_ns": _int(row.get("outside_ns")), "times": []})
-            g["times"].append(elapsed)
-    for rounds in groups.values():
-        for p in rounds.values():
-            p["elapsed_ns"] = int(round(stats.median(p["times"])))
+    for p in folder.processes:
+        if p["status"] == "ok" and p["elapsed_ns"] is not None:
+            groups.setdefault(p["variant"], {})[p["round"]] = p
     return groups
 
 
@@ -284,7 +269,7 @@ class Extra:
         self.deadline = deadline
         self.run_minutes = run_minutes
         self.qs = qs
-        self.samples = os.path.join(rundir, "samples.csv")
+        self.rundir = rundir
         self.variant_ids = list(variant_ids)
         self.seed = seed
         self.alpha = alpha
@@ -329,7 +314,7 @@ class Extra:
         if self.start is None:
             self.start = self.clock()
             self.record["planned_rounds"] = rnd - 1
-        processes = read_processes(self.samples) if os.path.exists(self.samples) else {}
+        processes = read_processes(self.rundir)
         st = self.state(processes)
         for q, lo, hi, dec, n in st:
             if dec and q["id"] not in self.decided:
@@ -370,8 +355,8 @@ class Extra:
 
     def finish(self):
         """The record once the rounds are over (an interrupted run's too)."""
-        if os.path.exists(self.samples):
-            self._note(self.state(read_processes(self.samples)))
+        if os.path.exists(os.path.join(self.rundir, "samples.csv")):
+            self._note(self.state(read_processes(self.rundir)))
         if self.record["stopped"] is None:
             self.record["stopped"] = "interrupted"
         return self.record

@@ -10,8 +10,8 @@ import unittest
 
 from . import catalog
 from . import charting
+from . import runfolder
 from .charts import layout
-from .charts import rundata
 from .charts import scaling
 from .charts import style as st
 from .charts import where_time_chart as where_time
@@ -300,7 +300,7 @@ class Headline(unittest.TestCase):
         d = tempfile.mkdtemp()
         self.addCleanup(__import__("shutil").rmtree, d)
         out = os.path.join(d, "%s-%s.png" % (chart.PROG.split("_")[0], workload))
-        chart.draw(rundata.RunData(d, {"run": {}, "host": {}, "variants": rows}), workload, out)
+        chart.draw(runfolder.RunFolder(d, {"run": {}, "host": {}, "variants": rows}), workload, out)
         with open(out[:-len(".png")] + ".json", encoding="utf-8") as f:
             return png_size(out), json.load(f)
 
@@ -345,7 +345,7 @@ class Headline(unittest.TestCase):
         self.assertIn("readfile/node/callback-parallel@fs.readFile", got)
         self.assertNotIn("readfile/node/callback-parallel@fs.readFile.uring", got)
         # readfile's catalog file names C's node4 and Node's readers.
-        self.assertEqual(hc.preferred_backends(rundata.RunData("", {}), "readfile")[:1], ["node4"])
+        self.assertEqual(hc.preferred_backends(runfolder.RunFolder("", {}), "readfile")[:1], ["node4"])
 
     def test_many_rows_shrink_to_fit(self):
         from .charts import headline_chart

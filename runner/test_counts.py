@@ -7,8 +7,9 @@ import sys
 import tempfile
 import unittest
 
-from . import counts
 from . import catalog
+from . import counts
+from . import runfolder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.path.join(catalog.build_dir(), "bin")
@@ -162,14 +163,14 @@ class UnderValgrindTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(run, "counts-")))
         row = {"variant": vid, "workload": "cacheloop", "label": "c/sync-sequential@node4",
                "n": 6, "per_op_ns": 10.0, "per_op_ns_ci_low": 9.0, "per_op_ns_ci_high": 11.0}
-        text = "\n".join(report.counts_section(run, [row]))
+        text = "\n".join(report.counts_section(runfolder.RunFolder(run), [row]))
         self.assertIn("## Instructions per operation", text)
         self.assertIn("### cacheloop (counted at N = 1,000 and 11,000)", text)
         line = [l for l in text.splitlines() if l.startswith("| `c/sync-sequential@node4`")][0]
         per_op = float(rows[0]["instr_per_op"])
         self.assertIn("| %.2f |" % (per_op / 10.0), line)
         self.assertIn(" | - | ", line)          # one count: no spread
-        self.assertEqual(report.counts_section(tempfile.gettempdir(), [row]), [])
+        self.assertEqual(report.counts_section(runfolder.RunFolder(tempfile.gettempdir()), [row]), [])
 
     def test_into_takes_a_run_folder_and_nothing_that_would_change_its_variants(self):
         empty = tempfile.mkdtemp()

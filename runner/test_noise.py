@@ -78,7 +78,7 @@ class RoundTest(unittest.TestCase):
         for r in (quiet, held, hot):
             log.add(r)
         log.close()
-        text = "\n".join(noise.markdown(self.dir))
+        text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
         self.assertIn("**2 of 3 rounds were noisy**: round 2 (steal 0.0%, other load 0.0%, "
                       "throttled 2.5 ms); round 3 (steal -, other load -, 2 thermal throttle "
                       "events)", text)
@@ -90,16 +90,16 @@ class RoundTest(unittest.TestCase):
         log.add({"round": 2, "wall_ns": 5, "cpus": 2, "steal_share": 0.03, "other_share": 0.25,
                  "noisy": 1})
         log.close()
-        text = "\n".join(noise.markdown(self.dir))
+        text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
         self.assertIn("## Noise", text)
         self.assertIn("**1 of 2 rounds were noisy**: round 2 (steal 3.0%, other load 25.0%)", text)
-        self.assertEqual(noise.markdown(tempfile.mkdtemp()), [])   # a run before rounds.csv
+        self.assertEqual(noise.markdown(noise.read_rounds(tempfile.mkdtemp())), [])   # a run before rounds.csv
         self.assertIn(noise.RULE + ".", text)
 
     def test_a_rounds_csv_from_before_the_throttling_columns_states_the_rule_it_was_judged_by(self):
         with open(os.path.join(self.dir, "rounds.csv"), "w") as f:
             f.write("round,wall_ns,cpus,steal_share,other_share,noisy\n1,5,2,0.0,0.02,0\n")
-        text = "\n".join(noise.markdown(self.dir))
+        text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
         self.assertIn(noise.LOAD_RULE + ".", text)
         self.assertNotIn("throttled", text)
 

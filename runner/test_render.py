@@ -16,6 +16,7 @@ from unittest import mock
 from . import charting
 from . import render
 from . import run
+from . import runfolder
 from . import summary as sm
 from .errors import ChartError
 
@@ -150,7 +151,7 @@ class ChartHintTest(unittest.TestCase):
             return True
         with mock.patch.object(charting, "draw", fake_draw), \
                 contextlib.redirect_stderr(io.StringIO()):
-            charting.draw_charts("/nowhere", rows, ["tasks", "readfile"], [])
+            charting.draw_charts(runfolder.RunFolder("/nowhere"), rows, ["tasks", "readfile"], [])
         hinted = [p for p in drawn if p.startswith("unit-memory-")]
         self.assertEqual(hinted, ["unit-memory-tasks.png"])
         self.assertIn("memory-readfile.png", drawn)

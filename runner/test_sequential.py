@@ -15,8 +15,8 @@ import unittest
 from . import catalog
 from . import sequential as sq
 from . import stats
-from . import summary as sm
 from . import test_catalog as tc
+from .test_summary import sample, write_samples as write_rows
 
 ALPHA = 0.05
 RUNS = 4000                 # simulated runs per case (seeded)
@@ -214,26 +214,25 @@ def with_questions():
     return w
 
 
+def row(rnd, vid, t, iterations=100, wall=None):
+    """A samples.csv row of an ok process taking t ns (None: a failed one)."""
+    k = 0 if vid.split("@")[0].endswith("-parallel") else 1    # the K the runner gives
+    if t is None:
+        return dict(sample(rnd, vid, 0, status="failed"), iterations=iterations, concurrency=k)
+    return dict(sample(rnd, vid, 1), elapsed_ns=t, wall_ns=wall or t + 1000,
+                outside_ns=(wall or t + 1000) - t, iterations=iterations, ok=iterations,
+                concurrency=k, point="", **{"pass": 0})
+
+
 def write_samples(path, times, iterations=100, wall=None):
     """samples.csv with one ok process per (variant, round): times {vid: [ns by round]}."""
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        for vid, ts in times.items():
-            for r, t in enumerate(ts, start=1):
-                w.writerow({"round": r, "variant": vid, "status": "ok", "elapsed_ns": t,
-                            "wall_ns": wall or t + 1000, "outside_ns": (wall or t + 1000) - t,
-                            "iterations": iterations, "pass": 0, "point": ""})
+    write_rows(path, [row(r, vid, t, iterations, wall) for vid, ts in times.items()
+                      for r, t in enumerate(ts, start=1)])
 
 
 def append_round(path, rnd, times, iterations=100):
     """Rows of round rnd appended to samples.csv: times {vid: ns}, None for a failed run."""
-    with open(path, "a", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=sm.SAMPLE_COLUMNS, lineterminator="\n")
-        for vid, t in times.items():
-            w.writerow({"round": rnd, "variant": vid, "status": "ok" if t else "failed",
-                        "elapsed_ns": t, "wall_ns": t and t + 1000, "outside_ns": t and 1000,
-                        "iterations": iterations, "pass": 0, "point": ""})
+    write_rows(path, [row(rnd, vid, t, iterations) for vid, t in times.items()], mode="a")
 
 
 class QuestionsTest(tc.TempCatalog):
@@ -261,7 +260,7 @@ class QuestionsTest(tc.TempCatalog):
             path = os.path.join(d, "samples.csv")
             write_samples(path, {B: [110, 120, 130], C: [100, 100], D: [600, 700, 800]},
                           iterations=100)
-            procs = sq.read_processes(path)
+            procs = sq.read_processes(d)
         self.assertEqual(sq.figures(qs["target promise-cost"], procs), [1.1, 1.2])
         self.assertEqual(sq.figures(qs["target per-op"], procs), [5.0, 6.0])
         self.assertEqual(sq.figures(qs["target outside"], procs), [])
@@ -301,7 +300,7 @@ class ExtraRoundTest(tc.TempCatalog):
         e = self.extra(times)
         self.assertEqual(sorted(e.next_round(11)), sorted([B, C, D]))
         # Round 11: D failed, B and C ran.
-        append_round(e.samples, 11, {B: 105, C: 100, D: None})
+        append_round(os.path.join(e.rundir, "samples.csv"), 11, {B: 105, C: 100, D: None})
         self.assertEqual(sorted(e.next_round(12)), sorted([B, C]))
         got = {q["id"]: q for q in e.finish()["questions"]}
         self.assertTrue(got["target per-op"].get("stalled"))
@@ -328,15 +327,15 @@ class ExtraRoundTest(tc.TempCatalog):
         times = {B: [105, 115] * 5, C: [100] * 10}
         e = self.extra(times, {"max": 2, "minutes": 10})
         self.assertIsNotNone(e.next_round(11))
-        append_round(e.samples, 11, {B: 105, C: 100})
+        append_round(os.path.join(e.rundir, "samples.csv"), 11, {B: 105, C: 100})
         self.assertIsNotNone(e.next_round(12))
-        append_round(e.samples, 12, {B: 115, C: 100})
+        append_round(os.path.join(e.rundir, "samples.csv"), 12, {B: 115, C: 100})
         self.assertIsNone(e.next_round(13))
         self.assertEqual(e.record["stopped"], "the most extra rounds (2)")
         now = [0.0]
         e = self.extra(times, {"max": 9, "minutes": 1}, clock=lambda: now[0])
         self.assertIsNotNone(e.next_round(11))
-        append_round(e.samples, 11, {B: 105, C: 100})
+        append_round(os.path.join(e.rundir, "samples.csv"), 11, {B: 105, C: 100})
         now[0] = 60.0 - 1e-7          # 100 ns left; the next round takes 2 x 1.1 us
         self.assertIsNone(e.next_round(12))
         self.assertEqual(e.record["stopped"], "the time budget (1 min)")

@@ -6,6 +6,7 @@ import tempfile
 import unittest
 
 from . import accounting
+from . import runfolder
 from . import trace
 
 STRACE_C = """\
@@ -105,7 +106,7 @@ class AccountingTest(unittest.TestCase):
                     "iterations": 200, "total": 4.0, "by_syscall": {"read": 1.0}}}}, f)
             rows = [{"variant": line["variant"], "workload": "w", "label": "c/x",
                      "median_ms": 1.0, "iterations": 10}]
-            accounting.attach(d, rows)
+            accounting.attach(runfolder.RunFolder(d), rows)
             a = rows[0]["accounting"]
             self.assertEqual((a["runs"], a["threadpool"], a["syscalls"]), (1, 4.0, 4.0))
             text = "\n".join(accounting.markdown(rows))
@@ -120,7 +121,7 @@ class AccountingTest(unittest.TestCase):
                 f.write(json.dumps(dict(entry(1, self.c_line(10, 99999)),
                                         point="iterations=1000")) + "\n")
                 f.write(json.dumps(entry(2, line)) + "\n")
-            got = accounting.measured_lines(d)[line["variant"]]
+            got = runfolder.RunFolder(d).lines[line["variant"]]
             self.assertEqual([e["round"] for e in got], [1, 2])
 
 

@@ -18,7 +18,6 @@ and trace.json holds per variant: T, the totals of both runs, the calls per
 operation in all and per system call, or why the variant was not traced.
 `run.py --no-trace` skips the whole step.
 """
-import json
 import os
 import re
 import shutil
@@ -132,12 +131,3 @@ def trace_run(plan, cat, launcher, rundir):
     rd.write_json(os.path.join(rundir, "trace.json"), out)
     return out
 
-
-def load(rundir):
-    """trace.json of a run folder, or None."""
-    try:
-        with open(os.path.join(rundir, "trace.json"), encoding="utf-8") as f:
-            obj = json.load(f)
-    except (OSError, ValueError):
-        return None
-    return obj if isinstance(obj, dict) else None

@@ -50,7 +50,7 @@ def draw(data, workload=None, out=None):
     claims = (cat.workloads.get(workload) or {}).get("claims")
     if not claims or not (claims.get("ratios") or claims.get("absolute")):
         rundata.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
-    run = claimrun.Run(summary, data.rundir, cat, data.samples)
+    run = claimrun.Run(summary, data, cat)
     rows = claim_rows(claims)
     # One pseudo row per claim for the panel layout: its label is the claim's.
     groups = []

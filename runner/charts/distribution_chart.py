@@ -29,13 +29,10 @@ def draw(data, workload=None, out=None):
     summary = data.summary
     workload, rows, out = rundata.run_rows(PROG, "distribution", data, workload, out, "median_ms")
     times = {}
-    for s in data.samples or rundata.load_samples(PROG, data.rundir):
+    for s in rundata.samples(PROG, data):
         # A sweep's other points (the scaling profile) have charts of their own.
         if s.get("status") == "ok" and s.get("elapsed_ns") and sm.at_base_point(s):
-            try:
-                times.setdefault(s["variant"], []).append(int(s["elapsed_ns"]))
-            except ValueError:
-                rundata.die(PROG, "samples.csv: elapsed_ns %r is not an integer" % s["elapsed_ns"])
+            times.setdefault(s["variant"], []).append(s["elapsed_ns"])
     missing = [r["variant"] for r in rows if not times.get(r["variant"])]
     if missing:
         rundata.die(PROG, "samples.csv has no valid sample of %s, which summary.json has: "

@@ -74,7 +74,7 @@ def draw(data, workload=None, out=None):
     dec = ((cat.workloads.get(workload) or {}).get("claims") or {}).get("decomposition")
     if not dec or not dec.get("rows"):
         rundata.die(PROG, "the catalog has no decomposition of %s's gaps" % workload, 1)
-    run = claimrun.Run(summary, data.rundir, cat, data.samples)
+    run = claimrun.Run(summary, data, cat)
     groups, measured, missing, reasons = [], [], {}, []
     gaps = [d for d in dec["rows"] if splits(d)]
     for d in gaps:

@@ -36,7 +36,7 @@ def check_count(rundirs):
 def load(rundirs):
     """The summaries of rundirs, one run a host (as summary.json holds them)."""
     check_count(rundirs)
-    return [rundata.load_summary(PROG, d) for d in rundirs]
+    return [rundata.folder(PROG, d).summary for d in rundirs]
 
 
 def draw(runs, rundirs, kind, out, workload=None):

@@ -1,10 +1,10 @@
 """rundata.py -- what a chart of runner/charts/ reads, and what makes it a
-command of its own: the run folder (RunData: its summary as summary.json holds
-it, its samples when the caller has read them, its catalog), the readers of
-summary.json and samples.csv, the workload a chart draws and its output path,
-die() for bad input, and cli() (RUNDIR, -o, --workload).
+command of its own: the run folder (a runfolder.RunFolder: its summary as
+summary.json holds it, its samples, the catalog it ran with), the workload a
+chart draws and its output path, die() for bad input, and cli() (RUNDIR, -o,
+--workload).
 
-A chart module has draw(data, workload, out): data is a RunData, workload None
+A chart module has draw(data, workload, out): data is a RunFolder, workload None
 for the run's only one, out None for charts/<chart>-<workload>.png.  It draws
 the PNG and its sidecar, or raises ChartError (die()) naming why it cannot.
 render.py calls it for every chart of a run, in its own process and with the
@@ -12,13 +12,11 @@ summary it has just written; `python3 -m runner.charts.<chart> RUNDIR` reads
 the folder and calls it alike.
 """
 import argparse
-import csv
-import json
 import os
 import sys
 
-from .. import catalog as catalog_mod
-from ..errors import ChartError
+from .. import runfolder
+from ..errors import ChartError, EnvError
 
 
 def die(prog, msg, code=2):
@@ -26,52 +24,24 @@ def die(prog, msg, code=2):
     raise ChartError(prog, msg, code)
 
 
-class RunData:
-    """What the charts of one run read: its folder, its summary (as summary.json
-    holds it), its samples (samples.csv's rows, None when the caller has not
-    read them: a chart that needs them reads the file) and today's catalog,
-    read once for all of them."""
-
-    def __init__(self, rundir, summary, samples=None):
-        self.rundir, self.summary, self.samples = rundir, summary, samples
-        self._catalog = None
-
-    def catalog(self):
-        """The run's catalog (catalog.for_run: its snapshot, else today's);
-        raises catalog.CatalogError when it cannot be read."""
-        if self._catalog is None:
-            try:
-                self._catalog = catalog_mod.for_run(self.rundir)
-            except catalog_mod.CatalogError as e:
-                self._catalog = e
-        if isinstance(self._catalog, catalog_mod.CatalogError):
-            raise self._catalog
-        return self._catalog
-
-
-def load_summary(prog, rundir):
-    path = os.path.join(rundir, "summary.json")
-    if not os.path.isdir(rundir):
-        die(prog, "%s is not a run folder (expected results/<host>/<stamp>/)" % rundir)
+def samples(prog, data):
+    """The run's samples (data: a runfolder.RunFolder), or die naming why
+    samples.csv cannot be read."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError:
-        die(prog, "%s is missing: run `python3 -m runner --render %s` first" % (path, rundir))
-    except ValueError as e:
-        die(prog, "%s is not valid JSON: %s" % (path, e))
-    if not isinstance(data, dict) or not isinstance(data.get("variants"), list):
-        die(prog, "%s has no \"variants\" list: not a summary of this suite" % path)
+        return data.samples
+    except EnvError as e:
+        die(prog, str(e))
+
+
+def folder(prog, rundir):
+    """The RunFolder of rundir with its summary read, or die naming why it
+    cannot be."""
+    data = runfolder.RunFolder(rundir)
+    try:
+        data.summary
+    except EnvError as e:
+        die(prog, str(e))
     return data
-
-
-def load_samples(prog, rundir):
-    path = os.path.join(rundir, "samples.csv")
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
-    except OSError:
-        die(prog, "%s is missing: not a run folder" % path)
 
 
 def pick_workload(prog, rows, workload):
@@ -117,8 +87,7 @@ def cli(prog, doc, prefix, argv, draw):
                    help="PNG to write (default: RUNDIR/charts/%s-<workload>.png)" % prefix)
     p.add_argument("--workload", help="which workload (default: the only one)")
     args = p.parse_args(argv)
-    return command(lambda: draw(RunData(args.rundir, load_summary(prog, args.rundir)),
-                                args.workload, args.output))
+    return command(lambda: draw(folder(prog, args.rundir), args.workload, args.output))
 
 
 def command(call):
@@ -141,4 +110,4 @@ def run_rows(prog, prefix, data, workload, out, needs=None):
         rows = [r for r in rows if r.get(needs) is not None]
         if not rows:
             die(prog, "no variant of %s has a %s to draw" % (workload, needs.replace("_", " ")), 1)
-    return workload, rows, output_path(prog, data.rundir, out, "%s-%s.png" % (prefix, workload))
+    return workload, rows, output_path(prog, data.path, out, "%s-%s.png" % (prefix, workload))

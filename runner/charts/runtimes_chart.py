@@ -37,7 +37,7 @@ def draw(data, workload=None, out=None):
     claims = (cat.workloads.get(workload) or {}).get("claims")
     if not claims:
         rundata.die(PROG, "the catalog has no seed claims of %s" % workload, 1)
-    run = claimrun.Run(summary, data.rundir, cat, data.samples)
+    run = claimrun.Run(summary, data, cat)
     versions = byversion.versions_in(run)
     rows = byversion.compared(cat, claims, versions)
     seed, today = byversion.seed_pins(claims), byversion.today_pins(versions)

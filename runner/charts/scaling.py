@@ -118,14 +118,14 @@ def chart(prog, prefix, data, workload, out, kind, xlabel, panels):
     summary = data.summary
     if not summary.get("points"):
         rundata.die(prog, "%s has no sweep (run the scaling profile: make compare PROFILE=scaling)"
-               % data.rundir, 1)
+               % data.path, 1)
     workload, _ = rundata.pick_workload(prog, summary["points"], workload)
     name, lines = series(summary, workload, kind)
     short_lines = {v: xs for v, xs in lines.items() if len(xs) < 2}
     lines = {v: xs for v, xs in lines.items() if len(xs) >= 2}
     if not lines:
         rundata.die(prog, "no variant of %s has two points along %s" % (workload, kind), 1)
-    out = rundata.output_path(prog, data.rundir, out, "%s-%s.png" % (prefix, workload))
+    out = rundata.output_path(prog, data.path, out, "%s-%s.png" % (prefix, workload))
     noun = st.unit_noun(summary, workload)
     rows = sorted((xs[0][1] for xs in lines.values()), key=st.variant_order)
     tunit, tscale = st.time_unit([per_op_ns(row) for xs in lines.values() for _, row in xs])

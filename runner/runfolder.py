@@ -1,0 +1,293 @@
+"""runfolder.py -- the one reader of a run folder (results/<host>/<stamp>/).
+
+A RunFolder reads each of the folder's files once, when it is first asked
+for, checks it, and keeps it: run.json, host.json and the catalog snapshot
+the run ran with (catalog/), samples.csv (every row checked again against the
+run's own contracts), runs.jsonl, trace.json, rounds.csv, counts.json and
+counts.csv, and summary.json once it is written.  Everything that draws from
+a run (render, REPORT.md, the seed tables, the charts, the README's answer,
+the stopping rule's view of a run under way) takes a RunFolder and asks it,
+so a run renders from what it recorded, never from today's catalog where the
+run kept its own.
+
+A file the runner writes whole (run.json, host.json, samples.csv,
+summary.json) that does not read back is refused with EnvError naming the
+file; a file a run may lack (an older run, a run without traced rounds or
+counts) reads as empty.
+"""
+import csv
+import functools
+import json
+import os
+
+from . import catalog as catalog_mod
+from . import catalog_check
+from . import noise
+from . import samples as samples_mod
+from . import summary as sm
+from .errors import EnvError
+
+# The fields of run.json that the summary and REPORT.md read, and their types.
+RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict,
+             "skipped": list, "failures": list, "baselines": dict, "complete": (bool, type(None)),
+             "stamp": str, "profile": str}
+
+# The fields of host.json that REPORT.md and the exports compute with.
+_STR = (str, type(None))
+HOST_TYPES = {"slug": _STR, "memory_bytes": (int, type(None)), "machine": _STR, "kernel": _STR,
+              "cpu_model": _STR, "emulation": _STR}
+
+
+def read_object(path, types):
+    """The JSON object of path, or None when the file is missing.  EnvError (one
+    line naming the file) when it is there but is not JSON (or names a key
+    twice in one object), not an object, or a field of types has another
+    type: run.json and host.json are written whole by the runner, so anything
+    else was edited by hand, and rendering from it would draw a wrong report
+    (or die in it)."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            obj = json.load(f, object_pairs_hook=catalog_check.unique_keys)
+    except OSError as e:
+        raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
+    except catalog_check.DuplicateKey as e:
+        raise EnvError("%s: %s (edited by hand: the runner writes each key once)" % (path, e))
+    except ValueError as e:
+        raise EnvError("%s: not JSON: %s" % (path, e))
+    if not isinstance(obj, dict):
+        raise EnvError("%s: a JSON object is expected, not %s" % (path, type(obj).__name__))
+    for k, t in types.items():
+        if k in obj and (not isinstance(obj[k], t) or (t is int and isinstance(obj[k], bool))):
+            raise EnvError("%s: %s has the wrong type (%s)" % (path, k, type(obj[k]).__name__))
+    if "memory_bytes" in types and isinstance(obj.get("memory_bytes"), int) \
+            and not 0 <= obj["memory_bytes"] < 2 ** 63:
+        raise EnvError("%s: memory_bytes is out of range" % path)
+    if not all(isinstance(x, dict) for x in obj.get("workloads", {}).values()):
+        raise EnvError("%s: every entry of workloads must be an object" % path)
+    if not all(isinstance(x, dict) for x in obj.get("failures", [])):
+        raise EnvError("%s: every entry of failures must be an object" % path)
+    return obj
+
+
+def _baseline_table(b):
+    """Whether b is run.json's baselines: {id: {key: [id, label] or None}}."""
+    return isinstance(b, dict) and all(
+        isinstance(rules, dict) and all(
+            r is None or (isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r))
+            for r in rules.values())
+        for rules in b.values())
+
+
+def of(where):
+    """A RunFolder for where (a RunFolder already, or a folder's path), or None
+    for None: what a function that takes either gives its callers."""
+    if where is None or isinstance(where, RunFolder):
+        return where
+    return RunFolder(where)
+
+
+class RunFolder:
+    """One run folder, each file read once (see the module doc).  path is the
+    folder (results/latest, a symlink, is resolved); summary, when given, is
+    the summary as summary.json holds it, for a caller that has just written
+    it."""
+
+    def __init__(self, path, summary=None):
+        self.path = os.path.realpath(path)
+        self.warnings = []          # what reading samples.csv left out, in words
+        if summary is not None:
+            self.keep_summary(summary)
+
+    def keep_summary(self, summary):
+        """summary (as summary.json holds it, just written) is this run's."""
+        self.__dict__["summary"] = summary
+
+    def file(self, name):
+        return os.path.join(self.path, name)
+
+    def check(self):
+        """EnvError unless this is a run folder: a folder with samples.csv."""
+        if not os.path.isdir(self.path):
+            # results/latest before any run has finished, or a mistyped path.
+            raise EnvError("%s is not a folder: --render takes a run folder, "
+                           "results/<host>/<stamp>" % self.path)
+        if not os.path.isfile(self.file("samples.csv")):
+            raise EnvError("%s has no samples.csv: not a run folder" % self.path)
+
+    # -- what the runner recorded when the run started ------------------------
+
+    @functools.cached_property
+    def recorded(self):
+        """run.json as written ({} when the run has none)."""
+        return read_object(self.file("run.json"), RUN_TYPES) or {}
+
+    @functools.cached_property
+    def host(self):
+        """host.json, its slug the host folder's name when it does not say."""
+        hinfo = read_object(self.file("host.json"), HOST_TYPES) or {}
+        if not hinfo.get("slug"):
+            hinfo["slug"] = os.path.basename(os.path.dirname(self.path))
+        return hinfo
+
+    def catalog(self):
+        """The catalog the run ran with (catalog.for_run: its snapshot, else
+        today's); raises catalog.CatalogError when it cannot be read."""
+        return catalog_mod.for_run(self.path)
+
+    def catalog_or_none(self):
+        try:
+            return self.catalog()
+        except catalog_mod.CatalogError:
+            return None
+
+    # -- samples.csv ----------------------------------------------------------
+
+    @functools.cached_property
+    def samples(self):
+        """samples.csv's rows, every one checked again as the runner checked its
+        line, with the checks and flag values the run recorded (EnvError naming
+        the file and line of a row the runner could not have written)."""
+        try:
+            contracts = samples_mod.workload_contracts(
+                self.recorded, self.file("run.json"), self.catalog_or_none())
+            return samples_mod.read_samples(self.file("samples.csv"), self.warnings, contracts)
+        except OSError as e:
+            raise EnvError("%s: cannot read it: %s" % (self.file("samples.csv"), e.strerror or e))
+        except ValueError as e:
+            raise EnvError(str(e))
+
+    @functools.cached_property
+    def base_samples(self):
+        """The samples at the base point (a sweep's other points are other settings)."""
+        return [s for s in self.samples if sm.at_base_point(s)]
+
+    @functools.cached_property
+    def processes(self):
+        """One row per process at the base point, its passes' median as its
+        time (summary.per_process): what every statistic takes."""
+        return sm.per_process(self.base_samples)
+
+    def by_round(self):
+        """({variant: {round: elapsed_ns}}, {variant: {round: KB above the idle
+        process}}, {variant: {round: a harness's own sampled KB}}) of the ok
+        processes at the base point."""
+        times, mem, sampled = {}, {}, {}
+        for s in self.processes:
+            if s["status"] != "ok" or not s["elapsed_ns"]:
+                continue
+            times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
+            if s.get("idle_rss_kb") is not None and s.get("peak_rss_kb") is not None:
+                mem.setdefault(s["variant"], {})[s["round"]] = s["peak_rss_kb"] - s["idle_rss_kb"]
+            if s.get("sampled_rss_kb") is not None:
+                sampled.setdefault(s["variant"], {})[s["round"]] = s["sampled_rss_kb"]
+        return times, mem, sampled
+
+    # -- run.json, completed from the samples and the run's catalog ------------
+
+    @functools.cached_property
+    def run(self):
+        """run.json, or what samples.csv alone tells of a run without one; its
+        baselines from the run's catalog when it has none."""
+        run = dict(self.recorded)
+        if not run:
+            run = {"stamp": os.path.basename(self.path),
+                   "rounds": max([s["round"] for s in self.samples] or [0]),
+                   "complete": None, "failures": []}
+        if not _baseline_table(run.get("baselines")):
+            run["baselines"] = self._catalog_baselines()
+        return run
+
+    def _catalog_baselines(self):
+        cat = self.catalog_or_none()
+        if cat is None:
+            return {}
+        known = [cat.find(vid) for vid in sorted({s["variant"] for s in self.samples})]
+        return cat.baseline_table([v for v in known if v is not None])
+
+    def units(self):
+        """{workload: what one operation is}: run.json's, the run's catalog's
+        for a workload it does not name."""
+        units = {w: s.get("unit") for w, s in (self.run.get("workloads") or {}).items()}
+        if all(units.get(s["workload"]) for s in self.samples):
+            return units
+        cat = self.catalog_or_none()
+        known = {w: spec["unit"] for w, spec in cat.workloads.items()} if cat else {}
+        return dict(known, **{w: u for w, u in units.items() if u})
+
+    def targets(self):
+        """{workload: [target]} of the run's catalog ({} when it cannot be read)."""
+        cat = self.catalog_or_none()
+        return {w: spec.get("targets") or [] for w, spec in cat.workloads.items()} if cat else {}
+
+    # -- the other files --------------------------------------------------------
+
+    @functools.cached_property
+    def lines(self):
+        """{variant id: [runs.jsonl entries of measured rounds whose status is
+        ok]} at the variant's base point; {} without runs.jsonl.  A line that is
+        not JSON (an interrupted write) is left out."""
+        out = {}
+        try:
+            f = open(self.file("runs.jsonl"), encoding="utf-8")
+        except OSError:
+            return out
+        with f:
+            for text in f:
+                try:
+                    e = json.loads(text)
+                except ValueError:
+                    continue
+                if (isinstance(e, dict) and isinstance(e.get("round"), int)
+                        and e.get("status") == "ok" and isinstance(e.get("line"), dict)
+                        and sm.at_base_point(e)):
+                    out.setdefault(e.get("variant"), []).append(e)
+        return out
+
+    @functools.cached_property
+    def trace(self):
+        """trace.json (the traced runs' system calls), or None."""
+        try:
+            with open(self.file("trace.json"), encoding="utf-8") as f:
+                obj = json.load(f)
+        except (OSError, ValueError):
+            return None
+        return obj if isinstance(obj, dict) else None
+
+    @functools.cached_property
+    def rounds(self):
+        """rounds.csv's rows ({column: text}), [] when the run has none."""
+        return noise.read_rounds(self.path)
+
+    @functools.cached_property
+    def counts(self):
+        """({variant id: counts.csv row}, counts.json) of `make counts RUN=...`,
+        or ({}, None) when the run has none (runner/counts.py)."""
+        try:
+            with open(self.file("counts.json"), encoding="utf-8") as f:
+                info = json.load(f)
+            with open(self.file("counts.csv"), newline="", encoding="utf-8") as f:
+                rows = {r["variant"]: r for r in csv.DictReader(f) if r.get("variant")}
+        except (OSError, ValueError, csv.Error):
+            return {}, None
+        return rows, info if isinstance(info, dict) else None
+
+    @functools.cached_property
+    def summary(self):
+        """summary.json (EnvError when it is missing or is not a summary of this
+        suite: `--render` writes it)."""
+        path = self.file("summary.json")
+        if not os.path.isdir(self.path):
+            raise EnvError("%s is not a run folder (expected results/<host>/<stamp>/)" % self.path)
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except OSError:
+            raise EnvError("%s is missing: run `python3 -m runner --render %s` first"
+                           % (path, self.path)) from None
+        except ValueError as e:
+            raise EnvError("%s is not valid JSON: %s" % (path, e)) from None
+        if not isinstance(data, dict) or not isinstance(data.get("variants"), list):
+            raise EnvError("%s has no \"variants\" list: not a summary of this suite" % path)
+        return data
