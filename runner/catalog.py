@@ -120,27 +120,9 @@ or method, a backend with bad characters, a check that is not a small integer
 expression, a baseline rule naming unknown fields, a profile that suite.json
 lacks) raises CatalogError with one line; the CLI prints it and exits 3.
 
-Usage: python3 -m runner.catalog [--catalog DIR] COMMAND ...
-  ids [--profile P] [--lang L] [--workload W]   variant ids, one a line
-  argv ID [--bin DIR] [--node PATH]             the command of one variant, one word a line
-  field ID NAME                                 one field of one variant (lists and dicts
-                                                as JSON; also label, name, concurrency,
-                                                requires)
-  workloads                                     workload names, one a line
-  flags W                                       W's flags and their values, one a line each
-  default ID [FLAG]                             the variant's workload flags (as `flags`),
-                                                or the value of one of them
-  bad-inputs                                    every bad input (suite.json's, then each
-                                                workload's), a row as lines: "@@ WORKLOAD
-                                                EXIT" (* for the suite's), "says ERE",
-                                                "words LANG ERE"..., "flag WORD"...
-  table                                         the variant tables (Markdown)
-  readme [--check]                              write those tables into docs/workloads.md
-                                                (--check: exit 1 if it is out of date)
-
-Exit codes: 0 ok, 1 docs/workloads.md out of date, 2 bad call or unknown variant,
-3 a broken catalog.  The bats tests and the Makefile use this CLI; the runner,
-runner/contract.py and runner/reproduce.py import it (never the reverse).
+Its command line is runner/catalog_cli.py (`python3 -m runner.catalog_cli`);
+the runner, runner/contract.py and runner/reproduce.py import this module
+(never the reverse).
 """
 import copy
 import os
@@ -466,7 +448,3 @@ def _loaded(path):
     return got[1]
 
 
-
-if __name__ == "__main__":
-    from .catalog_cli import main
-    sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,26 @@
-"""catalog_cli.py -- the catalog's command line, `python3 -m runner.catalog
-COMMAND ...` (its usage is at the end of runner/catalog.py's module doc, which
---help prints): ids, argv, field, workloads, flags, default, bad-inputs, table,
-readme.
+"""catalog_cli.py -- the catalog's command line (runner/catalog.py is the
+catalog itself).
+
+Usage: python3 -m runner.catalog_cli [--catalog DIR] COMMAND ...
+  ids [--profile P] [--lang L] [--workload W]   variant ids, one a line
+  argv ID [--bin DIR] [--node PATH]             the command of one variant, one word a line
+  field ID NAME                                 one field of one variant (lists and dicts
+                                                as JSON; also label, name, concurrency,
+                                                requires)
+  workloads                                     workload names, one a line
+  flags W                                       W's flags and their values, one a line each
+  default ID [FLAG]                             the variant's workload flags (as `flags`),
+                                                or the value of one of them
+  bad-inputs                                    every bad input (suite.json's, then each
+                                                workload's), a row as lines: "@@ WORKLOAD
+                                                EXIT" (* for the suite's), "says ERE",
+                                                "words LANG ERE"..., "flag WORD"...
+  table                                         the variant tables (Markdown)
+  readme [--check]                              write those tables into docs/workloads.md
+                                                (--check: exit 1 if it is out of date)
+
+Exit codes: 0 ok, 1 docs/workloads.md out of date, 2 bad call or unknown variant,
+3 a broken catalog.  The bats tests and the Makefile use this CLI.
 """
 import json
 import sys
@@ -39,7 +58,7 @@ def _variant_arg(cat, args, cmd):
         raise _Usage("%s: which variant?" % cmd)
     v = cat.find(args[1])
     if v is None:
-        raise _Usage("unknown variant %r (see: catalog.py ids)" % args[1])
+        raise _Usage("unknown variant %r (see: python3 -m runner.catalog_cli ids)" % args[1])
     return v
 
 
@@ -98,7 +117,7 @@ def _command(cat, args):
         if "--check" in args:
             if new != text:
                 print("docs/workloads.md: the variant tables differ from runner/catalog/; "
-                      "run: python3 -m runner.catalog readme", file=sys.stderr)
+                      "run: python3 -m runner.catalog_cli readme", file=sys.stderr)
                 return 1
             return 0
         if new != text:
@@ -110,7 +129,7 @@ def _command(cat, args):
 def main(args):
     args = list(args)
     if not args or args[0] in ("-h", "--help"):
-        print(catalog.__doc__.strip(), file=sys.stdout if args else sys.stderr)
+        print(__doc__.strip(), file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
     try:
         path = _opt(args, "--catalog", catalog.DIR)
@@ -118,8 +137,12 @@ def main(args):
             raise _Usage("which command? (try --help)")
         return _command(catalog.load(path), args)
     except _Usage as e:
-        print("catalog.py: %s" % e, file=sys.stderr)
+        print("catalog_cli.py: %s" % e, file=sys.stderr)
         return 2
     except CatalogError as e:
-        print("catalog.py: %s" % e, file=sys.stderr)
+        print("catalog_cli.py: %s" % e, file=sys.stderr)
         return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """catalog_docs.py -- the variant tables of docs/workloads.md, made from the
 catalog (one Markdown table per workload, between the catalog-table markers):
-`python3 -m runner.catalog table` prints them, `readme` writes them.
+`python3 -m runner.catalog_cli table` prints them, `readme` writes them.
 """
 import os
 import re

@@ -314,7 +314,7 @@ def main(args):
         cat = catalog.load(path)
         entry = cat.find(vid)
         if entry is None:
-            raise _Usage("unknown variant %r (see: python3 -m runner.catalog ids)" % vid)
+            raise _Usage("unknown variant %r (see: python3 -m runner.catalog_cli ids)" % vid)
         known = cat.workloads[entry["workload"]]["flags"]
         for flag in flags:
             if flag not in known:

@@ -362,7 +362,7 @@ class CliTest(unittest.TestCase):
         self.assertEqual(code, 3)
         self.assertEqual(out, "")
         self.assertEqual(err.count("\n"), 1)
-        self.assertRegex(err, r"^catalog.py: .*demo.json: duplicate variant id demo/c/callback-sequential@b1\n$")
+        self.assertRegex(err, r"^catalog_cli.py: .*demo.json: duplicate variant id demo/c/callback-sequential@b1\n$")
 
     def test_the_table_has_one_section_per_workload(self):
         code, out, _ = run_cli("table")

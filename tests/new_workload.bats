@@ -68,7 +68,7 @@ setup() {
 }
 
 @test "the catalog lists a workload from its file alone and the runner runs it" {
-  run -0 "$PYTHON" -m runner.catalog --catalog "$THROWN" ids
+  run -0 "$PYTHON" -m runner.catalog_cli --catalog "$THROWN" ids
   assert_output "thrown/node/callback-sequential@none"
   run -0 --separate-stderr "$PYTHON" -m runner --catalog "$THROWN" --profile quick --filter '^thrown/' \
     --no-charts --node "${NODE:-node}" --out "$BATS_TEST_TMPDIR/out"
@@ -94,7 +94,7 @@ PY
   assert_line 1..9
   refute_line --partial "not ok"
   # The row badinput.bats ran: thrown's own, with its words in Node.
-  run -0 "$PYTHON" -m runner.catalog --catalog "$THROWN" bad-inputs
+  run -0 "$PYTHON" -m runner.catalog_cli --catalog "$THROWN" bad-inputs
   assert_line "@@ thrown 2"
   assert_line 'words node --add must be an integer from 0 to 1000, got "1001"'
 }

@@ -123,7 +123,7 @@ EOF
 }
 
 @test "the scaling profile of the real catalog sweeps N, K and the threadpool's size" {
-  run "$PYTHON" -m runner.catalog ids --profile scaling
+  run "$PYTHON" -m runner.catalog_cli ids --profile scaling
   assert_success
   [ "${#lines[@]}" -ge 6 ]
   "$PYTHON" - <<'EOF'
@@ -158,7 +158,7 @@ EOF
 @test "bad sweep, budget and variants_of settings are refused with one line (exit 3)" {
   while IFS='|' read -r settings message; do
     bad_catalog "$settings"
-    run "$PYTHON" -m runner.catalog --catalog "${BATS_TEST_TMPDIR}/cat" ids
+    run "$PYTHON" -m runner.catalog_cli --catalog "${BATS_TEST_TMPDIR}/cat" ids
     [ "$status" -eq 3 ] || { echo "settings $settings: exit $status"; false; }
     [ "${#lines[@]}" -eq 1 ] || { echo "settings $settings: $output"; false; }
     [[ "$output" == *"$message"* ]] || { echo "settings $settings: $output"; false; }

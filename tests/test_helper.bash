@@ -40,7 +40,7 @@ done
 : "${CATALOG_DIR:=${ROOT}/runner/catalog}"
 
 # catalog ARGS... -- the catalog CLI (runner/catalog.py).
-catalog() { "$PYTHON" -m runner.catalog --catalog "$CATALOG_DIR" "$@"; }
+catalog() { "$PYTHON" -m runner.catalog_cli --catalog "$CATALOG_DIR" "$@"; }
 
 # workloads -- the catalog's workloads, one a line.
 workloads() { catalog workloads; }
