@@ -11,7 +11,8 @@ the medians over the measured runs of
              objects taken from the promise pools (pool_gets)
   switches   voluntary and involuntary context switches per operation: the
              line's nvcsw/nivcsw (C: the timed section) or else the runner's
-             wait4 figures for the whole process (start-up included)
+             wait4 figures for the whole process (runs.jsonl's proc_nvcsw,
+             proc_nivcsw) (start-up included)
   syscalls   system calls per operation from the traced runs (trace.py:
              trace.json), in all and the most frequent ones
 
@@ -61,9 +62,9 @@ def per_variant(entries, traced):
         for key, name in LINE_COUNTS:
             v = _int(line.get(key))
             per.setdefault(name, []).append(None if v is None else float(v) / n)
-        for key in ("nvcsw", "nivcsw"):
+        for key in ("proc_nvcsw", "proc_nivcsw"):
             v = _int(e.get(key))
-            per.setdefault("process_" + key, []).append(None if v is None else float(v) / n)
+            per.setdefault(key, []).append(None if v is None else float(v) / n)
     for name, xs in per.items():
         acc[name] = _median(xs)
     if acc.get("user_ns") is not None and acc.get("sys_ns") is not None:
@@ -71,9 +72,9 @@ def per_variant(entries, traced):
     # Context switches: the timed section's when the line has them, else the
     # process's (start-up included), and say which.
     acc["switches_from"] = "line" if acc.get("nvcsw") is not None else (
-        "process" if acc.get("process_nvcsw") is not None else None)
+        "process" if acc.get("proc_nvcsw") is not None else None)
     if acc["switches_from"] == "process":
-        acc["nvcsw"], acc["nivcsw"] = acc["process_nvcsw"], acc["process_nivcsw"]
+        acc["nvcsw"], acc["nivcsw"] = acc["proc_nvcsw"], acc["proc_nivcsw"]
     if traced and "total" in traced:
         acc["syscalls"] = traced["total"]
         acc["syscalls_top"] = top_calls(traced.get("by_syscall", {}))

@@ -35,8 +35,8 @@ CHARTS = [("headline_chart", "headline", "Does the style cost anything? Each sty
           ("ratio_chart", "ratio", "Ratio to the %s of the same mode",
            "ratios:against_baseline"),
           ("distribution_chart", "distribution", "Every sample", "median_ms"),
-          ("cpu_chart", "cpu", "CPU time beside wall time", "user_ms"),
-          ("memory_chart", "memory", "Memory above the idle process (or peak)", "peak_rss_kb"),
+          ("cpu_chart", "cpu", "CPU time beside wall time", "proc_user_ms"),
+          ("memory_chart", "memory", "Memory above the idle process (or peak)", "proc_peak_rss_kb"),
           ("claims_chart", "claims", "Seed claims against this host",
            "claims:ratios|absolute"),
           ("gap_chart", "gap", "Node's gap to C split into runtime, style and file reader",
@@ -57,7 +57,7 @@ CHARTS = [("headline_chart", "headline", "Does the style cost anything? Each sty
           ("scaling_env_chart", "scaling-env", "Scaling with the threadpool's size: "
            "time per operation and peak memory", "sweep_env"),
           # Only for a workload whose catalog file asks for it (charts.per_unit_memory).
-          ("unit_memory_chart", "unit-memory", "Memory per suspended operation", "peak_rss_kb",
+          ("unit_memory_chart", "unit-memory", "Memory per suspended operation", "proc_peak_rss_kb",
            "per_unit_memory")]
 
 

@@ -143,8 +143,8 @@ def memory_kb(row, figure="kernel"):
         return None, "no harness memory figure"
     if row.get("mem_above_idle_kb") is not None:
         return row["mem_above_idle_kb"], "above idle"
-    if row.get("peak_rss_kb") is not None:
-        return row["peak_rss_kb"], "peak RSS"
+    if row.get("proc_peak_rss_kb") is not None:
+        return row["proc_peak_rss_kb"], "peak RSS"
     return None, "no memory figure"
 
 

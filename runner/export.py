@@ -59,8 +59,8 @@ def hyperfine(samples, rows):
             "mean": mean,
             "stddev": stddev,
             "median": stats.median(times),
-            "user": sum((s["user_us"] or 0) for s in runs) / len(runs) / 1e6,
-            "system": sum((s["sys_us"] or 0) for s in runs) / len(runs) / 1e6,
+            "user": sum((s["proc_user_us"] or 0) for s in runs) / len(runs) / 1e6,
+            "system": sum((s["proc_sys_us"] or 0) for s in runs) / len(runs) / 1e6,
             "min": min(times),
             "max": max(times),
             "times": times,
@@ -96,8 +96,8 @@ def gobench(samples, rows, host):
         name = bench_name(r["workload"], r["label"])
         for s in runs:
             extra = ""
-            if s["peak_rss_kb"] is not None:
-                extra = " %d peak-RSS-KiB" % s["peak_rss_kb"]
+            if s["proc_peak_rss_kb"] is not None:
+                extra = " %d peak-RSS-KiB" % s["proc_peak_rss_kb"]
             lines.append("%s %d %s ns/op%s" % (name, s["iterations"],
                                                _per_op(s["elapsed_ns"], s["iterations"]), extra))
     return "\n".join(lines) + "\n"

@@ -38,13 +38,13 @@ class Result:
     """What one run left behind.  exit_code is negative (-signal) when a signal
     ended it; spawn_error says why it never started."""
     __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
-                 "user_us", "sys_us", "peak_rss_kb", "spawn_error", "nvcsw", "nivcsw",
+                 "proc_user_us", "proc_sys_us", "proc_peak_rss_kb", "spawn_error", "proc_nvcsw", "proc_nivcsw",
                  "server_died", "cpu")
 
     def __init__(self):
         self.exit_code = self.signal = self.wall_ns = None
-        self.user_us = self.sys_us = self.peak_rss_kb = None
-        self.nvcsw = self.nivcsw = None     # context switches (wait4), when reported
+        self.proc_user_us = self.proc_sys_us = self.proc_peak_rss_kb = None
+        self.proc_nvcsw = self.proc_nivcsw = None     # context switches (wait4), when reported
         self.timed_out = False
         self.spawn_error = None
         self.server_died = None     # its server's death during the run (measure.py)
@@ -240,10 +240,10 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
             harness_failure(launch, status, text, fields, err)
             status = int(fields["status"])
             res.wall_ns = int(fields["wall_ns"])
-            res.user_us, res.sys_us = int(fields["user_us"]), int(fields["sys_us"])
-            res.peak_rss_kb = _maxrss_kb(int(fields["maxrss"]))
+            res.proc_user_us, res.proc_sys_us = int(fields["user_us"]), int(fields["sys_us"])
+            res.proc_peak_rss_kb = _maxrss_kb(int(fields["maxrss"]))
             if fields.get("nvcsw", "").isdigit() and fields.get("nivcsw", "").isdigit():
-                res.nvcsw, res.nivcsw = int(fields["nvcsw"]), int(fields["nivcsw"])
+                res.proc_nvcsw, res.proc_nivcsw = int(fields["nvcsw"]), int(fields["nivcsw"])
             if fields.get("cpu", "").isdigit():
                 res.cpu = int(fields["cpu"])
         if os.WIFSIGNALED(status):

@@ -189,8 +189,8 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
             "iterations": n, "concurrency": point.get("concurrency", v["concurrency"]),
             "status": status,
             "exit_code": res.exit_code, "elapsed_ns": _elapsed(rec.get("elapsed_ns")),
-            "wall_ns": res.wall_ns, "user_us": res.user_us, "sys_us": res.sys_us,
-            "peak_rss_kb": res.peak_rss_kb, "ok": _int_or_none(rec.get("ok")),
+            "wall_ns": res.wall_ns, "proc_user_us": res.proc_user_us, "proc_sys_us": res.proc_sys_us,
+            "proc_peak_rss_kb": res.proc_peak_rss_kb, "ok": _int_or_none(rec.get("ok")),
             "bytes": _int_or_none(rec.get("bytes")), "shape": v["shape"],
             "method": v["method"], "label": v["label"],
             "idle_rss_kb": _int_or_none(rec.get("idle_rss_kb")),
@@ -420,7 +420,7 @@ def measure(args, cat, plan, seed):
                         entry = {"round": ("w%d" % (i + 1)) if warm else rnd, "order": pos,
                                  "variant": vid, "status": status, "exit_code": res.exit_code,
                                  "wall_ns": res.wall_ns, "reason": reason, "line": rec,
-                                 "nvcsw": res.nvcsw, "nivcsw": res.nivcsw, "cpu": res.cpu,
+                                 "proc_nvcsw": res.proc_nvcsw, "proc_nivcsw": res.proc_nivcsw, "cpu": res.cpu,
                                  "stderr": launch.first_line(res.stderr) or None}
                         if label_of_point:
                             entry["point"] = label_of_point

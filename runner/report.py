@@ -126,8 +126,8 @@ def resources_table(wrows):
            "|---|---:|---:|---:|---:|---:|"]
     for r in wrows:
         out.append("| `%s` | %s | %s | %s | %s | %d |" % (
-            r["label"], _mib(r.get("peak_rss_kb")), _mib(r.get("mem_above_idle_kb")),
-            fmt.num(r.get("user_ms")), fmt.num(r.get("sys_ms")), r.get("outliers") or 0))
+            r["label"], _mib(r.get("proc_peak_rss_kb")), _mib(r.get("mem_above_idle_kb")),
+            fmt.num(r.get("proc_user_ms")), fmt.num(r.get("proc_sys_ms")), r.get("outliers") or 0))
     return out
 
 

@@ -56,7 +56,7 @@ are filled in):
   absolute   [{id, whose, claim, seed_ms, variant, seed_method?}]
              (without seed_method the seed's-method cell says same_method)
   memory     [{id, whose, claim, seed_kb, num, den?}]: memory above the idle
-             process (a run's peak_rss_kb - idle_rss_kb), of num, or of num
+             process (a run's proc_peak_rss_kb - idle_rss_kb), of num, or of num
              minus den's (a claimed difference, negative for a saving); from
              the rounds in which both ran, with a CI, else of the summary's
              medians (mem_above_idle_kb)

@@ -38,6 +38,11 @@ HOST_TYPES = {"slug": _STR, "memory_bytes": (int, type(None)), "machine": _STR, 
               "cpu_model": _STR, "emulation": _STR}
 
 
+# The process's figures (wait4's) in a runs.jsonl entry, as runs before they
+# were named proc_ kept them beside the program's own line.
+OLD_RUNS_NAMES = {"nvcsw": "proc_nvcsw", "nivcsw": "proc_nivcsw"}
+
+
 def read_object(path, types):
     """The JSON object of path, or None when the file is missing.  EnvError (one
     line naming the file) when it is there but is not JSON (or names a key
@@ -178,8 +183,8 @@ class RunFolder:
             if s["status"] != "ok" or not s["elapsed_ns"]:
                 continue
             times.setdefault(s["variant"], {})[s["round"]] = s["elapsed_ns"]
-            if s.get("idle_rss_kb") is not None and s.get("peak_rss_kb") is not None:
-                mem.setdefault(s["variant"], {})[s["round"]] = s["peak_rss_kb"] - s["idle_rss_kb"]
+            if s.get("idle_rss_kb") is not None and s.get("proc_peak_rss_kb") is not None:
+                mem.setdefault(s["variant"], {})[s["round"]] = s["proc_peak_rss_kb"] - s["idle_rss_kb"]
             if s.get("sampled_rss_kb") is not None:
                 sampled.setdefault(s["variant"], {})[s["round"]] = s["sampled_rss_kb"]
         return times, mem, sampled
@@ -242,6 +247,9 @@ class RunFolder:
                 if (isinstance(e, dict) and isinstance(e.get("round"), int)
                         and e.get("status") == "ok" and isinstance(e.get("line"), dict)
                         and sm.at_base_point(e)):
+                    for old, new in OLD_RUNS_NAMES.items():
+                        if old in e and new not in e:
+                            e[new] = e.pop(old)
                     out.setdefault(e.get("variant"), []).append(e)
         return out
 

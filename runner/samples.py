@@ -15,16 +15,19 @@ from . import catalog_check
 from . import contract
 from . import expr
 
+# The launcher's (wait4's) figures of the whole process are proc_ columns; a
+# file written before they were named so has them under the line's names.
+OLD_NAMES = {"user_us": "proc_user_us", "sys_us": "proc_sys_us", "peak_rss_kb": "proc_peak_rss_kb"}
 SAMPLE_COLUMNS = ["round", "order", "variant", "workload", "lang", "style", "mode",
                   "backend", "iterations", "concurrency", "status", "exit_code",
-                  "elapsed_ns", "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes",
+                  "elapsed_ns", "wall_ns", "proc_user_us", "proc_sys_us", "proc_peak_rss_kb", "ok", "bytes",
                   "shape", "method", "label", "idle_rss_kb", "env", "point",
                   "outside_ns", "startup_ns", "warmup_ns", "pass", "sampled_rss_kb", "runtime"]
 # samples.csv may end after any column from this one on: a file written before the
 # later columns existed is read with them empty.  New columns are appended.
 BASE_COLUMNS = 22
 INT_COLUMNS = ("round", "order", "iterations", "concurrency", "exit_code", "elapsed_ns",
-               "wall_ns", "user_us", "sys_us", "peak_rss_kb", "ok", "bytes", "idle_rss_kb",
+               "wall_ns", "proc_user_us", "proc_sys_us", "proc_peak_rss_kb", "ok", "bytes", "idle_rss_kb",
                "outside_ns", "startup_ns", "warmup_ns", "pass", "sampled_rss_kb")
 STATUSES = ("ok", "invalid", "failed", "timeout", "crashed")
 
@@ -64,6 +67,8 @@ def read_samples(path, warnings=None, contracts=None):
         text = f.read()
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None)
+    if header is not None:
+        header = [OLD_NAMES.get(c, c) for c in header]
     if (header is None or len(header) < BASE_COLUMNS
             or header != SAMPLE_COLUMNS[:len(header)]):
         raise ValueError("%s: header is %r, expected the columns %s"
@@ -173,8 +178,9 @@ def workload_contracts(run=None, where="run.json", cat=None):
 
 # The figures of a program's line that samples.csv keeps (runner/measure.py:
 # sample_row), beside its iterations: what --render checks again.  The others
-# (the workload's own fields, the line's peak_rss_kb and concurrency) are not
-# in the file: its peak_rss_kb is the launcher's, its concurrency the K given.
+# (the workload's own fields, the line's user_us, sys_us, peak_rss_kb and
+# concurrency) are not in the file: its proc_ columns are the launcher's
+# (wait4's), its concurrency the K given.
 LINE_COLUMNS = ("ok", "bytes", "elapsed_ns", "idle_rss_kb", "warmup_ns")
 # Of those, what every ok row has (idle_rss_kb and warmup_ns came later:
 # an older file reads them empty).

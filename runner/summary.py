@@ -30,7 +30,7 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "concurrency", "n", "ok", "invalid", "failed", "timeout", "crashed",
                        "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
                        "ratio_ci_low", "ratio_ci_high", "p_value", "significant",
-                       "peak_rss_kb", "user_ms", "sys_ms", "outliers", "warnings",
+                       "proc_peak_rss_kb", "proc_user_ms", "proc_sys_ms", "outliers", "warnings",
                        "shape", "method", "label", "baseline_label", "lang_baseline",
                        "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high", "lang_p_value",
                        "lang_significant", "lang_baseline_label", "idle_rss_kb",
@@ -175,20 +175,20 @@ def summarize(samples, baselines, units=None):
                              if d["median"] is not None else None),
                "per_op_ns_ci_low": per_op[0] if per_op else None,
                "per_op_ns_ci_high": per_op[1] if per_op else None,
-               "peak_rss_kb": _median_or_none([s["peak_rss_kb"] for s in oks]),
+               "proc_peak_rss_kb": _median_or_none([s["proc_peak_rss_kb"] for s in oks]),
                "idle_rss_kb": _median_or_none([s["idle_rss_kb"] for s in oks
                                                if s.get("idle_rss_kb") is not None]),
                "mem_above_idle_kb": _median_or_none([
-                   max(0, s["peak_rss_kb"] - s["idle_rss_kb"]) for s in oks
-                   if s.get("idle_rss_kb") is not None and s["peak_rss_kb"] is not None]),
+                   max(0, s["proc_peak_rss_kb"] - s["idle_rss_kb"]) for s in oks
+                   if s.get("idle_rss_kb") is not None and s["proc_peak_rss_kb"] is not None]),
                # A harness's own memory figure (perfjs: the largest RSS it sampled
                # less the RSS at its start), when the line gave one.
                "sampled_rss_kb": _median_or_none([s.get("sampled_rss_kb") for s in oks
                                                   if s.get("sampled_rss_kb") is not None]),
-               "user_ms": _median_or_none([s["user_us"] / 1000.0 for s in oks
-                                           if s["user_us"] is not None]),
-               "sys_ms": _median_or_none([s["sys_us"] / 1000.0 for s in oks
-                                          if s["sys_us"] is not None]),
+               "proc_user_ms": _median_or_none([s["proc_user_us"] / 1000.0 for s in oks
+                                                if s["proc_user_us"] is not None]),
+               "proc_sys_ms": _median_or_none([s["proc_sys_us"] / 1000.0 for s in oks
+                                               if s["proc_sys_us"] is not None]),
                "wall_ms": _median_or_none([_ms(s["wall_ns"]) for s in oks
                                            if s["wall_ns"] is not None]),
                "warnings": warnings}

@@ -137,7 +137,7 @@ class LaunchTest(Fixture):
         self.assertEqual((res.stdout, res.stderr, res.exit_code), (b"out\n", b"err\n", 3))
         self.assertIsNone(res.signal)
         self.assertGreater(res.wall_ns, 0)
-        self.assertGreater(res.peak_rss_kb, 0)
+        self.assertGreater(res.proc_peak_rss_kb, 0)
 
     @unittest.skipUnless(launch.allowed_cpus(), "no sched_setaffinity here (macOS)")
     def test_the_launcher_pins_the_program_to_the_cpu_asked_and_reports_it(self):
@@ -180,7 +180,7 @@ class LaunchTest(Fixture):
     def test_the_launcher_keeps_the_runner_memory_out_of_the_peak(self):
         # sh -c : is well under the Python runner's own resident size.
         if sys.platform.startswith("linux"):
-            launched = launch.run_once(["sh", "-c", ":"], 10, self.launcher).peak_rss_kb
+            launched = launch.run_once(["sh", "-c", ":"], 10, self.launcher).proc_peak_rss_kb
             import resource
             self.assertLess(launched, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 

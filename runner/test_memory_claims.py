@@ -37,8 +37,8 @@ def write_memory_samples(folder, rounds=12):
                 rec.update(catalog_mod.parse_id(vid))
                 rec.update(round=r, order=order, variant=vid, iterations=5,
                            concurrency=1, status="ok", exit_code=0, elapsed_ns=int(ms * 1e6),
-                           wall_ns=int(ms * 1e6) + 1, user_us=1, sys_us=1,
-                           peak_rss_kb=40000 + FIB_KB[vid](r), idle_rss_kb=40000, ok=5, bytes=0)
+                           wall_ns=int(ms * 1e6) + 1, proc_user_us=1, proc_sys_us=1,
+                           proc_peak_rss_kb=40000 + FIB_KB[vid](r), idle_rss_kb=40000, ok=5, bytes=0)
                 w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])
 
 
@@ -248,8 +248,8 @@ class MemoryClaimsTest(unittest.TestCase):
                         rec.update(catalog_mod.parse_id(vid))
                         rec.update(round=r, order=order, variant=vid, iterations=10000,
                                    concurrency=0, status="ok", exit_code=0, elapsed_ns=10 ** 8,
-                                   wall_ns=10 ** 8 + 1, user_us=1, sys_us=1,
-                                   peak_rss_kb=40000 + kernel[vid] + r, idle_rss_kb=40000,
+                                   wall_ns=10 ** 8 + 1, proc_user_us=1, proc_sys_us=1,
+                                   proc_peak_rss_kb=40000 + kernel[vid] + r, idle_rss_kb=40000,
                                    ok=10000, bytes=0,
                                    sampled_rss_kb=harness[vid] + r if vid in harness else "")
                         w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])

@@ -34,7 +34,7 @@ def write_run(folder):
                             "mode": "sequential", "backend": "node4", "iterations": 100,
                             "concurrency": 1, "status": "ok", "exit_code": 0,
                             "elapsed_ns": 1000000 * (order + rnd), "wall_ns": 9000000,
-                            "user_us": 1, "sys_us": 1, "peak_rss_kb": 1, "ok": 100, "bytes": 1200,
+                            "proc_user_us": 1, "proc_sys_us": 1, "proc_peak_rss_kb": 1, "ok": 100, "bytes": 1200,
                             "shape": "", "method": "inprocess", "label": vid.split("/", 1)[1]})
 
 
@@ -142,7 +142,7 @@ class InterruptedRenderTest(unittest.TestCase):
 
 class ChartHintTest(unittest.TestCase):
     def test_a_chart_with_a_catalog_hint_is_drawn_only_for_workloads_that_give_it(self):
-        rows = [{"workload": w, "peak_rss_kb": 10, "median_ms": 1.0, "ratio": 1.0,
+        rows = [{"workload": w, "proc_peak_rss_kb": 10, "median_ms": 1.0, "ratio": 1.0,
                  "baseline_label": None} for w in ("tasks", "readfile")]
         drawn = []
 

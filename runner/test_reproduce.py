@@ -56,7 +56,7 @@ def row(vid, median, n=12, statuses=None):
             "median_ms": median if n else None,
             "ci_low_ms": median * 0.98 if n else None, "ci_high_ms": median * 1.02 if n else None,
             "baseline": None, "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None,
-            "significant": None, "peak_rss_kb": 1000, "user_ms": 1.0, "sys_ms": 1.0, "warnings": []}
+            "significant": None, "proc_peak_rss_kb": 1000, "proc_user_ms": 1.0, "proc_sys_ms": 1.0, "warnings": []}
 
 
 def make_summary(medians=MEDIANS, **run):
@@ -83,7 +83,7 @@ def write_samples(folder, medians, rounds=12):
                            concurrency=catalog_mod.given_concurrency(rec["mode"], 64),
                            status="ok", exit_code=0,
                            elapsed_ns=int(ms * 1e6 * drift), wall_ns=int(ms * 1e6 * drift) + 1,
-                           user_us=1, sys_us=1, peak_rss_kb=1, ok=10000, bytes=120000)
+                           proc_user_us=1, proc_sys_us=1, proc_peak_rss_kb=1, ok=10000, bytes=120000)
                 w.writerow([rec[c] for c in summary_mod.SAMPLE_COLUMNS])
     return path
 

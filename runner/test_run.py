@@ -304,7 +304,7 @@ class EndToEndTest(Fixture):
             # P rows per process, passes 0 to P - 1, one process's figures
             want = [0] if vid == whole else [0, 1, 2]
             self.assertEqual([int(r["pass"]) for r in rs], want, (vid, rnd))
-            self.assertEqual(len({(r["order"], r["wall_ns"], r["user_us"]) for r in rs}), 1)
+            self.assertEqual(len({(r["order"], r["wall_ns"], r["proc_user_us"]) for r in rs}), 1)
             self.assertEqual(len({r["elapsed_ns"] for r in rs}), len(rs))
             passes = sum(int(r["elapsed_ns"]) for r in rs)
             self.assertEqual({int(r["outside_ns"]) for r in rs}, {int(rs[0]["wall_ns"]) - passes})

@@ -40,8 +40,8 @@ def sample(rnd, variant, ms, status="ok", rss=1500):
             "iterations": 100, "concurrency": 1, "status": status,
             "exit_code": 0 if status in ("ok", "invalid") else 1,
             "elapsed_ns": int(ms * 1e6) if status == "ok" else None,
-            "wall_ns": int(ms * 1e6) + 1000000, "user_us": 2000, "sys_us": 3000,
-            "peak_rss_kb": rss, "ok": 100 if status == "ok" else None,
+            "wall_ns": int(ms * 1e6) + 1000000, "proc_user_us": 2000, "proc_sys_us": 3000,
+            "proc_peak_rss_kb": rss, "ok": 100 if status == "ok" else None,
             "bytes": 1200 if status == "ok" else None, "shape": "", "method": "inprocess",
             "label": variant.split("/", 1)[1], "idle_rss_kb": 1000 if status == "ok" else None}
 
@@ -408,6 +408,20 @@ class SamplesFileTest(unittest.TestCase):
         rows = sm.summarize([sample(r, CB, 10, rss=1500 + 100 * r) for r in (1, 2, 3)], {})
         self.assertEqual(rows[0]["idle_rss_kb"], 1000)
         self.assertEqual(rows[0]["mem_above_idle_kb"], 700)
+
+
+    def test_a_file_from_before_the_proc_names_reads_its_launcher_figures_as_proc(self):
+        old = {"proc_user_us": "user_us", "proc_sys_us": "sys_us", "proc_peak_rss_kb": "peak_rss_kb"}
+        columns = [old.get(c, c) for c in sm.SAMPLE_COLUMNS]
+        rows = [{old.get(k, k): v for k, v in sample(r, CB, 10).items()} for r in (1, 2, 3)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "samples.csv")
+            write_samples(path, rows, columns)
+            got = sm.read_samples(path)
+        self.assertEqual([(s["proc_user_us"], s["proc_sys_us"], s["proc_peak_rss_kb"]) for s in got],
+                         [(2000, 3000, 1500)] * 3)
+        self.assertNotIn("peak_rss_kb", got[0])
+        self.assertEqual(sm.summarize(got, {})[0]["proc_peak_rss_kb"], 1500)
 
 
 class ExportTest(unittest.TestCase):

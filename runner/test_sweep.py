@@ -114,7 +114,7 @@ class SummaryPointsTest(unittest.TestCase):
         return [{"round": r, "order": 1, "variant": vid, "workload": "w", "lang": "c",
                  "style": "callback", "mode": "parallel", "backend": "b", "iterations": iterations,
                  "concurrency": 0, "status": "ok", "exit_code": 0, "elapsed_ns": 1000 * r * iterations,
-                 "wall_ns": 10 ** 9, "user_us": 1, "sys_us": 1, "peak_rss_kb": 100, "ok": iterations,
+                 "wall_ns": 10 ** 9, "proc_user_us": 1, "proc_sys_us": 1, "proc_peak_rss_kb": 100, "ok": iterations,
                  "bytes": 0, "shape": "", "method": "inprocess", "label": vid[2:], "env": env,
                  "point": point} for r in range(1, 7)]
 

@@ -89,7 +89,7 @@ class AccountingTest(unittest.TestCase):
     def test_a_line_without_counts_gives_none_and_the_process_switches(self):
         line = {"variant": "w/node/callback-sequential@y", "iterations": 10, "user_us": 10,
                 "sys_us": 0}
-        a = accounting.per_variant([entry(1, line, nvcsw=30, nivcsw=5)], None)
+        a = accounting.per_variant([entry(1, line, proc_nvcsw=30, proc_nivcsw=5)], None)
         self.assertIsNone(a["threadpool"])
         self.assertIsNone(a["allocs"])
         self.assertEqual((a["nvcsw"], a["nivcsw"], a["switches_from"]), (3.0, 0.5, "process"))
@@ -112,6 +112,17 @@ class AccountingTest(unittest.TestCase):
             text = "\n".join(accounting.markdown(rows))
             self.assertIn("| `c/x` | 100 (1.00 / 2.00) | 4.00 | 1.00 (0.00) |", text)
             self.assertIn("4.0 (read 1.0)", text)
+
+    def test_a_runs_jsonl_from_before_the_proc_names_gives_the_process_switches(self):
+        line = {"variant": "w/node/callback-sequential@y", "iterations": 10, "user_us": 10,
+                "sys_us": 0}
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "runs.jsonl"), "w") as f:
+                f.write(json.dumps(entry(1, line, nvcsw=30, nivcsw=5)) + "\n")
+            got = runfolder.RunFolder(d).lines[line["variant"]]
+        self.assertEqual((got[0]["proc_nvcsw"], got[0]["proc_nivcsw"]), (30, 5))
+        a = accounting.per_variant(got, None)
+        self.assertEqual((a["nvcsw"], a["nivcsw"], a["switches_from"]), (3.0, 0.5, "process"))
 
     def test_a_sweeps_other_points_are_not_samples_of_the_base_point(self):
         with tempfile.TemporaryDirectory() as d:

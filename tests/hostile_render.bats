@@ -30,7 +30,7 @@ with open(os.path.join(d, "samples.csv"), "w", newline="") as f:
                         "lang": "c", "style": style, "mode": "sequential", "backend": "node4",
                         "iterations": 100, "concurrency": 1, "status": "ok", "exit_code": 0,
                         "elapsed_ns": 1000000 * (order + rnd), "wall_ns": 9000000,
-                        "user_us": 100, "sys_us": 100, "peak_rss_kb": 3000, "ok": 100,
+                        "proc_user_us": 100, "proc_sys_us": 100, "proc_peak_rss_kb": 3000, "ok": 100,
                         "bytes": 1200, "shape": "", "method": "inprocess",
                         "label": vid.split("/", 1)[1]})
 with open(os.path.join(d, "run.json"), "w") as f:

@@ -10,7 +10,7 @@
 load test_helper
 
 FAKE_CATALOG="${ROOT}/tests/fixtures-bin/catalog"
-COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,user_us,sys_us,peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point,outside_ns,startup_ns,warmup_ns,pass,sampled_rss_kb,runtime"
+COLUMNS="round,order,variant,workload,lang,style,mode,backend,iterations,concurrency,status,exit_code,elapsed_ns,wall_ns,proc_user_us,proc_sys_us,proc_peak_rss_kb,ok,bytes,shape,method,label,idle_rss_kb,env,point,outside_ns,startup_ns,warmup_ns,pass,sampled_rss_kb,runtime"
 
 # The node option the runner gets: the real node when there is one, else none.
 node_opt() {
@@ -182,7 +182,7 @@ keys = {"variant", "label", "workload", "lang", "style", "shape", "mode", "metho
         "iterations", "concurrency", "n", "statuses", "median_ms", "ci_low_ms", "ci_high_ms",
         "baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "significant", "baseline_label",
         "lang_baseline", "lang_ratio", "lang_ratio_ci_low", "lang_ratio_ci_high",
-        "lang_significant", "lang_baseline_label", "peak_rss_kb", "user_ms", "sys_ms", "warnings"}
+        "lang_significant", "lang_baseline_label", "proc_peak_rss_kb", "proc_user_ms", "proc_sys_ms", "warnings"}
 for row in s["variants"]:
     missing = keys - set(row)
     assert not missing, (row["variant"], missing)

@@ -26,10 +26,10 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/cpu-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = rundata.run_rows(PROG, "cpu", data, workload, out, "user_ms")
-    rows = [r for r in rows if r.get("sys_ms") is not None]
+    workload, rows, out = rundata.run_rows(PROG, "cpu", data, workload, out, "proc_user_ms")
+    rows = [r for r in rows if r.get("proc_sys_ms") is not None]
     groups = st.panels(rows)
-    unit, scale = st.time_unit([st.per_op_ns(r, r["user_ms"] + r["sys_ms"]) for r in rows])
+    unit, scale = st.time_unit([st.per_op_ns(r, r["proc_user_ms"] + r["proc_sys_ms"]) for r in rows])
     noun = st.unit_noun(summary, workload)
     legend = [Patch(facecolor="#888888", edgecolor="black", label="user CPU"),
               Patch(facecolor="white", edgecolor="black", hatch="//", label="system CPU"),
@@ -47,8 +47,8 @@ def draw(data, workload=None, out=None):
         ax = p.axes[k]
         top = []
         for y, r in enumerate(grows):
-            user = st.per_op_ns(r, r["user_ms"]) / scale
-            sys_ = st.per_op_ns(r, r["sys_ms"]) / scale
+            user = st.per_op_ns(r, r["proc_user_ms"]) / scale
+            sys_ = st.per_op_ns(r, r["proc_sys_ms"]) / scale
             wall = st.per_op_ns(r, r.get("wall_ms")) / scale if r.get("wall_ms") else None
             ax.barh(y, user, height=0.6, color=st.row_color(r), edgecolor="black",
                     linewidth=0.6)

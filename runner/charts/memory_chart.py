@@ -23,8 +23,8 @@ def above_idle_kb(r):
     """r's median peak RSS above the idle process, KiB, or None when unknown."""
     if r.get("mem_above_idle_kb") is not None:
         return r["mem_above_idle_kb"]
-    if r.get("idle_rss_kb") is not None and r.get("peak_rss_kb") is not None:
-        return r["peak_rss_kb"] - r["idle_rss_kb"]
+    if r.get("idle_rss_kb") is not None and r.get("proc_peak_rss_kb") is not None:
+        return r["proc_peak_rss_kb"] - r["idle_rss_kb"]
     return None
 
 
@@ -32,9 +32,9 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/memory-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = rundata.run_rows(PROG, "memory", data, workload, out, "peak_rss_kb")
+    workload, rows, out = rundata.run_rows(PROG, "memory", data, workload, out, "proc_peak_rss_kb")
     above = all(above_idle_kb(r) is not None for r in rows)
-    value = above_idle_kb if above else (lambda r: r["peak_rss_kb"])
+    value = above_idle_kb if above else (lambda r: r["proc_peak_rss_kb"])
     kbs = [value(r) for r in rows]
     big = max(abs(v) for v in kbs) >= 2048
     unit, div = ("MiB", 1024.0) if big else ("KiB", 1.0)

@@ -78,7 +78,7 @@ PANELS = {
     "ratio": ("time / the C baseline's at the same point (lower is better)",
               lambda p: p.get("ratio")),
     "memory": ("peak RSS of the process, MiB (lower is better)",
-               lambda p: p["peak_rss_kb"] / 1024.0 if p.get("peak_rss_kb") else None),
+               lambda p: p["proc_peak_rss_kb"] / 1024.0 if p.get("proc_peak_rss_kb") else None),
 }
 
 

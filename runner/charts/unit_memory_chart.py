@@ -40,14 +40,14 @@ def draw(data, workload=None, out=None):
     """The chart of workload (the run's only one when None) into out (None:
     RUNDIR/charts/unit-memory-<workload>.png); ChartError when it cannot be drawn."""
     summary = data.summary
-    workload, rows, out = rundata.run_rows(PROG, "unit-memory", data, workload, out, "peak_rss_kb")
+    workload, rows, out = rundata.run_rows(PROG, "unit-memory", data, workload, out, "proc_peak_rss_kb")
     h = hint(PROG, workload, data)
     unit = h.get("unit", "operation")
     above = all(r.get("mem_above_idle_kb") is not None for r in rows)
     what = "memory above idle" if above else "peak RSS (no idle figure: the runtime's floor included)"
 
     def per(r):
-        kb = r["mem_above_idle_kb"] if above else r["peak_rss_kb"]
+        kb = r["mem_above_idle_kb"] if above else r["proc_peak_rss_kb"]
         # At least a byte: a log axis has no place for 0 (or less, when the
         # peak fell under the idle RSS).
         return max(kb * 1024.0 / max(r.get("iterations") or 1, 1), 1.0)
