@@ -4,7 +4,9 @@
  *
  * Every reaction whose derived promise nobody needs is registered through
  * then_check: its rejection handler records the failure, so an operation's
- * failure is reported once, as the run's one line.
+ * failure is reported once, as the run's one line; and its derived promise,
+ * which the skeleton would release at once, is made only when the reaction
+ * runs (ab_promise_then_release), so a pending .then costs no promise.
  */
 #include "modes.h"
 
