@@ -4,7 +4,9 @@
  *
  * Every reaction whose derived promise nobody needs is registered through
  * then_check: its rejection handler records the failure, so an operation's
- * failure is reported once, as the run's one line.
+ * failure is reported once, as the run's one line; and its derived promise,
+ * which the skeleton would release at once, is made only when the reaction
+ * runs (ab_promise_then_release), so a pending .then costs no promise.
  */
 #include "modes.h"
 
@@ -15,12 +17,12 @@ static void op_failed(void *arg, ab_promise_t *settled, ab_promise_t *out) {
   ab_ops_failed(set, settled, ab_promise_code(settled), set->run->n - 1);
 }
 
-/* p.then(on_ok, op_failed); records running out of memory for it (iteration i). */
+/* p.then(on_ok, op_failed), its derived promise released at once (made when
+ * the reaction runs: ab_promise_then_release); records running out of memory
+ * for it (iteration i). */
 static void then_check(ab_ops_t *set, ab_promise_t *p, ab_then_fn on_ok, long i) {
-  ab_promise_t *derived = ab_promise_then(p, on_ok, op_failed, set);
-  if (derived == NULL)
+  if (ab_promise_then_release(p, on_ok, op_failed, set) != 0)
     ab_run_oom(set->run, i, "a promise");
-  ab_promise_release(derived);
 }
 
 /* ---- sequential and bounded: chains of .then -------------------------------- */

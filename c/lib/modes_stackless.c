@@ -23,12 +23,15 @@
 
 #include "stackless.h"
 
-/* The frame before every record of a loops or tasks set. */
+/* The frame before every record of a loops or tasks set: what lives across
+ * the await and no more (a tasks frame's own promise is in the set's slot
+ * of its operation, set->ps[op->i], below): 48 bytes on 64-bit hosts. */
 typedef struct sl_frame_s {
   ab_pt_t pt;
   ab_promise_t *awaited;   /* the operation's promise, the frame's reference */
-  ab_promise_t *result;    /* tasks: this frame's own promise */
 } sl_frame_t;
+
+_Static_assert(sizeof(void *) != 8 || sizeof(sl_frame_t) == 48, "a frame is 48 bytes on LP64");
 
 /* Bytes from a frame to its record. */
 #define SL_HEAD AB_OPS_ALIGNED(sizeof(sl_frame_t))
@@ -126,11 +129,12 @@ static int one_step(ab_pt_t *pt) {
   AB_PT_END(pt);
 }
 
-/* Settles the frame's own promise, as returning from an async function does. */
+/* Settles the frame's own promise, as returning from an async function does:
+ * set->ps[i] holds the frame's reference once the driver has dropped its
+ * own (after Promise.all), and is not read again. */
 static void one_done(ab_pt_t *pt) {
-  sl_frame_t *f = AB_PT_FRAME(pt, sl_frame_t, pt);
-  ab_pt_promise_return(f->result, pt->result, "the operation failed", op_of(pt));
-  f->result = NULL;
+  ab_op_t *op = op_of(pt);
+  ab_pt_promise_return(op->set->ps[op->i], pt->result, "the operation failed", op);
 }
 
 static int tasks_step(ab_pt_t *pt) {
@@ -143,7 +147,7 @@ static int tasks_step(ab_pt_t *pt) {
     ab_op_t *op = ab_ops_at(set, d->k);
     sl_frame_t *f = frame_of(op);
     op->i = d->k;
-    if ((set->ps[d->k] = f->result = ab_pt_promise_new()) == NULL)
+    if ((set->ps[d->k] = ab_pt_promise_new()) == NULL)
       break;
     ab_pt_start(&f->pt, one_step, one_done);
   }

@@ -10,6 +10,9 @@
  * free list:
  *   - then/catch/finally put theirs in the derived promise's slot (the derived
  *     promise is always fresh, so the slot is free): no allocation beyond it;
+ *   - ab_promise_then_release has no derived promise until its reaction runs:
+ *     its record is in the slot of the promise it waits on when free (the
+ *     pool otherwise), and which of the two is told by the record's address;
  *   - raw reactions, await's wake-ups and combinator elements use the slot of
  *     the promise they wait on when it is free (the first such reaction), the
  *     pool otherwise;
@@ -187,6 +190,7 @@ static HOT_INLINE void enqueue(ab_microtask_fn fn, void *arg) {
 }
 
 static void run_then_job(void *job);
+static void run_then_later_job(void *job);
 static void run_finally_job(void *job);
 static void run_thunk_job(void *job);
 static void run_adopt_job(void *job);
@@ -354,9 +358,14 @@ static inline ab_promise_t *adopter_of(const reaction_t *r) {
 
 static void combo_release(combo_t *c);
 
-/* A reaction that will never run (its promise was freed while pending). */
-static void drop_reaction(reaction_t *r) {
-  if (r->job == run_then_job || r->job == run_finally_job || r->job == run_thunk_job) {
+/* A reaction on p that will never run (p was freed while pending). */
+static void drop_reaction(ab_promise_t *p, reaction_t *r) {
+  if (r->job == run_then_later_job) { /* no derived promise yet: the record */
+    if (r == &p->rx)
+      p->flags &= (uint8_t)~F_RX_BUSY;
+    else
+      pool_put(&reaction_pool, r);
+  } else if (r->job == run_then_job || r->job == run_finally_job || r->job == run_thunk_job) {
     ab_promise_t *t = owner_of(r);
     if (r->job == run_thunk_job) ab_promise_release(r->arg);
     t->flags &= (uint8_t)~F_RX_BUSY;
@@ -382,7 +391,7 @@ void ab__promise_free(ab_promise_t *p) {
     p->reactions = NULL;
     while (r) {
       reaction_t *next = r->next;
-      drop_reaction(r);
+      drop_reaction(p, r);
       r = next;
     }
   } else {
@@ -654,6 +663,20 @@ ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
   return d;
 }
 
+int ab_promise_then_release(ab_promise_t *p, ab_then_fn on_fulfilled,
+                            ab_then_fn on_rejected, void *arg) {
+  /* The record in p's slot (the pool's when busy); whether it is the slot
+   * is told by its address when it runs, so u holds on_rejected whole. */
+  reaction_t *r = record_in(p);
+  if (UNLIKELY(r == NULL)) return AB_ENOMEM;
+  r->job = run_then_later_job;
+  r->f.then = on_fulfilled;
+  r->u.on_rejected = on_rejected;
+  r->arg = arg;
+  add_reaction(p, r);
+  return 0;
+}
+
 ab_promise_t *ab_promise_catch(ab_promise_t *p, ab_then_fn on_rejected, void *arg) {
   return ab_promise_then(p, NULL, on_rejected, arg);
 }
@@ -804,6 +827,34 @@ static HOT_INLINE void run_then(reaction_t *r, ab_promise_t *p) {
 static void run_then_job(void *job) {
   reaction_t *r = job;
   run_then(r, r->settled);
+}
+
+/* ab_promise_then_release's PromiseReactionJob: the derived promise, which
+ * nobody else could hold, is made now, pending, and settled as then()'s is.
+ * Drops the job's reference of p. */
+static void run_then_later_job(void *job) {
+  reaction_t *r = job;
+  ab_promise_t *p = r->settled;
+  ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->u.on_rejected;
+  void *arg = r->arg;
+  if (r == &p->rx)
+    p->flags &= (uint8_t)~F_RX_BUSY;
+  else
+    pool_put(&reaction_pool, r);
+  ab_promise_t *d = promise_alloc();
+  if (UNLIKELY(d == NULL)) die_oom();
+  if (h) {
+    h(arg, p, d);
+    if (!(d->flags & F_RESOLVED)) {
+      d->flags |= F_RESOLVED;
+      fulfil(d, NULL, NULL);
+    }
+  } else {
+    d->flags |= F_RESOLVED;
+    settle_like(d, p);
+  }
+  unref(d);
+  unref(p);
 }
 
 /* ab_promise_on_settle's PromiseReactionJob. */

@@ -35,7 +35,9 @@
  *     its result list (up to 4 inputs) come from pools too.  A reaction
  *     record carries the job that runs it, and an await registers no job of
  *     its own: settling queues the awaiter's resumption directly.  No locks,
- *     no per-then allocation beyond the derived promise.  One then() step
+ *     no per-then allocation beyond the derived promise, and none at all while
+ *     pending for ab_promise_then_release (a then() whose derived promise
+ *     the caller drops at once: made when the reaction runs).  One then() step
  *     (create, then, resolve, the reaction in the drain, both releases) is
  *     ~244 instructions on x86_64.
  *
@@ -232,6 +234,18 @@ typedef void (*ab_then_fn)(void *arg, ab_promise_t *settled, ab_promise_t *out);
  * reason through.  Returns the derived promise (NULL: out of memory). */
 ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
                               ab_then_fn on_rejected, void *arg);
+
+/* ab_promise_release(ab_promise_then(p, on_fulfilled, on_rejected, arg)) in
+ * one call, for a caller that does not keep the derived promise: the same
+ * reaction, job, tick and outcome (the handler settles a fresh pending `out`;
+ * a rejection nobody handles is reported), but the derived promise, which
+ * only the reaction would hold until it runs, is made when it runs, so a
+ * pending reaction costs no promise of its own.  The record sits in p's
+ * slot when free (the pool's otherwise).  Returns 0 or AB_ENOMEM (out of
+ * memory for the derived promise when the reaction runs ends the process,
+ * as for the core's other jobs). */
+int ab_promise_then_release(ab_promise_t *p, ab_then_fn on_fulfilled,
+                            ab_then_fn on_rejected, void *arg);
 
 /* p.catch(on_rejected): then(p, NULL, on_rejected, arg). */
 ab_promise_t *ab_promise_catch(ab_promise_t *p, ab_then_fn on_rejected, void *arg);

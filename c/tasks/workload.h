@@ -15,7 +15,9 @@
  *   callback   the task's record and its sleep (56 bytes): the completion callback
  *              verifies it (ab_mode_slots, N slots)
  *   promise    a promise per task with one .then that verifies and counts
- *              (ab_mode_then_counter): two promises per task
+ *              (ab_mode_then_counter): one promise per suspended task, the
+ *              .then's record inside it, and the derived promise made when
+ *              the reaction runs (ab_promise_then_release)
  *   await      an async function per task on a stackful coroutine, awaiting
  *              its sleep's promise, all joined by Promise.all
  *              (ab_mode_await_tasks): a coroutine per task, on stacks

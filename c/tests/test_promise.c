@@ -508,6 +508,144 @@ static void raw_reactions_in_order(void **state) {
   ab_promise_release(p);
 }
 
+/* A log of which handler ran, in order (then_release's tests). */
+static int order_log[8];
+static int order_n;
+
+static void log_value(void *arg, ab_promise_t *s, ab_promise_t *out) {
+  (void)out;
+  (void)s;
+  order_log[order_n++] = (int)(intptr_t)arg;
+}
+
+/* Keeps `out` (a fresh pending promise) and makes it adopt the arg. */
+static ab_promise_t *kept_out;
+
+static void keep_out(void *arg, ab_promise_t *s, ab_promise_t *out) {
+  (void)s;
+  assert_int_equal(ab_promise_state(out), AB_PENDING);
+  assert_false(ab_promise_is_resolved(out));
+  kept_out = ab_promise_retain(out);
+  ab_promise_resolve_promise(out, arg);
+}
+
+static void then_release_is_then_without_a_pending_promise(void **state) {
+  (void)state;
+  seen_t seen = {0};
+  ab_promise_t *p = ab_promise_new();
+  assert_int_equal(ab_promise_then_release(p, record, NULL, &seen), 0);
+  /* the derived promise is made when the reaction runs: only p is alive */
+  assert_int_equal(ab_promise_live(), 1);
+  ab_promise_resolve(p, (void *)7, NULL);
+  assert_int_equal(seen.calls, 0);
+  assert_int_equal(ab_microtasks_drain(), 1);
+  assert_int_equal(seen.calls, 1);
+  assert_int_equal(seen.state, AB_FULFILLED);
+  assert_int_equal(seen.value, 7);
+  assert_int_equal(ab_promise_live(), 1); /* the derived one is gone */
+  /* on a settled promise: still from the queue */
+  assert_int_equal(ab_promise_then_release(p, record, NULL, &seen), 0);
+  assert_int_equal(seen.calls, 1);
+  ab_microtasks_drain();
+  assert_int_equal(seen.calls, 2);
+  ab_promise_release(p);
+}
+
+static void then_release_keeps_registration_order(void **state) {
+  (void)state;
+  order_n = 0;
+  ab_promise_t *p = ab_promise_new();
+  /* the first in p's slot, the third from the pool; then() between them */
+  assert_int_equal(ab_promise_then_release(p, log_value, NULL, (void *)1), 0);
+  ab_promise_release(ab_promise_then(p, log_value, NULL, (void *)2));
+  assert_int_equal(ab_promise_then_release(p, log_value, NULL, (void *)3), 0);
+  ab_promise_release(ab_promise_then(p, log_value, NULL, (void *)4));
+  ab_promise_resolve(p, NULL, NULL);
+  assert_int_equal(ab_microtasks_drain(), 4);
+  assert_int_equal(order_n, 4);
+  for (int i = 0; i < 4; i++) assert_int_equal(order_log[i], i + 1);
+  ab_promise_release(p);
+}
+
+static void then_release_settles_its_derived_promise_as_then(void **state) {
+  (void)state;
+  /* the handler's `out` is a pending promise it may keep and resolve with
+   * another promise: adoption takes its usual two ticks */
+  ab_promise_t *p = ab_promise_new();
+  ab_promise_t *q = ab_promise_new();
+  seen_t seen = {0};
+  kept_out = NULL;
+  assert_int_equal(ab_promise_then_release(p, keep_out, NULL, q), 0);
+  ab_promise_resolve(p, NULL, NULL);
+  ab_microtasks_drain();
+  assert_non_null(kept_out);
+  ab_promise_on_settle(kept_out, raw, &seen);
+  ab_promise_resolve(q, (void *)9, NULL);
+  ab_microtasks_drain();
+  assert_int_equal(seen.calls, 1);
+  assert_int_equal(seen.value, 9);
+  ab_promise_release(kept_out);
+  ab_promise_release(q);
+  ab_promise_release(p);
+  /* a rejection passed through (no handler) or thrown, unhandled: reported */
+  ab_promise_t *r = ab_promise_rejected(5, "passed through");
+  assert_int_equal(ab_promise_then_release(r, record, NULL, &seen), 0);
+  ab_microtasks_drain();
+  assert_int_equal(unhandled_seen, 1);
+  assert_int_equal(last_unhandled_code, 5);
+  ab_promise_release(r);
+  ab_promise_t *f = ab_promise_resolved(NULL, NULL);
+  assert_int_equal(ab_promise_then_release(f, throw_42, NULL, NULL), 0);
+  ab_microtasks_drain();
+  assert_int_equal(unhandled_seen, 2);
+  assert_int_equal(last_unhandled_code, 42);
+  /* handled by on_rejected: nothing more reported */
+  ab_promise_t *h = ab_promise_rejected(6, "handled");
+  assert_int_equal(ab_promise_then_release(h, NULL, ignore, NULL), 0);
+  ab_microtasks_drain();
+  assert_int_equal(unhandled_seen, 2);
+  ab_promise_release(h);
+  ab_promise_release(f);
+}
+
+static void then_release_dropped_with_a_pending_promise(void **state) {
+  (void)state;
+  seen_t seen = {0};
+  ab_promise_t *p = ab_promise_new();
+  assert_int_equal(ab_promise_then_release(p, record, record, &seen), 0); /* slot */
+  assert_int_equal(ab_promise_then_release(p, record, record, &seen), 0); /* pool */
+  ab_promise_release(p); /* never settles: both records go with it */
+  ab_microtasks_drain();
+  assert_int_equal(seen.calls, 0);
+  /* the slot is free again for the next promise taken from the pool */
+  p = ab_promise_new();
+  assert_int_equal(ab_promise_then_release(p, record, NULL, &seen), 0);
+  ab_promise_resolve(p, (void *)1, NULL);
+  ab_microtasks_drain();
+  assert_int_equal(seen.calls, 1);
+  ab_promise_release(p);
+}
+
+/* N promises each with one then_release reaction pending: N promises alive,
+ * the records inside them (a promise's size is the whole cost). */
+static void then_release_costs_one_promise_per_reaction(void **state) {
+  (void)state;
+  enum { N = 300 };
+  ab_promise_t *ps[N];
+  seen_t seen = {0};
+  size_t gets = ab_counters.pool_gets;
+  for (int i = 0; i < N; i++) {
+    ps[i] = ab_promise_new();
+    assert_int_equal(ab_promise_then_release(ps[i], record, NULL, &seen), 0);
+  }
+  assert_int_equal(ab_promise_live(), N);
+  assert_int_equal(ab_counters.pool_gets - gets, N); /* no reaction records */
+  for (int i = 0; i < N; i++) ab_promise_resolve(ps[i], NULL, NULL);
+  ab_microtasks_drain();
+  assert_int_equal(seen.calls, N);
+  for (int i = 0; i < N; i++) ab_promise_release(ps[i]);
+}
+
 static void unhandled_reported_once_after_drain(void **state) {
   (void)state;
   ab_promise_t *p = ab_promise_rejected(3, "nobody listens");
@@ -610,6 +748,11 @@ int main(void) {
     cmocka_unit_test_setup_teardown(finally_passes_through_or_overrides, setup, teardown),
     cmocka_unit_test_setup_teardown(raw_reactions_in_order, setup, teardown),
     cmocka_unit_test_setup_teardown(unhandled_reported_once_after_drain, setup, teardown),
+    cmocka_unit_test_setup_teardown(then_release_is_then_without_a_pending_promise, setup, teardown),
+    cmocka_unit_test_setup_teardown(then_release_keeps_registration_order, setup, teardown),
+    cmocka_unit_test_setup_teardown(then_release_settles_its_derived_promise_as_then, setup, teardown),
+    cmocka_unit_test_setup_teardown(then_release_dropped_with_a_pending_promise, setup, teardown),
+    cmocka_unit_test_setup_teardown(then_release_costs_one_promise_per_reaction, setup, teardown),
     cmocka_unit_test_setup_teardown(default_reporter_writes_stderr, setup, teardown),
     cmocka_unit_test_setup_teardown(safety_net_drains_and_loop_closes, setup, teardown),
   };
