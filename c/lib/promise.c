@@ -734,6 +734,43 @@ void ab__promise_return(ab_promise_t *p, int code, const char *message, void *va
   unref(p);
 }
 
+/* ab__promise_fulfil_drain when p has no reaction or several, or was
+ * resolved already. */
+static COLD_FREE void fulfil_drain_slow(ab_promise_t *p, void *value) {
+  ab_promise_resolve(p, value, NULL);
+  unref(p);
+  ab_microtasks_drain();
+}
+
+void ab__promise_fulfil_drain(ab_promise_t *p, void *value) {
+  reaction_t *r = p->reactions;
+  if (UNLIKELY((p->flags & F_RESOLVED) || r == NULL || r->next != NULL)) {
+    fulfil_drain_slow(p, value);
+    return;
+  }
+  /* One reaction: settle as fulfil() does, and hand the job queue_reaction
+   * would queue to the drain rather than to the ring. */
+  p->flags |= F_RESOLVED;
+  p->state = AB_FULFILLED;
+  p->code = 0;
+  p->message = NULL;
+  p->ptr = value;
+  p->type = NULL;
+  ab_microtask_fn fn;
+  void *arg;
+  if (LIKELY(r->job != NULL)) {
+    r->settled = p; /* the caller's reference becomes the job's */
+    fn = r->job;
+    arg = r;
+  } else {
+    fn = r->f.wake;
+    arg = r->arg;
+    record_free(r);
+    unref(p);
+  }
+  if (UNLIKELY(ab__microtask_run_first(fn, arg) != 0)) die_oom();
+}
+
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {
   reaction_t *r = record_in(p);
   if (r == NULL) return AB_ENOMEM;

@@ -476,6 +476,15 @@ static inline void ab_promise_release(ab_promise_t *p) {
  * rejects it with code and message, then drops one reference. */
 void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value);
 
+/* The end of a macrotask callback that fulfils p with the untyped value and
+ * gives up its reference: ab_promise_resolve(p, value, NULL),
+ * ab_promise_release(p), ab_microtasks_drain(), in that order and with the
+ * same outcome, but p's one reaction, when it would be the drain's first
+ * job, runs at once (ab__microtask_run_first) instead of through the ring.
+ * As for the core's other jobs, a queue that cannot grow for the reaction
+ * ends the process ("ab_promise: out of memory", exit 3). */
+void ab__promise_fulfil_drain(ab_promise_t *p, void *value);
+
 /* ab__promise_await for a pending p whose slot is busy, or a full queue. */
 int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg);
 
