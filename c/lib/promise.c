@@ -722,7 +722,7 @@ int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
   return 0;
 }
 
-void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value) {
+void ab__promise_return_slow(ab_promise_t *p, int code, const char *message, void *value) {
   if (LIKELY(code == 0)) {
     if (LIKELY(!(p->flags & F_RESOLVED))) {
       p->flags |= F_RESOLVED;
