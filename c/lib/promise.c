@@ -563,6 +563,12 @@ ab_promise_t *ab_promise_resolved(void *ptr, const ab_type_t *type) {
     value_release(ptr, type);
     return NULL;
   }
+  if (type == NULL) {  /* an untyped value is no thenable: fulfilled at once */
+    p->flags = F_RESOLVED;
+    p->state = AB_FULFILLED;
+    p->ptr = ptr;
+    return p;
+  }
   ab_promise_resolve(p, ptr, type);
   return p;
 }

@@ -129,6 +129,11 @@ static void reactions_run_asynchronously(void **state) {
   (void)state;
   seen_t seen = {0};
   ab_promise_t *p = ab_promise_resolved((void *)5, NULL);
+  /* Promise.resolve(5): fulfilled and resolved at once, untyped */
+  assert_int_equal(ab_promise_state(p), AB_FULFILLED);
+  assert_true(ab_promise_is_resolved(p));
+  assert_null(ab_promise_value_type(p));
+  assert_int_equal(ab_promise_resolve(p, (void *)6, NULL), AB_EALREADY);
   ab_promise_t *d = ab_promise_then(p, record, record, &seen);
   assert_int_equal(seen.calls, 0);  /* not during then, though p is settled */
   assert_int_equal(ab_microtasks_pending(), 1);
