@@ -97,6 +97,11 @@ static inline __attribute__((always_inline)) void run_queue(ab__queue_t *q, int 
 /* The microtask queue from a coroutine to resume on, until it is empty. */
 static __attribute__((noinline)) void run_coros(void) { run_queue(&ab__microtasks, RUN_COROS); }
 
+/* The microtask queue until it is empty (ab__microtask_run_first's rest). */
+static __attribute__((noinline)) void run_microtasks(void) {
+  run_queue(&ab__microtasks, HAND_COROS);
+}
+
 /* The drain proper, out of line: an empty drain (the safety net's, twice a
  * loop turn) stays a few loads in ab_microtasks_drain, with no frame.  The
  * tick queue never holds a coroutine. */
@@ -122,6 +127,34 @@ size_t ab_microtasks_drain(void) {
       ab__microtasks_idle == NULL)
     return 0;
   return drain();
+}
+
+/* A coroutine to resume as ab__microtask_run_first's job: out of line, so
+ * that the registers its switch clobbers are saved only on this path. */
+static __attribute__((noinline)) void resume_first(ab_coro_t *co) { resume(co); }
+
+int ab__microtask_run_first(ab_microtask_fn fn, void *arg) {
+  if (UNLIKELY(draining || ab__microtasks.head != ab__microtasks.tail ||
+               ticks.head != ticks.tail || ab__microtasks_idle != NULL)) {
+    if (push(&ab__microtasks, fn, arg) != 0) return UV_ENOMEM;
+    ab_microtasks_drain();
+    return 0;
+  }
+  /* The drain's first job: the tick queue is empty, so the drain would
+   * have come to it at once. */
+  draining = 1;
+  if (fn == AB__MICROTASK_RESUME)
+    resume_first(arg);
+  else
+    fn(arg);
+  /* Then, as the drain goes on: the microtasks fn queued, before any tick
+   * it queued; the drain's further rounds after them. */
+  if (UNLIKELY(ab__microtasks.head != ab__microtasks.tail))
+    run_microtasks();
+  draining = 0;
+  if (UNLIKELY(ticks.head != ticks.tail || ab__microtasks_idle != NULL))
+    drain();
+  return 0;
 }
 
 static void queue_trim(ab__queue_t *q) {

@@ -48,4 +48,15 @@ static inline void ab__queue_put(ab__queue_t *q, ab_microtask_fn fn, void *arg) 
   t->arg = arg;
 }
 
+/* Queues fn(arg) on the microtask queue and drains both queues, as
+ * ab_microtask_enqueue() and ab_microtasks_drain() would one after the other;
+ * but when fn(arg) would be the drain's first job (nothing queued, no drain
+ * running, no report pending) it runs at once, without the ring, and the
+ * drain runs what it queued (fn may be AB__MICROTASK_RESUME: the coroutine
+ * is resumed, and destroyed once done, as the drain does).  The order is
+ * the same either way.  0, or UV_ENOMEM when the queue could not grow (then
+ * nothing was queued or run).  For the end of a macrotask callback that
+ * settles a promise (promise.c: ab__promise_fulfil_drain). */
+int ab__microtask_run_first(ab_microtask_fn fn, void *arg);
+
 #endif /* AB_MICROTASK_INTERNAL_H */

@@ -163,52 +163,34 @@ int ab_mode_slots_nowait(ab_run_t *run, const ab_op_type_t *type) {
 
 /* ---- promise form ------------------------------------------------------------ */
 
-/* The completion in promise form: settle the operation's promise, then drain
- * the queue. */
-static void promise_done(ab_op_t *op, int code, const char *what) {
+void ab__op_slot_done(ab_op_t *op, int code, const char *what) { slot_done(op, code, what); }
+
+/* The completion in promise form when it failed: reject the operation's
+ * promise, then drain (a fulfilled one is ab_op_done's, modes.h). */
+void ab__op_rejected(ab_op_t *op, int code, const char *what) {
   ab_promise_t *p = op->pending;
   op->pending = NULL;
-  if (code != 0)
-    ab_promise_reject_reason(p, (ab_reason_t){code, what, op, NULL});
-  else
-    ab_promise_resolve(p, op, NULL);
+  ab_promise_reject_reason(p, (ab_reason_t){code, what, op, NULL});
   ab_promise_release(p);
   ab_microtasks_drain();
 }
 
-void ab_op_done(ab_op_t *op, int code, const char *what) {
-  if (op->pending != NULL)
-    promise_done(op, code, what);
-  else
-    slot_done(op, code, what);
-}
-
-ab_promise_t *ab_op_promise(ab_op_t *op, long i) {
+ab_promise_t *ab__op_promise_failed(ab_op_t *op, long i, ab_promise_t *p, int rc) {
   ab_run_t *run = op->set->run;
-  ab_promise_t *p = ab__promise_new_shared(); /* the caller's and the completion's */
   if (p == NULL) {
     ab_run_oom(run, i, "a promise");
     return NULL;
   }
-  op->i = i;
-  op->pending = p;
-  int rc = op->set->type->start(op);
-  if (rc != 0) {
-    op->pending = NULL;
-    ab_promise_release(p);
-    ab_promise_release(p);
-    start_failed(run, i, rc);
-    return NULL;
-  }
-  return p;
+  op->pending = NULL;
+  ab_promise_release(p);
+  ab_promise_release(p);
+  start_failed(run, i, rc);
+  return NULL;
 }
 
-int ab_op_check(ab_op_t *op, const ab_promise_t *p, int code) {
-  if (code != 0) {
-    ab_ops_failed(op->set, p, code, op->i);
-    return -1;
-  }
-  return ab_run_check(op->set->run, op->i, op);
+int ab__op_check_failed(ab_op_t *op, const ab_promise_t *p, int code) {
+  ab_ops_failed(op->set, p, code, op->i);
+  return -1;
 }
 
 void ab_ops_failed(ab_ops_t *set, const ab_promise_t *p, int code, long i) {

@@ -115,7 +115,7 @@ static inline ab_op_t *ab_ops_at(const ab_ops_t *set, long k) {
 /* The operation completed: `code` 0, or the error it failed with and `what`
  * names the failed step ("open"; for out of memory what ran out: "a read
  * buffer").  Call once per started operation, after recording its outcome. */
-void ab_op_done(ab_op_t *op, int code, const char *what);
+static inline void ab_op_done(ab_op_t *op, int code, const char *what);
 
 /* Records the failure of iteration i with `code` at `what`: out of memory
  * (UV_ENOMEM, AB_ENOMEM) as an environment error, anything else as "<what>
@@ -143,11 +143,11 @@ int ab_ops_finish(ab_ops_t *set);
 /* Starts iteration i on op and returns its promise (a new reference),
  * fulfilled with op or rejected with {code, what, op}; NULL with the failure
  * recorded when it could not start. */
-ab_promise_t *ab_op_promise(ab_op_t *op, long i);
+static inline ab_promise_t *ab_op_promise(ab_op_t *op, long i);
 
 /* After awaiting op's promise p (`code` is what the await returned): verifies
  * the operation, or records why it failed: 0, or -1. */
-int ab_op_check(ab_op_t *op, const ab_promise_t *p, int code);
+static inline int ab_op_check(ab_op_t *op, const ab_promise_t *p, int code);
 
 /* Records why an await of p returned `code`: an operation's rejection (also
  * one passed on by Promise.all) names its iteration, anything else (out of
@@ -176,6 +176,58 @@ int ab_mode_await_tasks(ab_run_t *run, const ab_op_type_t *type);
 int ab_mode_stackless_loops(ab_run_t *run, const ab_op_type_t *type);
 int ab_mode_stackless_all(ab_run_t *run, const ab_op_type_t *type);
 int ab_mode_stackless_tasks(ab_run_t *run, const ab_op_type_t *type);
+
+/* ---- private: the per-operation paths above, inlined into the skeletons;
+ * their uncommon ends are modes.c's ------------------------------------------ */
+
+#if defined(__GNUC__)
+#define AB__OP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define AB__OP_UNLIKELY(x) (x)
+#endif
+
+/* ab_op_done in callback form (op->pending NULL), and of a failed operation
+ * in promise form. */
+void ab__op_slot_done(ab_op_t *op, int code, const char *what);
+void ab__op_rejected(ab_op_t *op, int code, const char *what);
+
+/* ab_op_promise when the promise could not be made (p NULL) or the
+ * operation not started (libuv code rc): records why, returns NULL. */
+ab_promise_t *ab__op_promise_failed(ab_op_t *op, long i, ab_promise_t *p, int rc);
+
+/* ab_op_check of an await that returned code != 0: records why, -1. */
+int ab__op_check_failed(ab_op_t *op, const ab_promise_t *p, int code);
+
+static inline void ab_op_done(ab_op_t *op, int code, const char *what) {
+  ab_promise_t *p = op->pending;
+  if (p == NULL) {
+    ab__op_slot_done(op, code, what);
+  } else if (code == 0) {
+    /* promise form: fulfil with the record, release, drain (promise.h) */
+    op->pending = NULL;
+    ab__promise_fulfil_drain(p, op);
+  } else {
+    ab__op_rejected(op, code, what);
+  }
+}
+
+static inline ab_promise_t *ab_op_promise(ab_op_t *op, long i) {
+  ab_promise_t *p = ab__promise_new_shared(); /* the caller's and the completion's */
+  if (AB__OP_UNLIKELY(p == NULL))
+    return ab__op_promise_failed(op, i, NULL, 0);
+  op->i = i;
+  op->pending = p;
+  int rc = op->set->type->start(op);
+  if (AB__OP_UNLIKELY(rc != 0))
+    return ab__op_promise_failed(op, i, p, rc);
+  return p;
+}
+
+static inline int ab_op_check(ab_op_t *op, const ab_promise_t *p, int code) {
+  if (AB__OP_UNLIKELY(code != 0))
+    return ab__op_check_failed(op, p, code);
+  return ab_run_check(op->set->run, op->i, op);
+}
 
 /* The runtime note of the await variants: which coroutine switch was built. */
 #include "coro.h"

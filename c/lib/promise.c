@@ -572,6 +572,12 @@ ab_promise_t *ab_promise_resolved(void *ptr, const ab_type_t *type) {
     value_release(ptr, type);
     return NULL;
   }
+  if (type == NULL) {  /* an untyped value is no thenable: fulfilled at once */
+    p->flags = F_RESOLVED;
+    p->state = AB_FULFILLED;
+    p->ptr = ptr;
+    return p;
+  }
   ab_promise_resolve(p, ptr, type);
   return p;
 }
@@ -745,7 +751,7 @@ int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg) {
   return 0;
 }
 
-void ab__promise_return(ab_promise_t *p, int code, const char *message, void *value) {
+void ab__promise_return_slow(ab_promise_t *p, int code, const char *message, void *value) {
   if (LIKELY(code == 0)) {
     if (LIKELY(!(p->flags & F_RESOLVED))) {
       p->flags |= F_RESOLVED;
@@ -755,6 +761,43 @@ void ab__promise_return(ab_promise_t *p, int code, const char *message, void *va
     ab_promise_reject(p, code, message);
   }
   unref(p);
+}
+
+/* ab__promise_fulfil_drain when p has no reaction or several, or was
+ * resolved already. */
+static COLD_FREE void fulfil_drain_slow(ab_promise_t *p, void *value) {
+  ab_promise_resolve(p, value, NULL);
+  unref(p);
+  ab_microtasks_drain();
+}
+
+void ab__promise_fulfil_drain(ab_promise_t *p, void *value) {
+  reaction_t *r = p->reactions;
+  if (UNLIKELY((p->flags & F_RESOLVED) || r == NULL || r->next != NULL)) {
+    fulfil_drain_slow(p, value);
+    return;
+  }
+  /* One reaction: settle as fulfil() does, and hand the job queue_reaction
+   * would queue to the drain rather than to the ring. */
+  p->flags |= F_RESOLVED;
+  p->state = AB_FULFILLED;
+  p->code = 0;
+  p->message = NULL;
+  p->ptr = value;
+  p->type = NULL;
+  ab_microtask_fn fn;
+  void *arg;
+  if (LIKELY(r->job != NULL)) {
+    r->settled = p; /* the caller's reference becomes the job's */
+    fn = r->job;
+    arg = r;
+  } else {
+    fn = r->f.wake;
+    arg = r->arg;
+    record_free(r);
+    unref(p);
+  }
+  if (UNLIKELY(ab__microtask_run_first(fn, arg) != 0)) die_oom();
 }
 
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {

@@ -256,6 +256,48 @@ static void a_queue_that_cannot_grow_says_enomem_and_keeps_its_tasks(void **stat
   assert_int_equal(WEXITSTATUS(child.status), 0);
 }
 
+/* ab__microtask_run_first (microtask_internal.h): a job that would be the
+ * drain's first runs at once, and everything after it in the drain's order
+ * (the microtasks it queued before its ticks); otherwise it is queued
+ * behind what is there and the queues drained. */
+static void a_first_job_runs_as_the_drain_would_run_it(void **state) {
+  (void)state;
+  ab_microtask_enqueue(micro_a, NULL);
+  assert_int_equal(ab_microtasks_drain(), 4);
+  assert_string_equal(order, "abxy");
+  norder = 0;
+  assert_int_equal(ab__microtask_run_first(micro_a, NULL), 0);
+  assert_string_equal(order, "abxy");
+  assert_int_equal(ab_microtasks_pending(), 0);
+}
+
+static void a_job_behind_others_is_queued_then_drained(void **state) {
+  (void)state;
+  ab_microtask_enqueue(letter, "c");
+  assert_int_equal(ab__microtask_run_first(letter, "d"), 0);
+  assert_string_equal(order, "cd");
+  ab_next_tick(letter, "t");
+  assert_int_equal(ab__microtask_run_first(letter, "m"), 0);
+  assert_string_equal(order, "cdtm");
+  assert_int_equal(ab_microtasks_pending(), 0);
+}
+
+/* Inside a drain it only queues: "z" runs after "n", queued before it. */
+static void run_first_inside(void *arg) {
+  (void)arg;
+  push("p");
+  assert_int_equal(ab__microtask_run_first(letter, "z"), 0);
+  push("q");
+}
+
+static void a_job_given_inside_a_drain_waits_its_turn(void **state) {
+  (void)state;
+  ab_microtask_enqueue(run_first_inside, NULL);
+  ab_microtask_enqueue(letter, "n");
+  assert_int_equal(ab_microtasks_drain(), 3);
+  assert_string_equal(order, "pqnz");
+}
+
 /* A timer callback that queues a tick and does NOT drain: the net must. */
 static void tick_later(uv_timer_t *t) {
   ab_next_tick(letter, "t");
@@ -293,6 +335,9 @@ int main(void) {
                                     teardown),
     cmocka_unit_test_setup_teardown(a_queue_that_cannot_grow_says_enomem_and_keeps_its_tasks,
                                     setup, teardown),
+    cmocka_unit_test_setup_teardown(a_first_job_runs_as_the_drain_would_run_it, setup, teardown),
+    cmocka_unit_test_setup_teardown(a_job_behind_others_is_queued_then_drained, setup, teardown),
+    cmocka_unit_test_setup_teardown(a_job_given_inside_a_drain_waits_its_turn, setup, teardown),
     cmocka_unit_test_setup_teardown(the_libuv_safety_net_runs_ticks_first, setup, teardown),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,6 +129,11 @@ static void reactions_run_asynchronously(void **state) {
   (void)state;
   seen_t seen = {0};
   ab_promise_t *p = ab_promise_resolved((void *)5, NULL);
+  /* Promise.resolve(5): fulfilled and resolved at once, untyped */
+  assert_int_equal(ab_promise_state(p), AB_FULFILLED);
+  assert_true(ab_promise_is_resolved(p));
+  assert_null(ab_promise_value_type(p));
+  assert_int_equal(ab_promise_resolve(p, (void *)6, NULL), AB_EALREADY);
   ab_promise_t *d = ab_promise_then(p, record, record, &seen);
   assert_int_equal(seen.calls, 0);  /* not during then, though p is settled */
   assert_int_equal(ab_microtasks_pending(), 1);
@@ -733,9 +738,98 @@ static void safety_net_drains_and_loop_closes(void **state) {
   ab_promise_release(timer_promise);
 }
 
+/* ---- a completion's fulfil-and-drain (promise.h: ab__promise_fulfil_drain) */
+
+/* What ran, in order: a letter per reaction or task. */
+static char ran[16];
+static size_t nran;
+
+static void ran_letter(const char *c) {
+  assert_true(nran + 1 < sizeof(ran));
+  ran[nran++] = *c;
+  ran[nran] = '\0';
+}
+
+static void then_letter(void *arg, ab_promise_t *s, ab_promise_t *out) {
+  (void)out;
+  assert_int_equal((intptr_t)ab_promise_value(s), 5);
+  ran_letter(arg);
+}
+
+static void task_letter(void *arg) { ran_letter(arg); }
+
+/* Settles, drops the caller's reference and runs the reactions with the
+ * drain, as resolve, release and drain do, whatever is queued. */
+static void fulfil_drain_is_resolve_release_drain(void **state) {
+  (void)state;
+  nran = 0;
+  ab_promise_t *p = ab_promise_retain(ab_promise_new()); /* ours, the completion's */
+  ab_promise_release(ab_promise_then(p, then_letter, NULL, "a"));
+  ab__promise_fulfil_drain(p, (void *)5);
+  assert_string_equal(ran, "a");  /* its one reaction ran, in the drain */
+  assert_int_equal(ab_promise_state(p), AB_FULFILLED);
+  assert_int_equal((intptr_t)ab_promise_value(p), 5);
+  ab_promise_release(p);
+  assert_int_equal(ab_promise_live(), 0);
+
+  /* behind a task queued earlier, and after a tick */
+  p = ab_promise_new();
+  ab_promise_release(ab_promise_then(p, then_letter, NULL, "b"));
+  ab_microtask_enqueue(task_letter, "m");
+  ab_next_tick(task_letter, "t");
+  ab__promise_fulfil_drain(p, (void *)5);  /* the last reference: freed */
+  assert_string_equal(ran, "atmb");
+  assert_int_equal(ab_promise_live(), 0);
+
+  /* two reactions, in the order they were registered */
+  p = ab_promise_new();
+  ab_promise_release(ab_promise_then(p, then_letter, NULL, "c"));
+  ab_promise_release(ab_promise_then(p, then_letter, NULL, "d"));
+  ab__promise_fulfil_drain(p, (void *)5);
+  assert_string_equal(ran, "atmbcd");
+
+  /* none: settled all the same */
+  p = ab_promise_retain(ab_promise_new());
+  ab__promise_fulfil_drain(p, (void *)5);
+  assert_int_equal((intptr_t)ab_promise_value(p), 5);
+  ab_promise_release(p);
+
+  /* resolved already: the value is ignored */
+  p = ab_promise_retain(ab_promise_new());
+  ab_promise_resolve(p, (void *)5, NULL);
+  ab__promise_fulfil_drain(p, (void *)6);
+  assert_int_equal((intptr_t)ab_promise_value(p), 5);
+  ab_promise_release(p);
+  assert_int_equal(ab_microtasks_pending(), 0);
+}
+
+/* An await's wake-up: queued where the reaction's job would be, run by the
+ * drain (at once when nothing else is queued), the awaiter's p intact. */
+static void fulfil_drain_wakes_an_awaiter(void **state) {
+  (void)state;
+  nran = 0;
+  ab_promise_t *p = ab_promise_retain(ab_promise_new());
+  assert_int_equal(ab__promise_await(p, task_letter, "w"), 0);
+  ab__promise_fulfil_drain(p, (void *)5);
+  assert_string_equal(ran, "w");
+  void *v = NULL;
+  assert_int_equal(ab__promise_outcome(p, &v), 0);
+  assert_int_equal((intptr_t)v, 5);
+  ab_promise_release(p);
+
+  p = ab_promise_retain(ab_promise_new());
+  assert_int_equal(ab__promise_await(p, task_letter, "x"), 0);
+  ab_microtask_enqueue(task_letter, "m");
+  ab__promise_fulfil_drain(p, (void *)5);
+  assert_string_equal(ran, "wmx");
+  ab_promise_release(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(settles_once, setup, teardown),
+    cmocka_unit_test_setup_teardown(fulfil_drain_is_resolve_release_drain, setup, teardown),
+    cmocka_unit_test_setup_teardown(fulfil_drain_wakes_an_awaiter, setup, teardown),
     cmocka_unit_test_setup_teardown(reactions_run_asynchronously, setup, teardown),
     cmocka_unit_test_setup_teardown(chain_passes_values_and_rejections, setup, teardown),
     cmocka_unit_test_setup_teardown(adopts_a_pending_promise, setup, teardown),
