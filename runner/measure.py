@@ -333,7 +333,7 @@ def measure(args, cat, plan, seed):
     for spec in plan.servers.values():
         spec["cpu"] = pin["server_cpu"]
     rd.write_json(os.path.join(rundir, "run.json"), run)
-    print("run.py: %d variants (+%d warm-up round%s), %s, seed %d%s -> %s"
+    print("run.py: %d variants (+%d warm-up round%s), %s, shuffle seed %d%s -> %s"
           % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
               "%s N=%d x %s" % (w, s["iterations"], schedule.rounds_said(s))
               for w, s in plan.settings.items()),

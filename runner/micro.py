@@ -300,7 +300,7 @@ def clock_name(row):
 def markdown(rows, meta):
     """The table as Markdown, with what each CPU clock is."""
     out = ["# Micro figures: C beside V8 and Go", "",
-           "%s rounds of every micro program in shuffled order (seed %s), N = %s operations "
+           "%s rounds of every micro program in shuffled order (shuffle seed %s), N = %s operations "
            "per pass; each sample is a program's median of 7 timed passes, each figure the "
            "median over the rounds with its distribution-free 95%% CI; ratios are C over V8 or "
            "Go, paired round by round. Host %s, %s." % (
@@ -362,7 +362,7 @@ def main(argv):
     except OSError as e:
         print("micro.py: cannot make the results folder: %s" % e, file=sys.stderr)
         return 3
-    print("micro.py: %d programs x %d rounds, N = %d, seed %d -> %s"
+    print("micro.py: %d programs x %d rounds, N = %d, shuffle seed %d -> %s"
           % (len(progs), args.rounds, args.n, seed, rd.shown(folder)), file=sys.stderr)
     try:
         samples = measure(progs, args.rounds, seed,

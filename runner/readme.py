@@ -106,7 +106,7 @@ def describe_run(rel, summary):
                                                    sm.workload_rounds(run, w))
                       for w, s in sorted((run.get("workloads") or {}).items()))
     return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round%s, then %s, "
-            "seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
+            "shuffle seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
             % (rel, rel, run.get("profile"), run.get("warmup_rounds"),
                "" if run.get("warmup_rounds") == 1 else "s", sizes,
                run.get("seed"), host.get("cpu_model"), host.get("cores"), host.get("os"),

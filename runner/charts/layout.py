@@ -56,7 +56,7 @@ def host_note(summary, workload=None):
     if host.get("node"):
         parts.append("node %s" % host["node"])
     incomplete = " INCOMPLETE RUN." if run.get("complete") is False else ""
-    return "%s. Run %s: %s rounds, shuffled order (seed %s).%s" % (
+    return "%s. Run %s: %s rounds, shuffled order (shuffle seed %s).%s" % (
         "; ".join(parts) or "host %s" % host.get("slug", "?"), run.get("stamp", "?"),
         sm.workload_rounds(run, workload) if workload else run.get("rounds", "?"),
         run.get("seed", "?"), incomplete)
