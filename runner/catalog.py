@@ -15,12 +15,14 @@ it is not inprocess (readfile/node/await-nodetest-parallel@fs.promises).
 
 suite.json: about, styles, modes, methods (lists of words), bound (K of bounded
 mode when --concurrency is not given), profiles {name: {about, rounds,
-warmup_rounds[, warmup_iterations][, minutes][, extra_rounds]}} (warmup_iterations:
+warmup_rounds[, warmup_iterations][, minutes][, extra_rounds][, calibrate_passes]}} (warmup_iterations:
 the N of a warm-up round's runs, an expression over iterations, N itself when
 not given; minutes: the run's time budget from its first warm-up, at which the
 extra rounds stop; extra_rounds {"max": R, "minutes": M}: after
 the planned rounds, up to R rounds more, within M minutes, of the variants of
-the targets and claims still open by runner/sequential.py's rule), optional startup {"about": .., "programs": {lang: argv}}: an
+the targets and claims still open by runner/sequential.py's rule; calibrate_passes
+{"min_ms": T, "max": P}: a variant of more than one pass runs enough for T ms
+a process by its warm-up, at most P, runner/calibrate.py), optional startup {"about": .., "programs": {lang: argv}}: an
 empty program of each language, run once per round so that a variant's time
 outside its clock can be told from its language's own start-up (DESIGN
 section 6; every language of the variants needs one), optional runtimes

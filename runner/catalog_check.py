@@ -8,7 +8,7 @@ import os
 import re
 
 from .errors import CatalogError
-from .expr import MAX_ITERATIONS, warmup_expr, warmup_round_n
+from .expr import MAX_ITERATIONS, MAX_PASSES, warmup_expr, warmup_round_n
 from .ids import FIELDS, MATRIX_FIELDS, WORD, version_key
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -250,6 +250,17 @@ def check_budget(b, where):
 MAX_EXTRA_MINUTES = 24 * 60
 
 
+def check_calibrate(x, where):
+    """A profile's passes calibration (runner/calibrate.py): {"min_ms": T, "max": P}."""
+    if not isinstance(x, dict):
+        raise CatalogError('%s must be an object {"min_ms": T, "max": P}' % where)
+    check_known(x, {"min_ms", "max"}, where)
+    t = x.get("min_ms")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 60000:
+        raise CatalogError("%s: min_ms must be a number of ms from 1 to 60000, got %r" % (where, t))
+    check_integer(x.get("max"), 1, MAX_PASSES, where, "max")
+
+
 def check_extra_rounds(x, where):
     """A profile's extra rounds (runner/sequential.py): {"max": R, "minutes": M}."""
     if not isinstance(x, dict):
@@ -365,7 +376,7 @@ def read_suite(path):
         if not isinstance(p, dict):
             raise CatalogError("%s must be an object" % where)
         check_known(p, {"about", "rounds", "warmup_rounds", "warmup_iterations", "minutes",
-                     "extra_rounds"}, where)
+                     "extra_rounds", "calibrate_passes"}, where)
         check_integer(p.get("rounds"), 1, MAX_ROUNDS, where, "rounds")
         check_integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
         if "warmup_iterations" in p:
@@ -377,6 +388,8 @@ def read_suite(path):
             check_minutes(p["minutes"], where)
         if "extra_rounds" in p:
             check_extra_rounds(p["extra_rounds"], where + ": extra_rounds")
+        if "calibrate_passes" in p:
+            check_calibrate(p["calibrate_passes"], where + ": calibrate_passes")
         if not isinstance(p.get("about"), str):
             raise CatalogError("%s: about must be a string" % where)
     if "startup" in suite:

@@ -18,6 +18,7 @@ import signal
 import sys
 import time
 
+from . import calibrate
 from . import catalog as catalog_mod
 from . import contract
 from . import launch
@@ -367,6 +368,7 @@ def measure(args, cat, plan, seed):
         reserve = 0.0 if getattr(args, "no_trace", False) else plan_mod.trace_reserve(plan)
         deadline = time.monotonic() + plan.minutes * 60 - reserve
     extra = sequential.start(args, cat, plan, rundir, seed, deadline=deadline)
+    passes_of = calibrate.Calibration(plan)
     with rd.SampleLog(rundir) as log:
         try:
             i = -1
@@ -405,11 +407,11 @@ def measure(args, cat, plan, seed):
                             progress.show("%s  %s" % (label, item))
                         res = run_variant(plan, v, servers, launcher, point, pin["program_cpu"],
                                           argv)
-                        passes = plan_mod.passes_of(
-                            v, plan.settings[v["workload"]].get("passes", "1"), n)
                         status, rec, reason = classify(v, n, res, values[v["workload"]],
                                                        point["concurrency"] if point else None,
-                                                       passes)
+                                                       passes_of.passes_of(v, n, point))
+                        if warm and status == "ok" and not label_of_point:
+                            passes_of.note_warmup(v, pass_times(rec), n)
                         progress.record(v["label"] + (" " + label_of_point if label_of_point else ""),
                                         rec.get("elapsed_ns") if rec else None,
                                         status, keep=not warm)
@@ -437,6 +439,10 @@ def measure(args, cat, plan, seed):
                             sampled += 1
                 finally:
                     servers.stop_all()      # after every round, and on Ctrl-C
+                if i + 1 == warmups:
+                    # Every variant's passes, from its warm-up (calibrate.py).
+                    passes_of.apply(run)
+                    rd.write_json(os.path.join(rundir, "run.json"), run)
                 if not warm:
                     run["rounds_done"] = rnd
                     after = noise.snapshot(time.monotonic_ns())

@@ -92,8 +92,23 @@ def passes_text(run):
             "that value, one a process: the passes of one process share its start, its CPU "
             "and its neighbours, so they are not independent samples, and the intervals "
             "measure the spread between processes (rounds); the median of a process's passes "
-            "keeps one interrupted pass from moving it. Every pass is in *Every sample*."
-            % ", ".join("`%s` %d" % ws for ws in many))
+            "keeps one interrupted pass from moving it. Every pass is in *Every sample*.%s"
+            % (", ".join("`%s` %d" % ws for ws in many), calibrated_text(run)))
+
+
+def calibrated_text(run):
+    """' More passes: ...' when the run chose passes from its warm-up
+    (calibrate.py), else ''."""
+    rule = run.get("passes_rule")
+    if not isinstance(rule, str):
+        return ""
+    raised = run.get("passes") or {}
+    counts = sorted(set(raised.values()))
+    return (" More passes where a pass is short: %s (pyperf keeps a minimum time a value "
+            "for the same reason); %s variant%s ran more (%s; `run.json`: `passes`)."
+            % (rule, len(raised), "" if len(raised) == 1 else "s",
+               "from %d to %d passes" % (counts[0], counts[-1]) if len(counts) > 1 else
+               "%d passes" % counts[0] if counts else "none"))
 
 
 def _warm_n(run):

@@ -42,7 +42,8 @@ class Plan:
     point with its argv and timeout_s}; one, labelled "", without a sweep), and
     the empty program of each language (startup: {lang: argv}); warm: {id:
     (argv, N)} of the variants whose warm-up rounds run at a smaller N (the
-    profile's warmup_iterations), and minutes, the profile's time budget or None."""
+    profile's warmup_iterations), minutes, the profile's time budget or None,
+    and calibrate, the profile's calibrate_passes or None (calibrate.py)."""
 
     def __init__(self, profile, rounds, warmups, variants, skipped, settings, commands,
                  servers):
@@ -56,6 +57,7 @@ class Plan:
         self.servers = servers
         self.warm = {}
         self.minutes = None
+        self.calibrate = None
 
 
 def load_catalog(path):
@@ -448,6 +450,7 @@ def make(cat, args, node):
     plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
     plan.warm = warm
     plan.minutes = prof.get("minutes")
+    plan.calibrate = prof.get("calibrate_passes")   # calibrate.py: passes from the warm-up
     plan.points = pts
     plan.startup = startup
     return plan

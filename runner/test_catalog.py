@@ -158,8 +158,10 @@ class RealCatalogTest(unittest.TestCase):
                          {"iterations": 10000, "timeout_s": 120, "trace_iterations": 1000})
         self.assertEqual(self.cat.settings("noop", "quick"), {"iterations": 2000, "timeout_s": 30})
         self.assertIsNone(self.cat.settings("noop", "default"))
-        self.assertEqual(self.cat.profile("full"), {"about": "more rounds for tighter intervals",
-                                                    "rounds": 40, "warmup_rounds": 3})
+        full = self.cat.profile("full")
+        self.assertEqual((full["rounds"], full["warmup_rounds"], full["calibrate_passes"]),
+                         (40, 3, {"min_ms": 50, "max": 25}))
+        self.assertNotIn("calibrate_passes", self.cat.profile("seed"))   # the seeds' own method
         self.assertIsNone(self.cat.profile("nope"))
         self.assertEqual(len(self.cat.select(profile="selftest")), 1)
         self.assertEqual(len(self.cat.select(profile="seed", lang="node", workload="readfile")), 19)

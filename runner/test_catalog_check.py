@@ -132,8 +132,14 @@ class ValidationTest(TempCatalog):
                               ({"warmup_iterations": "rounds // 2"}, "may name only iterations"),
                               ({"warmup_iterations": 3}, "a check is a string expression"),
                               ({"minutes": 0}, "minutes must be a number above 0"),
-                              ({"minutes": True}, "minutes must be a number above 0")):
+                              ({"minutes": True}, "minutes must be a number above 0"),
+                              ({"calibrate_passes": 50}, "must be an object"),
+                              ({"calibrate_passes": {"min_ms": 0, "max": 5}}, "min_ms must be"),
+                              ({"calibrate_passes": {"min_ms": 50, "max": 0}}, "max must be an integer"),
+                              ({"calibrate_passes": {"min_ms": 50, "max": 5, "x": 1}}, "x")):
             self.assertRejected(pattern, suite=prof(**over), work=WORK)
+        cat = self.load(suite=prof(calibrate_passes={"min_ms": 50, "max": 25}), demo=WORK)
+        self.assertEqual(cat.profile("quick")["calibrate_passes"], {"min_ms": 50, "max": 25})
 
     def test_a_workload_named_unlike_its_file(self):
         self.assertRejected(r"workload must be 'demo'", work=self.work(workload="other"))

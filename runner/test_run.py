@@ -322,6 +322,34 @@ class EndToEndTest(Fixture):
         back = sm.read_samples(os.path.join(folder, "samples.csv"))
         self.assertEqual(sorted({s["pass"] for s in back}), [0, 1, 2])
 
+    def test_a_profiles_calibration_raises_the_passes_of_short_passes_from_the_warm_up(self):
+        catalog = make_catalog(self.dir, [workload(
+            "readfile", [entry(), entry(style="other"), entry(style="whole", passes="1")],
+            passes={"count": "min(3, iterations)", "about": "a test's"})])
+        with open(os.path.join(catalog, "suite.json")) as f:
+            suite = json.load(f)
+        suite["styles"] = sorted(set(suite["styles"]) | {"other", "whole"})
+        # every fake pass is far shorter than a minute: the most, 5, for both
+        suite["profiles"]["quick"]["calibrate_passes"] = {"min_ms": 60000, "max": 5}
+        with open(os.path.join(catalog, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        folder, samples, info, summary, report = self.run_main("quick", catalog)
+        whole = "readfile/fake/whole-sequential@python"
+        other = "readfile/fake/other-sequential@python"
+        self.assertEqual(info["passes"], {HONEST: 5, other: 5})
+        self.assertIn("ceil(60000 ms / t)", info["passes_rule"])
+        self.assertEqual(info["commands"][HONEST][-6:-4], ["--passes", "5"])
+        self.assertNotIn("--passes", info["commands"][whole])     # one pass stays one
+        passes = {}
+        for s in samples:
+            self.assertEqual(s["status"], "ok", s)
+            passes.setdefault((s["variant"], s["round"]), []).append(int(s["pass"]))
+        self.assertEqual({k: v for k, v in passes.items() if k[0] != whole},
+                         {(v, str(r)): [0, 1, 2, 3, 4] for v in (HONEST, other) for r in (1, 2, 3)})
+        self.assertEqual({tuple(v) for k, v in passes.items() if k[0] == whole}, {(0,)})
+        self.assertIn("More passes where a pass is short", report)
+        self.assertIn("2 variants ran more (5 passes", report)
+
     def test_a_quick_run_without_os_waitid_as_on_macos_before_python_3_13(self):
         # CPython has os.waitid on macOS only from 3.13: without it each run
         # was marked ended as it started and its launcher killed, and every
