@@ -35,7 +35,8 @@ BAD_INPUT_FILE = re.compile(r"\{(fifo|unreadable|file:[^{}]*)\}\Z")
 FLAG_KEYS = {"value", "path", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
 REQUIREMENTS = {"os", "node", "probe", "server"}
-SERVER_KEYS = {"argv", "lang", "port_flag", "ready_timeout_s"}
+SERVER_KEYS = {"argv", "lang", "port_flag", "ready_timeout_s", "warm"}
+SERVER_WARM_KEYS = {"argv", "timeout_s", "about"}
 # Operating systems a requirement may name (platform.system(), lower case).
 OSES = ("linux", "darwin", "freebsd", "openbsd", "netbsd", "windows")
 # The integer fields of every JSON line (runner/contract.py checks them).

@@ -220,6 +220,9 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             "commands": {k: [_rel(a) for a in c] for k, c in plan.commands.items()},
             "env": {v["id"]: v["env"] for v in plan.variants if v.get("env")},
             "servers": {k: [_rel(a) for a in s["argv"]] for k, s in plan.servers.items()},
+            # The client each server answers once, untimed, when it starts (servers.py).
+            "server_warm": {k: [_rel(a) for a in s["warm"]["argv"]]
+                            for k, s in plan.servers.items() if s.get("warm")},
             "orders": recipe,
             "started_utc": rd.utc_now(), "launcher": _rel(launcher),
             "sweep": {w: s["sweep"] for w, s in plan.settings.items() if s.get("sweep")},

@@ -444,8 +444,11 @@ def make(cat, args, node):
         if spec:
             # A server in the variant's language runs on the variant's version too.
             servers[v["id"]] = dict(spec, argv=fill(spec["argv"], node, rt if spec.get("lang") == v["lang"] else None))
+            if spec.get("warm"):
+                servers[v["id"]]["warm"] = dict(spec["warm"], argv=fill(spec["warm"]["argv"], node))
     startup = startup_programs(cat, runnable, node, rts)
     check_programs(list(commands.values()) + [s["argv"] for s in servers.values()]
+                   + [s["warm"]["argv"] for s in servers.values() if s.get("warm")]
                    + list(startup.values()))
     plan = Plan(profile, rounds, warmups, runnable, skipped, settings, commands, servers)
     plan.warm = warm

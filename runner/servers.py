@@ -2,7 +2,9 @@
 
 A server is started once per round, before the first variant of that round
 that needs it, and must print one JSON line {"port": N} on stdout within
-ready_timeout_s (default 10).  Each client then gets `<port_flag> N` (default
+ready_timeout_s (default 10).  A spec with "warm" {"argv": [...]} then has
+that client run against it once (`<port_flag> N` appended), untimed, so that
+no measured client meets a cold server.  Each client then gets `<port_flag> N` (default
 --port) appended to its command.  After the round it gets SIGTERM (SIGKILL for
 its process group when it lingers).  A server that dies or never becomes ready
 fails that round's variants with the reason; the run goes on.
@@ -74,6 +76,8 @@ class Server:
                 # Its own CPU, never the client's (launch.pin_rule): every thread
                 # it has started by now, and so the ones they start.
                 launch.pin_process(self.proc.pid, spec["cpu"])
+            if spec.get("warm"):
+                self._warm(spec)
         except BaseException:
             # Not ready, or Ctrl-C / SIGTERM (KeyboardInterrupt) while waiting:
             # nobody else holds this server yet, so it is stopped here, or it
@@ -114,6 +118,30 @@ class Server:
             raise ServerError("server %s: the readiness line is %r, not {\"port\": N}"
                               % (self.name, line[:100]))
         return port
+
+    def _warm(self, spec):
+        """Runs the spec's warm-up client against the new server, once, before
+        any measured client talks to it: a server is started each round, and a
+        JIT-compiled one (Node's) answers its first few thousand requests
+        several times slower than the rest, which would fall on whichever
+        client the round's shuffle put first.  Its output is dropped; a
+        warm-up that fails or overruns fails the server for the round."""
+        w = spec["warm"]
+        argv = list(w["argv"]) + [spec.get("port_flag", "--port"), str(self.port)]
+        timeout = float(w.get("timeout_s", 60))
+        try:
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, cwd=ROOT, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ServerError("server %s: its warm-up client took more than %g s"
+                              % (self.name, timeout))
+        except OSError as e:
+            raise ServerError("server %s: its warm-up client cannot start: %s"
+                              % (self.name, e.strerror or e))
+        if done.returncode != 0:
+            why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise ServerError("server %s: its warm-up client exited %s%s" % (
+                self.name, done.returncode, ": " + why[0][:200] if why else ""))
 
     def _drain(self):
         try:

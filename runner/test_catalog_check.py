@@ -169,7 +169,14 @@ class ValidationTest(TempCatalog):
                               r"requires.server.lang must name the language the server is written in "
                               r"\(a lower-case word\), got None"),
                              ({"server": {"argv": ["s"], "port_flag": "--port", "lang": "Go"}},
-                              "requires.server.lang must name the language")):
+                              "requires.server.lang must name the language"),
+                             ({"server": {"argv": ["s"], "port_flag": "--port", "warm": ["c"]}},
+                              "requires.server.warm must be an object"),
+                             ({"server": {"argv": ["s"], "port_flag": "--port", "warm": {"argv": ["c"]}}},
+                              "requires.server.warm.about must say why"),
+                             ({"server": {"argv": ["s"], "port_flag": "--port",
+                                          "warm": {"argv": ["c"], "about": "x", "n": 1}}},
+                              "unknown field 'n'")):
             self.assertRejected(pattern, work=self.entry(requires=req))
 
     def test_a_server_in_a_language_no_variant_is_written_in(self):

@@ -251,6 +251,38 @@ class ServersTest(Fixture):
         self.assertEqual(why, 'server fake-server printed no {"port": N} line within 0.5 s')
         s.stop_all()
 
+    def test_a_warm_up_client_talks_to_the_server_before_its_port_is_given(self):
+        # The client connects to the port it is given and writes what it read.
+        out = os.path.join(self.dir, "warm.txt")
+        client = ("import socket, sys; p = int(sys.argv[sys.argv.index('--port') + 1]); "
+                  "c = socket.create_connection(('127.0.0.1', p)); "
+                  "open(sys.argv[1], 'wb').write(c.recv(100))")
+        s = servers_mod.Servers()
+        spec = dict(self.spec(), warm={"argv": [sys.executable, "-c", client, out],
+                                       "about": "a test's"})
+        port, why = s.port(spec)
+        self.assertIsNone(why)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"Hello, world")
+        s.stop_all()
+
+    def test_a_warm_up_client_that_fails_or_overruns_fails_the_server(self):
+        s = servers_mod.Servers()
+        fail = dict(self.spec(), warm={"argv": [sys.executable, "-c",
+                                                "import sys; sys.exit('no chain came back')"],
+                                       "about": "a test's"})
+        port, why = s.port(fail)
+        self.assertIsNone(port)
+        self.assertEqual(why, "server fake-server: its warm-up client exited 1: no chain came back")
+        slow = dict(self.spec("--text", "x"), warm={
+            "argv": [sys.executable, "-c", "import time; time.sleep(30)"], "timeout_s": 0.5,
+            "about": "a test's"})
+        port, why = s.port(slow)
+        self.assertIsNone(port)
+        self.assertEqual(why, "server fake-server: its warm-up client took more than 0.5 s")
+        self.assertEqual(s.running, {})          # both stopped, not left running
+        s.stop_all()
+
     def test_a_server_that_dies_mid_round_fails_the_rest_of_the_round(self):
         s = servers_mod.Servers()
         spec = self.spec()

@@ -6,7 +6,7 @@ import re
 
 from .catalog_check import (
     FLAG_KEYS, MAX_TIMEOUT_S, OSES, PASSES_KEYS, PROFILE_SETTINGS, REQUIREMENTS,
-    RULE_KEYS, SERVER_KEYS, TARGET_BOUNDS, TARGET_KEYS, WARMUP_KEYS, check_budget,
+    RULE_KEYS, SERVER_KEYS, SERVER_WARM_KEYS, TARGET_BOUNDS, TARGET_KEYS, WARMUP_KEYS, check_budget,
     check_described, check_integer, check_known, check_partial, check_positive, check_seconds,
     check_strings, check_sweep)
 from .errors import CatalogError
@@ -107,6 +107,15 @@ def check_requires(req, where):
         if not isinstance(s.get("port_flag"), str) or not s["port_flag"].startswith("--"):
             raise CatalogError("%s: requires.server.port_flag must be a --flag" % where)
         check_seconds(s.get("ready_timeout_s", 10), MAX_TIMEOUT_S, where, "requires.server.ready_timeout_s")
+        if "warm" in s:
+            w = s["warm"]
+            if not isinstance(w, dict):
+                raise CatalogError("%s: requires.server.warm must be an object" % where)
+            check_known(w, SERVER_WARM_KEYS, "%s: requires.server.warm" % where)
+            check_strings(w.get("argv"), where, "requires.server.warm.argv")
+            check_seconds(w.get("timeout_s", 60), MAX_TIMEOUT_S, where, "requires.server.warm.timeout_s")
+            if not isinstance(w.get("about"), str):
+                raise CatalogError("%s: requires.server.warm.about must say why" % where)
         if not isinstance(s.get("lang"), str) or not WORD.match(s["lang"]):
             raise CatalogError("%s: requires.server.lang must name the language the server is "
                                "written in (a lower-case word), got %r" % (where, s.get("lang")))
