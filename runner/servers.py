@@ -240,7 +240,8 @@ USAGE = """usage: python3 -m runner.servers with-server ID [--bin DIR] [--server
 
 Runs COMMAND with `<port_flag> N` appended, against the server that variant ID
 of the catalog requires, started for it and stopped after it (a variant
-without a server: COMMAND as it is).  {bin} in the server's command is DIR
+without a server: COMMAND as it is), without the server's warm-up client
+(nothing here is timed).  {bin} in the server's command is DIR
 (default build/bin), or build/bin when DIR lacks that program; WORDS (split
 on blanks) go before the command of a server written in C (its catalog lang),
 e.g. valgrind and its options: the tools are for the C code, and a Go or
@@ -288,6 +289,10 @@ def with_server(args):
         argv[0] = os.path.join(ROOT, argv[0])
     if spec["lang"] != "c":
         wrapper = []
+    # No warm-up client: it is there so that timed clients never meet a cold
+    # server, and nothing here is timed (under valgrind its 2,000 chains would
+    # cost minutes).
+    spec = {k: val for k, val in spec.items() if k != "warm"}
     try:
         server = Server(dict(spec, argv=wrapper + argv))
     except ServerError as e:

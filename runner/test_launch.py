@@ -283,6 +283,35 @@ class ServersTest(Fixture):
         self.assertEqual(s.running, {})          # both stopped, not left running
         s.stop_all()
 
+    def test_with_server_starts_the_catalogs_server_without_its_warm_up_client(self):
+        # with-server (the sanitizers' and the bats tests' harness) times
+        # nothing: the catalog's warm-up client, whose argv is still {bin}/...
+        # there, is not run, and the server's own argv is filled in.
+        seen = {}
+
+        class FakeServer:
+            def __init__(self, spec):
+                seen["spec"] = spec
+                self.port, self.name, self.why = 4321, "s", ""
+                self.proc = subprocess.Popen([sys.executable, "-c", "pass"])
+                self.proc.wait()
+
+            def stop(self):
+                seen["stopped"] = True
+
+        vid = "httpchain/c/callback-sequential@cserver.keepalive"
+        real = servers_mod.Server
+        servers_mod.Server = FakeServer
+        try:
+            code = servers_mod.with_server([vid, "--", sys.executable, "-c",
+                                            "import sys; sys.exit(sys.argv[-2:] != ['--port', '4321'])"])
+        finally:
+            servers_mod.Server = real
+        self.assertEqual(code, 0)
+        self.assertTrue(seen["stopped"])
+        self.assertNotIn("warm", seen["spec"])
+        self.assertFalse(any("{" in a for a in seen["spec"]["argv"]), seen["spec"]["argv"])
+
     def test_a_server_that_dies_mid_round_fails_the_rest_of_the_round(self):
         s = servers_mod.Servers()
         spec = self.spec()
