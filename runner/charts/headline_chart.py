@@ -250,28 +250,12 @@ def draw(data, workload=None, out=None):
     return p.finish()
 
 
-TICK_SETS = ((1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0), (1.0, 1.5, 2.0, 3.0, 5.0, 7.0),
-             (1.0, 2.0, 5.0), (1.0, 3.0), (1.0,))
-TICK_GAP_PX = 60         # between two tick labels' centres: "0.05x" is about 45 px wide
-
-
 def ratio_ticks(ax, plot_px):
-    """Ticks of a column's log ratio axis (0.5x, 1x, 2x), plot_px wide: the
-    densest of TICK_SETS whose labels stand TICK_GAP_PX apart."""
-    import math
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
-    lo, hi = ax.get_xlim()
-    span = math.log(hi / lo)
-    for subs in TICK_SETS:
-        ticks = [k * 10.0 ** e for e in range(int(math.floor(math.log10(lo))) - 1,
-                                               int(math.ceil(math.log10(hi))) + 1)
-                 for k in subs if lo <= k * 10.0 ** e <= hi]
-        gaps = [math.log(b / a) / span * plot_px for a, b in zip(ticks, ticks[1:])]
-        if min(gaps + [plot_px]) >= TICK_GAP_PX:
-            break
-    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    """Ticks of a column's log ratio axis (0.5x, 1x, 2x), plot_px wide
+    (layout.log_ticks)."""
+    from matplotlib.ticker import FuncFormatter
+    layout.log_ticks(ax, plot_px)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "%gx" % float("%.2g" % v)))
-    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def main(argv):

@@ -144,7 +144,10 @@ class Panels:
                 for _, rows in self.groups]
 
     def _place(self, y, total, heights, renderer, width_px, margin_px):
-        """Positions the panels downwards from y (inches from the bottom)."""
+        """Positions the panels downwards from y (inches from the bottom), and
+        spaces the labels of a log x axis whose locator is the span's
+        (ratio_axis, plain_log_axis) for the width it got."""
+        from matplotlib.ticker import LogLocator
         # Left: the widest row label; right: the widest value.
         label_px = max([t.get_window_extent(renderer).width for ax in self.axes
                         for t in ax.get_yticklabels() if t.get_text()] + [40])
@@ -155,6 +158,9 @@ class Panels:
         for ax, h in zip(self.axes, heights):
             y -= self.ABOVE_IN + h
             ax.set_position([left, y / total, right - left, h / total])
+            if ax.get_xscale() == "log" and isinstance(ax.xaxis.get_major_locator(),
+                                                       LogLocator):
+                log_ticks(ax, (right - left) * width_px)
             # The panel's title starts at the figure's left margin: the whole
             # width is its own.
             ax.set_title(ax.get_title(loc="left"), loc="left", fontweight="bold",
@@ -338,6 +344,29 @@ def log_limits(ax, values, pad=1.25, include_one=False):
         lo, hi = mid / 1.25, mid * 1.25
     ax.set_xscale("log")
     ax.set_xlim(lo / pad, hi * pad)
+
+
+TICK_SETS = ((1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0), (1.0, 1.5, 2.0, 3.0, 5.0, 7.0),
+             (1.0, 2.0, 5.0), (1.0, 3.0), (1.0,))
+TICK_GAP_PX = 60         # between two tick labels' centres: "0.05x" is about 45 px wide
+
+
+def log_ticks(ax, plot_px):
+    """The ticks of a log x axis plot_px wide, once it is placed: the densest
+    of TICK_SETS whose labels stand TICK_GAP_PX apart (its formatter stays).
+    A locator chosen by the span alone put "0.05" on "0.1" in a narrow panel."""
+    from matplotlib.ticker import FixedLocator, NullFormatter
+    lo, hi = ax.get_xlim()
+    span = math.log(hi / lo)
+    for subs in TICK_SETS:
+        ticks = [k * 10.0 ** e for e in range(int(math.floor(math.log10(lo))) - 1,
+                                               int(math.ceil(math.log10(hi))) + 1)
+                 for k in subs if lo <= k * 10.0 ** e <= hi]
+        gaps = [math.log(b / a) / span * plot_px for a, b in zip(ticks, ticks[1:])]
+        if min(gaps + [plot_px]) >= TICK_GAP_PX:
+            break
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def ratio_axis(ax):
