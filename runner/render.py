@@ -89,8 +89,9 @@ def _render(rundir, out_root, draw_charts=True):
         all_drawn = charting.draw_charts(folder, rows, workloads, charts)
         # Cross-host charts when the results folder holds runs of more than one host.
         out_root = out_root or os.path.dirname(os.path.dirname(os.path.abspath(rundir)))
-        if len(host_runs(out_root)) > 1:
-            draw_hosts(out_root, charts_dir, across)
+        peers = host_peers(out_root, rundir)
+        if len(peers) > 1:
+            draw_hosts(peers, charts_dir, across)
     except KeyboardInterrupt:
         charts += [("Across hosts", os.path.relpath(path, rundir)) for path in across]
         note = ("**Charts missing**: the run was interrupted while they were drawn (%d drawn); "
@@ -133,11 +134,29 @@ def host_runs(out_root, emulated=False):
     return found
 
 
-def draw_hosts(out_root, dest, drawn=None):
-    """Cross-host charts of the newest run of each host into dest; the PNG paths
-    drawn, appended to drawn (a list) as they are, so that an interruption
-    (ChartInterrupted) leaves the ones already drawn there."""
-    newest = [v[-1] for v in host_runs(out_root).values()]
+def host_peers(out_root, rundir):
+    """The runs a run folder's own cross-host charts put side by side: itself,
+    and of each other host under out_root its newest native run of the same
+    profile (a seed-profile run beside a default one would set other N and
+    other methods side by side as if they were hosts); [] for an emulated run.
+    In host order, as host_runs gives them."""
+    if run_emulation(rundir):
+        return []
+    profile = runfolder.RunFolder(rundir).recorded.get("profile")
+    mine = os.path.basename(os.path.dirname(os.path.abspath(rundir)))
+    peers = {mine: rundir}
+    for slug, dirs in host_runs(out_root).items():
+        same = [d for d in dirs if runfolder.RunFolder(d).recorded.get("profile") == profile]
+        if slug != mine and same:
+            peers[slug] = same[-1]
+    return [peers[slug] for slug in sorted(peers)]
+
+
+def draw_hosts(newest, dest, drawn=None):
+    """Cross-host charts of the runs newest (one a host: host_peers, or the
+    newest of each host for --hosts) into dest; the PNG paths drawn, appended
+    to drawn (a list) as they are, so that an interruption (ChartInterrupted)
+    leaves the ones already drawn there."""
     runs = []           # their summaries, read for the first chart
     drawn = [] if drawn is None else drawn
     for kind in ("ms", "ratio"):

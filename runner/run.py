@@ -169,7 +169,7 @@ def hosts(folder):
                        % (folder, len(runs), "" if len(runs) == 1 else "s"))
     dest = os.path.join(folder, "hosts")
     os.makedirs(dest, exist_ok=True)
-    drawn = render_mod.draw_hosts(folder, dest)
+    drawn = render_mod.draw_hosts([dirs[-1] for _, dirs in sorted(runs.items())], dest)
     for p in drawn:
         print(p)
     return 0 if len(drawn) == 2 else 1

@@ -156,8 +156,8 @@ class HostsLeaveEmulatedRunsOut(unittest.TestCase):
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
 
-    def add_run(self, slug, emulation):
-        d = os.path.join(self.dir, slug, "20260101T000000Z")
+    def add_run(self, slug, emulation, stamp="20260101T000000Z"):
+        d = os.path.join(self.dir, slug, stamp)
         os.makedirs(d)
         with open(os.path.join(d, "host.json"), "w") as f:
             json.dump({"slug": slug, "emulation": emulation}, f)
@@ -173,6 +173,27 @@ class HostsLeaveEmulatedRunsOut(unittest.TestCase):
                          {"linux-x86_64-a-2c": [a], "macos-arm64-b-10c": [b]})
         self.assertEqual(render.host_runs(self.dir, emulated=True),
                          {"linux-aarch64-a-2c-emulated": [e]})
+
+    def test_a_runs_own_cross_host_charts_take_it_and_each_other_hosts_newest_of_its_profile(self):
+        def run(slug, stamp, profile, emulation=None):
+            d = self.add_run(slug, emulation, stamp)
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump({"profile": profile}, f)
+            return d
+        mine = run("linux-x86_64-a-2c", "20260101T000000Z", "default")
+        run("linux-x86_64-a-2c", "20260301T000000Z", "default")         # newer, not this one
+        other = run("macos-arm64-b-10c", "20260102T000000Z", "default")
+        run("macos-arm64-b-10c", "20260201T000000Z", "seed")            # newest, other profile
+        run("zeta-x86_64-c-4c", "20260101T000000Z", "seed")             # no default run
+        self.assertEqual(render.host_peers(self.dir, mine), [mine, other])
+        seed = run("linux-x86_64-a-2c", "20260401T000000Z", "seed")
+        self.assertEqual(render.host_peers(self.dir, seed),
+                         [seed, os.path.join(self.dir, "macos-arm64-b-10c", "20260201T000000Z"),
+                          os.path.join(self.dir, "zeta-x86_64-c-4c", "20260101T000000Z")])
+        lone = run("linux-x86_64-a-2c", "20260501T000000Z", "full")
+        self.assertEqual(render.host_peers(self.dir, lone), [lone])
+        emulated = run("linux-aarch64-a-2c-emulated", "20260101T000000Z", "default", "qemu-user")
+        self.assertEqual(render.host_peers(self.dir, emulated), [])
 
     def test_run_py_hosts_names_the_emulated_run_and_needs_two_native(self):
         self.add_run("linux-x86_64-a-2c", None)
