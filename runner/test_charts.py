@@ -201,6 +201,34 @@ class WhereTime(unittest.TestCase):
         self.assertEqual(where_time.floors("test", "noop"), {})
 
 
+class LogTicks(unittest.TestCase):
+    """A narrow log axis keeps its tick labels apart."""
+
+    def test_a_narrow_panel_of_a_wide_span_labels_ticks_60_px_apart(self):
+        import json
+        import tempfile
+        rows = [row("w/c/callback-sequential@fused"), row("w/node/await-sequential@y")]
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "narrow.png")
+            p = layout.Panels("test", out, "claims", "w", "a title", [("per op", rows)], "us")
+            ax = p.axes[0]
+            for k, v in enumerate((0.032, 1.3)):
+                ax.plot([v], [k], marker="o")
+                # A long value on the right leaves the plot about 180 px (the
+                # seed run's cacheloop claims chart, where 0.05 sat on 0.1).
+                p.value(0, k, "claim 0.308 us; here 0.0324 us (0.0581 us) and more words")
+            layout.log_limits(ax, [0.032, 1.3], pad=1.3)
+            layout.plain_log_axis(ax)
+            self.assertEqual(p.finish(), 0)
+            with open(os.path.join(d, "narrow.json"), encoding="utf-8") as f:
+                side = json.load(f)
+            ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        st.plt.close(p.fig)
+        self.assertEqual((side["layout"]["overlaps"], side["layout"]["outside"]), ([], []))
+        self.assertNotIn(0.05, ticks)
+        self.assertGreaterEqual(len(ticks), 2)
+
+
 class LinePanels(unittest.TestCase):
     """A chart of line panels (the scaling charts) passes the same check."""
 

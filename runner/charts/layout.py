@@ -145,8 +145,8 @@ class Panels:
 
     def _place(self, y, total, heights, renderer, width_px, margin_px):
         """Positions the panels downwards from y (inches from the bottom), and
-        spaces the labels of a log x axis whose locator is the span's
-        (ratio_axis, plain_log_axis) for the width it got."""
+        spaces the labels of a panel of rows' log x axis whose locator is the
+        span's (ratio_axis, plain_log_axis) for the width it got."""
         from matplotlib.ticker import LogLocator
         # Left: the widest row label; right: the widest value.
         label_px = max([t.get_window_extent(renderer).width for ax in self.axes
@@ -158,8 +158,8 @@ class Panels:
         for ax, h in zip(self.axes, heights):
             y -= self.ABOVE_IN + h
             ax.set_position([left, y / total, right - left, h / total])
-            if ax.get_xscale() == "log" and isinstance(ax.xaxis.get_major_locator(),
-                                                       LogLocator):
+            if not self.lines and ax.get_xscale() == "log" \
+                    and isinstance(ax.xaxis.get_major_locator(), LogLocator):
                 log_ticks(ax, (right - left) * width_px)
             # The panel's title starts at the figure's left margin: the whole
             # width is its own.
