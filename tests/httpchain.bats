@@ -163,19 +163,44 @@ c_server() {
   done
 }
 
-# runner_servers -- how many httpchain servers of this checkout's build run now.
+# tagged PATTERN -- the pids of the processes whose command line matches
+# PATTERN and, where /proc shows environments (Linux), that carry this test's
+# tag (ASYNCSTYLES_TEST_TAG, exported by run_tagged): the files of make test
+# run in parallel, and another file's servers and clients are not this test's.
+tagged() {
+  local pid
+  for pid in $(pgrep -f "$1" 2>/dev/null); do
+    if [ -r "/proc/$pid/environ" ]; then
+      tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null \
+        | grep -qxF "ASYNCSTYLES_TEST_TAG=${BATS_TEST_TMPDIR}" || continue
+    fi
+    echo "$pid"
+  done
+}
+
+# runner_servers -- how many httpchain servers of this build this test's runner
+# has up (elsewhere than Linux: of any runner, so the tests below then skip
+# while another test has one up).
 runner_servers() {
   local n=0 pid
-  for pid in $(pgrep -f "${BIN}/c-httpchain-server" 2>/dev/null); do
+  for pid in $(tagged "${BIN}/c-httpchain-server"); do
     [ "$pid" = "${SERVER_PID:-}" ] || n=$((n + 1))
   done
   echo "$n"
 }
 
+# run_tagged CMD... -- CMD with this test's tag in its environment, inherited
+# by the servers and clients it starts.
+run_tagged() {
+  ASYNCSTYLES_TEST_TAG="${BATS_TEST_TMPDIR}" "$@"
+}
+
 # start_runner N -- the runner on one httpchain C variant of N chains, in the
 # background (RUNNER_PID), until its server is up.
 start_runner() {
-  "$PYTHON" -m runner --profile quick --filter '^httpchain/c/callback-sequential@cserver' \
+  # The tag as an assignment, not run_tagged: $! must be the runner itself.
+  ASYNCSTYLES_TEST_TAG="${BATS_TEST_TMPDIR}" "$PYTHON" -m runner --profile quick \
+    --filter '^httpchain/c/callback-sequential@cserver' \
     --rounds 3 --warmup-rounds 0 --iterations "$1" --node none --no-charts \
     --out "${BATS_TEST_TMPDIR}/out" --host t > "${BATS_TEST_TMPDIR}/runner.log" 2>&1 3>&- &
   RUNNER_PID=$!
@@ -187,19 +212,19 @@ start_runner() {
   return 1
 }
 
-# no_server_within S -- succeeds once no server of this build runs, within S seconds.
+# no_server_within S -- succeeds once no server of this test's runner runs, within S seconds.
 no_server_within() {
   for ((k = 0; k < $1 * 10; k++)); do
     [ "$(runner_servers)" -ne 0 ] || return 0
     sleep 0.1
   done
-  echo "a server is still running: $(pgrep -f "${BIN}/c-httpchain-server" | tr '\n' ' ')"
+  echo "a server is still running: $(tagged "${BIN}/c-httpchain-server" | tr '\n' ' ')"
   return 1
 }
 
 @test "the runner starts the server per round and leaves none running after the run" {
   [ "$(runner_servers)" -eq 0 ] || skip "another run of this checkout has a server up"
-  run "$PYTHON" -m runner --profile quick --filter '^httpchain/c/(callback|fiber)-sequential@cserver' \
+  run run_tagged "$PYTHON" -m runner --profile quick --filter '^httpchain/c/(callback|fiber)-sequential@cserver' \
     --rounds 2 --warmup-rounds 0 --iterations 20 --node none --no-charts --out "${BATS_TEST_TMPDIR}/out" --host t
   assert_success
   run "$PYTHON" -c 'import csv, sys; print(sorted({r["status"] for r in csv.DictReader(open(sys.argv[1]))}))' \
@@ -225,9 +250,9 @@ no_server_within() {
   wait "$RUNNER_PID" 2>/dev/null || true
   no_server_within 5
   # The client it was measuring goes too (the launcher's parent-death kill).
-  for ((k = 0; k < 50; k++)); do pgrep -f "${BIN}/c-httpchain --variant" >/dev/null || break; sleep 0.1; done
-  run pgrep -f "${BIN}/c-httpchain --variant"
-  assert_failure
+  for ((k = 0; k < 50; k++)); do [ -n "$(tagged "${BIN}/c-httpchain --variant")" ] || break; sleep 0.1; done
+  run tagged "${BIN}/c-httpchain --variant"
+  assert_output ""
 }
 
 @test "a server that dies or never gets ready fails the round's httpchain variants with the reason" {
