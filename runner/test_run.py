@@ -282,15 +282,23 @@ class EndToEndTest(Fixture):
         self.assertIn("`rare`: `--iterations 2 --warmup 0 --file fixtures/text.txt --expect "
                       "'Hello, world'`, timeout 9 s, in the first 2 rounds only", report)
 
-    def test_a_workloads_passes_give_a_row_a_pass_and_the_median_pairs_by_round(self):
+    def passes_catalog(self, calibrate=None):
+        """A catalog of three fake readfile variants of 3 passes a process
+        (whole: 1), its quick profile with calibrate as calibrate_passes."""
         catalog = make_catalog(self.dir, [workload(
             "readfile", [entry(), entry(style="other"), entry(style="whole", passes="1")],
             passes={"count": "min(3, iterations)", "about": "a test's"})])
         with open(os.path.join(catalog, "suite.json")) as f:
             suite = json.load(f)
         suite["styles"] = sorted(set(suite["styles"]) | {"other", "whole"})
+        if calibrate:
+            suite["profiles"]["quick"]["calibrate_passes"] = calibrate
         with open(os.path.join(catalog, "suite.json"), "w") as f:
             json.dump(suite, f)
+        return catalog
+
+    def test_a_workloads_passes_give_a_row_a_pass_and_the_median_pairs_by_round(self):
+        catalog = self.passes_catalog()
         folder, samples, info, summary, report = self.run_main("quick", catalog)
         whole = "readfile/fake/whole-sequential@python"
         self.assertEqual(info["commands"][HONEST][-6:-4], ["--passes", "3"])
@@ -323,16 +331,8 @@ class EndToEndTest(Fixture):
         self.assertEqual(sorted({s["pass"] for s in back}), [0, 1, 2])
 
     def test_a_profiles_calibration_raises_the_passes_of_short_passes_from_the_warm_up(self):
-        catalog = make_catalog(self.dir, [workload(
-            "readfile", [entry(), entry(style="other"), entry(style="whole", passes="1")],
-            passes={"count": "min(3, iterations)", "about": "a test's"})])
-        with open(os.path.join(catalog, "suite.json")) as f:
-            suite = json.load(f)
-        suite["styles"] = sorted(set(suite["styles"]) | {"other", "whole"})
         # every fake pass is far shorter than a minute: the most, 5, for both
-        suite["profiles"]["quick"]["calibrate_passes"] = {"min_ms": 60000, "max": 5}
-        with open(os.path.join(catalog, "suite.json"), "w") as f:
-            json.dump(suite, f)
+        catalog = self.passes_catalog({"min_ms": 60000, "max": 5})
         folder, samples, info, summary, report = self.run_main("quick", catalog)
         whole = "readfile/fake/whole-sequential@python"
         other = "readfile/fake/other-sequential@python"

@@ -100,25 +100,28 @@ def check_requires(req, where):
         check_strings(req["probe"], where, "requires.probe")
     if "server" in req:
         s = req["server"]
-        if not isinstance(s, dict):
-            raise CatalogError("%s: requires.server must be an object" % where)
-        check_known(s, SERVER_KEYS, "%s: requires.server" % where)
-        check_strings(s.get("argv"), where, "requires.server.argv")
+        check_command(s, SERVER_KEYS, "ready_timeout_s", 10, where, "requires.server")
         if not isinstance(s.get("port_flag"), str) or not s["port_flag"].startswith("--"):
             raise CatalogError("%s: requires.server.port_flag must be a --flag" % where)
-        check_seconds(s.get("ready_timeout_s", 10), MAX_TIMEOUT_S, where, "requires.server.ready_timeout_s")
         if "warm" in s:
             w = s["warm"]
-            if not isinstance(w, dict):
-                raise CatalogError("%s: requires.server.warm must be an object" % where)
-            check_known(w, SERVER_WARM_KEYS, "%s: requires.server.warm" % where)
-            check_strings(w.get("argv"), where, "requires.server.warm.argv")
-            check_seconds(w.get("timeout_s", 60), MAX_TIMEOUT_S, where, "requires.server.warm.timeout_s")
+            check_command(w, SERVER_WARM_KEYS, "timeout_s", 60, where, "requires.server.warm")
             if not isinstance(w.get("about"), str):
                 raise CatalogError("%s: requires.server.warm.about must say why" % where)
         if not isinstance(s.get("lang"), str) or not WORD.match(s["lang"]):
             raise CatalogError("%s: requires.server.lang must name the language the server is "
                                "written in (a lower-case word), got %r" % (where, s.get("lang")))
+
+
+def check_command(obj, keys, timeout_key, timeout_default, where, what):
+    """A command object of requires (the server, its warm-up client): an
+    object of known keys, a non-empty argv of strings, a timeout in range."""
+    if not isinstance(obj, dict):
+        raise CatalogError("%s: %s must be an object" % (where, what))
+    check_known(obj, keys, "%s: %s" % (where, what))
+    check_strings(obj.get("argv"), where, what + ".argv")
+    check_seconds(obj.get(timeout_key, timeout_default), MAX_TIMEOUT_S, where,
+                  "%s.%s" % (what, timeout_key))
 
 
 def check_profiles(profiles, path, suite):
