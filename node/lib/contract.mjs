@@ -589,7 +589,10 @@ export async function measure(variant, opts, concurrency, fail) {
     await runPass(variant, pass);
     if (k === 0) {
       cpu = process.cpuUsage(cpu0);
-      peakRssKb = resourceUsage().maxRSS;
+      // At least the idle figure: the kernel's peak is the larger of a
+      // high-water mark it updates lazily and the RSS now, so after memory
+      // went back (a GC) it can read lower than before the pass (as in C and Go).
+      peakRssKb = Math.max(resourceUsage().maxRSS, idleRssKb);
       first = pass;
     }
     if (pass.ok !== pass.n) which(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);

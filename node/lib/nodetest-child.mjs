@@ -33,7 +33,7 @@ test(`${opts.iterations} ${variant.workload.unit}s: ${variant.style} ${variant.m
     concurrency,
     user_us: cpu.user,
     sys_us: cpu.system,
-    peak_rss_kb: resourceUsage().maxRSS,
+    peak_rss_kb: Math.max(resourceUsage().maxRSS, idleRssKb), // as in contract.mjs
     idle_rss_kb: idleRssKb,
     preclock: pass.preclock,
     warmup_ns: warmupNs,

@@ -71,7 +71,7 @@ childVariant().then(({ variant, opts }) => {
         elapsed_ns: Number(pass.end - start),
         user_us: cpu.user,
         sys_us: cpu.system,
-        peak_rss_kb: peakKb,
+        peak_rss_kb: Math.max(peakKb, Math.floor(rssStart / KB)), // as in contract.mjs
         idle_rss_kb: Math.floor(rssStart / KB),
         workloadFields: workload.fields ? workload.fields(pass) : {},
         warmup_ns: warmupNs,

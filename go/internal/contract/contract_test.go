@@ -206,6 +206,23 @@ func TestAValidRunPrintsOneLineOnStdoutAndNothingOnStderr(t *testing.T) {
 	}
 }
 
+func TestThePeakIsNeverBelowTheIdleFigureReadBeforeIt(t *testing.T) {
+	// Linux's VmHWM can read lower after the runtime returned memory: the
+	// line's peak is then the idle figure, never below it.
+	readings := []Usage{{PeakRSSKb: 14596}, {PeakRSSKb: 14564}}
+	readUsage = func() Usage { u := readings[0]; readings = readings[1:]; return u }
+	defer func() { readUsage = GetUsage }()
+	f := newFake()
+	code, stdout, stderr := run(f.workload(), "--iterations", "5")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+	obj := decode(t, stdout)
+	if obj["idle_rss_kb"] != 14596.0 || obj["peak_rss_kb"] != 14596.0 {
+		t.Errorf("idle %v, peak %v; want 14596 and 14596", obj["idle_rss_kb"], obj["peak_rss_kb"])
+	}
+}
+
 func TestWithoutVariantTheFirstVariantRunsTenThousandOperations(t *testing.T) {
 	f := newFake()
 	code, stdout, _ := run(f.workload())
