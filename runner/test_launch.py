@@ -283,6 +283,37 @@ class ServersTest(Fixture):
         self.assertEqual(s.running, {})          # both stopped, not left running
         s.stop_all()
 
+    def test_a_ctrl_c_during_the_warm_up_stops_the_server_and_its_warm_up_client(self):
+        import signal
+        pidfile = os.path.join(self.dir, "warm.pid")
+        client = ("import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); "
+                  "time.sleep(30)")
+        spec = dict(self.spec(), warm={"argv": [sys.executable, "-c", client, pidfile],
+                                       "about": "a test's"})
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+        old = signal.signal(signal.SIGALRM, interrupt)
+        s = servers_mod.Servers()
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 1.0)
+            with self.assertRaises(KeyboardInterrupt):
+                s.port(spec)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        self.assertEqual(s.running, {})
+        with open(pidfile) as f:
+            warm_pid = int(f.read())
+        # the warm-up client was killed and reaped, not left sleeping
+        with self.assertRaises(ProcessLookupError):
+            os.kill(warm_pid, 0)
+        # and the server too: this process has no child left
+        kids = subprocess.run(["pgrep", "-P", str(os.getpid())], stdout=subprocess.PIPE,
+                              universal_newlines=True).stdout.split()
+        self.assertEqual(kids, [])
+        s.stop_all()
+
     def test_with_server_starts_the_catalogs_server_without_its_warm_up_client(self):
         # with-server (the sanitizers' and the bats tests' harness) times
         # nothing: the catalog's warm-up client, whose argv is still {bin}/...
