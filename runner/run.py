@@ -155,7 +155,9 @@ def check_duration(args, plan):
 
 
 def hosts(folder):
-    """--hosts: the cross-host charts of every host's newest run under folder."""
+    """--hosts: the cross-host charts of the newest run under folder beside each
+    other host's newest run of the same profile (render.host_peers); a host
+    with none of that profile is named on stderr and left out."""
     if not os.path.isdir(folder):
         raise EnvError("%s is not a folder: --hosts takes the results folder that holds "
                        "the hosts' runs (default results)" % folder)
@@ -167,9 +169,20 @@ def hosts(folder):
         raise EnvError("%s holds runs of %d host%s; the cross-host charts need two or more "
                        "(run on another machine, or label a run with --host)"
                        % (folder, len(runs), "" if len(runs) == 1 else "s"))
+    newest = max((dirs[-1] for dirs in runs.values()), key=os.path.basename)
+    peers = render_mod.host_peers(folder, newest)
+    profile = runfolder.RunFolder(newest).recorded.get("profile")
+    shown = {os.path.basename(os.path.dirname(d)) for d in peers}
+    for slug in sorted(set(runs) - shown):
+        print("run.py: %s left out of the cross-host charts: no run of the %s profile "
+              "(the newest run, %s, is one)" % (slug, profile, newest), file=sys.stderr)
+    if len(peers) < 2:
+        raise EnvError("%s holds no other host's run of the %s profile of its newest run (%s); "
+                       "the cross-host charts set runs of one profile side by side"
+                       % (folder, profile, newest))
     dest = os.path.join(folder, "hosts")
     os.makedirs(dest, exist_ok=True)
-    drawn = render_mod.draw_hosts([dirs[-1] for _, dirs in sorted(runs.items())], dest)
+    drawn = render_mod.draw_hosts(peers, dest)
     for p in drawn:
         print(p)
     return 0 if len(drawn) == 2 else 1

@@ -195,6 +195,20 @@ class HostsLeaveEmulatedRunsOut(unittest.TestCase):
         emulated = run("linux-aarch64-a-2c-emulated", "20260101T000000Z", "default", "qemu-user")
         self.assertEqual(render.host_peers(self.dir, emulated), [])
 
+    def test_run_py_hosts_sets_side_by_side_only_runs_of_the_newest_runs_profile(self):
+        for slug, stamp, profile in (("linux-x86_64-a-2c", "20260102T000000Z", "default"),
+                                     ("macos-arm64-b-10c", "20260101T000000Z", "seed")):
+            d = self.add_run(slug, None, stamp)
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump({"profile": profile}, f)
+        p = subprocess.run([sys.executable, "-m", "runner", "--hosts", self.dir],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("macos-arm64-b-10c left out of the cross-host charts: no run of the "
+                      "default profile", p.stderr)
+        self.assertIn("holds no other host's run of the default profile", p.stderr)
+
     def test_run_py_hosts_names_the_emulated_run_and_needs_two_native(self):
         self.add_run("linux-x86_64-a-2c", None)
         self.add_run("macos-x86_64-b-10c-emulated", "rosetta")
