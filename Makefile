@@ -19,7 +19,7 @@
 #   make test-fpenv     the coroutine tests of the ABI-strict build, -DAB_CORO_SAVE_FPENV (part of test)
 #   make test-fuzz      the httpchain server's request handling under libFuzzer, a few seconds (part of test on Linux)
 #   make plots RUN=DIR  redraw a run's charts, summaries and REPORT.md from its samples.csv
-#   make hosts     cross-host charts from the newest run of every host under results/
+#   make hosts     cross-host charts: the newest run under results/ and each other host's newest of its profile
 #   make runtimes  the pinned Node and Go runtimes of runtimes/lock.json under build/runtimes/
 #                  (installs only what is missing), and go/cmd/* built with each Go into build/bin/go<version>/
 #   make clean     remove build/ (results/ is never touched)
