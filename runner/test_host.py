@@ -195,16 +195,21 @@ class HostsLeaveEmulatedRunsOut(unittest.TestCase):
         emulated = run("linux-aarch64-a-2c-emulated", "20260101T000000Z", "default", "qemu-user")
         self.assertEqual(render.host_peers(self.dir, emulated), [])
 
+    def hosts_refused(self):
+        """run.py --hosts on the folder, which must exit 3; its process."""
+        p = subprocess.run([sys.executable, "-m", "runner", "--hosts", self.dir],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self.assertEqual(p.returncode, 3, p.stderr)
+        return p
+
     def test_run_py_hosts_sets_side_by_side_only_runs_of_the_newest_runs_profile(self):
         for slug, stamp, profile in (("linux-x86_64-a-2c", "20260102T000000Z", "default"),
                                      ("macos-arm64-b-10c", "20260101T000000Z", "seed")):
             d = self.add_run(slug, None, stamp)
             with open(os.path.join(d, "run.json"), "w") as f:
                 json.dump({"profile": profile}, f)
-        p = subprocess.run([sys.executable, "-m", "runner", "--hosts", self.dir],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
-                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        self.assertEqual(p.returncode, 3, p.stderr)
+        p = self.hosts_refused()
         self.assertIn("macos-arm64-b-10c left out of the cross-host charts: no run of the "
                       "default profile", p.stderr)
         self.assertIn("holds no other host's run of the default profile", p.stderr)
@@ -212,10 +217,7 @@ class HostsLeaveEmulatedRunsOut(unittest.TestCase):
     def test_run_py_hosts_names_the_emulated_run_and_needs_two_native(self):
         self.add_run("linux-x86_64-a-2c", None)
         self.add_run("macos-x86_64-b-10c-emulated", "rosetta")
-        p = subprocess.run([sys.executable, "-m", "runner", "--hosts", self.dir],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
-                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        self.assertEqual(p.returncode, 3, p.stderr)
+        p = self.hosts_refused()
         self.assertIn("macos-x86_64-b-10c-emulated left out of the cross-host charts: "
                       "emulated (rosetta)", p.stderr)
         self.assertIn("holds runs of 1 host;", p.stderr)
