@@ -1,8 +1,7 @@
 #!/bin/sh
 # run-ctests.sh TEST... -- runs each cmocka test binary, then prints one total line.
 # Every binary runs even if an earlier one fails; the exit code is non-zero if any failed.
-# Each test counts once, by its own line: cmocka's closing summary (after
-# "[==========] N test(s) run.") lists the skipped and failed ones again.
+# Each test counts once (cmocka-counts.awk).
 passed=0
 failed=0
 skipped=0
@@ -10,15 +9,8 @@ for t in "$@"; do
   out=$("$t" 2>&1)
   rc=$?
   printf '%s\n' "$out" | grep -E '^\[  (PASSED|FAILED)|^\[  FAILED|^\[ *ERROR' | sed "s|^|$(basename "$t"): |"
-  # shellcheck disable=SC2046  # three numbers
-  set -- $(printf '%s\n' "$out" | awk '
-    /^\[==========\] Running / { summary = 0; next }
-    /^\[==========\] [0-9]+ test\(s\) run/ { summary = 1; next }
-    summary { next }
-    /^\[       OK \]/ { ok++ }
-    /^\[  SKIPPED \] [^0-9]/ { skip++ }
-    /^\[  FAILED  \] [^0-9]/ { bad++ }
-    END { print ok + 0, bad + 0, skip + 0 }')
+  # shellcheck disable=SC2046  # four numbers
+  set -- $(printf '%s\n' "$out" | awk -f "$(dirname "$0")/cmocka-counts.awk")
   n_ok=$1 n_bad=$2
   passed=$((passed + n_ok))
   failed=$((failed + n_bad))

@@ -46,6 +46,7 @@ make=${1:-make}
 build=${2:-build}
 root=$(pwd)
 case $build in /*) ;; *) build="$root/$build" ;; esac
+here=$(dirname "$0")
 out="$build/aarch64"
 cc=${AARCH64_CC:-aarch64-linux-gnu-gcc}
 ar=${AARCH64_AR:-aarch64-linux-gnu-ar}
@@ -111,23 +112,10 @@ run_ctest() {
   fi
   rc=$?
   name="$(basename "$t")${1:+ ($*)}${label:+ ($label)}"
-  # Per test: passed, failed, or failed by qemu-user 7's bug (a forked child
-  # of a process whose threads are alive cannot start a thread: qemu asserts
-  # in qemu_plugin_vcpu_init_hook), which is counted as skipped and named.
-  # shellcheck disable=SC2046  # three numbers
-  # Only the lines of each test count: cmocka's closing summary (after
-  # "[==========] N test(s) run.") lists the skipped and failed ones again.
-  set -- $(printf '%s\n' "$log" | awk '
-    /^\[==========\] Running / { summary = 0; next }
-    /^\[==========\] [0-9]+ test\(s\) run/ { summary = 1; next }
-    summary { next }
-    /^\[ RUN      \]/ { qemu_bug = 0; next }
-    /qemu_plugin_vcpu_init_hook: assertion failed/ { qemu_bug = 1 }
-    /^\[       OK \]/ { ok++; next }
-    /^\[  SKIPPED \] [^0-9]/ { skip++; next }
-    /^\[  FAILED  \] [^0-9]/ {
-      if (qemu_bug) { skip++; qemu++; print "qemu-bug: " $4 > "/dev/stderr" } else bad++; next }
-    END { print ok + 0, bad + 0, skip + 0, qemu + 0 }' 2>"$out/qemu-bug.txt")
+  # Per test: passed, failed, or failed by qemu-user 7's bug, which is
+  # counted as skipped and named (cmocka-counts.awk).
+  # shellcheck disable=SC2046  # four numbers
+  set -- $(printf '%s\n' "$log" | awk -f "$here/cmocka-counts.awk" 2>"$out/qemu-bug.txt")
   n_ok=$1 n_bad=$2 n_skip=$3 n_qemu=$4
   # The summary lines, but for the tests skipped for qemu's bug (named below).
   skipped_names=$(sed 's/^qemu-bug: /] /' "$out/qemu-bug.txt")
