@@ -12,7 +12,7 @@
 #   make counts    instructions per operation of every C and Go variant under valgrind, exact
 #                  where the clock is not (COUNTS_ARGS="--filter ^cacheloop/ --breakdown")
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
-#   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed (part of test)
+#   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed; where the C programs yield (part of test)
 #   make test-lint      shellcheck over the scripts make test runs, actionlint over the workflows (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
@@ -362,8 +362,9 @@ test-aarch64: | $(DEPS_ENV)
 
 # The coroutine switches assembled for arm64/x86_64 Mach-O and ELF with clang,
 # whatever the host: the symbols each object defines, its unwind information,
-# the AArch64 branch-protection note (skips without clang and llvm).
-test-asm:
+# the AArch64 branch-protection note; and on x86_64, that the C programs'
+# coroutines yield only from their own functions (skips without clang and llvm).
+test-asm: c
 	@sh scripts/check-asm.sh "$(BUILD)"
 
 # shellcheck over every shell script make test runs, actionlint (built by make

@@ -12,6 +12,10 @@
 # (and none without it), and each switch has unwind information (CFI) for
 # both of its functions.
 #
+# On x86_64, from the C programs make built: every function that yields (the
+# paired switch's `ret $8`) is a coroutine's own, never called directly
+# (see the check below for why).
+#
 # Needs clang and the llvm tools (scripts/deps.sh installs them); without them
 # it says so on one line and counts one skipped check.  Ends with
 # 'asm: N passed, N failed, N skipped' for scripts/run-tests.sh.
@@ -118,6 +122,46 @@ if assemble aarch64-linux-gnu "$src" "$obj"; then
     ok "$src without branch protection has no property note"
   fi
 fi
+
+# Where the C workloads' coroutines yield (x86_64, whose switches pair
+# calls and returns: c/lib/coro.h).  A coroutine resumed inside a function
+# it called (an await or a fiber's suspension in a helper) returns from it
+# across the switch, and yields again from a frame the resume never saw: two
+# mispredicted returns a suspension, ~30 ns a read of readfile@inline.  So no
+# function that yields (its `ret $8`) may be called directly: each is the
+# coroutine's own function, entered through the start's indirect call.
+# From the linked programs, built by make (make test builds them first).
+case $(uname -m) in
+  x86_64|amd64)
+    seen=0
+    for prog in "$build"/bin/c-*; do
+      [ -x "$prog" ] || continue
+      seen=$((seen + 1))
+      # GNU and llvm objdump alike: "ret $0x8" or "retq $8", "call ae80 <f>"
+      # or "callq 0xae80 <f>".  Functions are told apart by their address
+      # (two static functions may share a name).  Prints the functions that
+      # yield and are called directly, then "|" and how many yield.
+      calls=$("$objdump" -d --no-show-raw-insn "$prog" | awk '
+        function hex(t) { sub(/^0x/, "", t); sub(/^0+/, "", t); return t }
+        /^[0-9a-f]+ <.*>:$/ { fn = hex($1); name[fn] = substr($2, 2, length($2) - 3) }
+        /\tret[q]?[ \t]+\$(0x)?8$/ { yields[fn] = 1 }
+        /\tcall[q]?[ \t]+(0x)?[0-9a-f]+ </ {
+          for (k = 2; k <= NF; k++) if ($k ~ /^</) t = hex($(k - 1))
+          by[t] = by[t] " " name[fn]
+        }
+        END {
+          n = 0
+          for (f in yields) { n++; if (by[f] != "") printf "%s yields and is called by%s; ", name[f], by[f] }
+          print "|" n
+        }')
+      case $calls in
+        "|"*) ok "$prog: ${calls#|} functions yield, each a coroutine's own" ;;
+        *) bad "$prog: ${calls%|*}" ;;
+      esac
+    done
+    [ "$seen" -gt 0 ] || bad "no C program under $build/bin to look at the yields of (make c builds them)"
+    ;;
+esac
 
 echo "asm: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -13,8 +13,11 @@
 #include <stdlib.h>
 
 /* `await op(kind, j)`: the operation's result, or -1 with the failure
- * recorded (results are never negative). */
-static long await_op(ab_doxbee_up_t *up, ab_doxbee_op_t *op, int kind, long j) {
+ * recorded (results are never negative).  Inline, as an `await` written in
+ * the async function's body is: a resumed upload continues in its own
+ * frame, where a call would return across the switch, mispredicted
+ * (c/lib/coro.h). */
+static inline __attribute__((always_inline)) long await_op(ab_doxbee_up_t *up, ab_doxbee_op_t *op, int kind, long j) {
   ab_promise_t *p = ab_doxbee_promise(op, up, kind, j);
   if (p == NULL) return -1;
   void *value = NULL;

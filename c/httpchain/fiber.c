@@ -25,8 +25,9 @@ static void on_response(hc_conn_t *c, int err) {
 }
 
 /* GET path from inside the fiber: 0 once the response is verified, else -1
- * (recorded).  Suspends only when the request went out. */
-static int fiber_get(hc_conn_t *c, const char *path, size_t len) {
+ * (recorded).  Suspends only when the request went out.  Inline, so that
+ * the fiber is resumed in the frame of its loop (c/lib/coro.h). */
+static inline __attribute__((always_inline)) int fiber_get(hc_conn_t *c, const char *path, size_t len) {
   fiber_t *f = c->data;
   int rc = hc_get(c, path, len, on_response);
   if (rc == 0) {

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static _Thread_local unsigned long suspensions;
+_Thread_local unsigned long ab__fiber_suspended;
 
 /* What a fiber's coroutine runs: the user's function, then nothing. */
-static void fiber_body(void *arg) {
+void ab__fiber_body(void *arg) {
   ab_coro_t *co = ab_coro_current();
   ((ab_fiber_fn)co->data)(arg);
 }
@@ -22,7 +22,7 @@ static void step(ab_fiber_t *f) {
 }
 
 int ab_fiber_start(ab_fiber_fn fn, void *arg) {
-  ab_coro_t *co = ab_coro_create(fiber_body, arg);
+  ab_coro_t *co = ab_coro_create(ab__fiber_body, arg);
   if (co == NULL)
     return AB_ENOMEM;
   co->data = (void *)fn;
@@ -30,29 +30,26 @@ int ab_fiber_start(ab_fiber_fn fn, void *arg) {
   return 0;
 }
 
+void ab__fiber_outside(const char *who) {
+  fprintf(stderr, "%s: not inside a fiber (start one with ab_fiber_start)\n", who);
+  abort();
+}
+
 /* The running fiber; aborts naming `who` when not inside one. */
 static ab_fiber_t *inside(const char *who) {
   ab_coro_t *co = ab_coro_current();
-  if (co == NULL || co->fn != fiber_body) {
-    fprintf(stderr, "%s: not inside a fiber (start one with ab_fiber_start)\n", who);
-    abort();
-  }
+  if (co == NULL || co->fn != ab__fiber_body)
+    ab__fiber_outside(who);
   return co;
 }
 
 ab_fiber_t *ab_fiber_current(void) {
   ab_coro_t *co = ab_coro_current();
-  return co != NULL && co->fn == fiber_body ? co : NULL;
-}
-
-void ab_fiber_suspend(void) {
-  inside("ab_fiber_suspend");
-  suspensions++;
-  ab_coro_yield();
+  return co != NULL && co->fn == ab__fiber_body ? co : NULL;
 }
 
 void ab_fiber_wake(ab_fiber_t *f) {
-  if (f->fn != fiber_body) {
+  if (f->fn != ab__fiber_body) {
     fprintf(stderr, "ab_fiber_wake: not a fiber\n");
     abort();
   }
@@ -75,7 +72,7 @@ int ab_fiber_wait(ab_promise_t *p, void **value) {
     int rc = ab_promise_on_settle(p, wake_on_settle, f);
     if (rc != 0)
       return rc;
-    suspensions++;
+    ab__fiber_suspended++;
     ab_coro_yield();
   }
   if (ab_promise_state(p) == AB_REJECTED) {
@@ -89,4 +86,4 @@ int ab_fiber_wait(ab_promise_t *p, void **value) {
   return 0;
 }
 
-unsigned long ab_fiber_suspensions(void) { return suspensions; }
+unsigned long ab_fiber_suspensions(void) { return ab__fiber_suspended; }

@@ -61,8 +61,11 @@ int ab_fiber_start(ab_fiber_fn fn, void *arg);
 /* The running fiber, or NULL when not inside one. */
 ab_fiber_t *ab_fiber_current(void);
 
-/* Suspends the running fiber until someone calls ab_fiber_wake() on it. */
-void ab_fiber_suspend(void);
+/* Suspends the running fiber until someone calls ab_fiber_wake() on it.
+ * Inline (below), so that the fiber is resumed in its caller's own frame: a
+ * suspension from inside a called function would make that function's
+ * return cross the switch, mispredicted (coro.h). */
+static inline void ab_fiber_suspend(void);
 
 /* Resumes suspended fiber f at once, on the caller's stack; returns when f
  * suspends again or finishes (its stack is then back in the pool). */
@@ -78,5 +81,25 @@ int ab_fiber_wait(ab_promise_t *p, void **value);
 /* How many times fibers of this thread have suspended since it started: a
  * test checks that a hit never did. */
 unsigned long ab_fiber_suspensions(void);
+
+/* ---- private: ab_fiber_suspend's inline part (fiber.c has the rest) ---- */
+
+/* The function every fiber's coroutine runs (a coroutine that runs it is a
+ * fiber). */
+void ab__fiber_body(void *arg);
+
+/* Suspensions so far on this thread (ab_fiber_suspensions). */
+extern _Thread_local unsigned long ab__fiber_suspended;
+
+/* Aborts: `who` was called outside a fiber. */
+void ab__fiber_outside(const char *who) __attribute__((noreturn, cold));
+
+static inline __attribute__((always_inline)) void ab_fiber_suspend(void) {
+  ab_coro_t *co = ab_coro_current();
+  if (__builtin_expect(co == NULL || co->fn != ab__fiber_body, 0))
+    ab__fiber_outside("ab_fiber_suspend");
+  ab__fiber_suspended++;
+  ab__coro_yield_from(co);
+}
 
 #endif /* AB_FIBER_H */
