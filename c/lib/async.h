@@ -60,7 +60,11 @@ static inline ab_promise_t *ab_async(ab_async_fn fn, void *arg);
  * p's value (borrowed, valid while p is; value may be NULL), or p's nonzero
  * rejection code (read the rest with ab_promise_reason(p)); AB_ENOMEM if no
  * reaction could be registered.  Aborts outside an async function.  Inline,
- * so that the switch is made from the awaiting function itself (coro.h). */
+ * so that the switch is made from the awaiting function itself (coro.h);
+ * call it from the async function's own body too, or from a helper that is
+ * always inlined there: a helper left a call returns across the switch, and
+ * each await then costs two mispredicted returns (make test-asm checks the
+ * workloads). */
 static inline int ab_await(ab_promise_t *p, void **value);
 
 /* Sets the message the running async function's promise is rejected with if
