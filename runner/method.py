@@ -47,7 +47,7 @@ def extra_text(run):
         return None
     got = [q for q in x.get("questions") or [] if q.get("extra_rounds")]
     out = ("- Extra rounds: after the planned rounds the run added rounds holding only the "
-           "variants of the targets and claims still open, at most %s within %s minutes, "
+           "variants of the targets and claims still open, at most %s within %s minutes%s, "
            "by the %s: for each question the per-round figure's median (a ratio, a "
            "difference per operation, a margin to the bound) against its bound, with a "
            "confidence sequence valid at every look (the sign test's likelihood ratios "
@@ -55,9 +55,9 @@ def extra_text(run):
            "deciding by looking at the data keeps a wrongly decided question at 5%% or "
            "less. It never decides what the fixed interval does not (it is the wider). "
            "%s extra round%s ran; stopped by %s."
-           % (fmt.text(x.get("max")), fmt.text(x.get("minutes")) + (
-               " and by the run's %s-minute budget" % fmt.text(x["run_minutes"])
-               if x.get("run_minutes") else ""), x.get("rule", "?"), x.get("rounds", 0),
+           % (fmt.text(x.get("max")), fmt.text(x.get("minutes")),
+              " and by the run's %s-minute budget" % fmt.text(x["run_minutes"])
+              if x.get("run_minutes") else "", x.get("rule", "?"), x.get("rounds", 0),
               "" if x.get("rounds") == 1 else "s", x.get("stopped") or "?"))
     if got:
         done = sorted(q["decided_at"] for q in got if q.get("decided_at") is not None)

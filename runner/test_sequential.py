@@ -464,3 +464,17 @@ class RunTest(unittest.TestCase):
                       "still open: readfile fake/other-sequential@python vs "
                       "fake/honest-sequential@python ≤ 1.00x (too few rounds to exclude any bound).",
                       report)
+
+
+class MethodTextTest(unittest.TestCase):
+    def test_the_extra_rounds_sentence_names_both_limits_in_minutes(self):
+        from . import method
+        run = {"extra_rounds": {"rule": "sign-mixture confidence sequence", "max": 20,
+                                "minutes": 5, "run_minutes": 10, "rounds": 4,
+                                "stopped": "the run's time budget (10 min)", "questions": []}}
+        text = method.extra_text(run)
+        self.assertIn("at most 20 within 5 minutes and by the run's 10-minute budget, by the "
+                      "sign-mixture confidence sequence:", text)
+        self.assertIn("4 extra rounds ran; stopped by the run's time budget (10 min).", text)
+        del run["extra_rounds"]["run_minutes"]
+        self.assertIn("at most 20 within 5 minutes, by the sign-mixture", method.extra_text(run))
