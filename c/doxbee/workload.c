@@ -33,6 +33,8 @@ static const ab_flag_t flags[] = {
 
 static ab_doxbee_t the_state;
 
+static void woke(ab_sleep_t *s); /* an operation's sleep is over (below) */
+
 static const char *backend(size_t k) { return k == 0 ? "sleepq" : NULL; }
 
 static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
@@ -42,7 +44,7 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   if ((rc = ab_flag_count(o, "--delay-ms", 0, 0, MAX_DELAY_MS, &st->delay_ms)) != AB_EXIT_OK ||
       (rc = ab_flag_count(o, "--queries", 1, 1, MAX_QUERIES, &st->queries)) != AB_EXIT_OK)
     return rc;
-  if ((rc = ab_sleepq_init(loop, &st->q, (uint64_t)st->delay_ms)) != 0) {
+  if ((rc = ab_sleepq_init(loop, &st->q, (uint64_t)st->delay_ms, woke)) != 0) {
     fprintf(stderr, "%s: the timer: %s\n", o->prog, uv_strerror(rc));
     return AB_EXIT_ENV;
   }
@@ -177,7 +179,7 @@ int ab_doxbee_start(ab_doxbee_op_t *op, ab_doxbee_up_t *up, int kind, long j,
   op->result = -1;
   op->done = done;
   ab_doxbee_t *st = ab_doxbee_state(up);
-  int rc = ab_sleepq_start(&st->q, &op->sleep, woke);
+  int rc = ab_sleepq_start(&st->q, &op->sleep);
   if (rc != 0) {
     ab_op_fail(up->head.set->run, up->head.i, rc, kind_names[kind]);
     return -1;

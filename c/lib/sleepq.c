@@ -14,10 +14,10 @@ static ab_sleep_t *pop(ab_sleepq_t *q) {
   return s;
 }
 
-/* Wakes s: its callback, then the ticks and microtasks it queued. */
-static void wake(ab_sleep_t *s) {
+/* Wakes s: the queue's callback, then the ticks and microtasks it queued. */
+static void wake(ab_sleepq_t *q, ab_sleep_t *s) {
   s->next = NULL;
-  s->cb(s);
+  q->cb(s);
   ab_microtasks_drain();
 }
 
@@ -29,7 +29,7 @@ static void on_timer(uv_timer_t *timer) {
   ab_sleep_t *last = q->tail;
   while (q->head != NULL && q->head->due <= now) {
     ab_sleep_t *s = pop(q);
-    wake(s);
+    wake(q, s);
     if (s == last) break;
   }
   if (q->head != NULL) {
@@ -51,15 +51,16 @@ static void on_idle(uv_idle_t *idle) {
   q->waiting = 0;
   while (n-- > 0) {
     ab_sleep_t *next = s->next; /* s may sleep again from its callback */
-    wake(s);
+    wake(q, s);
     s = next;
   }
   if (q->head == NULL) uv_idle_stop(idle);
 }
 
-int ab_sleepq_init(uv_loop_t *loop, ab_sleepq_t *q, uint64_t delay_ms) {
+int ab_sleepq_init(uv_loop_t *loop, ab_sleepq_t *q, uint64_t delay_ms, ab_sleep_cb cb) {
   int rc;
   q->delay_ms = delay_ms;
+  q->cb = cb;
   q->head = q->tail = NULL;
   q->waiting = 0;
   if ((rc = uv_timer_init(loop, &q->timer)) != 0) return rc;
@@ -70,9 +71,8 @@ int ab_sleepq_init(uv_loop_t *loop, ab_sleepq_t *q, uint64_t delay_ms) {
   return 0;
 }
 
-int ab_sleepq_start(ab_sleepq_t *q, ab_sleep_t *s, ab_sleep_cb cb) {
+int ab_sleepq_start(ab_sleepq_t *q, ab_sleep_t *s) {
   int rc = 0;
-  s->cb = cb;
   s->next = NULL;
   s->due = 0; /* delay 0: the next turn, whatever the time */
   if (q->delay_ms > 0) {

@@ -7,7 +7,9 @@
  * in libuv's timer heap (O(log n) per start, a handle of ~150 bytes each).
  * Node does the same: its timers of one duration share a list and one
  * native timer (lib/internal/timers.js).  A waiter is an ab_sleep_t embedded
- * in the caller's record (no allocation per sleep).
+ * in the caller's record (no allocation per sleep): 16 bytes, its link and
+ * its time; the callback is the queue's, one for all its waiters (the
+ * caller recovers its record from the waiter with container_of).
  *
  *   delay_ms > 0  a waiter started at time t wakes once the loop time
  *                 reaches t + delay_ms, t read afresh by the start
@@ -43,24 +45,25 @@ typedef void (*ab_sleep_cb)(ab_sleep_t *s);
 struct ab_sleep_s {
   ab_sleep_t *next;        /* private: the queue's link */
   uint64_t due;            /* private: loop time (ms) it wakes at (delay > 0) */
-  ab_sleep_cb cb;          /* private */
 };
 
 struct ab_sleepq_s {
   uv_timer_t timer;        /* delay_ms > 0 */
   uv_idle_t idle;          /* delay_ms = 0 */
   uint64_t delay_ms;
+  ab_sleep_cb cb;          /* every waiter's wake-up */
   ab_sleep_t *head, *tail; /* waiters in wake-up order */
   size_t waiting;          /* how many are queued */
 };
 
-/* Initialises q on loop for sleeps of delay_ms: 0, or a libuv error code. */
-int ab_sleepq_init(uv_loop_t *loop, ab_sleepq_t *q, uint64_t delay_ms);
+/* Initialises q on loop for sleeps of delay_ms whose wake-up is cb: 0, or a
+ * libuv error code. */
+int ab_sleepq_init(uv_loop_t *loop, ab_sleepq_t *q, uint64_t delay_ms, ab_sleep_cb cb);
 
-/* Starts a sleep: cb(s) runs once it is over (never from inside this call).
- * 0, or a libuv error code when the timer could not be armed (nothing is
- * queued then). */
-int ab_sleepq_start(ab_sleepq_t *q, ab_sleep_t *s, ab_sleep_cb cb);
+/* Starts a sleep: the queue's cb(s) runs once it is over (never from inside
+ * this call).  0, or a libuv error code when the timer could not be armed
+ * (nothing is queued then). */
+int ab_sleepq_start(ab_sleepq_t *q, ab_sleep_t *s);
 
 /* Closes the queue's handles (waiters still queued never wake). */
 void ab_sleepq_close(ab_sleepq_t *q);

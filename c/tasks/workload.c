@@ -36,6 +36,8 @@ typedef struct tasks_state_s {
 
 static tasks_state_t the_state;
 
+static void sleep_woke(ab_sleep_t *s); /* a task's sleep is over (below) */
+
 static const char *backend(size_t k) {
   static const char *const names[] = {"sleepq", "uv_timer"};
   return k < 2 ? names[k] : NULL;
@@ -48,7 +50,7 @@ static int setup(const ab_opts_t *o, uv_loop_t *loop, void **state) {
   if ((rc = ab_flag_count(o, "--sleep-ms", 0, 0, MAX_SLEEP_MS, &st->sleep_ms)) != AB_EXIT_OK)
     return rc;
   st->use_timers = strcmp(o->backend, "uv_timer") == 0;
-  if ((rc = ab_sleepq_init(loop, &st->q, (uint64_t)st->sleep_ms)) != 0) {
+  if ((rc = ab_sleepq_init(loop, &st->q, (uint64_t)st->sleep_ms, sleep_woke)) != 0) {
     fprintf(stderr, "%s: the timer: %s\n", o->prog, uv_strerror(rc));
     return AB_EXIT_ENV;
   }
@@ -129,7 +131,7 @@ static void sleep_woke(ab_sleep_t *s) {
 static int sleep_start(ab_op_t *op) {
   ab_task_t *t = (ab_task_t *)op;
   tasks_state_t *st = op->set->run->state;
-  int rc = ab_sleepq_start(&st->q, &t->on.sleep, sleep_woke);
+  int rc = ab_sleepq_start(&st->q, &t->on.sleep);
   if (rc == 0) started(t);
   return rc;
 }

@@ -7,12 +7,12 @@
  *
  * Backends (what a task sleeps on):
  *   sleepq    one shared libuv timer for all waiters (c/lib/sleepq.h): a
- *             waiter is 24 bytes inside the task's record
+ *             waiter is 16 bytes inside the task's record
  *   uv_timer  a uv_timer_t per task, each in libuv's timer heap
  *
  * Styles, all in mode parallel (every task in flight at once), on the mode
  * skeletons of c/lib/modes.h where one exists:
- *   callback   the task's record and its sleep (56 bytes): the completion callback
+ *   callback   the task's record and its sleep (48 bytes): the completion callback
  *              verifies it (ab_mode_slots, N slots)
  *   promise    a promise per task with one .then that verifies and counts
  *              (ab_mode_then_counter): one promise per suspended task, the

@@ -36,7 +36,7 @@ static void woke(ab_sleep_t *s) {
   order[n_order++] = w->id;
   /* A microtask queued here must run before the next waiter wakes. */
   ab_microtask_enqueue(note_micro, (void *)(intptr_t)w->id);
-  if (w->again-- > 0) assert_int_equal(ab_sleepq_start(the_q, s, woke), 0);
+  if (w->again-- > 0) assert_int_equal(ab_sleepq_start(the_q, s), 0);
 }
 
 static void close_and_check(uv_loop_t *loop, ab_sleepq_t *q) {
@@ -52,13 +52,13 @@ static void waiters_wake_in_order_after_their_delay(void **state) {
   (void)state;
   n_order = 0;
   assert_int_equal(uv_loop_init(&loop), 0);
-  assert_int_equal(ab_sleepq_init(&loop, &q, 20), 0);
+  assert_int_equal(ab_sleepq_init(&loop, &q, 20, woke), 0);
   the_q = &q;
   for (int k = 0; k < 5; k++) {
     memset(&w[k], 0, sizeof(w[k]));
     w[k].id = k;
     w[k].started = uv_now(&loop);
-    assert_int_equal(ab_sleepq_start(&q, &w[k].sleep, woke), 0);
+    assert_int_equal(ab_sleepq_start(&q, &w[k].sleep), 0);
   }
   assert_int_equal(q.waiting, 5);
   assert_int_equal(n_order, 0); /* never inside the call that started it */
@@ -80,12 +80,12 @@ static void a_sleep_started_by_a_wake_up_waits_its_own_delay(void **state) {
   (void)state;
   n_order = 0;
   assert_int_equal(uv_loop_init(&loop), 0);
-  assert_int_equal(ab_sleepq_init(&loop, &q, 10), 0);
+  assert_int_equal(ab_sleepq_init(&loop, &q, 10, woke), 0);
   the_q = &q;
   memset(&w, 0, sizeof(w));
   w.again = 2; /* three sleeps in a row */
   uint64_t t0 = uv_now(&loop);
-  assert_int_equal(ab_sleepq_start(&q, &w.sleep, woke), 0);
+  assert_int_equal(ab_sleepq_start(&q, &w.sleep), 0);
   uv_run(&loop, UV_RUN_DEFAULT);
   assert_int_equal(n_order, 3);
   assert_true(w.woke >= t0 + 30);
@@ -110,14 +110,14 @@ static void a_sleep_started_late_in_a_turn_still_sleeps_its_whole_delay(void **s
   uint64_t started_ns[2];
   (void)state;
   assert_int_equal(uv_loop_init(&loop), 0);
-  assert_int_equal(ab_sleepq_init(&loop, &q, 40), 0);
+  assert_int_equal(ab_sleepq_init(&loop, &q, 40, woke_at), 0);
   memset(w, 0, sizeof(w));
   memset(woke_ns, 0, sizeof(woke_ns));
   for (int k = 0; k < 2; k++) {
     if (k > 0) spin_ms(25); /* the loop's time now lags 25 ms */
     w[k].id = k;
     started_ns[k] = uv_hrtime();
-    assert_int_equal(ab_sleepq_start(&q, &w[k].sleep, woke_at), 0);
+    assert_int_equal(ab_sleepq_start(&q, &w[k].sleep), 0);
   }
   uv_run(&loop, UV_RUN_DEFAULT);
   /* Each slept 40 ms from its own start, give or take libuv's millisecond
@@ -144,7 +144,7 @@ static void delay_zero_wakes_on_the_next_turn_only(void **state) {
   n_order = 0;
   turns = 0;
   assert_int_equal(uv_loop_init(&loop), 0);
-  assert_int_equal(ab_sleepq_init(&loop, &q, 0), 0);
+  assert_int_equal(ab_sleepq_init(&loop, &q, 0, woke), 0);
   assert_int_equal(uv_check_init(&loop, &check), 0);
   assert_int_equal(uv_check_start(&check, count_turn), 0);
   the_q = &q;
@@ -152,8 +152,8 @@ static void delay_zero_wakes_on_the_next_turn_only(void **state) {
   w[0].id = 0;
   w[0].again = 1; /* sleeps again from its wake-up: that one waits a turn */
   w[1].id = 1;
-  assert_int_equal(ab_sleepq_start(&q, &w[0].sleep, woke), 0);
-  assert_int_equal(ab_sleepq_start(&q, &w[1].sleep, woke), 0);
+  assert_int_equal(ab_sleepq_start(&q, &w[0].sleep), 0);
+  assert_int_equal(ab_sleepq_start(&q, &w[1].sleep), 0);
   assert_int_equal(n_order, 0);
   uv_run(&loop, UV_RUN_NOWAIT);
   assert_int_equal(n_order, 2); /* both in the first turn, not the re-started one */
