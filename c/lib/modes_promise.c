@@ -5,8 +5,8 @@
  * Every reaction whose derived promise nobody needs is registered through
  * then_check: its rejection handler records the failure, so an operation's
  * failure is reported once, as the run's one line; and its derived promise,
- * which the skeleton would release at once, is made only when the reaction
- * runs (ab_promise_then_release), so a pending .then costs no promise.
+ * which the skeleton would release at once, is made only when the promise
+ * settles (ab_promise_then_release), so a pending .then costs no promise.
  */
 #include "modes.h"
 
@@ -18,7 +18,7 @@ static void op_failed(void *arg, ab_promise_t *settled, ab_promise_t *out) {
 }
 
 /* p.then(on_ok, op_failed), its derived promise released at once (made when
- * the reaction runs: ab_promise_then_release); records running out of memory
+ * the promise settles: ab_promise_then_release); records running out of memory
  * for it (iteration i). */
 static void then_check(ab_ops_t *set, ab_promise_t *p, ab_then_fn on_ok, long i) {
   if (ab_promise_then_release(p, on_ok, op_failed, set) != 0)

@@ -3,20 +3,31 @@
  * combinators and unhandled-rejection tracking.  Its jobs run from the
  * microtask queue of microtask.c.
  *
- * Layout.  A promise is 80 bytes from a slab pool.  Its reactions form a
+ * Layout.  A promise is 48 bytes from a slab pool.  Its reactions form a
  * singly linked list, pushed at the head while it is pending and reversed when
  * it settles, so they are queued in registration order.  A reaction record
- * (40 bytes) is either inline in a promise (the `rx` slot) or from a pooled
- * free list:
+ * (32 bytes, its kind in the two bytes before it) is either inline in a
+ * promise (the `rx` slot, which shares its space with the settled value) or
+ * from a pooled free list (40 bytes with its kind):
  *   - then/catch/finally put theirs in the derived promise's slot (the derived
  *     promise is always fresh, so the slot is free): no allocation beyond it;
- *   - ab_promise_then_release has no derived promise until its reaction runs:
- *     its record is in the slot of the promise it waits on when free (the
- *     pool otherwise), and which of the two is told by the record's address;
+ *   - ab_promise_then_release has no derived promise until the promise it
+ *     waits on settles: its record is in that promise's slot when free (the
+ *     pool otherwise), and settling moves it into the derived promise, made
+ *     then, where then()'s would have been;
  *   - raw reactions, await's wake-ups and combinator elements use the slot of
  *     the promise they wait on when it is free (the first such reaction), the
  *     pool otherwise;
  *   - an adoption uses the adopting promise's slot when free.
+ * The slot is used only while its promise is pending.  A promise that
+ * settles with its own reaction in its slot moves the record out first (into
+ * the derived promise for then_release, into a pooled record otherwise; an
+ * await's only wake-up is queued at once and needs no record), so the value
+ * can take the slot's place.  A record inline in a promise other than the one
+ * it waits on (then's, finally's, a thunk's) is in a promise nobody else may
+ * settle until the record has run: such a promise is LOCKED, and resolving it
+ * from outside returns AB_EALREADY, as it would in JavaScript, where only the
+ * reaction holds its resolving functions.
  * The promise a record settles (then's, finally's, an adoption's) is the one
  * it is inline in; a pooled adoption names it.  A record carries the job that
  * runs it, so settling queues it without looking at its kind.
@@ -70,10 +81,33 @@ enum {
   F_RESOLVED = AB__P_RESOLVED,
   F_HANDLED = AB__P_HANDLED,
   F_RX_BUSY = AB__P_RX_BUSY,
-  F_LISTED = AB__P_LISTED
+  F_LISTED = AB__P_LISTED,
+  F_LOCKED = AB__P_LOCKED
 };
 
 typedef struct ab__reaction_s reaction_t;
+
+/* A pooled record: its head, then the record (whose address is used). */
+typedef struct pooled_rx_s {
+  uint8_t pad[8 - sizeof(ab__rx_head_t)];
+  ab__rx_head_t head;
+  reaction_t r;
+} pooled_rx_t;
+
+_Static_assert(offsetof(ab_promise_t, rx) - offsetof(ab_promise_t, rx_head) ==
+                   sizeof(ab__rx_head_t),
+               "a promise's record head is just before its record");
+_Static_assert(offsetof(pooled_rx_t, r) - offsetof(pooled_rx_t, head) == sizeof(ab__rx_head_t),
+               "a pooled record's head is just before it");
+_Static_assert(sizeof(void *) != 8 || sizeof(ab_promise_t) == 48, "a promise is 48 bytes on LP64");
+_Static_assert(sizeof(void *) != 8 || sizeof(reaction_t) == 32, "a record is 32 bytes on LP64");
+/* A combinator element in a promise's slot stays there when the promise
+ * settles: its arg lies after the value's fields (settle). */
+_Static_assert(offsetof(ab_promise_t, rx.arg) >= offsetof(ab_promise_t, type) + sizeof(void *),
+               "a record's arg lies beyond the settled value");
+
+#define KIND(r) (ab__rx_head(r)->kind)
+#define SET_KIND(r, k) (ab__rx_head(r)->kind = (uint8_t)(k))
 
 struct ab_resolver_s {
   uint32_t refs;
@@ -117,7 +151,7 @@ typedef ab__pool_t pool_t;  /* promise.h: slabs is a slab_t list */
 
 ab__pool_t ab__promise_pool = {NULL, NULL, sizeof(ab_promise_t), 0};
 #define promise_pool ab__promise_pool
-static pool_t reaction_pool = {NULL, NULL, sizeof(reaction_t), 0};
+static pool_t reaction_pool = {NULL, NULL, sizeof(pooled_rx_t), 0};
 /* A combinator's state, and the result lists of up to LIST_POOLED inputs
  * (Promise.all of a few promises is the common shape: asyncfib's pairs). */
 static pool_t combo_pool = {NULL, NULL, sizeof(combo_t), 0};
@@ -196,6 +230,18 @@ static void run_thunk_job(void *job);
 static void run_adopt_job(void *job);
 static void run_raw_job(void *job);
 static void run_element_job(void *job);
+
+/* The job of each record kind (AB__RX_*; a wake-up has none). */
+static const ab_microtask_fn jobs[] = {
+  [AB__RX_WAKE] = NULL,
+  [AB__RX_THEN] = run_then_job,
+  [AB__RX_THEN_LATER] = run_then_later_job,
+  [AB__RX_FINALLY] = run_finally_job,
+  [AB__RX_THUNK] = run_thunk_job,
+  [AB__RX_ADOPT] = run_adopt_job,
+  [AB__RX_RAW] = run_raw_job,
+  [AB__RX_ELEMENT] = run_element_job,
+};
 
 /* ---- unhandled rejections ------------------------------------------------ */
 
@@ -315,23 +361,24 @@ ab_promise_t *ab_promise_retain(ab_promise_t *p) {
   return p;
 }
 
-/* A record of a pooled kind for a reaction on owner: its slot when free. */
+/* A record from the pool. */
 static HOT_INLINE reaction_t *record_pooled(void) {
-  reaction_t *r = pool_get(&reaction_pool);
-  if (r != NULL) r->u.s.pooled = 1;
-  return r;
+  pooled_rx_t *o = pool_get(&reaction_pool);
+  if (o == NULL) return NULL;
+  o->head.pooled = 1;
+  return &o->r;
 }
 
 static COLD_FREE reaction_t *record_pooled_call(void) { return record_pooled(); }
 
-/* (Where a busy slot is the exception, the pool is called out of line: the
- * caller then needs no stack frame.) */
+/* A record for a reaction on owner: its slot when free (F_RX_BUSY is also
+ * set for good once owner has settled: its slot holds the value).  (Where a
+ * busy slot is the exception, the pool is called out of line: the caller
+ * then needs no stack frame.) */
 static inline reaction_t *record_in(ab_promise_t *owner) {
   if (UNLIKELY(owner->flags & F_RX_BUSY)) return record_pooled_call();
   owner->flags |= F_RX_BUSY;
-  reaction_t *r = &owner->rx;
-  r->u.s.pooled = 0;
-  return r;
+  return &owner->rx;
 }
 
 /* record_in where a busy slot is common (a combinator's inputs are often
@@ -339,46 +386,48 @@ static inline reaction_t *record_in(ab_promise_t *owner) {
 static HOT_INLINE reaction_t *record_in_often_pooled(ab_promise_t *owner) {
   if (owner->flags & F_RX_BUSY) return record_pooled();
   owner->flags |= F_RX_BUSY;
-  reaction_t *r = &owner->rx;
-  r->u.s.pooled = 0;
-  return r;
+  return &owner->rx;
 }
 
 static inline void record_free(reaction_t *r) {
-  if (r->u.s.pooled)
-    pool_put(&reaction_pool, r);
+  if (ab__rx_head(r)->pooled)
+    pool_put(&reaction_pool, (char *)r - offsetof(pooled_rx_t, r));
   else
     owner_of(r)->flags &= (uint8_t)~F_RX_BUSY;
 }
 
 /* The promise an adoption record settles. */
 static inline ab_promise_t *adopter_of(const reaction_t *r) {
-  return r->u.s.pooled ? r->f.target : owner_of(r);
+  return ab__rx_head(r)->pooled ? r->f.target : owner_of(r);
 }
 
 static void combo_release(combo_t *c);
 
 /* A reaction on p that will never run (p was freed while pending). */
-static void drop_reaction(ab_promise_t *p, reaction_t *r) {
-  if (r->job == run_then_later_job) { /* no derived promise yet: the record */
-    if (r == &p->rx)
-      p->flags &= (uint8_t)~F_RX_BUSY;
-    else
-      pool_put(&reaction_pool, r);
-  } else if (r->job == run_then_job || r->job == run_finally_job || r->job == run_thunk_job) {
+static void drop_reaction(reaction_t *r) {
+  switch (KIND(r)) {
+  case AB__RX_THEN:
+  case AB__RX_FINALLY:
+  case AB__RX_THUNK: {
     ab_promise_t *t = owner_of(r);
-    if (r->job == run_thunk_job) ab_promise_release(r->arg);
-    t->flags &= (uint8_t)~F_RX_BUSY;
+    if (KIND(r) == AB__RX_THUNK) ab_promise_release(r->arg);
+    t->flags &= (uint8_t)~(F_RX_BUSY | F_LOCKED);
     ab_promise_release(t);
-  } else if (r->job == run_adopt_job) {
+    break;
+  }
+  case AB__RX_ADOPT: {
     ab_promise_t *t = adopter_of(r);
     record_free(r);
     ab_promise_release(t);
-  } else if (r->job == run_element_job) {
+    break;
+  }
+  case AB__RX_ELEMENT: {
     combo_t *c = r->arg;
     record_free(r);
     combo_release(c);
-  } else { /* raw, wake-up */
+    break;
+  }
+  default: /* then_release's (no derived promise yet), raw, wake-up */
     record_free(r);
   }
 }
@@ -391,7 +440,7 @@ void ab__promise_free(ab_promise_t *p) {
     p->reactions = NULL;
     while (r) {
       reaction_t *next = r->next;
-      drop_reaction(p, r);
+      drop_reaction(r);
       r = next;
     }
   } else {
@@ -417,10 +466,11 @@ static HOT_INLINE void unref(ab_promise_t *p) {
  * holds a reference to p; an await's wake-up is the awaiter's own job, and
  * its record is free at once. */
 static HOT_INLINE void queue_reaction(ab_promise_t *p, reaction_t *r) {
-  if (LIKELY(r->job != NULL)) {
+  unsigned kind = KIND(r);
+  if (LIKELY(kind != AB__RX_WAKE)) {
     r->settled = p;
     p->refs++;
-    enqueue(r->job, r);
+    enqueue(jobs[kind], r);
   } else {
     ab_microtask_fn wake = r->f.wake;
     void *arg = r->arg;
@@ -445,12 +495,57 @@ static COLD_FREE void queue_reactions(ab_promise_t *p, reaction_t *r) {
   }
 }
 
-static HOT_INLINE void settle(ab_promise_t *p, ab_promise_state_t state, int code,
-                   const char *message, void *ptr, const ab_type_t *type) {
-  reaction_t *r = p->reactions;
+/* The record in p's slot, p's own reaction (then_release's, raw, an
+ * element's or a wake-up), moved out of the way of the value p is settling
+ * with: then_release's into the derived promise it will settle, made now
+ * (as then()'s lives in its), the others into a pooled record.  Returns the
+ * new home. */
+static COLD_FREE reaction_t *slot_out_pooled(ab_promise_t *p) {
+  reaction_t *to = record_pooled();
+  if (UNLIKELY(to == NULL)) die_oom();
+  *to = p->rx;
+  SET_KIND(to, p->rx_head.kind);
+  return to;
+}
+
+static HOT_INLINE reaction_t *slot_out(ab_promise_t *p) {
+  if (LIKELY(p->rx_head.kind == AB__RX_THEN_LATER)) {
+    ab_promise_t *d = pool_get(&promise_pool);
+    if (UNLIKELY(d == NULL)) die_oom();
+    d->reactions = NULL;
+    d->refs = 1;  /* the reaction's, the only one */
+    d->state = AB_PENDING;
+    d->flags = F_RX_BUSY | F_LOCKED;
+    d->rx_head.kind = AB__RX_THEN;
+    d->rx_head.pooled = 0;
+    d->rx = p->rx;
+    return &d->rx;
+  }
+  return slot_out_pooled(p);
+}
+
+/* slot_out where p has more than one reaction: the list (newest first, from
+ * r) links the new home in the slot's place.  Returns the list's head. */
+static COLD_FREE reaction_t *slot_out_listed(ab_promise_t *p, reaction_t *r) {
+  reaction_t *to = slot_out(p);
+  if (r == &p->rx) return to;
+  for (reaction_t *q = r; q; q = q->next)
+    if (q->next == &p->rx) {
+      q->next = to;
+      break;
+    }
+  return r;
+}
+
+/* settle's second half: p takes its value (its slot from now on, F_RX_BUSY
+ * for good) and its reactions r are queued. */
+static HOT_INLINE void settle_value(ab_promise_t *p, reaction_t *r, ab_promise_state_t state,
+                                    int code, const char *message, void *ptr,
+                                    const ab_type_t *type) {
   p->state = (uint8_t)state;
-  p->code = code;
+  p->flags |= F_RX_BUSY;
   p->message = message;  /* in place of the list */
+  p->code = code;
   p->ptr = ptr;
   p->type = type;
   if (state == AB_REJECTED && !(p->flags & F_HANDLED)) track_unhandled(p);
@@ -462,7 +557,52 @@ static HOT_INLINE void settle(ab_promise_t *p, ab_promise_state_t state, int cod
   queue_reactions(p, r);
 }
 
-static inline void fulfil(ab_promise_t *p, void *ptr, const ab_type_t *type) {
+/* settle for a p whose slot holds one of its own reactions, among others or
+ * of a kind that must move: the record goes first. */
+static COLD_FREE void settle_slot(ab_promise_t *p, ab_promise_state_t state, int code,
+                                  const char *message, void *ptr, const ab_type_t *type) {
+  reaction_t *r = p->reactions;
+  if (r == &p->rx && r->next == NULL)
+    r = slot_out(p);
+  else
+    r = slot_out_listed(p, r);
+  settle_value(p, r, state, code, message, ptr, type);
+}
+
+/* Settles pending p.  Its slot is in use while pending only by a record that
+ * is p's own reaction (then's, finally's and a thunk's promises free theirs
+ * before they settle).  Alone, two kinds need not move: an await's wake-up
+ * is queued at once, and a combinator's element stays, its arg in place
+ * beyond the value and its index in the value's spare word (held_index);
+ * its job finds p as the record's owner. */
+static HOT_INLINE void settle(ab_promise_t *p, ab_promise_state_t state, int code,
+                   const char *message, void *ptr, const ab_type_t *type) {
+  if (p->flags & F_RX_BUSY) {
+    reaction_t *r = p->reactions;
+    if (LIKELY(r == &p->rx && r->next == NULL)) {
+      if (p->rx_head.kind == AB__RX_WAKE) {
+        ab_microtask_fn wake = r->f.wake;
+        void *arg = r->arg;
+        settle_value(p, NULL, state, code, message, ptr, type);
+        enqueue(wake, arg);
+        return;
+      }
+      if (p->rx_head.kind == AB__RX_ELEMENT) {
+        uint32_t index = r->u.index;
+        settle_value(p, NULL, state, code, message, ptr, type);
+        p->held_index = index;
+        p->refs++;  /* the job's */
+        enqueue(run_element_job, r);
+        return;
+      }
+    }
+    settle_slot(p, state, code, message, ptr, type);
+    return;
+  }
+  settle_value(p, p->reactions, state, code, message, ptr, type);
+}
+
+static HOT_INLINE void fulfil(ab_promise_t *p, void *ptr, const ab_type_t *type) {
   settle(p, AB_FULFILLED, 0, NULL, ptr, type);
 }
 
@@ -496,7 +636,7 @@ static void resolve_value(ab_promise_t *p, void *ptr, const ab_type_t *type) {
      * The job carries the record the adoption will register on x. */
     reaction_t *r = record_in(p);
     if (r == NULL) die_oom();
-    r->job = run_adopt_job;
+    SET_KIND(r, AB__RX_ADOPT);
     r->f.target = p;  /* read when pooled (adopter_of) */
     p->refs++;     /* the record's */
     r->arg = x;    /* the job's reference of x, the caller's until now */
@@ -536,7 +676,7 @@ static COLD_FREE int resolve_typed(ab_promise_t *p, void *ptr, const ab_type_t *
 }
 
 int ab_promise_resolve(ab_promise_t *p, void *ptr, const ab_type_t *type) {
-  if (p->flags & F_RESOLVED) {
+  if (p->flags & (F_RESOLVED | F_LOCKED)) {
     value_release(ptr, type);
     return AB_EALREADY;
   }
@@ -552,7 +692,7 @@ int ab_promise_resolve_promise(ab_promise_t *p, ab_promise_t *x) {
 }
 
 int ab_promise_reject_reason(ab_promise_t *p, ab_reason_t reason) {
-  if (p->flags & F_RESOLVED) {
+  if (p->flags & (F_RESOLVED | F_LOCKED)) {
     value_release(reason.ptr, reason.type);
     return AB_EALREADY;
   }
@@ -574,8 +714,7 @@ ab_promise_t *ab_promise_resolved(void *ptr, const ab_type_t *type) {
   }
   if (type == NULL) {  /* an untyped value is no thenable: fulfilled at once */
     p->flags = F_RESOLVED;
-    p->state = AB_FULFILLED;
-    p->ptr = ptr;
+    fulfil(p, ptr, NULL);
     return p;
   }
   ab_promise_resolve(p, ptr, type);
@@ -659,9 +798,9 @@ ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
   ab_promise_t *d = promise_alloc();
   if (UNLIKELY(d == NULL)) return NULL;
   d->refs = 2;  /* the caller's and the reaction's */
-  d->flags = F_RX_BUSY;
+  d->flags = F_RX_BUSY | F_LOCKED;
   reaction_t *r = &d->rx;
-  r->job = run_then_job;
+  SET_KIND(r, AB__RX_THEN);
   r->f.then = on_fulfilled;
   r->u.on_rejected = on_rejected;
   r->arg = arg;
@@ -671,11 +810,11 @@ ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
 
 int ab_promise_then_release(ab_promise_t *p, ab_then_fn on_fulfilled,
                             ab_then_fn on_rejected, void *arg) {
-  /* The record in p's slot (the pool's when busy); whether it is the slot
-   * is told by its address when it runs, so u holds on_rejected whole. */
+  /* The record in p's slot (the pool's when busy or p has settled); if p
+   * settles with it there, it moves into the derived promise (slot_out). */
   reaction_t *r = record_in(p);
   if (UNLIKELY(r == NULL)) return AB_ENOMEM;
-  r->job = run_then_later_job;
+  SET_KIND(r, AB__RX_THEN_LATER);
   r->f.then = on_fulfilled;
   r->u.on_rejected = on_rejected;
   r->arg = arg;
@@ -692,9 +831,9 @@ ab_promise_t *ab_promise_finally(ab_promise_t *p, ab_finally_fn on_finally, void
   ab_promise_t *d = promise_alloc();
   if (d == NULL) return NULL;
   d->refs = 2;
-  d->flags = F_RX_BUSY;
+  d->flags = F_RX_BUSY | F_LOCKED;
   reaction_t *r = &d->rx;
-  r->job = run_finally_job;
+  SET_KIND(r, AB__RX_FINALLY);
   r->f.fin = on_finally;
   r->arg = arg;
   add_reaction(p, r);
@@ -729,8 +868,7 @@ ab_promise_t *ab__promise_settled_slow(int code, const char *message, void *valu
   if (p == NULL) return NULL;
   p->flags = F_RESOLVED;
   if (code == 0) {
-    p->state = AB_FULFILLED;
-    p->ptr = value;
+    fulfil(p, value, NULL);
   } else {
     reject(p, (ab_reason_t){code, message, NULL, NULL});
   }
@@ -773,44 +911,57 @@ static COLD_FREE void fulfil_drain_slow(ab_promise_t *p, void *value) {
 
 void ab__promise_fulfil_drain(ab_promise_t *p, void *value) {
   reaction_t *r = p->reactions;
-  if (UNLIKELY((p->flags & F_RESOLVED) || r == NULL || r->next != NULL)) {
+  if (UNLIKELY((p->flags & (F_RESOLVED | F_LOCKED)) || r == NULL || r->next != NULL)) {
     fulfil_drain_slow(p, value);
     return;
   }
   /* One reaction: settle as fulfil() does, and hand the job queue_reaction
-   * would queue to the drain rather than to the ring. */
+   * would queue to the drain rather than to the ring.  The record is read,
+   * or moved out of the slot, before the value takes the slot's place. */
   p->flags |= F_RESOLVED;
-  p->state = AB_FULFILLED;
-  p->code = 0;
-  p->message = NULL;
-  p->ptr = value;
-  p->type = NULL;
   ab_microtask_fn fn;
   void *arg;
-  if (LIKELY(r->job != NULL)) {
-    r->settled = p; /* the caller's reference becomes the job's */
-    fn = r->job;
+  int wake = KIND(r) == AB__RX_WAKE, held = 0;
+  uint32_t index = 0;
+  if (LIKELY(!wake)) {  /* the caller's reference becomes the job's */
+    if (r != &p->rx) {
+      r->settled = p;
+    } else if (p->rx_head.kind == AB__RX_ELEMENT) {  /* stays: settle_slot */
+      held = 1;
+      index = r->u.index;
+    } else {
+      r = slot_out(p);
+      r->settled = p;
+    }
+    fn = jobs[KIND(r)];
     arg = r;
   } else {
     fn = r->f.wake;
     arg = r->arg;
     record_free(r);
-    unref(p);
   }
+  p->state = AB_FULFILLED;
+  p->flags |= F_RX_BUSY; /* the slot holds the value */
+  p->message = NULL;
+  p->code = 0;
+  p->ptr = value;
+  p->type = NULL;
+  if (held) p->held_index = index;
+  if (wake) unref(p);
   if (UNLIKELY(ab__microtask_run_first(fn, arg) != 0)) die_oom();
 }
 
 int ab_promise_on_settle(ab_promise_t *p, ab_reaction_fn fn, void *arg) {
   reaction_t *r = record_in(p);
   if (r == NULL) return AB_ENOMEM;
-  r->job = run_raw_job;
+  SET_KIND(r, AB__RX_RAW);
   r->f.raw = fn;
   r->arg = arg;
   add_reaction(p, r);
   return 0;
 }
 
-static void run_element(reaction_t *r, ab_promise_t *p);
+static void run_element(combo_t *c, size_t i, ab_promise_t *p);
 
 /* finally's then: on_finally's result (or undefined), then a thunk that
  * passes p's outcome on (ECMAScript 27.2.5.3, thenFinally/catchFinally). */
@@ -818,7 +969,7 @@ static void run_finally(reaction_t *r, ab_promise_t *p) {
   ab_promise_t *d = owner_of(r);
   ab_finally_fn fn = r->f.fin;
   void *arg = r->arg;
-  d->flags &= (uint8_t)~F_RX_BUSY;
+  d->flags &= (uint8_t)~(F_RX_BUSY | F_LOCKED);
   ab_promise_t *result = fn(arg);
   if (result == NULL) {  /* PromiseResolve(undefined): a fulfilled promise */
     result = promise_alloc();
@@ -829,9 +980,9 @@ static void run_finally(reaction_t *r, ab_promise_t *p) {
   ab_promise_t *thunk = promise_alloc();
   if (thunk == NULL) die_oom();
   thunk->refs = 2;
-  thunk->flags = F_RX_BUSY;
+  thunk->flags = F_RX_BUSY | F_LOCKED;
   reaction_t *t = &thunk->rx;
-  t->job = run_thunk_job;
+  SET_KIND(t, AB__RX_THUNK);
   t->arg = p;
   p->refs++;
   add_reaction(result, t);
@@ -851,7 +1002,7 @@ static HOT_INLINE void run_then(reaction_t *r, ab_promise_t *p) {
   ab_promise_t *d = owner_of(r);
   ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->u.on_rejected;
   void *arg = r->arg;
-  d->flags &= (uint8_t)~F_RX_BUSY;
+  d->flags &= (uint8_t)~(F_RX_BUSY | F_LOCKED);
   if (h) {
     h(arg, p, d);
     if (!(d->flags & F_RESOLVED)) {
@@ -872,18 +1023,16 @@ static void run_then_job(void *job) {
   run_then(r, r->settled);
 }
 
-/* ab_promise_then_release's PromiseReactionJob: the derived promise, which
- * nobody else could hold, is made now, pending, and settled as then()'s is.
- * Drops the job's reference of p. */
+/* ab_promise_then_release's PromiseReactionJob for a pooled record (one
+ * that was in p's slot runs as then()'s: slot_out): the derived promise,
+ * which nobody else could hold, is made now, pending, and settled as
+ * then()'s is.  Drops the job's reference of p. */
 static void run_then_later_job(void *job) {
   reaction_t *r = job;
   ab_promise_t *p = r->settled;
   ab_then_fn h = p->state == AB_FULFILLED ? r->f.then : r->u.on_rejected;
   void *arg = r->arg;
-  if (r == &p->rx)
-    p->flags &= (uint8_t)~F_RX_BUSY;
-  else
-    pool_put(&reaction_pool, r);
+  record_free(r);
   ab_promise_t *d = promise_alloc();
   if (UNLIKELY(d == NULL)) die_oom();
   if (h) {
@@ -914,8 +1063,18 @@ static void run_raw_job(void *job) {
 /* A combinator element's PromiseReactionJob. */
 static void run_element_job(void *job) {
   reaction_t *r = job;
-  ab_promise_t *p = r->settled;
-  run_element(r, p);
+  combo_t *c = r->arg;
+  ab_promise_t *p;
+  size_t i;
+  if (ab__rx_head(r)->pooled) {
+    p = r->settled;
+    i = r->u.index;
+    pool_put(&reaction_pool, (char *)r - offsetof(pooled_rx_t, r));
+  } else {  /* left in p's slot when p settled (settle) */
+    p = owner_of(r);
+    i = p->held_index;
+  }
+  run_element(c, i, p);
   unref(p);
 }
 
@@ -934,7 +1093,7 @@ static void run_thunk_job(void *job) {
   reaction_t *r = job;
   ab_promise_t *p = r->settled;
   ab_promise_t *d = owner_of(r), *orig = r->arg;
-  d->flags &= (uint8_t)~F_RX_BUSY;
+  d->flags &= (uint8_t)~(F_RX_BUSY | F_LOCKED);
   d->flags |= F_RESOLVED;
   settle_like(d, p->state == AB_REJECTED ? p : orig);
   ab_promise_release(orig);
@@ -962,11 +1121,9 @@ static void combo_release(combo_t *c) {
   pool_put(&combo_pool, c);
 }
 
-static void run_element(reaction_t *r, ab_promise_t *p) {
-  combo_t *c = r->arg;
-  size_t i = r->u.s.index;
+/* Input i of combinator c has settled as p (its record is free). */
+static void run_element(combo_t *c, size_t i, ab_promise_t *p) {
   ab_promise_t *res = c->result;
-  record_free(r);
   int fulfilled = p->state == AB_FULFILLED;
   switch (c->kind) {
   case COMBO_ALL:
@@ -1032,8 +1189,8 @@ static ab_promise_t *combinator(int kind, ab_promise_t *const *ps, size_t n) {
   for (size_t i = 0; i < n; i++) {
     reaction_t *r = record_in_often_pooled(ps[i]);
     if (r == NULL) die_oom();
-    r->job = run_element_job;
-    r->u.s.index = (uint32_t)i;
+    SET_KIND(r, AB__RX_ELEMENT);
+    r->u.index = (uint32_t)i;
     r->arg = c;
     c->refs++;
     add_reaction(ps[i], r);

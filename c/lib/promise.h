@@ -27,19 +27,22 @@
  *     without one when the microtask queue has drained, is reported once (by
  *     default one line on stderr, as Node warns; ab_promise_on_unhandled()
  *     replaces the reporter).
- *   - Cheap: promises (80 bytes) come from a free list refilled in slabs;
- *     the reaction a then() registers lives inside the derived promise it
- *     settles, and a promise has one more inline reaction slot used by the
- *     first raw reaction, await or combinator element registered on it;
- *     further ones come from a pooled free list; a combinator's state and
- *     its result list (up to 4 inputs) come from pools too.  A reaction
- *     record carries the job that runs it, and an await registers no job of
- *     its own: settling queues the awaiter's resumption directly.  No locks,
- *     no per-then allocation beyond the derived promise, and none at all while
- *     pending for ab_promise_then_release (a then() whose derived promise
- *     the caller drops at once: made when the reaction runs).  One then() step
+ *   - Cheap: promises (48 bytes) come from a free list refilled in slabs.
+ *     A promise has one inline reaction record, which shares its space with
+ *     the value and so serves only while the promise is pending: the
+ *     reaction a then() registers lives in the derived promise it settles;
+ *     otherwise the slot takes the first raw reaction, await, combinator
+ *     element or then_release registered on the pending promise, and is
+ *     moved out when it settles.  Further ones come from a pooled free
+ *     list; a combinator's state and its result list (up to 4 inputs) come
+ *     from pools too.  A reaction record carries the kind of job that runs
+ *     it, and an await registers no job of its own: settling queues the
+ *     awaiter's resumption directly.  No locks, no per-then allocation
+ *     beyond the derived promise, and none at all while pending for
+ *     ab_promise_then_release (a then() whose derived promise the caller
+ *     drops at once: made when the promise settles).  One then() step
  *     (create, then, resolve, the reaction in the drain, both releases) is
- *     ~244 instructions on x86_64.
+ *     ~246 instructions on x86_64.
  *
  * Ownership (reference counting)
  *   - Every function returning ab_promise_t * returns a NEW reference that the
@@ -179,7 +182,11 @@ static inline void ab_promise_release(ab_promise_t *p); /* inline: see the priva
 
 /* Resolves p with a value (A+ 2.3: adopts a promise or thenable, rejects with
  * AB_ETYPE if it is p itself).  Takes over one reference of a typed value.
- * Returns 0, or AB_EALREADY (p already resolved; the value is released). */
+ * Returns 0, or AB_EALREADY (p already resolved; the value is released).
+ * A promise returned by then(), catch() or finally() is resolved only by its
+ * reaction, as in JavaScript, where nothing else holds its resolving
+ * functions: before its handler runs, resolving or rejecting it from outside
+ * returns AB_EALREADY; the handler's `out` may be settled as usual. */
 int ab_promise_resolve(ab_promise_t *p, void *ptr, const ab_type_t *type);
 
 /* Resolves p with promise x (adopts it); x's reference stays the caller's. */
@@ -239,11 +246,12 @@ ab_promise_t *ab_promise_then(ab_promise_t *p, ab_then_fn on_fulfilled,
  * one call, for a caller that does not keep the derived promise: the same
  * reaction, job, tick and outcome (the handler settles a fresh pending `out`;
  * a rejection nobody handles is reported), but the derived promise, which
- * only the reaction would hold until it runs, is made when it runs, so a
- * pending reaction costs no promise of its own.  The record sits in p's
- * slot when free (the pool's otherwise).  Returns 0 or AB_ENOMEM (out of
- * memory for the derived promise when the reaction runs ends the process,
- * as for the core's other jobs). */
+ * only the reaction would hold until it runs, is made when p settles (for a
+ * record in p's slot; when the reaction runs for a pooled one), so a pending
+ * reaction costs no promise of its own.  The record sits in p's slot when
+ * free and p pending (the pool's otherwise).  Returns 0 or AB_ENOMEM (out of
+ * memory for the derived promise later ends the process, as for the core's
+ * other jobs). */
 int ab_promise_then_release(ab_promise_t *p, ab_then_fn on_fulfilled,
                             ab_then_fn on_rejected, void *arg);
 
@@ -345,24 +353,39 @@ void ab_promise_pool_trim(void);
 enum {
   AB__P_RESOLVED = 1,  /* resolve/reject was called (or adoption began) */
   AB__P_HANDLED = 2,   /* a reaction was ever registered */
-  AB__P_RX_BUSY = 4,   /* the inline record is in use */
-  AB__P_LISTED = 8     /* in the unhandled-rejection list */
+  AB__P_RX_BUSY = 4,   /* the inline record is in use (pending), or holds
+                        * the value (settled) */
+  AB__P_LISTED = 8,    /* in the unhandled-rejection list */
+  AB__P_LOCKED = 16    /* its record waits on another promise to settle it
+                        * (then, finally, a thunk): only that reaction may */
 };
 
-/* A reaction record.  Its kind is its job: run_then_job (then/catch:
- * settles the promise it is inline in, the derived one), run_finally_job,
- * run_thunk_job (finally's valueThunk/thrower: settles its promise like
- * arg), run_adopt_job (resolve-with-promise: the adopting promise settles
- * like the source), run_raw_job (ab_promise_on_settle), run_element_job (one
- * input of a combinator), or NULL: an await's wake-up (f.wake(arg) is queued
- * when the promise settles).  `s` is the pooled kinds' (raw, element,
- * adoption, wake-up); then's, finally's and a thunk's are always inline. */
+/* A record's kind, which names the job that runs it (promise.c: jobs[]):
+ * then/catch (settles the promise it is inline in, the derived one),
+ * then_release's (the derived promise made when it runs), finally, a thunk
+ * (finally's valueThunk/thrower: settles its promise like arg), an adoption
+ * (resolve-with-promise: the adopting promise settles like the source), raw
+ * (ab_promise_on_settle), a combinator's element, and an await's wake-up
+ * (f.wake(arg) is queued when the promise settles: no job of the core). */
+enum {
+  AB__RX_WAKE = 0,
+  AB__RX_THEN,
+  AB__RX_THEN_LATER,
+  AB__RX_FINALLY,
+  AB__RX_THUNK,
+  AB__RX_ADOPT,
+  AB__RX_RAW,
+  AB__RX_ELEMENT
+};
+
+/* A reaction record (32 bytes).  Its kind and where it lives are in the two
+ * bytes just before it (ab__rx_head): a promise's inline record has them in
+ * the promise's header, a pooled one in its own. */
 struct ab__reaction_s {
   union {
     struct ab__reaction_s *next; /* waiting: the next on the promise's list */
     ab_promise_t *settled;       /* queued: the promise that settled */
   };
-  ab_microtask_fn job;
   union {
     ab_then_fn then;        /* then: on_fulfilled */
     ab_finally_fn fin;      /* finally */
@@ -372,27 +395,44 @@ struct ab__reaction_s {
   } f;
   union {
     ab_then_fn on_rejected; /* then */
-    struct {
-      uint32_t index;       /* element: input position */
-      uint8_t pooled;       /* from reaction_pool, not a promise's slot */
-    } s;
+    uint32_t index;         /* element: input position */
   } u;
   void *arg;                /* handler arg; thunk: the original promise;
                              * element: the combinator state; wake-up: f.wake's */
 };
 
+/* The two bytes before every record. */
+typedef struct ab__rx_head_s {
+  uint8_t kind;             /* AB__RX_* */
+  uint8_t pooled;           /* from the records' pool, not a promise's slot */
+} ab__rx_head_t;
+
+#define ab__rx_head(r) ((ab__rx_head_t *)((char *)(r) - sizeof(ab__rx_head_t)))
+
+/* A promise (48 bytes).  The inline record shares its space with the
+ * settled value: it is used only while the promise is pending, and a record
+ * still in it when the promise settles is moved out first (promise.c:
+ * settle).  The first word doubles as the pool's free-list link. */
 struct ab_promise_s {
-  uint32_t refs;
-  uint8_t state;
-  uint8_t flags;
-  int32_t code;             /* rejected: the reason's code */
-  void *ptr;                /* fulfilled: value; rejected: payload */
-  const ab_type_t *type;
   union {
     struct ab__reaction_s *reactions; /* pending: newest first */
     const char *message;    /* settled: the reason's message (NULL unless rejected) */
   };
-  struct ab__reaction_s rx; /* the inline record */
+  uint32_t refs;
+  uint8_t state;
+  uint8_t flags;
+  ab__rx_head_t rx_head;    /* the inline record's kind (pooled is 0) */
+  union {
+    struct ab__reaction_s rx; /* pending: the inline record */
+    struct {                /* settled */
+      int32_t code;         /* rejected: the reason's code */
+      uint32_t held_index;  /* a combinator element that was in the slot:
+                             * its input position (its arg stays in place,
+                             * after type: promise.c, settle) */
+      void *ptr;            /* fulfilled: value; rejected: payload */
+      const ab_type_t *type;
+    };
+  };
 };
 
 /* The promises' pool (promise.c's, whose other pools are alike): free
@@ -427,9 +467,7 @@ static inline ab_promise_t *ab__promise_init(ab_promise_t *p, uint32_t refs) {
   p->refs = refs;
   p->state = AB_PENDING;
   p->flags = 0;
-  p->code = 0;
-  p->ptr = NULL;
-  p->type = NULL;
+  p->rx_head.pooled = 0;
   p->reactions = NULL;
   return p;
 }
@@ -459,10 +497,14 @@ static inline ab_promise_t *ab__promise_new_shared(void) {
 static inline ab_promise_t *ab__promise_settled(int code, const char *message, void *value) {
 #if !defined(AB__PROMISE_ASAN)
   if (__builtin_expect(code == 0 && ab__promise_pool.free != NULL, 1)) {
-    ab_promise_t *p = ab__promise_init(ab__promise_take(), 1);
-    p->flags = AB__P_RESOLVED;
+    ab_promise_t *p = ab__promise_take();
+    p->refs = 1;
     p->state = AB_FULFILLED;
+    p->flags = AB__P_RESOLVED | AB__P_RX_BUSY; /* the slot holds the value */
+    p->message = NULL;
+    p->code = 0;
     p->ptr = value;
+    p->type = NULL;
     return p;
   }
 #endif
@@ -494,22 +536,25 @@ void ab__promise_return_slow(ab_promise_t *p, int code, const char *message, voi
  * rejects it with code and message, then drops one reference.  Inline for
  * the common end of a call that suspended: fulfilled, its one reaction its
  * caller's await in p's own slot, whose wake-up is queued as settling
- * queues it (promise.c: settle), and a reference left to the awaiter. */
+ * queues it (promise.c: settle), and a reference left to the awaiter.  The
+ * record is read before the value takes its place. */
 static inline void ab__promise_return(ab_promise_t *p, int code, const char *message,
                                       void *value) {
 #if !defined(AB__PROMISE_ASAN)
   struct ab__reaction_s *r = p->reactions;
   if (__builtin_expect(code == 0 && !(p->flags & AB__P_RESOLVED) && r == &p->rx &&
-                       r->next == NULL && r->job == NULL && p->refs > 1 &&
+                       r->next == NULL && p->rx_head.kind == AB__RX_WAKE && p->refs > 1 &&
                        !ab__queue_full(&ab__microtasks), 1)) {
-    p->flags = (uint8_t)((p->flags | AB__P_RESOLVED) & ~AB__P_RX_BUSY);
+    ab_microtask_fn wake = r->f.wake;
+    void *arg = r->arg;
+    p->flags |= AB__P_RESOLVED; /* the slot, busy, now holds the value */
     p->state = AB_FULFILLED;
-    p->code = 0;
     p->message = NULL;
+    p->code = 0;
     p->ptr = value;
     p->type = NULL;
     p->refs--;
-    ab__queue_put(&ab__microtasks, r->f.wake, r->arg);
+    ab__queue_put(&ab__microtasks, wake, arg);
     return;
   }
 #endif
@@ -533,7 +578,7 @@ int ab__promise_await_slow(ab_promise_t *p, ab_microtask_fn resume, void *arg);
  * reaction's job would be, and the record is free at once. */
 static inline void ab__promise_add_wake(ab_promise_t *p, struct ab__reaction_s *r,
                                         ab_microtask_fn resume, void *arg) {
-  r->job = NULL;
+  ab__rx_head(r)->kind = AB__RX_WAKE;
   r->f.wake = resume;
   r->arg = arg;
   r->next = p->reactions;
@@ -551,7 +596,6 @@ static inline int ab__promise_await(ab_promise_t *p, ab_microtask_fn resume, voi
     if (__builtin_expect(p->flags & AB__P_RX_BUSY, 0))
       return ab__promise_await_slow(p, resume, arg);
     p->flags |= AB__P_HANDLED | AB__P_RX_BUSY; /* the wake-up in p's own slot */
-    p->rx.u.s.pooled = 0;
     ab__promise_add_wake(p, &p->rx, resume, arg);
     return 0;
   }

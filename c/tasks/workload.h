@@ -15,9 +15,10 @@
  *   callback   the task's record and its sleep (48 bytes): the completion callback
  *              verifies it (ab_mode_slots, N slots)
  *   promise    a promise per task with one .then that verifies and counts
- *              (ab_mode_then_counter): one promise per suspended task, the
- *              .then's record inside it, and the derived promise made when
- *              the reaction runs (ab_promise_then_release)
+ *              (ab_mode_then_counter): one promise per suspended task with
+ *              the .then's record inside it (96 bytes a task with the
+ *              record); the derived promise is made when the promise settles
+ *              and the record moves into it (ab_promise_then_release)
  *   await      an async function per task on a stackful coroutine, awaiting
  *              its sleep's promise, all joined by Promise.all
  *              (ab_mode_await_tasks): a coroutine per task, on stacks

@@ -825,6 +825,103 @@ static void fulfil_drain_wakes_an_awaiter(void **state) {
   ab_promise_release(p);
 }
 
+/* A raw reaction that records the reason or value it saw. */
+static void raw_seen(void *arg, ab_promise_t *s) {
+  seen_t *seen = arg;
+  seen->calls++;
+  seen->state = ab_promise_state(s);
+  seen->value = (intptr_t)ab_promise_value(s);
+  seen->code = ab_promise_code(s);
+}
+
+/* A promise's inline record shares its space with the value: whatever sits
+ * there when it settles (then_release's, a raw reaction, a combinator's
+ * element, an await's wake-up, alone or among others) is moved out first,
+ * runs in its turn and sees the value or reason, not its own fields. */
+static void the_slot_moves_out_as_its_promise_settles(void **state) {
+  (void)state;
+  static const char why[] = "the slot's reason";
+  /* each kind alone in the slot, the promise rejected with a payload */
+  counted_t c = {1, 0};
+  seen_t raw = {0}, later = {0};
+  ab_promise_t *a = ab_promise_new(), *b = ab_promise_new(), *e = ab_promise_new();
+  assert_int_equal(ab_promise_on_settle(a, raw_seen, &raw), 0);
+  assert_int_equal(ab_promise_then_release(b, record, record, &later), 0);
+  ab_promise_t *in[] = {e};
+  ab_promise_t *all = ab_promise_all(in, 1);
+  seen_t all_seen = {0};
+  ab_promise_release(ab_promise_then(all, record, record, &all_seen));
+  ab_promise_reject_reason(a, (ab_reason_t){7, why, &c, &counted_type});
+  ab_promise_reject(b, 8, why);
+  ab_promise_resolve(e, (void *)9, NULL);
+  assert_int_equal(raw.calls + later.calls + all_seen.calls, 0); /* not yet */
+  ab_microtasks_drain();
+  assert_int_equal(raw.calls, 1);
+  assert_int_equal(raw.state, AB_REJECTED);
+  assert_int_equal(raw.code, 7);
+  assert_string_equal(ab_promise_message(a), why);
+  assert_ptr_equal(ab_promise_reason(a).ptr, &c);
+  assert_int_equal(later.calls, 1);
+  assert_int_equal(later.code, 8);
+  assert_int_equal(all_seen.calls, 1);
+  assert_int_equal(all_seen.state, AB_FULFILLED);
+  assert_int_equal(unhandled_seen, 0);
+  ab_promise_release(a);
+  assert_true(c.freed);
+  ab_promise_release(b);
+  ab_promise_release(e);
+  ab_promise_release(all);
+
+  /* in the slot among others: registration order is kept */
+  order_n = 0;
+  ab_promise_t *p = ab_promise_new();
+  ab_promise_release(ab_promise_then(p, log_value, NULL, (void *)1));
+  assert_int_equal(ab_promise_then_release(p, log_value, NULL, (void *)2), 0); /* the slot */
+  ab_promise_release(ab_promise_then(p, log_value, NULL, (void *)3));
+  ab__promise_fulfil_drain(ab_promise_retain(p), (void *)4);
+  assert_int_equal(order_n, 3);
+  for (int i = 0; i < 3; i++) assert_int_equal(order_log[i], i + 1);
+  assert_int_equal((intptr_t)ab_promise_value(p), 4);
+  ab_promise_release(p);
+
+  /* an await's wake-up in the slot, then a raw reaction from the pool */
+  nran = 0;
+  seen_t after = {0};
+  p = ab_promise_retain(ab_promise_new());
+  assert_int_equal(ab__promise_await(p, task_letter, "w"), 0);
+  assert_int_equal(ab_promise_on_settle(p, raw_seen, &after), 0);
+  ab_promise_resolve(p, (void *)5, NULL);
+  ab_microtasks_drain();
+  assert_string_equal(ran, "w");
+  assert_int_equal(after.calls, 1);
+  assert_int_equal(after.value, 5);
+  ab_promise_release(p);
+  ab_promise_release(p);
+}
+
+/* then()'s and finally()'s promises are settled by their reaction only, as
+ * nothing else holds their resolving functions in JavaScript; the handler's
+ * `out` is settled as usual. */
+static void a_derived_promise_is_settled_by_its_reaction_only(void **state) {
+  (void)state;
+  ab_promise_t *p = ab_promise_new();
+  ab_promise_t *d = ab_promise_then(p, add_one, NULL, NULL);
+  ab_promise_t *f = ab_promise_finally(p, NULL, NULL);
+  assert_int_equal(ab_promise_resolve(d, (void *)100, NULL), AB_EALREADY);
+  assert_int_equal(ab_promise_reject(d, 1, "outside"), AB_EALREADY);
+  assert_int_equal(ab_promise_reject(f, 1, "outside"), AB_EALREADY);
+  assert_int_equal(ab_promise_state(d), AB_PENDING);
+  ab_promise_resolve(p, (void *)1, NULL);
+  ab_microtasks_drain();
+  assert_int_equal(ab_promise_state(d), AB_FULFILLED);
+  assert_int_equal((intptr_t)ab_promise_value(d), 2);
+  assert_int_equal(ab_promise_state(f), AB_FULFILLED);
+  assert_int_equal((intptr_t)ab_promise_value(f), 1);
+  ab_promise_release(d);
+  ab_promise_release(f);
+  ab_promise_release(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(settles_once, setup, teardown),
@@ -847,6 +944,8 @@ int main(void) {
     cmocka_unit_test_setup_teardown(then_release_settles_its_derived_promise_as_then, setup, teardown),
     cmocka_unit_test_setup_teardown(then_release_dropped_with_a_pending_promise, setup, teardown),
     cmocka_unit_test_setup_teardown(then_release_costs_one_promise_per_reaction, setup, teardown),
+    cmocka_unit_test_setup_teardown(the_slot_moves_out_as_its_promise_settles, setup, teardown),
+    cmocka_unit_test_setup_teardown(a_derived_promise_is_settled_by_its_reaction_only, setup, teardown),
     cmocka_unit_test_setup_teardown(default_reporter_writes_stderr, setup, teardown),
     cmocka_unit_test_setup_teardown(safety_net_drains_and_loop_closes, setup, teardown),
   };
