@@ -386,8 +386,10 @@ def measure(args, cat, plan, seed):
                 rnd = i + 1 - warmups
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     extra and extra.labels.get(rnd) or "round %d/%d" % (rnd, rounds))
-                # What else the host does during the round (noise.py), from here.
-                before = noise.snapshot(time.monotonic_ns())
+                # What else the host does during the round (noise.py), from here;
+                # the CPU's speed probed first, outside the round.
+                speed = noise.probe_ns(pin["program_cpu"]) if not warm else None
+                before = noise.snapshot(time.monotonic_ns(), probe=speed)
                 # Each language's process start-up, in this round's conditions.
                 startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd,
                                       pin["program_cpu"])
@@ -448,7 +450,8 @@ def measure(args, cat, plan, seed):
                     rd.write_json(os.path.join(rundir, "run.json"), run)
                 if not warm:
                     run["rounds_done"] = rnd
-                    after = noise.snapshot(time.monotonic_ns())
+                    speed = noise.probe_ns(pin["program_cpu"])  # the round's end
+                    after = noise.snapshot(time.monotonic_ns(), probe=speed)
                     round_log.add(noise.round_row(rnd, before, after))
                 if rnd == 1 and budgeted:
                     rounds = schedule.decide_budget(plan, seed, first_wall, plan_orders, run,

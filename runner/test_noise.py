@@ -83,6 +83,40 @@ class RoundTest(unittest.TestCase):
                       "throttled 2.5 ms); round 3 (steal -, other load -, 2 thermal throttle "
                       "events)", text)
 
+    def test_a_change_of_the_cpus_speed_under_a_round_makes_it_noisy_and_the_report_says_it(self):
+        a = noise.read_stat(stat_file(self.dir, "a", 1000, 500, 8000, 0))
+        calm = stat_file(self.dir, "b", 1100, 500, 8900, 0)    # the run's own 1 s busy
+        before = (0, a, 10.0, None, None, 5000000)
+        steady = noise.round_row(1, before, (1, noise.read_stat(calm), 11.0, None, None, 4800000),
+                                 hz=100)
+        self.assertEqual((steady["probe_ms"], steady["speed_change"], steady["noisy"]),
+                         (4.8, 0.0417, 0))                  # 4% faster at the end: steady
+        slower = noise.round_row(2, before, (1, noise.read_stat(calm), 11.0, None, None, 6000000),
+                                 hz=100)
+        self.assertEqual((slower["speed_change"], slower["noisy"]), (-0.1667, 1))
+        unknown = noise.round_row(3, (0, None, 0.0), (1, None, 0.0, None, None, 6000000))
+        self.assertEqual((unknown["probe_ms"], unknown["speed_change"], unknown["noisy"]),
+                         (6.0, None, 0))                    # no start probe: nothing judged
+        log = noise.RoundLog(self.dir)
+        for row in (steady, slower):
+            log.add(row)
+        log.close()
+        text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
+        self.assertIn(noise.RULE + ".", text)
+        self.assertIn("**1 of 2 rounds were noisy**: round 2 (steal 0.0%, other load 0.0%, "
+                      "CPU speed -17%)", text)
+        self.assertIn("took 5.40 ms (median; from 4.80 to 6.00 over 2 rounds): the slowest "
+                      "round's end was 11% slower than the median, the fastest 11% faster", text)
+
+    def test_the_probe_times_a_fixed_loop_on_the_cpu_asked_and_moves_the_thread_back(self):
+        before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        cpu = max(before) if before else None
+        t = noise.probe_ns(cpu, steps=1000, tries=2)
+        self.assertGreater(t, 0)
+        if before is not None:
+            self.assertEqual(os.sched_getaffinity(0), before)
+        self.assertGreater(noise.probe_ns(None, steps=1000, tries=1), 0)
+
     def test_the_report_names_the_noisy_rounds(self):
         log = noise.RoundLog(self.dir)
         log.add({"round": 1, "wall_ns": 5, "cpus": 2, "steal_share": 0.0, "other_share": 0.02,

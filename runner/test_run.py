@@ -184,8 +184,11 @@ class EndToEndTest(Fixture):
             if noise.read_stat() is not None:
                 self.assertTrue(0 <= float(r["steal_share"]) <= 1)
                 self.assertTrue(0 <= float(r["other_share"]) <= 1)
+                self.assertGreater(float(r["probe_ms"]), 0)       # every round's end probed
                 self.assertEqual(r["noisy"], str(int(float(r["steal_share"]) > noise.STEAL_MAX
-                                                     or float(r["other_share"]) > noise.OTHER_MAX)))
+                                                     or float(r["other_share"]) > noise.OTHER_MAX
+                                                     or abs(float(r["speed_change"]))
+                                                     > noise.SPEED_MAX)))
 
     def test_a_served_workload_reaches_the_server_of_each_round(self):
         _, samples, info, _, _ = self.run_main("served")
