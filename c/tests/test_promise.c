@@ -922,6 +922,141 @@ static void a_derived_promise_is_settled_by_its_reaction_only(void **state) {
   ab_promise_release(p);
 }
 
+/* ---- random registrations against a model ---------------------------------
+ * Reactions of every kind that can sit in a promise's slot (raw, then_release,
+ * an await's wake-up, a combinator's element), registered in random order on
+ * promises that are pending or already settled, the promises then settled in
+ * random order with random outcomes.  A model of the queue (each promise's
+ * reactions queued in registration order when it settles, at once when it had
+ * settled; an element's job settling its Promise.all, whose one reaction goes
+ * to the back) gives the order and outcome every reaction must see.  Whatever
+ * the slot held when its promise settled, the order and the values hold, and
+ * nothing is left alive (under AddressSanitizer too: make test-sanitize). */
+
+enum { FZ_PROMISES = 6, FZ_REGS = 14, FZ_EVENTS = FZ_PROMISES + FZ_REGS, FZ_QUEUE = 64 };
+
+typedef struct fz_reaction_s {
+  int id;                  /* its place in registration order */
+  int promise;             /* what it waits on (for an element: its input) */
+  int kind;                /* 0 raw, 1 then_release, 2 await, 3 element */
+} fz_reaction_t;
+
+static int fz_trace[FZ_QUEUE], fz_traced;
+static ab_promise_t *fz_ps[FZ_PROMISES];
+static int fz_outcome[FZ_PROMISES];     /* > 0 fulfilled with it, < 0 rejected with it */
+static fz_reaction_t fz_rx[FZ_REGS];
+
+static uint32_t fz_next(uint32_t *s) {
+  *s = *s * 1103515245u + 12345u;
+  return (*s >> 8) & 0xffffff;
+}
+
+/* What a reaction saw: its id, and whether the outcome matched its promise's. */
+static void fz_saw(const fz_reaction_t *r, ab_promise_t *settled) {
+  int want = fz_outcome[r->promise];
+  ab_promise_state_t st = ab_promise_state(settled);
+  if (r->kind == 3) { /* Promise.all of one input: its list, or the input's reason */
+    if (want > 0) {
+      const ab_list_t *l = ab_promise_value(settled);
+      assert_int_equal(st, AB_FULFILLED);
+      assert_int_equal(l->n, 1);
+      assert_int_equal((intptr_t)l->items[0].ptr, want);
+    } else {
+      assert_int_equal(st, AB_REJECTED);
+      assert_int_equal(ab_promise_code(settled), want);
+    }
+  } else if (want > 0) {
+    assert_int_equal(st, AB_FULFILLED);
+    assert_int_equal((intptr_t)ab_promise_value(settled), want);
+  } else {
+    assert_int_equal(st, AB_REJECTED);
+    assert_int_equal(ab_promise_code(settled), want);
+  }
+  assert_true(fz_traced < FZ_QUEUE);
+  fz_trace[fz_traced++] = r->id;
+}
+
+static void fz_raw(void *arg, ab_promise_t *settled) { fz_saw(arg, settled); }
+
+static void fz_then(void *arg, ab_promise_t *settled, ab_promise_t *out) {
+  (void)out;
+  fz_saw(arg, settled);
+}
+
+static void fz_woke(void *arg) {
+  fz_reaction_t *r = arg;
+  fz_saw(r, fz_ps[r->promise]);
+}
+
+static void random_reactions_keep_their_order_and_values(void **state) {
+  (void)state;
+  for (uint32_t seed = 1; seed <= 300; seed++) {
+    uint32_t s = seed;
+    int settled[FZ_PROMISES] = {0}, regs = 0, settles = 0;
+    /* the model: per promise its pending reactions in order; a FIFO of ids
+     * (an element's entry is -1 - its id: it queues its all's reaction) */
+    int pending[FZ_PROMISES][FZ_REGS], npending[FZ_PROMISES] = {0};
+    int queue[FZ_QUEUE], qhead = 0, qtail = 0;
+    ab_promise_t *alls[FZ_REGS] = {NULL};
+    fz_traced = 0;
+    for (int i = 0; i < FZ_PROMISES; i++) {
+      fz_ps[i] = ab_promise_new();
+      fz_outcome[i] = (fz_next(&s) % 3 == 0) ? -(100 + i) : (10 + i);
+    }
+    for (int e = 0; e < FZ_EVENTS; e++) {
+      int settle_now = settles < FZ_PROMISES && (regs == FZ_REGS || fz_next(&s) % 3 == 0);
+      if (settle_now) {
+        int i = (int)(fz_next(&s) % FZ_PROMISES);
+        while (settled[i]) i = (i + 1) % FZ_PROMISES;
+        settled[i] = 1;
+        settles++;
+        if (fz_outcome[i] > 0)
+          ab_promise_resolve(fz_ps[i], (void *)(intptr_t)fz_outcome[i], NULL);
+        else
+          ab_promise_reject(fz_ps[i], fz_outcome[i], "a random rejection");
+        for (int k = 0; k < npending[i]; k++) queue[qtail++] = pending[i][k];
+        npending[i] = 0;
+        continue;
+      }
+      fz_reaction_t *r = &fz_rx[regs];
+      r->id = regs;
+      r->promise = (int)(fz_next(&s) % FZ_PROMISES);
+      r->kind = (int)(fz_next(&s) % 4);
+      ab_promise_t *p = fz_ps[r->promise];
+      switch (r->kind) {
+      case 0: assert_int_equal(ab_promise_on_settle(p, fz_raw, r), 0); break;
+      case 1: assert_int_equal(ab_promise_then_release(p, fz_then, fz_then, r), 0); break;
+      case 2: assert_int_equal(ab__promise_await(p, fz_woke, r), 0); break;
+      default: {
+        ab_promise_t *in[] = {p};
+        alls[regs] = ab_promise_all(in, 1);
+        assert_int_equal(ab_promise_on_settle(alls[regs], fz_raw, r), 0);
+      }
+      }
+      int entry = r->kind == 3 ? -1 - r->id : r->id;
+      if (settled[r->promise]) queue[qtail++] = entry;
+      else pending[r->promise][npending[r->promise]++] = entry;
+      regs++;
+    }
+    ab_microtasks_drain();
+    /* the model's order: an element's job puts its all's reaction at the back */
+    int expect[FZ_QUEUE], nexpect = 0;
+    while (qhead < qtail) {
+      int entry = queue[qhead++];
+      if (entry < 0) queue[qtail++] = -1 - entry;
+      else expect[nexpect++] = entry;
+    }
+    assert_int_equal(fz_traced, nexpect);
+    for (int k = 0; k < nexpect; k++) {
+      if (fz_trace[k] != expect[k])
+        fail_msg("seed %u: reaction %d ran where the model has %d (position %d)", seed,
+                 fz_trace[k], expect[k], k);
+    }
+    for (int i = 0; i < FZ_REGS; i++) ab_promise_release(alls[i]);
+    for (int i = 0; i < FZ_PROMISES; i++) ab_promise_release(fz_ps[i]);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(settles_once, setup, teardown),
@@ -946,6 +1081,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(then_release_costs_one_promise_per_reaction, setup, teardown),
     cmocka_unit_test_setup_teardown(the_slot_moves_out_as_its_promise_settles, setup, teardown),
     cmocka_unit_test_setup_teardown(a_derived_promise_is_settled_by_its_reaction_only, setup, teardown),
+    cmocka_unit_test_setup_teardown(random_reactions_keep_their_order_and_values, setup, teardown),
     cmocka_unit_test_setup_teardown(default_reporter_writes_stderr, setup, teardown),
     cmocka_unit_test_setup_teardown(safety_net_drains_and_loop_closes, setup, teardown),
   };
