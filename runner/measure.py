@@ -372,6 +372,7 @@ def measure(args, cat, plan, seed):
         deadline = time.monotonic() + plan.minutes * 60 - reserve
     extra = sequential.start(args, cat, plan, rundir, seed, deadline=deadline)
     passes_of = calibrate.Calibration(plan)
+    end_speed = None    # the last measured round's end probe (noise.probe_ns)
     with rd.SampleLog(rundir) as log:
         try:
             i = -1
@@ -387,8 +388,14 @@ def measure(args, cat, plan, seed):
                 label = ("warm-up %d/%d" % (i + 1, warmups)) if warm else (
                     extra and extra.labels.get(rnd) or "round %d/%d" % (rnd, rounds))
                 # What else the host does during the round (noise.py), from here;
-                # the CPU's speed probed first, outside the round.
-                speed = noise.probe_ns(pin["program_cpu"]) if not warm else None
+                # the CPU's speed probed first, outside the round (the previous
+                # round's end probe, taken moments ago, serves as this start's).
+                if warm:
+                    speed = None
+                elif end_speed is None:
+                    speed = noise.probe_ns(pin["program_cpu"])
+                else:
+                    speed = end_speed
                 before = noise.snapshot(time.monotonic_ns(), probe=speed)
                 # Each language's process start-up, in this round's conditions.
                 startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd,
@@ -450,8 +457,8 @@ def measure(args, cat, plan, seed):
                     rd.write_json(os.path.join(rundir, "run.json"), run)
                 if not warm:
                     run["rounds_done"] = rnd
-                    speed = noise.probe_ns(pin["program_cpu"])  # the round's end
-                    after = noise.snapshot(time.monotonic_ns(), probe=speed)
+                    end_speed = noise.probe_ns(pin["program_cpu"])  # the round's end
+                    after = noise.snapshot(time.monotonic_ns(), probe=end_speed)
                     round_log.add(noise.round_row(rnd, before, after))
                 if rnd == 1 and budgeted:
                     rounds = schedule.decide_budget(plan, seed, first_wall, plan_orders, run,

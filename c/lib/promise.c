@@ -29,8 +29,8 @@
  * from outside returns AB_EALREADY, as it would in JavaScript, where only the
  * reaction holds its resolving functions.
  * The promise a record settles (then's, finally's, an adoption's) is the one
- * it is inline in; a pooled adoption names it.  A record carries the job that
- * runs it, so settling queues it without looking at its kind.
+ * it is inline in; a pooled adoption names it.  A record carries its kind,
+ * which names the job that runs it (jobs[]).
  * A queued job is a microtask (microtask.h): a function and one argument,
  * pushed inline onto microtask.c's ring.  For a reaction the argument is the
  * record, which then carries the promise that settled (in place of its list
@@ -926,7 +926,7 @@ void ab__promise_fulfil_drain(ab_promise_t *p, void *value) {
   if (LIKELY(!wake)) {  /* the caller's reference becomes the job's */
     if (r != &p->rx) {
       r->settled = p;
-    } else if (p->rx_head.kind == AB__RX_ELEMENT) {  /* stays: settle_slot */
+    } else if (p->rx_head.kind == AB__RX_ELEMENT) {  /* stays, as in settle() */
       held = 1;
       index = r->u.index;
     } else {
