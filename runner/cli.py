@@ -13,7 +13,8 @@ Usage:
                               results) into DIR/hosts/
 
 Each round runs every selected variant once, as a fresh process, in an order
-shuffled per round with random.Random(seed); W warm-up rounds come first and are
+shuffled per round with random.Random(seed), in blocks (a workload's variants
+together, within it the variants a ratio compares); W warm-up rounds come first and are
 not recorded in samples.csv.  N and the timeout of a program run are the
 workload's own for the profile (runner/catalog/<workload>.json); --iterations
 and --timeout override them for every workload.  A workload that lists fewer

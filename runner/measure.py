@@ -2,7 +2,9 @@
 its status, and the samples appended as they arrive.
 
 Each round runs its variants once, in an order shuffled per round with
-random.Random(seed) (schedule.py; the orders are recorded in run.json).  W warm-up rounds
+random.Random(seed) in blocks (schedule.py: a workload's variants together,
+and within it the variants a ratio compares; the orders are recorded in
+run.json).  W warm-up rounds
 run every variant and are kept out of samples.csv.  A workload whose profile
 settings give fewer rounds than the run takes part only in the first of them.
 A workload's server (servers.py) is started at the first variant of the round

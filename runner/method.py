@@ -124,6 +124,13 @@ def _warm_n(run):
             % ", ".join("%s {:,}".format(n) % w for w, n in ws))
 
 
+# How the Method section says a round's order in blocks (schedule.BLOCK_RULE).
+BLOCKS_SAID = (" in blocks: the workloads in a shuffled order, within a workload the groups "
+               "a ratio compares (language, mode, method and backend) in a shuffled order, "
+               "and within a group its variants shuffled, so that a variant and its "
+               "baseline run moments apart")
+
+
 def method_section(run, fdr_tests=None):
     warm = run.get("warmup_rounds", 0)
     seed = run.get("seed")
@@ -131,11 +138,12 @@ def method_section(run, fdr_tests=None):
     out = ["## Method", "",
            "- %s measured round%s after %s warm-up round%s%s (profile `%s`%s); every round runs "
            "each selected variant once, as a fresh process, in an order shuffled per round "
-           "with `random.Random(%s)` (the orders are in `run.json`)."
+           "with `random.Random(%s)`%s (the orders are in `run.json`)."
            % (fmt.text(run.get("rounds")), "" if run.get("rounds") == 1 else "s", warm,
               "" if warm == 1 else "s", _warm_n(run), fmt.text(run.get("profile")),
               ", its time budget %s min from the first warm-up" % fmt.text(run["minutes"])
-              if run.get("minutes") else "", fmt.text(seed)),
+              if run.get("minutes") else "", fmt.text(seed),
+              BLOCKS_SAID if (run.get("orders") or {}).get("blocks") else ""),
            "- Each program runs with its workload's flags (bounded variants also "
            "`--concurrency K` from the catalog) under its workload's timeout; its process "
            "group is killed when the timeout passes%s"

@@ -18,10 +18,51 @@ def variant_rounds(plan, v, rounds_of=None):
     return (rounds_of or {}).get(v["id"], plan.settings[v["workload"]]["rounds"])
 
 
-# How run.json's "orders" gives every round's order (DESIGN section 6).
+# How run.json's "orders" gives every round's order (DESIGN section 6).  A
+# recipe without "blocks" (a run before blocks) shuffles a round's entries as
+# one list.
 ORDER_RULE = ("round i (warm-ups first) runs the entries whose measured rounds reach it "
               "(every entry in a warm-up), in the listed order, shuffled by "
               "random.Random(seed).shuffle, one shuffle per round in turn")
+BLOCK_RULE = ("in blocks: each entry's third field is its block, workload/lang/mode/method/"
+              "backend; a round shuffles its workloads, then the blocks within each "
+              "workload, then the entries within each block, in that order of shuffle "
+              "calls, every list in its first-seen order before its shuffle, so that "
+              "the variants a ratio compares run moments apart and never a whole "
+              "round apart")
+
+# The fields a variant shares with the others it is compared with (its C
+# baseline is the same workload, mode, method and backend): a time budget gives
+# them all the same rounds, so that their ratios pair over every round, and a
+# round runs them one after another (block_key).
+BUDGET_GROUP = ("workload", "lang", "mode", "method", "backend")
+
+
+def block_key(v):
+    """The block of variant v in a round's order: its BUDGET_GROUP fields,
+    workload first ("readfile/c/sequential/inprocess/inline")."""
+    return "/".join(str(v.get(k) or "") for k in BUDGET_GROUP)
+
+
+def block_shuffle(rng, entries, block_of):
+    """entries (a list) shuffled in blocks (BLOCK_RULE) with rng: the workloads
+    in a shuffled order, within each its blocks shuffled, within each block
+    its entries shuffled.  block_of(entry) gives an entry's block, whose part
+    before the first "/" is its workload."""
+    workloads = {}
+    for e in entries:
+        b = block_of(e)
+        workloads.setdefault(b.split("/", 1)[0], {}).setdefault(b, []).append(e)
+    order = list(workloads.values())
+    rng.shuffle(order)
+    out = []
+    for blocks in order:
+        blocks = list(blocks.values())
+        rng.shuffle(blocks)
+        for members in blocks:
+            rng.shuffle(members)
+            out += members
+    return out
 
 
 def order_recipe(plan, seed, rounds_of=None):
@@ -34,21 +75,28 @@ def order_recipe(plan, seed, rounds_of=None):
     on it, so the orders decided after the warm-ups begin with the ones
     already run."""
     pts = getattr(plan, "points", None) or {}
-    entries = [[plan_mod.entry(v["id"], p), variant_rounds(plan, v, rounds_of)]
+    entries = [[plan_mod.entry(v["id"], p), variant_rounds(plan, v, rounds_of), block_key(v)]
                for v in plan.variants for p in (pts.get(v["id"]) or {"": None})]
-    return {"rule": ORDER_RULE, "seed": seed, "warmup_rounds": plan.warmups,
-            "rounds": max([plan.rounds] + [r for _, r in entries]), "entries": entries,
+    return {"rule": ORDER_RULE, "blocks": BLOCK_RULE, "seed": seed,
+            "warmup_rounds": plan.warmups,
+            "rounds": max([plan.rounds] + [e[1] for e in entries]), "entries": entries,
             "python": platform.python_version()}
 
 
 def expand(recipe):
-    """Every round's order (lists of entries, warm-ups first) from order_recipe's record."""
+    """Every round's order (lists of entries, warm-ups first) from order_recipe's
+    record: in blocks when it has "blocks", else (a run before blocks) each
+    round's entries shuffled as one list."""
     rng = random.Random(recipe["seed"])
+    blocks = {e[0]: e[2] for e in recipe["entries"]} if recipe.get("blocks") else None
     out = []
     for i in range(recipe["warmup_rounds"] + recipe["rounds"]):
         rnd = i + 1 - recipe["warmup_rounds"]      # measured round number (<= 0: a warm-up)
-        ids = [e for e, rounds in recipe["entries"] if rnd <= 0 or rnd <= rounds]
-        rng.shuffle(ids)
+        ids = [e[0] for e in recipe["entries"] if rnd <= 0 or rnd <= e[1]]
+        if blocks is None:
+            rng.shuffle(ids)
+        else:
+            ids = block_shuffle(rng, ids, blocks.__getitem__)
         out.append(ids)
     # Extra rounds (sequential.py) ran after the planned ones, each order as recorded.
     out += [list(ids) for ids in recipe.get("extra") or []]
@@ -69,11 +117,6 @@ def run_orders(run):
         return every[:recipe["warmup_rounds"]], every[recipe["warmup_rounds"]:]
     return run.get("warmup_order") or [], run.get("order") or []
 
-
-# The fields a variant shares with the others it is compared with (its C
-# baseline is the same workload, mode, method and backend): a time budget gives
-# them all the same rounds, so that their ratios pair over every round.
-BUDGET_GROUP = ("workload", "lang", "mode", "method", "backend")
 
 
 def budget_rounds(plan, first_wall):

@@ -63,6 +63,7 @@ import sys
 import time
 
 from . import runfolder
+from . import schedule
 from . import stats
 
 ALPHA = stats.ALPHA
@@ -264,8 +265,11 @@ class Extra:
     were for."""
 
     def __init__(self, settings, qs, rundir, variant_ids, seed, alpha=ALPHA, clock=None,
-                 deadline=None, run_minutes=None):
+                 deadline=None, run_minutes=None, blocks=None):
         self.settings = settings
+        # {variant id: its block} (schedule.block_key): an extra round's
+        # order is in blocks as a planned round's; without, its workload.
+        self.blocks = blocks or {}
         self.deadline = deadline
         self.run_minutes = run_minutes
         self.qs = qs
@@ -309,8 +313,9 @@ class Extra:
         return total
 
     def next_round(self, rnd):
-        """The order of extra round rnd (a list of variant ids, shuffled), or
-        None when the extra rounds are over (self.record["stopped"] says why)."""
+        """The order of extra round rnd (a list of variant ids, shuffled in
+        blocks as a planned round's), or None when the extra rounds are over
+        (self.record["stopped"] says why)."""
         if self.start is None:
             self.start = self.clock()
             self.record["planned_rounds"] = rnd - 1
@@ -341,7 +346,8 @@ class Extra:
         if self.deadline is not None and need > (self.deadline - self.clock()) * 1e9:
             self.record["stopped"] = "the run's time budget (%g min)" % self.run_minutes
             return None
-        random.Random("%s extra %d" % (self.seed, rnd)).shuffle(ids)
+        ids = schedule.block_shuffle(random.Random("%s extra %d" % (self.seed, rnd)), ids,
+                                     lambda vid: self.blocks.get(vid) or vid.split("/", 1)[0])
         q, lo, hi = still[0][0], still[0][1], still[0][2]
         more = len(still) - 1
         self.labels[rnd] = "round %d (extra, for: %s%s)" % (
@@ -400,7 +406,8 @@ def start(args, cat, plan, rundir, seed, deadline=None):
               ", ending by the run's %g-minute budget" % minutes if minutes else "",
               len(qs), RULE), file=sys.stderr)
     return Extra(settings, qs, rundir, ids, seed, deadline=deadline,
-                 run_minutes=getattr(plan, "minutes", None))
+                 run_minutes=getattr(plan, "minutes", None),
+                 blocks={v["id"]: schedule.block_key(v) for v in plan.variants})
 
 
 def add_round(extra, plan, plan_orders, run, progress=None):

@@ -361,6 +361,19 @@ class ExtraRoundTest(tc.TempCatalog):
         a, b = self.extra(times).next_round(11), self.extra(times).next_round(11)
         self.assertEqual(a, b)
 
+    def test_an_extra_round_runs_in_blocks_as_a_planned_round(self):
+        # B and C are compared (parallel, one block), D is in a block of its own.
+        times = {B: [105, 115] * 5, C: [100] * 10, D: [500, 1500] * 5, A: [100] * 10}
+        blocks = {A: "demo/c/sequential/inprocess/b1", B: "demo/c/parallel/inprocess/b1",
+                  C: "demo/c/parallel/inprocess/b1", D: "demo/c/bounded/inprocess/b1"}
+        orders = {tuple(self.extra(times, blocks=blocks).next_round(rnd))
+                  for rnd in range(11, 31)}
+        for o in orders:
+            self.assertEqual(sorted(o), sorted([B, C, D]))
+            self.assertEqual(abs(o.index(B) - o.index(C)), 1, o)
+        # Both blocks' orders and both orders within the block occur.
+        self.assertEqual(len(orders), 4, orders)
+
 
 class ValidationTest(tc.TempCatalog):
     def suite(self, extra):

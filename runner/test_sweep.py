@@ -3,9 +3,11 @@ entries, schedule.budget_rounds() and orders(), summary's point columns and
 split_points(), and reading a samples.csv written before env and point."""
 import csv
 import os
+import random
 import tempfile
 import unittest
 
+from . import method
 from . import plan as plan_mod
 from . import schedule
 from . import summary as sm
@@ -107,6 +109,83 @@ class BudgetTest(unittest.TestCase):
         after = schedule.orders(self.plan, 7, {self.cb["id"]: 5, self.pr["id"]: 5})
         self.assertEqual(after[:1], before[:1])
         self.assertEqual([len(o) for o in after], [4, 4, 4, 4, 2, 2])
+
+
+def contiguous(order, key):
+    """True when the entries of order with the same key(entry) stand together."""
+    seen, last = set(), None
+    for e in order:
+        k = key(e)
+        if k != last:
+            if k in seen:
+                return False
+            seen.add(k)
+            last = k
+    return True
+
+
+class BlockOrderTest(unittest.TestCase):
+    """A round's order in blocks (DESIGN section 6): the variants a ratio
+    compares run one after another, the blocks and workloads in a shuffled order."""
+
+    def setUp(self):
+        self.vs = [dict(variant(s, m, backend=b, lang=lang), workload=w,
+                        id="%s/%s/%s-%s@%s" % (w, lang, s, m, b))
+                   for w in ("w1", "w2", "w3")
+                   for lang, b in (("c", "b1"), ("c", "b2"), ("node", "n"))
+                   for m in ("sequential", "parallel")
+                   for s in ("callback", "promise", "await")]
+        self.plan = FakePlan(self.vs, {w: {"rounds": 30} for w in ("w1", "w2", "w3")},
+                             rounds=30, warmups=1)
+        self.block = {v["id"]: schedule.block_key(v) for v in self.vs}
+
+    def test_every_round_keeps_each_workload_and_each_block_together(self):
+        orders = schedule.orders(self.plan, 11)
+        self.assertEqual(len(orders), 31)
+        for order in orders:
+            self.assertEqual(sorted(order), sorted(v["id"] for v in self.vs))
+            self.assertTrue(contiguous(order, lambda e: e.split("/")[0]), order)
+            self.assertTrue(contiguous(order, self.block.__getitem__), order)
+
+    def test_the_workloads_the_blocks_and_the_members_are_shuffled_per_round(self):
+        orders = schedule.orders(self.plan, 11)
+        workloads = {tuple(dict.fromkeys(e.split("/")[0] for e in o)) for o in orders}
+        blocks = {tuple(dict.fromkeys(self.block[e] for e in o if e.startswith("w1/")))
+                  for o in orders}
+        members = {tuple(e for e in o if self.block[e] == "w1/c/parallel/inprocess/b1")
+                   for o in orders}
+        # 3! workload orders, 6! block orders, 3! member orders: 31 rounds see many.
+        self.assertEqual(len(workloads), 6)
+        self.assertGreater(len(blocks), 15)
+        self.assertEqual(len(members), 6)
+        self.assertEqual(schedule.orders(self.plan, 11), orders)
+        self.assertNotEqual(schedule.orders(self.plan, 12), orders)
+
+    def test_the_recipe_records_each_entrys_block_and_the_rule(self):
+        recipe = schedule.order_recipe(self.plan, 11)
+        self.assertEqual(recipe["blocks"], schedule.BLOCK_RULE)
+        self.assertEqual(recipe["entries"][0],
+                         ["w1/c/callback-sequential@b1", 30, "w1/c/sequential/inprocess/b1"])
+
+    def test_the_reports_method_says_blocks_only_for_a_run_in_blocks(self):
+        run = {"rounds": 30, "warmup_rounds": 1, "seed": 11, "profile": "quick",
+               "orders": schedule.order_recipe(self.plan, 11)}
+        first = method.method_section(run)[2]
+        self.assertIn("`random.Random(11)` in blocks: the workloads in a shuffled order", first)
+        del run["orders"]["blocks"]
+        self.assertNotIn("blocks", method.method_section(run)[2])
+
+    def test_a_recipe_without_blocks_expands_as_one_shuffled_list_per_round(self):
+        # A run folder from before blocks: its orders are what its runner ran.
+        recipe = schedule.order_recipe(self.plan, 5)
+        del recipe["blocks"]
+        recipe["entries"] = [e[:2] for e in recipe["entries"]]
+        rng, want = random.Random(5), []
+        for _ in range(31):
+            ids = [v["id"] for v in self.vs]
+            rng.shuffle(ids)
+            want.append(ids)
+        self.assertEqual(schedule.expand(recipe), want)
 
 
 class SummaryPointsTest(unittest.TestCase):

@@ -225,7 +225,7 @@ r = json.load(open(os.path.join(d, "run.json")))
 warmup_orders, orders = schedule.run_orders(r)
 assert len(orders) == r["rounds"] and len(warmup_orders) == r["warmup_rounds"]
 # The orders are kept as their seed and entries, not as lists (DESIGN section 6).
-assert set(r["orders"]) >= {"seed", "entries", "rule"} and "order" not in r, sorted(r)
+assert set(r["orders"]) >= {"seed", "entries", "rule", "blocks"} and "order" not in r, sorted(r)
 for i, order in enumerate(orders):
     # Round i holds every variant of the workloads that run that many rounds.
     want = [v for v in r["variants"]
