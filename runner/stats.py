@@ -129,6 +129,17 @@ def sign_test_around(values, center):
     return sign_test([v - center + 1 for v in values])
 
 
+def rounds_to_survive(family, alpha=ALPHA):
+    """The fewest paired rounds at which a sign test with every round on one
+    side (p = 2^(1-n)) survives the Benjamini-Hochberg control over a family
+    of that many tests whatever the other tests show (at rank 1 it needs
+    p <= alpha / family)."""
+    n = 1
+    while 2.0 ** (1 - n) > alpha / max(family, 1):
+        n += 1
+    return n
+
+
 def bh_adjust(pvalues):
     """Benjamini-Hochberg adjusted p-values of a family of tests, in the order
     given: q(i) = min over the p-values ranked at or above p(i) of p * m / rank,

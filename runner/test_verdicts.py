@@ -133,6 +133,55 @@ class SentencesTest(unittest.TestCase):
         self.assertIn("`fused`", sentences[2])
 
 
+PR = "readfile/c/promise-sequential@node4"
+
+
+def held_rows():
+    """6 rounds: `await` 2x C callback in every round (sign test p = 1/32), `promise`
+    equal to it in every round (p = 1): a family of 2 tests, where 1/32 is above
+    the Benjamini-Hochberg threshold 0.05/2 of the smallest p-value."""
+    return rows_of([(CB, 1), (AW, 2), (PR, 1.0)], rounds=6)
+
+
+class HeldBackTest(unittest.TestCase):
+    """An interval that excludes 1 whose test does not survive the false discovery
+    rate control is neither named nor called not resolvably different."""
+
+    def test_the_short_sentence_gives_it_with_the_rounds_that_would_name_it(self):
+        (_, (sentence,)), = verdicts.sentences(held_rows())
+        self.assertEqual(sentence.split("; `promise`")[0],
+                         "`await` ran 2.00x [2.00, 2.00] slower than C callback (+110 µs per "
+                         "operation), but at 6 paired rounds its sign test does not survive the "
+                         "false discovery rate control over the run's 2 comparisons (q > 0.05), "
+                         "so it is not named; at 7 rounds a difference seen in every round "
+                         "would be named")
+        self.assertRegex(sentence, r"; `promise` is not resolvably different \(differences "
+                                   r"under about \S+ µs per operation not resolvable\)\.$")
+        self.assertNotIn("no style", sentence)
+
+    def test_the_glance_does_not_say_none_differs(self):
+        (line,) = verdicts.glance(held_rows())
+        self.assertEqual(line, "- **readfile** (N = 100, per operation): against C callback, "
+                               "none of 2 styles named: 1 with an interval that excludes 1, at "
+                               "most `await` 2.00x [2.00, 2.00], but not surviving the false "
+                               "discovery rate control at 6 paired rounds.")
+
+    def test_every_comparison_names_it_apart_from_the_undecided(self):
+        (_, (sentence,)), = verdicts.full_sentences(held_rows())
+        self.assertIn("`await` 2.00x [2.00, 2.00] has an interval that excludes 1 (slower), "
+                      "but at 6 paired rounds its sign test", sentence)
+        self.assertIn("`promise` is not resolvably different (intervals 1.00x to 1.00x", sentence)
+
+    def test_the_rounds_that_survive_any_family(self):
+        from . import stats
+        for m in (1, 2, 10, 175, 1000):
+            n = stats.rounds_to_survive(m)
+            for k, survives in ((n, True), (n - 1, False)):
+                q = stats.bh_adjust([stats.sign_test([2.0] * k)] + [1.0] * (m - 1))[0]
+                self.assertEqual(q <= stats.ALPHA, survives, (m, k, q))
+        self.assertEqual(stats.rounds_to_survive(175), 13)
+
+
 class GlanceTest(unittest.TestCase):
     """The README's line per workload."""
 

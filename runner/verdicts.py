@@ -23,11 +23,13 @@ per operation:
 
 A difference is named only when it is significant (the paired interval
 excludes 1 and its sign test survives the false discovery rate control over
-the run's comparisons, summary.control_fdr); the other styles are "not
-resolvably different",
-with the largest half-width of their differences per operation (the smallest
-difference this run could have resolved); with too few rounds for a test the
-sentence says so.
+the run's comparisons, summary.control_fdr).  A style whose interval excludes
+1 but whose test does not survive is "held back": the sentence gives the
+largest of them, the rounds and the family, and how many rounds would name a
+difference seen in every round (stats.rounds_to_survive).  The other styles
+are "not resolvably different", with the largest half-width of their
+differences per operation (the smallest difference this run could have
+resolved); with too few rounds for a test the sentence says so.
 """
 from . import fmt
 from . import summary as sm
@@ -87,6 +89,33 @@ def _x(v):
     return "%.1f" % v if v >= 10 else "%.2f" % v
 
 
+def _held(entries):
+    """The entries whose interval excludes 1 but whose test did not survive the
+    false discovery rate control, largest first."""
+    held = [e for e in entries if e["significant"] is False and sm.excludes_one(e)]
+    return sorted(held, key=lambda e: max(e["ratio"], 1 / e["ratio"]), reverse=True)
+
+
+def _same(entries):
+    """The entries whose interval includes 1."""
+    return [e for e in entries if e["significant"] is False and not sm.excludes_one(e)]
+
+
+def _rounds(es):
+    ks = sorted({e["rounds_paired"] or 0 for e in es})
+    return "%d" % ks[0] if len(ks) == 1 else "%d-%d" % (ks[0], ks[-1])
+
+
+def _held_why(es, family):
+    """Why the held-back entries es are not named, and what would name them."""
+    return ("at %s paired rounds %s not survive the false discovery rate control over "
+            "the run's %d comparisons (q > 0.05), so %s named; at %d rounds a "
+            "difference seen in every round would be named" % (
+                _rounds(es), "its sign test does" if len(es) == 1 else "their sign tests do",
+                family, "it is not" if len(es) == 1 else "none is",
+                sm.stats.rounds_to_survive(family)))
+
+
 def _and(items):
     if len(items) <= 1:
         return "".join(items)
@@ -104,7 +133,7 @@ def _diff(e, div, uname, unit, with_ci=True):
     return text + " per " + unit
 
 
-def _clause(base_label, entries, div, uname, unit):
+def _clause(base_label, entries, div, uname, unit, family):
     """What one language's styles cost against its baseline, in one mode."""
     backends = {e["backend"] for e in entries} | {entries[0]["baseline"].rsplit("@", 1)[-1]}
     parts = []
@@ -119,7 +148,14 @@ def _clause(base_label, entries, div, uname, unit):
             parts.append("%s ran %sx [%s, %s] faster (%s)" % (
                 _name(e, backends), _x(1 / m), _x(1 / hi), _x(1 / lo),
                 _diff(e, div, uname, unit)))
-    same = [e for e in entries if e["significant"] is False]
+    held = _held(entries)
+    if held:
+        parts.append("%s %s an interval that excludes 1 (%s), but %s" % (
+            _and(["%s %s" % (_name(e, backends), _ratio(e)) for e in held]),
+            "has" if len(held) == 1 else "each have", "slower" if held[0]["ratio"] >= 1
+            else "faster" if all(e["ratio"] < 1 for e in held) else "slower or faster",
+            _held_why(held, family)))
+    same = _same(entries)
     if same:
         lo = min(e["ratio_ci_low"] for e in same)
         hi = max(e["ratio_ci_high"] for e in same)
@@ -160,7 +196,7 @@ def full_workload_sentences(rows, workload):
                 # backend or shape): each is named by its variant.
                 if len(by_base) > 1:
                     label = "%s (`%s`)" % (label, base.split("/", 2)[-1])
-                clauses.append(_clause(label, es, div, uname, unit))
+                clauses.append(_clause(label, es, div, uname, unit, sm.family_size(rows)))
         out.append("In %s mode, %s." % (mode, "; ".join(clauses)))
     return out
 
@@ -272,7 +308,7 @@ def _group(entries):
             [e for e in entries if e["significant"] and e["ratio"] < 1])
 
 
-def _short(backends, entries, div, uname, unit):
+def _short(backends, entries, div, uname, unit, family):
     """One sentence: the entries of one language (on the given backends)."""
     base, name, slower, faster = _group(entries)
     parts = []
@@ -280,7 +316,21 @@ def _short(backends, entries, div, uname, unit):
         parts.append(_listed(slower, "slower", base, name, div, uname, unit))
     if faster:
         parts.append(_listed(faster, "faster", None if slower else base, name, div, uname, unit))
-    same = [e for e in entries if e["significant"] is False]
+    held = _held(entries)
+    if held:
+        top = held[0]
+        d = top["diff_per_op_ns"]
+        word = "slower" if top["ratio"] >= 1 else "faster"
+        diff = " (%s %s per %s)" % (_signed(d, div), uname, unit) if d is not None else ""
+        if len(held) == 1:
+            what = "%s ran %s %s%s%s" % (name(top), _ratio(top), word,
+                                         "" if parts else " than " + base, diff)
+        else:
+            what = "%d %sstyles' intervals exclude 1%s, the largest %s %s %s%s" % (
+                len(held), "other " if parts else "", "" if parts else " against " + base,
+                name(top), _ratio(top), word, diff)
+        parts.append("%s, but %s" % (what, _held_why(held, family)))
+    same = _same(entries)
     if same:
         halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2 for e in same
                   if e["diff_per_op_ns_ci_low"] is not None]
@@ -319,7 +369,8 @@ def workload_sentences(rows, workload):
     wrows = [r for r in rows if r["workload"] == workload]
     div, uname = tables.op_scale(wrows)
     unit = tables.unit_of(wrows)
-    return [_short(b, es, div, uname, unit) for b, es in _sections(entries)]
+    family = sm.family_size(rows)
+    return [_short(b, es, div, uname, unit, family) for b, es in _sections(entries)]
 
 
 def sentences(rows, full=False):
@@ -383,6 +434,13 @@ def glance(rows):
                 text += "%d of %d style%s resolvably slower, at most %s %s" % (
                     len(slower), len(group), "" if len(group) == 1 else "s", name(top),
                     _ratio(top))
+            elif not faster and _held(group):
+                held = _held(group)
+                text += ("none of %d style%s named: %d with an interval that excludes 1, at "
+                         "most %s %s, but not surviving the false discovery rate control at "
+                         "%s paired rounds" % (
+                             len(group), "" if len(group) == 1 else "s", len(held),
+                             name(held[0]), _ratio(held[0]), _rounds(held)))
             elif not faster:
                 halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2
                           for e in group if e["diff_per_op_ns_ci_low"] is not None]
