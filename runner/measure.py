@@ -398,7 +398,8 @@ def measure(args, cat, plan, seed):
                     speed = noise.probe_ns(pin["program_cpu"])
                 else:
                     speed = end_speed
-                before = noise.snapshot(time.monotonic_ns(), probe=speed)
+                round_start = time.monotonic_ns()
+                before = noise.snapshot(round_start, probe=speed)
                 # Each language's process start-up, in this round's conditions.
                 startup = run_startup(plan, launcher, log, ("w%d" % (i + 1)) if warm else rnd,
                                       pin["program_cpu"])
@@ -463,8 +464,13 @@ def measure(args, cat, plan, seed):
                     after = noise.snapshot(time.monotonic_ns(), probe=end_speed)
                     round_log.add(noise.round_row(rnd, before, after))
                 if rnd == 1 and budgeted:
+                    # With the profile's deadline, the budget's rounds take at
+                    # most a share of what the planned rounds leave before it.
+                    left = None if deadline is None else (
+                        time.monotonic_ns() - round_start,
+                        (deadline - time.monotonic()) * 1e9)
                     rounds = schedule.decide_budget(plan, seed, first_wall, plan_orders, run,
-                                                    progress)
+                                                    progress, left)
                     rd.write_json(os.path.join(rundir, "run.json"), run)
         except KeyboardInterrupt:
             interrupted = True

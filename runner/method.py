@@ -21,10 +21,13 @@ def _workload_runs(run):
             fmt.text(s.get("timeout_s")),
             # A time budget: the variants it names ran in more rounds (n in the tables).
             ", %s rounds, and the variants under its time budget as many more as fit in "
-            "%g s each at their %s time, at most %s (`run.json`: `variant_rounds`)"
+            "%g s each at their %s time, at most %s%s (`run.json`: `variant_rounds`)"
             % (rounds, budget.get("seconds", 0),
                "round-1" if run.get("budget_from") == "round 1" else "warm-up",
-               budget.get("max_rounds"))
+               budget.get("max_rounds"),
+               ", all of them in at most %s s, half the time the planned rounds left before "
+               "the run's budget (`budget_cap_s`)" % fmt.text(run["budget_cap_s"])
+               if isinstance(run.get("budget_cap_s"), (int, float)) else "")
             if isinstance(budget, dict) else
             "" if rounds in (None, run.get("rounds"), _planned(run)) else
             ", in the first %s round%s only" % (rounds, "" if rounds == 1 else "s")))

@@ -119,13 +119,42 @@ def run_orders(run):
 
 
 
-def budget_rounds(plan, first_wall):
+# The share of the time the planned rounds leave before the run's deadline that
+# a time budget's rounds may take: the rest is the extra rounds' (sequential.py).
+BUDGET_SHARE = 0.5
+
+
+def budget_rounds(plan, first_wall, spare_ns=None):
     """{id: rounds} of the variants under a time budget (their workload's
     settings have one and its `for` matches): as many rounds as fit in the
     budget's seconds at the median wall time of the ok runs of round 1 (first_wall
     {id: [wall_ns]}) of their group (BUDGET_GROUP: the variants it compares),
     at least the workload's rounds and at most the budget's max_rounds.  A group
-    without an ok run in round 1 keeps its rounds."""
+    without an ok run in round 1 keeps its rounds.  spare_ns, when given, caps
+    what the rounds added cost at round 1's wall times: the budget's seconds
+    shrink by one factor for every group until they fit in it."""
+    out = _fit_rounds(plan, first_wall, 1.0)
+    if spare_ns is None or _added_ns(plan, first_wall, out) <= spare_ns:
+        return out
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if _added_ns(plan, first_wall, _fit_rounds(plan, first_wall, mid)) <= spare_ns:
+            lo = mid
+        else:
+            hi = mid
+    return _fit_rounds(plan, first_wall, lo)
+
+
+def _added_ns(plan, first_wall, rounds_of):
+    """What the rounds rounds_of adds to its variants' workload rounds cost, at
+    their round-1 wall times."""
+    workload = {v["id"]: v["workload"] for v in plan.variants}
+    return sum((r - plan.settings[workload[vid]]["rounds"]) * sum(first_wall.get(vid) or [0])
+               for vid, r in rounds_of.items())
+
+
+def _fit_rounds(plan, first_wall, factor):
     groups = {}
     for v in plan.variants:
         b = plan.settings[v["workload"]].get("budget")
@@ -138,19 +167,36 @@ def budget_rounds(plan, first_wall):
             continue
         s = plan.settings[members[0]["workload"]]
         b = s["budget"]
-        fit = int(b["seconds"] * 1e9 // max(walls[len(walls) // 2], 1))
+        fit = int(factor * b["seconds"] * 1e9 // max(walls[len(walls) // 2], 1))
         for v in members:
             out[v["id"]] = max(s["rounds"], min(b["max_rounds"], fit))
     return out
 
 
-def decide_budget(plan, seed, first_wall, plan_orders, run, progress):
+def spare_ns(plan, first_wall, round1_ns, left_ns):
+    """The time the planned rounds leave before the run's deadline (left_ns
+    from now, the end of round 1), at round 1's wall time: each variant's
+    round-1 runs times its rounds still to come, scaled by round 1's whole
+    wall time over its runs' (the servers, the probes, the launches)."""
+    runs = sum(sum(w) for w in first_wall.values())
+    scale = round1_ns / runs if runs else 1.0
+    rest = sum(sum(first_wall.get(v["id"]) or [0]) * (variant_rounds(plan, v) - 1)
+               for v in plan.variants)
+    return max(0.0, left_ns - rest * scale) / scale
+
+
+def decide_budget(plan, seed, first_wall, plan_orders, run, progress, left=None):
     """After round 1: a variant under a time budget runs in as many rounds as
-    fit in it at its round-1 wall time (budget_rounds); the orders of the
+    fit in it at its round-1 wall time (budget_rounds), and with the run's
+    deadline (left: (round 1's wall ns, ns to the deadline)) in BUDGET_SHARE of
+    the time the planned rounds leave before it (spare_ns); the orders of the
     warm-ups and round 1 stay (expand() gives them again: every variant is in
     them).  Updates plan_orders, run's rounds, orders and variant_rounds, and
     the progress total; returns the measured rounds."""
-    rounds_of = budget_rounds(plan, first_wall)
+    cap = None if left is None else BUDGET_SHARE * spare_ns(plan, first_wall, *left)
+    rounds_of = budget_rounds(plan, first_wall, cap)
+    if cap is not None:
+        run["budget_cap_s"] = round(cap / 1e9, 1)
     recipe = order_recipe(plan, seed, rounds_of)
     plan_orders[plan.warmups + 1:] = expand(recipe)[plan.warmups + 1:]
     rounds = len(plan_orders) - plan.warmups

@@ -93,6 +93,24 @@ class BudgetTest(unittest.TestCase):
         self.assertEqual((got[self.cb["id"]], got[self.seq["id"]]), (50, 3))
         self.assertNotIn(self.node["id"], got)
 
+    def test_the_rounds_added_fit_in_the_time_the_planned_rounds_leave(self):
+        walls = {self.cb["id"]: [20e6, 60e6], self.pr["id"]: [40e6], self.seq["id"]: [900e6],
+                 self.node["id"]: [1e6]}
+        # Uncapped: 22 more rounds of 80 + 40 ms = 2.64 s; in 1.2 s, 10 more (13 rounds).
+        self.assertEqual(schedule.budget_rounds(self.plan, walls, 3e9),
+                         schedule.budget_rounds(self.plan, walls))
+        got = schedule.budget_rounds(self.plan, walls, 1.2e9)
+        self.assertEqual(got, {self.cb["id"]: 13, self.pr["id"]: 13, self.seq["id"]: 3})
+        self.assertEqual(set(schedule.budget_rounds(self.plan, walls, 0).values()), {3})
+
+    def test_the_time_left_after_the_planned_rounds_at_round_1s_pace(self):
+        walls = {self.cb["id"]: [0.5e9, 0.5e9], self.pr["id"]: [1e9], self.seq["id"]: [],
+                 self.node["id"]: [0]}
+        # 2 s of runs in a round of 2.5 s: 2 rounds to come take 5 s of the 8 s left,
+        # and the 3 s that remain are 2.4 s of runs.
+        self.assertAlmostEqual(schedule.spare_ns(self.plan, walls, 2.5e9, 8e9), 2.4e9)
+        self.assertEqual(schedule.spare_ns(self.plan, walls, 2.5e9, 4e9), 0.0)
+
     def test_the_first_line_says_each_workloads_rounds_and_the_budgets_ceiling(self):
         self.assertEqual(schedule.rounds_said(self.plan.settings["w"]),
                          "3 rounds (up to 50 by a time budget)")

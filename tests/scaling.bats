@@ -103,13 +103,15 @@ assert len(warm) == 3 and all(r["line"]["iterations"] == 5 for r in warm), warm
 assert all(r["line"]["iterations"] == 10 for r in runs if isinstance(r["round"], int) and r.get("variant"))
 assert run["workloads"]["readfile"]["warmup_round_iterations"] == 5
 assert run["budget_from"] == "round 1" and run["minutes"] == 30, run
+# The budget's rounds were capped by half of what the planned rounds left of the 30 minutes.
+assert 0 < run["budget_cap_s"] <= 900, run
 # The orders run.json gives are the ones that ran (samples.csv's round and order).
 ran = {}
 for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
     ran.setdefault(int(r["round"]), {})[int(r["order"])] = r["variant"]
 assert [[ran[i + 1][k + 1] for k in range(len(o))] for i, o in enumerate(orders)] == orders, (ran, orders)
 EOF
-  grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their round-1 time, at most 5" "${d}/REPORT.md"
+  grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their round-1 time, at most 5, all of them in at most [0-9.]* s, half the time the planned rounds left before the run's budget" "${d}/REPORT.md"
   grep -q "after 1 warm-up round (each program at a smaller N than the rounds', readfile 5:" "${d}/REPORT.md"
   grep -q "its time budget 30 min from the first warm-up" "${d}/REPORT.md"
 }
