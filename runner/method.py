@@ -144,7 +144,10 @@ def method_section(run, fdr_tests=None):
            "with `random.Random(%s)`%s (the orders are in `run.json`)."
            % (fmt.text(run.get("rounds")), "" if run.get("rounds") == 1 else "s", warm,
               "" if warm == 1 else "s", _warm_n(run), fmt.text(run.get("profile")),
-              ", its time budget %s min from the first warm-up" % fmt.text(run["minutes"])
+              ", its time budget %s min from the first warm-up%s" % (
+                  fmt.text(run["minutes"]),
+                  ", which at round 1's pace its planned rounds alone were to pass by about "
+                  "%s s" % fmt.text(run["planned_over_s"]) if run.get("planned_over_s") else "")
               if run.get("minutes") else "", fmt.text(seed),
               BLOCKS_SAID if (run.get("orders") or {}).get("blocks") else ""),
            "- Each program runs with its workload's flags (bounded variants also "

@@ -173,16 +173,24 @@ def _fit_rounds(plan, first_wall, factor):
     return out
 
 
-def spare_ns(plan, first_wall, round1_ns, left_ns):
-    """The time the planned rounds leave before the run's deadline (left_ns
-    from now, the end of round 1), at round 1's wall time: each variant's
-    round-1 runs times its rounds still to come, scaled by round 1's whole
-    wall time over its runs' (the servers, the probes, the launches)."""
+def planned_rest_ns(plan, first_wall, round1_ns):
+    """(the planned rounds still to come after round 1 at round 1's pace, the
+    factor from its runs' wall times to its own): each variant's round-1 runs
+    times its rounds to come, scaled by round 1's whole wall time over its
+    runs' (the servers, the probes, the launches)."""
     runs = sum(sum(w) for w in first_wall.values())
     scale = round1_ns / runs if runs else 1.0
     rest = sum(sum(first_wall.get(v["id"]) or [0]) * (variant_rounds(plan, v) - 1)
                for v in plan.variants)
-    return max(0.0, left_ns - rest * scale) / scale
+    return rest * scale, scale
+
+
+def spare_ns(plan, first_wall, round1_ns, left_ns):
+    """The time the planned rounds leave before the run's deadline (left_ns
+    from now, the end of round 1), at round 1's pace (planned_rest_ns), in
+    the runs' wall time."""
+    rest, scale = planned_rest_ns(plan, first_wall, round1_ns)
+    return max(0.0, left_ns - rest) / scale
 
 
 def decide_budget(plan, seed, first_wall, plan_orders, run, progress, left=None):
@@ -197,6 +205,13 @@ def decide_budget(plan, seed, first_wall, plan_orders, run, progress, left=None)
     rounds_of = budget_rounds(plan, first_wall, cap)
     if cap is not None:
         run["budget_cap_s"] = round(cap / 1e9, 1)
+        over = planned_rest_ns(plan, first_wall, left[0])[0] - left[1]
+        if over > 0:
+            # A host slower than the budget was made for: say so, and when.
+            run["planned_over_s"] = round(over / 1e9)
+            print("run.py: at round 1's pace the planned rounds alone end about %d s past "
+                  "the run's time budget; no round is added" % run["planned_over_s"],
+                  file=sys.stderr)
     recipe = order_recipe(plan, seed, rounds_of)
     plan_orders[plan.warmups + 1:] = expand(recipe)[plan.warmups + 1:]
     rounds = len(plan_orders) - plan.warmups

@@ -1,7 +1,9 @@
 """Tests of sweeps and time budgets below the runner: plan.points(), the order
 entries, schedule.budget_rounds() and orders(), summary's point columns and
 split_points(), and reading a samples.csv written before env and point."""
+import contextlib
 import csv
+import io
 import os
 import random
 import tempfile
@@ -110,6 +112,35 @@ class BudgetTest(unittest.TestCase):
         # and the 3 s that remain are 2.4 s of runs.
         self.assertAlmostEqual(schedule.spare_ns(self.plan, walls, 2.5e9, 8e9), 2.4e9)
         self.assertEqual(schedule.spare_ns(self.plan, walls, 2.5e9, 4e9), 0.0)
+
+    def test_a_host_too_slow_for_the_budget_adds_no_round_and_says_by_how_much(self):
+        class Progress:
+            done, total = 0, 0
+        walls = {self.cb["id"]: [0.5e9, 0.5e9], self.pr["id"]: [1e9], self.seq["id"]: [1e9],
+                 self.node["id"]: [0.5e9]}
+        plan_orders = schedule.orders(self.plan, 3)
+        # 3.5 s of runs in a round of 3.5 s: the 2 rounds to come take 7 s, 1 s more than left.
+        run = {}
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            schedule.decide_budget(self.plan, 3, walls, plan_orders, run, Progress(),
+                                   (3.5e9, 6e9))
+        self.assertEqual((run["budget_cap_s"], run["planned_over_s"]), (0.0, 1))
+        self.assertEqual(set(run["variant_rounds"].values()), {3})
+        self.assertIn("the planned rounds alone end about 1 s past the run's time budget",
+                      err.getvalue())
+        said = method.method_section(dict(run, rounds=3, warmup_rounds=1, seed=3,
+                                          profile="default", minutes=10))[2]
+        self.assertIn("its time budget 10 min from the first warm-up, which at round 1's pace "
+                      "its planned rounds alone were to pass by about 1 s", said)
+        # With time to spare: half of it, and nothing said.
+        run, err = {}, io.StringIO()
+        with contextlib.redirect_stderr(err):
+            schedule.decide_budget(self.plan, 3, walls, plan_orders, run, Progress(),
+                                   (3.5e9, 27e9))
+        self.assertEqual(run["budget_cap_s"], 10.0)    # half of 27 - 7 s
+        self.assertNotIn("planned_over_s", run)
+        self.assertNotIn("past", err.getvalue())
 
     def test_the_first_line_says_each_workloads_rounds_and_the_budgets_ceiling(self):
         self.assertEqual(schedule.rounds_said(self.plan.settings["w"]),
