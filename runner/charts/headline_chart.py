@@ -214,7 +214,9 @@ def draw(data, workload=None, out=None):
     noun = st.unit_noun(summary, workload)
     note = ("Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired "
             "within a round), the whisker its 95%% CI. Solid and bold: significant; faded with ~: "
-            "not significant, read it as no measurable difference; ?: too few paired rounds for "
+            "not named: its CI includes 1 (no measurable difference) or, with a whisker clear "
+            "of 1, its test did not survive the false discovery rate control over the run's "
+            "comparisons (too few rounds: REPORT.md); ?: too few paired rounds for "
             "a test; -: not run in that mode. Each column has its own axis; the line is 1.0 (as "
             "fast as the baseline). The difference per %s: REPORT.md." % noun)
     p = Grid(PROG, out, workload, title, [st.panel_title(c[1], c[3]) for c in cols], grid_rows,

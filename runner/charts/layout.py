@@ -301,8 +301,10 @@ def ratio_chart(prog, prefix, data, workload, out, pick, what):
     p = Panels(prog, out, prefix, workload, what(labels), groups,
                "time / baseline's time (log; lower is better)", style_handles(shown, "dot"),
                "Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired within a round), the "
-               "whisker its 95%% CI. Solid and bold: significant; faded with ~: not "
-               "significant, read it as no measurable difference; ?: too few paired rounds "
+               "whisker its 95%% CI. Solid and bold: significant; faded with ~: not named: "
+               "its CI includes 1 (no measurable difference) or, with a whisker clear of 1, its "
+               "test did not survive the false discovery rate control over the run's comparisons "
+               "(too few rounds: REPORT.md); ?: too few paired rounds "
                "for a test. Each panel has its own axis; the line is 1.0 (as fast as the "
                "baseline). After the ratio, when the summary has it: the difference per %s."
                % noun, summary)

@@ -7,8 +7,9 @@ Usage: python3 -m runner.charts.ratio_chart RUNDIR [-o OUT.png] [--workload W]
 Reads RUNDIR/summary.json.  The ratio is the median of per-round ratios (runs
 paired within a round), drawn as a dot with its 95% CI on a log axis, so that
 2x slower and 2x faster are the same distance from the line at 1.0.  Solid
-and bold: the difference is significant; faded with `~`: it is not (read it as
-"no measurable difference", not as a speed-up or slow-down).  For each style
+and bold: the difference is significant; faded with `~`: it is not named (its
+CI includes 1, or its test did not survive the false discovery rate control;
+never read as a speed-up or slow-down).  For each style
 against callbacks of its own language, see headline_chart.py.
 """
 import sys
