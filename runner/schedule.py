@@ -133,85 +133,94 @@ def budget_rounds(plan, first_wall, spare_ns=None):
     without an ok run in round 1 keeps its rounds.  spare_ns, when given, caps
     what the rounds added cost at round 1's wall times: the budget's seconds
     shrink by one factor for every group until they fit in it."""
-    out = _fit_rounds(plan, first_wall, 1.0)
-    if spare_ns is None or _added_ns(plan, first_wall, out) <= spare_ns:
+    groups = _budget_groups(plan, first_wall)
+    out = _fit_rounds(groups, 1.0)
+    if spare_ns is None or _added_ns(groups, out) <= spare_ns:
         return out
     lo, hi = 0.0, 1.0
     for _ in range(40):
         mid = (lo + hi) / 2
-        if _added_ns(plan, first_wall, _fit_rounds(plan, first_wall, mid)) <= spare_ns:
+        if _added_ns(groups, _fit_rounds(groups, mid)) <= spare_ns:
             lo = mid
         else:
             hi = mid
-    return _fit_rounds(plan, first_wall, lo)
+    return _fit_rounds(groups, lo)
 
 
-def _added_ns(plan, first_wall, rounds_of):
-    """What the rounds rounds_of adds to its variants' workload rounds cost, at
-    their round-1 wall times."""
-    workload = {v["id"]: v["workload"] for v in plan.variants}
-    return sum((r - plan.settings[workload[vid]]["rounds"]) * sum(first_wall.get(vid) or [0])
-               for vid, r in rounds_of.items())
-
-
-def _fit_rounds(plan, first_wall, factor):
+def _budget_groups(plan, first_wall):
+    """[(members, their workload's settings, the median round-1 wall ns, each
+    member's round-1 wall ns in all)] of the groups under a time budget with
+    an ok run in round 1."""
     groups = {}
     for v in plan.variants:
         b = plan.settings[v["workload"]].get("budget")
         if b and catalog_check.matches(v, b.get("for") or {}):
             groups.setdefault(tuple(v[k] for k in BUDGET_GROUP), []).append(v)
-    out = {}
+    out = []
     for members in groups.values():
         walls = sorted(w for v in members for w in first_wall.get(v["id"]) or [])
-        if not walls:
-            continue
-        s = plan.settings[members[0]["workload"]]
+        if walls:
+            out.append((members, plan.settings[members[0]["workload"]],
+                        walls[len(walls) // 2],
+                        {v["id"]: sum(first_wall.get(v["id"]) or [0]) for v in members}))
+    return out
+
+
+def _fit_rounds(groups, factor):
+    """{id: rounds} of _budget_groups' groups with factor of their seconds."""
+    out = {}
+    for members, s, median, _ in groups:
         b = s["budget"]
-        fit = int(factor * b["seconds"] * 1e9 // max(walls[len(walls) // 2], 1))
+        fit = int(factor * b["seconds"] * 1e9 // max(median, 1))
         for v in members:
             out[v["id"]] = max(s["rounds"], min(b["max_rounds"], fit))
     return out
 
 
-def planned_rest_ns(plan, first_wall, round1_ns):
-    """(the planned rounds still to come after round 1 at round 1's pace, the
-    factor from its runs' wall times to its own): each variant's round-1 runs
-    times its rounds to come, scaled by round 1's whole wall time over its
-    runs' (the servers, the probes, the launches)."""
+def _added_ns(groups, rounds_of):
+    """What rounds_of adds to the groups' workload rounds costs, at round 1's wall times."""
+    return sum((rounds_of[vid] - s["rounds"]) * wall
+               for _, s, _, walls in groups for vid, wall in walls.items())
+
+
+def _pace(plan, first_wall, round1_ns, left_ns):
+    """(the time the planned rounds leave before the run's deadline, in the
+    runs' wall time; how far past it they end, 0 when they do not): at round
+    1's pace, each variant's round-1 runs times its rounds to come, scaled by
+    round 1's whole wall time over its runs' (the servers, the probes, the
+    launches); left_ns is the time from now (round 1's end) to the deadline."""
     runs = sum(sum(w) for w in first_wall.values())
     scale = round1_ns / runs if runs else 1.0
-    rest = sum(sum(first_wall.get(v["id"]) or [0]) * (variant_rounds(plan, v) - 1)
-               for v in plan.variants)
-    return rest * scale, scale
+    rest = scale * sum(sum(first_wall.get(v["id"]) or [0]) * (variant_rounds(plan, v) - 1)
+                       for v in plan.variants)
+    return max(0.0, left_ns - rest) / scale, max(0.0, rest - left_ns)
 
 
 def spare_ns(plan, first_wall, round1_ns, left_ns):
-    """The time the planned rounds leave before the run's deadline (left_ns
-    from now, the end of round 1), at round 1's pace (planned_rest_ns), in
-    the runs' wall time."""
-    rest, scale = planned_rest_ns(plan, first_wall, round1_ns)
-    return max(0.0, left_ns - rest) / scale
+    """The time the planned rounds leave before the run's deadline (_pace)."""
+    return _pace(plan, first_wall, round1_ns, left_ns)[0]
 
 
 def decide_budget(plan, seed, first_wall, plan_orders, run, progress, left=None):
     """After round 1: a variant under a time budget runs in as many rounds as
     fit in it at its round-1 wall time (budget_rounds), and with the run's
     deadline (left: (round 1's wall ns, ns to the deadline)) in BUDGET_SHARE of
-    the time the planned rounds leave before it (spare_ns); the orders of the
+    the time the planned rounds leave before it (_pace); the orders of the
     warm-ups and round 1 stay (expand() gives them again: every variant is in
     them).  Updates plan_orders, run's rounds, orders and variant_rounds, and
     the progress total; returns the measured rounds."""
-    cap = None if left is None else BUDGET_SHARE * spare_ns(plan, first_wall, *left)
-    rounds_of = budget_rounds(plan, first_wall, cap)
-    if cap is not None:
+    cap = over = None
+    if left is not None:
+        spare, over = _pace(plan, first_wall, *left)
+        cap = BUDGET_SHARE * spare
         run["budget_cap_s"] = round(cap / 1e9, 1)
-        over = planned_rest_ns(plan, first_wall, left[0])[0] - left[1]
-        if over > 0:
-            # A host slower than the budget was made for: say so, and when.
-            run["planned_over_s"] = round(over / 1e9)
-            print("run.py: at round 1's pace the planned rounds alone end about %d s past "
-                  "the run's time budget; no round is added" % run["planned_over_s"],
-                  file=sys.stderr)
+    rounds_of = budget_rounds(plan, first_wall, cap)
+    if over:
+        # A host slower than the budget was made for: say so, and by how much.
+        run["planned_over_s"] = round(over / 1e9)
+        print("run.py: at round 1's pace the planned rounds alone end about %d s past "
+              "the run's time budget; no round is added" % run["planned_over_s"],
+              file=sys.stderr)
     recipe = order_recipe(plan, seed, rounds_of)
     plan_orders[plan.warmups + 1:] = expand(recipe)[plan.warmups + 1:]
     rounds = len(plan_orders) - plan.warmups

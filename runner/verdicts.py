@@ -89,11 +89,16 @@ def _x(v):
     return "%.1f" % v if v >= 10 else "%.2f" % v
 
 
+def _size(e):
+    """How far an entry's ratio is from 1, slower or faster alike."""
+    return max(e["ratio"], 1 / e["ratio"])
+
+
 def _held(entries):
     """The entries whose interval excludes 1 but whose test did not survive the
     false discovery rate control, largest first."""
     held = [e for e in entries if e["significant"] is False and sm.excludes_one(e)]
-    return sorted(held, key=lambda e: max(e["ratio"], 1 / e["ratio"]), reverse=True)
+    return sorted(held, key=_size, reverse=True)
 
 
 def _same(entries):
@@ -266,7 +271,7 @@ def _listed(es, word, base, name, div, uname, unit, most=3):
     """The significant entries es (all slower or all faster), largest first:
     up to `most` named with ratio, interval and difference per operation, the
     rest as the range of their ratios and differences."""
-    es = sorted(es, key=lambda e: max(e["ratio"], 1 / e["ratio"]), reverse=True)
+    es = sorted(es, key=_size, reverse=True)
     shown = es if len(es) <= most else es[:most - 1]
     items = []
     for i, e in enumerate(shown):
@@ -280,7 +285,7 @@ def _listed(es, word, base, name, div, uname, unit, most=3):
                                       if d is not None else ""))
     rest = es[len(shown):]
     if rest:
-        ms = [max(e["ratio"], 1 / e["ratio"]) for e in rest]
+        ms = [_size(e) for e in rest]
         ds = [e["diff_per_op_ns"] for e in rest if e["diff_per_op_ns"] is not None]
         items.append("%d more from %sx to %sx%s" % (
             len(rest), _x(min(ms)), _x(max(ms)),
@@ -429,13 +434,13 @@ def glance(rows):
                 continue
             base, name, slower, faster = _group(group)
             text = "against %s, " % base
+            held = _held(group)
             if slower:
                 top = max(slower, key=lambda e: e["ratio"])
                 text += "%d of %d style%s resolvably slower, at most %s %s" % (
                     len(slower), len(group), "" if len(group) == 1 else "s", name(top),
                     _ratio(top))
-            elif not faster and _held(group):
-                held = _held(group)
+            elif not faster and held:
                 text += ("none of %d style%s named: %d with an interval that excludes 1, at "
                          "most %s %s, but not surviving the false discovery rate control at "
                          "%s paired rounds" % (
