@@ -172,6 +172,15 @@ class HeldBackTest(unittest.TestCase):
                       "but at 6 paired rounds its sign test", sentence)
         self.assertIn("`promise` is not resolvably different (intervals 1.00x to 1.00x", sentence)
 
+    def test_held_back_slower_and_faster_together_are_said_to_be_both(self):
+        # `await` 3x slower and `sync` 2x faster in all 6 rounds, `promise` and
+        # `stackless` equal: a family of 4 where p = 1/32 is above 0.05 * 2 / 4.
+        rows = rows_of([(CB, 1), (AW, 3), (SY, 0.5), (PR, 1.0),
+                        ("readfile/c/stackless-sequential@node4", 1.0)], rounds=6)
+        (_, (sentence,)), = verdicts.full_sentences(rows)
+        self.assertIn("`await` 3.00x [3.00, 3.00] and `sync` 2.00x [2.00, 2.00] each have an "
+                      "interval that excludes 1 (slower or faster)", sentence)
+
     def test_the_rounds_that_survive_any_family(self):
         from . import stats
         for m in (1, 2, 10, 175, 1000):

@@ -157,7 +157,8 @@ def _clause(base_label, entries, div, uname, unit, family):
     if held:
         parts.append("%s %s an interval that excludes 1 (%s), but %s" % (
             _and(["%s %s" % (_name(e, backends), _ratio(e)) for e in held]),
-            "has" if len(held) == 1 else "each have", "slower" if held[0]["ratio"] >= 1
+            "has" if len(held) == 1 else "each have",
+            "slower" if all(e["ratio"] >= 1 for e in held)
             else "faster" if all(e["ratio"] < 1 for e in held) else "slower or faster",
             _held_why(held, family)))
     same = _same(entries)
