@@ -20,7 +20,8 @@ the N of a warm-up round's runs, an expression over iterations, N itself when
 not given; minutes: the run's time budget from its first warm-up, at which the
 extra rounds stop; extra_rounds {"max": R, "minutes": M}: after
 the planned rounds, up to R rounds more, within M minutes, of the variants of
-the targets and claims still open by runner/sequential.py's rule; calibrate_passes
+the targets and claims still open by runner/sequential.py's rule, once none
+is of the headline's comparisons still open; calibrate_passes
 {"min_ms": T, "max": P}: a variant of more than one pass runs enough for T ms
 a process by its warm-up, at most P, runner/calibrate.py), optional startup {"about": .., "programs": {lang: argv}}: an
 empty program of each language, run once per round so that a variant's time

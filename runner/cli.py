@@ -29,7 +29,7 @@ calls per operation (runner/trace.py; --no-trace skips it).  --no-charts writes
 the summaries, exports and REPORT.md without drawing a chart (about a second
 each; `make plots RUN=DIR` draws them later).  A profile with extra_rounds
 (suite.json) adds rounds after its planned ones for the targets and claims still
-open (runner/sequential.py); --no-extra-rounds runs the planned rounds only,
+open, then for the headline's comparisons still open (runner/sequential.py); --no-extra-rounds runs the planned rounds only,
 and so does --rounds.
 
 Before it starts, the run's duration is estimated (at the wall times of the

@@ -50,7 +50,9 @@ def extra_text(run):
         return None
     got = [q for q in x.get("questions") or [] if q.get("extra_rounds")]
     out = ("- Extra rounds: after the planned rounds the run added rounds holding only the "
-           "variants of the targets and claims still open, at most %s within %s minutes%s, "
+           "variants of the targets and claims still open (once none was, of the headline's "
+           "comparisons still open: each style against its own language's baseline), at most "
+           "%s within %s minutes%s, "
            "by the %s: for each question the per-round figure's median (a ratio, a "
            "difference per operation, a margin to the bound) against its bound, with a "
            "confidence sequence valid at every look (the sign test's likelihood ratios "
@@ -65,7 +67,11 @@ def extra_text(run):
     if got:
         done = sorted(q["decided_at"] for q in got if q.get("decided_at") is not None)
         still = [q for q in got if q.get("decided_at") is None]
-        out += " They were for %d question%s (`run.json`: `extra_rounds`): %s%s." % (
+        # The headline's comparisons still open are counted, not listed (a
+        # hundred in the default profile).
+        heads = [q for q in still if _source(q) == "headline"]
+        still = [q for q in still if _source(q) != "headline"]
+        out += " They were for %d question%s (`run.json`: `extra_rounds`): %s%s%s." % (
             len(got), "" if len(got) == 1 else "s",
             "%d decided after round %s" % (len(done), done[0] if done[0] == done[-1] else
                                            "%d to %d" % (done[0], done[-1])) if done else
@@ -74,8 +80,16 @@ def extra_text(run):
                 "%s (%s)" % (q["text"], "at [%s, %s]" % (_g(q["lo"]), _g(q["hi"]))
                              if q.get("lo") is not None else
                              "too few rounds to exclude any bound")
-                for q in still) if still else "")
+                for q in still) if still else "",
+            "; %s %d of the headline's comparisons" % ("and" if still else "still open:",
+                                                      len(heads)) if heads else "")
     return out
+
+
+def _source(q):
+    """A question's source (target, claim, headline); from its id in a run
+    folder from before the field."""
+    return q.get("source") or q.get("id", "").split(" ", 1)[0]
 
 
 def _g(x):

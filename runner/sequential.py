@@ -5,7 +5,10 @@ The questions are the ones the catalog asks of a run: every target
 (targets.py: a variant's ratio to another against max_ratio, its difference
 per operation against max_diff_per_op_ns, its time outside the clock against
 max_outside_ms plus a share) and every ratio claim of a seed (reproduce.py:
-num over den, "A is faster than B", against 1).  Each is a question about the
+num over den, "A is faster than B", against 1), then the headline's comparisons
+(verdicts.py: each style against the baseline of its own language, against
+1), which get extra rounds only once no target or claim is open.  Each is a
+question about the
 median of a per-round paired figure x_r -- the log-ratio d_r = log(t_a,r /
 t_b,r) of two variants measured in the same round, their difference per
 operation, or one variant's margin to its bound -- and a bound b: is the
@@ -65,6 +68,8 @@ import time
 from . import runfolder
 from . import schedule
 from . import stats
+from . import summary as sm
+from .ratios import lang_of
 
 ALPHA = stats.ALPHA
 RULE = "sign-mixture confidence sequence"
@@ -165,6 +170,40 @@ def questions(cat, variant_ids):
     return out
 
 
+def same_language_baseline(cat, v):
+    """The id of v's baseline of its own language (verdicts.headline's: the
+    same-language rule's, else the C rule's for a C variant), None when it
+    has none."""
+    bases = cat.baselines(v)
+    for key, _ in reversed(sm.BASELINE_KEYS):
+        b = bases.get(key)
+        if b and lang_of(b[0]) == v["lang"]:
+            return b[0]
+    return None
+
+
+def headline_questions(cat, variant_ids, asked=()):
+    """The headline's comparisons (the README's answer and the verdicts: each
+    style against the baseline of its own language) whose two variants are in
+    variant_ids, as questions against 1.00x in variant_ids' order, less any
+    of asked (questions()) that asks the same: [{id, ..., source:
+    "headline"}]."""
+    present = set(variant_ids)
+    same = {(q["variant"], q.get("against")) for q in asked
+            if q["kind"] == "ratio" and q["bound"] == 1.0}
+    out = []
+    for vid in variant_ids:
+        v = cat.find(vid)
+        base = v and same_language_baseline(cat, v)
+        if not base or base == vid or base not in present or (vid, base) in same:
+            continue
+        q = {"id": "headline %s" % vid, "workload": v["workload"], "source": "headline",
+             "kind": "ratio", "bound": 1.0, "variant": vid, "against": base}
+        q["text"] = describe(q)
+        out.append(q)
+    return out
+
+
 def _fmt(kind, x):
     if kind == "ratio":
         return "%.2fx" % x if x < 100 else "%.0fx" % x
@@ -179,9 +218,10 @@ def describe(q):
     if q["kind"] == "outside_ms":
         return "%s %s outside the clock ≤ %g ms + %d%%" % (
             q["workload"], _short(q["variant"]), q["limit"][0], round(100 * q["limit"][1]))
-    if q["source"] == "claim":
-        return "%s %s over %s against 1.00x" % (q["workload"], _short(q["variant"]),
-                                               _short(q["against"]))
+    if q["source"] in ("claim", "headline"):
+        return "%s %s over %s%s against 1.00x" % (
+            q["workload"], _short(q["variant"]),
+            "its baseline " if q["source"] == "headline" else "", _short(q["against"]))
     bound = _fmt(q["kind"], q["bound"]) + (" per op" if q["kind"] == "diff_per_op_ns" else "")
     return "%s %s vs %s ≤ %s" % (q["workload"], _short(q["variant"]), _short(q["against"]),
                                 bound)
@@ -256,7 +296,8 @@ def round_variants(open_qs, order_of):
 class Extra:
     """The extra rounds of a run: after its planned rounds, one round at a
     time with the variants of the questions still open (less any whose last
-    extra round added no paired round: its variants failed), until every one is
+    extra round added no paired round: its variants failed; the targets' and
+    claims' while any is open, else the headline's), until every one is
     decided, settings["max"] extra rounds have run, or the next round would
     end past settings["minutes"] (measured from the first extra round's start,
     the next round's time estimated from its variants' median wall times), or
@@ -337,6 +378,9 @@ class Extra:
         if self.done >= self.settings["max"]:
             self.record["stopped"] = "the most extra rounds (%d)" % self.settings["max"]
             return None
+        # The headline's comparisons get rounds once no target or claim is
+        # open: those are what the run was asked.
+        still = [s for s in still if s[0]["source"] != "headline"] or still
         ids = round_variants(still, self.variant_ids)
         left = self.settings["minutes"] * 60e9 - (self.clock() - self.start) * 1e9
         need = self._estimate_ns(processes, ids)
@@ -371,7 +415,8 @@ class Extra:
         for e in self.record["questions"]:
             if e["id"] == q["id"]:
                 return e
-        e = {"id": q["id"], "text": q["text"], "kind": q["kind"], "bound": q["bound"],
+        e = {"id": q["id"], "source": q["source"], "text": q["text"], "kind": q["kind"],
+             "bound": q["bound"],
              "variant": q["variant"], "against": q.get("against"), "extra_rounds": []}
         self.record["questions"].append(e)
         return e
@@ -389,22 +434,24 @@ class Extra:
 def start(args, cat, plan, rundir, seed, deadline=None):
     """The Extra of a run whose profile gives extra_rounds (suite.json),
     said on stderr; None otherwise, with --no-extra-rounds or --rounds (which
-    fixes the rounds, as it turns a time budget off), or when no target or
-    claim has all its variants in the run.  deadline: when the run's own
+    fixes the rounds, as it turns a time budget off), or when no target,
+    claim or headline comparison has all its variants in the run.  deadline: when the run's own
     time budget (the profile's minutes) ends, on time.monotonic's scale."""
     settings = (cat.profile(plan.profile) or {}).get("extra_rounds")
     if not settings or getattr(args, "no_extra_rounds", False) or getattr(args, "rounds", None):
         return None
     ids = [v["id"] for v in plan.variants]
-    qs = questions(cat, ids)
+    asked = questions(cat, ids)
+    qs = asked + headline_questions(cat, ids, asked)
     if not qs:
         return None
     minutes = getattr(plan, "minutes", None)
     print("run.py: then up to %d extra round%s (%g min%s) for whichever of the run's %d "
-          "targets and claims are still open by the %s (--no-extra-rounds: none)" % (
+          "targets and claims are still open, then of its %d headline comparisons, by the %s "
+          "(--no-extra-rounds: none)" % (
               settings["max"], "" if settings["max"] == 1 else "s", settings["minutes"],
               ", ending by the run's %g-minute budget" % minutes if minutes else "",
-              len(qs), RULE), file=sys.stderr)
+              len(asked), len(qs) - len(asked), RULE), file=sys.stderr)
     return Extra(settings, qs, rundir, ids, seed, deadline=deadline,
                  run_minutes=getattr(plan, "minutes", None),
                  blocks={v["id"]: schedule.block_key(v) for v in plan.variants})

@@ -200,6 +200,7 @@ class RuleTest(unittest.TestCase):
 
 A, B, C, D = ("demo/c/callback-sequential@b1", "demo/c/promise-parallel@b1",
               "demo/c/callback-parallel@b1", "demo/c/promise-bounded@b1")
+E = "demo/c/callback-bounded@b1"
 
 
 def with_questions():
@@ -252,6 +253,26 @@ class QuestionsTest(tc.TempCatalog):
                                         "≤ 1.10x")
         # A question with a variant outside the run is not asked.
         self.assertEqual([q["id"] for q in sq.questions(cat, [A, B])], ["target outside"])
+
+    def test_the_headlines_comparisons_each_style_against_its_languages_baseline(self):
+        w = with_questions()
+        cat = self.load(demo=w)
+        ids = [v["id"] for v in cat.variants]
+        hs = sq.headline_questions(cat, ids, sq.questions(cat, ids))
+        # Baselines are not asked, nor Node's await (no Node baseline here).
+        self.assertEqual([(q["variant"], q["against"]) for q in hs], [(B, C), (D, E)])
+        self.assertEqual({(q["source"], q["kind"], q["bound"]) for q in hs},
+                         {("headline", "ratio", 1.0)})
+        self.assertEqual(hs[0]["id"], "headline " + B)
+        self.assertEqual(hs[0]["text"], "demo c/promise-parallel@b1 over its baseline "
+                                        "c/callback-parallel@b1 against 1.00x")
+        # One whose baseline is not in the run is not asked; one a claim asks
+        # already is not asked twice.
+        self.assertEqual([q["variant"] for q in sq.headline_questions(cat, [A, B, C, D])], [B])
+        w["claims"] = {"ratios": [{"id": "faster", "num": B, "den": C}]}
+        cat = self.load(demo=w)
+        self.assertEqual([q["variant"] for q in
+                          sq.headline_questions(cat, ids, sq.questions(cat, ids))], [D])
 
     def test_figures_pair_the_rounds_both_ran(self):
         cat = self.load(demo=with_questions())
@@ -306,6 +327,37 @@ class ExtraRoundTest(tc.TempCatalog):
         self.assertTrue(got["target per-op"].get("stalled"))
         self.assertEqual(got["target per-op"]["extra_rounds"], [11])
         self.assertEqual(got["target promise-cost"]["extra_rounds"], [11, 12])
+
+    def test_the_headlines_comparisons_wait_until_no_target_or_claim_is_open(self):
+        cat = self.load(demo=with_questions())
+        order = self.ORDER + [E]
+        qs = sq.questions(cat, order)
+        qs += sq.headline_questions(cat, order, qs)
+
+        def extra(times):
+            d = tempfile.mkdtemp(dir=self.dir)
+            write_samples(os.path.join(d, "samples.csv"), times)
+            return sq.Extra({"max": 5, "minutes": 10}, qs, d, order, 7)
+        # promise-cost open (1.05 and 1.15 about 1.10), D over E open (0.9
+        # and 1.1 about 1): the round is the target's.
+        e = extra({A: [100] * 10, B: [105, 115] * 5, C: [100] * 10, D: [90, 110] * 5,
+                   E: [100] * 10})
+        self.assertEqual(sorted(e.next_round(11)), sorted([B, C]))
+        self.assertNotIn("headline", e.labels[11])
+        # promise-cost decided (2x every round): the headline's open one gets it.
+        e = extra({A: [100] * 10, B: [200] * 10, C: [100] * 10, D: [90, 110] * 5,
+                   E: [100] * 10})
+        self.assertEqual(sorted(e.next_round(11)), sorted([D, E]))
+        self.assertIn("round 11 (extra, for: demo c/promise-bounded@b1 over its baseline "
+                      "c/callback-bounded@b1 against 1.00x, open at [0.90, 1.10])", e.labels[11])
+        got = {q["id"]: q for q in e.finish()["questions"]}
+        self.assertEqual(got["headline " + D]["extra_rounds"], [11])
+        self.assertEqual(got["headline " + D]["source"], "headline")
+        self.assertTrue(got["headline " + B]["decided"])
+        # Both decided: no extra round.
+        e = extra({A: [100] * 10, B: [200] * 10, C: [100] * 10, D: [150] * 10, E: [100] * 10})
+        self.assertIsNone(e.next_round(11))
+        self.assertEqual(e.record["stopped"], "every question decided")
 
     def test_round_variants_keep_the_plans_order_and_each_once(self):
         qs = [({"variant": C, "against": B},), ({"variant": D, "against": C},),
@@ -490,4 +542,17 @@ class MethodTextTest(unittest.TestCase):
                       "sign-mixture confidence sequence:", text)
         self.assertIn("4 extra rounds ran; stopped by the run's time budget (10 min).", text)
         del run["extra_rounds"]["run_minutes"]
+        # The headline's comparisons still open are counted, not listed; a
+        # run folder from before "source" is read by the question's id.
+        q = {"extra_rounds": [11], "decided_at": None, "lo": 0.9, "hi": 1.1}
+        run["extra_rounds"]["questions"] = [
+            dict(q, id="target t", source="target", text="demo a vs b ≤ 1.10x"),
+            dict(q, id="headline demo/c/x", source="headline", text="x"),
+            dict(q, id="headline demo/c/y", text="y")]
+        self.assertIn("They were for 3 questions (`run.json`: `extra_rounds`): none decided; "
+                      "still open: demo a vs b ≤ 1.10x (at [0.9, 1.1]); and 2 of the headline's "
+                      "comparisons.", method.extra_text(run))
+        run["extra_rounds"]["questions"] = run["extra_rounds"]["questions"][1:]
+        self.assertIn("none decided; still open: 2 of the headline's comparisons.",
+                      method.extra_text(run))
         self.assertIn("at most 20 within 5 minutes, by the sign-mixture", method.extra_text(run))
