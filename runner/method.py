@@ -59,11 +59,14 @@ def extra_text(run):
            "mixed uniformly over the sign's probability, with Ville's inequality), so that "
            "deciding by looking at the data keeps a wrongly decided question at 5%% or "
            "less. It never decides what the fixed interval does not (it is the wider). "
-           "%s extra round%s ran; stopped by %s."
+           "%s extra round%s ran%s; stopped by %s."
            % (fmt.text(x.get("max")), fmt.text(x.get("minutes")),
               " and by the run's %s-minute budget" % fmt.text(x["run_minutes"])
               if x.get("run_minutes") else "", x.get("rule", "?"), x.get("rounds", 0),
-              "" if x.get("rounds") == 1 else "s", x.get("stopped") or "?"))
+              "" if x.get("rounds") == 1 else "s",
+              " (%s of them holding only the open questions whose variants fit in the time "
+              "left)" % x["partial_rounds"] if x.get("partial_rounds") else "",
+              x.get("stopped") or "?"))
     if got:
         done = sorted(q["decided_at"] for q in got if q.get("decided_at") is not None)
         still = [q for q in got if q.get("decided_at") is None]

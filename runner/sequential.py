@@ -7,7 +7,8 @@ per operation against max_diff_per_op_ns, its time outside the clock against
 max_outside_ms plus a share) and every ratio claim of a seed (reproduce.py:
 num over den, "A is faster than B", against 1), then the headline's comparisons
 (verdicts.py: each style against the baseline of its own language, against
-1), which get extra rounds only once no target or claim is open.  Each is a
+1), which get extra rounds only once no target or claim is open or none of
+those fits in the time left.  Each is a
 question about the
 median of a per-round paired figure x_r -- the log-ratio d_r = log(t_a,r /
 t_b,r) of two variants measured in the same round, their difference per
@@ -293,15 +294,34 @@ def round_variants(open_qs, order_of):
     return [v for v in order_of if v in want]
 
 
+def fit(open_qs, room_ns, estimate_ns):
+    """The questions of open_qs ([(question, ...)]), in their order, whose
+    variants together take at most room_ns by estimate_ns(variant ids): a
+    question whose variants would go past it is left out and the next tried,
+    so the time left still goes to the questions that fit."""
+    held, ids, total = [], set(), 0
+    for item in open_qs:
+        q = item[0]
+        new = [v for v in (q["variant"], q.get("against")) if v and v not in ids]
+        cost = estimate_ns(new)
+        if total + cost <= room_ns:
+            held.append(item)
+            ids.update(new)
+            total += cost
+    return held
+
+
 class Extra:
     """The extra rounds of a run: after its planned rounds, one round at a
     time with the variants of the questions still open (less any whose last
-    extra round added no paired round: its variants failed; the targets' and
-    claims' while any is open, else the headline's), until every one is
-    decided, settings["max"] extra rounds have run, or the next round would
-    end past settings["minutes"] (measured from the first extra round's start,
-    the next round's time estimated from its variants' median wall times), or
-    past deadline (the run's own time budget, on clock's scale) when one is given.
+    extra round added no paired round: its variants failed; of the targets'
+    and claims', else of the headline's, the ones whose variants fit in the
+    time left, fit()), until every one is decided,
+    settings["max"] extra rounds have run, or no open question's round fits
+    before settings["minutes"] end (measured from the first extra round's
+    start, a round's time estimated from its variants' median wall times) or
+    before deadline (the run's own time budget, on clock's scale) when one is
+    given.
     The rounds are ordinary rounds; run.json's "extra_rounds" says what they
     were for."""
 
@@ -378,24 +398,39 @@ class Extra:
         if self.done >= self.settings["max"]:
             self.record["stopped"] = "the most extra rounds (%d)" % self.settings["max"]
             return None
+        # The time left: the extra rounds' own minutes (not before the first)
+        # and the run's budget, whichever ends first.
+        rooms = []
+        if self.done:
+            rooms.append((self.settings["minutes"] * 60e9 - (self.clock() - self.start) * 1e9,
+                          "the time budget (%g min)" % self.settings["minutes"]))
+        if self.deadline is not None:
+            rooms.append(((self.deadline - self.clock()) * 1e9,
+                          "the run's time budget (%g min)" % self.run_minutes))
+        room, why = min(rooms) if rooms else (float("inf"), None)
         # The headline's comparisons get rounds once no target or claim is
-        # open: those are what the run was asked.
-        still = [s for s in still if s[0]["source"] != "headline"] or still
+        # open, or none of those fits: those are what the run was asked.
+        held, out = [], 0        # out: the open questions tried that did not fit
+        for tier in ([s for s in still if s[0]["source"] != "headline"],
+                     [s for s in still if s[0]["source"] == "headline"]):
+            held = fit(tier, room, lambda ids: self._estimate_ns(processes, ids))
+            out += len(tier) - len(held)
+            if held:
+                break
+        if not held:
+            self.record["stopped"] = why
+            return None
+        if out:
+            self.record["partial_rounds"] = self.record.get("partial_rounds", 0) + 1
+        still = held
         ids = round_variants(still, self.variant_ids)
-        left = self.settings["minutes"] * 60e9 - (self.clock() - self.start) * 1e9
-        need = self._estimate_ns(processes, ids)
-        if self.done and need > left:
-            self.record["stopped"] = "the time budget (%g min)" % self.settings["minutes"]
-            return None
-        if self.deadline is not None and need > (self.deadline - self.clock()) * 1e9:
-            self.record["stopped"] = "the run's time budget (%g min)" % self.run_minutes
-            return None
         ids = schedule.block_shuffle(random.Random("%s extra %d" % (self.seed, rnd)), ids,
                                      lambda vid: self.blocks.get(vid) or vid.split("/", 1)[0])
         q, lo, hi = still[0][0], still[0][1], still[0][2]
         more = len(still) - 1
-        self.labels[rnd] = "round %d (extra, for: %s%s)" % (
-            rnd, describe_open(q, lo, hi), "; +%d more" % more if more else "")
+        self.labels[rnd] = "round %d (extra, for: %s%s%s)" % (
+            rnd, describe_open(q, lo, hi), "; +%d more" % more if more else "",
+            "; %d open left out, no time for them" % out if out else "")
         for s in still:
             self._entry(s[0])["extra_rounds"].append(rnd)
             self.given[s[0]["id"]] = s[4]

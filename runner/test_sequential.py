@@ -354,6 +354,18 @@ class ExtraRoundTest(tc.TempCatalog):
         self.assertEqual(got["headline " + D]["extra_rounds"], [11])
         self.assertEqual(got["headline " + D]["source"], "headline")
         self.assertTrue(got["headline " + B]["decided"])
+        # promise-cost open but its variants do not fit in the time left; the
+        # headline's open one does: it gets the round.
+        walls = {A: [100] * 10, B: [105, 115] * 5, C: [100] * 10, D: [90, 110] * 5,
+                 E: [100] * 10}
+        d = tempfile.mkdtemp(dir=self.dir)
+        path = os.path.join(d, "samples.csv")
+        write_rows(path, [dict(row(r, vid, t), wall_ns=t + (9000 if vid in (B, C) else 1000))
+                          for vid, ts in walls.items() for r, t in enumerate(ts, start=1)])
+        e = sq.Extra({"max": 5, "minutes": 10}, qs, d, order, 7, clock=lambda: 0.0,
+                     deadline=5e-6, run_minutes=10)
+        self.assertEqual(sorted(e.next_round(11)), sorted([D, E]))
+        self.assertIn("; 1 open left out, no time for them)", e.labels[11])
         # Both decided: no extra round.
         e = extra({A: [100] * 10, B: [200] * 10, C: [100] * 10, D: [150] * 10, E: [100] * 10})
         self.assertIsNone(e.next_round(11))
@@ -407,6 +419,38 @@ class ExtraRoundTest(tc.TempCatalog):
         e = self.extra(times, {"max": 9, "minutes": 5}, clock=lambda: now[0],
                        deadline=600.0, run_minutes=10)
         self.assertIsNotNone(e.next_round(11))      # well inside both budgets
+
+    def test_an_extra_round_holds_the_open_questions_that_fit_in_the_time_left(self):
+        # promise-cost (B, C: 2.2 us a round) and per-op (D: 4.5 and 5.5 ns
+        # per op about its 5 ns bound; D 1.6 us more) are open; 3 us are left.
+        times = {B: [105, 115] * 5, C: [100] * 10, D: [550, 650] * 5, A: [100] * 10}
+        now = [0.0]
+        e = self.extra(times, {"max": 9, "minutes": 5}, clock=lambda: now[0],
+                       deadline=3e-6, run_minutes=10)
+        self.assertEqual(sorted(e.next_round(11)), sorted([B, C]))
+        self.assertIn("; 1 open left out, no time for them)", e.labels[11])
+        self.assertEqual(e.record["partial_rounds"], 1)
+        got = {q["id"]: q for q in e.finish()["questions"]}
+        self.assertEqual(got["target per-op"]["extra_rounds"], [])
+        # With room for both, both; with room for none, no round.
+        e = self.extra(times, {"max": 9, "minutes": 5}, clock=lambda: now[0],
+                       deadline=4e-6, run_minutes=10)
+        self.assertEqual(sorted(e.next_round(11)), sorted([B, C, D]))
+        self.assertNotIn("partial_rounds", e.record)
+        e = self.extra(times, {"max": 9, "minutes": 5}, clock=lambda: now[0],
+                       deadline=2e-6, run_minutes=10)
+        self.assertIsNone(e.next_round(11))
+        self.assertEqual(e.record["stopped"], "the run's time budget (10 min)")
+
+    def test_fit_skips_a_question_that_does_not_fit_and_tries_the_next(self):
+        cost = {"a": 5, "b": 1, "c": 1, "d": 1}
+        qs = [({"variant": "a", "against": "b"},), ({"variant": "c", "against": "b"},),
+              ({"variant": "d", "against": None},)]
+        est = lambda ids: sum(cost[v] for v in ids)   # noqa: E731
+        # a + b do not fit in 3; c + b do, and d with them (b counted once).
+        self.assertEqual(sq.fit(qs, 3, est), qs[1:])
+        self.assertEqual(sq.fit(qs, 8, est), qs)
+        self.assertEqual(sq.fit(qs, 0.5, est), [])
 
     def test_the_order_of_an_extra_round_is_shuffled_from_the_seed(self):
         times = {B: [105, 115] * 5, C: [100] * 10, D: [500, 1500] * 5, A: [100] * 10}
@@ -541,6 +585,9 @@ class MethodTextTest(unittest.TestCase):
         self.assertIn("at most 20 within 5 minutes and by the run's 10-minute budget, by the "
                       "sign-mixture confidence sequence:", text)
         self.assertIn("4 extra rounds ran; stopped by the run's time budget (10 min).", text)
+        run["extra_rounds"]["partial_rounds"] = 1
+        self.assertIn("4 extra rounds ran (1 of them holding only the open questions whose "
+                      "variants fit in the time left); stopped by", method.extra_text(run))
         del run["extra_rounds"]["run_minutes"]
         # The headline's comparisons still open are counted, not listed; a
         # run folder from before "source" is read by the question's id.
