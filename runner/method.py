@@ -64,8 +64,7 @@ def extra_text(run):
               " and by the run's %s-minute budget" % fmt.text(x["run_minutes"])
               if x.get("run_minutes") else "", x.get("rule", "?"), x.get("rounds", 0),
               "" if x.get("rounds") == 1 else "s",
-              " (%s of them holding only the open questions whose variants fit in the time "
-              "left)" % x["partial_rounds"] if x.get("partial_rounds") else "",
+              _partial(x.get("partial_rounds"), x.get("rounds")),
               x.get("stopped") or "?"))
     if got:
         done = sorted(q["decided_at"] for q in got if q.get("decided_at") is not None)
@@ -87,6 +86,16 @@ def extra_text(run):
             "; %s %d of the headline's comparisons" % ("and" if still else "still open:",
                                                       len(heads)) if heads else "")
     return out
+
+
+def _partial(k, rounds):
+    """The rounds that held only the open questions that fit in the time left."""
+    what = "the open questions whose variants fit in the time left"
+    if not k:
+        return ""
+    if k == rounds == 1:
+        return ", holding only " + what
+    return " (%s of them holding only %s)" % ("all" if k == rounds else k, what)
 
 
 def _source(q):

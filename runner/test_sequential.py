@@ -588,6 +588,10 @@ class MethodTextTest(unittest.TestCase):
         run["extra_rounds"]["partial_rounds"] = 1
         self.assertIn("4 extra rounds ran (1 of them holding only the open questions whose "
                       "variants fit in the time left); stopped by", method.extra_text(run))
+        run["extra_rounds"].update(rounds=1, partial_rounds=1)
+        self.assertIn("1 extra round ran, holding only the open questions whose variants fit "
+                      "in the time left; stopped by", method.extra_text(run))
+        run["extra_rounds"]["rounds"] = 4
         del run["extra_rounds"]["run_minutes"]
         # The headline's comparisons still open are counted, not listed; a
         # run folder from before "source" is read by the question's id.
