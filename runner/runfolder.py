@@ -27,10 +27,84 @@ from . import samples as samples_mod
 from . import summary as sm
 from .errors import EnvError
 
-# The fields of run.json that the summary and REPORT.md read, and their types.
+class Each:
+    """A field that is an `outer` (list or dict) whose every item (a list's)
+    or value (a dict's) is of spec `inner`."""
+
+    def __init__(self, outer, inner):
+        self.outer, self.inner = outer, inner
+
+
+class Fields:
+    """A field that is an object whose keys of spec, when there, are of their
+    spec (a type, a tuple of types, Each or Fields)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+
+
+def wrong(value, spec, where):
+    """(where, what) of the first part of value that differs from spec
+    ("orders.entries[3]", the value there), None when none does; an int is
+    never a bool."""
+    if isinstance(spec, Each):
+        if not isinstance(value, spec.outer):
+            return where, value
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for k, v in items:
+            bad = wrong(v, spec.inner, "%s[%s]" % (where, json.dumps(k)
+                                                   if isinstance(k, str) else k))
+            if bad:
+                return bad
+        return None
+    if isinstance(spec, Fields):
+        if not isinstance(value, dict):
+            return where, value
+        for k, s in spec.spec.items():
+            bad = k in value and wrong(value[k], s, "%s.%s" % (where, k))
+            if bad:
+                return bad
+        return None
+    types = spec if isinstance(spec, tuple) else (spec,)
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        return where, value
+    return None
+
+
+_NONE = type(None)
+_NUM = (int, float)
+_OPT_NUM = (int, float, _NONE)
+_OPT_INT = (int, _NONE)
+_STRS = Each(list, str)
+# A question of the extra rounds (runner/sequential.py's record).
+_QUESTION = Fields({"id": str, "source": str, "text": str, "kind": str, "bound": _NUM,
+                    "variant": str, "against": (str, _NONE), "extra_rounds": Each(list, int),
+                    "lo": _OPT_NUM, "hi": _OPT_NUM, "rounds": int, "decided": bool,
+                    "decided_at": _OPT_INT, "stalled": bool})
+
+# The fields of run.json that the summary, REPORT.md and the charts read, and
+# their types: a hand-edited run.json of another shape is refused in one line
+# rather than read into a wrong report or a traceback.
 RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict,
-             "skipped": list, "failures": list, "baselines": dict, "complete": (bool, type(None)),
-             "stamp": str, "profile": str}
+             "skipped": list, "failures": list, "baselines": dict, "complete": (bool, _NONE),
+             "stamp": str, "profile": str, "rounds_done": int, "minutes": _OPT_NUM,
+             "variants": _STRS, "filters": _STRS, "commands": Each(dict, _STRS),
+             "servers": Each(dict, _STRS), "startup": Each(dict, _STRS),
+             "env": Each(dict, Each(dict, str)), "runtimes": Each(dict, str),
+             "passes": Each(dict, int), "variant_rounds": Each(dict, int),
+             "startup_ns": Each(dict, Each(list, int)), "passes_rule": str, "noise_rule": str,
+             "budget_from": str, "budget_cap_s": _OPT_NUM, "planned_over_s": _OPT_NUM,
+             "budget": Each(dict, Fields({"seconds": _NUM, "max_rounds": int, "for": dict})),
+             "pinning": dict, "sweep": dict,
+             "orders": Fields({"seed": (int, str), "warmup_rounds": int, "rounds": int,
+                               "entries": Each(list, Each(list, (str, int))),
+                               "blocks": (str, bool, _NONE), "extra": Each(list, _STRS)}),
+             "warmup_order": Each(list, _STRS), "order": Each(list, _STRS),
+             "extra_rounds": Fields({"rule": str, "about": str, "alpha": _NUM, "max": int,
+                                     "minutes": _NUM, "run_minutes": _OPT_NUM,
+                                     "planned_rounds": _OPT_INT, "rounds": int,
+                                     "partial_rounds": int, "stopped": (str, _NONE),
+                                     "questions": Each(list, _QUESTION)})}
 
 # The fields of host.json that REPORT.md and the exports compute with.
 _STR = (str, type(None))
@@ -64,8 +138,10 @@ def read_object(path, types):
     if not isinstance(obj, dict):
         raise EnvError("%s: a JSON object is expected, not %s" % (path, type(obj).__name__))
     for k, t in types.items():
-        if k in obj and (not isinstance(obj[k], t) or (t is int and isinstance(obj[k], bool))):
-            raise EnvError("%s: %s has the wrong type (%s)" % (path, k, type(obj[k]).__name__))
+        bad = k in obj and wrong(obj[k], t, k)
+        if bad:
+            raise EnvError("%s: %s has the wrong type (%s)" % (path, bad[0],
+                                                              type(bad[1]).__name__))
     if "memory_bytes" in types and isinstance(obj.get("memory_bytes"), int) \
             and not 0 <= obj["memory_bytes"] < 2 ** 63:
         raise EnvError("%s: memory_bytes is out of range" % path)

@@ -66,6 +66,14 @@ elif case == "run-json-key-twice":
     write_text("run.json", '{"rounds": 3, "rounds": 30}')
 elif case == "run-json-rounds-text":
     write_text("run.json", json.dumps({"rounds": "3"}))
+elif case in ("run-json-question-number", "run-json-passes-text"):
+    # Fields the report reads deep inside: refused in one line, not a traceback.
+    run = json.load(open(os.path.join(d, "run.json")))
+    if case == "run-json-question-number":
+        run["extra_rounds"] = {"rounds": 1, "questions": [{"id": "target t"}, 7]}
+    else:
+        run["passes"] = {"readfile/c/callback-sequential@node4": "3"}
+    write_text("run.json", json.dumps(run))
 elif case == "run-json-failures-text":
     write_text("run.json", json.dumps({"failures": ["exit 1"]}))
 elif case == "host-json-string":
@@ -128,6 +136,8 @@ run-json-not-json      | run\.json: not JSON
 run-json-key-twice     | run\.json: key "rounds" appears twice in one object
 run-json-rounds-text   | run\.json: rounds has the wrong type
 run-json-failures-text | run\.json: every entry of failures must be an object
+run-json-question-number | run\.json: extra_rounds\.questions\[1\] has the wrong type \(int\)
+run-json-passes-text   | run\.json: passes\["readfile/c/callback-sequential@node4"\] has the wrong type \(str\)
 host-json-string       | host\.json: a JSON object is expected, not str
 host-json-memory-text  | host\.json: memory_bytes has the wrong type
 extra-column           | samples\.csv:3: 32 columns, expected 31
