@@ -11,7 +11,7 @@ so a run renders from what it recorded, never from today's catalog where the
 run kept its own.
 
 A file the runner writes whole (run.json, host.json, samples.csv,
-summary.json) that does not read back is refused with EnvError naming the
+trace.json, summary.json) that does not read back is refused with EnvError naming the
 file; a file a run may lack (an older run, a run without traced rounds or
 counts) reads as empty.
 """
@@ -106,6 +106,13 @@ RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict
                                      "partial_rounds": int, "stopped": (str, _NONE),
                                      "questions": Each(list, _QUESTION)})}
 
+# The fields of trace.json (runner/trace.py) that REPORT.md reads, and their types.
+TRACE_TYPES = {"tool": str, "method": str, "skipped": str, "interrupted": bool,
+               "variants": Each(dict, Fields({
+                   "iterations": int, "iterations_small": int, "skipped": str, "files": _STRS,
+                   "calls_small": int, "calls": int, "total": _NUM,
+                   "by_syscall": Each(dict, _NUM)}))}
+
 # The fields of host.json that REPORT.md and the exports compute with.
 _STR = (str, type(None))
 HOST_TYPES = {"slug": _STR, "memory_bytes": (int, type(None)), "machine": _STR, "kernel": _STR,
@@ -121,7 +128,8 @@ def read_object(path, types):
     """The JSON object of path, or None when the file is missing.  EnvError (one
     line naming the file) when it is there but is not JSON (or names a key
     twice in one object), not an object, or a field of types has another
-    type: run.json and host.json are written whole by the runner, so anything
+    type or shape (wrong()): run.json, host.json and trace.json are written
+    whole by the runner, so anything
     else was edited by hand, and rendering from it would draw a wrong report
     (or die in it)."""
     if not os.path.exists(path):
@@ -308,7 +316,7 @@ class RunFolder:
     def lines(self):
         """{variant id: [runs.jsonl entries of measured rounds whose status is
         ok]} at the variant's base point; {} without runs.jsonl.  A line that is
-        not JSON (an interrupted write) is left out."""
+        not JSON (an interrupted write) or not of this shape is left out."""
         out = {}
         try:
             f = open(self.file("runs.jsonl"), encoding="utf-8")
@@ -321,7 +329,7 @@ class RunFolder:
                 except ValueError:
                     continue
                 if (isinstance(e, dict) and isinstance(e.get("round"), int)
-                        and e.get("status") == "ok" and isinstance(e.get("line"), dict)
+                        and isinstance(e.get("variant"), str) and e.get("status") == "ok" and isinstance(e.get("line"), dict)
                         and sm.at_base_point(e)):
                     for old, new in OLD_RUNS_NAMES.items():
                         if old in e and new not in e:
@@ -331,13 +339,10 @@ class RunFolder:
 
     @functools.cached_property
     def trace(self):
-        """trace.json (the traced runs' system calls), or None."""
-        try:
-            with open(self.file("trace.json"), encoding="utf-8") as f:
-                obj = json.load(f)
-        except (OSError, ValueError):
-            return None
-        return obj if isinstance(obj, dict) else None
+        """trace.json (the traced runs' system calls), or None when the run has
+        none; EnvError when it is there but does not read (it is written whole,
+        like run.json)."""
+        return read_object(self.file("trace.json"), TRACE_TYPES)
 
     @functools.cached_property
     def rounds(self):

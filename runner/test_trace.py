@@ -101,6 +101,8 @@ class AccountingTest(unittest.TestCase):
                 f.write(json.dumps(entry("w1", self.c_line(10, 99999))) + "\n")
                 f.write(json.dumps(entry(1, line)) + "\n")
                 f.write(json.dumps(dict(entry(2, line), status="failed")) + "\n")
+                # A line of another shape (edited by hand) is left out.
+                f.write(json.dumps(dict(entry(3, line), variant=[line["variant"]])) + "\n")
             with open(os.path.join(d, "trace.json"), "w") as f:
                 json.dump({"variants": {line["variant"]: {
                     "iterations": 200, "total": 4.0, "by_syscall": {"read": 1.0}}}}, f)

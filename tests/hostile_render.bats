@@ -74,6 +74,9 @@ elif case in ("run-json-question-number", "run-json-passes-text"):
     else:
         run["passes"] = {"readfile/c/callback-sequential@node4": "3"}
     write_text("run.json", json.dumps(run))
+elif case == "trace-json-calls-text":
+    write_text("trace.json", json.dumps({"variants": {"readfile/c/callback-sequential@node4": {
+        "total": 4.0, "by_syscall": "read"}}}))
 elif case == "run-json-failures-text":
     write_text("run.json", json.dumps({"failures": ["exit 1"]}))
 elif case == "host-json-string":
@@ -138,6 +141,7 @@ run-json-rounds-text   | run\.json: rounds has the wrong type
 run-json-failures-text | run\.json: every entry of failures must be an object
 run-json-question-number | run\.json: extra_rounds\.questions\[1\] has the wrong type \(int\)
 run-json-passes-text   | run\.json: passes\["readfile/c/callback-sequential@node4"\] has the wrong type \(str\)
+trace-json-calls-text  | trace\.json: variants\["readfile/c/callback-sequential@node4"\]\.by_syscall has the wrong type \(str\)
 host-json-string       | host\.json: a JSON object is expected, not str
 host-json-memory-text  | host\.json: memory_bytes has the wrong type
 extra-column           | samples\.csv:3: 32 columns, expected 31
