@@ -36,6 +36,7 @@ round noisy.
 """
 import csv
 import glob
+import math
 import os
 import statistics
 import time
@@ -209,12 +210,30 @@ class RoundLog:
 
 
 def read_rounds(rundir):
-    """rounds.csv's rows ({column: text}), [] when the run has none (older runs)."""
+    """rounds.csv's rows ({column: text}), [] when the run has none (older runs).
+    The file is appended a row a round, so a row that is not all numbers (a
+    torn last line, a hand edit) is left out."""
     try:
         with open(os.path.join(rundir, "rounds.csv"), newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
-    except OSError:
+            return [r for r in csv.DictReader(f) if _numbers(r)]
+    except (OSError, csv.Error, UnicodeDecodeError):
         return []
+
+
+def _numbers(row):
+    """Whether a rounds.csv row's round is an integer and its every other cell
+    a finite number or empty."""
+    if None in row or not (row.get("round") or "").isdigit():
+        return False
+    for v in row.values():
+        if v in ("", None):
+            continue
+        try:
+            if not math.isfinite(float(v)):
+                return False
+        except ValueError:
+            return False
+    return True
 
 
 def markdown(rows):

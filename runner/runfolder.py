@@ -116,7 +116,12 @@ TRACE_TYPES = {"tool": str, "method": str, "skipped": str, "interrupted": bool,
 # The fields of host.json that REPORT.md and the exports compute with.
 _STR = (str, type(None))
 HOST_TYPES = {"slug": _STR, "memory_bytes": (int, type(None)), "machine": _STR, "kernel": _STR,
-              "cpu_model": _STR, "emulation": _STR}
+              "cpu_model": _STR, "emulation": _STR, "cores": (int, type(None)), "os": _STR,
+              "compiler": _STR, "libuv": _STR, "go": _STR, "node": _STR, "node_libuv": _STR,
+              "uv_threadpool_size": (int, type(None)), "uv_threadpool_size_env": _STR,
+              "nofile_soft": (int, type(None)), "nofile_hard": (int, type(None)),
+              "governor": _STR, "cpu_frequency_policy": _STR, "page_size": (int, type(None)),
+              "rosetta_translated": (bool, type(None)), "python": _STR, "git_commit": _STR}
 
 
 # The process's figures (wait4's) in a runs.jsonl entry, as runs before they

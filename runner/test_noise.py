@@ -130,6 +130,19 @@ class RoundTest(unittest.TestCase):
         self.assertEqual(noise.markdown(noise.read_rounds(tempfile.mkdtemp())), [])   # a run before rounds.csv
         self.assertIn(noise.RULE + ".", text)
 
+    def test_a_row_that_is_not_all_numbers_is_left_out(self):
+        # rounds.csv is appended a row a round: a hand edit or a torn row is
+        # left out rather than read into a traceback.
+        with open(os.path.join(self.dir, "rounds.csv"), "w") as f:
+            f.write("round,wall_ns,cpus,steal_share,other_share,noisy,probe_ms\n"
+                    "1,5,2,0.0,0.02,0,3.1\n2,5,2,0.0,0.02,0,x\n3,5,2,0.0,0.02,0,1e999\n"
+                    "x,5,2,0.0,0.02,0,3.0\n4,5,2,0.0,0.02,0,3.3,7\n5,5,2,0.03,0.25,1,3.2\n")
+        rows = noise.read_rounds(self.dir)
+        self.assertEqual([r["round"] for r in rows], ["1", "5"])
+        text = "\n".join(noise.markdown(rows))
+        self.assertIn("**1 of 2 rounds were noisy**: round 5", text)
+        self.assertIn("took 3.15 ms (median; from 3.10 to 3.20 over 2 rounds)", text)
+
     def test_a_rounds_csv_from_before_the_throttling_columns_states_the_rule_it_was_judged_by(self):
         with open(os.path.join(self.dir, "rounds.csv"), "w") as f:
             f.write("round,wall_ns,cpus,steal_share,other_share,noisy\n1,5,2,0.0,0.02,0\n")
