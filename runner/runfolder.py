@@ -11,7 +11,7 @@ so a run renders from what it recorded, never from today's catalog where the
 run kept its own.
 
 A file the runner writes whole (run.json, host.json, samples.csv,
-trace.json, summary.json) that does not read back is refused with EnvError naming the
+trace.json, counts.json, summary.json) that does not read back is refused with EnvError naming the
 file; a file a run may lack (an older run, a run without traced rounds or
 counts) reads as empty.
 """
@@ -35,6 +35,13 @@ class Each:
         self.outer, self.inner = outer, inner
 
 
+class Items:
+    """A field that is a list of exactly len(specs) items, each of its spec."""
+
+    def __init__(self, *specs):
+        self.specs = specs
+
+
 class Fields:
     """A field that is an object whose keys of spec, when there, are of their
     spec (a type, a tuple of types, Each or Fields)."""
@@ -54,6 +61,14 @@ def wrong(value, spec, where):
         for k, v in items:
             bad = wrong(v, spec.inner, "%s[%s]" % (where, json.dumps(k)
                                                    if isinstance(k, str) else k))
+            if bad:
+                return bad
+        return None
+    if isinstance(spec, Items):
+        if not isinstance(value, list) or len(value) != len(spec.specs):
+            return where, value
+        for i, (v, s) in enumerate(zip(value, spec.specs)):
+            bad = wrong(v, s, "%s[%d]" % (where, i))
             if bad:
                 return bad
         return None
@@ -123,6 +138,12 @@ HOST_TYPES = {"slug": _STR, "memory_bytes": (int, type(None)), "machine": _STR, 
               "governor": _STR, "cpu_frequency_policy": _STR, "page_size": (int, type(None)),
               "rosetta_translated": (bool, type(None)), "python": _STR, "git_commit": _STR}
 
+# The fields of counts.json (`make counts RUN=...`, runner/counts.py) that
+# REPORT.md reads, and their types.
+COUNTS_TYPES = {"stamp": str, "tool": str, "host": str, "commit": _STR, "run_commit": _STR,
+                "same_sources": (bool, type(None)), "n": Each(dict, Items(int, int)),
+                "left_out": list, "failed": list}
+
 
 # The process's figures (wait4's) in a runs.jsonl entry, as runs before they
 # were named proc_ kept them beside the program's own line.
@@ -133,8 +154,8 @@ def read_object(path, types):
     """The JSON object of path, or None when the file is missing.  EnvError (one
     line naming the file) when it is there but is not JSON (or names a key
     twice in one object), not an object, or a field of types has another
-    type or shape (wrong()): run.json, host.json and trace.json are written
-    whole by the runner, so anything
+    type or shape (wrong()): run.json, host.json, trace.json and counts.json
+    are written whole, so anything
     else was edited by hand, and rendering from it would draw a wrong report
     (or die in it)."""
     if not os.path.exists(path):
@@ -358,14 +379,16 @@ class RunFolder:
     def counts(self):
         """({variant id: counts.csv row}, counts.json) of `make counts RUN=...`,
         or ({}, None) when the run has none (runner/counts.py)."""
+        # counts.json is written whole, last: EnvError when it does not read.
+        info = read_object(self.file("counts.json"), COUNTS_TYPES)
+        if info is None:
+            return {}, None
         try:
-            with open(self.file("counts.json"), encoding="utf-8") as f:
-                info = json.load(f)
             with open(self.file("counts.csv"), newline="", encoding="utf-8") as f:
                 rows = {r["variant"]: r for r in csv.DictReader(f) if r.get("variant")}
         except (OSError, ValueError, csv.Error):
             return {}, None
-        return rows, info if isinstance(info, dict) else None
+        return rows, info
 
     @functools.cached_property
     def summary(self):

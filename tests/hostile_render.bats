@@ -81,6 +81,8 @@ elif case == "run-json-failures-text":
     write_text("run.json", json.dumps({"failures": ["exit 1"]}))
 elif case == "host-json-string":
     write_text("host.json", "\"a host\"")
+elif case == "counts-json-one-n":
+    write_text("counts.json", json.dumps({"tool": "valgrind", "n": {"readfile": [100]}}))
 elif case == "host-json-commit-number":
     write_text("host.json", json.dumps({"slug": "h", "git_commit": 1234567}))
 elif case == "host-json-memory-text":
@@ -146,6 +148,7 @@ run-json-passes-text   | run\.json: passes\["readfile/c/callback-sequential@node
 trace-json-calls-text  | trace\.json: variants\["readfile/c/callback-sequential@node4"\]\.by_syscall has the wrong type \(str\)
 host-json-string       | host\.json: a JSON object is expected, not str
 host-json-memory-text  | host\.json: memory_bytes has the wrong type
+counts-json-one-n      | counts\.json: n\["readfile"\] has the wrong type \(list\)
 host-json-commit-number | host\.json: git_commit has the wrong type \(int\)
 extra-column           | samples\.csv:3: 32 columns, expected 31
 short-middle-row       | samples\.csv:3: 5 columns, expected 31
