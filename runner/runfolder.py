@@ -11,8 +11,8 @@ so a run renders from what it recorded, never from today's catalog where the
 run kept its own.
 
 A file the runner writes whole (run.json, host.json, samples.csv,
-trace.json, counts.json, summary.json) that does not read back is refused with EnvError naming the
-file; a file a run may lack (an older run, a run without traced rounds or
+trace.json, counts.json, summary.json) that does not read back is refused
+with EnvError naming the file; a file a run may lack (an older run, a run without traced rounds or
 counts) reads as empty.
 """
 import csv
@@ -44,7 +44,7 @@ class Items:
 
 class Fields:
     """A field that is an object whose keys of spec, when there, are of their
-    spec (a type, a tuple of types, Each or Fields)."""
+    spec (a type, a tuple of types, Each, Items or Fields)."""
 
     def __init__(self, spec):
         self.spec = spec
@@ -155,9 +155,8 @@ def read_object(path, types):
     line naming the file) when it is there but is not JSON (or names a key
     twice in one object), not an object, or a field of types has another
     type or shape (wrong()): run.json, host.json, trace.json and counts.json
-    are written whole, so anything
-    else was edited by hand, and rendering from it would draw a wrong report
-    (or die in it)."""
+    are written whole, so anything else was edited by hand, and rendering
+    from it would draw a wrong report (or die in it)."""
     if not os.path.exists(path):
         return None
     try:
@@ -355,8 +354,8 @@ class RunFolder:
                 except ValueError:
                     continue
                 if (isinstance(e, dict) and isinstance(e.get("round"), int)
-                        and isinstance(e.get("variant"), str) and e.get("status") == "ok" and isinstance(e.get("line"), dict)
-                        and sm.at_base_point(e)):
+                        and isinstance(e.get("variant"), str) and e.get("status") == "ok"
+                        and isinstance(e.get("line"), dict) and sm.at_base_point(e)):
                     for old, new in OLD_RUNS_NAMES.items():
                         if old in e and new not in e:
                             e[new] = e.pop(old)

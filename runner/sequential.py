@@ -70,7 +70,7 @@ from . import runfolder
 from . import schedule
 from . import stats
 from . import summary as sm
-from .ratios import lang_of
+from . import verdicts
 
 ALPHA = stats.ALPHA
 RULE = "sign-mixture confidence sequence"
@@ -172,15 +172,14 @@ def questions(cat, variant_ids):
 
 
 def same_language_baseline(cat, v):
-    """The id of v's baseline of its own language (verdicts.headline's: the
-    same-language rule's, else the C rule's for a C variant), None when it
-    has none."""
+    """The id of v's baseline of its own language, by verdicts.headline's
+    rule (verdicts.same_language_prefix), None when it has none."""
     bases = cat.baselines(v)
-    for key, _ in reversed(sm.BASELINE_KEYS):
-        b = bases.get(key)
-        if b and lang_of(b[0]) == v["lang"]:
-            return b[0]
-    return None
+    row = {"lang": v["lang"]}
+    for key, prefix in sm.BASELINE_KEYS:
+        row[prefix + "baseline"] = (bases.get(key) or [None])[0]
+    prefix = verdicts.same_language_prefix(row)
+    return None if prefix is None else row[prefix + "baseline"]
 
 
 def headline_questions(cat, variant_ids, asked=()):
