@@ -96,6 +96,17 @@ NODE_FIGURES = {
     "await.settled": "await of a settled promise in an async function",
 }
 
+# The targets of DESIGN section 10 the micro figures judge: (what, C figure,
+# bound in ns, bound on C/V8 or None), on the CPU clock (C's thread's, V8's
+# JavaScript thread's).
+MICRO_TARGETS = [
+    ("promise create, then, settle and reaction", "promise.step_batched", 15.0, 0.6),
+    ("await of a settled promise, stackful", "await.settled", 15.0, 0.6),
+    ("await of a settled promise, stackless", "await.settled_stackless", 8.0, None),
+    ("async function that returns at once, stackful", "async.empty", 10.0, None),
+    ("coroutine switch, one way", "switch.one_way", 5.0, None),
+]
+
 
 class Failure(Exception):
     """A micro program failed or broke the line format: exit 1."""
@@ -320,7 +331,48 @@ def markdown(rows, meta):
     out += ["", "A ratio below 1 means C is faster. The CPU ratio against Go compares C's "
             "thread clock with Go's process clock (GOMAXPROCS=1): read the wall ratio beside it. "
             "Against V8 the CPU ratio is thread against thread when the clock column says so."]
+    out += targets_markdown(rows)
     return "\n".join(out) + "\n"
+
+
+def judge(rows):
+    """[(what, measured, bound, verdict)] of MICRO_TARGETS whose C figure the
+    rows hold: each bound by stats.bound_verdict on the figure's CPU interval
+    (met only when the whole interval is within it)."""
+    out = []
+    for what, fig, ns, ratio in MICRO_TARGETS:
+        r = next((r for r in rows if r["target"] == "c" and r["figure"] == fig), None)
+        if r is None:
+            continue
+        checks = [(fmt_ns(r["cpu_ns"], r["cpu_ns_low"], r["cpu_ns_high"]) + " ns",
+                   "≤ %s ns" % fmt.num(ns), r["cpu_ns_low"], r["cpu_ns_high"], ns)]
+        if ratio is not None and r["c_node_cpu"] is not None:
+            checks.append((fmt_ratio(r["c_node_cpu"], r["c_node_cpu_low"], r["c_node_cpu_high"])
+                           + " of V8", "≤ %.2fx V8" % ratio, r["c_node_cpu_low"],
+                           r["c_node_cpu_high"], ratio))
+        for measured, bound, lo, hi, b in checks:
+            if lo is None:
+                verdict = "untested: too few rounds for an interval"
+            else:
+                verdict, res = stats.bound_verdict(lo, hi, b)
+                if verdict == stats.UNRESOLVED:
+                    verdict += ": this run resolves about ±%s" % fmt.num(res)
+            out.append(("%s (C: %s)" % (what, FIGURES[fig]), measured, bound, verdict))
+    return out
+
+
+def targets_markdown(rows):
+    """The Targets section of micro.md (nothing when no target's figure ran)."""
+    judged = judge(rows)
+    if not judged:
+        return []
+    out = ["", "## Targets", "",
+           "DESIGN section 10's bounds on these figures, on the CPU clock. *Met* only when the "
+           "whole 95% interval is within the bound, *missed* when it is entirely beyond it, "
+           "otherwise *not resolvable on this host*.", "",
+           "| target | measured | bound | verdict |", "|---|---|---|---|"]
+    out += ["| %s | %s | %s | **%s** |" % j for j in judged]
+    return out
 
 
 def parse_args(argv):

@@ -72,5 +72,27 @@ class TableTest(unittest.TestCase):
         self.assertEqual(len(rows), 4)
 
 
+    def test_targets_are_judged_by_the_intervals_bound(self):
+        # The step: 10..15 ns CPU against 15 ns, met (the whole range is
+        # within it); 0.50x V8 against 0.6x, met; the switch, 2.5 ns against
+        # 5, met.  At 14..19 ns the step straddles 15: not resolvable.
+        md = micro.markdown(micro.table_rows(self.samples),
+                            {"rounds": 6, "seed": 1, "n": 1000, "host": "h", "stamp": "s"})
+        self.assertIn("| promise create, then, settle and reaction (C: create+then+settle+"
+                      "reaction, bursts of 256) | 12.5 [10.0, 15.0] ns | ≤ 15.0 ns | **met** |", md)
+        self.assertIn("| 0.50x [0.50, 0.50] of V8 | ≤ 0.60x V8 | **met** |", md)
+        self.assertIn("| coroutine switch, one way (C: resume/yield, one way) | 2.50 [2.50, 2.50] "
+                      "ns | ≤ 5.00 ns | **met** |", md)
+        for s in self.samples:
+            if s["target"] == "c" and s["figure"] == "promise.step_batched":
+                s["cpu_ns"] += 4
+        verdicts = [j[3] for j in micro.judge(micro.table_rows(self.samples))]
+        self.assertTrue(verdicts[0].startswith("not resolvable on this host: this run resolves "
+                                               "about ±2.50"), verdicts)
+        for s in self.samples:
+            if s["target"] == "c" and s["figure"] == "promise.step_batched":
+                s["cpu_ns"] += 10
+        self.assertEqual(micro.judge(micro.table_rows(self.samples))[0][3], "missed")
+
 if __name__ == "__main__":
     unittest.main()
