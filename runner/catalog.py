@@ -83,7 +83,11 @@ today's, and what a variant needs of one (catalog_check.runtime_unmet; DESIGN se
              minus against, per operation)}], both ids of this workload; or
              [{"id", "what", "variant": id, "max_outside_ms",
              "max_outside_share"}]: the variant's time outside its clock at
-             most that many ms plus that share of its timed time
+             most that many ms plus that share of its timed time; or
+             [{"id", "what", "variant": id, "max_ns_per_op" (with
+             "ops_per_iteration", default 1) or "max_bytes_per_op" (above
+             the idle process)}]: its own time or memory per operation.  Any
+             may give "at_iterations": judged only in a run at that N
   charts     optional hints for runner/charts/: "where_time": {"floor_of": {backend:
              backend}} (draw the split of C's time; a backend without a sync
              variant of its own takes the named one's as its blocking floor),

@@ -4,16 +4,16 @@ the rule that says when to stop adding them (DESIGN section 7).
 The questions are the ones the catalog asks of a run: every target
 (targets.py: a variant's ratio to another against max_ratio, its difference
 per operation against max_diff_per_op_ns, its time outside the clock against
-max_outside_ms plus a share) and every ratio claim of a seed (reproduce.py:
+max_outside_ms plus a share, its own time or memory per operation against
+max_ns_per_op or max_bytes_per_op) and every ratio claim of a seed (reproduce.py:
 num over den, "A is faster than B", against 1), then the headline's comparisons
 (verdicts.py: each style against the baseline of its own language, against
 1), which get extra rounds only once no target or claim is open or none of
-those fits in the time left.  Each is a
-question about the
-median of a per-round paired figure x_r -- the log-ratio d_r = log(t_a,r /
-t_b,r) of two variants measured in the same round, their difference per
-operation, or one variant's margin to its bound -- and a bound b: is the
-median above b or below it?
+those fits in the time left.  Each is a question about the median of a
+per-round figure x_r -- the log-ratio d_r = log(t_a,r / t_b,r) of two
+variants measured in the same round, their difference per operation, or a
+figure of one variant's process (its margin to its bound, its time or memory
+per operation) -- and a bound b: is the median above b or below it?
 
 The rule, the *sign-mixture confidence sequence*:
   Under "the median of x is b", with the rounds independent, the signs of
@@ -70,6 +70,7 @@ from . import runfolder
 from . import schedule
 from . import stats
 from . import summary as sm
+from . import targets
 from . import verdicts
 
 ALPHA = stats.ALPHA
@@ -138,11 +139,12 @@ def _short(vid):
     return vid.split("/", 1)[1] if "/" in vid else vid
 
 
-def questions(cat, variant_ids):
+def questions(cat, variant_ids, iterations=None):
     """The targets and ratio claims of the catalog whose variants are all in
     variant_ids: [{id, workload, source, kind, variant, against, bound,
-    text}] (kind: ratio, diff_per_op_ns or outside_ms; against None for
-    outside_ms), in catalog order."""
+    text}] (kind: targets.question's; against None for a figure of the
+    variant's own), in catalog order.  iterations ({variant id: N}) leaves out
+    a target of another N (at_iterations)."""
     present = set(variant_ids)
     out = []
     for w in sorted(cat.workloads):
@@ -151,15 +153,11 @@ def questions(cat, variant_ids):
             a, b = t["variant"], t.get("against")
             if a not in present or (b is not None and b not in present):
                 continue
-            if "max_outside_ms" in t:
-                q = {"kind": "outside_ms", "bound": 0.0,
-                     "limit": [t["max_outside_ms"], t["max_outside_share"]]}
-            elif "max_ratio" in t:
-                q = {"kind": "ratio", "bound": float(t["max_ratio"])}
-            else:
-                q = {"kind": "diff_per_op_ns", "bound": float(t["max_diff_per_op_ns"])}
+            q = targets.question(t)
+            if iterations is not None and not targets.applies(q, iterations.get(a)):
+                continue
             q.update(id="target %s" % t["id"], workload=w, source="target", variant=a,
-                     against=b if q["kind"] != "outside_ms" else None)
+                     against=None if targets.own(q["kind"]) else b)
             out.append(q)
         for c in ((spec.get("claims") or {}).get("ratios") or []):
             if c.get("num") in present and c.get("den") in present:
@@ -209,6 +207,8 @@ def _fmt(kind, x):
         return "%.2fx" % x if x < 100 else "%.0fx" % x
     if kind == "outside_ms":
         return "%+.1f ms" % x
+    if kind == "bytes_per_op":
+        return "%.0f B" % x
     return "%.1f ns" % x
 
 
@@ -218,6 +218,11 @@ def describe(q):
     if q["kind"] == "outside_ms":
         return "%s %s outside the clock ≤ %g ms + %d%%" % (
             q["workload"], _short(q["variant"]), q["limit"][0], round(100 * q["limit"][1]))
+    if targets.own(q["kind"]):
+        return "%s %s %s ≤ %s per op" % (
+            q["workload"], _short(q["variant"]),
+            "memory above idle" if q["kind"] == "bytes_per_op" else "time",
+            _fmt(q["kind"], q["bound"]))
     if q["source"] in ("claim", "headline"):
         return "%s %s over %s%s against 1.00x" % (
             q["workload"], _short(q["variant"]),
@@ -257,18 +262,12 @@ def read_processes(rundir):
 def figures(q, processes):
     """A question's per-round figures from read_processes()'s processes, in
     round order: variant over against (ratio), their difference per operation
-    (diff_per_op_ns), or the variant's time outside its clock less its bound
-    in ms (outside_ms), as targets.py measures them."""
+    (diff_per_op_ns), or a figure of the variant's own processes
+    (targets.process_figure), as targets.py measures them."""
     mine = processes.get(q["variant"]) or {}
-    if q["kind"] == "outside_ms":
-        out = []
-        for r in sorted(mine):
-            p = mine[r]
-            if p["outside_ns"] is None or p["wall_ns"] is None:
-                continue
-            timed_ms = (p["wall_ns"] - p["outside_ns"]) / 1e6
-            out.append(p["outside_ns"] / 1e6 - (q["limit"][0] + q["limit"][1] * timed_ms))
-        return out
+    if targets.own(q["kind"]):
+        xs = (targets.process_figure(q, mine[r]) for r in sorted(mine))
+        return [x for x in xs if x is not None]
     other = processes.get(q["against"]) or {}
     out = []
     for r in sorted(set(mine) & set(other)):
@@ -475,7 +474,8 @@ def start(args, cat, plan, rundir, seed, deadline=None):
     if not settings or getattr(args, "no_extra_rounds", False) or getattr(args, "rounds", None):
         return None
     ids = [v["id"] for v in plan.variants]
-    asked = questions(cat, ids)
+    asked = questions(cat, ids, {v["id"]: plan.settings[v["workload"]]["iterations"]
+                                 for v in plan.variants})
     qs = asked + headline_questions(cat, ids, asked)
     if not qs:
         return None

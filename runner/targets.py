@@ -3,10 +3,15 @@
 A workload's catalog file may list targets: a variant against another of the
 same workload, bounded by a ratio (variant / against) or by a difference per
 operation in ns (variant minus against), measured from the rounds both ran in
-(stats.paired); or one variant's time outside its clock, bounded by a fixed
-time plus a share of its timed time, measured process by process as the
-margin to that bound (stats.median_ci; DESIGN section 6).  Each is judged by
-stats.bound_verdict: met only when
+(stats.paired); or a figure of one variant's own processes, measured process
+by process with its order-statistic interval (stats.median_ci; DESIGN
+section 6): its time outside its clock, as the margin to a fixed time plus a
+share of its timed time (max_outside_ms, max_outside_share), its time per
+operation (max_ns_per_op; ops_per_iteration operations to an iteration, as
+asyncfib's 276 calls a repetition), or its memory above the idle process per
+operation (max_bytes_per_op).  A target with at_iterations is judged only
+where its variant ran at that N (tasks' bytes at N = 1,000,000: the full
+profile).  Each is judged by stats.bound_verdict: met only when
 the whole interval is within the bound, missed when the whole interval is
 beyond it, otherwise not resolvable on this host, with the smallest
 difference this run could resolve.  No target is ever called met because a
@@ -17,30 +22,83 @@ from . import stats
 from . import summary as sm
 
 
+# A target's bound key and the kind of figure it bounds: a pair's, from the
+# rounds both variants ran in, or the variant's own, process by process.
+PAIR_BOUNDS = {"max_ratio": "ratio", "max_diff_per_op_ns": "diff_per_op_ns"}
+OWN_BOUNDS = {"max_outside_ms": "outside_ms", "max_ns_per_op": "ns_per_op",
+              "max_bytes_per_op": "bytes_per_op"}
+
+
+def question(t):
+    """A catalog target as what is measured: {kind, bound, ops, at_iterations,
+    limit}; an outside-the-clock target's figure is the margin to its limit
+    (ms, share), so its bound is 0."""
+    for key, kind in list(PAIR_BOUNDS.items()) + list(OWN_BOUNDS.items()):
+        if key in t:
+            break
+    q = {"kind": kind, "bound": float(t[key]), "ops": t.get("ops_per_iteration", 1),
+         "at_iterations": t.get("at_iterations")}
+    if kind == "outside_ms":
+        q.update(bound=0.0, limit=(t["max_outside_ms"], t["max_outside_share"]))
+    return q
+
+
+def own(kind):
+    """True for a figure of the variant's own processes (no against)."""
+    return kind in OWN_BOUNDS.values()
+
+
+def applies(q, iterations):
+    """False for a target of another N than the variant's (at_iterations)."""
+    return q.get("at_iterations") is None or iterations == q["at_iterations"]
+
+
+def process_figure(q, p):
+    """A process's figure for an own-figure target (question()), None when the
+    process lacks what it needs: its time outside the clock less the bound in
+    ms, its ns per operation, or its bytes above the idle process per
+    operation."""
+    n = p.get("iterations")
+    if not n or not applies(q, n):
+        return None
+    if q["kind"] == "outside_ms":
+        if p.get("outside_ns") is None or p.get("wall_ns") is None:
+            return None
+        timed_ms = (p["wall_ns"] - p["outside_ns"]) / 1e6
+        return p["outside_ns"] / 1e6 - (q["limit"][0] + q["limit"][1] * timed_ms)
+    if q["kind"] == "ns_per_op":
+        return p["elapsed_ns"] / float(n * q["ops"]) if p.get("elapsed_ns") else None
+    if p.get("proc_peak_rss_kb") is None or p.get("idle_rss_kb") is None:
+        return None
+    return (p["proc_peak_rss_kb"] - p["idle_rss_kb"]) * 1024.0 / (n * q["ops"])
+
+
 def evaluate(samples, targets_by_workload):
     """[{id, workload, what, variant, against, bound, kind, value, low, high,
     verdict, resolution, rounds, missing}] for every target whose variants
-    took part in the run (an outside-the-clock target has no against; its
-    kind is outside_ms and it carries limit, (ms, share)); missing says why a target could not be
-    measured (else None)."""
+    took part in the run at its N (a target of the variant's own figure has
+    no against; an outside-the-clock one carries limit, (ms, share)); missing
+    says why a target could not be measured (else None)."""
     processes, iterations = {}, {}
     for s in sm.per_process(samples):       # a process's value: its passes' median
         if s["status"] == "ok" and s["elapsed_ns"] is not None:
             processes.setdefault(s["variant"], {})[s["round"]] = s
-            iterations[s["variant"]] = s["iterations"]
+    for s in samples:
+        iterations.setdefault(s["variant"], s["iterations"])
     times = {v: {r: s["elapsed_ns"] for r, s in rs.items()} for v, rs in processes.items()}
     ran = {s["workload"] for s in samples}
-    present = {s["variant"] for s in samples}
     out = []
     for workload in sorted(ran):
         for t in targets_by_workload.get(workload) or []:
-            if t["variant"] not in present or t.get("against", t["variant"]) not in present:
+            if t["variant"] not in iterations or t.get("against", t["variant"]) not in iterations:
                 continue            # not selected in this run (profile, filter, skipped)
-            if "max_outside_ms" in t:
-                out.append(_outside(t, workload, processes.get(t["variant"], {})))
+            q = question(t)
+            if not applies(q, iterations[t["variant"]]):
+                continue            # judged at another N (another profile)
+            if own(q["kind"]):
+                out.append(_own(t, q, workload, processes.get(t["variant"], {})))
                 continue
-            kind = "ratio" if "max_ratio" in t else "diff_per_op_ns"
-            e = _entry(t, workload, kind, t.get("max_ratio", t.get("max_diff_per_op_ns")))
+            e = _entry(t, workload, q["kind"], q["bound"])
             gone = [v for v in (t["variant"], t["against"]) if not times.get(v)]
             if gone:
                 e["missing"] = "no valid run of %s in this run" % " and ".join(gone)
@@ -48,7 +106,7 @@ def evaluate(samples, targets_by_workload):
                 continue
             p = stats.paired(times[t["variant"]], times[t["against"]], iterations[t["variant"]])
             e["rounds"] = p["rounds"]
-            key = "ratio" if kind == "ratio" else "diff_per_op_ns"
+            key = q["kind"]
             e["value"], e["low"], e["high"] = p[key], p[key + "_ci_low"], p[key + "_ci_high"]
             e["verdict"], e["resolution"] = stats.bound_verdict(e["low"], e["high"], e["bound"])
             if e["verdict"] == stats.UNTESTED:
@@ -65,24 +123,20 @@ def _entry(t, workload, kind, bound):
             "verdict": stats.UNTESTED, "resolution": None, "missing": None}
 
 
-def _outside(t, workload, processes):
-    """An outside-the-clock target: per process, the time outside the clock
-    (outside_ns: the wall time less every timed pass) less the bound,
-    max_outside_ms plus max_outside_share of the process's timed time (its
-    passes together); the value is the median margin in ms with its
-    order-statistic interval, and the bound is 0 (at or under the bound)."""
-    e = _entry(t, workload, "outside_ms", 0.0)
-    e["limit"] = (t["max_outside_ms"], t["max_outside_share"])
-    xs = []
-    for s in processes.values():
-        if s.get("outside_ns") is None or s.get("wall_ns") is None:
-            continue
-        timed_ms = (s["wall_ns"] - s["outside_ns"]) / 1e6
-        limit_ms = t["max_outside_ms"] + t["max_outside_share"] * timed_ms
-        xs.append(s["outside_ns"] / 1e6 - limit_ms)
+_NEEDS = {"outside_ms": "its time outside the clock", "ns_per_op": "its time",
+          "bytes_per_op": "its peak and idle memory"}
+
+
+def _own(t, q, workload, processes):
+    """A target of the variant's own figure (process_figure): the median over
+    its processes with the order-statistic interval."""
+    e = _entry(t, workload, q["kind"], q["bound"])
+    if q["kind"] == "outside_ms":
+        e["limit"] = q["limit"]
+    xs = [x for x in (process_figure(q, p) for p in processes.values()) if x is not None]
     e["rounds"] = len(xs)
     if not xs:
-        e["missing"] = "no valid run of %s with its time outside the clock" % t["variant"]
+        e["missing"] = "no valid run of %s with %s" % (t["variant"], _NEEDS[q["kind"]])
         return e
     e["value"] = stats.median(xs)
     ci = stats.median_ci(xs)
@@ -100,15 +154,20 @@ def _fmt(kind, v):
         return fmt.ratio(v)
     if kind == "outside_ms":
         return "%+.1f ms" % v
+    if kind == "ns_per_op":
+        return "%.1f ns" % v
+    if kind == "bytes_per_op":
+        return "%.0f B" % v
     return "%+.1f ns" % v
 
 
 def _what(e):
+    mine = e["variant"].split("/", 1)[1]
     if e["kind"] == "outside_ms":
-        return "%s (`%s`; measured: the time outside less the bound)" % (
-            e["what"], e["variant"].split("/", 1)[1])
-    return "%s (`%s` against `%s`)" % (e["what"], e["variant"].split("/", 1)[1],
-                                       e["against"].split("/", 1)[1])
+        return "%s (`%s`; measured: the time outside less the bound)" % (e["what"], mine)
+    if own(e["kind"]):
+        return "%s (`%s`)" % (e["what"], mine)
+    return "%s (`%s` against `%s`)" % (e["what"], mine, e["against"].split("/", 1)[1])
 
 
 def _bound(e):
@@ -119,7 +178,8 @@ def _bound(e):
 
 
 def _unit(e):
-    return {"ratio": "%.2f", "outside_ms": "%.1f ms"}.get(e["kind"], "%.1f ns") % e["resolution"]
+    return {"ratio": "%.2f", "outside_ms": "%.1f ms", "bytes_per_op": "%.0f B"}.get(
+        e["kind"], "%.1f ns") % e["resolution"]
 
 
 def markdown(results):

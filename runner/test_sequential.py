@@ -254,6 +254,31 @@ class QuestionsTest(tc.TempCatalog):
         # A question with a variant outside the run is not asked.
         self.assertEqual([q["id"] for q in sq.questions(cat, [A, B])], ["target outside"])
 
+    def test_a_variants_own_time_or_memory_at_its_n(self):
+        w = copy.deepcopy(tc.WORK)
+        w["targets"] = [
+            {"id": "ns", "what": "per call", "variant": B, "max_ns_per_op": 2,
+             "ops_per_iteration": 4},
+            {"id": "mem", "what": "per task", "variant": B, "max_bytes_per_op": 100,
+             "at_iterations": 1000}]
+        cat = self.load(demo=w)
+        ids = [v["id"] for v in cat.variants]
+        ns, mem = sq.questions(cat, ids)
+        self.assertEqual((ns["kind"], ns["bound"], ns["against"], mem["kind"]),
+                         ("ns_per_op", 2.0, None, "bytes_per_op"))
+        self.assertEqual(ns["text"], "demo c/promise-parallel@b1 time ≤ 2.0 ns per op")
+        self.assertEqual(mem["text"], "demo c/promise-parallel@b1 memory above idle ≤ 100 B "
+                                      "per op")
+        # Its figures: 800 ns over 100 iterations of 4 calls; memory only at N = 1,000.
+        procs = {B: {1: dict(row(1, B, 800), proc_peak_rss_kb=2000, idle_rss_kb=1000)}}
+        self.assertEqual(sq.figures(ns, procs), [2.0])
+        self.assertEqual(sq.figures(mem, procs), [])
+        procs[B][1]["iterations"] = 1000
+        self.assertEqual(sq.figures(mem, procs), [1024.0])
+        # A run at another N is not asked the memory question.
+        self.assertEqual([q["id"] for q in sq.questions(cat, ids, {B: 100})], ["target ns"])
+        self.assertEqual(len(sq.questions(cat, ids, {B: 1000})), 2)
+
     def test_the_headlines_comparisons_each_style_against_its_languages_baseline(self):
         w = with_questions()
         cat = self.load(demo=w)

@@ -94,6 +94,34 @@ class EvaluateTest(unittest.TestCase):
         (e,) = targets.evaluate(older, {"readfile": [t]})
         self.assertIn("no valid run of %s with its time outside the clock" % PR, e["missing"])
 
+    def test_a_variants_own_time_and_memory_per_operation(self):
+        # 100 iterations of 4 calls each: 10 ms is 25,000 ns a call; 1,000 KB
+        # idle, 1,500 KB peak: 5,120 bytes an iteration.
+        ns = {"id": "n", "what": "per call", "variant": PR, "max_ns_per_op": 30000,
+              "ops_per_iteration": 4}
+        mem = {"id": "m", "what": "per task", "variant": PR, "max_bytes_per_op": 5000}
+        run = [sample(r, PR, ms) for r, ms in enumerate([10, 10.2, 9.8, 10, 10.1, 9.9], 1)]
+        e, m = targets.evaluate(run, {"readfile": [ns, mem]})
+        self.assertEqual((e["kind"], e["value"], e["verdict"], e["against"]),
+                         ("ns_per_op", 25000.0, stats.MET, None))
+        self.assertEqual((m["kind"], m["value"], m["verdict"]), ("bytes_per_op", 5120.0,
+                                                                 stats.MISSED))
+        md = "\n".join(targets.markdown([e, m]))
+        self.assertIn("| per call (`c/promise-sequential@node4`) | 25000.0 ns [24500.0 ns, "
+                      "25500.0 ns] | ≤ 30000.0 ns per op | **met** |", md)
+        self.assertIn("| 5120 B [5120 B, 5120 B] | ≤ 5000 B per op | **missed** |", md)
+        # Processes without an idle figure give no memory figure.
+        (m,) = targets.evaluate([dict(s, idle_rss_kb=None) for s in run], {"readfile": [mem]})
+        self.assertIn("with its peak and idle memory", m["missing"])
+
+    def test_a_target_of_another_n_is_judged_only_at_its_n(self):
+        mem = {"id": "m", "what": "per task", "variant": PR, "max_bytes_per_op": 6000,
+               "at_iterations": 1000000}
+        run = [sample(r, PR, 10) for r in range(1, 7)]
+        self.assertEqual(targets.evaluate(run, {"readfile": [mem]}), [])
+        (m,) = targets.evaluate(run, {"readfile": [dict(mem, at_iterations=100)]})
+        self.assertEqual(m["verdict"], stats.MET)
+
     def test_a_workload_or_a_variant_that_did_not_run_has_no_targets(self):
         self.assertEqual(targets.evaluate(samples([1.0] * 6), {"noop": [target()]}), [])
         self.assertEqual(targets.evaluate([sample(1, CB, 10)], {"readfile": [target()]}), [])
@@ -143,6 +171,21 @@ class CatalogTargetsTest(tc.TempCatalog):
                             r"variant id of demo",
                             work=self.work(targets=[dict(ok, variant="other/c/promise-parallel@b1")]))
 
+
+    def test_own_figure_targets_are_checked(self):
+        ok = {"id": "n", "what": "x", "variant": "demo/c/promise-parallel@b1",
+              "max_ns_per_op": 15, "ops_per_iteration": 276, "at_iterations": 1000}
+        cat = self.load(demo=self.work(targets=[ok]))
+        self.assertEqual(cat.workloads["demo"]["targets"], [ok])
+        self.assertRejected(r"targets\[0\]: a max_ns_per_op target takes no against",
+                            work=self.work(targets=[dict(ok, against=ok["variant"])]))
+        self.assertRejected(r"targets\[0\]: give exactly one of max_outside_ms .*max_bytes_per_op",
+                            work=self.work(targets=[dict(ok, max_bytes_per_op=100)]))
+        self.assertRejected(r"targets\[0\]: max_ns_per_op must be a positive number",
+                            work=self.work(targets=[dict(ok, max_ns_per_op=0)]))
+        for k, bad in (("ops_per_iteration", 2.5), ("at_iterations", 0), ("at_iterations", "9")):
+            self.assertRejected(r"targets\[0\]: %s must be a positive whole number" % k,
+                                work=self.work(targets=[dict(ok, **{k: bad})]))
 
 if __name__ == "__main__":
     unittest.main()

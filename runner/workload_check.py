@@ -6,7 +6,7 @@ import re
 
 from .catalog_check import (
     FLAG_KEYS, MAX_TIMEOUT_S, OSES, PASSES_KEYS, PROFILE_SETTINGS, REQUIREMENTS,
-    RULE_KEYS, SERVER_KEYS, SERVER_WARM_KEYS, TARGET_BOUNDS, TARGET_KEYS, WARMUP_KEYS, check_budget,
+    RULE_KEYS, SERVER_KEYS, SERVER_WARM_KEYS, TARGET_BOUNDS, TARGET_KEYS, OWN_TARGET_BOUNDS, WARMUP_KEYS, check_budget,
     check_described, check_integer, check_known, check_partial, check_positive, check_seconds,
     check_strings, check_sweep)
 from .errors import CatalogError
@@ -177,8 +177,11 @@ def check_rules(rules, path):
 
 def check_targets(targets, path, workload, methods):
     """Each target names two variant ids of this workload and one positive
-    bound, or one variant id and an outside-the-clock bound (a time in ms
-    and a share of the timed time, both positive)."""
+    bound of the pair (TARGET_BOUNDS); or one variant id and an
+    outside-the-clock bound (a time in ms and a share of the timed time, both
+    positive) or one bound of its own figure (OWN_TARGET_BOUNDS).  Any may
+    give at_iterations (the N it is judged at) and ops_per_iteration, both
+    positive whole numbers."""
     if not isinstance(targets, list):
         raise CatalogError("%s: targets must be a list" % path)
     seen = set()
@@ -188,15 +191,20 @@ def check_targets(targets, path, workload, methods):
             raise CatalogError("%s must be an object" % where)
         check_known(t, TARGET_KEYS, where)
         outside = "max_outside_ms" in t or "max_outside_share" in t
-        names = ("id", "what", "variant") + (() if outside else ("against",))
+        own = [k for k in OWN_TARGET_BOUNDS if k in t]
+        names = ("id", "what", "variant") + (() if outside or own else ("against",))
         for k in names:
             if not isinstance(t.get(k), str) or not t[k]:
                 raise CatalogError("%s: %s must be a non-empty string" % (where, k))
         if t["id"] in seen:
             raise CatalogError("%s: duplicate target id %r" % (where, t["id"]))
         seen.add(t["id"])
-        if outside:
-            _check_outside_target(t, where, workload, methods)
+        for k in ("at_iterations", "ops_per_iteration"):
+            if k in t and (type(t[k]) is not int or not 0 < t[k] < 1e12):
+                raise CatalogError("%s: %s must be a positive whole number, got %r"
+                                   % (where, k, t[k]))
+        if outside or own:
+            _check_own_target(t, where, workload, methods, outside, own)
             continue
         for k in ("variant", "against"):
             f = parse_id(t[k], methods)
@@ -209,14 +217,23 @@ def check_targets(targets, path, workload, methods):
         check_positive(t, bounds[0], where, 1e12)
 
 
-def _check_outside_target(t, where, workload, methods):
+def _check_own_target(t, where, workload, methods, outside, own):
+    """A target of one variant's own figure: its time outside the clock (both
+    max_outside_ms and max_outside_share) or one of OWN_TARGET_BOUNDS."""
     extra = [k for k in ("against",) + TARGET_BOUNDS if k in t]
     if extra:
-        raise CatalogError("%s: an outside-the-clock target takes no %s" % (where, extra[0]))
+        raise CatalogError("%s: %s target takes no %s" % (
+            where, "an outside-the-clock" if outside else "a " + own[0], extra[0]))
+    if (len(own) + bool(outside)) != 1:
+        raise CatalogError("%s: give exactly one of max_outside_ms (with max_outside_share), %s"
+                           % (where, ", ".join(OWN_TARGET_BOUNDS)))
     f = parse_id(t["variant"], methods)
     if f is None or f["workload"] != workload:
         raise CatalogError("%s: variant %r is not a variant id of %s"
                            % (where, t["variant"], workload))
+    if own:
+        check_positive(t, own[0], where, 1e12)
+        return
     for k, most in (("max_outside_ms", 1e9), ("max_outside_share", 100)):
         if k not in t:
             raise CatalogError("%s: %s is missing (an outside-the-clock target gives both "
