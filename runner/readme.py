@@ -1,14 +1,17 @@
 """readme.py -- the generated parts of the README and of docs/results.md, from the
 committed reference runs.
 
-Usage: python3 -m runner.readme [--check] [--readme FILE] [--results FILE] [RUNDIR [SEED_RUNDIR [RUNTIMES_RUNDIR]]]
+Usage: python3 -m runner.readme [--check] [--readme FILE] [--results FILE]
+                                [RUNDIR [SEED_RUNDIR [RUNTIMES_RUNDIR [AT_N_RUNDIR]]]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
 SEED_RUNDIR an optional run of the `seed` profile (each seed's own N, warm-up
 and method beside the suite's), RUNTIMES_RUNDIR an optional run of the
 `runtimes` profile (the seeds' claims on each pinned Node and Go version:
 the answer gets a sentence per claim whose verdict changes between versions,
-runner/byversion.py).  A run folder outside results/reference/ (a fresh
+runner/byversion.py), AT_N_RUNDIR an optional run that judges the targets
+given at another N than the default's (at_iterations: the tasks bounds at N =
+1,000,000, `make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"`).  A run folder outside results/reference/ (a fresh
 results/latest) is first copied to results/reference/<host>/<stamp>/, where
 committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
@@ -20,8 +23,9 @@ generated blocks are rewritten from the runs' summary.json:
   reference-results  (docs/results.md) the terminal table, the verdict
                      sentences, the charts, the
                      catalog's targets judged (runner/targets.py), the seeds'
-                     claims beside the run (runner/reproduce.py), and the
-                     seed-profile run's; its links lead one folder up
+                     claims beside the run (runner/reproduce.py), the
+                     seed-profile run's, the runtimes run's and the targets
+                     of the run at another N; its links lead one folder up
 
 The runs used are recorded in the README (a `reference-runs` comment), so that
 `readme.py` without a folder regenerates from the same runs, and `readme.py
@@ -30,7 +34,8 @@ what it would write.  --readme FILE and --results FILE work on other copies of
 the two (run folders stay relative to the project).  Re-making the reference after a change is one command:
 
   make compare && make compare PROFILE=seed && make compare PROFILE=runtimes
-  python3 -m runner.readme RUN1 RUN2 RUN3     # copy, redraw, rewrite the README
+  make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"
+  python3 -m runner.readme RUN1 RUN2 RUN3 RUN4     # copy, redraw, rewrite the README
 """
 import os
 import re
@@ -167,7 +172,8 @@ def answer_block(rel, summary, rt_rel=None, rt_summary=None):
     return out[:-1]
 
 
-def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, rt_summary=None):
+def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, rt_summary=None,
+                  at_rel=None, at_summary=None):
     rows = summary["variants"]
     out = ["The reference run %s. Timings on this shared 2-core VM are noisy: read the "
            "medians, the intervals and the ratios, not single times." % describe_run(rel, summary),
@@ -207,6 +213,15 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
             out += ["![Seed claims on each runtime version (%s)](%s)"
                     % (os.path.basename(png)[:-4], png), ""]
         out += demote(report.reproduce_section(rt_summary, folder(rt_rel)), 3)
+    if at_rel:
+        out += ["", "#### Targets at another N", "",
+                "Targets given at another N than the default profile's (the catalog's "
+                "`at_iterations`: the bytes a suspended task at N = 1,000,000) are judged in a "
+                "run at that N: %s." % describe_run(at_rel, at_summary), ""]
+        out += demote(targets.markdown(at_summary.get("targets") or []), 3)
+        for png in charts(at_rel, "unit-memory-"):
+            out += ["![Bytes per operation in flight (%s)](%s)"
+                    % (os.path.basename(png)[:-4], png), ""]
     return out
 
 
@@ -232,8 +247,9 @@ def generate(texts, runs):
     summary = load(runs[0])
     seed = (runs[1], load(runs[1])) if len(runs) > 1 else (None, None)
     rt = (runs[2], load(runs[2])) if len(runs) > 2 else (None, None)
+    at = (runs[3], load(runs[3])) if len(runs) > 3 else (None, None)
     blocks = {"answer": answer_block(runs[0], summary, *rt),
-              "reference-results": results_block(runs[0], summary, *(seed + rt))}
+              "reference-results": results_block(runs[0], summary, *(seed + rt + at))}
     out = dict(texts)
     for name, doc, prefix in BLOCKS:
         text = out[doc]
@@ -260,7 +276,7 @@ def main(args):
                 return 2
             paths[doc] = args[i + 1]
             del args[i:i + 2]
-    if len(args) > 3 or any(a.startswith("-") for a in args):
+    if len(args) > 4 or any(a.startswith("-") for a in args):
         print(__doc__.strip(), file=sys.stderr)
         return 0 if args and args[0] in ("-h", "--help") else 2
     texts = {}
