@@ -116,6 +116,34 @@ PY
   assert_output ""
 }
 
+@test "docs/results.md judges every target given at another N, from a run at that N" {
+  # A target with at_iterations (the tasks bounds at N = 1,000,000) is not
+  # judged in the default run; the block after "Targets at another N" must
+  # hold each one's row with a verdict, from a run whose N is the target's.
+  run "$PYTHON" - "$ROOT" <<'PY'
+import glob, json, os, re, sys
+root = sys.argv[1]
+text = open(os.path.join(root, "docs/results.md"), encoding="utf-8").read()
+block = text[text.index("<!-- reference-results:begin -->"):text.index("<!-- reference-results:end -->")]
+head = "#### Targets at another N"
+if head not in block:
+    sys.exit("no block of targets at another N")
+part = block.split(head)[1]
+for f in sorted(glob.glob(os.path.join(root, "runner/catalog/*.json"))):
+    for t in json.load(open(f)).get("targets") or []:
+        if "at_iterations" not in t:
+            continue
+        rows = [l for l in part.splitlines() if l.startswith("| %s (" % t["what"])]
+        if not rows or not re.search(r"\*\*(met|missed|not resolvable)", rows[0]):
+            print("%s: no judged row" % t["id"])
+m = re.search(r"Targets at another N\n\n.*?\[`([^`]+)`\]", block, re.S)
+run = json.load(open(os.path.join(root, m.group(1), "run.json")))
+print("" if run["workloads"]["tasks"]["iterations"] == 1000000 else "the run is not at N = 1,000,000")
+PY
+  assert_success
+  assert_output ""
+}
+
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
