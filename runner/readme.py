@@ -11,7 +11,8 @@ and method beside the suite's), RUNTIMES_RUNDIR an optional run of the
 the answer gets a sentence per claim whose verdict changes between versions,
 runner/byversion.py), AT_N_RUNDIR an optional run that judges the targets
 given at another N than the default's (at_iterations: the tasks bounds at N =
-1,000,000, `make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"`).  A run folder outside results/reference/ (a fresh
+1,000,000, `make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"`; one
+that judges no such target is refused with one line, exit 2).  A run folder outside results/reference/ (a fresh
 results/latest) is first copied to results/reference/<host>/<stamp>/, where
 committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
@@ -225,6 +226,12 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
     return out
 
 
+def at_n_targets(rel):
+    """The ids of the run's judged targets that are given at an N (at_iterations)."""
+    given = {t["id"] for ts in folder(rel).targets().values() for t in ts if "at_iterations" in t}
+    return [e["id"] for e in load(rel).get("targets") or [] if e["id"] in given]
+
+
 def adopt(rundir):
     """The run folder's path relative to the project, copied under
     results/reference/<host>/<stamp>/ (and redrawn) unless it is there already."""
@@ -300,6 +307,10 @@ def main(args):
         if not os.path.isfile(os.path.join(ROOT, r, "summary.json")):
             print("readme.py: %s has no summary.json: not a run folder" % r, file=sys.stderr)
             return 3
+    if len(runs) > 3 and not at_n_targets(runs[3]):
+        print("readme.py: %s judges no target given at its N (at_iterations): the fourth run "
+              "is a run at another N than the default's" % runs[3], file=sys.stderr)
+        return 2
     new = generate(texts, runs)
     if check:
         differ = [os.path.relpath(paths[d], ROOT) for d in paths if new[d] != texts[d]]

@@ -144,6 +144,18 @@ PY
   assert_output ""
 }
 
+@test "readme.py refuses a fourth run that judges no target at its N, in one line" {
+  # The default run as the fourth: its N is not the tasks bounds' 1,000,000.
+  local first
+  first=$(sed -n 's|.*reference-runs: \([^ ]*\) .*|\1|p' "$ROOT/README.md")
+  sed "s|\(reference-runs: .*\) [^ ]* -->|\1 $first -->|" "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
+  run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  assert_failure 2
+  assert_output --partial "judges no target given at its N (at_iterations)"
+  assert_equal "${#lines[@]}" 1
+}
+
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
