@@ -183,6 +183,12 @@ class CatalogTargetsTest(tc.TempCatalog):
                             work=self.work(targets=[dict(ok, max_bytes_per_op=100)]))
         self.assertRejected(r"targets\[0\]: max_ns_per_op must be a positive number",
                             work=self.work(targets=[dict(ok, max_ns_per_op=0)]))
+        pair = {"id": "t", "what": "x", "variant": "demo/c/promise-parallel@b1",
+                "against": "demo/c/callback-parallel@b1", "max_ratio": 1.05}
+        self.assertRejected(r"targets\[0\]: ops_per_iteration goes only with max_ns_per_op or "
+                            r"max_bytes_per_op",
+                            work=self.work(targets=[dict(pair, ops_per_iteration=2)]))
+        self.load(demo=self.work(targets=[dict(pair, at_iterations=100)]))
         for k, bad in (("ops_per_iteration", 2.5), ("at_iterations", 0), ("at_iterations", "9")):
             self.assertRejected(r"targets\[0\]: %s must be a positive whole number" % k,
                                 work=self.work(targets=[dict(ok, **{k: bad})]))

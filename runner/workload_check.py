@@ -203,6 +203,9 @@ def check_targets(targets, path, workload, methods):
             if k in t and (type(t[k]) is not int or not 0 < t[k] < 1e12):
                 raise CatalogError("%s: %s must be a positive whole number, got %r"
                                    % (where, k, t[k]))
+        if "ops_per_iteration" in t and not own:
+            raise CatalogError("%s: ops_per_iteration goes only with %s"
+                               % (where, " or ".join(OWN_TARGET_BOUNDS)))
         if outside or own:
             _check_own_target(t, where, workload, methods, outside, own)
             continue
