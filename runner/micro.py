@@ -42,6 +42,7 @@ from . import fmt
 from . import host as host_mod
 from . import rundir as rd
 from . import stats
+from . import targets
 from .errors import EnvError
 from .files import write_atomic
 
@@ -351,12 +352,9 @@ def judge(rows):
                            + " of V8", "≤ %.2fx V8" % ratio, r["c_node_cpu_low"],
                            r["c_node_cpu_high"], ratio))
         for measured, bound, lo, hi, b in checks:
-            if lo is None:
-                verdict = "untested: too few rounds for an interval"
-            else:
-                verdict, res = stats.bound_verdict(lo, hi, b)
-                if verdict == stats.UNRESOLVED:
-                    verdict += ": this run resolves about ±%s" % fmt.num(res)
+            verdict, res = stats.bound_verdict(lo, hi, b)
+            verdict = targets.verdict_text(verdict, res is not None and fmt.num(res),
+                                           "too few rounds for an interval")
             out.append(("%s (C: %s)" % (what, FIGURES[fig]), measured, bound, verdict))
     return out
 

@@ -207,8 +207,6 @@ def _fmt(kind, x):
         return "%.2fx" % x if x < 100 else "%.0fx" % x
     if kind == "outside_ms":
         return "%+.1f ms" % x
-    if kind == "bytes_per_op":
-        return "%.0f B" % x
     return "%.1f ns" % x
 
 
@@ -222,7 +220,7 @@ def describe(q):
         return "%s %s %s ≤ %s per op" % (
             q["workload"], _short(q["variant"]),
             "memory above idle" if q["kind"] == "bytes_per_op" else "time",
-            _fmt(q["kind"], q["bound"]))
+            targets.fmt_figure(q["kind"], q["bound"]))
     if q["source"] in ("claim", "headline"):
         return "%s %s over %s%s against 1.00x" % (
             q["workload"], _short(q["variant"]),

@@ -149,7 +149,8 @@ def _own(t, q, workload, processes):
     return e
 
 
-def _fmt(kind, v):
+def fmt_figure(kind, v):
+    """A target's figure or bound in its kind's unit: "0.50x", "15.0 ns", "96 B"."""
     if kind == "ratio":
         return fmt.ratio(v)
     if kind == "outside_ms":
@@ -174,12 +175,22 @@ def _bound(e):
     if e["kind"] == "outside_ms":
         return "≤ %s ms + %d%% of timed" % (format(e["limit"][0], "g"),
                                            round(100 * e["limit"][1]))
-    return "≤ " + _fmt(e["kind"], e["bound"]) + ("" if e["kind"] == "ratio" else " per op")
+    return "≤ " + fmt_figure(e["kind"], e["bound"]) + ("" if e["kind"] == "ratio" else " per op")
 
 
 def _unit(e):
     return {"ratio": "%.2f", "outside_ms": "%.1f ms", "bytes_per_op": "%.0f B"}.get(
         e["kind"], "%.1f ns") % e["resolution"]
+
+
+def verdict_text(verdict, resolves, missing):
+    """A verdict's words in a Targets table: "not resolvable on this host: this
+    run resolves about ±<resolves>", "untested: <missing>", else the verdict."""
+    if verdict == stats.UNRESOLVED:
+        return verdict + ": this run resolves about ±%s" % resolves
+    if verdict == stats.UNTESTED:
+        return "untested: %s" % missing
+    return verdict
 
 
 def markdown(results):
@@ -197,13 +208,10 @@ def markdown(results):
         if e["value"] is None:
             out.append("| %s | not measured | %s | %s |" % (what, bound, e["missing"]))
             continue
-        measured = _fmt(e["kind"], e["value"])
+        measured = fmt_figure(e["kind"], e["value"])
         if e["low"] is not None:
-            measured += " [%s, %s]" % (_fmt(e["kind"], e["low"]), _fmt(e["kind"], e["high"]))
-        verdict = e["verdict"]
-        if verdict == stats.UNRESOLVED:
-            verdict += ": this run resolves about ±%s" % _unit(e)
-        elif verdict == stats.UNTESTED:
-            verdict = "untested: %s" % e["missing"]
+            measured += " [%s, %s]" % (fmt_figure(e["kind"], e["low"]), fmt_figure(e["kind"], e["high"]))
+        verdict = verdict_text(e["verdict"], _unit(e) if e["resolution"] is not None else None,
+                               e["missing"])
         out.append("| %s | %s | %s | **%s** |" % (what, measured, bound, verdict))
     return out + [""]
