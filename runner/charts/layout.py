@@ -249,7 +249,7 @@ class Panels:
             print("%s: warning: text of %s pt at GitHub's width (under %s)"
                   % (self.prog, check["smallest_pt_at_github"], MIN_PT_AT_GITHUB),
                   file=sys.stderr)
-        fig.savefig(self.output, dpi=DPI)
+        save_drawn(fig, self.output)
         write_sidecar(self.output, {
             "chart": self.chart, "workload": self.workload,
             "variants": sorted({p["variant"] for p in self.points}),
@@ -445,6 +445,13 @@ def _drawn_texts(fig, renderer):
             continue
         out.append(t)
     return out
+
+
+def save_drawn(fig, path):
+    """Writes the PNG of fig as its canvas last drew it (check_figure has, at
+    the figure's DPI): what savefig writes, without drawing the figure again."""
+    from matplotlib import image
+    image.imsave(path, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=fig.dpi)
 
 
 def check_figure(fig):
