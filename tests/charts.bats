@@ -43,13 +43,17 @@ sys.exit(0 if any(json.load(open("%s/runner/catalog/%s.json" % (sys.argv[2], w))
     fi
     "$PYTHON" -m runner --render "$dest" --no-charts > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
     mkdir -p "$dest/charts"
-    for w in $("$PYTHON" -c 'import json,sys; print(" ".join(sorted(json.load(open(sys.argv[1]))["workloads"])))' "$dest/run.json"); do
-      for chart in claims gap runtimes; do
-        # A workload without such claims has no such chart: the script says so and exits 1.
-        "$PYTHON" -m "runner.charts.${chart}_chart" "$dest" --workload "$w" \
-          -o "$dest/charts/${chart}-${w}.png" >> "${dest}.out" 2>&1 || true
-      done
-    done
+    # Each chart's command for each workload, in one process (a process each
+    # spent most of its time starting Python and matplotlib).  A workload
+    # without such claims has no such chart: its command says so and returns 1.
+    PYTHONPATH="$ROOT" "$PYTHON" - "$dest" >> "${dest}.out" 2>&1 <<'PY' || echo "claims charts failed: $dest" >> "${RUNS}/failures"
+import importlib, json, sys
+dest = sys.argv[1]
+for w in sorted(json.load(open(dest + "/run.json"))["workloads"]):
+    for chart in ("claims", "gap", "runtimes"):
+        module = importlib.import_module("runner.charts.%s_chart" % chart)
+        module.main([dest, "--workload", w, "-o", "%s/charts/%s-%s.png" % (dest, chart, w)])
+PY
     # A runtimes-profile run has its claims on each version (runtimes-*), no other.
     compgen -G "$dest/charts/claims-*.png" >/dev/null || compgen -G "$dest/charts/runtimes-*.png" >/dev/null \
       || echo "no claims chart of $dest" >> "${RUNS}/failures"
