@@ -22,7 +22,7 @@ setup_file() {
   # whole: every workload, as a reader of the README sees them; another
   # profile's (seed) only its seed claims' charts, the rest being the same
   # charts of fewer workloads.
-  local profile newest dest w
+  local profile newest dest
   if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git -C "$ROOT" ls-files -- results | sed "s|^|${ROOT}/|"
   else
