@@ -353,7 +353,7 @@ test-aplus: | $(DEPS_ENV)
 	@sh tests/aplus/run.sh "$(BUILD)" "$(NODE)"
 
 # The C suite on AArch64 (unit tests, the contract tables over the C variants
-# that run each style and backend file, the bad-input tables): natively on an
+# that run each style and backend file): natively on an
 # aarch64 host, else cross-built into $(BUILD)/aarch64 and run under
 # qemu-aarch64 when the arm64 libraries are installed, else the coroutine
 # tests alone; it says which (scripts/test-aarch64.sh).

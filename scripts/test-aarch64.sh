@@ -16,19 +16,19 @@
 #           tests alone, linked statically against c/tests/cross/cmocka.h.
 #   skipped none of these: one line saying what is missing.
 #
-# What native and qemu run: every cmocka unit test; the contract tables of
-# tests/contract.bats at small N over the C variants that run each style file
+# What native and qemu run: every cmocka unit test; and the contract tables of
+# tests/contract.bats that run the operations (a line at N = 50, N = 1, a
+# bound K) at small N over the C variants that run each style file
 # and each backend file of every program once, and each style's code for each
 # mode once (TEST_VARIANT_COVER=program,style,backend,style+mode: 44 of 120
 # today, runner/cover.py): what the AArch64 build adds is that code
 # compiled for it, the coroutine switch under every style that switches; the
 # variants that differ from those only in how the same files combine run
-# natively in test-bats, every one; and the bad-input tables of
-# tests/badinput.bats (one variant of each C program: they check its flag
-# parser and its workload's setup), under qemu through wrappers in
+# natively in test-bats, every one.  Under qemu they run through wrappers in
 # BUILD_DIR/aarch64/run/bin that start each program with its own name as
 # argv[0], the bats helpers told that only C programs exist here
-# (TEST_LANGS=c).  Under qemu also: test_coro at 64 KiB pages (qemu -p), at
+# (TEST_LANGS=c).  The flag parsing, the bad inputs and the defaults hold no
+# code of their own for AArch64 and run natively in test-bats.  Under qemu also: test_coro at 64 KiB pages (qemu -p), at
 # 16 KiB pages with branch protection and BTI enforced (below), and built
 # with the `br` form of the switch.  The variant list comes from the catalog, so a new
 # workload is covered without an edit here.
@@ -291,7 +291,7 @@ else
   run_build=$out
 fi
 if ! have bats; then
-  echo "  bats: not installed, the contract and bad-input tables skipped"
+  echo "  bats: not installed, the contract tables skipped"
   add_counts 0 0 1
   finish
 fi
@@ -323,11 +323,7 @@ run_bats() {
 # contract.bats: the generic checks that run programs (the others read only
 # the catalog, or need Go and Node programs this build has not), over the
 # variants that cover the code (see the header).
-run_bats 0 program,style,backend,style+mode tests/contract.bats --filter '^(every variant prints|every variant name and backend verifies|bounded variants|every program.s defaults)'
-# The bad inputs are found by code each program's variants share: one variant
-# a program (test-bats runs a failed verification natively on the variants
-# that cover the code).
-run_bats 1 0 tests/badinput.bats
-phase "contract and bad-input tables"
+run_bats 0 program,style,backend,style+mode tests/contract.bats --filter '^(every variant prints|every variant name and backend verifies|bounded variants)'
+phase "contract tables"
 
 finish

@@ -14,7 +14,7 @@ clone_at() {
 
 # One clone serves both: a path with a space, and make after make clean (the
 # build is the costly part, so it is made once).
-@test "a clone in a folder with a space builds after make clean, running deps once, then runs its C and Go tests and draws a run folder with a space" {
+@test "a clone in a folder with a space builds after make clean, running deps once, then runs a C test and its Go tests and draws a run folder with a space" {
   local clone="${BATS_TEST_TMPDIR}/a b/asyncstyles"
   clone_at "$clone"
   run make --no-print-directory -C "$clone" clean
@@ -28,7 +28,8 @@ clone_at() {
   [ -x "$clone/build/bin/go-readfile" ]
   [ -x "$clone/build/bin/launch" ]
   [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
-  run make --no-print-directory -C "$clone" test-c
+  # One C test binary is enough for the path: test-c runs them all anyway.
+  run make --no-print-directory -C "$clone" test-c C_TESTS=build/bin/test_noop
   assert_success
   assert_line --regexp '^cmocka: [1-9][0-9]* passed, 0 failed, [0-9]+ skipped$'
   run make --no-print-directory -C "$clone" test-go
