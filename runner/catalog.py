@@ -34,7 +34,9 @@ today's, and what a variant needs of one (catalog_check.runtime_unmet; DESIGN se
   workload, about, unit   its name (= the file's), what it does, one operation
   flags      {"--file": {"value": "fixtures/text.txt", "path": true, "about": ..}}:
              what the runner appends (path values made absolute); every program's
-             defaults equal these values
+             defaults equal these values; "test": a value scripts/sanitize.sh
+             runs every variant with, where the catalog's only costs time
+             (tasks' --sleep-ms)
   checks     {"bytes": "iterations * len(expect)"}: a field of the line and the
              integer expression it must equal, over iterations, the line's integer
              fields and the flags' values by name (--delay-ms is delay_ms); only
@@ -357,6 +359,16 @@ class Catalog:
             if spec.get("path") and not os.path.isabs(value):
                 value = os.path.join(ROOT, value)
             out += [flag, value]
+        return out
+
+    def test_args(self, workload):
+        """The flags a workload's flags name a "test" value for, with it:
+        ["--sleep-ms", "10"], what scripts/sanitize.sh runs every variant with
+        (the same code as the catalog's value, in less time)."""
+        out = []
+        for flag, spec in self.workloads[workload]["flags"].items():
+            if "test" in spec:
+                out += [flag, spec["test"]]
         return out
 
     def baselines(self, v):

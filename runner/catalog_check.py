@@ -34,7 +34,7 @@ BAD_INPUT_KEYS = {"flags", "exit", "says", "words"}
 # A flag word of a bad input that the test makes: a FIFO, an unreadable file,
 # a regular file holding TEXT.
 BAD_INPUT_FILE = re.compile(r"\{(fifo|unreadable|file:[^{}]*)\}\Z")
-FLAG_KEYS = {"value", "path", "about"}
+FLAG_KEYS = {"value", "path", "test", "about"}
 RULE_KEYS = {"key", "label", "for", "baseline"}
 REQUIREMENTS = {"os", "node", "probe", "server"}
 SERVER_KEYS = {"argv", "lang", "port_flag", "ready_timeout_s", "warm"}

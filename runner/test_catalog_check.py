@@ -50,6 +50,16 @@ class ValidationTest(TempCatalog):
         self.assertRejected(r"flag '--text': unknown field 'default'",
                             work=self.work(flags={"--text": {"value": "a", "default": "b"}}))
 
+    def test_a_flags_test_value(self):
+        for bad in (10, "", None):
+            self.assertRejected(r"flag '--text': test must be a non-empty string",
+                                work=self.work(flags={"--text": {"value": "a", "test": bad}}))
+        w = self.work()
+        w["flags"]["--text"]["test"] = "b"
+        cat = self.load(demo=w)
+        self.assertEqual(cat.test_args("demo"), ["--text", "b"])
+        self.assertEqual(cat.workload_args("demo")[:2], ["--text", "héllo"])   # the runner's
+
     def test_unknown_style_mode_and_method(self):
         self.assertRejected(r"unknown style 'fiber' \(suite.json has sync, callback, promise, await\)",
                             work=self.entry(style="fiber"))

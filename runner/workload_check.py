@@ -30,6 +30,8 @@ def check_flags(flags, path):
             raise CatalogError("%s: value must be a string" % where)
         if not isinstance(spec.get("path", False), bool):
             raise CatalogError("%s: path must be true or false" % where)
+        if "test" in spec and not (isinstance(spec["test"], str) and spec["test"]):
+            raise CatalogError("%s: test must be a non-empty string" % where)
         values[flag_key(flag)] = spec["value"]
     return values
 

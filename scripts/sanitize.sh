@@ -24,6 +24,9 @@
 # costs about a second a variant.  The catalog decides, so a new workload,
 # style or backend is covered without an edit here.
 #
+# Flags: each variant's program flags from the catalog, and a workload flag's
+# "test" value where the catalog gives one (tasks' --sleep-ms 10: the same
+# timer path as the 1 s of its default, which would be most of these runs).
 # N: asan at SANITIZE_N (default 200); memcheck at 1,000.  tsan at
 # SANITIZE_TSAN_N (default 20), but bounded variants at SANITIZE_N: TSan finds
 # a race by happens-before, not by luck, so 20 operations in flight on libuv's
@@ -101,7 +104,7 @@ for vid in sys.argv[2:]:
     v = cat.find(vid)
     server = 1 if (v.get("requires") or {}).get("server") else 0
     print("@@ %s %s %d" % (vid, v["mode"], server))
-    print("\n".join(catalog.argv(v, bin_dir)))
+    print("\n".join(catalog.argv(v, bin_dir) + cat.test_args(v["workload"])))
     why = plan.unmet(v, node, probes)
     if why:
         print("-- unmet %s" % why)
