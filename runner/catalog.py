@@ -365,11 +365,8 @@ class Catalog:
         """The flags a workload's flags name a "test" value for, with it:
         ["--sleep-ms", "10"], what scripts/sanitize.sh runs every variant with
         (the same code as the catalog's value, in less time)."""
-        out = []
-        for flag, spec in self.workloads[workload]["flags"].items():
-            if "test" in spec:
-                out += [flag, spec["test"]]
-        return out
+        return [word for flag, spec in self.workloads[workload]["flags"].items()
+                if "test" in spec for word in (flag, spec["test"])]
 
     def baselines(self, v):
         """{key: (baseline id, label) or None} for every key of v's workload's rules

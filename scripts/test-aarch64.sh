@@ -28,9 +28,10 @@
 # BUILD_DIR/aarch64/run/bin that start each program with its own name as
 # argv[0], the bats helpers told that only C programs exist here
 # (TEST_LANGS=c).  The flag parsing, the bad inputs and the defaults hold no
-# code of their own for AArch64 and run natively in test-bats.  Under qemu also: test_coro at 64 KiB pages (qemu -p), at
-# 16 KiB pages with branch protection and BTI enforced (below), and built
-# with the `br` form of the switch.  The variant list comes from the catalog, so a new
+# code of their own for AArch64 and run natively in test-bats.  Under qemu
+# also: test_coro at 64 KiB pages (qemu -p), at 16 KiB pages with branch
+# protection and BTI enforced (below), and built with the `br` form of the
+# switch.  The variant list comes from the catalog, so a new
 # workload is covered without an edit here.
 #
 # Ends with 'aarch64: N passed, N failed, N skipped' for scripts/run-tests.sh

@@ -47,12 +47,13 @@ sys.exit(0 if any(json.load(open("%s/runner/catalog/%s.json" % (sys.argv[2], w))
     # spent most of its time starting Python and matplotlib).  A workload
     # without such claims has no such chart: its command says so and returns 1.
     PYTHONPATH="$ROOT" "$PYTHON" - "$dest" >> "${dest}.out" 2>&1 <<'PY' || echo "claims charts failed: $dest" >> "${RUNS}/failures"
-import importlib, json, sys
+import json, sys
+from runner import charting
 dest = sys.argv[1]
 for w in sorted(json.load(open(dest + "/run.json"))["workloads"]):
     for chart in ("claims", "gap", "runtimes"):
-        module = importlib.import_module("runner.charts.%s_chart" % chart)
-        module.main([dest, "--workload", w, "-o", "%s/charts/%s-%s.png" % (dest, chart, w)])
+        charting.chart_module(chart + "_chart").main(
+            [dest, "--workload", w, "-o", "%s/charts/%s-%s.png" % (dest, chart, w)])
 PY
     # A runtimes-profile run has its claims on each version (runtimes-*), no other.
     compgen -G "$dest/charts/claims-*.png" >/dev/null || compgen -G "$dest/charts/runtimes-*.png" >/dev/null \

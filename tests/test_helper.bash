@@ -89,8 +89,8 @@ PY
 # too): scripts/test-aarch64.sh sets c, its cross build has only
 # C programs.  lang_selected L succeeds when L is one of them.
 # TEST_ONE_PER_PROGRAM=1 -- contract_ids keeps the first variant of each
-# program (what a flag parser shared by its variants needs): a C or Go binary, or for
-# Node a workload's folder of variant scripts (or the node --test wrapper),
+# program (what a flag parser shared by its variants needs): a C or Go
+# binary, or for Node a workload's folder of variant scripts (or the node --test wrapper),
 # whose flags and setup node/lib/contract.mjs's main() does for each.
 # TEST_VARIANT_COVER=1 -- contract_ids keeps the variants that
 # runner/cover.py keeps: every program, every variant name, every
