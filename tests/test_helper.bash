@@ -313,7 +313,7 @@ run_variant() {
     port=("$SERVER_PORT_FLAG" "$SERVER_PORT")
   fi
   run --separate-stderr ${GUARD[@]+"${GUARD[@]}"} "${VARIANT_ARGV[@]}" --iterations "$n" "$@" \
-    ${port[@]+"${port[@]}"} < /dev/null
+    ${port[@]+"${port[@]}"} < "${VARIANT_STDIN:-/dev/null}"
   [ "${#SERVER_ARGV[@]}" -eq 0 ] || [ -n "${SERVER_KEEP:-}" ] || stop_server
 }
 

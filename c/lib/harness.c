@@ -103,7 +103,9 @@ void ab_usage(FILE *f, const char *prog, const ab_workload_t *w) {
           "  --iterations N      operations to time, N >= 1 (default 10000)\n"
           "  --concurrency K     bounded mode: at most K in flight (0 = default %d)\n"
           "  --warmup N          untimed iterations before the timed ones (default 0)\n"
-          "  --passes P          timed passes of N after the warm-up, 1 to %d (default 1)\n",
+          "  --passes P          timed passes of N after the warm-up, 1 to %d (default 1)\n"
+          "  --lockstep 0|1      1: after the warm-up, a timed pass per 'pass' on stdin,\n"
+          "                      'end' to finish (DESIGN section 3; default 0)\n",
           w->backend(0), AB_DEFAULT_BOUND, AB_PASSES_MAX);
   for (k = 0; k < flag_count(w); k++) {
     const ab_flag_t *fl = &w->flags[k];
@@ -213,6 +215,9 @@ int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
                  AB_PASSES_MAX);
         return usage_error(o, w, why, v);
       }
+    } else if (flag_is(a, len, "--lockstep")) {
+      if (ab_parse_count(v, 0, 1, &o->lockstep) != 0)
+        return usage_error(o, w, "--lockstep must be an integer from 0 to 1, got '%s'", v);
     } else if (flag_is(a, len, "--concurrency")) {
       if (parse_long(v, 0, &o->concurrency) != 0)
         return usage_error(o, w, "--concurrency must be a non-negative integer, got '%s'", v);
@@ -236,6 +241,8 @@ int ab_parse_args(int argc, char **argv, const ab_workload_t *w, ab_opts_t *o) {
     return usage_error(o, w, "unknown variant '%s'", o->variant);
   if (!backend_known(w, o->backend))
     return usage_error(o, w, "unknown backend '%s'", o->backend);
+  if (o->lockstep && o->passes != 1)
+    return usage_error(o, w, "%s", "--lockstep runs one pass a command: --passes must be 1");
   return AB_EXIT_OK;
 }
 
@@ -647,23 +654,160 @@ static int stdout_finish(const char *prog, const char *what) {
   return AB_EXIT_ENV;
 }
 
+/* What a line says of its (first) timed pass besides the time: the CPU and
+ * counters around it, the idle and peak resident sets, the completions and
+ * the workload's own fields (malloc'd, NULL when it has none). */
+typedef struct pass_figs_s {
+  struct rusage ru0, ru1;
+  ab_counters_t c0, c1;
+  long idle_kb, peak_kb;
+  long ok, concurrency;
+  uint64_t bytes;
+  char *fields;
+} pass_figs_t;
+
+/* One timed pass into *run; with figs, its figures too (the line's).  The
+ * exit code: AB_EXIT_OK, or AB_EXIT_VERIFY / AB_EXIT_ENV after one line on
+ * stderr naming the pass (`which`, "" for the first) and the iteration. */
+static int timed_pass(uv_loop_t *loop, const ab_opts_t *o, const ab_workload_t *w, void *state,
+                      const ab_variant_t *v, ab_run_t *run, pass_figs_t *figs,
+                      const char *which) {
+  int rc = AB_EXIT_OK;
+  if (figs != NULL) {
+    memset(figs, 0, sizeof(*figs));
+    figs->c0 = ab_counters;
+    getrusage(RUSAGE_SELF, &figs->ru0);
+    figs->idle_kb = peak_rss_kb(&figs->ru0);
+  }
+  if (run_pass(loop, o, w, state, v, o->iterations, run) != 0) {
+    fprintf(stderr, "%s: %siteration %ld: %s\n", o->prog, which, run->failed_at, run->error);
+    rc = run->env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
+  }
+  if (figs == NULL) return rc;
+  getrusage(RUSAGE_SELF, &figs->ru1);
+  /* The peak now, before the teardown: a backend's teardown may unmap
+   * memory (io_uring's rings) in a way that Linux's VmHWM then no longer
+   * counts, which would put the peak below the idle figure. */
+  figs->peak_kb = peak_rss_kb(&figs->ru1);
+  if (figs->peak_kb < figs->idle_kb) figs->peak_kb = figs->idle_kb;
+  figs->c1 = ab_counters;
+  /* Taken now: a test-only variant may still have completions in flight. */
+  figs->ok = run->ok;
+  figs->bytes = run->bytes;
+  figs->concurrency = run->concurrency;
+  /* The workload's own fields of this pass, before the next resets its state. */
+  if (w->json != NULL && rc == AB_EXIT_OK) {
+    size_t len = 0;
+    FILE *f = open_memstream(&figs->fields, &len);
+    if (f != NULL) {
+      w->json(f, run);
+      if (fclose(f) != 0) f = NULL;
+    }
+    if (f == NULL) {
+      fprintf(stderr, "%s: out of memory for the line's fields\n", o->prog);
+      rc = AB_EXIT_ENV;
+    }
+  }
+  return rc;
+}
+
+/* Prints the result line (DESIGN section 3) of figs's pass, with the np
+ * passes' times, the most any did before its clock and the warm-up's time,
+ * and flushes it: the exit code of the write. */
+static int print_line(const ab_workload_t *w, const ab_variant_t *v, const ab_opts_t *o,
+                      const pass_figs_t *f, uint64_t preclock_heap, uint64_t preclock_faults,
+                      uint64_t warmup_ns, const uint64_t *passes_ns, long np) {
+  char name[128];
+  long p;
+  ab_variant_name(v, name, sizeof(name));
+  printf("{\"workload\":\"%s\",\"lang\":\"c\",\"style\":\"%s\",\"shape\":\"%s\","
+         "\"mode\":\"%s\",\"method\":\"inprocess\",\"backend\":\"%s\","
+         "\"variant\":\"%s/c/%s@%s\",\"iterations\":%ld,"
+         "\"concurrency\":%ld,\"ok\":%ld,\"bytes\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64
+         ",\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64 ",\"peak_rss_kb\":%ld,"
+         "\"idle_rss_kb\":%ld,\"runtime\":\"",
+         w->name, v->style, v->shape ? v->shape : "", v->mode, o->backend, w->name, name,
+         o->backend, o->iterations,
+         /* the most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N) */
+         f->concurrency < o->iterations ? f->concurrency : o->iterations, f->ok, f->bytes,
+         passes_ns[0], tv_us(f->ru1.ru_utime) - tv_us(f->ru0.ru_utime),
+         tv_us(f->ru1.ru_stime) - tv_us(f->ru0.ru_stime), f->peak_kb, f->idle_kb);
+  fprintf(stdout, "libuv %s", uv_version_string());
+  if (v->runtime_extra != NULL) json_str(stdout, v->runtime_extra);
+  fputc('"', stdout);
+  if (f->fields != NULL) fputs(f->fields, stdout);
+  /* What the first timed pass cost beside time (optional fields at the end of the
+   * line; the report divides them by N): threadpool requests started, heap
+   * allocations counted, promise-pool objects taken, context switches of the process. */
+  printf(",\"threadpool_trips\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"pool_gets\":%" PRIu64
+         ",\"nvcsw\":%ld,\"nivcsw\":%ld",
+         f->c1.threadpool - f->c0.threadpool, f->c1.allocs - f->c0.allocs,
+         f->c1.pool_gets - f->c0.pool_gets, f->ru1.ru_nvcsw - f->ru0.ru_nvcsw,
+         f->ru1.ru_nivcsw - f->ru0.ru_nivcsw);
+  /* The most any timed pass did before its clock started (ab_run_begin), and
+   * how long the warm-up pass took (outside the clock, as the runner must know). */
+  printf(",\"preclock_heap_bytes\":%" PRIu64 ",\"preclock_faults\":%" PRIu64
+         ",\"warmup_ns\":%" PRIu64,
+         preclock_heap, preclock_faults, warmup_ns);
+  /* Every timed pass's time, the first (elapsed_ns) first. */
+  fputs(",\"passes_elapsed_ns\":[", stdout);
+  for (p = 0; p < np; p++) printf("%s%" PRIu64, p ? "," : "", passes_ns[p]);
+  fputs("]}\n", stdout);
+  return stdout_finish(o->prog, "result");
+}
+
+/* The lockstep protocol (harness.h, DESIGN section 3) after the warm-up: the
+ * exit code, with the loop still open. */
+static int lockstep(uv_loop_t *loop, const ab_opts_t *o, const ab_workload_t *w, void *state,
+                    const ab_variant_t *v, uint64_t warmup_ns, long *passes) {
+  char cmd[64];
+  ab_run_t run;
+  pass_figs_t f;
+  int rc;
+  printf("{\"lockstep\":\"ready\",\"warmup_ns\":%" PRIu64 "}\n", warmup_ns);
+  if ((rc = stdout_finish(o->prog, "ready line")) != AB_EXIT_OK) return rc;
+  while (fgets(cmd, sizeof(cmd), stdin) != NULL) {
+    size_t len = strcspn(cmd, "\r\n");
+    uint64_t ns;
+    if (cmd[len] == '\0' && !feof(stdin)) {
+      /* Longer than any command: say its start, then drop the rest. */
+      fprintf(stderr, "%s: lockstep: unknown command '%.20s...' (pass or end)\n", o->prog, cmd);
+      return AB_EXIT_USAGE;
+    }
+    cmd[len] = '\0';
+    if (strcmp(cmd, "end") == 0) return -1;
+    if (strcmp(cmd, "pass") != 0) {
+      fprintf(stderr, "%s: lockstep: unknown command '%s' (pass or end)\n", o->prog, cmd);
+      return AB_EXIT_USAGE;
+    }
+    char which[48];
+    snprintf(which, sizeof(which), "lockstep pass %ld: ", *passes + 1);
+    rc = timed_pass(loop, o, w, state, v, &run, &f, which);
+    if (rc == AB_EXIT_OK) {
+      (*passes)++;
+      ns = run.t_end_ns - run.t_start_ns;
+      rc = print_line(w, v, o, &f, run.preclock_heap_bytes, run.preclock_faults, warmup_ns,
+                      &ns, 1);
+    }
+    free(f.fields);
+    if (rc != AB_EXIT_OK) return rc;
+  }
+  return AB_EXIT_OK; /* stdin closed: the end, without its line */
+}
+
 int ab_main(int argc, char **argv, const ab_workload_t *w) {
   const ab_variant_t *v;
-  struct rusage ru0, ru1;
-  ab_counters_t c0 = {0, 0, 0}, c1 = {0, 0, 0};
-  long idle_kb = 0, peak_kb = 0;
   uv_loop_t loop;
   ab_opts_t o;
   ab_run_t run;
+  pass_figs_t first;
   void *state = NULL;
-  long ok = 0, concurrency = 0, p;
-  uint64_t bytes = 0, warmup_ns = 0, preclock_heap = 0, preclock_faults = 0;
+  long p, lock_passes = 0;
+  uint64_t warmup_ns = 0, preclock_heap = 0, preclock_faults = 0;
   uint64_t *passes_ns = NULL;
-  char *fields = NULL;
-  size_t fields_len = 0;
-  char name[128];
-  int rc;
+  int rc, said_end = 0;
 
+  memset(&first, 0, sizeof(first));
   if ((rc = std_fds_open(argc > 0 ? argv[0] : w->name)) != AB_EXIT_OK) return rc;
   rc = ab_parse_args(argc, argv, w, &o);
   if (rc < 0) return stdout_finish(o.prog, "usage"); /* --help */
@@ -704,51 +848,23 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
     }
     warmup_ns = ab_now_ns() - t0;
   }
+  if (rc == AB_EXIT_OK && o.lockstep) {
+    rc = lockstep(&loop, &o, w, state, v, warmup_ns, &lock_passes);
+    if (rc < 0) {
+      said_end = 1;
+      rc = AB_EXIT_OK;
+    }
+  }
   /* Each timed pass's time; the line's other figures are the first pass's. */
-  if (rc == AB_EXIT_OK && (passes_ns = calloc((size_t)o.passes, sizeof(*passes_ns))) == NULL) {
+  if (rc == AB_EXIT_OK && !o.lockstep &&
+      (passes_ns = calloc((size_t)o.passes, sizeof(*passes_ns))) == NULL) {
     fprintf(stderr, "%s: out of memory for the times of %ld passes\n", o.prog, o.passes);
     rc = AB_EXIT_ENV;
   }
-  for (p = 0; rc == AB_EXIT_OK && p < o.passes; p++) {
-    if (p == 0) {
-      c0 = ab_counters;
-      getrusage(RUSAGE_SELF, &ru0);
-      idle_kb = peak_rss_kb(&ru0);
-    }
-    if (run_pass(&loop, &o, w, state, v, o.iterations, &run) != 0) {
-      if (p == 0)
-        fprintf(stderr, "%s: iteration %ld: %s\n", o.prog, run.failed_at, run.error);
-      else
-        fprintf(stderr, "%s: timed pass %ld of %ld: iteration %ld: %s\n", o.prog, p + 1,
-                o.passes, run.failed_at, run.error);
-      rc = run.env_error ? AB_EXIT_ENV : AB_EXIT_VERIFY;
-    }
-    if (p == 0) {
-      getrusage(RUSAGE_SELF, &ru1);
-      /* The peak now, before the teardown: a backend's teardown may unmap
-       * memory (io_uring's rings) in a way that Linux's VmHWM then no longer
-       * counts, which would put the peak below the idle figure. */
-      peak_kb = peak_rss_kb(&ru1);
-      if (peak_kb < idle_kb) peak_kb = idle_kb;
-      c1 = ab_counters;
-      /* Taken now: a test-only variant may still have completions in flight. */
-      ok = run.ok;
-      bytes = run.bytes;
-      concurrency = run.concurrency;
-      /* The workload's own fields of this pass, before the next resets its
-       * state. */
-      if (w->json != NULL && rc == AB_EXIT_OK) {
-        FILE *f = open_memstream(&fields, &fields_len);
-        if (f != NULL) {
-          w->json(f, &run);
-          if (fclose(f) != 0) f = NULL;
-        }
-        if (f == NULL) {
-          fprintf(stderr, "%s: out of memory for the line's fields\n", o.prog);
-          rc = AB_EXIT_ENV;
-        }
-      }
-    }
+  for (p = 0; rc == AB_EXIT_OK && !o.lockstep && p < o.passes; p++) {
+    char which[64] = "";
+    if (p > 0) snprintf(which, sizeof(which), "timed pass %ld of %ld: ", p + 1, o.passes);
+    rc = timed_pass(&loop, &o, w, state, v, &run, p == 0 ? &first : NULL, which);
     passes_ns[p] = run.t_end_ns - run.t_start_ns;
     /* What a pass did before its clock: the most of any timed pass. */
     if (run.preclock_heap_bytes > preclock_heap) preclock_heap = run.preclock_heap_bytes;
@@ -763,46 +879,19 @@ int ab_main(int argc, char **argv, const ab_workload_t *w) {
    * the process, as its exit unmaps them at once (one munmap each, 5,000
    * stacks took about 50 ms here, longer than the timed pass of some). */
   ab_promise_pool_trim();
-  if (rc != AB_EXIT_OK) {
-    free(passes_ns);
-    free(fields);
-    return rc;
+  if (rc == AB_EXIT_OK && said_end) {
+    /* The process's whole CPU and peak, for the runner's end of a lockstep. */
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("{\"lockstep\":\"end\",\"passes\":%ld,\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64
+           ",\"peak_rss_kb\":%ld}\n",
+           lock_passes, tv_us(ru.ru_utime), tv_us(ru.ru_stime), peak_rss_kb(&ru));
+    rc = stdout_finish(o.prog, "end line");
+  } else if (rc == AB_EXIT_OK && !o.lockstep) {
+    rc = print_line(w, v, &o, &first, preclock_heap, preclock_faults, warmup_ns, passes_ns,
+                    o.passes);
   }
-
-  ab_variant_name(v, name, sizeof(name));
-  printf("{\"workload\":\"%s\",\"lang\":\"c\",\"style\":\"%s\",\"shape\":\"%s\","
-         "\"mode\":\"%s\",\"method\":\"inprocess\",\"backend\":\"%s\","
-         "\"variant\":\"%s/c/%s@%s\",\"iterations\":%ld,"
-         "\"concurrency\":%ld,\"ok\":%ld,\"bytes\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64
-         ",\"user_us\":%" PRIu64 ",\"sys_us\":%" PRIu64 ",\"peak_rss_kb\":%ld,"
-         "\"idle_rss_kb\":%ld,\"runtime\":\"",
-         w->name, v->style, v->shape ? v->shape : "", v->mode, o.backend, w->name, name,
-         o.backend, o.iterations,
-         /* the most in flight (DESIGN section 3): 1, 0 for all N, or min(K, N) */
-         concurrency < o.iterations ? concurrency : o.iterations, ok, bytes, passes_ns[0],
-         tv_us(ru1.ru_utime) - tv_us(ru0.ru_utime),
-         tv_us(ru1.ru_stime) - tv_us(ru0.ru_stime), peak_kb, idle_kb);
-  fprintf(stdout, "libuv %s", uv_version_string());
-  if (v->runtime_extra != NULL) json_str(stdout, v->runtime_extra);
-  fputc('"', stdout);
-  if (fields != NULL) fputs(fields, stdout);
-  /* What the first timed pass cost beside time (optional fields at the end of the
-   * line; the report divides them by N): threadpool requests started, heap
-   * allocations counted, promise-pool objects taken, context switches of the process. */
-  printf(",\"threadpool_trips\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"pool_gets\":%" PRIu64
-         ",\"nvcsw\":%ld,\"nivcsw\":%ld",
-         c1.threadpool - c0.threadpool, c1.allocs - c0.allocs, c1.pool_gets - c0.pool_gets,
-         ru1.ru_nvcsw - ru0.ru_nvcsw, ru1.ru_nivcsw - ru0.ru_nivcsw);
-  /* The most any timed pass did before its clock started (ab_run_begin), and
-   * how long the warm-up pass took (outside the clock, as the runner must know). */
-  printf(",\"preclock_heap_bytes\":%" PRIu64 ",\"preclock_faults\":%" PRIu64
-         ",\"warmup_ns\":%" PRIu64,
-         preclock_heap, preclock_faults, warmup_ns);
-  /* Every timed pass's time, the first (elapsed_ns) first. */
-  fputs(",\"passes_elapsed_ns\":[", stdout);
-  for (p = 0; p < o.passes; p++) printf("%s%" PRIu64, p ? "," : "", passes_ns[p]);
-  fputs("]}\n", stdout);
   free(passes_ns);
-  free(fields);
-  return stdout_finish(o.prog, "result");
+  free(first.fields);
+  return rc;
 }

@@ -137,6 +137,7 @@ struct ab_opts_s {
   long warmup;           /* --warmup N, N >= 0, untimed */
   long passes;           /* --passes P, 1 <= P <= AB_PASSES_MAX: timed passes */
   long concurrency;      /* --concurrency K, K >= 0, 0 = unbounded */
+  long lockstep;         /* --lockstep 1: passes on command (below), 0 = off */
   const char *variant;   /* --variant NAME */
   const char *backend;   /* --backend NAME */
   const char *flags[AB_FLAGS_MAX]; /* the workload's flag values, in the order
@@ -327,6 +328,17 @@ int ab_threadpool_start(uv_loop_t *loop, const char *prog);
  * setup (its exit code, e.g. 3 for a missing fixture), warm-up then the
  * --passes timed passes, teardown, close the loop, print the JSON line.
  * Returns the process exit code.
+ *
+ * With --lockstep 1 (DESIGN section 3, the lockstep protocol) the timed
+ * passes come on command instead: after the warm-up the program prints
+ * {"lockstep":"ready","warmup_ns":W} and reads standard input a line at a
+ * time.  "pass" runs one timed pass of N and prints its line (the line of a
+ * process of one pass: that pass's time, CPU, idle and peak resident sets and
+ * counts); "end" closes the loop and prints {"lockstep":"end","passes":P,
+ * "user_us":U,"sys_us":S,"peak_rss_kb":K} (the process's whole CPU and peak)
+ * and exits 0; a closed stdin ends it the same way without that line; any
+ * other command is one line on stderr and exit 2.  A pass that fails to
+ * verify is exit 1, as without --lockstep.
  */
 int ab_main(int argc, char **argv, const ab_workload_t *w);
 

@@ -89,6 +89,7 @@ const GENERIC_FLAGS = {
   concurrency: { value: 0, arg: 'K', about: (unit) => `${unit}s in flight for bounded variants; 0 means ${DEFAULT_BOUND} there` },
   warmup: { value: 0, arg: 'N', about: (unit) => `untimed ${unit}s before the timed section` },
   passes: { value: 1, arg: 'P', range: [1, MAX_PASSES], about: () => `timed passes of N after the warm-up, 1 to ${MAX_PASSES}` },
+  lockstep: { value: 0, arg: '0|1', range: [0, 1], about: () => "1: after the warm-up, a timed pass per 'pass' on stdin, 'end' to finish (DESIGN section 3)" },
 };
 
 // Names a workload flag may not take: the generic flags, --help, and what a
@@ -207,6 +208,9 @@ export function parseArgs(workload, args) {
   }
   if (opts.iterations < 1) {
     throw new UsageError(`--iterations must be a positive integer, got ${opts.iterations}`);
+  }
+  if (opts.lockstep === 1 && opts.passes !== 1) {
+    throw new UsageError('--lockstep runs one pass a command: --passes must be 1');
   }
   return opts;
 }
@@ -568,39 +572,126 @@ export function threadpoolStarted() {
  * (preclock).
  */
 export async function measure(variant, opts, concurrency, fail) {
-  const { workload } = variant;
-  let warmupNs = 0;
-  if (opts.warmup > 0) {
-    const t0 = process.hrtime.bigint();
-    const warm = new Pass(workload, opts, opts.warmup, concurrency, (message) => fail(`warm-up ${message}`));
-    await runPass(variant, warm);
-    warmupNs = Number(process.hrtime.bigint() - t0);
-  }
+  const warmupNs = await warmUp(variant, opts, concurrency, fail);
   const passes = opts.passes === undefined ? 1 : opts.passes;
   const passesNs = [];
   const preclock = { heapBytes: 0, faults: 0 };
-  let first, cpu, idleRssKb, peakRssKb;
+  let first;
   for (let k = 0; k < passes; k++) {
     const which = k === 0 ? fail : (message) => fail(`timed pass ${k + 1} of ${passes}: ${message}`);
-    const pass = new Pass(workload, opts, opts.iterations, concurrency, which);
-    // Peak RSS so far: the idle process (runtime started, set up, nothing in flight).
-    if (k === 0) idleRssKb = resourceUsage().maxRSS;
-    const cpu0 = process.cpuUsage();
-    await runPass(variant, pass);
-    if (k === 0) {
-      cpu = process.cpuUsage(cpu0);
-      // At least the idle figure: the kernel's peak is the larger of a
-      // high-water mark it updates lazily and the RSS now, so after memory
-      // went back (a GC) it can read lower than before the pass (as in C and Go).
-      peakRssKb = Math.max(resourceUsage().maxRSS, idleRssKb);
-      first = pass;
-    }
-    if (pass.ok !== pass.n) which(`verified ${pass.ok} of ${pass.n} ${workload.unit}s before the variant said it was done`);
-    passesNs.push(Number(pass.t1 - pass.t0));
-    preclock.heapBytes = Math.max(preclock.heapBytes, pass.preclock.heapBytes);
-    preclock.faults = Math.max(preclock.faults, pass.preclock.faults);
+    const t = await timedPass(variant, opts, concurrency, which);
+    if (k === 0) first = t;
+    passesNs.push(t.ns);
+    preclock.heapBytes = Math.max(preclock.heapBytes, t.pass.preclock.heapBytes);
+    preclock.faults = Math.max(preclock.faults, t.pass.preclock.faults);
   }
-  return { pass: first, cpu, idleRssKb, peakRssKb, warmupNs, passesNs, preclock };
+  const { pass, cpu, idleRssKb, peakRssKb } = first;
+  return { pass, cpu, idleRssKb, peakRssKb, warmupNs, passesNs, preclock };
+}
+
+/** The untimed warm-up pass of opts.warmup operations (none for 0): its time in ns. */
+async function warmUp(variant, opts, concurrency, fail) {
+  if (!(opts.warmup > 0)) return 0;
+  const t0 = process.hrtime.bigint();
+  const warm = new Pass(variant.workload, opts, opts.warmup, concurrency, (message) => fail(`warm-up ${message}`));
+  await runPass(variant, warm);
+  return Number(process.hrtime.bigint() - t0);
+}
+
+/**
+ * One timed pass of N, verified (which(message) must not return): the pass,
+ * its time in ns, the CPU time it took, and the peak RSS before (the idle
+ * process: runtime started, set up, nothing in flight) and after it.
+ */
+async function timedPass(variant, opts, concurrency, which) {
+  const pass = new Pass(variant.workload, opts, opts.iterations, concurrency, which);
+  const idleRssKb = resourceUsage().maxRSS;
+  const cpu0 = process.cpuUsage();
+  await runPass(variant, pass);
+  const cpu = process.cpuUsage(cpu0);
+  // At least the idle figure: the kernel's peak is the larger of a
+  // high-water mark it updates lazily and the RSS now, so after memory
+  // went back (a GC) it can read lower than before the pass (as in C and Go).
+  const peakRssKb = Math.max(resourceUsage().maxRSS, idleRssKb);
+  if (pass.ok !== pass.n) which(`verified ${pass.ok} of ${pass.n} ${variant.workload.unit}s before the variant said it was done`);
+  return { pass, ns: Number(pass.t1 - pass.t0), cpu, idleRssKb, peakRssKb };
+}
+
+/** The line of a pass (measure's figures) for main and the lockstep protocol. */
+function passLine(fields, variant, concurrency, m) {
+  return resultLine(fields, {
+    iterations: m.pass.n,
+    concurrency,
+    ok: m.pass.ok,
+    bytes: m.pass.bytes,
+    elapsed_ns: m.passesNs[0],
+    user_us: m.cpu.user,
+    sys_us: m.cpu.system,
+    peak_rss_kb: m.peakRssKb,
+    idle_rss_kb: m.idleRssKb,
+    workloadFields: variant.workload.fields ? variant.workload.fields(m.pass) : {},
+    preclock: m.preclock,
+    warmup_ns: m.warmupNs,
+    passes_elapsed_ns: m.passesNs,
+  }) + '\n';
+}
+
+/**
+ * The next line of standard input without its newline (read synchronously:
+ * nothing runs between two passes), or null at its end.  buf holds what was
+ * read past the line.
+ */
+function readCommand(buf) {
+  for (;;) {
+    const nl = buf.text.indexOf('\n');
+    if (nl >= 0) {
+      const line = buf.text.slice(0, nl);
+      buf.text = buf.text.slice(nl + 1);
+      return line.replace(/\r$/, '');
+    }
+    if (buf.text.length > 64) return buf.text; // longer than any command: refused as it is
+    const chunk = Buffer.alloc(256);
+    let n;
+    try {
+      n = fs.readSync(0, chunk, 0, chunk.length, null);
+    } catch (err) {
+      if (err.code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet
+      if (err.code === 'EOF') n = 0;
+      else throw err;
+    }
+    if (n === 0) return buf.text.length ? buf.text : null;
+    buf.text += chunk.toString('utf-8', 0, n);
+  }
+}
+
+/**
+ * The lockstep protocol of --lockstep 1 (DESIGN section 3), after the
+ * warm-up: a ready line, a timed pass and its line for each "pass" read on
+ * stdin, the process's figures for "end" (exit 0), exit 0 at the end of
+ * stdin, and one line and exit 2 for any other command.
+ */
+async function lockstep(prog, fields, variant, opts, concurrency, warmupNs, fail) {
+  emit(prog, 'ready line', JSON.stringify({ lockstep: 'ready', warmup_ns: warmupNs }) + '\n');
+  const buf = { text: '' };
+  let passes = 0;
+  for (;;) {
+    const cmd = readCommand(buf);
+    if (cmd === null) process.exit(EXIT_OK);
+    if (cmd === 'end') {
+      const cpu = process.cpuUsage();
+      emit(prog, 'end line', JSON.stringify({ lockstep: 'end', passes, user_us: cpu.user,
+        sys_us: cpu.system, peak_rss_kb: resourceUsage().maxRSS }) + '\n');
+      process.exit(EXIT_OK);
+    }
+    if (cmd !== 'pass') {
+      say(`${prog}: lockstep: unknown command "${cmd.slice(0, 20)}" (pass or end)`);
+      process.exit(EXIT_USAGE);
+    }
+    const t = await timedPass(variant, opts, concurrency, (message) => fail(`lockstep pass ${passes + 1}: ${message}`));
+    passes++;
+    emit(prog, 'result', passLine(fields, variant, concurrency, {
+      ...t, warmupNs, passesNs: [t.ns], preclock: t.pass.preclock }));
+  }
 }
 
 /**
@@ -631,11 +722,15 @@ export async function main(variant, moduleUrl, { method = 'inprocess', args = pr
   }
   await threadpoolStarted();
   let measured;
+  const fail = (message) => {
+    say(`${prog}: ${message}`);
+    process.exit(EXIT_VERIFY);
+  };
   try {
-    measured = await measure(variant, opts, concurrency, (message) => {
-      say(`${prog}: ${message}`);
-      process.exit(EXIT_VERIFY);
-    });
+    if (opts.lockstep === 1) {
+      await lockstep(prog, fields, variant, opts, concurrency, await warmUp(variant, opts, concurrency, fail), fail);
+    }
+    measured = await measure(variant, opts, concurrency, fail);
   } catch (err) {
     // A limit of the runtime met mid-run (an array or a Promise.all too
     // large for V8): the environment, one line, as for out of memory.
@@ -643,20 +738,5 @@ export async function main(variant, moduleUrl, { method = 'inprocess', args = pr
     say(`${prog}: N = ${opts.iterations}: ${err.message}: a limit of V8, lower N or K`);
     process.exit(EXIT_ENV);
   }
-  const { pass, cpu, idleRssKb, peakRssKb, warmupNs, passesNs, preclock } = measured;
-  emit(prog, 'result', resultLine(fields, {
-    iterations: pass.n,
-    concurrency,
-    ok: pass.ok,
-    bytes: pass.bytes,
-    elapsed_ns: passesNs[0],
-    user_us: cpu.user,
-    sys_us: cpu.system,
-    peak_rss_kb: peakRssKb,
-    idle_rss_kb: idleRssKb,
-    workloadFields: variant.workload.fields ? variant.workload.fields(pass) : {},
-    preclock,
-    warmup_ns: warmupNs,
-    passes_elapsed_ns: passesNs,
-  }) + '\n');
+  emit(prog, 'result', passLine(fields, variant, concurrency, measured));
 }

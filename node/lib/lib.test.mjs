@@ -256,9 +256,9 @@ test('seed 002\'s shape builds the key of every load and keeps the cache in a pl
 
 test('parseArgs takes the generic and the workload\'s flags in both forms', () => {
   const opts = parseArgs(readfile, ['--iterations', '5', '--expect=hi', '--concurrency', '3', '--warmup=2', '--file', 'f']);
-  assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, passes: 1, file: 'f' });
+  assert.deepStrictEqual(opts, { iterations: 5, expect: 'hi', concurrency: 3, warmup: 2, passes: 1, lockstep: 0, file: 'f' });
   assert.deepStrictEqual(parseArgs(readfile, ['--help']), { help: true });
-  assert.deepStrictEqual(parseArgs(noop, ['-iterations', '7']), { iterations: 7, concurrency: 0, warmup: 0, passes: 1 });
+  assert.deepStrictEqual(parseArgs(noop, ['-iterations', '7']), { iterations: 7, concurrency: 0, warmup: 0, passes: 1, lockstep: 0 });
   assert.strictEqual(parseArgs(noop, ['--passes=10000']).passes, 10000);
 });
 
@@ -299,8 +299,8 @@ test('an integer flag with a range says that range for every value outside it, d
 
 test('readfile\'s defaults are the ones documented, and the catalog\'s where it has a file for the workload', () => {
   assert.deepStrictEqual(defaults(readfile),
-    { iterations: 10000, concurrency: 0, warmup: 0, passes: 1, file: 'fixtures/text.txt', expect: 'Hello, world' });
-  assert.deepStrictEqual(defaults(noop), { iterations: 10000, concurrency: 0, warmup: 0, passes: 1 });
+    { iterations: 10000, concurrency: 0, warmup: 0, passes: 1, lockstep: 0, file: 'fixtures/text.txt', expect: 'Hello, world' });
+  assert.deepStrictEqual(defaults(noop), { iterations: 10000, concurrency: 0, warmup: 0, passes: 1, lockstep: 0 });
   for (const workload of [readfile, noop]) {
     const catalogFile = path.join(ROOT, 'runner', 'catalog', `${workload.name}.json`);
     if (!fs.existsSync(catalogFile)) continue;
@@ -312,7 +312,7 @@ test('readfile\'s defaults are the ones documented, and the catalog\'s where it 
 
 test('the usage lists the generic flags, then the workload\'s with their defaults', () => {
   const usage = usageText('node/readfile/x.mjs', readfile);
-  assert.match(usage, /^usage: node\/readfile\/x\.mjs \[--iterations N\] \[--concurrency K\] \[--warmup N\] \[--passes P\] \[--file PATH\] \[--expect TEXT\]\n/);
+  assert.match(usage, /^usage: node\/readfile\/x\.mjs \[--iterations N\] \[--concurrency K\] \[--warmup N\] \[--passes P\] \[--lockstep 0\|1\] \[--file PATH\] \[--expect TEXT\]\n/);
   assert.match(usage, /--passes P +timed passes of N after the warm-up, 1 to 10000 \(default 1\)/);
   assert.match(usage, /--concurrency K +reads in flight for bounded variants; 0 means 64 there \(default 0\)/);
   assert.match(usage, /--expect TEXT +the exact content every read must return \(default "Hello, world"\)/);

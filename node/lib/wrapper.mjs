@@ -78,6 +78,11 @@ export async function wrappedOrExit(prog, usage, method, argv) {
       usageText(prog, variant.workload, file));
     process.exit(EXIT_USAGE);
   }
+  if (opts.lockstep !== 0) {
+    say(`${prog}: --lockstep must be 0 for method ${method}: it times one pass a process\n` +
+      usageText(prog, variant.workload, file));
+    process.exit(EXIT_USAGE);
+  }
   exitIfStdoutClosed(prog); // nowhere to write the result: say so before anything runs
   return { file, variant, opts };
 }

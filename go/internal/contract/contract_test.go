@@ -440,7 +440,7 @@ func TestHelpPrintsTheUsageOnStdoutAndExitsZero(t *testing.T) {
 			t.Fatalf("%s: exit %d, stderr %q", flag, code, stderr)
 		}
 		for _, want := range []string{
-			"usage: go-fake [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P] [--level LEVEL]\n",
+			"usage: go-fake [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P] [--lockstep 0|1] [--level LEVEL]\n",
 			"-passes P", "from 1 to 10000 (default 1)",
 			"variants: callback-bounded callback-counter-parallel sync-sequential\n",
 			"exit codes: 0 valid, 1 verification failed, 2 usage error, 3 environment error\n",

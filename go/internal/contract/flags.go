@@ -67,18 +67,19 @@ type options struct {
 	concurrency count
 	warmup      count
 	passes      count
+	lockstep    count
 	variant     string
 }
 
 // settings are the generic flags' values, checked.
 type settings struct {
-	iterations, concurrency, warmup, passes int
-	variant                                 string
+	iterations, concurrency, warmup, passes, lockstep int
+	variant                                           string
 }
 
 // genericFlags are the flags every program has; the usage lists the others
 // as the workload's own.
-var genericFlags = map[string]bool{"iterations": true, "concurrency": true, "warmup": true, "passes": true, "variant": true}
+var genericFlags = map[string]bool{"iterations": true, "concurrency": true, "warmup": true, "passes": true, "lockstep": true, "variant": true}
 
 // register declares the generic flags on fs; defaultVariant is the workload's
 // first variant.
@@ -87,10 +88,12 @@ func (o *options) register(fs *flag.FlagSet, defaultVariant string) {
 	o.concurrency = count{text: "0", min: 0}
 	o.warmup = count{text: "0", min: 0}
 	o.passes = count{text: "1", min: 1}
+	o.lockstep = count{text: "0", min: 0}
 	fs.Var(&o.iterations, "iterations", "operations in the timed section, `N` >= 1")
 	fs.Var(&o.concurrency, "concurrency", fmt.Sprintf("operations in flight in bounded mode, `K` (0 = the default bound, %d); sequential and parallel variants report their own", DefaultBound))
 	fs.Var(&o.warmup, "warmup", "untimed operations before the timed section, `N` >= 0")
 	fs.Var(&o.passes, "passes", fmt.Sprintf("timed passes of N after the warm-up, `P` from 1 to %d", MaxPasses))
+	fs.Var(&o.lockstep, "lockstep", "1: after the warm-up, a timed pass per 'pass' on stdin, 'end' to finish (DESIGN section 3), `0|1`")
 	fs.StringVar(&o.variant, "variant", defaultVariant, "which variant to run, a `NAME` of the list above")
 }
 
@@ -110,6 +113,12 @@ func (o *options) check() (settings, error) {
 	if s.passes, err = FlagCount("--passes", o.passes.text, 1, MaxPasses); err != nil {
 		return s, err
 	}
+	if s.lockstep, err = FlagCount("--lockstep", o.lockstep.text, 0, 1); err != nil {
+		return s, err
+	}
+	if s.lockstep == 1 && s.passes != 1 {
+		return s, &UsageError{"--lockstep runs one pass a command: --passes must be 1"}
+	}
 	return s, nil
 }
 
@@ -127,7 +136,7 @@ func usage(out io.Writer, prog string, w Workload, fs *flag.FlagSet) {
 			fmt.Fprintf(&own, " [--%s]", f.Name)
 		}
 	})
-	fmt.Fprintf(out, "usage: %s [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P]%s\n", prog, own.String())
+	fmt.Fprintf(out, "usage: %s [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P] [--lockstep 0|1]%s\n", prog, own.String())
 	fmt.Fprintf(out, "Runs one Go %s variant and prints one JSON line with the result.\n", w.Name)
 	fmt.Fprintf(out, "variants: %s\n", strings.Join(w.names(), " "))
 	fmt.Fprintf(out, "exit codes: 0 valid, 1 verification failed, 2 usage error, 3 environment error\n")

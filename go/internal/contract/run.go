@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -10,6 +11,7 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -120,7 +122,7 @@ func Main(w Workload) {
 	if stdoutClosed() {
 		stdout = closedStdout{}
 	}
-	os.Exit(Run(w, os.Args[1:], stdout, os.Stderr))
+	os.Exit(RunIO(w, os.Args[1:], os.Stdin, stdout, os.Stderr))
 }
 
 // stdoutClosed reports whether fd 1 was closed when the program started: the
@@ -172,9 +174,15 @@ func emit(stdout, stderr io.Writer, prog, what, text string) int {
 	return ExitOK
 }
 
-// Run is Main on args (without the program name) and two writers; it returns
-// the exit code.  stdout gets the one line or the --help text, nothing else.
+// Run is Main on args (without the program name) and two writers, with
+// nothing on stdin; it returns the exit code.  stdout gets the one line or
+// the --help text, nothing else.
 func Run(w Workload, args []string, stdout, stderr io.Writer) int {
+	return RunIO(w, args, strings.NewReader(""), stdout, stderr)
+}
+
+// RunIO is Run with a standard input, which only --lockstep 1 reads.
+func RunIO(w Workload, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prog := "go-" + w.Name
 	// The flag package's own messages are replaced by ours so that --help
 	// goes to stdout and every usage error is one line followed by the usage.
@@ -255,61 +263,130 @@ func Run(w Workload, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	if s.lockstep == 1 {
+		return lockstep(v, f, s, k, warmup, stdin, stdout, stderr, prog)
+	}
 	// The timed passes: each verified and timed alike; the line's figures
 	// are the first's, with every pass's time and the most any pass did
 	// before its clock.
 	var (
-		res                Result
-		before, after      Usage
+		first              timed
 		passesNs           = make([]int64, s.passes)
 		preHeap, preFaults int64
 	)
 	for i := range passesNs {
-		if i == 0 {
-			before = readUsage()
-		}
-		r, pass, elapsed, err := runPass(v, s.iterations, k)
-		if i == 0 {
-			after = readUsage()
-			res = r
-		}
 		which := id
 		if i > 0 {
 			which = fmt.Sprintf("%s timed pass %d of %d:", id, i+1, s.passes)
 		}
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %s %v\n", prog, which, err)
-			// An operation the environment failed (a server that does not
-			// answer) is exit 3, as when Check finds it before the clock.
-			var env *EnvError
-			if errors.As(err, &env) {
-				return ExitEnv
-			}
-			return ExitVerify
+		t, code := timedPass(v, s, k, which, stderr, prog)
+		if code != ExitOK {
+			return code
 		}
-		if r.OK != s.iterations {
-			fmt.Fprintf(stderr, "%s: %s verified %d of %d operations\n", prog, which, r.OK, s.iterations)
-			return ExitVerify
+		if i == 0 {
+			first = t
 		}
-		passesNs[i] = elapsed.Nanoseconds()
-		preHeap = max(preHeap, pass.preclockHeapBytes)
-		preFaults = max(preFaults, pass.preclockFaults)
+		passesNs[i] = t.elapsed
+		preHeap = max(preHeap, t.pass.preclockHeapBytes)
+		preFaults = max(preFaults, t.pass.preclockFaults)
 	}
-	line := NewLine(f, s.iterations, k, res)
+	line := first.line(f, s, k, warmup, preHeap, preFaults, passesNs)
+	return emit(stdout, stderr, prog, "result", line.Encode()+"\n")
+}
+
+// timed is one timed pass: its result, its clock, its time and the process's
+// usage around it.
+type timed struct {
+	res           Result
+	pass          *Pass
+	elapsed       int64
+	before, after Usage
+}
+
+// timedPass runs one timed pass of N and verifies it: ExitOK, or the exit
+// code after one line on stderr naming the pass (which).
+func timedPass(v Variant, s settings, k int, which string, stderr io.Writer, prog string) (timed, int) {
+	var t timed
+	t.before = readUsage()
+	r, pass, elapsed, err := runPass(v, s.iterations, k)
+	t.after = readUsage()
+	t.res, t.pass, t.elapsed = r, pass, elapsed.Nanoseconds()
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s %v\n", prog, which, err)
+		// An operation the environment failed (a server that does not
+		// answer) is exit 3, as when Check finds it before the clock.
+		var env *EnvError
+		if errors.As(err, &env) {
+			return t, ExitEnv
+		}
+		return t, ExitVerify
+	}
+	if r.OK != s.iterations {
+		fmt.Fprintf(stderr, "%s: %s verified %d of %d operations\n", prog, which, r.OK, s.iterations)
+		return t, ExitVerify
+	}
+	return t, ExitOK
+}
+
+// line is the result line of t with the passes' times and the most any pass
+// did before its clock.
+func (t timed) line(f Fields, s settings, k int, warmup time.Duration, preHeap, preFaults int64, passesNs []int64) Line {
+	line := NewLine(f, s.iterations, k, t.res)
 	line.ElapsedNs = passesNs[0]
-	line.UserUs = after.UserUs - before.UserUs
-	line.SysUs = after.SysUs - before.SysUs
+	line.UserUs = t.after.UserUs - t.before.UserUs
+	line.SysUs = t.after.SysUs - t.before.SysUs
 	// A peak is at least the idle figure read before it: Linux's VmHWM is the
 	// larger of a high-water mark it updates lazily and the RSS now, so after
 	// the runtime returned memory (Go's scavenger, madvise) it can read lower
 	// than it did before the pass (14,564 KiB after 14,596 here).  C's
 	// harness and Node's take the same maximum.
-	line.PeakRSSKb = max(after.PeakRSSKb, before.PeakRSSKb)
-	line.IdleRSSKb = before.PeakRSSKb
+	line.PeakRSSKb = max(t.after.PeakRSSKb, t.before.PeakRSSKb)
+	line.IdleRSSKb = t.before.PeakRSSKb
 	line.Runtime = runtime.Version()
 	line.Trailing = []Extra{{Name: "preclock_heap_bytes", Value: preHeap},
 		{Name: "preclock_faults", Value: preFaults},
 		{Name: "warmup_ns", Value: warmup.Nanoseconds()},
 		{Name: "passes_elapsed_ns", Value: passesNs}}
-	return emit(stdout, stderr, prog, "result", line.Encode()+"\n")
+	return line
+}
+
+// lockstep is the protocol of --lockstep 1 (DESIGN section 3) after the
+// warm-up: a ready line, then a timed pass and its line for each "pass" read
+// on stdin, the process's figures for "end" (exit 0), exit 0 at the end of
+// stdin, and one line and ExitUsage for any other command.
+func lockstep(v Variant, f Fields, s settings, k int, warmup time.Duration, stdin io.Reader, stdout, stderr io.Writer, prog string) int {
+	ready := fmt.Sprintf("{\"lockstep\":\"ready\",\"warmup_ns\":%d}\n", warmup.Nanoseconds())
+	if code := emit(stdout, stderr, prog, "ready line", ready); code != ExitOK {
+		return code
+	}
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64), 64)
+	passes := 0
+	for sc.Scan() {
+		switch cmd := strings.TrimSuffix(sc.Text(), "\r"); cmd {
+		case "pass":
+			t, code := timedPass(v, s, k, fmt.Sprintf("%s lockstep pass %d:", VariantID(f), passes+1), stderr, prog)
+			if code != ExitOK {
+				return code
+			}
+			passes++
+			line := t.line(f, s, k, warmup, t.pass.preclockHeapBytes, t.pass.preclockFaults, []int64{t.elapsed})
+			if code := emit(stdout, stderr, prog, "result", line.Encode()+"\n"); code != ExitOK {
+				return code
+			}
+		case "end":
+			u := readUsage()
+			end := fmt.Sprintf("{\"lockstep\":\"end\",\"passes\":%d,\"user_us\":%d,\"sys_us\":%d,\"peak_rss_kb\":%d}\n",
+				passes, u.UserUs, u.SysUs, u.PeakRSSKb)
+			return emit(stdout, stderr, prog, "end line", end)
+		default:
+			fmt.Fprintf(stderr, "%s: lockstep: unknown command %q (pass or end)\n", prog, cmd)
+			return ExitUsage
+		}
+	}
+	if sc.Err() != nil {
+		fmt.Fprintf(stderr, "%s: lockstep: unknown command (a line longer than any command: %v) (pass or end)\n", prog, sc.Err())
+		return ExitUsage
+	}
+	return ExitOK
 }
