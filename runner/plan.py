@@ -364,21 +364,71 @@ def passes_of(v, passes, n):
     return expr.passes_for(v.get("passes", passes) or "1", n)
 
 
-def command(v, node, n, workload_args, concurrency=None, warmup="0", passes="1", rt=None):
-    """The argv of one run: the catalog's command plus the contract's flags (the
-    warm-up and the timed passes from the workload's expressions at n; --passes
-    only when it is more than 1, every program's default), the workload's own
-    flags and, in bounded mode, the bound (v's own unless a sweep's point gives
-    another)."""
-    argv = fill(v["argv"], node, rt)
-    argv += ["--iterations", str(n), "--warmup", str(warmup_ops(v, warmup, n))]
-    p = passes_of(v, passes, n)
-    if p > 1:
-        argv += ["--passes", str(p)]
-    argv += list(workload_args)
+class Invocation(tuple):
+    """One run of a program, resolved (DESIGN section 6): the variant's id, its
+    program (the catalog's command filled in: the runtime's binary and flags),
+    N, the in-process warm-up, the timed passes, the workload's own flags, the
+    bound (bounded mode only, else None), and whether it runs in lockstep.  argv()
+    renders its command, the one place a command line is made; replace() derives
+    another (a lockstep pass's N, a traced run's), never by editing text."""
+    __slots__ = ()
+    FIELDS = ("variant", "program", "iterations", "warmup", "passes", "workload_args",
+              "concurrency", "lockstep")
+
+    def __new__(cls, variant, program, iterations, warmup=0, passes=1, workload_args=(),
+                concurrency=None, lockstep=False):
+        return tuple.__new__(cls, (variant, tuple(program), int(iterations), int(warmup),
+                                   int(passes), tuple(workload_args),
+                                   None if concurrency is None else int(concurrency),
+                                   bool(lockstep)))
+
+    def __getattr__(self, name):
+        try:
+            return self[Invocation.FIELDS.index(name)]
+        except ValueError:
+            raise AttributeError(name)
+
+    def replace(self, **changes):
+        fields = dict(zip(Invocation.FIELDS, self))
+        fields.update(changes)
+        return Invocation(**fields)
+
+    def argv(self):
+        """The command: the program, then the contract's flags (--passes only
+        above 1, every program's default, and never in lockstep), the
+        workload's own flags, the bound in bounded mode, --lockstep 1 last."""
+        out = list(self.program) + ["--iterations", str(self.iterations),
+                                    "--warmup", str(self.warmup)]
+        if self.passes > 1 and not self.lockstep:
+            out += ["--passes", str(self.passes)]
+        out += list(self.workload_args)
+        if self.concurrency is not None:
+            out += ["--concurrency", str(self.concurrency)]
+        if self.lockstep:
+            out += ["--lockstep", "1"]
+        return out
+
+    def record(self):
+        """As run.json keeps it: a dict of the fields, and the argv rendered."""
+        return dict(zip(Invocation.FIELDS, (list(x) if isinstance(x, tuple) else x
+                                            for x in self)), argv=self.argv())
+
+
+def invocation(v, node, n, workload_args, concurrency=None, warmup="0", passes="1", rt=None):
+    """The Invocation of one run of v at N = n: the catalog's command, the
+    warm-up and the timed passes from the workload's expressions at n, the
+    workload's own flags and, in bounded mode, the bound (v's own unless a
+    sweep's point gives another)."""
+    bound = None
     if v["mode"] == "bounded":
-        argv += ["--concurrency", str(v["concurrency"] if concurrency is None else concurrency)]
-    return argv
+        bound = v["concurrency"] if concurrency is None else concurrency
+    return Invocation(v["id"], fill(v["argv"], node, rt), n, warmup_ops(v, warmup, n),
+                      passes_of(v, passes, n), workload_args, bound)
+
+
+def command(v, node, n, workload_args, concurrency=None, warmup="0", passes="1", rt=None):
+    """The argv of one run (invocation()'s, rendered)."""
+    return invocation(v, node, n, workload_args, concurrency, warmup, passes, rt).argv()
 
 
 def check_programs(argvs):

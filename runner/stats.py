@@ -166,9 +166,15 @@ def paired(values, baseline, iterations, confidence=CONFIDENCE):
     diff_per_op_ns_ci_high (the median per-round difference divided by
     iterations, in ns per operation, and its CI)."""
     rounds = sorted(r for r in set(values) & set(baseline) if baseline[r] > 0)
-    ratios = [values[r] / baseline[r] for r in rounds]
     n = max(1, iterations or 1)
-    diffs = [(values[r] - baseline[r]) / n for r in rounds]
+    return paired_figures([values[r] / baseline[r] for r in rounds],
+                          [(values[r] - baseline[r]) / n for r in rounds], confidence)
+
+
+def paired_figures(ratios, diffs, confidence=CONFIDENCE):
+    """paired()'s dict from one paired figure a sample, independent of the
+    others: a round's ratio and difference per operation, or a process pair's
+    (cluster_figure); "rounds" counts them."""
     out = {"rounds": len(ratios), "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None,
            "p_value": None, "significant": None, "diff_per_op_ns": None,
            "diff_per_op_ns_ci_low": None, "diff_per_op_ns_ci_high": None}
@@ -183,6 +189,29 @@ def paired(values, baseline, iterations, confidence=CONFIDENCE):
     if out["ratio_ci_low"] is not None:
         out["significant"] = out["ratio_ci_low"] > 1 or out["ratio_ci_high"] < 1
     return out
+
+
+def cluster_figure(pairs, n):
+    """One process pair's figure (DESIGN section 7, lockstep): from its pairs of
+    pass times [(a_ns, b_ns)] at n operations a pass, (ratio, difference per
+    operation in ns): the median of its pairs' ratios a/b and of their
+    differences over n; None without a pair.  The pairs of one process pair
+    share their two processes, so they are one sample of the comparison, not
+    many: the median keeps the interrupted pair from moving it."""
+    ok = [(a, b) for a, b in pairs if a and b and b > 0]
+    if not ok:
+        return None
+    n = max(1, n or 1)
+    return median([a / float(b) for a, b in ok]), median([(a - b) / float(n) for a, b in ok])
+
+
+def clustered(figures, confidence=CONFIDENCE):
+    """paired()'s dict from process pairs' figures [(ratio, diff per op)]
+    (cluster_figure's): the median of the pairs' medians and its
+    order-statistic interval over the process pairs, which are independent
+    (fresh processes each), and the sign test over them."""
+    figures = [f for f in figures if f is not None]
+    return paired_figures([f[0] for f in figures], [f[1] for f in figures], confidence)
 
 
 MET, MISSED, UNRESOLVED, UNTESTED = "met", "missed", "not resolvable on this host", "untested"

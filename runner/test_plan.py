@@ -240,3 +240,51 @@ class ProbeStdout(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def _command_before_the_typed_plan(v, node, n, workload_args, concurrency=None, warmup="0",
+                                   passes="1", rt=None):
+    """plan.command as it was before the typed plan (Invocation), kept here
+    word for word as the reference the typed plan must render alike."""
+    argv = plan_mod.fill(v["argv"], node, rt)
+    argv += ["--iterations", str(n), "--warmup", str(plan_mod.warmup_ops(v, warmup, n))]
+    p = plan_mod.passes_of(v, passes, n)
+    if p > 1:
+        argv += ["--passes", str(p)]
+    argv += list(workload_args)
+    if v["mode"] == "bounded":
+        argv += ["--concurrency", str(v["concurrency"] if concurrency is None else concurrency)]
+    return argv
+
+
+class TypedPlanTest(unittest.TestCase):
+    def test_every_variant_of_every_profile_renders_the_argv_it_had_before_the_typed_plan(self):
+        cat = catalog_mod.Catalog()
+        checked = 0
+        for profile in sorted(cat.suite["profiles"]):
+            for v in cat.select(profile):
+                s = cat.settings(v["workload"], profile)
+                if s is None:
+                    continue
+                args = cat.workload_args(v["workload"])
+                for n in (1, s["iterations"]):
+                    for k in (None, 3):
+                        want = _command_before_the_typed_plan(
+                            v, "/usr/bin/node", n, args, k, cat.warmup(v["workload"], profile),
+                            cat.passes(v["workload"], profile))
+                        inv = plan_mod.invocation(v, "/usr/bin/node", n, args, k,
+                                                  cat.warmup(v["workload"], profile),
+                                                  cat.passes(v["workload"], profile))
+                        self.assertEqual(inv.argv(), want, (profile, v["id"], n, k))
+                        checked += 1
+        self.assertGreater(checked, 1000)
+
+    def test_a_lockstep_invocation_is_derived_not_edited(self):
+        inv = plan_mod.Invocation("w/c/x-sequential@b", ["prog", "--variant", "x"], 1000,
+                                  warmup=10, passes=25, workload_args=["--file", "f"])
+        ls = inv.replace(lockstep=True, iterations=40)
+        self.assertEqual(ls.argv(), ["prog", "--variant", "x", "--iterations", "40", "--warmup",
+                                     "10", "--file", "f", "--lockstep", "1"])
+        self.assertEqual(inv.argv()[3:8], ["--iterations", "1000", "--warmup", "10", "--passes"])
+        self.assertEqual(ls.record()["argv"], ls.argv())
+        self.assertEqual(ls.record()["iterations"], 40)
