@@ -7,6 +7,8 @@
 #                  by any build when $(BUILD)/deps.env is missing)
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     the micro-benchmarks of c/micro/ beside Node and Go (ns per switch, per await, ...)
+#   make aa        a variant against itself in lockstep, many times: the share of intervals that
+#                  exclude 1 where nothing differs, at most 5% (AA_ARGS="--noise" adds a load)
 #   make tune      what on this host moves timings (CPU governor, turbo, ASLR) and what it
 #                  should be; changes it only with TUNE_ARGS=--apply (as root), --reset undoes
 #   make counts    instructions per operation of every C and Go variant under valgrind, exact
@@ -134,7 +136,7 @@ LAUNCH := $(BUILD)/bin/launch
 # The empty C program whose wall time is a C process's start-up (runner/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
-.PHONY: all c go deps runtimes compare quick counts tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
+.PHONY: all c go deps runtimes compare quick counts aa tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH) $(C_EMPTY)
 
@@ -264,6 +266,14 @@ counts: all | $(DEPS_ENV)
 	else \
 	  "$(PYTHON)" -m runner.counts $(COUNTS_ARGS); \
 	fi
+
+# A variant against itself in lockstep, many times (runner/aa.py): how often an
+# interval excludes 1 where nothing differs, at most 5% on any host; the table
+# on stdout and in results/<host>/aa-<stamp>/.  AA_ARGS="--noise" adds an
+# on-and-off load on the programs' CPU (runner/load.py).  Timings, so make
+# test runs it only small, with --check.
+aa: all | $(DEPS_ENV)
+	"$(PYTHON)" -m runner.aa $(if $(NODE),--node "$(NODE)",) $(AA_ARGS)
 
 # The host's settings that move timings, and what they should be; nothing is
 # changed without TUNE_ARGS=--apply (runner/tune.py).

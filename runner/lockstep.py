@@ -279,3 +279,50 @@ def session(a, b, pairs, rng, launch_path, cpu=None, timeout_s=60.0):
                 p.kill()
             p.close()
     return cl
+
+
+def side(cat, v, node, n, pass_n=None, profile="default", rt=None, concurrency=None):
+    """A session's side for variant v: its lockstep command (plan.Invocation
+    at the workload's flags, its warm-up at N = n as the profile gives it, each
+    pass of pass_n operations, n when None) and what its lines are checked
+    against."""
+    from . import plan as plan_mod     # plan imports the catalog and the runtimes: used here only
+    w = v["workload"]
+    inv = plan_mod.invocation(v, node, n, cat.workload_args(w), concurrency,
+                              cat.warmup(w, profile), "1", rt)
+    inv = inv.replace(iterations=pass_n or n, lockstep=True)
+    return {"entry": v, "invocation": inv, "argv": inv.argv(), "n": inv.iterations,
+            "env": v.get("env"), "workload_values": cat.flag_values(w),
+            "concurrency": v["concurrency"] if concurrency is None else concurrency}
+
+
+def probe_per_op_ns(sd, launch_path, cpu=None, passes=3, timeout_s=60.0):
+    """One process of side sd alone: the median of `passes` passes' time per
+    operation in ns, or Failure."""
+    w = Warm(sd["argv"], launch_path, sd.get("env"), cpu, sd["entry"]["id"])
+    try:
+        w.ready(timeout_s)
+        times = []
+        for k in range(passes):
+            text = w.run_pass(timeout_s)
+            why = contract.problem(sd["entry"], sd["n"], text, sd.get("workload_values"),
+                                   sd.get("concurrency"), 1)
+            if why:
+                raise Failure("%s: pass %d: %s" % (w.name, k + 1, why))
+            times.append(json.loads(text)["elapsed_ns"])
+        w.end(timeout_s)
+        return stats.median(times) / float(sd["n"])
+    finally:
+        if not w.done:
+            w.kill()
+        w.close()
+
+
+def pass_n(per_op_ns, n, target_ms, keeps_n=False):
+    """A lockstep pass's N (DESIGN section 6): n itself where N is part of what
+    is measured (keeps_n: all N at once in parallel mode, N tasks asleep
+    together, a seed's own N), else the N whose pass takes about target_ms at
+    per_op_ns, from 1 to n."""
+    if keeps_n or not per_op_ns or per_op_ns <= 0:
+        return n
+    return max(1, min(n, int(round(target_ms * 1e6 / per_op_ns))))

@@ -1,0 +1,234 @@
+"""Lockstep pairing (runner/lockstep.py, stats.clustered, runner/aa.py): the
+interval over process pairs keeps its coverage on clustered data, the A/A
+check can fail, and a session's programs fail alone and leave nothing behind."""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+
+from . import aa
+from . import catalog as catalog_mod
+from . import launch
+from . import lockstep
+from . import plan as plan_mod
+from . import stats
+
+ROOT = catalog_mod.ROOT
+
+
+def simulate(rng, sessions, pairs, between, within, heavy=False, true_ratio=1.0):
+    """One simulated comparison: `sessions` process pairs, each with its own
+    effect (a process pair's layout, JIT, placement: normal, sd `between` on the
+    log), and `pairs` pairs of passes each with its own noise (sd `within`,
+    Student-t with 3 degrees of freedom when heavy); returns the sessions'
+    pairs [(a_ns, b_ns)]."""
+    out = []
+    for _ in range(sessions):
+        effect = rng.gauss(0, between)
+        cl = []
+        for _ in range(pairs):
+            e = rng.gauss(0, within)
+            if heavy:
+                e = within * rng.gauss(0, 1) / max(1e-9, (sum(rng.gauss(0, 1) ** 2 for _ in range(3)) / 3) ** 0.5)
+            b = 1e6 * (1 + abs(rng.gauss(0, 0.3)))     # the host's speed, shared by the pair
+            cl.append((b * true_ratio * pow(2.718281828, effect + e), b))
+        out.append(cl)
+    return out
+
+
+class ClusteredIntervalTest(unittest.TestCase):
+    def test_the_interval_over_process_pairs_keeps_its_coverage_where_pooling_the_pairs_does_not(self):
+        # No true difference; each process pair has its own effect (sd 1% on
+        # the log), each pass pair its own noise (2%).  The interval from one
+        # figure a process pair must exclude 1 at most 5% of the time; the
+        # same pairs pooled as if independent exclude it far more often,
+        # which is what the test tells apart.
+        rng = random.Random(7)
+        for heavy in (False, True):
+            fp = pooled = 0
+            m = 600
+            for _ in range(m):
+                sessions = simulate(rng, 8, 12, 0.01, 0.02, heavy)
+                r = stats.clustered([stats.cluster_figure(cl, 1000) for cl in sessions])
+                fp += r["ratio_ci_low"] > 1 or r["ratio_ci_high"] < 1
+                _, lo, hi = stats.ratio_ci([a / b for cl in sessions for a, b in cl])
+                pooled += lo > 1 or hi < 1
+            self.assertLessEqual(fp / m, 0.05, (heavy, fp))
+            self.assertGreater(pooled / m, 0.12, (heavy, pooled))
+
+    def test_the_interval_covers_a_true_ratio_and_finds_a_real_difference(self):
+        rng = random.Random(11)
+        cover = found = 0
+        for _ in range(300):
+            sessions = simulate(rng, 10, 10, 0.005, 0.02, true_ratio=1.03)
+            r = stats.clustered([stats.cluster_figure(cl, 1) for cl in sessions])
+            cover += r["ratio_ci_low"] <= 1.03 <= r["ratio_ci_high"]
+            found += r["ratio_ci_low"] > 1
+        self.assertGreaterEqual(cover / 300.0, 0.95)
+        self.assertGreaterEqual(found / 300.0, 0.9)
+
+    def test_a_cluster_figure_is_the_median_of_its_pairs(self):
+        self.assertEqual(stats.cluster_figure([(110, 100), (300, 100), (105, 100)], 10),
+                         (1.1, 1.0))
+        self.assertIsNone(stats.cluster_figure([(5, 0)], 1))
+        r = stats.clustered([(1.0, 0.0)] * 3)
+        self.assertEqual(r["rounds"], 3)
+        self.assertIsNone(r["ratio_ci_low"])     # too few process pairs for an interval
+
+
+class AATest(unittest.TestCase):
+    def test_the_exact_interval_of_a_share(self):
+        lo, hi = aa.clopper_pearson(0, 60)
+        self.assertEqual(lo, 0.0)
+        self.assertAlmostEqual(hi, 0.0596, places=3)
+        lo, hi = aa.clopper_pearson(3, 40)
+        self.assertAlmostEqual(lo, 0.0157, places=3)
+        self.assertAlmostEqual(hi, 0.2039, places=3)
+        self.assertEqual(aa.verdict(0, 80)[0], stats.MET)
+        self.assertEqual(aa.verdict(0, 20)[0], stats.UNRESOLVED)
+        self.assertEqual(aa.verdict(30, 80)[0], stats.MISSED)
+
+    def test_the_check_fails_only_on_more_false_positives_than_chance_gives(self):
+        self.assertFalse(aa.check_fails(0, 30))
+        self.assertFalse(aa.check_fails(4, 30))   # P(X >= 4) is about 6% at 5%
+        self.assertTrue(aa.check_fails(8, 30))
+        self.assertTrue(aa.check_fails(30, 30))
+
+
+def _side(vid, n, pass_n, **flags):
+    """A session's side of vid with no warm-up, its workload's flags given."""
+    cat = catalog_mod.Catalog()
+    sd = lockstep.side(cat, cat.find(vid), plan_mod.find_node(None), n, pass_n)
+    sd["argv"] = sd["invocation"].replace(warmup=0).argv()
+    extra = []
+    for k, v in flags.items():
+        extra += ["--" + k.replace("_", "-"), v]
+    sd["argv"] = sd["argv"] + extra
+    return sd
+
+
+@unittest.skipUnless(os.path.exists(os.path.join(catalog_mod.build_dir(), "bin", "c-readfile")),
+                     "needs make all")
+class SessionTest(unittest.TestCase):
+    VID = "readfile/c/callback-sequential@inline"
+
+    def test_a_session_alternates_the_two_in_a_random_order_and_keeps_each_processs_figures(self):
+        a = _side(self.VID, 100, 20)
+        cl = lockstep.session(a, a, 12, random.Random(3), launch.launcher())
+        self.assertIsNone(cl.failure)
+        self.assertEqual(len(cl.pairs), 12)
+        firsts = {first for _, _, first in cl.pairs}
+        self.assertEqual(firsts, {True, False})
+        self.assertEqual(len(cl.a_lines), 12)
+        for proc in (cl.a_proc, cl.b_proc):
+            self.assertEqual(proc["end"]["passes"], 12)
+            self.assertGreater(proc["proc_peak_rss_kb"], 0)
+            self.assertEqual(proc["warmup_ns"], 0)      # _side runs no warm-up
+        self.assertEqual(json.loads(cl.a_lines[0])["iterations"], 20)
+
+    def test_a_program_that_fails_a_pass_ends_its_session_with_one_line(self):
+        a = _side(self.VID, 100, 20)
+        b = _side(self.VID, 100, 20, expect="Hello, worlD")
+        cl = lockstep.session(a, b, 5, random.Random(1), launch.launcher())
+        self.assertIn("B %s: exit 1 before its pass line" % self.VID, cl.failure)
+        self.assertIn("lockstep pass 1: iteration 0", cl.failure)
+        self.assertNotIn("\n", cl.failure)
+
+    def test_a_program_killed_mid_lockstep_is_a_failure_and_the_next_session_runs(self):
+        a = _side(self.VID, 100, 20)
+        real = lockstep.Warm.run_pass
+        count = {"n": 0}
+
+        def kill_the_second(self, timeout_s):
+            count["n"] += 1
+            if count["n"] == 4:
+                kids = open("/proc/%d/task/%d/children" % (self.p.pid, self.p.pid)).read().split()
+                os.kill(int(kids[0]), signal.SIGKILL)
+                time.sleep(0.05)
+            return real(self, timeout_s)
+        lockstep.Warm.run_pass = kill_the_second
+        try:
+            cl = lockstep.session(a, a, 5, random.Random(1), launch.launcher())
+        finally:
+            lockstep.Warm.run_pass = real
+        self.assertRegex(cl.failure, r"^[AB] %s: killed by signal 9 before its pass line$" % self.VID)
+        again = lockstep.session(a, a, 2, random.Random(1), launch.launcher())
+        self.assertIsNone(again.failure)
+
+    def test_ctrl_c_during_a_pair_leaves_no_process_behind(self):
+        with tempfile.TemporaryDirectory() as d:
+            fixture = os.path.join(d, "marker-%d.txt" % os.getpid())
+            with open(fixture, "w") as f:
+                f.write("Hello, world")
+            script = textwrap.dedent("""
+                import random, sys
+                from runner import launch, lockstep, test_lockstep
+                a = test_lockstep._side(%r, 100, 200000, file=%r)
+                print("started", flush=True)
+                lockstep.session(a, a, 1000, random.Random(1), launch.launcher())
+            """ % (self.VID, fixture))
+            p = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL)
+            self.assertEqual(p.stdout.readline().strip(), b"started")
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and len(_with(fixture)) < 2:
+                time.sleep(0.05)
+            self.assertEqual(len(_with(fixture)), 2, "both programs running")
+            time.sleep(0.2)
+            p.send_signal(signal.SIGINT)
+            p.wait(20)
+            p.stdout.close()
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and _with(fixture):
+                time.sleep(0.05)
+            self.assertEqual(_with(fixture), [])
+
+
+def _with(text):
+    """The pids of the processes whose command line holds text (the launcher
+    aside: its program is what is asked after)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().split(b"\0")
+        except OSError:
+            continue
+        if text.encode() in cmd and not cmd[0].endswith(b"/launch"):
+            out.append(int(pid))
+    return out
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class LoadTest(unittest.TestCase):
+    def test_the_load_runs_pinned_on_its_cpu_switching_and_stops_with_nothing_left(self):
+        from . import load
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [None]
+        ld = load.Load(cpus[-1], seed=3, switch_ms=(20, 40)).start()
+        try:
+            self.assertTrue(ld.running())
+            time.sleep(0.5)
+            if cpus[-1] is not None:
+                self.assertEqual(os.sched_getaffinity(ld.p.pid), {cpus[-1]})
+            # On about half the time: it used some CPU but far from all of it.
+            with open("/proc/%d/stat" % ld.p.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ticks = int(fields[11]) + int(fields[12])
+            self.assertGreater(ticks, 0)
+            pid = ld.p.pid
+        finally:
+            ld.stop()
+        self.assertFalse(ld.running())
+        self.assertFalse(os.path.exists("/proc/%d" % pid) and
+                         open("/proc/%d/stat" % pid).read().split()[2] != "Z")
