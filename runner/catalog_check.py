@@ -264,6 +264,38 @@ def check_calibrate(x, where):
     check_integer(x.get("max"), 1, MAX_PASSES, where, "max")
 
 
+LOCKSTEP_KEYS = {"pass_ms", "max_pass_ms", "pairs", "sessions", "max_sessions", "minutes",
+                 "workloads"}
+
+
+def check_lockstep(x, where):
+    """A profile's lockstep phase (runner/lockstep.py): {"pass_ms": T, "pairs": P,
+    "sessions": S, "max_sessions": S2[, "max_pass_ms": X][, "minutes": M]
+    [, "workloads": [..]]}: a pass of about T ms where N may be chosen, P pairs
+    of passes a process pair, S process pairs for every pair of variants
+    compared and up to S2 for one still open, within M minutes; a pair whose
+    pass would take more than X ms (its N kept) is left to the rounds;
+    workloads, when given, the only ones."""
+    if not isinstance(x, dict):
+        raise CatalogError('%s must be an object {"pass_ms": T, "pairs": P, "sessions": S, '
+                           '"max_sessions": S2}' % where)
+    check_known(x, LOCKSTEP_KEYS, where)
+    t = x.get("pass_ms")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 60000:
+        raise CatalogError("%s: pass_ms must be a number of ms from 1 to 60000, got %r" % (where, t))
+    check_integer(x.get("pairs"), 1, 10000, where, "pairs")
+    check_integer(x.get("sessions"), 1, 10000, where, "sessions")
+    check_integer(x.get("max_sessions"), x["sessions"], 10000, where, "max_sessions")
+    if "minutes" in x:
+        check_minutes(x["minutes"], where)
+    m = x.get("max_pass_ms", t)
+    if isinstance(m, bool) or not isinstance(m, (int, float)) or not t <= m <= 600000:
+        raise CatalogError("%s: max_pass_ms must be a number of ms from pass_ms to 600000, got %r"
+                           % (where, m))
+    if "workloads" in x:
+        check_strings(x["workloads"], where, "workloads")
+
+
 def check_extra_rounds(x, where):
     """A profile's extra rounds (runner/sequential.py): {"max": R, "minutes": M}."""
     if not isinstance(x, dict):
@@ -379,7 +411,7 @@ def read_suite(path):
         if not isinstance(p, dict):
             raise CatalogError("%s must be an object" % where)
         check_known(p, {"about", "rounds", "warmup_rounds", "warmup_iterations", "minutes",
-                     "extra_rounds", "calibrate_passes"}, where)
+                     "extra_rounds", "calibrate_passes", "lockstep"}, where)
         check_integer(p.get("rounds"), 1, MAX_ROUNDS, where, "rounds")
         check_integer(p.get("warmup_rounds"), 0, MAX_ROUNDS, where, "warmup_rounds")
         if "warmup_iterations" in p:
@@ -393,6 +425,8 @@ def read_suite(path):
             check_extra_rounds(p["extra_rounds"], where + ": extra_rounds")
         if "calibrate_passes" in p:
             check_calibrate(p["calibrate_passes"], where + ": calibrate_passes")
+        if "lockstep" in p:
+            check_lockstep(p["lockstep"], where + ": lockstep")
         if not isinstance(p.get("about"), str):
             raise CatalogError("%s: about must be a string" % where)
     if "startup" in suite:

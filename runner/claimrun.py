@@ -30,10 +30,13 @@ class Run:
         self.times = None  # {variant: {round: elapsed_ns}} of valid runs
         self.mem = None    # {variant: {round: KB above the idle process}}
         self.sampled = None  # {variant: {round: a harness's own figure, KB}}
+        self.sessions = {}   # {(a, b): lockstep sessions' figures} (pairs.figures)
         self.samples_note = "no run folder was given"
         if folder is not None:
             try:
-                self.times, self.mem, self.sampled = runfolder.of(folder).by_round()
+                rf = runfolder.of(folder)
+                self.times, self.mem, self.sampled = rf.by_round()
+                self.sessions = rf.sessions
             except EnvError as e:
                 self.samples_note = "samples.csv unreadable (%s)" % e
 
@@ -83,6 +86,15 @@ class Run:
             why = self.why_missing(vid)
             if why:
                 return {"missing": why}
+        locked = self.sessions.get((num[0], den[0])) if len(num) == len(den) == 1 else None
+        if locked:
+            # A ratio of two variants that ran in lockstep: one figure a
+            # process pair (stats.clustered), as the summary's ratios.
+            p = stats.clustered([(f[0], f[1]) for f in locked])
+            return {"value": p["ratio"], "low": p["ratio_ci_low"], "high": p["ratio_ci_high"],
+                    "rounds": p["rounds"], "paired": True, "pairing": "lockstep",
+                    "key": ("ratio", tuple(num), tuple(den)),
+                    "p": p["p_value"] if p["ratio_ci_low"] is not None else None}
         if self.times is not None:
             rounds = set.intersection(*(set(self.times.get(v, {})) for v in list(num) + list(den)))
             per_round = []

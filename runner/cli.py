@@ -4,7 +4,7 @@ Usage:
   python3 -m runner --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
                     [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
                     [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--yes]
-                    [--check] [--no-extra-rounds]
+                    [--check] [--no-extra-rounds] [--no-lockstep] [--noise]
   python3 -m runner --render RUNDIR [--no-charts]
                               redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
@@ -30,7 +30,12 @@ the summaries, exports and REPORT.md without drawing a chart (about a second
 each; `make plots RUN=DIR` draws them later).  A profile with extra_rounds
 (suite.json) adds rounds after its planned ones for the targets and claims still
 open, then for the headline's comparisons still open (runner/sequential.py); --no-extra-rounds runs the planned rounds only,
-and so does --rounds.
+and so does --rounds.  A profile with lockstep (suite.json) then runs every pair of
+variants a ratio compares as process pairs alternated pass by pass
+(runner/lockstep.py), and its ratios are theirs; --no-lockstep leaves it out.
+--noise runs a load on the programs' CPU, on and off at random every 50 to
+500 ms, through the measured rounds and the lockstep (runner/load.py): noise
+any user can repeat.
 
 Before it starts, the run's duration is estimated (at the wall times of the
 newest run under OUT, or at a program's start-up time for a variant it did
@@ -149,6 +154,12 @@ def parse_args(argv):
     p.add_argument("--no-extra-rounds", action=_Once, const=True, default=False,
                    help="run the planned rounds only, even where the profile gives extra "
                         "rounds for the questions still open (runner/sequential.py)")
+    p.add_argument("--no-lockstep", action=_Once, const=True, default=False,
+                   help="leave out the profile's lockstep phase: every ratio from the "
+                        "fresh processes' rounds (runner/lockstep.py)")
+    p.add_argument("--noise", action=_Once, const=True, default=False,
+                   help="a load on the programs' CPU, switched on and off at random every "
+                        "50 to 500 ms, while the run measures (runner/load.py)")
     p.add_argument("--node", action=_Once,
                    help="Node.js executable, or 'none' to skip Node variants")
     p.add_argument("--check", action=_Once, const=True, default=False,

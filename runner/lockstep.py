@@ -26,8 +26,10 @@ in one line, with what ran before; the caller records it and goes on.  A signal
 to the runner (Ctrl-C) kills both process groups before it propagates: nothing
 is left behind.
 """
+import csv
 import json
 import os
+import random
 import select
 import subprocess
 import tempfile
@@ -35,6 +37,7 @@ import time
 
 from . import contract
 from . import launch
+from . import pairs as pairs_mod
 from . import stats
 
 ROOT = launch.ROOT
@@ -326,3 +329,200 @@ def pass_n(per_op_ns, n, target_ms, keeps_n=False):
     if keeps_n or not per_op_ns or per_op_ns <= 0:
         return n
     return max(1, min(n, int(round(target_ms * 1e6 / per_op_ns))))
+
+
+# -- the lockstep phase of a run (DESIGN section 6) ----------------------------
+
+RULE = ("after the fresh-process rounds, each pair of variants a ratio, target or claim "
+        "compares runs as process pairs in lockstep: both warm, pinned to the programs' CPU, "
+        "alternated pass by pass in a random order a pair; a pass's N is the one that takes "
+        "about pass_ms at the slower variant's time per operation in the fresh rounds, from 1 "
+        "to the workload's N (bounded: at least 4 K), except where N is part of what is "
+        "measured (parallel mode, a seed's whole-process method), which keep the workload's "
+        "N; every pair gets `sessions` process pairs, and one whose questions its sessions "
+        "have not decided by the confidence sequence gets more, up to `max_sessions`, "
+        "within the run's time budget")
+
+
+def pair_questions(cat, run, variant_ids, iterations):
+    """{(a, b): [(kind, bound)]} of every pair of variants the run compares as a
+    ratio or a difference: each variant against its baselines (the tables'
+    ratios: against 1.00x), the targets on two variants and the seeds' ratio
+    claims (sequential.questions), in a stable order."""
+    from . import sequential     # sequential reads run folders: imported where needed
+    out = {}
+    present = set(variant_ids)
+    for vid in variant_ids:
+        for key in ("c", "lang"):
+            rule = ((run.get("baselines") or {}).get(vid) or {}).get(key)
+            if rule and rule[0] != vid and rule[0] in present:
+                qs = out.setdefault((vid, rule[0]), [])
+                if ("ratio", 1.0) not in qs:
+                    qs.append(("ratio", 1.0))
+    for q in sequential.questions(cat, variant_ids, iterations):
+        if q.get("against") and q["kind"] in ("ratio", "diff_per_op_ns"):
+            qs = out.setdefault((q["variant"], q["against"]), [])
+            if (q["kind"], q["bound"]) not in qs:
+                qs.append((q["kind"], q["bound"]))
+    return out
+
+
+def open_pair(figs, questions):
+    """Whether a pair's sessions leave any of its questions open: the
+    confidence sequence (sequential.decided) has not excluded its bound."""
+    from . import sequential
+    for kind, bound in questions:
+        xs = [f[0] if kind == "ratio" else f[1] for f in figs]
+        if not sequential.decided(xs, bound):
+            return True
+    return False
+
+
+def keeps_n(v):
+    """Whether a pass of v keeps the workload's N: N is part of what is measured."""
+    return v["mode"] == "parallel" or v.get("method", "inprocess") != "inprocess"
+
+
+class Phase:
+    """The lockstep phase of a run: sessions of every compared pair, written to
+    lockstep.csv (pairs.py) and runs.jsonl, recorded in run.json's lockstep."""
+
+    def __init__(self, spec, plan, cat, run, rundir, launch_path, cpu, servers, log, seed,
+                 progress, deadline=None):
+        self.spec, self.plan, self.cat, self.run = spec, plan, cat, run
+        self.rundir, self.launch_path, self.cpu = rundir, launch_path, cpu
+        self.servers, self.log, self.progress = servers, log, progress
+        self.rng = random.Random("lockstep %d" % seed)
+        self.deadline = deadline
+        if spec.get("minutes"):
+            end = time.monotonic() + spec["minutes"] * 60
+            self.deadline = end if deadline is None else min(deadline, end)
+        self.sessions = 0
+        self.figs = {}          # (a, b) -> [(ratio, diff)]
+        self.failures = {}      # (a, b) -> count
+
+    def per_op(self):
+        """{variant: time per operation in ns} from the fresh rounds so far."""
+        from . import sequential
+        out = {}
+        for vid, rounds in sequential.read_processes(self.rundir).items():
+            xs = [p["elapsed_ns"] / float(p["iterations"]) for p in rounds.values()
+                  if p.get("iterations")]
+            if xs:
+                out[vid] = stats.median(xs)
+        return out
+
+    def sides(self, a, b, per_op):
+        """The two sides of a session of a and b, at their pass's N."""
+        va, vb = self.cat.find(a), self.cat.find(b)
+        n = self.plan.settings[va["workload"]]["iterations"]
+        nb = self.plan.settings[vb["workload"]]["iterations"]
+        if nb != n:
+            return None
+        slower = max(per_op.get(a) or 0, per_op.get(b) or 0)
+        if not slower:
+            return None             # no fresh process of one of them: left to the rounds
+        pn = pass_n(slower, n, self.spec["pass_ms"], keeps_n(va) or keeps_n(vb))
+        for v in (va, vb):
+            if v["mode"] == "bounded":
+                pn = max(pn, min(n, 4 * v["concurrency"]))
+        if slower * pn / 1e6 > self.spec.get("max_pass_ms", float("inf")):
+            return None             # a pass too long for lockstep: left to the rounds
+        out = []
+        for v in (va, vb):
+            inv = plan_invocation(self.plan, v, pn)
+            sd = {"entry": v, "invocation": inv, "argv": inv.argv(), "n": pn,
+                  "env": v.get("env"), "workload_values": self.cat.flag_values(v["workload"]),
+                  "concurrency": v["concurrency"]}
+            spec = self.plan.servers.get(v["id"])
+            if spec:
+                port, why = self.servers.port(spec)
+                if why:
+                    return why
+                sd["argv"] = sd["argv"] + [spec["port_flag"], str(port)]
+            out.append(sd)
+        return out
+
+    def go(self, variant_ids):
+        """Runs the phase; returns run.json's lockstep record."""
+        iterations = {v: self.plan.settings[self.cat.find(v)["workload"]]["iterations"]
+                      for v in variant_ids}
+        only = self.spec.get("workloads")
+        ids = [v for v in variant_ids if not only or v.split("/", 1)[0] in only]
+        qs = pair_questions(self.cat, self.run, ids, iterations)
+        per_op = self.per_op()
+        rec = {"rule": RULE, "pass_ms": self.spec["pass_ms"], "pairs": self.spec["pairs"],
+               "sessions": self.spec["sessions"], "max_sessions": self.spec["max_sessions"],
+               "compared": len(qs), "pass_n": {}, "invocations": {}, "sessions_run": 0,
+               "stopped": None}
+        self.run["lockstep"] = rec
+        stop = None
+        rnd = 0
+        with open(os.path.join(self.rundir, "lockstep.csv"), "w", newline="",
+                  encoding="utf-8") as out:
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow(pairs_mod.PAIR_COLUMNS)
+            out.flush()
+            while stop is None:
+                rnd += 1
+                todo = [p for p in qs if self.failures.get(p, 0) < 2 and (
+                    len(self.figs.get(p, [])) < self.spec["sessions"] or (
+                        len(self.figs.get(p, [])) < self.spec["max_sessions"]
+                        and open_pair(self.figs[p], qs[p])))]
+                if not todo:
+                    stop = "every compared pair decided or at its most sessions"
+                    break
+                self.rng.shuffle(todo)
+                for k, (a, b) in enumerate(todo, start=1):
+                    if self.deadline is not None and time.monotonic() > self.deadline:
+                        stop = "the time budget ended"
+                        break
+                    self.progress.show("lockstep %d: %s vs %s (%d of %d)" % (
+                        rnd, a, b.split("/", 1)[1], k, len(todo)))
+                    self.one(w, out, rnd, a, b, per_op, rec)
+                self.servers.stop_all()
+        rec["stopped"] = stop
+        rec["rounds"] = rnd
+        rec["sessions_run"] = self.sessions
+        return rec
+
+    def one(self, w, out, rnd, a, b, per_op, rec):
+        sides = self.sides(a, b, per_op)
+        if sides is None:
+            self.failures[(a, b)] = 2
+            rec.setdefault("left_to_rounds", []).append([a, b])
+            return
+        if isinstance(sides, str):
+            cl = Cluster(a, b, 0)
+            cl.failure = sides
+        else:
+            sa, sb = sides
+            rec["pass_n"]["%s %s" % (a, b)] = sa["n"]
+            for sd in sides:
+                rec["invocations"].setdefault(
+                    "%s@%d" % (sd["entry"]["id"], sd["n"]), sd["invocation"].record())
+            cl = session(sa, sb, self.spec["pairs"], self.rng, self.launch_path, self.cpu,
+                         self.plan.settings[sa["entry"]["workload"]]["timeout_s"])
+        self.sessions += 1
+        entry = {"round": "lockstep %d" % rnd, "session": self.sessions, "variant": a,
+                 "partner": b, "status": "failed" if cl.failure else "ok",
+                 "reason": cl.failure, "pairs": len(cl.pairs),
+                 "a_proc": cl.a_proc, "b_proc": cl.b_proc}
+        self.log.run(entry)
+        if cl.failure:
+            self.failures[(a, b)] = self.failures.get((a, b), 0) + 1
+            self.run.setdefault("failures", []).append(
+                {"round": entry["round"], "variant": a, "status": "failed",
+                 "reason": "lockstep with %s: %s" % (b, cl.failure)})
+            self.progress.note("run.py: lockstep %s vs %s: %s" % (a, b, cl.failure))
+            return
+        for k, (x, y, first) in enumerate(cl.pairs):
+            w.writerow([self.sessions, rnd, a, b, k, int(first), cl.n, x, y])
+        out.flush()
+        self.figs.setdefault((a, b), []).append(cl.figure())
+
+
+def plan_invocation(plan, v, pn):
+    """v's lockstep Invocation at pass N pn, derived from the plan's (at the
+    workload's N, its warm-up as the profile gives it)."""
+    return plan.invocations[v["id"]].replace(iterations=pn, lockstep=True, passes=1)

@@ -24,6 +24,8 @@ from . import calibrate
 from . import catalog as catalog_mod
 from . import contract
 from . import launch
+from . import load as load_mod
+from . import lockstep
 from . import noise
 from . import plan as plan_mod
 from . import rundir as rd
@@ -233,6 +235,11 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             # time per measured round is added as the rounds go (startup_ns).
             "startup": {k: [_rel(a) for a in c]
                         for k, c in (getattr(plan, "startup", None) or {}).items()},
+            # Each variant's invocation, resolved once (plan.Invocation): what
+            # commands renders; the lockstep's are in lockstep.invocations.
+            "invocations": {k: dict(inv.record(), program=[_rel(a) for a in inv.program],
+                                    argv=[_rel(a) for a in inv.argv()])
+                            for k, inv in (getattr(plan, "invocations", None) or {}).items()},
             "complete": False, "rounds_done": 0, "failures": []}
 
 
@@ -375,11 +382,36 @@ def measure(args, cat, plan, seed):
     extra = sequential.start(args, cat, plan, rundir, seed, deadline=deadline)
     passes_of = calibrate.Calibration(plan)
     end_speed = None    # the last measured round's end probe (noise.probe_ns)
+    # The lockstep phase after the planned rounds (lockstep.py), before any
+    # extra round: the profile's, unless --no-lockstep.
+    lock_spec = getattr(plan, "lockstep", None)
+    if getattr(args, "no_lockstep", False):
+        lock_spec = None
+    noise_load = None
+    if getattr(args, "noise", False):
+        noise_load = load_mod.Load(pin["program_cpu"], seed)
+        run["noise"] = load_mod.describe(pin["program_cpu"])
     with rd.SampleLog(rundir) as log:
         try:
+            if noise_load:
+                noise_load.start()
             i = -1
-            while i + 1 < len(plan_orders) or (
-                    extra and sequential.add_round(extra, plan, plan_orders, run, progress)):
+            while True:
+                if i + 1 >= len(plan_orders):
+                    if lock_spec and sampled:
+                        phase = lockstep.Phase(lock_spec, plan, cat, run, rundir, launcher,
+                                               pin["program_cpu"], servers, log, seed, progress,
+                                               deadline)
+                        lock_spec = None
+                        try:
+                            phase.go([v["id"] for v in plan.variants])
+                        finally:
+                            servers.stop_all()
+                            rd.write_json(os.path.join(rundir, "run.json"), run)
+                        continue
+                    if not (extra and sequential.add_round(extra, plan, plan_orders, run,
+                                                           progress)):
+                        break
                 if len(plan_orders) - warmups > rounds:        # an extra round was added
                     rounds = len(plan_orders) - warmups
                     rd.write_json(os.path.join(rundir, "run.json"), run)
@@ -484,6 +516,8 @@ def measure(args, cat, plan, seed):
             raise
         finally:
             round_log.close()
+            if noise_load:
+                noise_load.stop()
     progress.end()
     if (not interrupted and sampled and not getattr(args, "no_trace", False)
             and any(s.get("trace_iterations") for s in plan.settings.values())):

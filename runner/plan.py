@@ -468,12 +468,13 @@ def make(cat, args, node):
     for v in runnable:
         if v["workload"] not in settings:
             settings[v["workload"]] = workload_settings(cat, v["workload"], profile, rounds, args)
-    commands, servers, pts, warm = {}, {}, {}, {}
+    commands, servers, pts, warm, invocations = {}, {}, {}, {}, {}
     for v in runnable:
         s = settings[v["workload"]]
         rt = rts[v["id"]]
-        commands[v["id"]] = command(v, node, s["iterations"], s["args"], warmup=s["warmup"],
-                                    passes=s["passes"], rt=rt)
+        invocations[v["id"]] = invocation(v, node, s["iterations"], s["args"],
+                                          warmup=s["warmup"], passes=s["passes"], rt=rt)
+        commands[v["id"]] = invocations[v["id"]].argv()
         if prof.get("warmup_iterations") and warmups:
             # A warm-up round warms the host (files, binaries, caches, servers);
             # each process warms itself before its clock, so it may run a smaller N.
@@ -506,6 +507,8 @@ def make(cat, args, node):
     plan.calibrate = prof.get("calibrate_passes")   # calibrate.py: passes from the warm-up
     plan.points = pts
     plan.startup = startup
+    plan.invocations = invocations    # {id: Invocation}: what commands renders
+    plan.lockstep = prof.get("lockstep")
     return plan
 
 

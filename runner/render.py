@@ -53,12 +53,14 @@ def _render(rundir, out_root, draw_charts=True):
     samples, run, hinfo = folder.samples, folder.run, folder.host
     for w in folder.warnings:
         print("run.py: warning: %s" % w, file=sys.stderr)
-    rows, points = sm.split_points(sm.summarize(samples, run["baselines"], folder.units()))
+    rows, points = sm.split_points(sm.summarize(samples, run["baselines"], folder.units(),
+                                                folder.sessions, folder.lock_per_op))
     accounting.attach(folder, rows)      # per operation: CPU, counts, system calls
     summary = {"run": run, "host": hinfo, "variants": rows,
                "headline": verdicts.headline(rows), "verdicts": dict(verdicts.sentences(rows)),
                "all_verdicts": dict(verdicts.full_sentences(rows)),
-               "targets": targets.evaluate(folder.base_samples, folder.targets())}
+               "targets": targets.evaluate(folder.base_samples, folder.targets(),
+                                           folder.sessions)}
     if points:
         # A sweep (the scaling profile): every point's row, the base included;
         # the variants' rows above are the base point's.

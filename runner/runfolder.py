@@ -23,6 +23,7 @@ import os
 from . import catalog as catalog_mod
 from . import catalog_check
 from . import noise
+from . import pairs as pairs_mod
 from . import samples as samples_mod
 from . import summary as sm
 from .errors import EnvError
@@ -282,6 +283,32 @@ class RunFolder:
         """One row per process at the base point, its passes' median as its
         time (summary.per_process): what every statistic takes."""
         return sm.per_process(self.base_samples)
+
+    @functools.cached_property
+    def pairs(self):
+        """lockstep.csv's rows (pairs.read_pairs), [] for a run without
+        lockstep; EnvError naming the file and line of a row the runner could
+        not have written."""
+        path = self.file("lockstep.csv")
+        if not os.path.exists(path):
+            return []
+        try:
+            return pairs_mod.read_pairs(path, self.warnings)
+        except OSError as e:
+            raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
+        except ValueError as e:
+            raise EnvError(str(e))
+
+    @functools.cached_property
+    def sessions(self):
+        """{(a, b): [(ratio, difference per operation, session, round)]} of the
+        lockstep sessions (pairs.figures): one figure a process pair."""
+        return pairs_mod.figures(self.pairs)
+
+    @functools.cached_property
+    def lock_per_op(self):
+        """{variant: [ns per operation, one a lockstep process]} (pairs.per_op)."""
+        return pairs_mod.per_op(self.pairs)
 
     def by_round(self):
         """({variant: {round: elapsed_ns}}, {variant: {round: KB above the idle

@@ -257,11 +257,25 @@ def read_processes(rundir):
     return groups
 
 
-def figures(q, processes):
+def read_sessions(rundir):
+    """The run folder's lockstep sessions' figures (runfolder.RunFolder.sessions),
+    {} before lockstep.csv exists."""
+    folder = runfolder.RunFolder(rundir)
+    if not os.path.exists(folder.file("lockstep.csv")):
+        return {}
+    return folder.sessions
+
+
+def figures(q, processes, sessions=None):
     """A question's per-round figures from read_processes()'s processes, in
     round order: variant over against (ratio), their difference per operation
     (diff_per_op_ns), or a figure of the variant's own processes
-    (targets.process_figure), as targets.py measures them."""
+    (targets.process_figure), as targets.py measures them.  Where its two
+    variants ran in lockstep (sessions, read_sessions'), one figure a session
+    instead, as the summary and the targets then take them."""
+    locked = (sessions or {}).get((q["variant"], q.get("against"))) if q.get("against") else None
+    if locked:
+        return [f[0] if q["kind"] == "ratio" else f[1] for f in locked]
     mine = processes.get(q["variant"]) or {}
     if targets.own(q["kind"]):
         xs = (targets.process_figure(q, mine[r]) for r in sorted(mine))
@@ -341,19 +355,25 @@ class Extra:
         self.decided = {}           # question id -> the round the sequence decided it at
         self.given = {}             # question id -> its paired rounds when last given one
         self.stalled = set()        # questions whose last extra round added no pair
+        self.locked = set()         # questions on lockstep sessions (no extra round for them)
         self.record = {"rule": RULE, "about": RULE_TEXT, "alpha": alpha,
                        "max": settings["max"], "minutes": settings["minutes"],
                        "run_minutes": run_minutes,
                        "planned_rounds": None, "rounds": 0, "stopped": None,
                        "questions": []}
 
-    def state(self, processes):
+    def state(self, processes, sessions=None):
         """[(question, lo, hi, decided, rounds)] of every question measured in
-        at least MIN_PAIRS rounds; a question once decided stays decided (the
-        guarantee is on ever excluding the bound)."""
+        at least MIN_PAIRS rounds (or lockstep sessions, which the extra
+        rounds do not add to: such a question is never given one); a question
+        once decided stays decided (the guarantee is on ever excluding the
+        bound)."""
         out = []
+        self.locked = set()
         for q in self.qs:
-            xs = figures(q, processes)
+            if q.get("against") and (sessions or {}).get((q["variant"], q["against"])):
+                self.locked.add(q["id"])
+            xs = figures(q, processes, sessions)
             if len(xs) < MIN_PAIRS:
                 continue
             lo, hi = confidence_sequence(xs, self.alpha)
@@ -377,7 +397,7 @@ class Extra:
             self.start = self.clock()
             self.record["planned_rounds"] = rnd - 1
         processes = read_processes(self.rundir)
-        st = self.state(processes)
+        st = self.state(processes, read_sessions(self.rundir))
         for q, lo, hi, dec, n in st:
             if dec and q["id"] not in self.decided:
                 self.decided[q["id"]] = rnd - 1
@@ -387,9 +407,14 @@ class Extra:
                 # Its variants failed in the round it was given: no more for it.
                 self.stalled.add(q["id"])
                 self._entry(q)["stalled"] = True
-        still = [s for s in st if not s[3] and s[0]["id"] not in self.stalled]
+        still = [s for s in st if not s[3] and s[0]["id"] not in self.stalled
+                 and s[0]["id"] not in self.locked]
         if not still:
-            self.record["stopped"] = "every question decided" if st else "no question measured"
+            if any(not s[3] and s[0]["id"] in self.locked for s in st):
+                self.record["stopped"] = ("every question decided but those on lockstep "
+                                          "sessions, which extra rounds do not add to")
+            else:
+                self.record["stopped"] = "every question decided" if st else "no question measured"
             return None
         if self.done >= self.settings["max"]:
             self.record["stopped"] = "the most extra rounds (%d)" % self.settings["max"]
@@ -437,7 +462,7 @@ class Extra:
     def finish(self):
         """The record once the rounds are over (an interrupted run's too)."""
         if os.path.exists(os.path.join(self.rundir, "samples.csv")):
-            self._note(self.state(read_processes(self.rundir)))
+            self._note(self.state(read_processes(self.rundir), read_sessions(self.rundir)))
         if self.record["stopped"] is None:
             self.record["stopped"] = "interrupted"
         return self.record

@@ -25,7 +25,13 @@ LANGS = ("c", "go", "node")
 BASELINE_KEYS = (("c", ""), ("lang", "lang_"))
 RATIO_FIELDS = ("baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
                 "significant", "rounds_paired", "baseline_label", "diff_per_op_ns",
-                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value")
+                "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value",
+                # With lockstep sessions (DESIGN section 7) the ratio above is
+                # theirs: "lockstep", how many process pairs, and the round-paired
+                # ratio of the fresh processes beside it, the check; disagree when
+                # the two intervals do not overlap.
+                "pairing", "sessions", "fresh_ratio", "fresh_ratio_ci_low",
+                "fresh_ratio_ci_high", "fresh_rounds", "disagree")
 SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend", "iterations",
                        "concurrency", "n", "ok", "invalid", "failed", "timeout", "crashed",
                        "median_ms", "ci_low_ms", "ci_high_ms", "baseline", "ratio",
@@ -40,7 +46,11 @@ SUMMARY_CSV_COLUMNS = ["variant", "workload", "lang", "style", "mode", "backend"
                        "lang_diff_per_op_ns", "lang_diff_per_op_ns_ci_low",
                        "lang_diff_per_op_ns_ci_high", "point", "env", "q_value",
                        "lang_q_value", "outside_ms", "startup_ms", "own_outside_ms",
-                       "outside_share", "outside_flag", "warmup_ms", "sampled_rss_kb", "runtime"]
+                       "outside_share", "outside_flag", "warmup_ms", "sampled_rss_kb", "runtime",
+                       "pairing", "sessions", "fresh_ratio", "fresh_ratio_ci_low",
+                       "fresh_ratio_ci_high", "disagree", "lang_pairing", "lang_sessions",
+                       "lang_fresh_ratio", "lang_fresh_ratio_ci_low", "lang_fresh_ratio_ci_high",
+                       "lang_disagree"]
 
 # A variant whose time outside its clock, less its language's empty-program
 # start-up and its own warm-up, is more than this share of its timed time is
@@ -108,40 +118,65 @@ def _ms(ns):
     return None if ns is None else ns / 1e6
 
 
-def _ratio(row, prefix, key, base_key, label, ok_times, warnings):
+def _ratio(row, prefix, key, base_key, label, ok_times, warnings, sessions=None):
     """Fills the row's ratio fields (prefix "" or "lang_") against the baseline,
     from the rounds both ran in (stats.paired: ratio, its interval, the sign
     test, significance exactly when the interval excludes 1, the difference per
-    operation).  Keys are (variant id, point): a sweep's point pairs with the
-    same point of the baseline."""
+    operation), or, where the two ran in lockstep (sessions: {(a, b): figures},
+    pairs.figures), from their sessions (stats.clustered, one figure a process
+    pair), with the round-paired ratio beside it as the check.  Keys are
+    (variant id, point): a sweep's point pairs with the same point of the
+    baseline; lockstep runs at the base point only."""
     vid, base = key[0], base_key[0]
     row[prefix + "baseline"] = base
     row[prefix + "baseline_label"] = label
-    if not ok_times.get(base_key):
+    locked = [(f[0], f[1]) for f in (sessions or {}).get((vid, base), [])] \
+        if not key[1] and vid != base else []
+    if not ok_times.get(base_key) and not locked:
         if not base_key[1]:
             warnings.append("baseline %s has no valid samples in this run: no ratio" % base)
         return
-    if not ok_times.get(key):
+    if not ok_times.get(key) and not locked:
         return
-    p = stats.paired(ok_times[key], ok_times[base_key], row["iterations"])
+    p = stats.paired(ok_times.get(key) or {}, ok_times.get(base_key) or {}, row["iterations"])
+    row[prefix + "pairing"] = "rounds"
+    if locked:
+        fresh = p
+        p = stats.clustered(locked)
+        row[prefix + "pairing"] = "lockstep"
+        row[prefix + "sessions"] = p["rounds"]
+        row[prefix + "fresh_rounds"] = fresh["rounds"]
+        for k in ("ratio", "ratio_ci_low", "ratio_ci_high"):
+            row[prefix + "fresh_" + k] = fresh[k]
+        # The two methods disagree when neither interval reaches the other.
+        if fresh["ratio_ci_low"] is not None and p["ratio_ci_low"] is not None:
+            row[prefix + "disagree"] = (fresh["ratio_ci_low"] > p["ratio_ci_high"]
+                                        or fresh["ratio_ci_high"] < p["ratio_ci_low"])
     row[prefix + "rounds_paired"] = p["rounds"]
     for k in ("ratio", "ratio_ci_low", "ratio_ci_high", "diff_per_op_ns",
               "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high"):
         row[prefix + k] = p[k]
     if p["rounds"] and p["ratio_ci_low"] is None and vid != base:
-        warnings.append("ratio to %s from %d paired rounds: too few for a 95%% CI or a test "
-                        "(needs %d)" % (label, p["rounds"], stats.min_samples_for_ci()))
+        warnings.append("ratio to %s from %d paired %s: too few for a 95%% CI or a test "
+                        "(needs %d)" % (label, p["rounds"],
+                                        "lockstep sessions" if locked else "rounds",
+                                        stats.min_samples_for_ci()))
     if vid != base:
         row[prefix + "p_value"] = p["p_value"]
         row[prefix + "significant"] = p["significant"]
 
 
-def summarize(samples, baselines, units=None):
+def summarize(samples, baselines, units=None, sessions=None, lock_per_op=None):
     """One summary row per variant (grouped by the full id: workloads and backends
     never merge), in table order.  baselines maps a variant id to {"c": [id,
     label] or None, "lang": [id, label] or None}, as run.json records it;
     units maps a workload to what one of its operations is ("read"), from the
-    catalog's unit (run.json's workloads)."""
+    catalog's unit (run.json's workloads); sessions are the lockstep sessions'
+    figures (pairs.figures), which a ratio takes where its two variants ran
+    in lockstep, and lock_per_op their processes' times per operation
+    (pairs.per_op), which a variant's time per operation and its median time
+    at N (per operation times N) take with its fresh processes': each
+    lockstep process is one more sample of the variant."""
     by_variant = {}
     for s in per_process(samples):
         by_variant.setdefault((s["variant"], s.get("point") or ""), []).append(s)
@@ -152,9 +187,12 @@ def summarize(samples, baselines, units=None):
     for (vid, point), rows in by_variant.items():
         first = rows[0]
         oks = [s for s in rows if s["status"] == "ok" and s["elapsed_ns"] is not None]
-        times_ms = [_ms(s["elapsed_ns"]) for s in oks]
+        locked = list((lock_per_op or {}).get(vid) or []) if not point else []
+        n_at = first["iterations"]
+        # A lockstep process's value at N: its time per operation times N.
+        times_ms = [_ms(s["elapsed_ns"]) for s in oks] + [x * n_at / 1e6 for x in locked]
         d = stats.describe(times_ms)
-        per_op = stats.median_ci([s["elapsed_ns"] / s["iterations"] for s in oks])
+        per_op = stats.median_ci([s["elapsed_ns"] / s["iterations"] for s in oks] + locked)
         statuses = {k: sum(1 for s in rows if s["status"] == k) for k in STATUSES}
         warnings = []
         bad = len(rows) - statuses["ok"]
@@ -167,7 +205,8 @@ def summarize(samples, baselines, units=None):
                "mode": first["mode"], "method": first["method"], "backend": first["backend"],
                "runtime": first.get("runtime") or "",
                "iterations": first["iterations"], "concurrency": first["concurrency"],
-               "n": len(oks), "statuses": statuses,
+               "n": len(oks) + len(locked), "statuses": statuses,
+               "lockstep_processes": len(locked),
                "median_ms": d["median"], "ci_low_ms": d["ci_low"], "ci_high_ms": d["ci_high"],
                "ci_confidence": d["confidence"], "outliers": d["outliers"],
                "unit": (units or {}).get(first["workload"]) or "operation",
@@ -202,7 +241,8 @@ def summarize(samples, baselines, units=None):
                 row[prefix + f] = 0 if f == "rounds_paired" else None
             rule = (baselines.get(vid) or {}).get(key)
             if rule:
-                _ratio(row, prefix, (vid, point), (rule[0], point), rule[1], ok_times, warnings)
+                _ratio(row, prefix, (vid, point), (rule[0], point), rule[1], ok_times, warnings,
+                       sessions)
         out.append(row)
     out.sort(key=sort_key)
     control_fdr(out)

@@ -73,12 +73,14 @@ def process_figure(q, p):
     return (p["proc_peak_rss_kb"] - p["idle_rss_kb"]) * 1024.0 / (n * q["ops"])
 
 
-def evaluate(samples, targets_by_workload):
+def evaluate(samples, targets_by_workload, sessions=None):
     """[{id, workload, what, variant, against, bound, kind, value, low, high,
     verdict, resolution, rounds, missing}] for every target whose variants
     took part in the run at its N (a target of the variant's own figure has
     no against; an outside-the-clock one carries limit, (ms, share)); missing
-    says why a target could not be measured (else None)."""
+    says why a target could not be measured (else None).  A ratio or a
+    difference whose two variants ran in lockstep is judged on their sessions
+    (sessions: pairs.figures; stats.clustered), "pairing" says which."""
     processes, iterations = {}, {}
     for s in sm.per_process(samples):       # a process's value: its passes' median
         if s["status"] == "ok" and s["elapsed_ns"] is not None:
@@ -99,19 +101,25 @@ def evaluate(samples, targets_by_workload):
                 out.append(_own(t, q, workload, processes.get(t["variant"], {})))
                 continue
             e = _entry(t, workload, q["kind"], q["bound"])
+            locked = [(f[0], f[1]) for f in (sessions or {}).get((t["variant"], t["against"]), [])]
             gone = [v for v in (t["variant"], t["against"]) if not times.get(v)]
-            if gone:
+            if gone and not locked:
                 e["missing"] = "no valid run of %s in this run" % " and ".join(gone)
                 out.append(e)
                 continue
-            p = stats.paired(times[t["variant"]], times[t["against"]], iterations[t["variant"]])
+            if locked:
+                p = stats.clustered(locked)
+            else:
+                p = stats.paired(times[t["variant"]], times[t["against"]], iterations[t["variant"]])
             e["rounds"] = p["rounds"]
+            e["pairing"] = "lockstep" if locked else "rounds"
             key = q["kind"]
             e["value"], e["low"], e["high"] = p[key], p[key + "_ci_low"], p[key + "_ci_high"]
             e["verdict"], e["resolution"] = stats.bound_verdict(e["low"], e["high"], e["bound"])
             if e["verdict"] == stats.UNTESTED:
-                e["missing"] = "%d paired rounds: too few for an interval (%d needed)" % (
-                    p["rounds"], stats.min_samples_for_ci())
+                e["missing"] = "%d paired %s: too few for an interval (%d needed)" % (
+                    p["rounds"], "lockstep sessions" if locked else "rounds",
+                    stats.min_samples_for_ci())
             out.append(e)
     return out
 
