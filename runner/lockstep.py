@@ -451,7 +451,8 @@ class Phase:
         ids = [v for v in variant_ids if not only or v.split("/", 1)[0] in only]
         qs = pair_questions(self.cat, self.run, ids, iterations)
         per_op = self.per_op()
-        rec = {"rule": RULE, "pass_ms": self.spec["pass_ms"], "pairs": self.spec["pairs"],
+        rec = {"rule": RULE, "pass_ms": self.spec["pass_ms"],
+               "max_pass_ms": self.spec.get("max_pass_ms"), "pairs": self.spec["pairs"],
                "sessions": self.spec["sessions"], "max_sessions": self.spec["max_sessions"],
                "compared": len(qs), "pass_n": {}, "invocations": {}, "sessions_run": 0,
                "stopped": None}

@@ -3,6 +3,9 @@ and their order, each workload's flags and timeout, what a valid run is, what
 the clock covers, the statistics and their false discovery rate control, the
 timed passes, the extra rounds and the placement on CPUs, from run.json.
 """
+import json
+import os
+
 from . import fmt
 from . import stats
 
@@ -161,7 +164,78 @@ BLOCKS_SAID = (" in blocks: the workloads in a shuffled order, within a workload
                "baseline run moments apart")
 
 
-def method_section(run, fdr_tests=None):
+def lockstep_text(run, aa=None):
+    """The Method's words on the run's lockstep phase (run.json's lockstep), or
+    None without one; aa, the host's last make aa (aa_figure), is cited."""
+    ls = run.get("lockstep")
+    if not isinstance(ls, dict):
+        return None
+    left = ls.get("left_to_rounds") or []
+    text = ("- Lockstep (DESIGN section 6): after the fresh rounds, every pair of variants "
+            "that a ratio, a target or a claim compares (%s pairs) ran as process pairs: the "
+            "two programs started together, each warmed up, both pinned to the programs' CPU, "
+            "then took turns, one timed pass of each in a random order a pair of passes, %s "
+            "pairs of passes a process pair, so that the two passes of a pair ran "
+            "milliseconds apart. A pass's N is the one that takes about %s ms at the slower "
+            "variant's time per operation in the fresh rounds, from 1 to the workload's N (a "
+            "bounded variant's at least 4 K); parallel mode and a seed's whole-process method "
+            "keep the workload's N, which is part of what they measure; a pair whose pass "
+            "would take more than %s ms (%d here) is left to the rounds. Each pair got %s "
+            "process pairs, and one whose questions the confidence sequence had not decided "
+            "got more, up to %s (%s process pairs in %s lockstep rounds; they stopped: %s). "
+            "The pairs of passes of one process pair share its two processes, so they are "
+            "one sample: a process pair's figure is the median of its pairs' ratios (and of "
+            "their differences per operation), and a ratio's interval is the order-statistic "
+            "interval of the median over its process pairs, each of fresh processes (the "
+            "median of per-process-pair medians, `stats.clustered`); its test is the sign "
+            "test over them. Where two variants ran in lockstep the tables, verdicts, "
+            "targets and claims take these figures, and the fresh rounds' round-paired "
+            "ratio is kept beside each as a check (*Pairing check* below); a variant's time "
+            "per operation takes its lockstep processes with its fresh ones." % (
+                fmt.text(ls.get("compared")), fmt.text(ls.get("pairs")),
+                fmt.text(ls.get("pass_ms")), fmt.text(ls.get("max_pass_ms", "-")), len(left),
+                fmt.text(ls.get("sessions")), fmt.text(ls.get("max_sessions")),
+                fmt.text(ls.get("sessions_run")), fmt.text(ls.get("rounds")),
+                fmt.text(ls.get("stopped") or "interrupted")))
+    if aa:
+        text += (" On this host the last `make aa` (%s) put a variant against itself %s "
+                 "times: %s." % (aa["folder"], aa["comparisons"], aa["said"]))
+    else:
+        text += (" No `make aa` has run on this host yet: its figure (how often a variant "
+                 "against itself comes out different) is not known here.")
+    return text
+
+
+def aa_figure(rundir):
+    """The A/A figure of the host a run folder is of: the newest make aa beside
+    it (results/<host>/aa-*/aa.json) as {"folder", "comparisons", "said"}, or
+    None when there is none or it cannot be read."""
+    host = os.path.dirname(os.path.realpath(rundir))
+    try:
+        names = sorted(n for n in os.listdir(host) if n.startswith("aa-"))
+    except OSError:
+        return None
+    for name in reversed(names):
+        try:
+            with open(os.path.join(host, name, "aa.json"), encoding="utf-8") as f:
+                d = json.load(f)
+            cases = d["cases"]
+            fp = sum(int(c["false_positives"]) for c in cases)
+            n = sum(int(c["comparisons"]) for c in cases)
+            worst = max(cases, key=lambda c: float(c["rate_ci_high"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if not n:
+            continue
+        return {"folder": "`../%s/aa.md`" % name, "comparisons": n,
+                "said": "%d of %d came out different (%.1f%%), the highest upper bound of a "
+                        "case's 95%% interval %.1f%% (`%s`)%s" % (
+                            fp, n, 100.0 * fp / n, 100 * float(worst["rate_ci_high"]),
+                            worst["variant"], ", with --noise" if d.get("noise") else "")}
+    return None
+
+
+def method_section(run, fdr_tests=None, aa=None):
     warm = run.get("warmup_rounds", 0)
     seed = run.get("seed")
     per_workload = _workload_runs(run)
@@ -211,6 +285,8 @@ def method_section(run, fdr_tests=None):
            % (stats.min_samples_for_ci(), fmt.text(fdr_tests))]
     if passes_text(run):
         out.append(passes_text(run))
+    if lockstep_text(run, aa):
+        out.append(lockstep_text(run, aa))
     if extra_text(run):
         out.append(extra_text(run))
     pin = run.get("pinning")

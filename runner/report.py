@@ -15,7 +15,9 @@ from . import byversion
 from . import fmt
 from . import method
 from . import noise
+from . import ratios
 from . import reproduce
+from . import stats
 from . import summary as sm
 from . import tables
 from . import targets
@@ -260,6 +262,48 @@ def _share(r):
     return "-" if r.get("outside_share") is None else "%.0f%%" % (100 * r["outside_share"])
 
 
+def pairing_section(rows):
+    """## Pairing check: where a ratio came from lockstep sessions, how wide
+    its intervals were by the languages it compares, and the ratios whose
+    round-paired figure from the fresh processes disagrees with it (neither
+    interval reaches the other); [] for a run without lockstep."""
+    locked = [(r, p) for r in rows for _, p in sm.BASELINE_KEYS
+              if r.get(p + "pairing") == "lockstep" and r.get(p + "ratio_ci_low") is not None]
+    if not locked:
+        return []
+    groups = {}
+    for r, p in locked:
+        langs = "%s vs %s" % (r["lang"], ratios.lang_of(r[p + "baseline"]))
+        half = (r[p + "ratio_ci_high"] - r[p + "ratio_ci_low"]) / 2.0 / r[p + "ratio"]
+        groups.setdefault(langs, []).append(half)
+    out = ["## Pairing check", "",
+           "%d ratios came from lockstep process pairs (Method). Their 95%% intervals' "
+           "half-widths, as a share of the ratio:" % len(locked), "",
+           "| compared | ratios | median half-width | at most 2% | at most 5% |",
+           "|---|---:|---:|---:|---:|"]
+    for k in sorted(groups):
+        hs = groups[k]
+        out.append("| %s | %d | %.1f%% | %d | %d |" % (
+            k, len(hs), 100 * stats.median(hs), sum(1 for h in hs if h <= 0.02),
+            sum(1 for h in hs if h <= 0.05)))
+    both = [(r, p) for r, p in locked if r.get(p + "disagree") is not None]
+    bad = [(r, p) for r, p in both if r.get(p + "disagree")]
+    out += ["", "The fresh processes' round-paired ratio of the same pair is the check: %d of "
+            "%d ratios with an interval from both disagree (neither interval reaches the "
+            "other)%s" % (len(bad), len(both), ":" if bad else "."), ""]
+    for r, p in bad:
+        out.append("- `%s` over `%s`: lockstep %s, fresh rounds %s" % (
+            r["variant"], r[p + "baseline"], fmt.ratio(r[p + "ratio"], r[p + "ratio_ci_low"],
+                                                        r[p + "ratio_ci_high"]),
+            fmt.ratio(r[p + "fresh_ratio"], r[p + "fresh_ratio_ci_low"],
+                         r[p + "fresh_ratio_ci_high"])))
+    if len(both) < len(locked):
+        out.append("%s%d ratios had too few fresh rounds for an interval of their own (%d "
+                   "needed): no check." % ("\n" if bad else "", len(locked) - len(both),
+                                          stats.min_samples_for_ci()))
+    return out + [""]
+
+
 def findings_section(rows, charts):
     """The short verdicts first, with the headline charts when they were drawn."""
     out = ["## Findings", "",
@@ -366,8 +410,9 @@ def markdown(folder, summary, charts, failures, charts_note=None):
     out += findings_section(rows, charts)
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host)
-    out += method.method_section(run, sm.family_size(rows)) + [""] + host_section(host) + [""]
-    out += results_section(rows) + counts_section(folder, rows)
+    out += method.method_section(run, sm.family_size(rows), method.aa_figure(folder.path))
+    out += [""] + host_section(host) + [""]
+    out += results_section(rows) + pairing_section(rows) + counts_section(folder, rows)
     out += outside_section(rows) + noise.markdown(folder.rounds)
     out += all_verdicts_section(rows)
     out += accounting.markdown(rows, folder.trace)

@@ -106,8 +106,13 @@ def legend(rows):
     """The lines under a table that explain its marks (only the marks it uses)."""
     marks = {ratio_mark(r, p) for r in rows for _, p in BASELINE_KEYS
              if r.get(p + "ratio") is not None and r[p + "baseline"] != r["variant"]}
+    locked = any(r.get(p + "pairing") == "lockstep" for r in rows for _, p in BASELINE_KEYS)
     out = ["ratios: time over the baseline's, median of the rounds paired in this run, "
-           "with its 95% CI; Δ: the difference per operation, with its CI"]
+           "with its 95% CI; Δ: the difference per operation, with its CI"
+           if not locked else
+           "ratios: time over the baseline's, the median of its lockstep process pairs' "
+           "figures (of the rounds paired where the pair ran no lockstep), with its 95% CI; "
+           "Δ: the difference per operation, with its CI"]
     if SAME in marks:
         out.append("~ : no significant difference (the paired 95% CI includes 1; sign test "
                    "p >= 0.05)")

@@ -16,6 +16,7 @@ from . import aa
 from . import catalog as catalog_mod
 from . import launch
 from . import lockstep
+from . import pairs as pairs_mod
 from . import plan as plan_mod
 from . import stats
 
@@ -232,3 +233,81 @@ class LoadTest(unittest.TestCase):
         self.assertFalse(ld.running())
         self.assertFalse(os.path.exists("/proc/%d" % pid) and
                          open("/proc/%d/stat" % pid).read().split()[2] != "Z")
+
+
+class PairsFileTest(unittest.TestCase):
+    A, B = "readfile/c/await-sequential@inline", "readfile/c/callback-sequential@inline"
+
+    def write(self, lines):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "lockstep.csv")
+        with open(path, "w") as f:
+            f.write(",".join(pairs_mod.PAIR_COLUMNS) + "\n" + "".join(l + "\n" for l in lines))
+        return path
+
+    def test_a_session_is_one_figure_and_either_order_of_the_pair_finds_it(self):
+        lines = ["%d,1,%s,%s,%d,%d,100,%d,%d" % (s, self.A, self.B, k, k % 2, a, b)
+                 for s, pairs in ((1, [(110, 100), (120, 100), (105, 100)]),
+                                  (2, [(200, 100), (210, 200)]))
+                 for k, (a, b) in enumerate(pairs)]
+        rows = pairs_mod.read_pairs(self.write(lines))
+        figs = pairs_mod.figures(rows)
+        self.assertEqual([f[:3] for f in figs[(self.A, self.B)]],
+                         [(1.1, 0.1, 1), (pytest_approx(1.525), 0.55, 2)])
+        self.assertAlmostEqual(figs[(self.B, self.A)][0][0], 1 / 1.1)
+        self.assertEqual(pairs_mod.per_op(rows)[self.B], [1.0, 1.5])
+
+    def test_a_file_the_runner_could_not_have_written_is_refused_naming_the_line(self):
+        good = "1,1,%s,%s,0,1,100,5,6" % (self.A, self.B)
+        for bad, says in (("1,1,%s,%s,0,2,100,5,6" % (self.A, self.B), "a_first is 2"),
+                          ("1,1,%s,%s,0,1,100,0,6" % (self.A, self.B), "a_ns is 0, below 1"),
+                          ("1,1,%s,%s,0,1,100,x,6" % (self.A, self.B), "a_ns is not a whole"),
+                          ("1,1,nonsense,%s,1,1,100,5,6" % self.B, "not a variant id"),
+                          (good, "a second pair 0 of session 1"),
+                          ("1,1,%s,%s,1,1,99,5,6" % (self.A, self.B), "other variants, N or round"),
+                          ("1,1,%s,%s,1,1,100,5" % (self.A, self.B), "8 columns, expected 9")):
+            with self.assertRaises(ValueError) as e:
+                pairs_mod.read_pairs(self.write([good, bad, good.replace(",0,1,", ",5,1,")]))
+            self.assertIn(":3: ", str(e.exception))
+            self.assertIn(says, str(e.exception))
+
+    def test_the_summary_takes_the_lockstep_ratio_and_keeps_the_rounds_beside_it(self):
+        from . import summary as sm
+        from .test_summary import sample
+        samples = []
+        for rnd in range(1, 7):
+            samples.append(sample(rnd, self.B, 10 + rnd / 1000.0))
+            samples.append(sample(rnd, self.A, 15 + rnd / 1000.0))      # 1.5x by rounds
+        base = {self.A: {"c": [self.B, "C callback"], "lang": None},
+                self.B: {"c": [self.B, "C callback"], "lang": None}}
+        locked = {(self.A, self.B): [(1.01 + k / 1000.0, 0.5, k + 1, 1) for k in range(8)]}
+        (a,) = [r for r in sm.summarize(samples, base, None, locked) if r["variant"] == self.A]
+        self.assertEqual(a["pairing"], "lockstep")
+        self.assertEqual(a["sessions"], 8)
+        self.assertAlmostEqual(a["ratio"], 1.0135)
+        self.assertAlmostEqual(a["fresh_ratio"], 1.5, places=3)
+        self.assertTrue(a["disagree"])
+        (a,) = [r for r in sm.summarize(samples, base) if r["variant"] == self.A]
+        self.assertEqual(a["pairing"], "rounds")
+        self.assertIsNone(a["disagree"])
+
+
+def pytest_approx(x):
+    class Near(float):
+        def __eq__(self, other):
+            return abs(other - x) < 1e-9
+        __hash__ = float.__hash__
+    return Near(x)
+
+
+class LockstepCatalogTest(unittest.TestCase):
+    def test_a_profiles_lockstep_is_checked(self):
+        from . import catalog_check
+        ok = {"pass_ms": 3, "pairs": 8, "sessions": 8, "max_sessions": 24}
+        catalog_check.check_lockstep(ok, "w")
+        for bad, says in ((dict(ok, pass_ms=0), "pass_ms"), (dict(ok, max_sessions=2), "max_sessions"),
+                          (dict(ok, frob=1), "frob"), (dict(ok, max_pass_ms=1), "max_pass_ms"),
+                          (dict(ok, workloads=[]), "workloads"), ([], "must be an object")):
+            with self.assertRaises(catalog_mod.CatalogError) as e:
+                catalog_check.check_lockstep(bad, "w")
+            self.assertIn(says, str(e.exception))

@@ -42,7 +42,7 @@ ENTRY_FIELDS = ("workload", "mode", "lang", "style", "shape", "method", "backend
 # The fields it takes from the same-language ratio (named without the prefix).
 ENTRY_RATIO_FIELDS = ("baseline", "baseline_label", "ratio", "ratio_ci_low", "ratio_ci_high",
                       "p_value", "significant", "rounds_paired", "diff_per_op_ns",
-                      "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value")
+                      "diff_per_op_ns_ci_low", "diff_per_op_ns_ci_high", "q_value", "pairing")
 
 
 def _runtime_order(key):
@@ -113,12 +113,15 @@ def _rounds(es):
 
 def _held_why(es, family):
     """Why the held-back entries es are not named, and what would name them."""
-    return ("at %s paired rounds %s not survive the false discovery rate control over "
-            "the run's %d comparisons (q > 0.05), so %s named; at %d rounds a "
-            "difference seen in every round would be named" % (
-                _rounds(es), "its sign test does" if len(es) == 1 else "their sign tests do",
+    unit = ("process pairs", "one") if any(e.get("pairing") == "lockstep" for e in es) \
+        else ("rounds", "round")
+    return ("at %s paired %s %s not survive the false discovery rate control over "
+            "the run's %d comparisons (q > 0.05), so %s named; at %d %s a "
+            "difference seen in every %s would be named" % (
+                _rounds(es), unit[0],
+                "its sign test does" if len(es) == 1 else "their sign tests do",
                 family, "it is not" if len(es) == 1 else "none is",
-                sm.stats.rounds_to_survive(family)))
+                sm.stats.rounds_to_survive(family), unit[0], unit[1]))
 
 
 def _and(items):

@@ -96,3 +96,49 @@ PY
   [ "$status" -eq 2 ] && [ -z "$output" ] && [[ "$stderr" == *"--lockstep must be 0 for method nodetest"* ]] ||
     fail "exit $status: $output / $stderr"
 }
+
+@test "lockstep in a run: a profile with lockstep writes lockstep.csv, and its ratios, the Method and the Pairing check come from it" {
+  local cat="$BATS_TEST_TMPDIR/catalog" out="$BATS_TEST_TMPDIR/out"
+  cp -r "$CATALOG_DIR" "$cat"
+  "$PYTHON" - "$cat/suite.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+suite = json.load(open(p))
+suite["profiles"]["quick"]["lockstep"] = {"pass_ms": 1, "max_pass_ms": 50, "pairs": 4,
+                                          "sessions": 6, "max_sessions": 8}
+json.dump(suite, open(p, "w"))
+PY
+  run --separate-stderr "$PYTHON" -m runner --catalog "$cat" --profile quick --no-charts --no-trace \
+    --filter '^readfile/c/(callback|await)-sequential@inline$' --out "$out" --seed 9
+  [ "$status" -eq 0 ] || fail "exit $status: $stderr"
+  folder=$(echo "$out"/*/2*)
+  [ -f "$folder/lockstep.csv" ] || fail "no lockstep.csv in $folder"
+  "$PYTHON" - "$folder" <<'PY'
+import csv, json, os, sys
+folder = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(folder, "lockstep.csv"))))
+sessions = {r["session"] for r in rows}
+assert 6 <= len(sessions) <= 8, len(sessions)
+assert len(rows) == 4 * len(sessions), len(rows)
+assert {r["a"] for r in rows} == {"readfile/c/await-sequential@inline"}, rows[0]
+assert {r["b"] for r in rows} == {"readfile/c/callback-sequential@inline"}, rows[0]
+assert {r["a_first"] for r in rows} == {"0", "1"}
+s = json.load(open(os.path.join(folder, "summary.json")))
+(row,) = [r for r in s["variants"] if r["variant"] == "readfile/c/await-sequential@inline"]
+assert row["pairing"] == "lockstep" and row["sessions"] == len(sessions), row
+assert row["rounds_paired"] == len(sessions) and row["ratio_ci_low"] is not None, row
+assert row["fresh_rounds"] == 3 and row["fresh_ratio"] is not None, row
+run = json.load(open(os.path.join(folder, "run.json")))
+ls = run["lockstep"]
+assert ls["sessions_run"] == len(sessions) and ls["compared"] == 1, ls
+(inv,) = [v for k, v in ls["invocations"].items() if k.startswith("readfile/c/await")]
+assert inv["lockstep"] is True and inv["argv"][-2:] == ["--lockstep", "1"], inv
+assert "readfile/c/await-sequential@inline" in run["invocations"], run["invocations"].keys()
+report = open(os.path.join(folder, "REPORT.md")).read()
+assert "- Lockstep (DESIGN section 6)" in report and "## Pairing check" in report
+lines = [json.loads(l) for l in open(os.path.join(folder, "runs.jsonl"))]
+ends = [l for l in lines if l.get("session")]
+assert len(ends) == len(sessions) and all(l["status"] == "ok" for l in ends), ends[:1]
+assert all(l["a_proc"]["end"]["passes"] == 4 for l in ends)
+PY
+}
