@@ -344,27 +344,42 @@ RULE = ("after the fresh-process rounds, each pair of variants a ratio, target o
         "within the run's time budget")
 
 
+# The order in which pairs keep their process pairs when the time left cannot
+# give every pair its `sessions`: what the run was asked (targets, claims),
+# then the headline's comparisons (each style against its own language's
+# baseline), then the other baseline ratios of the tables.
+PRIORITY = {"target": 0, "claim": 0, "headline": 1, "baseline": 2}
+
+
 def pair_questions(cat, run, variant_ids, iterations):
     """{(a, b): [(kind, bound)]} of every pair of variants the run compares as a
     ratio or a difference: each variant against its baselines (the tables'
     ratios: against 1.00x), the targets on two variants and the seeds' ratio
-    claims (sequential.questions), in a stable order."""
+    claims (sequential.questions), targets and claims first, then the
+    headline's comparisons, then the other baseline ratios (PRIORITY); within
+    each, the variants' order."""
     from . import sequential     # sequential reads run folders: imported where needed
-    out = {}
+    out, rank = {}, {}
+
+    def add(pair, kind, bound, source):
+        qs = out.setdefault(pair, [])
+        if (kind, bound) not in qs:
+            qs.append((kind, bound))
+        rank[pair] = min(rank.get(pair, 9), PRIORITY[source])
     present = set(variant_ids)
+    asked = sequential.questions(cat, variant_ids, iterations)
+    for q in asked:
+        if q.get("against") and q["kind"] in ("ratio", "diff_per_op_ns"):
+            add((q["variant"], q["against"]), q["kind"], q["bound"], q["source"])
+    for q in sequential.headline_questions(cat, variant_ids, asked):
+        add((q["variant"], q["against"]), "ratio", 1.0, "headline")
     for vid in variant_ids:
         for key in ("c", "lang"):
             rule = ((run.get("baselines") or {}).get(vid) or {}).get(key)
             if rule and rule[0] != vid and rule[0] in present:
-                qs = out.setdefault((vid, rule[0]), [])
-                if ("ratio", 1.0) not in qs:
-                    qs.append(("ratio", 1.0))
-    for q in sequential.questions(cat, variant_ids, iterations):
-        if q.get("against") and q["kind"] in ("ratio", "diff_per_op_ns"):
-            qs = out.setdefault((q["variant"], q["against"]), [])
-            if (q["kind"], q["bound"]) not in qs:
-                qs.append((q["kind"], q["bound"]))
-    return out
+                add((vid, rule[0]), "ratio", 1.0, "baseline")
+    order = sorted(out, key=lambda p: rank[p])      # stable: the order of adding within a rank
+    return {p: out[p] for p in order}
 
 
 def open_pair(figs, questions):
@@ -399,6 +414,7 @@ class Phase:
             self.deadline = end if deadline is None else min(deadline, end)
         self.sessions = 0
         self.figs = {}          # (a, b) -> [(ratio, diff)]
+        self.cost = {}          # (a, b) -> seconds its last process pair took
         self.failures = {}      # (a, b) -> count
 
     def per_op(self):
@@ -466,6 +482,8 @@ class Phase:
             out.flush()
             while stop is None:
                 rnd += 1
+                if rnd == 2:
+                    self.fit(qs, rec)
                 todo = [p for p in qs if self.failures.get(p, 0) < 2 and (
                     len(self.figs.get(p, [])) < self.spec["sessions"] or (
                         len(self.figs.get(p, [])) < self.spec["max_sessions"]
@@ -487,6 +505,30 @@ class Phase:
         rec["sessions_run"] = self.sessions
         return rec
 
+    def fit(self, qs, rec):
+        """After the first lockstep round, at its pace: when the time left
+        cannot give every pair its `sessions`, the pairs of lowest priority
+        (pair_questions' order) are left to the rounds, so that the others
+        get theirs rather than every pair too few for an interval."""
+        if self.deadline is None:
+            return
+        left = self.deadline - time.monotonic()
+        cost = {p: c for p, c in self.cost.items() if p in qs}
+        need = self.spec["sessions"] - 1
+        keep, total = [], 0.0
+        for p in qs:
+            if p not in cost:
+                continue
+            if total + need * cost[p] <= left:
+                keep.append(p)
+                total += need * cost[p]
+        dropped = [p for p in qs if p in cost and p not in keep]
+        for p in dropped:
+            self.failures[p] = 2
+            rec.setdefault("left_to_rounds", []).append(list(p))
+        if dropped:
+            rec["dropped_for_time"] = len(dropped)
+
     def one(self, w, out, rnd, a, b, per_op, rec):
         sides = self.sides(a, b, per_op)
         if sides is None:
@@ -502,8 +544,10 @@ class Phase:
             for sd in sides:
                 rec["invocations"].setdefault(
                     "%s@%d" % (sd["entry"]["id"], sd["n"]), sd["invocation"].record())
+            t0 = time.monotonic()
             cl = session(sa, sb, self.spec["pairs"], self.rng, self.launch_path, self.cpu,
                          self.plan.settings[sa["entry"]["workload"]]["timeout_s"])
+            self.cost[(a, b)] = time.monotonic() - t0
         self.sessions += 1
         entry = {"round": "lockstep %d" % rnd, "session": self.sessions, "variant": a,
                  "partner": b, "status": "failed" if cl.failure else "ok",

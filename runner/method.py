@@ -164,6 +164,36 @@ BLOCKS_SAID = (" in blocks: the workloads in a shuffled order, within a workload
                "baseline run moments apart")
 
 
+def _lockstep_workloads(run, ls):
+    """Per workload, which pass rule its lockstep pairs followed: how many chose
+    their N (and the range), kept the workload's N, or were left to the rounds."""
+    chosen, kept, left = {}, {}, {}
+    for key, n in (ls.get("pass_n") or {}).items():
+        w = key.split("/", 1)[0]
+        big_n = ((run.get("workloads") or {}).get(w) or {}).get("iterations")
+        if isinstance(n, int) and isinstance(big_n, int) and n < big_n:
+            chosen.setdefault(w, []).append(n)
+        else:
+            kept[w] = kept.get(w, 0) + 1
+    for pair in ls.get("left_to_rounds") or []:
+        if isinstance(pair, list) and pair and isinstance(pair[0], str):
+            w = pair[0].split("/", 1)[0]
+            left[w] = left.get(w, 0) + 1
+    out = []
+    for w in sorted(set(chosen) | set(kept) | set(left)):
+        parts = []
+        if w in chosen:
+            ns = chosen[w]
+            parts.append("%d pairs with N chosen (%s to %s)" % (
+                len(ns), fmt.num(min(ns), grouping=True), fmt.num(max(ns), grouping=True)))
+        if w in kept:
+            parts.append("%d keeping the workload's N" % kept[w])
+        if w in left:
+            parts.append("%d left to the rounds" % left[w])
+        out.append("%s %s" % (w, ", ".join(parts)))
+    return out
+
+
 def lockstep_text(run, aa=None):
     """The Method's words on the run's lockstep phase (run.json's lockstep), or
     None without one; aa, the host's last make aa (aa_figure), is cited."""
@@ -197,6 +227,9 @@ def lockstep_text(run, aa=None):
                 fmt.text(ls.get("sessions")), fmt.text(ls.get("max_sessions")),
                 fmt.text(ls.get("sessions_run")), fmt.text(ls.get("rounds")),
                 fmt.text(ls.get("stopped") or "interrupted")))
+    per = _lockstep_workloads(run, ls)
+    if per:
+        text += " By workload: %s." % "; ".join(per)
     if aa:
         text += (" On this host the last `make aa` (%s) put a variant against itself %s "
                  "times: %s." % (aa["folder"], aa["comparisons"], aa["said"]))

@@ -299,8 +299,24 @@ def pairing_section(rows):
                          r[p + "fresh_ratio_ci_high"])))
     if len(both) < len(locked):
         out.append("%s%d ratios had too few fresh rounds for an interval of their own (%d "
-                   "needed): no check." % ("\n" if bad else "", len(locked) - len(both),
-                                          stats.min_samples_for_ci()))
+                   "needed): no check of their own." % ("\n" if bad else "",
+                                                       len(locked) - len(both),
+                                                       stats.min_samples_for_ci()))
+    # Over the whole run: the fresh rounds' ratio over the lockstep one, pair by
+    # pair, where the fresh rounds gave one: a method that moved every ratio
+    # one way (a partner sharing the CPU's caches, warm processes) shows here.
+    rel = sorted(r[p + "fresh_ratio"] / r[p + "ratio"] for r, p in locked
+                 if r.get(p + "fresh_ratio") and r.get(p + "ratio"))
+    if len(rel) >= 4:
+        q = lambda f: rel[min(len(rel) - 1, int(f * len(rel)))]
+        outside = sum(1 for r, p in locked if r.get(p + "fresh_ratio") and not (
+            r[p + "ratio_ci_low"] <= r[p + "fresh_ratio"] <= r[p + "ratio_ci_high"]))
+        out += ["", "Over the run, the fresh rounds' ratio (the median of %s) over the lockstep "
+                "ratio of the same pair: median %.3f, the middle half %.3f to %.3f, over %d "
+                "pairs; %d fresh ratios lie outside their lockstep interval (the fresh "
+                "rounds' own spread is wider: they are seconds apart)." % (
+                    "its rounds", stats.median(rel), q(0.25), q(0.75),
+                    len(rel), outside)]
     return out + [""]
 
 

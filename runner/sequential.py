@@ -81,8 +81,10 @@ RULE_TEXT = ("the sign-mixture confidence sequence: the uniform mixture over the
              "excluded wrongly with probability at most 5% however often the rounds are "
              "looked at (runner/sequential.py)")
 # Fewer paired rounds than this and a question is not open but unmeasured:
-# its variants fail, or ran in too few rounds to be worth more.
-MIN_PAIRS = 3
+# its variants fail.  2: the default profile runs 2 fresh rounds of a variant
+# whose pairs lockstep measures, and a pair it leaves to the rounds (a long
+# pass) is open after them.
+MIN_PAIRS = 2
 
 _C = {}
 
