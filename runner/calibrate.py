@@ -103,12 +103,21 @@ class Calibration:
             p = choose(p0, ms, self.spec)
             if p != p0:
                 self.chosen[v["id"]] = p
-                self.plan.commands[v["id"]] = with_passes(self.plan.commands[v["id"]], p)
+                # A new invocation derived from the plan's, never its text edited.
+                inv = self.plan.invocations.get(v["id"])
+                if inv is None:          # a plan made by hand (a test's): its command only
+                    self.plan.commands[v["id"]] = with_passes(self.plan.commands[v["id"]], p)
+                    continue
+                inv = inv.replace(passes=p)
+                self.plan.invocations[v["id"]] = inv
+                self.plan.commands[v["id"]] = inv.argv()
                 base = (getattr(self.plan, "points", None) or {}).get(v["id"], {}).get("")
                 if base is not None:                    # a run without a sweep: its one point
-                    base["argv"] = with_passes(base["argv"], p)
+                    base["argv"] = inv.argv()
                 if v["id"] in (run.get("commands") or {}):        # what the rounds ran
-                    run["commands"][v["id"]] = with_passes(run["commands"][v["id"]], p)
+                    run["commands"][v["id"]] = inv.record()["argv"]
+                if v["id"] in (run.get("invocations") or {}):
+                    run["invocations"][v["id"]] = inv.record()
         run["passes_rule"] = rule_text(self.spec)
         run["passes"] = dict(sorted(self.chosen.items()))
 

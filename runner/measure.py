@@ -207,7 +207,7 @@ def sample_row(rnd, order, v, n, status, rec, res, point=None, startup_ns=None):
 
 
 def _rel(a):
-    return os.path.relpath(a, ROOT) if os.path.isabs(a) and a.startswith(ROOT + os.sep) else a
+    return plan_mod.relative([a])[0]
 
 
 def run_record(args, cat, plan, stamp, seed, recipe, launcher):
@@ -237,8 +237,7 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
                         for k, c in (getattr(plan, "startup", None) or {}).items()},
             # Each variant's invocation, resolved once (plan.Invocation): what
             # commands renders; the lockstep's are in lockstep.invocations.
-            "invocations": {k: dict(inv.record(), program=[_rel(a) for a in inv.program],
-                                    argv=[_rel(a) for a in inv.argv()])
+            "invocations": {k: inv.record()
                             for k, inv in (getattr(plan, "invocations", None) or {}).items()},
             "complete": False, "rounds_done": 0, "failures": []}
 

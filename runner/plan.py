@@ -56,6 +56,8 @@ class Plan:
         self.commands = commands
         self.servers = servers
         self.warm = {}
+        self.invocations = {}       # {id: Invocation}, what commands renders (make())
+        self.lockstep = None
         self.minutes = None
         self.calibrate = None
 
@@ -409,9 +411,21 @@ class Invocation(tuple):
         return out
 
     def record(self):
-        """As run.json keeps it: a dict of the fields, and the argv rendered."""
-        return dict(zip(Invocation.FIELDS, (list(x) if isinstance(x, tuple) else x
-                                            for x in self)), argv=self.argv())
+        """As run.json keeps it: a dict of the fields, and the argv rendered,
+        every path under the project's root relative to it (relative())."""
+        out = dict(zip(Invocation.FIELDS, (list(x) if isinstance(x, tuple) else x
+                                           for x in self)))
+        out["program"] = relative(self.program)
+        out["workload_args"] = relative(self.workload_args)
+        out["argv"] = relative(self.argv())
+        return out
+
+
+def relative(argv):
+    """argv with every absolute path under the project's root made relative to
+    it, as run.json keeps commands (a checkout moved keeps its meaning)."""
+    return [os.path.relpath(a, ROOT) if os.path.isabs(a) and a.startswith(ROOT + os.sep) else a
+            for a in argv]
 
 
 def invocation(v, node, n, workload_args, concurrency=None, warmup="0", passes="1", rt=None):

@@ -63,6 +63,16 @@ def with_iterations(argv, n):
     return out
 
 
+def traced(plan, vid, n):
+    """The command of a traced run of vid at N = n: its invocation (the plan's)
+    at n, no warm-up, one timed pass (with_iterations' rule), derived; a plan
+    without invocations (a test's) has its command rewritten."""
+    inv = (getattr(plan, "invocations", None) or {}).get(vid)
+    if inv is None:
+        return with_iterations(plan.commands[vid], n)
+    return inv.replace(iterations=n, warmup=0, passes=1).argv()
+
+
 def slug(vid):
     """A file name for a variant id."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", vid)
@@ -110,8 +120,7 @@ def trace_run(plan, cat, launcher, rundir):
             counts = {}
             for k in (n0, n):
                 path = os.path.join(folder, "%s-n%d.txt" % (slug(v["id"]), k))
-                argv = [strace, "-f", "-c", "-o", path, "--"] + with_iterations(
-                    plan.commands[v["id"]], k)
+                argv = [strace, "-f", "-c", "-o", path, "--"] + traced(plan, v["id"], k)
                 res = launch.run_once(argv, s["timeout_s"] * 4, launcher, v.get("env"))
                 if res.exit_code != 0 or not os.path.isfile(path):
                     rec["skipped"] = "traced run with N = %d: %s" % (
