@@ -76,16 +76,20 @@ def read_pairs(path, warnings=None):
     return rows
 
 
+def sessions(rows):
+    """[(session, its rows)] in session order."""
+    by_session = {}
+    for r in rows:
+        by_session.setdefault(r["session"], []).append(r)
+    return [(k, by_session[k]) for k in sorted(by_session)]
+
+
 def figures(rows):
     """{(a, b): [(ratio a/b, difference per operation in ns, session, round)]}
     of every session, in session order, and the same of (b, a) inverted, so
     that either order of a pair finds them."""
-    by_session = {}
-    for r in rows:
-        by_session.setdefault(r["session"], []).append(r)
     out = {}
-    for session in sorted(by_session):
-        rs = by_session[session]
+    for session, rs in sessions(rows):
         f = stats.cluster_figure([(r["a_ns"], r["b_ns"]) for r in rs], rs[0]["iterations"])
         if f is None:
             continue
@@ -99,13 +103,10 @@ def per_op(rows):
     """{variant: [time per operation in ns, one a lockstep process]}: each
     session's two processes, each its passes' median over the pass's N, as a
     fresh process's value is its passes' median (summary.per_process)."""
-    by_session = {}
-    for r in rows:
-        by_session.setdefault(r["session"], []).append(r)
     out = {}
-    for session in sorted(by_session):
-        rs = by_session[session]
+    for _, rs in sessions(rows):
         n = float(rs[0]["iterations"])
-        out.setdefault(rs[0]["a"], []).append(stats.median([r["a_ns"] for r in rs]) / n)
-        out.setdefault(rs[0]["b"], []).append(stats.median([r["b_ns"] for r in rs]) / n)
+        for side in ("a", "b"):
+            out.setdefault(rs[0][side], []).append(
+                stats.median([r[side + "_ns"] for r in rs]) / n)
     return out
