@@ -159,11 +159,15 @@ def answer_block(rel, summary, rt_rel=None, rt_summary=None):
     """The README's answer: a line per workload (verdicts.glance), one on
     runtime versions, the run, then the headline charts."""
     rows = summary["variants"]
+    locked = any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
+                 for r in rows)
+    how = ("from warm processes alternated in lockstep, one sample a process pair, "
+           "round-paired where a pass is too long for it" if locked else "from round-paired runs")
     out = ["On the reference host, each style against the baseline of its own language "
-           "(95%% confidence intervals from round-paired runs; a difference counts only when "
+           "(95%% confidence intervals %s; a difference counts only when "
            "its interval excludes 1 and it survives the false discovery rate control; the "
            "sentences are in [docs/results.md](docs/results.md#the-verdicts), every comparison "
-           "in the report's [All verdicts](%s/REPORT.md#all-verdicts)):" % rel, ""]
+           "in the report's [All verdicts](%s/REPORT.md#all-verdicts)):" % (how, rel), ""]
     out += verdicts.glance(rows) or ["(no comparison in this run)"]
     if rt_rel:
         out.append(versions_line(rt_rel))
@@ -179,9 +183,12 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
     out = ["The reference run %s. Timings on this shared 2-core VM are noisy: read the "
            "medians, the intervals and the ratios, not single times." % describe_run(rel, summary),
            "",
-           "What `make compare` printed at the end (time per operation, median and 95% CI; "
-           "the ratio to each variant's two baselines, named in the header, from round-paired "
-           "runs, with the difference per operation beside it):",
+           "What `make compare` printed at the end (time per operation, median and 95%% CI; "
+           "the ratio to each variant's two baselines, named in the header, %s, with the "
+           "difference per operation beside it):" % (
+               "from lockstep process pairs (round-paired where a pass was too long for them)"
+               if any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
+                      for r in rows) else "from round-paired runs"),
            "", "```"]
     out += tables.terminal_table(rows).rstrip("\n").split("\n")
     out += ["```", "", "#### The verdicts", "",

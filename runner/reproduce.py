@@ -249,7 +249,9 @@ def section(run, workload, claims):
     out.append("")
     out.append("%s Brackets are 95%% confidence intervals of the median %s.%s" % (
         claims["reading"],
-        "of round-paired ratios" if run.times is not None
+        ("of round-paired ratios, or of lockstep process pairs' figures where the two "
+         "variants of a ratio ran in lockstep" if run.sessions else "of round-paired ratios")
+        if run.times is not None
         else "(none here: %s, so ratios are of medians)" % run.samples_note,
         (" A verdict names a difference only when its CI excludes 1 (0 for memory) and its "
          "sign test survives the Benjamini-Hochberg control of the false discovery rate at 5%%"
