@@ -655,7 +655,12 @@ function readCommand(buf) {
     try {
       n = fs.readSync(0, chunk, 0, chunk.length, null);
     } catch (err) {
-      if (err.code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet
+      if (err.code === 'EAGAIN') {
+        // A non-blocking pipe with nothing yet: wait a millisecond without
+        // spinning, as the partner's pass runs on the same CPU meanwhile.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+        continue;
+      }
       if (err.code === 'EOF') n = 0;
       else throw err;
     }
