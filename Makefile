@@ -127,6 +127,11 @@ C_BINS := $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(call w_pro
 C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
 # Micro-benchmarks: each c/micro/*.c is a program of its own, build/bin/micro-*.
 MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c))
+# Their objects are made by pattern rules alone, so make would take them for
+# intermediate files and delete them after the first build; their .d files
+# (-MMD) then name them as targets, and the next build compiled all of them
+# again.  Kept: a second `make all` compiles nothing.
+.SECONDARY: $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/tests/test_*.c c/micro/*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).

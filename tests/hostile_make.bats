@@ -14,7 +14,7 @@ clone_at() {
 
 # One clone serves both: a path with a space, and make after make clean (the
 # build is the costly part, so it is made once).
-@test "a clone in a folder with a space builds after make clean, running deps once, then runs a C test and its Go tests and draws a run folder with a space" {
+@test "a clone in a folder with a space builds after make clean, running deps once, compiles nothing the second time, then runs a C test and its Go tests and draws a run folder with a space" {
   local clone="${BATS_TEST_TMPDIR}/a b/asyncstyles"
   clone_at "$clone"
   run make --no-print-directory -C "$clone" clean
@@ -28,6 +28,12 @@ clone_at() {
   [ -x "$clone/build/bin/go-readfile" ]
   [ -x "$clone/build/bin/launch" ]
   [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
+  # A second build compiles nothing: the unit tests' and micro-benchmarks'
+  # objects (pattern rules' alone) were once deleted as intermediate files,
+  # and their .d files then had all 40 compiled again.
+  run make --no-print-directory -C "$clone" -n all
+  assert_success
+  refute_output --regexp ' -c "[^"]*\.(c|S)"'
   # One C test binary is enough for the path: test-c runs them all anyway.
   run make --no-print-directory -C "$clone" test-c C_TESTS=build/bin/test_noop
   assert_success
