@@ -18,23 +18,31 @@
  * nivcsw the voluntary and involuntary context switches; cpu the one CPU the
  * program was pinned to, -1 when it was not), or
  *   error=<what failed>
- * when the program could not be started (exit status 127).  The program keeps
- * the launcher's stdin, stdout, stderr and process group, so the runner's
- * timeout kills both with one killpg.
+ * when the program could not be started (exit status 127).  A reader takes
+ * the fields by name, so fields are only ever added.  The program keeps the
+ * launcher's stdin, stdout and stderr, but not its process group: it runs in
+ * a group of its own, so that whatever it signals as its group (a shell's
+ * `kill 0`, as in `trap 'kill 0' EXIT`) reaches only itself and what it
+ * started, never the launcher, which then reports the program's death as any
+ * other.  Once the program is reaped, the launcher kills what is left of its
+ * group (helpers it forked).
+ *
+ * SIGTERM to the launcher (the runner's timeout, or the runner's death below)
+ * kills the program's whole group with SIGKILL; the launcher then reaps it
+ * and reports as usual (the status is the SIGKILL).
+ * A process that leaves the group (setsid, setpgid) escapes: its detached
+ * children are leaked, as nothing but a cgroup or a PID namespace could find
+ * them.
  *
  * When the runner dies without cleaning up (SIGKILL, an out-of-memory kill),
  * the program must not keep running.  On Linux the launcher asks for a
- * parent-death signal (prctl PR_SET_PDEATHSIG, SIGTERM) and answers it by
- * killing its whole process group (the program and whatever it forked that
- * stayed in the group); the program itself gets SIGKILL as its own
- * parent-death signal, in case the launcher is killed first.  Both check
- * getppid() after asking, for a parent that died before the request.  The
- * runner passes its pid in LAUNCH_PARENT_PID (removed before the program
- * starts).  Elsewhere the launcher watches the runner while it waits (below)
- * and kills the group when its parent has gone.
- * A process that leaves the group (setsid, setpgid) escapes both: only the
- * program's own process is killed then; its detached children are leaked,
- * as nothing but a cgroup or a PID namespace could find them.
+ * parent-death signal (prctl PR_SET_PDEATHSIG, SIGTERM) and answers it as the
+ * SIGTERM above; the program itself gets SIGKILL as its own parent-death
+ * signal, in case the launcher is killed first.  Both check getppid() after
+ * asking, for a parent that died before the request.  The runner passes its
+ * pid in LAUNCH_PARENT_PID (removed before the program starts).  Elsewhere
+ * the launcher watches the runner while it waits (below) and kills the
+ * program's group when its parent has gone.
  *
  * How it waits: the end time is read as soon as wait4 has reaped the program,
  * never after a sleep (a 50 ms poll once added 0-50 ms to every wall_ns on
@@ -90,13 +98,22 @@
 #define LAUNCH_WAIT_SIGNAL 1
 #endif
 
-/* The runner's (or the launcher's) death: kill the whole process group, the
- * launcher included.  kill() is async-signal-safe. */
-static void parent_died(int sig) {
-  (void)sig;
-  kill(0, SIGKILL);
-  _exit(128 + SIGKILL);
+/* The program's process group (its pid) once it is forked; 0 before. */
+static volatile sig_atomic_t program_group;
+
+/* SIGTERM (the runner's timeout or death): kill the program's group; the
+ * launcher goes on to reap it.  Before the fork there is nothing to kill and
+ * the launcher ends.  kill() is async-signal-safe. */
+static void stop_program(int sig) {
+  pid_t group = (pid_t)program_group;
+  if (group <= 0) _exit(128 + sig);
+  kill(-group, SIGKILL);
 }
+
+#if !defined(LAUNCH_WAIT_BLOCK)
+/* The runner is gone (seen by a wait below, not by a signal). */
+static void parent_died(void) { stop_program(SIGTERM); }
+#endif
 
 /* The pid of the runner: LAUNCH_PARENT_PID when the runner set it, else the
  * parent now (the race of a parent dying before this call stays open then). */
@@ -156,7 +173,7 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
   if (kq < 0) return reap(pid, status, ru);
   /* ESRCH: the program has ended already; it is a zombie until reaped. */
   if (watch_exit(kq, pid) == 0) {
-    if (watch_exit(kq, parent) != 0 && errno == ESRCH) parent_died(SIGTERM);
+    if (watch_exit(kq, parent) != 0 && errno == ESRCH) parent_died();
     for (;;) {
       /* A program that ended before its watch was added might send no
        * NOTE_EXIT: look before each wait (it costs one system call). */
@@ -170,7 +187,7 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
       int n = kevent(kq, NULL, 0, &ev, 1, &tick);
       if (n < 0 && errno != EINTR) break; /* the blocking wait4 below still ends it */
       if (n > 0 && ev.ident == (uintptr_t)pid) break;
-      if ((n > 0 && ev.ident == (uintptr_t)parent) || getppid() != parent) parent_died(SIGTERM);
+      if ((n > 0 && ev.ident == (uintptr_t)parent) || getppid() != parent) parent_died();
     }
   }
   close(kq);
@@ -198,7 +215,7 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
   for (;;) {
     pid_t got = wait4(pid, status, WNOHANG, ru);
     if (got != 0 && !(got < 0 && errno == EINTR)) return got;
-    if (getppid() != parent) parent_died(SIGTERM);
+    if (getppid() != parent) parent_died();
     struct timespec tick = {0, 50 * 1000000L};
     sigtimedwait(&chld_set, NULL, &tick); /* at SIGCHLD, or after the tick */
   }
@@ -245,7 +262,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   pid_t parent = runner_pid();
-  signal(SIGTERM, parent_died);
+  /* No SA_RESTART: the handler only kills the program, and the waits below
+   * then return with it. */
+  struct sigaction term;
+  memset(&term, 0, sizeof(term));
+  term.sa_handler = stop_program;
+  sigemptyset(&term.sa_mask);
+  sigaction(SIGTERM, &term, NULL);
   if (die_with_parent(SIGTERM, parent) != 0) {
     fprintf(stderr, "launch: the runner (pid %ld) is gone; not starting %s\n", (long)parent,
             argv[2]);
@@ -261,6 +284,12 @@ int main(int argc, char **argv) {
 #if defined(LAUNCH_WAIT_SIGNAL)
   prepare_wait();
 #endif
+  /* SIGTERM is held from the fork until the program's group is known, so
+   * that a timeout in between kills the program rather than orphaning it. */
+  sigset_t term_set, before_fork;
+  sigemptyset(&term_set);
+  sigaddset(&term_set, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term_set, &before_fork);
   long long t0 = now_ns();
   pid_t pid = fork();
   if (pid < 0) {
@@ -269,7 +298,10 @@ int main(int argc, char **argv) {
   }
   if (pid == 0) {
     close(fd);
+    /* Its own process group (both sides set it: whichever runs first). */
+    setpgid(0, 0);
     signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &before_fork, NULL);
 #if defined(LAUNCH_WAIT_SIGNAL)
     unprepare_wait();
 #endif
@@ -279,6 +311,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "launch: cannot run %s: %s\n", argv[2], strerror(errno));
     _exit(127);
   }
+  setpgid(pid, pid); /* EACCES once it has exec'd: it set it itself then */
+  program_group = pid;
+  sigprocmask(SIG_SETMASK, &before_fork, NULL);
   int status;
   struct rusage ru;
 #if defined(LAUNCH_WAIT_BLOCK)
@@ -292,6 +327,7 @@ int main(int argc, char **argv) {
     fprintf(report, "error=wait4: %s\n", strerror(errno));
     return 127;
   }
+  kill(-pid, SIGKILL); /* what is left of its group */
   fprintf(report,
           "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld cpu=%d\n",
           status, t1 - t0, tv_us(ru.ru_utime), tv_us(ru.ru_stime), (long)ru.ru_maxrss,

@@ -5,11 +5,15 @@ Every measured program is started through the launcher build/bin/launch
 process that forks the program, waits for it with wait4 and reports the
 program's own wall time and rusage.  Forking straight from Python would carry
 the runner's own resident size into the program's peak RSS on Linux.  The
-program runs in its own process group, stdout and stderr go to temporary files
-(no pipe can fill up), and a timer kills the whole group when the timeout passes.
-When the runner itself dies (even of SIGKILL), the launcher kills the group
-(runner/launch.c: a parent-death signal on Linux); it learns the runner's pid
-from LAUNCH_PARENT_PID, which the program does not see.
+launcher runs in a session of its own and the program in a process group of
+its own (what it signals as its group reaches neither the launcher nor the
+runner); stdout and stderr go to temporary files (no pipe can fill up).  When
+the timeout passes, the runner sends the launcher SIGTERM, and the launcher
+kills the program's group and reports; a launcher still there KILL_GRACE_S
+later is killed.  When the runner itself dies (even
+of SIGKILL), the launcher kills the program (a parent-death signal on Linux);
+it learns the runner's pid from LAUNCH_PARENT_PID, which the program does not
+see.
 
 Pinning (DESIGN section 6): where the runner may run on two CPUs or more and
 the platform has sched_setaffinity (Linux), every measured program runs on one
@@ -67,10 +71,41 @@ def _maxrss_kb(maxrss):
     return maxrss // 1024 if sys.platform == "darwin" else maxrss
 
 
+# Seconds a launcher told to stop (SIGTERM) has before its group is killed.
+KILL_GRACE_S = 5
+
+
 def _killpg(pid):
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _terminate(pid):
+    """SIGTERM to the launcher pid: it kills the program's group."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stop_and_reap(pid):
+    """The launcher pid stopped (SIGTERM, then SIGKILL to its group after
+    KILL_GRACE_S) and reaped, for a run given up (Ctrl-C)."""
+    _terminate(pid)
+    deadline = time.monotonic() + KILL_GRACE_S
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.01)
+    _killpg(pid)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
         pass
 
 
@@ -206,6 +241,15 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
             with lock:
                 if not state["exited"]:
                     res.timed_out = True
+                    _terminate(p.pid)
+                    # A launcher that does not end (stopped, say) is killed.
+                    state["kill"] = threading.Timer(KILL_GRACE_S, on_grace)
+                    state["kill"].daemon = True
+                    state["kill"].start()
+
+        def on_grace():
+            with lock:
+                if not state["exited"]:
                     _killpg(p.pid)
         timer = threading.Timer(timeout_s, on_timeout)
         timer.daemon = True
@@ -214,30 +258,40 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
             reaped = _await_exit(p.pid)
             with lock:
                 state["exited"] = True
+                if "kill" in state:
+                    state["kill"].cancel()
             timer.cancel()
-            # Leftovers of the program (forked helpers).  Once the launcher is
+            # Whatever is left in the launcher's group.  Once the launcher is
             # reaped (a platform with neither waitid nor kqueue), its group id
-            # stays reserved only while such leftovers keep the group alive.
+            # stays reserved only while something keeps the group alive.
             _killpg(p.pid)
             _, status, _ = reaped or os.wait4(p.pid, 0)
             t1 = time.monotonic_ns()
         except BaseException:
             timer.cancel()
-            _killpg(p.pid)
-            try:
-                os.wait4(p.pid, 0)
-            except ChildProcessError:
-                pass
+            with lock:
+                state["exited"] = True
+                if "kill" in state:
+                    state["kill"].cancel()
+            _stop_and_reap(p.pid)
             p.returncode = -9
             raise
         # Popen must not wait for a pid that is gone; os.waitstatus_to_exitcode is 3.9+.
         p.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
         res.wall_ns = t1 - t0       # the launcher's; replaced by the program's below
-        if not res.timed_out:
-            rep.seek(0)
-            text = rep.read().decode("utf-8", "replace").strip()
-            fields = dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+        rep.seek(0)
+        text = rep.read().decode("utf-8", "replace").strip()
+        fields = dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+        if res.timed_out:
+            # Stopped at the timeout: the program's status (SIGKILL) when the
+            # launcher reported it, else the launcher's own (killed).
+            try:
+                harness_failure(launch, status, text, fields, err)
+            except EnvError:
+                fields = None
+        else:
             harness_failure(launch, status, text, fields, err)
+        if fields is not None:
             status = int(fields["status"])
             res.wall_ns = int(fields["wall_ns"])
             res.proc_user_us, res.proc_sys_us = int(fields["user_us"]), int(fields["sys_us"])

@@ -172,6 +172,17 @@ class LaunchTest(Fixture):
         res = launch.run_once(["sh", "-c", "kill -SEGV $$"], 10, self.launcher)
         self.assertEqual((res.signal, res.exit_code, res.timed_out), (11, -11, False))
 
+    def test_a_program_that_signals_its_own_group_is_its_own_death_not_the_launchers(self):
+        # The shell idiom trap 'kill 0' EXIT: SIGTERM to the caller's group.
+        # It once killed the launcher too, and the run stopped on "the
+        # launcher ended (signal 15) without its report".
+        res = launch.run_once(["sh", "-c", "trap 'kill 0' EXIT; echo out"], 10, self.launcher)
+        self.assertEqual((res.stdout, res.signal, res.exit_code, res.timed_out),
+                         (b"out\n", 15, -15, False))
+        self.assertGreater(res.wall_ns, 0)
+        # The next run through the launcher is as any other.
+        self.assertEqual(launch.run_once(["true"], 10, self.launcher).exit_code, 0)
+
     def test_a_program_that_cannot_be_executed_is_an_environment_error(self):
         # Not a failure of the program measured: the harness could not start it.
         with self.assertRaisesRegex(EnvError, "^launch: cannot run /nonexistent/prog: "):
@@ -281,6 +292,21 @@ class ServersTest(Fixture):
         self.assertIsNone(port)
         self.assertEqual(why, "server fake-server: its warm-up client took more than 0.5 s")
         self.assertEqual(s.running, {})          # both stopped, not left running
+        s.stop_all()
+
+    def test_a_warm_up_client_that_signals_its_group_reaches_neither_the_runner_nor_the_server(self):
+        import signal
+        got = []
+        old = signal.signal(signal.SIGUSR1, lambda *_: got.append(1))
+        try:
+            s = servers_mod.Servers()
+            spec = dict(self.spec(), warm={"argv": ["sh", "-c", "trap '' USR1; kill -USR1 0; exit 3"],
+                                           "about": "a test's"})
+            port, why = s.port(spec)
+        finally:
+            signal.signal(signal.SIGUSR1, old)
+        self.assertEqual(got, [])
+        self.assertEqual((port, why), (None, "server fake-server: its warm-up client exited 3"))
         s.stop_all()
 
     def test_a_ctrl_c_during_the_warm_up_stops_the_server_and_its_warm_up_client(self):

@@ -345,3 +345,42 @@ CASES
   run -3 "$PYTHON" -m runner --hosts "${BATS_TEST_TMPDIR}/nope"
   assert_output "run.py: ${BATS_TEST_TMPDIR}/nope is not a folder: --hosts takes the results folder that holds the hosts' runs (default results)"
 }
+
+# hostile_catalog SCRIPT -- a copy of the fake catalog in $BATS_TEST_TMPDIR/cat
+# whose programs are SCRIPT (a shell script written to
+# $BATS_TEST_TMPDIR/hostile, given the fake program's arguments).
+hostile_catalog() {
+  printf '#!/bin/sh\n%s\n' "$1" > "${BATS_TEST_TMPDIR}/hostile"
+  chmod +x "${BATS_TEST_TMPDIR}/hostile"
+  cp -r "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
+  "$PYTHON" - "${BATS_TEST_TMPDIR}/cat/readfile.json" "${BATS_TEST_TMPDIR}/hostile" <<'EOF'
+import json, sys
+w = json.load(open(sys.argv[1]))
+for v in w["variants"]:
+    v["argv"][0] = sys.argv[2]
+json.dump(w, open(sys.argv[1], "w"))
+EOF
+}
+
+@test "a program that signals its own process group is one crashed run and the run goes on" {
+  need_launcher
+  # trap 'kill 0' EXIT once killed the launcher too, and the run stopped.
+  hostile_catalog "case \"\$*\" in
+  *honest-parallel*) trap 'kill 0' EXIT ;;
+esac
+\"${ROOT}/tests/fixtures-bin/fake-readfile\" \"\$@\""
+  run "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" \
+    --profile quick --node none --rounds 2 --warmup-rounds 0 --iterations 5 --filter '^readfile/fake/honest-' \
+    --host h --no-charts --out "${BATS_TEST_TMPDIR}/r"
+  refute_output --partial "without its report"
+  assert_output --partial "run.py: readfile/fake/honest-parallel@python crashed: killed by SIGTERM"
+  local d
+  d="$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)"
+  assert_equal "$(json "$d/run.json" 'd["complete"], d["rounds_done"]')" "(True, 2)"
+  run "$PYTHON" -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print(sorted((r["variant"].split("/")[-1], r["status"]) for r in rows if "variant" in r))
+' "$d/runs.jsonl"
+  assert_output "[('honest-bounded@python', 'ok'), ('honest-bounded@python', 'ok'), ('honest-parallel@python', 'crashed'), ('honest-parallel@python', 'crashed'), ('honest-sequential@python', 'ok'), ('honest-sequential@python', 'ok')]"
+}
