@@ -18,21 +18,29 @@
  * nivcsw the voluntary and involuntary context switches; cpu the one CPU the
  * program was pinned to, -1 when it was not), or
  *   error=<what failed>
- * when the program could not be started (exit status 127).  A reader takes
- * the fields by name, so fields are only ever added.  The program keeps the
- * launcher's stdin, stdout and stderr, but not its process group: it runs in
- * a group of its own, so that whatever it signals as its group (a shell's
- * `kill 0`, as in `trap 'kill 0' EXIT`) reaches only itself and what it
- * started, never the launcher, which then reports the program's death as any
- * other.  Once the program is reaped, the launcher kills what is left of its
- * group (helpers it forked).
+ * when the program could not be started (exit status 127).  On Linux the
+ * status line ends with leftovers=<n> (below); a reader takes the fields by
+ * name, so fields are only ever added.  The program keeps the launcher's
+ * stdin, stdout and stderr, but not its process group: it runs in a group of
+ * its own, so that whatever it signals as its group (a shell's `kill 0`, as
+ * in `trap 'kill 0' EXIT`) reaches only itself and what it started, never
+ * the launcher, which then reports the program's death as any other.
  *
  * SIGTERM to the launcher (the runner's timeout, or the runner's death below)
- * kills the program's whole group with SIGKILL; the launcher then reaps it
- * and reports as usual (the status is the SIGKILL).
- * A process that leaves the group (setsid, setpgid) escapes: its detached
- * children are leaked, as nothing but a cgroup or a PID namespace could find
- * them.
+ * kills the program's whole group with SIGKILL; the launcher then reaps it,
+ * kills its leftovers and reports as usual (the status is the SIGKILL).
+ *
+ * Leftovers: on Linux the launcher is a child subreaper (prctl
+ * PR_SET_CHILD_SUBREAPER), so every process the program leaves behind, in its
+ * group or not (setsid, a double fork), becomes the launcher's child when its
+ * own parent ends.  Once the program is reaped (its wall time taken), the
+ * launcher kills its group, then kills and reaps each of its own children,
+ * again until none is left (their children come to it in turn), and reports
+ * how many it killed (leftovers=<n>); the runner warns and records it.  Where
+ * there is no subreaper (macOS, the BSDs), the program's group is killed and
+ * nothing is counted: a process that left the group (setsid, setpgid) escapes
+ * and is neither killed nor reported, as nothing but a PID namespace or a
+ * cgroup (Linux) could find it there.
  *
  * When the runner dies without cleaning up (SIGKILL, an out-of-memory kill),
  * the program must not keep running.  On Linux the launcher asks for a
@@ -72,6 +80,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -102,8 +111,8 @@
 static volatile sig_atomic_t program_group;
 
 /* SIGTERM (the runner's timeout or death): kill the program's group; the
- * launcher goes on to reap it.  Before the fork there is nothing to kill and
- * the launcher ends.  kill() is async-signal-safe. */
+ * launcher goes on to reap it and its leftovers.  Before the fork there is
+ * nothing to kill and the launcher ends.  kill() is async-signal-safe. */
 static void stop_program(int sig) {
   pid_t group = (pid_t)program_group;
   if (group <= 0) _exit(128 + sig);
@@ -222,6 +231,68 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
 }
 #endif
 
+#ifdef __linux__
+/* Kills and reaps, once, every living child of the launcher; returns how
+ * many, or -1 when /proc cannot be read. */
+static int kill_children(void) {
+  DIR *proc = opendir("/proc");
+  if (proc == NULL) return -1;
+  pid_t self = getpid();
+  int killed = 0;
+  struct dirent *e;
+  while ((e = readdir(proc)) != NULL) {
+    char *end;
+    long pid = strtol(e->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0) continue;
+    char path[64], line[512];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) continue; /* ended meanwhile */
+    size_t got = fread(line, 1, sizeof(line) - 1, f);
+    fclose(f);
+    line[got] = '\0';
+    /* pid (comm) state ppid ...: comm may hold spaces and parentheses. */
+    char *close_paren = strrchr(line, ')');
+    char state;
+    long ppid;
+    if (close_paren == NULL || sscanf(close_paren + 1, " %c %ld", &state, &ppid) != 2) continue;
+    if ((pid_t)ppid != self || state == 'Z') continue;
+    if (kill((pid_t)pid, SIGKILL) == 0) {
+      killed++;
+      while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+  closedir(proc);
+  return killed;
+}
+#endif
+
+/* After the program (group `group`) has been reaped: kills whatever it left
+ * running, reaps it, and returns how many processes that was; -1 where they
+ * cannot be counted (no subreaper, no /proc), after killing the group.  On
+ * Linux every leftover is a descendant, so killing the launcher's children
+ * until none is left reaches them all, each counted once. */
+static int kill_leftovers(pid_t group) {
+  int total = -1;
+#ifdef __linux__
+  for (total = 0;;) {
+    int killed = kill_children();
+    if (killed < 0) {
+      total = -1;
+      break;
+    }
+    total += killed;
+    if (killed == 0) break;
+  }
+#endif
+  kill(-group, SIGKILL);
+  /* Zombies: leftovers that had ended by themselves. */
+  while (waitpid(-1, NULL, WNOHANG) > 0) {
+  }
+  return total;
+}
+
 /* Pins the launcher (and so the program it forks) to the CPU LAUNCH_CPU names,
  * and takes the variable out of the program's environment.  Returns the CPU,
  * -1 when none was asked for or the platform cannot pin, -2 on failure (why
@@ -269,6 +340,10 @@ int main(int argc, char **argv) {
   term.sa_handler = stop_program;
   sigemptyset(&term.sa_mask);
   sigaction(SIGTERM, &term, NULL);
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+  /* The program's orphans, detached or not, become the launcher's children. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
   if (die_with_parent(SIGTERM, parent) != 0) {
     fprintf(stderr, "launch: the runner (pid %ld) is gone; not starting %s\n", (long)parent,
             argv[2]);
@@ -327,11 +402,13 @@ int main(int argc, char **argv) {
     fprintf(report, "error=wait4: %s\n", strerror(errno));
     return 127;
   }
-  kill(-pid, SIGKILL); /* what is left of its group */
+  int leftovers = kill_leftovers(pid);
   fprintf(report,
-          "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld cpu=%d\n",
+          "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld cpu=%d",
           status, t1 - t0, tv_us(ru.ru_utime), tv_us(ru.ru_stime), (long)ru.ru_maxrss,
           (long)ru.ru_nvcsw, (long)ru.ru_nivcsw, cpu);
+  if (leftovers >= 0) fprintf(report, " leftovers=%d", leftovers);
+  fprintf(report, "\n");
   fclose(report);
   return 0;
 }

@@ -9,8 +9,10 @@ launcher runs in a session of its own and the program in a process group of
 its own (what it signals as its group reaches neither the launcher nor the
 runner); stdout and stderr go to temporary files (no pipe can fill up).  When
 the timeout passes, the runner sends the launcher SIGTERM, and the launcher
-kills the program's group and reports; a launcher still there KILL_GRACE_S
-later is killed.  When the runner itself dies (even
+kills the program's group and its leftovers and reports; a launcher still
+there KILL_GRACE_S later is killed.  On Linux the launcher also kills every
+process the program left running at its end, detached or not, and reports how
+many (Result.leftovers; runner/launch.c).  When the runner itself dies (even
 of SIGKILL), the launcher kills the program (a parent-death signal on Linux);
 it learns the runner's pid from LAUNCH_PARENT_PID, which the program does not
 see.
@@ -43,7 +45,7 @@ class Result:
     ended it; spawn_error says why it never started."""
     __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
                  "proc_user_us", "proc_sys_us", "proc_peak_rss_kb", "spawn_error", "proc_nvcsw", "proc_nivcsw",
-                 "server_died", "cpu")
+                 "server_died", "cpu", "leftovers")
 
     def __init__(self):
         self.exit_code = self.signal = self.wall_ns = None
@@ -53,6 +55,7 @@ class Result:
         self.spawn_error = None
         self.server_died = None     # its server's death during the run (measure.py)
         self.cpu = None             # the CPU the launcher pinned it to, None when not pinned
+        self.leftovers = None       # processes it left running, killed at its end (Linux)
         self.stdout = self.stderr = b""
 
 
@@ -83,7 +86,7 @@ def _killpg(pid):
 
 
 def _terminate(pid):
-    """SIGTERM to the launcher pid: it kills the program's group."""
+    """SIGTERM to the launcher pid: it kills the program's group and leftovers."""
     try:
         os.kill(pid, signal.SIGTERM)
     except (ProcessLookupError, PermissionError):
@@ -300,6 +303,8 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
                 res.proc_nvcsw, res.proc_nivcsw = int(fields["nvcsw"]), int(fields["nivcsw"])
             if fields.get("cpu", "").isdigit():
                 res.cpu = int(fields["cpu"])
+            if fields.get("leftovers", "").isdigit():
+                res.leftovers = int(fields["leftovers"])
         if os.WIFSIGNALED(status):
             res.signal = os.WTERMSIG(status)
             res.exit_code = -res.signal

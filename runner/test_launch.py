@@ -183,6 +183,39 @@ class LaunchTest(Fixture):
         # The next run through the launcher is as any other.
         self.assertEqual(launch.run_once(["true"], 10, self.launcher).exit_code, 0)
 
+    def write_pids(self, script):
+        """sh -c script, with $PIDS a file each background pid is appended to."""
+        pids = os.path.join(self.dir, "pids")
+        return ["sh", "-c", "PIDS=%s; %s" % (pids, script)], pids
+
+    def assert_all_gone(self, pids_file, count):
+        with open(pids_file) as f:
+            pids = [int(p) for p in f.read().split()]
+        self.assertEqual(len(pids), count)
+        for pid in pids:
+            with self.assertRaises(ProcessLookupError, msg="pid %d left running" % pid):
+                os.kill(pid, 0)
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "a subreaper is Linux's")
+    def test_processes_a_program_leaves_behind_detached_or_not_are_killed_and_counted(self):
+        # setsid, a double fork, a plain background child: 3 left at its end.
+        argv, pids = self.write_pids(
+            "setsid sleep 60 & echo $! >> $PIDS; "
+            "(sleep 61 & echo $! >> $PIDS) ; "
+            "sleep 62 & echo $! >> $PIDS; echo done")
+        res = launch.run_once(argv, 10, self.launcher)
+        self.assertEqual((res.exit_code, res.stdout, res.leftovers), (0, b"done\n", 3))
+        self.assert_all_gone(pids, 3)
+        self.assertEqual(launch.run_once(["true"], 10, self.launcher).leftovers, 0)
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "a subreaper is Linux's")
+    def test_at_the_timeout_a_programs_detached_children_are_killed_too(self):
+        argv, pids = self.write_pids("setsid sleep 60 & echo $! >> $PIDS; sleep 60")
+        res = launch.run_once(argv, 0.5, self.launcher)
+        self.assertTrue(res.timed_out)
+        self.assertEqual((res.signal, res.leftovers), (9, 1))
+        self.assert_all_gone(pids, 1)
+
     def test_a_program_that_cannot_be_executed_is_an_environment_error(self):
         # Not a failure of the program measured: the harness could not start it.
         with self.assertRaisesRegex(EnvError, "^launch: cannot run /nonexistent/prog: "):

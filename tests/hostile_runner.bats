@@ -362,25 +362,34 @@ json.dump(w, open(sys.argv[1], "w"))
 EOF
 }
 
-@test "a program that signals its own process group is one crashed run and the run goes on" {
+@test "a program that signals its own process group is one crashed run, and one that leaves processes behind is warned of and they are killed" {
   need_launcher
-  # trap 'kill 0' EXIT once killed the launcher too, and the run stopped.
+  [ "$(uname -s)" = Linux ] || skip "the launcher counts leftovers on Linux (a subreaper)"
+  # parallel: trap 'kill 0' EXIT, which once killed the launcher and stopped
+  # the run; sequential: a detached sleeper (setsid), which outlived the run.
   hostile_catalog "case \"\$*\" in
   *honest-parallel*) trap 'kill 0' EXIT ;;
+  *honest-sequential*) setsid sleep 300 </dev/null >/dev/null 2>&1 & echo \$! >> \"\$PIDS\" ;;
 esac
 \"${ROOT}/tests/fixtures-bin/fake-readfile\" \"\$@\""
-  run "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" \
+  run env PIDS="${BATS_TEST_TMPDIR}/pids" "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" \
     --profile quick --node none --rounds 2 --warmup-rounds 0 --iterations 5 --filter '^readfile/fake/honest-' \
     --host h --no-charts --out "${BATS_TEST_TMPDIR}/r"
   refute_output --partial "without its report"
   assert_output --partial "run.py: readfile/fake/honest-parallel@python crashed: killed by SIGTERM"
+  assert_output --partial "honest-sequential@python left 1 process running at its end (killed; runs.jsonl: leftovers)"
   local d
   d="$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)"
   assert_equal "$(json "$d/run.json" 'd["complete"], d["rounds_done"]')" "(True, 2)"
+  # every sequential run's entry records its leftover, and the sleepers are gone
   run "$PYTHON" -c '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-print(sorted((r["variant"].split("/")[-1], r["status"]) for r in rows if "variant" in r))
+print(sorted((r["variant"].split("/")[-1], r["status"], r.get("leftovers")) for r in rows if "variant" in r))
 ' "$d/runs.jsonl"
-  assert_output "[('honest-bounded@python', 'ok'), ('honest-bounded@python', 'ok'), ('honest-parallel@python', 'crashed'), ('honest-parallel@python', 'crashed'), ('honest-sequential@python', 'ok'), ('honest-sequential@python', 'ok')]"
+  assert_output "[('honest-bounded@python', 'ok', None), ('honest-bounded@python', 'ok', None), ('honest-parallel@python', 'crashed', None), ('honest-parallel@python', 'crashed', None), ('honest-sequential@python', 'ok', 1), ('honest-sequential@python', 'ok', 1)]"
+  [ "$(wc -l < "${BATS_TEST_TMPDIR}/pids")" -eq 2 ]
+  while read -r pid; do
+    ! kill -0 "$pid" 2>/dev/null || { kill "$pid"; false; }
+  done < "${BATS_TEST_TMPDIR}/pids"
 }
