@@ -98,3 +98,26 @@ PY
   assert_line "@@ thrown 2"
   assert_line 'words node --add must be an integer from 0 to 1000, got "1001"'
 }
+
+@test "docs/adding.md's steps, followed in a clean clone for a Node-only workload, pass the checks make test makes of the catalog and the tables" {
+  git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
+  local clone="$BATS_TEST_TMPDIR/clone"
+  git clone -q "$ROOT" "$clone"
+  # Steps 1 and 2: the program in node/thrown/, its catalog file with
+  # "baselines": [] (no C variant to compare with), as the page says.
+  mkdir -p "$clone/node/thrown"
+  sed "s|^import { defineWorkload, main } from .*|import { defineWorkload, main } from '../lib/contract.mjs';|" \
+    "$BATS_FILE_TMPDIR/node/thrown/callback-sequential.mjs" > "$clone/node/thrown/callback-sequential.mjs"
+  sed "s|\"$BATS_FILE_TMPDIR/node/thrown/{name}.mjs\"|\"node/thrown/{name}.mjs\"|" \
+    "$THROWN/thrown.json" > "$clone/runner/catalog/thrown.json"
+  cd "$clone"
+  run -0 "$PYTHON" -m runner.catalog_cli ids
+  assert_line "thrown/node/callback-sequential@none"
+  # Step 3: the tables first, then what make test checks of the catalog: its
+  # unit tests (a C baseline was once required of every variant) and the tables.
+  run -0 "$PYTHON" -m runner.catalog_cli readme
+  run -0 "$PYTHON" -m unittest runner.test_catalog
+  run -0 env BUILD="$BUILD_DIR" bats -f "variant tables" "$clone/tests/readme.bats"
+  refute_line --partial "not ok"
+  grep -q 'thrown/node/callback-sequential@none\|callback-sequential' "$clone/docs/workloads.md"
+}
