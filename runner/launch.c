@@ -28,7 +28,11 @@
  *
  * SIGTERM to the launcher (the runner's timeout, or the runner's death below)
  * kills the program's whole group with SIGKILL; the launcher then reaps it,
- * kills its leftovers and reports as usual (the status is the SIGKILL).
+ * kills its leftovers and reports as usual (the status is the SIGKILL).  The
+ * other signals that would end it (SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2,
+ * SIGALRM, SIGPIPE) are ignored: in its own session only a program sends them
+ * (kill $PPID); the program gets them back at their defaults.  SIGKILL cannot
+ * be: the runner then charges the run to the program (runner/launch.py).
  *
  * Leftovers: on Linux the launcher is a child subreaper (prctl
  * PR_SET_CHILD_SUBREAPER), so every process the program leaves behind, in its
@@ -340,6 +344,12 @@ int main(int argc, char **argv) {
   term.sa_handler = stop_program;
   sigemptyset(&term.sa_mask);
   sigaction(SIGTERM, &term, NULL);
+  /* The signals that would end it by default, but for SIGTERM's above: only
+   * a program can send them here (the launcher has no terminal), and the
+   * launcher must outlive the program to report it.  Put back before exec. */
+  static const int held_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+  for (size_t i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
+    signal(held_signals[i], SIG_IGN);
 #if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
   /* The program's orphans, detached or not, become the launcher's children. */
   prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -376,6 +386,8 @@ int main(int argc, char **argv) {
     /* Its own process group (both sides set it: whichever runs first). */
     setpgid(0, 0);
     signal(SIGTERM, SIG_DFL);
+    for (size_t i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
+      signal(held_signals[i], SIG_DFL);
     sigprocmask(SIG_SETMASK, &before_fork, NULL);
 #if defined(LAUNCH_WAIT_SIGNAL)
     unprepare_wait();

@@ -292,6 +292,14 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
                 harness_failure(launch, status, text, fields, err)
             except EnvError:
                 fields = None
+        elif (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+              and "status" not in fields):
+            # SIGKILL, which the launcher cannot ignore, sent neither by it nor
+            # by the runner: the program (kill -9 $PPID) or the kernel's
+            # out-of-memory killer.  The program's run, not the harness's.
+            fields = None
+            err.seek(0, os.SEEK_END)
+            err.write(b"\nlaunch: the launcher was killed by SIGKILL while the program ran\n")
         else:
             harness_failure(launch, status, text, fields, err)
         if fields is not None:

@@ -183,6 +183,20 @@ class LaunchTest(Fixture):
         # The next run through the launcher is as any other.
         self.assertEqual(launch.run_once(["true"], 10, self.launcher).exit_code, 0)
 
+    def test_a_program_that_signals_its_launcher_is_one_failed_run_never_the_harnesss(self):
+        # Signals that would end the launcher are ignored there (kill $PPID
+        # from its own session reaches it only from the program) and given
+        # back to the program; SIGKILL, which cannot be, is the program's crash.
+        res = launch.run_once(["sh", "-c", "kill -HUP $PPID; kill -USR1 $PPID; kill -INT $PPID; "
+                               "kill -QUIT $PPID; kill -PIPE $PPID; kill -ALRM $PPID; exit 4"],
+                              10, self.launcher)
+        self.assertEqual((res.exit_code, res.timed_out), (4, False))
+        res = launch.run_once(["sh", "-c", "kill -HUP $$"], 10, self.launcher)
+        self.assertEqual(res.signal, 1)
+        res = launch.run_once(["sh", "-c", "kill -9 $PPID; sleep 5"], 10, self.launcher)
+        self.assertEqual((res.exit_code, res.timed_out), (-9, False))
+        self.assertIn(b"launch: the launcher was killed by SIGKILL while the program ran", res.stderr)
+
     def write_pids(self, script):
         """sh -c script, with $PIDS a file each background pid is appended to."""
         pids = os.path.join(self.dir, "pids")
