@@ -393,3 +393,21 @@ print(sorted((r["variant"].split("/")[-1], r["status"], r.get("leftovers")) for 
     ! kill -0 "$pid" 2>/dev/null || { kill "$pid"; false; }
   done < "${BATS_TEST_TMPDIR}/pids"
 }
+
+@test "a stdout that cannot be written (/dev/full) is one line on stderr, not a traceback, for a run and for --render" {
+  need_launcher
+  [ -w /dev/full ] || skip "no /dev/full here"
+  run bash -c '"$@" >/dev/full' _ "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --node none \
+    --rounds 1 --warmup-rounds 0 --iterations 5 --no-charts --filter '^readfile/fake/honest-sequential' \
+    --host h --out "${BATS_TEST_TMPDIR}/r"
+  assert_failure 1
+  refute_output --partial Traceback
+  assert_line --regexp "^run\.py: cannot print the tables to stdout: No space left on device; the run's files are whole \(.*/REPORT\.md\)$"
+  local d
+  d="$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)"
+  [ -s "$d/REPORT.md" ]
+  run bash -c '"$@" >/dev/full' _ "$PYTHON" -m runner --render "$d" --no-charts
+  assert_failure 1
+  refute_output --partial Traceback
+  assert_line --regexp "^run\.py: cannot print the tables to stdout: No space left on device"
+}
