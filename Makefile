@@ -160,6 +160,12 @@ $(DEPS_ENV):
 	@sh scripts/deps.sh "$(BUILD)"
 endif
 
+# A deps.env without PYTHON= (emptied by a full disk, cut, edited) is made
+# again, where every recipe then ran "" as the Python ("Permission denied").
+ifeq ($(shell grep -qs '^PYTHON=.' '$(DEPS_ENV)' && echo ok),)
+$(DEPS_ENV): FORCE
+endif
+
 # Listed first: GNU make 3.81 takes the first pattern rule that matches.
 # Objects depend on the Makefile and the workloads' build.mk too: they hold
 # their flags.

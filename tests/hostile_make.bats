@@ -85,3 +85,19 @@ clone_at() {
   assert_line "run.py: --rounds must be between 1 and 10000, got 0"
   [ ! -e "$b/bin" ]
 }
+
+@test "a deps.env without PYTHON= (emptied by a full disk) is made again before a recipe runs an empty Python" {
+  local b="${BATS_TEST_TMPDIR}/build"
+  mkdir -p "$b"
+  : > "$b/deps.env"
+  [ ! -d "${BUILD_DIR}/tools" ] || ln -s "${BUILD_DIR}/tools" "$b/tools"
+  run make --no-print-directory -C "$ROOT" tune BUILD="$b"
+  assert_success
+  refute_output --partial "Permission denied"
+  assert_line --regexp "^deps: ok: "
+  grep -q '^PYTHON=.' "$b/deps.env"
+  # and once whole, deps is not run again
+  run make --no-print-directory -C "$ROOT" tune BUILD="$b"
+  assert_success
+  refute_line --regexp "^deps: "
+}
