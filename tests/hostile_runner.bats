@@ -411,3 +411,25 @@ print(sorted((r["variant"].split("/")[-1], r["status"], r.get("leftovers")) for 
   refute_output --partial Traceback
   assert_line --regexp "^run\.py: cannot print the tables to stdout: No space left on device"
 }
+
+@test "an empty program that fails (a Go start-up under ulimit -v) leaves its round's start-up unknown, and the run is rendered" {
+  need_launcher
+  cp -r "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
+  "$PYTHON" - "${BATS_TEST_TMPDIR}/cat/suite.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["startup"] = {"about": "a test's: the fake language's empty program fails",
+                "programs": {"fake": ["sh", "-c", "exit 2"]}}
+json.dump(s, open(sys.argv[1], "w"))
+EOF
+  run "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none --rounds 2 \
+    --warmup-rounds 0 --iterations 5 --no-charts --filter '^readfile/fake/honest-sequential' --host h \
+    --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  refute_output --partial "wrong type"
+  local d
+  d="$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)"
+  assert_equal "$(json "$d/run.json" 'd["startup_ns"]')" "{'fake': [None, None]}"
+  [ -s "$d/REPORT.md" ]
+  run -0 "$PYTHON" -m runner --render "$d" --no-charts
+}
