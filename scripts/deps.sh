@@ -256,6 +256,10 @@ if [ -n "$opt" ] && [ -n "$sudo" ] && ! sudo -n true >/dev/null 2>&1; then
 fi
 if [ -n "$need$opt" ]; then
   if [ -f /etc/debian_version ] && have apt-get; then
+    # Required, and sudo cannot ask for the password (no terminal): say what to run.
+    if [ -n "$need" ] && [ -n "$sudo" ] && [ ! -t 0 ] && ! sudo -n true >/dev/null 2>&1; then
+      die "missing:$need; not root, and sudo needs a password this shell cannot type: run \`sudo apt-get install$(for n in $need; do printf ' %s' "$(debian_pkg "$n")"; done)\`, then make deps again"
+    fi
     pkgs=""
     for n in $need; do pkgs="$pkgs $(debian_pkg "$n")"; done
     pkgs="$pkgs $opt"

@@ -156,3 +156,12 @@ as_user_with() {
     assert_line --regexp "^deps: ok: "
   done
 }
+
+@test "as a user whose sudo cannot ask for a password, a missing required tool is one line naming the command to run" {
+  [ -f /etc/debian_version ] || skip "deps installs with apt-get on Debian"
+  as_user_with 'pkg-config=case "$*" in *cmocka*) exit 1;; esac; exec /usr/bin/pkg-config "$@"'
+  [ -x /usr/bin/pkg-config ] || skip "no /usr/bin/pkg-config to wrap"
+  run env PATH="$STUBS:$PATH" sh "$ROOT/scripts/deps.sh" "${BATS_TEST_TMPDIR}/build" </dev/null
+  assert_failure 1
+  assert_output "deps: missing: cmocka; not root, and sudo needs a password this shell cannot type: run \`sudo apt-get install libcmocka-dev\`, then make deps again"
+}
