@@ -14,7 +14,7 @@ clone_at() {
 
 # One clone serves both: a path with a space, and make after make clean (the
 # build is the costly part, so it is made once).
-@test "a clone in a folder with a space builds after make clean, running deps once, compiles nothing the second time, then runs a C test and its Go tests and draws a run folder with a space" {
+@test "a clone in a folder with a space builds after make clean, running deps once, compiles nothing the second time and everything again with other flags, then runs a C test and its Go tests and draws a run folder with a space" {
   local clone="${BATS_TEST_TMPDIR}/a b/asyncstyles"
   clone_at "$clone"
   run make --no-print-directory -C "$clone" clean
@@ -54,6 +54,14 @@ clone_at() {
   [ -f "$run_dir/REPORT.md" ]
   [ -s "$run_dir/charts/time-readfile.png" ]
   grep -q '](charts/time-readfile.png)' "$run_dir/REPORT.md"
+
+  # Other flags or another compiler compile everything again (the objects of
+  # the old flags were linked as they were), and the same flags nothing.
+  run make --no-print-directory -C "$clone" -n all OPT=-O0
+  assert_success
+  assert_output --regexp ' -O0 [^|]* -c "c/lib/promise\.c"'
+  run make --no-print-directory -C "$clone" -n all CC=no-such-cc
+  assert_output --regexp 'no-such-cc [^|]* -c "c/lib/promise\.c"'
 
   # Again from clean, deps asked for on the same line as a target: still once.
   rm -rf "$clone/build"
