@@ -388,6 +388,14 @@ int main(int argc, char **argv) {
     signal(SIGTERM, SIG_DFL);
     for (size_t i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
       signal(held_signals[i], SIG_DFL);
+    /* No core file: a crash is recorded by its signal, and under `ulimit -c
+     * unlimited` a core dump (hundreds of MB for Node or Go) landed in the
+     * project's root, the programs' folder, at every crash. */
+    struct rlimit no_core;
+    if (getrlimit(RLIMIT_CORE, &no_core) == 0) {
+      no_core.rlim_cur = 0;
+      setrlimit(RLIMIT_CORE, &no_core);
+    }
     sigprocmask(SIG_SETMASK, &before_fork, NULL);
 #if defined(LAUNCH_WAIT_SIGNAL)
     unprepare_wait();

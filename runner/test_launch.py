@@ -230,6 +230,18 @@ class LaunchTest(Fixture):
         self.assertEqual((res.signal, res.leftovers), (9, 1))
         self.assert_all_gone(pids, 1)
 
+    def test_a_crash_under_ulimit_c_unlimited_leaves_no_core_file(self):
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+        if hard != resource.RLIM_INFINITY and hard < 1 << 20:
+            self.skipTest("the hard core limit is %d here" % hard)
+        resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+        try:
+            res = launch.run_once(["sh", "-c", "ulimit -c; kill -SEGV $$"], 10, self.launcher)
+        finally:
+            resource.setrlimit(resource.RLIMIT_CORE, (soft, hard))
+        self.assertEqual((res.signal, res.stdout), (11, b"0\n"))
+
     def test_a_program_that_cannot_be_executed_is_an_environment_error(self):
         # Not a failure of the program measured: the harness could not start it.
         with self.assertRaisesRegex(EnvError, "^launch: cannot run /nonexistent/prog: "):
