@@ -222,9 +222,10 @@ EXT_LIBS =
 -include $(BUILD_MKS)
 
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
-FLAGS_WRITTEN := $(shell mkdir -p '$(BUILD)' 2>/dev/null && \
-  printf '%s\n' '$(subst ','\'',$(FLAGS_LINE))' > '$(FLAGS_STAMP).tmp' 2>/dev/null && \
-  { cmp -s '$(FLAGS_STAMP).tmp' '$(FLAGS_STAMP)' && rm -f '$(FLAGS_STAMP).tmp' || mv '$(FLAGS_STAMP).tmp' '$(FLAGS_STAMP)'; })
+# A temporary file of this make's own (two makes at once), renamed over it.
+FLAGS_WRITTEN := $(shell mkdir -p '$(BUILD)' 2>/dev/null && t='$(FLAGS_STAMP)'.$$$$ && \
+  printf '%s\n' '$(subst ','\'',$(FLAGS_LINE))' > "$$t" 2>/dev/null && \
+  { cmp -s "$$t" '$(FLAGS_STAMP)' && rm -f "$$t" || mv -f "$$t" '$(FLAGS_STAMP)'; })
 endif
 
 # A workload's pieces in one archive; each of its programs links its own main
