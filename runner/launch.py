@@ -220,13 +220,29 @@ def _environment(env, cpu):
     return out
 
 
+def _out_of_files(e):
+    """EnvError naming the open-file limit when e is EMFILE or ENFILE, else None."""
+    if e.errno not in (errno.EMFILE, errno.ENFILE):
+        return None
+    try:
+        import resource
+        limit = " (ulimit -n is %d)" % resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        limit = ""
+    return EnvError("the runner has run out of file descriptors%s, which each program run "
+                    "needs a few of: raise the limit (ulimit -n 1024) and run again" % limit)
+
+
 def run_once(argv, timeout_s, launch, env=None, cpu=None):
     """Runs argv through the launcher `launch` and returns its Result; env
     ({name: value}) is added to the program's environment; cpu (a number)
     pins it to that CPU (the launcher's LAUNCH_CPU)."""
     res = Result()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.TemporaryFile() as rep:
+    try:
+        files = [tempfile.TemporaryFile() for _ in range(3)]
+    except OSError as e:
+        raise _out_of_files(e) or e
+    with files[0] as out, files[1] as err, files[2] as rep:
         lock = threading.Lock()
         state = {"exited": False}
         t0 = time.monotonic_ns()
@@ -237,7 +253,7 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
                                  env=_environment(env, cpu))
         except OSError as e:
             # The harness, not the program measured: an environment error of the run.
-            raise EnvError("cannot start the launcher %s: %s (run `make all`)"
+            raise _out_of_files(e) or EnvError("cannot start the launcher %s: %s (run `make all`)"
                            % (os.path.relpath(launch, ROOT), e.strerror or e))
 
         def on_timeout():

@@ -242,6 +242,23 @@ class LaunchTest(Fixture):
             resource.setrlimit(resource.RLIMIT_CORE, (soft, hard))
         self.assertEqual((res.signal, res.stdout), (11, b"0\n"))
 
+    @unittest.skipUnless(os.path.isdir("/proc/self/fd"), "counts its open files in /proc")
+    def test_a_runner_out_of_file_descriptors_says_so_and_names_its_limit(self):
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        # Open now: /proc/self/fd less the listing's own.  No spare fails at the
+        # capture files, 3 at the launcher's start (its pipe).
+        for spare in (0, 3):
+            open_now = len(os.listdir("/proc/self/fd")) - 1
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_now + spare, hard))
+            try:
+                with self.assertRaisesRegex(EnvError, r"^the runner has run out of file descriptors "
+                                            r"\(ulimit -n is \d+\), which each program run needs a "
+                                            r"few of: raise the limit \(ulimit -n 1024\) and run again$"):
+                    launch.run_once(["true"], 10, self.launcher)
+            finally:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
     def test_a_program_that_cannot_be_executed_is_an_environment_error(self):
         # Not a failure of the program measured: the harness could not start it.
         with self.assertRaisesRegex(EnvError, "^launch: cannot run /nonexistent/prog: "):
