@@ -129,6 +129,11 @@ C_BINS := $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(call w_pro
 C_TESTS := $(patsubst c/tests/%.c,$(BUILD)/bin/%,$(wildcard c/tests/test_*.c))
 # Micro-benchmarks: each c/micro/*.c is a program of its own, build/bin/micro-*.
 MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c))
+# Their objects are made by pattern rules alone, so make would take them for
+# intermediate files and delete them after the first build; their .d files
+# (-MMD) then name them as targets, and the next build compiled all of them
+# again.  Kept: a second `make all` compiles nothing.
+.SECONDARY: $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/tests/test_*.c c/micro/*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
 # The runner starts every measured program through this launcher (runner/launch.c).
@@ -157,21 +162,39 @@ $(DEPS_ENV):
 	@sh scripts/deps.sh "$(BUILD)"
 endif
 
+# A deps.env without PYTHON= (emptied by a full disk, cut, edited) is made
+# again, where every recipe then ran "" as the Python ("Permission denied").
+ifeq ($(shell grep -qs '^PYTHON=.' '$(DEPS_ENV)' && echo ok),)
+$(DEPS_ENV): FORCE
+endif
+
+# The compiler and every flag the objects and programs are made with, one
+# line in $(BUILD)/flags, rewritten (below, once the workloads' build.mk have
+# added theirs) only when it changes: every object and program depends on it,
+# so `make OPT=-O0` or `make CC=clang` after a default build compiles
+# everything again, where it linked the objects of the old flags and said
+# nothing.  Written when the Makefile is read, not by a rule, so that `make
+# -n` does not take it for remade.
+FLAGS_STAMP := $(BUILD)/flags
+FLAGS_LINE = $(CC) | $(ALL_CFLAGS) | $(ALL_ASFLAGS) | $(TEST_DEFS) | $(ALL_LDFLAGS) | $(LIBS) | $(AR)
+# Only when it could not be written (an unwritable BUILD): remade every time.
+$(FLAGS_STAMP): ;
+
 # Listed first: GNU make 3.81 takes the first pattern rule that matches.
 # Objects depend on the Makefile and the workloads' build.mk too: they hold
 # their flags.
 BUILD_MKS := $(wildcard c/*/build.mk)
 # Paths in recipes are quoted: the clone's own path may hold a space (BUILD,
 # relative to it, may not: make splits target names on blanks).
-$(BUILD)/c/tests/%.o: c/tests/%.c Makefile $(BUILD_MKS) | $(DEPS_ENV)
+$(BUILD)/c/tests/%.o: c/tests/%.c Makefile $(BUILD_MKS) $(FLAGS_STAMP) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_CFLAGS) -Ic $(CMOCKA_CFLAGS) $(TEST_DEFS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.c Makefile $(BUILD_MKS) | $(DEPS_ENV)
+$(BUILD)/c/%.o: c/%.c Makefile $(BUILD_MKS) $(FLAGS_STAMP) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_CFLAGS) -c "$<" -o "$@"
 
-$(BUILD)/c/%.o: c/%.S Makefile $(BUILD_MKS) | $(DEPS_ENV)
+$(BUILD)/c/%.o: c/%.S Makefile $(BUILD_MKS) $(FLAGS_STAMP) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(ALL_ASFLAGS) -c "$<" -o "$@"
 
@@ -200,6 +223,13 @@ EXT_CFLAGS =
 EXT_LIBS =
 -include $(BUILD_MKS)
 
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# A temporary file of this make's own (two makes at once), renamed over it.
+FLAGS_WRITTEN := $(shell mkdir -p '$(BUILD)' 2>/dev/null && t='$(FLAGS_STAMP)'.$$$$ && \
+  printf '%s\n' '$(subst ','\'',$(FLAGS_LINE))' > "$$t" 2>/dev/null && \
+  { cmp -s "$$t" '$(FLAGS_STAMP)' && rm -f "$$t" || mv -f "$$t" '$(FLAGS_STAMP)'; })
+endif
+
 # A workload's pieces in one archive; each of its programs links its own main
 # with it (arguments: the workload, then one main source).
 define WORKLOAD_template
@@ -218,13 +248,13 @@ $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(eval $(call PROGRAM_
 # Built here, never by the runner, so that runners started side by side do not
 # race to compile it.  No $(FEATURES) and no libuv: it defines _DEFAULT_SOURCE
 # itself and needs only fork, exec and wait4.
-$(LAUNCH): runner/launch.c
+$(LAUNCH): runner/launch.c $(FLAGS_STAMP)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<"
 
 # Linked with libuv, as every C program is, so that its start-up includes
 # loading it.
-$(C_EMPTY): runner/empty.c | $(DEPS_ENV)
+$(C_EMPTY): runner/empty.c $(FLAGS_STAMP) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(STD) $(WARN) $(FEATURES) $(UV_CFLAGS) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<" $(UV_LIBS)
 

@@ -18,23 +18,43 @@
  * nivcsw the voluntary and involuntary context switches; cpu the one CPU the
  * program was pinned to, -1 when it was not), or
  *   error=<what failed>
- * when the program could not be started (exit status 127).  The program keeps
- * the launcher's stdin, stdout, stderr and process group, so the runner's
- * timeout kills both with one killpg.
+ * when the program could not be started (exit status 127).  On Linux the
+ * status line ends with leftovers=<n> (below); a reader takes the fields by
+ * name, so fields are only ever added.  The program keeps the launcher's
+ * stdin, stdout and stderr, but not its process group: it runs in a group of
+ * its own, so that whatever it signals as its group (a shell's `kill 0`, as
+ * in `trap 'kill 0' EXIT`) reaches only itself and what it started, never
+ * the launcher, which then reports the program's death as any other.
+ *
+ * SIGTERM to the launcher (the runner's timeout, or the runner's death below)
+ * kills the program's whole group with SIGKILL; the launcher then reaps it,
+ * kills its leftovers and reports as usual (the status is the SIGKILL).  The
+ * other signals that would end it (SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2,
+ * SIGALRM, SIGPIPE) are ignored: in its own session only a program sends them
+ * (kill $PPID); the program gets them back at their defaults.  SIGKILL cannot
+ * be: the runner then charges the run to the program (runner/launch.py).
+ *
+ * Leftovers: on Linux the launcher is a child subreaper (prctl
+ * PR_SET_CHILD_SUBREAPER), so every process the program leaves behind, in its
+ * group or not (setsid, a double fork), becomes the launcher's child when its
+ * own parent ends.  Once the program is reaped (its wall time taken), the
+ * launcher kills its group, then kills and reaps each of its own children,
+ * again until none is left (their children come to it in turn), and reports
+ * how many it killed (leftovers=<n>); the runner warns and records it.  Where
+ * there is no subreaper (macOS, the BSDs), the program's group is killed and
+ * nothing is counted: a process that left the group (setsid, setpgid) escapes
+ * and is neither killed nor reported, as nothing but a PID namespace or a
+ * cgroup (Linux) could find it there.
  *
  * When the runner dies without cleaning up (SIGKILL, an out-of-memory kill),
  * the program must not keep running.  On Linux the launcher asks for a
- * parent-death signal (prctl PR_SET_PDEATHSIG, SIGTERM) and answers it by
- * killing its whole process group (the program and whatever it forked that
- * stayed in the group); the program itself gets SIGKILL as its own
- * parent-death signal, in case the launcher is killed first.  Both check
- * getppid() after asking, for a parent that died before the request.  The
- * runner passes its pid in LAUNCH_PARENT_PID (removed before the program
- * starts).  Elsewhere the launcher watches the runner while it waits (below)
- * and kills the group when its parent has gone.
- * A process that leaves the group (setsid, setpgid) escapes both: only the
- * program's own process is killed then; its detached children are leaked,
- * as nothing but a cgroup or a PID namespace could find them.
+ * parent-death signal (prctl PR_SET_PDEATHSIG, SIGTERM) and answers it as the
+ * SIGTERM above; the program itself gets SIGKILL as its own parent-death
+ * signal, in case the launcher is killed first.  Both check getppid() after
+ * asking, for a parent that died before the request.  The runner passes its
+ * pid in LAUNCH_PARENT_PID (removed before the program starts).  Elsewhere
+ * the launcher watches the runner while it waits (below) and kills the
+ * program's group when its parent has gone.
  *
  * How it waits: the end time is read as soon as wait4 has reaped the program,
  * never after a sleep (a 50 ms poll once added 0-50 ms to every wall_ns on
@@ -64,6 +84,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -90,13 +111,22 @@
 #define LAUNCH_WAIT_SIGNAL 1
 #endif
 
-/* The runner's (or the launcher's) death: kill the whole process group, the
- * launcher included.  kill() is async-signal-safe. */
-static void parent_died(int sig) {
-  (void)sig;
-  kill(0, SIGKILL);
-  _exit(128 + SIGKILL);
+/* The program's process group (its pid) once it is forked; 0 before. */
+static volatile sig_atomic_t program_group;
+
+/* SIGTERM (the runner's timeout or death): kill the program's group; the
+ * launcher goes on to reap it and its leftovers.  Before the fork there is
+ * nothing to kill and the launcher ends.  kill() is async-signal-safe. */
+static void stop_program(int sig) {
+  pid_t group = (pid_t)program_group;
+  if (group <= 0) _exit(128 + sig);
+  kill(-group, SIGKILL);
 }
+
+#if !defined(LAUNCH_WAIT_BLOCK)
+/* The runner is gone (seen by a wait below, not by a signal). */
+static void parent_died(void) { stop_program(SIGTERM); }
+#endif
 
 /* The pid of the runner: LAUNCH_PARENT_PID when the runner set it, else the
  * parent now (the race of a parent dying before this call stays open then). */
@@ -156,7 +186,7 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
   if (kq < 0) return reap(pid, status, ru);
   /* ESRCH: the program has ended already; it is a zombie until reaped. */
   if (watch_exit(kq, pid) == 0) {
-    if (watch_exit(kq, parent) != 0 && errno == ESRCH) parent_died(SIGTERM);
+    if (watch_exit(kq, parent) != 0 && errno == ESRCH) parent_died();
     for (;;) {
       /* A program that ended before its watch was added might send no
        * NOTE_EXIT: look before each wait (it costs one system call). */
@@ -170,7 +200,7 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
       int n = kevent(kq, NULL, 0, &ev, 1, &tick);
       if (n < 0 && errno != EINTR) break; /* the blocking wait4 below still ends it */
       if (n > 0 && ev.ident == (uintptr_t)pid) break;
-      if ((n > 0 && ev.ident == (uintptr_t)parent) || getppid() != parent) parent_died(SIGTERM);
+      if ((n > 0 && ev.ident == (uintptr_t)parent) || getppid() != parent) parent_died();
     }
   }
   close(kq);
@@ -198,12 +228,74 @@ static pid_t wait_program(pid_t pid, pid_t parent, int *status, struct rusage *r
   for (;;) {
     pid_t got = wait4(pid, status, WNOHANG, ru);
     if (got != 0 && !(got < 0 && errno == EINTR)) return got;
-    if (getppid() != parent) parent_died(SIGTERM);
+    if (getppid() != parent) parent_died();
     struct timespec tick = {0, 50 * 1000000L};
     sigtimedwait(&chld_set, NULL, &tick); /* at SIGCHLD, or after the tick */
   }
 }
 #endif
+
+#ifdef __linux__
+/* Kills and reaps, once, every living child of the launcher; returns how
+ * many, or -1 when /proc cannot be read. */
+static int kill_children(void) {
+  DIR *proc = opendir("/proc");
+  if (proc == NULL) return -1;
+  pid_t self = getpid();
+  int killed = 0;
+  struct dirent *e;
+  while ((e = readdir(proc)) != NULL) {
+    char *end;
+    long pid = strtol(e->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0) continue;
+    char path[64], line[512];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) continue; /* ended meanwhile */
+    size_t got = fread(line, 1, sizeof(line) - 1, f);
+    fclose(f);
+    line[got] = '\0';
+    /* pid (comm) state ppid ...: comm may hold spaces and parentheses. */
+    char *close_paren = strrchr(line, ')');
+    char state;
+    long ppid;
+    if (close_paren == NULL || sscanf(close_paren + 1, " %c %ld", &state, &ppid) != 2) continue;
+    if ((pid_t)ppid != self || state == 'Z') continue;
+    if (kill((pid_t)pid, SIGKILL) == 0) {
+      killed++;
+      while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+  closedir(proc);
+  return killed;
+}
+#endif
+
+/* After the program (group `group`) has been reaped: kills whatever it left
+ * running, reaps it, and returns how many processes that was; -1 where they
+ * cannot be counted (no subreaper, no /proc), after killing the group.  On
+ * Linux every leftover is a descendant, so killing the launcher's children
+ * until none is left reaches them all, each counted once. */
+static int kill_leftovers(pid_t group) {
+  int total = -1;
+#ifdef __linux__
+  for (total = 0;;) {
+    int killed = kill_children();
+    if (killed < 0) {
+      total = -1;
+      break;
+    }
+    total += killed;
+    if (killed == 0) break;
+  }
+#endif
+  kill(-group, SIGKILL);
+  /* Zombies: leftovers that had ended by themselves. */
+  while (waitpid(-1, NULL, WNOHANG) > 0) {
+  }
+  return total;
+}
 
 /* Pins the launcher (and so the program it forks) to the CPU LAUNCH_CPU names,
  * and takes the variable out of the program's environment.  Returns the CPU,
@@ -245,7 +337,23 @@ int main(int argc, char **argv) {
     return 2;
   }
   pid_t parent = runner_pid();
-  signal(SIGTERM, parent_died);
+  /* No SA_RESTART: the handler only kills the program, and the waits below
+   * then return with it. */
+  struct sigaction term;
+  memset(&term, 0, sizeof(term));
+  term.sa_handler = stop_program;
+  sigemptyset(&term.sa_mask);
+  sigaction(SIGTERM, &term, NULL);
+  /* The signals that would end it by default, but for SIGTERM's above: only
+   * a program can send them here (the launcher has no terminal), and the
+   * launcher must outlive the program to report it.  Put back before exec. */
+  static const int held_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+  for (size_t i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
+    signal(held_signals[i], SIG_IGN);
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+  /* The program's orphans, detached or not, become the launcher's children. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
   if (die_with_parent(SIGTERM, parent) != 0) {
     fprintf(stderr, "launch: the runner (pid %ld) is gone; not starting %s\n", (long)parent,
             argv[2]);
@@ -261,6 +369,12 @@ int main(int argc, char **argv) {
 #if defined(LAUNCH_WAIT_SIGNAL)
   prepare_wait();
 #endif
+  /* SIGTERM is held from the fork until the program's group is known, so
+   * that a timeout in between kills the program rather than orphaning it. */
+  sigset_t term_set, before_fork;
+  sigemptyset(&term_set);
+  sigaddset(&term_set, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term_set, &before_fork);
   long long t0 = now_ns();
   pid_t pid = fork();
   if (pid < 0) {
@@ -269,7 +383,20 @@ int main(int argc, char **argv) {
   }
   if (pid == 0) {
     close(fd);
+    /* Its own process group (both sides set it: whichever runs first). */
+    setpgid(0, 0);
     signal(SIGTERM, SIG_DFL);
+    for (size_t i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
+      signal(held_signals[i], SIG_DFL);
+    /* No core file: a crash is recorded by its signal, and under `ulimit -c
+     * unlimited` a core dump (hundreds of MB for Node or Go) landed in the
+     * project's root, the programs' folder, at every crash. */
+    struct rlimit no_core;
+    if (getrlimit(RLIMIT_CORE, &no_core) == 0) {
+      no_core.rlim_cur = 0;
+      setrlimit(RLIMIT_CORE, &no_core);
+    }
+    sigprocmask(SIG_SETMASK, &before_fork, NULL);
 #if defined(LAUNCH_WAIT_SIGNAL)
     unprepare_wait();
 #endif
@@ -279,6 +406,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "launch: cannot run %s: %s\n", argv[2], strerror(errno));
     _exit(127);
   }
+  setpgid(pid, pid); /* EACCES once it has exec'd: it set it itself then */
+  program_group = pid;
+  sigprocmask(SIG_SETMASK, &before_fork, NULL);
   int status;
   struct rusage ru;
 #if defined(LAUNCH_WAIT_BLOCK)
@@ -292,10 +422,13 @@ int main(int argc, char **argv) {
     fprintf(report, "error=wait4: %s\n", strerror(errno));
     return 127;
   }
+  int leftovers = kill_leftovers(pid);
   fprintf(report,
-          "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld cpu=%d\n",
+          "status=%d wall_ns=%lld user_us=%lld sys_us=%lld maxrss=%ld nvcsw=%ld nivcsw=%ld cpu=%d",
           status, t1 - t0, tv_us(ru.ru_utime), tv_us(ru.ru_stime), (long)ru.ru_maxrss,
           (long)ru.ru_nvcsw, (long)ru.ru_nivcsw, cpu);
+  if (leftovers >= 0) fprintf(report, " leftovers=%d", leftovers);
+  fprintf(report, "\n");
   fclose(report);
   return 0;
 }

@@ -5,11 +5,17 @@ Every measured program is started through the launcher build/bin/launch
 process that forks the program, waits for it with wait4 and reports the
 program's own wall time and rusage.  Forking straight from Python would carry
 the runner's own resident size into the program's peak RSS on Linux.  The
-program runs in its own process group, stdout and stderr go to temporary files
-(no pipe can fill up), and a timer kills the whole group when the timeout passes.
-When the runner itself dies (even of SIGKILL), the launcher kills the group
-(runner/launch.c: a parent-death signal on Linux); it learns the runner's pid
-from LAUNCH_PARENT_PID, which the program does not see.
+launcher runs in a session of its own and the program in a process group of
+its own (what it signals as its group reaches neither the launcher nor the
+runner); stdout and stderr go to temporary files (no pipe can fill up).  When
+the timeout passes, the runner sends the launcher SIGTERM, and the launcher
+kills the program's group and its leftovers and reports; a launcher still
+there KILL_GRACE_S later is killed.  On Linux the launcher also kills every
+process the program left running at its end, detached or not, and reports how
+many (Result.leftovers; runner/launch.c).  When the runner itself dies (even
+of SIGKILL), the launcher kills the program (a parent-death signal on Linux);
+it learns the runner's pid from LAUNCH_PARENT_PID, which the program does not
+see.
 
 Pinning (DESIGN section 6): where the runner may run on two CPUs or more and
 the platform has sched_setaffinity (Linux), every measured program runs on one
@@ -39,7 +45,7 @@ class Result:
     ended it; spawn_error says why it never started."""
     __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
                  "proc_user_us", "proc_sys_us", "proc_peak_rss_kb", "spawn_error", "proc_nvcsw", "proc_nivcsw",
-                 "server_died", "cpu")
+                 "server_died", "cpu", "leftovers")
 
     def __init__(self):
         self.exit_code = self.signal = self.wall_ns = None
@@ -49,6 +55,7 @@ class Result:
         self.spawn_error = None
         self.server_died = None     # its server's death during the run (measure.py)
         self.cpu = None             # the CPU the launcher pinned it to, None when not pinned
+        self.leftovers = None       # processes it left running, killed at its end (Linux)
         self.stdout = self.stderr = b""
 
 
@@ -67,10 +74,41 @@ def _maxrss_kb(maxrss):
     return maxrss // 1024 if sys.platform == "darwin" else maxrss
 
 
+# Seconds a launcher told to stop (SIGTERM) has before its group is killed.
+KILL_GRACE_S = 5
+
+
 def _killpg(pid):
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _terminate(pid):
+    """SIGTERM to the launcher pid: it kills the program's group and leftovers."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stop_and_reap(pid):
+    """The launcher pid stopped (SIGTERM, then SIGKILL to its group after
+    KILL_GRACE_S) and reaped, for a run given up (Ctrl-C)."""
+    _terminate(pid)
+    deadline = time.monotonic() + KILL_GRACE_S
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.01)
+    _killpg(pid)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
         pass
 
 
@@ -182,13 +220,29 @@ def _environment(env, cpu):
     return out
 
 
+def _out_of_files(e):
+    """EnvError naming the open-file limit when e is EMFILE or ENFILE, else None."""
+    if e.errno not in (errno.EMFILE, errno.ENFILE):
+        return None
+    try:
+        import resource
+        limit = " (ulimit -n is %d)" % resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        limit = ""
+    return EnvError("the runner has run out of file descriptors%s, which each program run "
+                    "needs a few of: raise the limit (ulimit -n 1024) and run again" % limit)
+
+
 def run_once(argv, timeout_s, launch, env=None, cpu=None):
     """Runs argv through the launcher `launch` and returns its Result; env
     ({name: value}) is added to the program's environment; cpu (a number)
     pins it to that CPU (the launcher's LAUNCH_CPU)."""
     res = Result()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.TemporaryFile() as rep:
+    try:
+        files = [tempfile.TemporaryFile() for _ in range(3)]
+    except OSError as e:
+        raise _out_of_files(e) or e
+    with files[0] as out, files[1] as err, files[2] as rep:
         lock = threading.Lock()
         state = {"exited": False}
         t0 = time.monotonic_ns()
@@ -199,13 +253,22 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
                                  env=_environment(env, cpu))
         except OSError as e:
             # The harness, not the program measured: an environment error of the run.
-            raise EnvError("cannot start the launcher %s: %s (run `make all`)"
+            raise _out_of_files(e) or EnvError("cannot start the launcher %s: %s (run `make all`)"
                            % (os.path.relpath(launch, ROOT), e.strerror or e))
 
         def on_timeout():
             with lock:
                 if not state["exited"]:
                     res.timed_out = True
+                    _terminate(p.pid)
+                    # A launcher that does not end (stopped, say) is killed.
+                    state["kill"] = threading.Timer(KILL_GRACE_S, on_grace)
+                    state["kill"].daemon = True
+                    state["kill"].start()
+
+        def on_grace():
+            with lock:
+                if not state["exited"]:
                     _killpg(p.pid)
         timer = threading.Timer(timeout_s, on_timeout)
         timer.daemon = True
@@ -214,30 +277,48 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
             reaped = _await_exit(p.pid)
             with lock:
                 state["exited"] = True
+                if "kill" in state:
+                    state["kill"].cancel()
             timer.cancel()
-            # Leftovers of the program (forked helpers).  Once the launcher is
+            # Whatever is left in the launcher's group.  Once the launcher is
             # reaped (a platform with neither waitid nor kqueue), its group id
-            # stays reserved only while such leftovers keep the group alive.
+            # stays reserved only while something keeps the group alive.
             _killpg(p.pid)
             _, status, _ = reaped or os.wait4(p.pid, 0)
             t1 = time.monotonic_ns()
         except BaseException:
             timer.cancel()
-            _killpg(p.pid)
-            try:
-                os.wait4(p.pid, 0)
-            except ChildProcessError:
-                pass
+            with lock:
+                state["exited"] = True
+                if "kill" in state:
+                    state["kill"].cancel()
+            _stop_and_reap(p.pid)
             p.returncode = -9
             raise
         # Popen must not wait for a pid that is gone; os.waitstatus_to_exitcode is 3.9+.
         p.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
         res.wall_ns = t1 - t0       # the launcher's; replaced by the program's below
-        if not res.timed_out:
-            rep.seek(0)
-            text = rep.read().decode("utf-8", "replace").strip()
-            fields = dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+        rep.seek(0)
+        text = rep.read().decode("utf-8", "replace").strip()
+        fields = dict(kv.split("=", 1) for kv in text.split() if "=" in kv)
+        if res.timed_out:
+            # Stopped at the timeout: the program's status (SIGKILL) when the
+            # launcher reported it, else the launcher's own (killed).
+            try:
+                harness_failure(launch, status, text, fields, err)
+            except EnvError:
+                fields = None
+        elif (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+              and "status" not in fields):
+            # SIGKILL, which the launcher cannot ignore, sent neither by it nor
+            # by the runner: the program (kill -9 $PPID) or the kernel's
+            # out-of-memory killer.  The program's run, not the harness's.
+            fields = None
+            err.seek(0, os.SEEK_END)
+            err.write(b"\nlaunch: the launcher was killed by SIGKILL while the program ran\n")
+        else:
             harness_failure(launch, status, text, fields, err)
+        if fields is not None:
             status = int(fields["status"])
             res.wall_ns = int(fields["wall_ns"])
             res.proc_user_us, res.proc_sys_us = int(fields["user_us"]), int(fields["sys_us"])
@@ -246,6 +327,8 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
                 res.proc_nvcsw, res.proc_nivcsw = int(fields["nvcsw"]), int(fields["nivcsw"])
             if fields.get("cpu", "").isdigit():
                 res.cpu = int(fields["cpu"])
+            if fields.get("leftovers", "").isdigit():
+                res.leftovers = int(fields["leftovers"])
         if os.WIFSIGNALED(status):
             res.signal = os.WTERMSIG(status)
             res.exit_code = -res.signal

@@ -281,9 +281,10 @@ def run_startup(plan, launcher, log, round_label, cpu=None):
         res = launch.run_once(argv, STARTUP_TIMEOUT_S, launcher, cpu=cpu)
         ok = res.exit_code == 0 and not res.timed_out and not res.spawn_error
         out[lang] = res.wall_ns if ok else None
-        log.run({"round": round_label, "startup": lang, "status": "ok" if ok else "failed",
-                 "exit_code": res.exit_code, "wall_ns": res.wall_ns,
-                 "stderr": launch.first_line(res.stderr) or res.spawn_error or None})
+        log.run(dict({"round": round_label, "startup": lang, "status": "ok" if ok else "failed",
+                      "exit_code": res.exit_code, "wall_ns": res.wall_ns,
+                      "stderr": launch.first_line(res.stderr) or res.spawn_error or None},
+                     **({"leftovers": res.leftovers} if res.leftovers else {})))
     return out
 
 
@@ -472,6 +473,12 @@ def measure(args, cat, plan, seed):
                                  "stderr": launch.first_line(res.stderr) or None}
                         if label_of_point:
                             entry["point"] = label_of_point
+                        if res.leftovers:
+                            # Processes it left running (killed by the launcher).
+                            entry["leftovers"] = res.leftovers
+                            progress.note("run.py: %s left %d process%s running at its end "
+                                          "(killed; runs.jsonl: leftovers)" % (
+                                              item, res.leftovers, "" if res.leftovers == 1 else "es"))
                         log.run(entry)
                         if reason:
                             run["failures"].append({k: entry[k] for k in (

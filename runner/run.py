@@ -214,6 +214,25 @@ def show(summary, rundir, charts=True):
     return not empty
 
 
+def show_or_say(summary, rundir, charts):
+    """show(), where a stdout that cannot be written (a full disk, /dev/full, a
+    closed pipe) is one line on stderr, not a traceback: the run's files are
+    whole by then.  True when valid and shown."""
+    try:
+        valid = show(summary, rundir, charts)
+        sys.stdout.flush()
+        return valid
+    except OSError as e:
+        # Nothing more to stdout, at exit either (its flush would fail again).
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+        print("run.py: cannot print the tables to stdout: %s; the run's files are whole "
+              "(%s)" % (e.strerror or e, os.path.join(rd.shown(rundir), "REPORT.md")),
+              file=sys.stderr)
+        return False
+
+
 def main(argv):
     ascii_fallback(sys.stdout, sys.stderr)
     try:
@@ -235,7 +254,7 @@ def main(argv):
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
-            valid = show(summary, args.render, not args.no_charts)
+            valid = show_or_say(summary, args.render, not args.no_charts)
             return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
         if args.check:
@@ -277,7 +296,7 @@ def main(argv):
               "(the samples are kept; redraw with: make plots RUN=%s)"
               % (rd.shown(rundir), e, rd.shown(rundir)), file=sys.stderr)
         return 3
-    valid = show(summary, rundir, not args.no_charts)
+    valid = show_or_say(summary, rundir, not args.no_charts)
     if interrupted:
         return 130
     return 0 if ok and valid else 1

@@ -108,7 +108,7 @@ RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict
              "servers": Each(dict, _STRS), "startup": Each(dict, _STRS),
              "env": Each(dict, Each(dict, str)), "runtimes": Each(dict, str),
              "passes": Each(dict, int), "variant_rounds": Each(dict, int),
-             "startup_ns": Each(dict, Each(list, int)), "passes_rule": str, "noise_rule": str,
+             "startup_ns": Each(dict, Each(list, _OPT_INT)), "passes_rule": str, "noise_rule": str,
              "budget_from": str, "budget_cap_s": _OPT_NUM, "planned_over_s": _OPT_NUM,
              "budget": Each(dict, Fields({"seconds": _NUM, "max_rounds": int, "for": dict})),
              "pinning": dict, "sweep": dict,

@@ -129,19 +129,32 @@ class Server:
         w = spec["warm"]
         argv = list(w["argv"]) + [spec.get("port_flag", "--port"), str(self.port)]
         timeout = float(w.get("timeout_s", 60))
+        # A session of its own, as every program the runner starts: what it
+        # signals as its group (a shell's `kill 0`) reaches neither the runner
+        # nor the server, and its leftovers go with its group.
         try:
-            done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, cwd=ROOT, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise ServerError("server %s: its warm-up client took more than %g s"
-                              % (self.name, timeout))
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True)
         except OSError as e:
             raise ServerError("server %s: its warm-up client cannot start: %s"
                               % (self.name, e.strerror or e))
-        if done.returncode != 0:
-            why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ServerError("server %s: its warm-up client took more than %g s"
+                              % (self.name, timeout))
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            proc.wait()
+            if proc.stderr:
+                proc.stderr.close()
+        if proc.returncode != 0:
+            why = err.decode("utf-8", "replace").strip().splitlines()
             raise ServerError("server %s: its warm-up client exited %s%s" % (
-                self.name, done.returncode, ": " + why[0][:200] if why else ""))
+                self.name, proc.returncode, ": " + why[0][:200] if why else ""))
 
     def _drain(self):
         try:

@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -192,13 +193,45 @@ class RealCatalogTest(unittest.TestCase):
         self.assertEqual(b("readfile/c/callback-bounded@node4")["c"],
                          ("readfile/c/callback-bounded@node4", "C callback"))
 
-    def test_every_readfile_and_noop_variant_has_a_c_baseline(self):
-        table = self.cat.baseline_table()
-        self.assertEqual(set(table), {v["id"] for v in self.cat.variants})
+    def assert_c_baselines(self, cat):
+        """Every variant a C rule of its workload covers has that baseline in the
+        catalog; one no C rule covers (a Node-only workload's, "baselines": [])
+        has none, and needs none."""
+        table = cat.baseline_table()
+        self.assertEqual(set(table), {v["id"] for v in cat.variants})
         for vid, keys in table.items():
-            self.assertIsNotNone(keys["c"], vid)
-            self.assertTrue(self.cat.find(keys["c"][0]), vid)
+            v = cat.find(vid)
+            covered = any(r["key"] == "c" and catalog.matches(v, r["for"])
+                          for r in cat.workloads[v["workload"]]["baselines"])
+            if covered:
+                self.assertIsNotNone(keys["c"], vid)
+                self.assertTrue(cat.find(keys["c"][0]), vid)
+            else:
+                self.assertIsNone(keys["c"], vid)
         json.dumps(table)
+
+    def test_every_variant_a_c_rule_covers_has_its_c_baseline(self):
+        self.assert_c_baselines(self.cat)
+        for w in ("readfile", "noop"):
+            self.assertTrue(all(self.cat.baselines(v)["c"] for v in self.cat.select(workload=w)), w)
+
+    def test_a_workload_without_baselines_needs_no_c_baseline(self):
+        # docs/adding.md's Node-only workload: "baselines": [] (tests/new_workload.bats).
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        shutil.copy(os.path.join(catalog.DIR, "suite.json"), tmp)
+        shutil.copy(os.path.join(catalog.DIR, "noop.json"), tmp)
+        with open(os.path.join(tmp, "thrown.json"), "w") as f:
+            json.dump({"workload": "thrown", "about": "a Node-only workload", "unit": "operation",
+                       "flags": {}, "checks": {}, "requires": {},
+                       "profiles": {"quick": {"iterations": 20, "timeout_s": 30}},
+                       "baselines": [],
+                       "variants": [{"lang": "node", "style": "callback", "mode": "sequential",
+                                     "backend": "none", "argv": ["{node}", "thrown.mjs"],
+                                     "profiles": ["quick"], "about": "a test's"}]}, f)
+        cat = catalog.load(tmp)
+        self.assertIsNone(cat.baselines(cat.find("thrown/node/callback-sequential@none"))["c"])
+        self.assert_c_baselines(cat)
 
     def test_each_httpchain_server_names_the_language_its_backend_names(self):
         langs = {"cserver": "c", "goserver": "go", "nodeserver": "node"}

@@ -172,6 +172,93 @@ class LaunchTest(Fixture):
         res = launch.run_once(["sh", "-c", "kill -SEGV $$"], 10, self.launcher)
         self.assertEqual((res.signal, res.exit_code, res.timed_out), (11, -11, False))
 
+    def test_a_program_that_signals_its_own_group_is_its_own_death_not_the_launchers(self):
+        # The shell idiom trap 'kill 0' EXIT: SIGTERM to the caller's group.
+        # It once killed the launcher too, and the run stopped on "the
+        # launcher ended (signal 15) without its report".
+        res = launch.run_once(["sh", "-c", "trap 'kill 0' EXIT; echo out"], 10, self.launcher)
+        self.assertEqual((res.stdout, res.signal, res.exit_code, res.timed_out),
+                         (b"out\n", 15, -15, False))
+        self.assertGreater(res.wall_ns, 0)
+        # The next run through the launcher is as any other.
+        self.assertEqual(launch.run_once(["true"], 10, self.launcher).exit_code, 0)
+
+    def test_a_program_that_signals_its_launcher_is_one_failed_run_never_the_harnesss(self):
+        # Signals that would end the launcher are ignored there (kill $PPID
+        # from its own session reaches it only from the program) and given
+        # back to the program; SIGKILL, which cannot be, is the program's crash.
+        res = launch.run_once(["sh", "-c", "kill -HUP $PPID; kill -USR1 $PPID; kill -INT $PPID; "
+                               "kill -QUIT $PPID; kill -PIPE $PPID; kill -ALRM $PPID; exit 4"],
+                              10, self.launcher)
+        self.assertEqual((res.exit_code, res.timed_out), (4, False))
+        res = launch.run_once(["sh", "-c", "kill -HUP $$"], 10, self.launcher)
+        self.assertEqual(res.signal, 1)
+        res = launch.run_once(["sh", "-c", "kill -9 $PPID; sleep 5"], 10, self.launcher)
+        self.assertEqual((res.exit_code, res.timed_out), (-9, False))
+        self.assertIn(b"launch: the launcher was killed by SIGKILL while the program ran", res.stderr)
+
+    def write_pids(self, script):
+        """sh -c script, with $PIDS a file each background pid is appended to."""
+        pids = os.path.join(self.dir, "pids")
+        return ["sh", "-c", "PIDS=%s; %s" % (pids, script)], pids
+
+    def assert_all_gone(self, pids_file, count):
+        with open(pids_file) as f:
+            pids = [int(p) for p in f.read().split()]
+        self.assertEqual(len(pids), count)
+        for pid in pids:
+            with self.assertRaises(ProcessLookupError, msg="pid %d left running" % pid):
+                os.kill(pid, 0)
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "a subreaper is Linux's")
+    def test_processes_a_program_leaves_behind_detached_or_not_are_killed_and_counted(self):
+        # setsid, a double fork, a plain background child: 3 left at its end.
+        argv, pids = self.write_pids(
+            "setsid sleep 60 & echo $! >> $PIDS; "
+            "(sleep 61 & echo $! >> $PIDS) ; "
+            "sleep 62 & echo $! >> $PIDS; echo done")
+        res = launch.run_once(argv, 10, self.launcher)
+        self.assertEqual((res.exit_code, res.stdout, res.leftovers), (0, b"done\n", 3))
+        self.assert_all_gone(pids, 3)
+        self.assertEqual(launch.run_once(["true"], 10, self.launcher).leftovers, 0)
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "a subreaper is Linux's")
+    def test_at_the_timeout_a_programs_detached_children_are_killed_too(self):
+        argv, pids = self.write_pids("setsid sleep 60 & echo $! >> $PIDS; sleep 60")
+        res = launch.run_once(argv, 0.5, self.launcher)
+        self.assertTrue(res.timed_out)
+        self.assertEqual((res.signal, res.leftovers), (9, 1))
+        self.assert_all_gone(pids, 1)
+
+    def test_a_crash_under_ulimit_c_unlimited_leaves_no_core_file(self):
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+        if hard != resource.RLIM_INFINITY and hard < 1 << 20:
+            self.skipTest("the hard core limit is %d here" % hard)
+        resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+        try:
+            res = launch.run_once(["sh", "-c", "ulimit -c; kill -SEGV $$"], 10, self.launcher)
+        finally:
+            resource.setrlimit(resource.RLIMIT_CORE, (soft, hard))
+        self.assertEqual((res.signal, res.stdout), (11, b"0\n"))
+
+    @unittest.skipUnless(os.path.isdir("/proc/self/fd"), "counts its open files in /proc")
+    def test_a_runner_out_of_file_descriptors_says_so_and_names_its_limit(self):
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        # Open now: /proc/self/fd less the listing's own.  No spare fails at the
+        # capture files, 3 at the launcher's start (its pipe).
+        for spare in (0, 3):
+            open_now = len(os.listdir("/proc/self/fd")) - 1
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_now + spare, hard))
+            try:
+                with self.assertRaisesRegex(EnvError, r"^the runner has run out of file descriptors "
+                                            r"\(ulimit -n is \d+\), which each program run needs a "
+                                            r"few of: raise the limit \(ulimit -n 1024\) and run again$"):
+                    launch.run_once(["true"], 10, self.launcher)
+            finally:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
     def test_a_program_that_cannot_be_executed_is_an_environment_error(self):
         # Not a failure of the program measured: the harness could not start it.
         with self.assertRaisesRegex(EnvError, "^launch: cannot run /nonexistent/prog: "):
@@ -281,6 +368,21 @@ class ServersTest(Fixture):
         self.assertIsNone(port)
         self.assertEqual(why, "server fake-server: its warm-up client took more than 0.5 s")
         self.assertEqual(s.running, {})          # both stopped, not left running
+        s.stop_all()
+
+    def test_a_warm_up_client_that_signals_its_group_reaches_neither_the_runner_nor_the_server(self):
+        import signal
+        got = []
+        old = signal.signal(signal.SIGUSR1, lambda *_: got.append(1))
+        try:
+            s = servers_mod.Servers()
+            spec = dict(self.spec(), warm={"argv": ["sh", "-c", "trap '' USR1; kill -USR1 0; exit 3"],
+                                           "about": "a test's"})
+            port, why = s.port(spec)
+        finally:
+            signal.signal(signal.SIGUSR1, old)
+        self.assertEqual(got, [])
+        self.assertEqual((port, why), (None, "server fake-server: its warm-up client exited 3"))
         s.stop_all()
 
     def test_a_ctrl_c_during_the_warm_up_stops_the_server_and_its_warm_up_client(self):

@@ -38,10 +38,10 @@ def read(root, rel):
 
 class TuneTest(unittest.TestCase):
     def run_tune(self, root, *args):
-        build = os.path.join(root, "build")
+        build, state = os.path.join(root, "build"), os.path.join(root, "state")
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
-            code = tune.main(["--root", root, "--build", build] + list(args))
+            code = tune.main(["--root", root, "--build", build, "--state", state] + list(args))
         return code, out.getvalue(), err.getvalue()
 
     def test_without_apply_it_says_what_it_would_change_and_changes_nothing(self):
@@ -56,7 +56,7 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(read(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
                          "powersave")
         self.assertEqual(read(root, "sys/devices/system/cpu/cpufreq/boost"), "1")
-        self.assertFalse(os.path.exists(os.path.join(root, "build", "tune-restore.json")))
+        self.assertFalse(os.path.exists(os.path.join(root, "state", ".tune-restore.json")))
 
     def test_apply_changes_what_differs_and_reset_puts_it_back(self):
         root = tree(aslr="0")
@@ -68,7 +68,7 @@ class TuneTest(unittest.TestCase):
         self.assertNotIn("cpu1:", out)
         self.assertEqual(read(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
                          "performance")
-        with open(os.path.join(root, "build", "tune-restore.json")) as f:
+        with open(os.path.join(root, "state", ".tune-restore.json")) as f:
             self.assertEqual(len(json.load(f)), 3)
         code, out, _ = self.run_tune(root, "--apply")
         self.assertEqual((code, out.strip().splitlines()[-1]), (0, "tune.py: nothing to change"))
@@ -81,6 +81,57 @@ class TuneTest(unittest.TestCase):
         code, _, err = self.run_tune(root, "--reset")
         self.assertEqual(code, 3)
         self.assertIn("nothing to reset", err)
+
+    def test_a_second_apply_merges_what_changed_since_and_reset_restores_both(self):
+        root = tree(governors=("powersave", "performance"))
+        self.assertEqual(self.run_tune(root, "--apply")[0], 0)
+        # The host's cpu1 is set to another governor since the first --apply.
+        cpu1 = os.path.join(root, "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor")
+        with open(cpu1, "w") as f:
+            f.write("schedutil\n")
+        code, out, _ = self.run_tune(root, "--apply")
+        self.assertEqual(code, 0, out)
+        self.assertIn("governor cpu1: schedutil -> performance", out)
+        code, out, _ = self.run_tune(root, "--reset")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(read(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+                         "powersave")
+        self.assertEqual(read(root, "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"),
+                         "schedutil")
+        self.assertEqual(read(root, "sys/devices/system/cpu/cpufreq/boost"), "1")
+
+    def test_the_restore_file_is_out_of_the_folder_make_clean_removes(self):
+        # make clean is `rm -rf $(BUILD)`: build/ by default.
+        build = os.path.join(tune.ROOT, "build") + os.sep
+        self.assertFalse(tune.restore_file().startswith(build), tune.restore_file())
+        with open(os.path.join(tune.ROOT, ".gitignore")) as f:
+            self.assertIn("/" + os.path.basename(tune.restore_file()), f.read().split())
+
+    def test_a_restore_file_left_in_build_by_an_older_apply_is_merged_and_reset(self):
+        root = tree(governors=("performance",), boost="0")
+        os.makedirs(os.path.join(root, "build"))
+        with open(os.path.join(root, "build", "tune-restore.json"), "w") as f:
+            json.dump({os.path.join(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"):
+                       "ondemand"}, f)
+        code, out, _ = self.run_tune(root, "--reset")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(read(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+                         "ondemand")
+        self.assertFalse(os.path.exists(os.path.join(root, "build", "tune-restore.json")))
+
+    def test_a_restore_file_edited_into_another_shape_is_one_line_and_nothing_changes(self):
+        root = tree()
+        os.makedirs(os.path.join(root, "state"))
+        with open(os.path.join(root, "state", ".tune-restore.json"), "w") as f:
+            f.write("[1, 2]")
+        code, _, err = self.run_tune(root, "--apply")
+        self.assertEqual(code, 1)
+        self.assertRegex(err, r"^tune.py: .*\.tune-restore\.json is not a map of paths to settings\n$")
+        self.assertEqual(read(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+                         "powersave")
+        code, _, err = self.run_tune(root, "--reset")
+        self.assertEqual(code, 3)
+        self.assertIn("nothing was restored", err)
 
     def test_a_host_without_cpufreq_lists_it_as_not_exposed(self):
         root = tree(governors=(), boost=None)

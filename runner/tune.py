@@ -17,8 +17,11 @@ Checked (Linux; elsewhere it says there is nothing it can check):
 
 Without an option it prints each setting, what it is, what it should be, and
 "would change" or "as it should be"; it changes nothing.  --apply writes
-what differs (as root), after saving what was there to
-build/tune-restore.json; --reset writes back what that file saved.  A setting
+what differs (as root), after saving what was there to .tune-restore.json
+in the project's root (git-ignored, and out of build/, which `make clean`
+removes with the only record of the host's own settings); a second --apply
+merges what it changes into that file, never replaces it; --reset writes back
+what the file saved.  A setting
 this host does not show (a VM without cpufreq) is listed as "not exposed
 here" and left alone.  Exit codes: 0 done (or nothing to do), 1 a write
 failed, 2 usage, 3 --reset without a saved state.
@@ -96,19 +99,65 @@ def report(items):
     return lines
 
 
-def restore_file(build=None):
+def restore_file(state=None):
+    """Where --apply keeps the host's settings: the project's root (or state)."""
+    return os.path.join(state or ROOT, ".tune-restore.json")
+
+
+def legacy_restore_file(build=None):
+    """Where --apply kept them before: build/, which `make clean` removes."""
     return os.path.join(build or os.path.join(ROOT, "build"), "tune-restore.json")
 
 
-def apply(items, saved_path):
-    """Writes each wanted value that differs, after saving the old ones (a file
-    already there is kept: it holds the state before the first --apply).
-    [(line, failed)]."""
+def _load(path):
+    """The settings a restore file saved ({path: value}); {} when there is none.
+    ValueError naming the file when it is not such a map (edited by hand)."""
+    try:
+        with open(path) as f:
+            saved = json.load(f)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        raise ValueError("%s cannot be read (%s)" % (path, e))
+    if not isinstance(saved, dict) or not all(isinstance(v, str) for v in saved.values()):
+        raise ValueError("%s is not a map of paths to settings" % path)
+    return saved
+
+
+def saved_state(saved_path, legacy_path):
+    """What the restore file and the legacy one (build/'s) saved, merged; the
+    restore file's entry wins over the legacy one's (it is the newer)."""
+    return dict(_load(legacy_path), **_load(saved_path))
+
+
+def _save(saved_path, saved):
+    """Writes the map whole (a temporary file renamed over it: never half)."""
+    os.makedirs(os.path.dirname(saved_path) or ".", exist_ok=True)
+    tmp = saved_path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(saved, f, indent=2, sort_keys=True)
+    os.replace(tmp, saved_path)
+
+
+def apply(items, saved_path, legacy_path):
+    """Writes each wanted value that differs, after saving the old ones.  The
+    save merges: a setting that differs now is the host's (never saved, or
+    changed by someone since the last --apply) and is saved over its entry;
+    every other entry stays, so that --reset restores all that any --apply
+    changed.  The legacy file is merged in and removed.  [(line, failed)];
+    ValueError when the saved state cannot be read or written (nothing is
+    changed then)."""
     todo = [(n, p, now, w) for n, p, now, w, _ in items if now is not None and now != w]
-    if todo and not os.path.exists(saved_path):
-        os.makedirs(os.path.dirname(saved_path), exist_ok=True)
-        with open(saved_path, "w") as f:
-            json.dump({p: now for _, p, now, _ in todo}, f, indent=2)
+    if todo:
+        saved = saved_state(saved_path, legacy_path)
+        saved.update({p: now for _, p, now, _ in todo})
+        try:
+            _save(saved_path, saved)
+        except OSError as e:
+            raise ValueError("cannot save the host's settings to %s (%s); nothing was changed"
+                             % (saved_path, e.strerror or e))
+        if os.path.exists(legacy_path):
+            os.unlink(legacy_path)
     out = []
     for name, path, now, want in todo:
         why = _write(path, want)
@@ -117,13 +166,11 @@ def apply(items, saved_path):
     return out
 
 
-def reset(saved_path):
-    """Writes back what apply() saved, then removes the file; [(line, failed)],
-    or None when nothing was saved."""
-    try:
-        with open(saved_path) as f:
-            saved = json.load(f)
-    except (OSError, ValueError):
+def reset(saved_path, legacy_path):
+    """Writes back what apply() saved, then removes the files; [(line, failed)],
+    or None when nothing was saved.  ValueError when a file cannot be read."""
+    saved = saved_state(saved_path, legacy_path)
+    if not saved:
         return None
     out = []
     for path, value in sorted(saved.items()):
@@ -131,7 +178,9 @@ def reset(saved_path):
         out.append(("%s <- %s" % (path, value) if why is None
                     else "not restored: %s" % why, why is not None))
     if not any(failed for _, failed in out):
-        os.unlink(saved_path)
+        for p in (saved_path, legacy_path):
+            if os.path.exists(p):
+                os.unlink(p)
     return out
 
 
@@ -141,11 +190,16 @@ def main(argv):
     g.add_argument("--apply", action="store_true", help="write what differs (as root)")
     g.add_argument("--reset", action="store_true", help="write back what --apply saved")
     ap.add_argument("--root", default="/", help=argparse.SUPPRESS)   # a fake tree, for tests
-    ap.add_argument("--build", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--build", default=None, help=argparse.SUPPRESS)  # the legacy file's folder
+    ap.add_argument("--state", default=None, help=argparse.SUPPRESS)  # the restore file's folder
     args = ap.parse_args(argv)
-    saved = restore_file(args.build)
+    saved, legacy = restore_file(args.state), legacy_restore_file(args.build)
     if args.reset:
-        done = reset(saved)
+        try:
+            done = reset(saved, legacy)
+        except ValueError as e:
+            print("tune.py: %s; nothing was restored" % e, file=sys.stderr)
+            return 3
         if done is None:
             print("tune.py: nothing to reset: %s holds no saved state" % os.path.relpath(saved),
                   file=sys.stderr)
@@ -165,7 +219,11 @@ def main(argv):
             print("tune.py: nothing was changed; `make tune TUNE_ARGS=--apply` (as root) makes "
                   "these changes, `TUNE_ARGS=--reset` undoes them")
         return 0
-    done = apply(items, saved)
+    try:
+        done = apply(items, saved, legacy)
+    except ValueError as e:
+        print("tune.py: %s" % e, file=sys.stderr)
+        return 1
     for line, _ in done:
         print(line)
     if not done:

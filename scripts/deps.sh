@@ -145,6 +145,10 @@ install_arm64_libs() {
   # liburing for the cross build's uring backend, where the native build has it.
   [ ! -f /usr/include/liburing.h ] || [ -f "$ARM64_LIBDIR/liburing.pc" ] || want="$want liburing-dev:arm64"
   [ -n "$want" ] || return 0
+  if [ -n "$sudo" ] && ! sudo -n true >/dev/null 2>&1; then
+    say "optional, not installed:$want (not root, and sudo asks for a password); test-aarch64 falls back to the static tests"
+    return 0
+  fi
   say "installing the arm64 multiarch libraries for make test-aarch64:$want"
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     if grep -qs '^ID=ubuntu' /etc/os-release; then
@@ -226,6 +230,15 @@ brew_pkg() {
 [ -z "${DEPS_SH_FUNCTIONS:-}" ] || return 0
 
 mkdir -p "$build"
+# A TMPDIR that is not a writable folder fails every compiler probe below
+# (clang writes its objects there), which then read as a missing tool: the
+# probes use a folder of the build instead, and one line says why.
+if [ -n "${TMPDIR:-}" ] && { [ ! -d "$TMPDIR" ] || [ ! -w "$TMPDIR" ]; }; then
+  mkdir -p "$build/tmp"
+  say "TMPDIR=$TMPDIR is not a writable folder; the probes use $build/tmp (set TMPDIR to one for the build and the tests)"
+  TMPDIR=$build/tmp
+  export TMPDIR
+fi
 need=$(missing)
 opt=""
 if [ -f /etc/debian_version ] && have apt-get; then
@@ -234,13 +247,28 @@ fi
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
+# Optional means optional: a user who cannot install without a password (not
+# root, and sudo asks for one or is missing) gets one line naming them, and
+# deps goes on; a failed apt-get update with nothing required missing the same.
+if [ -n "$opt" ] && [ -n "$sudo" ] && ! sudo -n true >/dev/null 2>&1; then
+  say "optional, not installed:$opt (not root, and sudo asks for a password: run \`sudo apt-get install$opt\` to have them); their tests are skipped"
+  opt=""
+fi
 if [ -n "$need$opt" ]; then
   if [ -f /etc/debian_version ] && have apt-get; then
+    # Required, and sudo cannot ask for the password (no terminal): say what to run.
+    if [ -n "$need" ] && [ -n "$sudo" ] && [ ! -t 0 ] && ! sudo -n true >/dev/null 2>&1; then
+      die "missing:$need; not root, and sudo needs a password this shell cannot type: run \`sudo apt-get install$(for n in $need; do printf ' %s' "$(debian_pkg "$n")"; done)\`, then make deps again"
+    fi
     pkgs=""
     for n in $need; do pkgs="$pkgs $(debian_pkg "$n")"; done
     pkgs="$pkgs $opt"
     say "installing:$pkgs"
-    $sudo apt-get update -q >/dev/null || die "apt-get update failed; run it by hand and retry"
+    if ! $sudo apt-get update -q >/dev/null; then
+      [ -z "$need" ] || die "apt-get update failed; run it by hand and retry"
+      say "apt-get update failed: optional, not installed:$opt; their tests are skipped"
+      opt=""
+    fi
     # Optional packages are asked for one by one so that one unavailable package
     # does not stop the required ones.
     # shellcheck disable=SC2086,SC2046  # lists of package names
@@ -252,7 +280,7 @@ if [ -n "$need$opt" ]; then
         >/dev/null 2>&1 || say "optional package $p not installed (its tests will be skipped)"
     done
     # clang's version is known once clang is installed: its fuzzer runtimes after it.
-    for p in $(fuzzer_runtime_missing); do
+    [ -z "$opt" ] || for p in $(fuzzer_runtime_missing); do
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "$p" \
         >/dev/null 2>&1 || say "optional package $p not installed (its tests will be skipped)"
     done

@@ -108,3 +108,60 @@ find_python_with() {
   assert_failure
   assert_output ""
 }
+
+# as_user_with STUB... -- a bin folder of stubs ahead of PATH that makes
+# deps.sh see a non-root user without sudo rights on a Debian host (id -u
+# 1000, sudo -n refused, apt-get failing as it does for a user), and a build
+# folder that has deps.env's tools (actionlint, benchstat) already.  Each
+# STUB is NAME=SCRIPT, a stub of its own.
+as_user_with() {
+  STUBS="${BATS_TEST_TMPDIR}/stubs"
+  mkdir -p "$STUBS" "${BATS_TEST_TMPDIR}/build"
+  printf '#!/bin/sh\n[ "$1" = -u ] && { echo 1000; exit 0; }\nexec /usr/bin/id "$@"\n' > "$STUBS/id"
+  printf '#!/bin/sh\necho "sudo: a password is required" >&2\nexit 1\n' > "$STUBS/sudo"
+  printf '#!/bin/sh\necho "E: Could not open lock file - open (13: Permission denied)" >&2\nexit 100\n' > "$STUBS/apt-get"
+  local s
+  for s in "$@"; do printf '#!/bin/sh\n%s\n' "${s#*=}" > "$STUBS/${s%%=*}"; done
+  chmod +x "$STUBS"/*
+  [ ! -d "${BUILD_DIR}/tools" ] || ln -s "${BUILD_DIR}/tools" "${BATS_TEST_TMPDIR}/build/tools"
+}
+
+@test "as a user without sudo, a missing optional tool (moreutils' parallel first on PATH) is one line and deps goes on" {
+  [ -f /etc/debian_version ] || skip "the optional tools are installed on Debian"
+  [ -z "$(DEPS_SH_FUNCTIONS=1 sh -c '. "$1"; missing' sh "$ROOT/scripts/deps.sh")" ] \
+    || skip "a required tool is missing here"
+  as_user_with 'parallel=echo "parallel: moreutils, not GNU parallel" >&2; exit 255'
+  run env PATH="$STUBS:$PATH" sh "$ROOT/scripts/deps.sh" "${BATS_TEST_TMPDIR}/build"
+  assert_success
+  refute_output --partial "apt-get update failed"
+  assert_line --regexp "^deps: optional, not installed: .*parallel.* \(not root, and sudo asks for a password: run \`sudo apt-get install .*parallel.*\` to have them\); their tests are skipped$"
+  assert_line --regexp "^deps: ok: "
+  [ -f "${BATS_TEST_TMPDIR}/build/deps.env" ]
+}
+
+@test "an unwritable TMPDIR is named in one line and deps probes in a folder of its own" {
+  [ -f /etc/debian_version ] || skip "the optional tools are installed on Debian"
+  command -v clang >/dev/null || skip "no clang: nothing probes in TMPDIR"
+  [ -z "$(DEPS_SH_FUNCTIONS=1 sh -c '. "$1"; missing; optional_missing_debian' sh "$ROOT/scripts/deps.sh")" ] \
+    || skip "a tool is missing here"
+  as_user_with
+  # root writes anywhere: a TMPDIR that is a file is unwritable for everyone.
+  touch "${BATS_TEST_TMPDIR}/notadir"
+  for t in "${BATS_TEST_TMPDIR}/notadir" "${BATS_TEST_TMPDIR}/missing/tmp"; do
+    run env PATH="$STUBS:$PATH" TMPDIR="$t" sh "$ROOT/scripts/deps.sh" "${BATS_TEST_TMPDIR}/build"
+    assert_success
+    assert_line "deps: TMPDIR=$t is not a writable folder; the probes use ${BATS_TEST_TMPDIR}/build/tmp (set TMPDIR to one for the build and the tests)"
+    refute_output --partial "apt-get"
+    refute_output --partial "libfuzzer"
+    assert_line --regexp "^deps: ok: "
+  done
+}
+
+@test "as a user whose sudo cannot ask for a password, a missing required tool is one line naming the command to run" {
+  [ -f /etc/debian_version ] || skip "deps installs with apt-get on Debian"
+  as_user_with 'pkg-config=case "$*" in *cmocka*) exit 1;; esac; exec /usr/bin/pkg-config "$@"'
+  [ -x /usr/bin/pkg-config ] || skip "no /usr/bin/pkg-config to wrap"
+  run env PATH="$STUBS:$PATH" sh "$ROOT/scripts/deps.sh" "${BATS_TEST_TMPDIR}/build" </dev/null
+  assert_failure 1
+  assert_output "deps: missing: cmocka; not root, and sudo needs a password this shell cannot type: run \`sudo apt-get install libcmocka-dev\`, then make deps again"
+}

@@ -14,7 +14,7 @@ clone_at() {
 
 # One clone serves both: a path with a space, and make after make clean (the
 # build is the costly part, so it is made once).
-@test "a clone in a folder with a space builds after make clean, running deps once, then runs a C test and its Go tests and draws a run folder with a space" {
+@test "a clone in a folder with a space builds after make clean, running deps once, compiles nothing the second time and everything again with other flags, then runs a C test and its Go tests and draws a run folder with a space" {
   local clone="${BATS_TEST_TMPDIR}/a b/asyncstyles"
   clone_at "$clone"
   run make --no-print-directory -C "$clone" clean
@@ -28,6 +28,12 @@ clone_at() {
   [ -x "$clone/build/bin/go-readfile" ]
   [ -x "$clone/build/bin/launch" ]
   [ "$(grep -c '^deps: ok' <<<"$output")" -eq 1 ]
+  # A second build compiles nothing: the unit tests' and micro-benchmarks'
+  # objects (pattern rules' alone) were once deleted as intermediate files,
+  # and their .d files then had all 40 compiled again.
+  run make --no-print-directory -C "$clone" -n all
+  assert_success
+  refute_output --regexp ' -c "[^"]*\.(c|S)"'
   # One C test binary is enough for the path: test-c runs them all anyway.
   run make --no-print-directory -C "$clone" test-c C_TESTS=build/bin/test_noop
   assert_success
@@ -48,6 +54,14 @@ clone_at() {
   [ -f "$run_dir/REPORT.md" ]
   [ -s "$run_dir/charts/time-readfile.png" ]
   grep -q '](charts/time-readfile.png)' "$run_dir/REPORT.md"
+
+  # Other flags or another compiler compile everything again (the objects of
+  # the old flags were linked as they were), and the same flags nothing.
+  run make --no-print-directory -C "$clone" -n all OPT=-O0
+  assert_success
+  assert_output --regexp ' -O0 [^|]* -c "c/lib/promise\.c"'
+  run make --no-print-directory -C "$clone" -n all CC=no-such-cc
+  assert_output --regexp 'no-such-cc [^|]* -c "c/lib/promise\.c"'
 
   # Again from clean, deps asked for on the same line as a target: still once.
   rm -rf "$clone/build"
@@ -78,4 +92,20 @@ clone_at() {
   assert_failure
   assert_line "run.py: --rounds must be between 1 and 10000, got 0"
   [ ! -e "$b/bin" ]
+}
+
+@test "a deps.env without PYTHON= (emptied by a full disk) is made again before a recipe runs an empty Python" {
+  local b="${BATS_TEST_TMPDIR}/build"
+  mkdir -p "$b"
+  : > "$b/deps.env"
+  [ ! -d "${BUILD_DIR}/tools" ] || ln -s "${BUILD_DIR}/tools" "$b/tools"
+  run make --no-print-directory -C "$ROOT" tune BUILD="$b"
+  assert_success
+  refute_output --partial "Permission denied"
+  assert_line --regexp "^deps: ok: "
+  grep -q '^PYTHON=.' "$b/deps.env"
+  # and once whole, deps is not run again
+  run make --no-print-directory -C "$ROOT" tune BUILD="$b"
+  assert_success
+  refute_line --regexp "^deps: "
 }

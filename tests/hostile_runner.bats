@@ -345,3 +345,91 @@ CASES
   run -3 "$PYTHON" -m runner --hosts "${BATS_TEST_TMPDIR}/nope"
   assert_output "run.py: ${BATS_TEST_TMPDIR}/nope is not a folder: --hosts takes the results folder that holds the hosts' runs (default results)"
 }
+
+# hostile_catalog SCRIPT -- a copy of the fake catalog in $BATS_TEST_TMPDIR/cat
+# whose programs are SCRIPT (a shell script written to
+# $BATS_TEST_TMPDIR/hostile, given the fake program's arguments).
+hostile_catalog() {
+  printf '#!/bin/sh\n%s\n' "$1" > "${BATS_TEST_TMPDIR}/hostile"
+  chmod +x "${BATS_TEST_TMPDIR}/hostile"
+  cp -r "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
+  "$PYTHON" - "${BATS_TEST_TMPDIR}/cat/readfile.json" "${BATS_TEST_TMPDIR}/hostile" <<'EOF'
+import json, sys
+w = json.load(open(sys.argv[1]))
+for v in w["variants"]:
+    v["argv"][0] = sys.argv[2]
+json.dump(w, open(sys.argv[1], "w"))
+EOF
+}
+
+@test "a program that signals its own process group is one crashed run, and one that leaves processes behind is warned of and they are killed" {
+  need_launcher
+  [ "$(uname -s)" = Linux ] || skip "the launcher counts leftovers on Linux (a subreaper)"
+  # parallel: trap 'kill 0' EXIT, which once killed the launcher and stopped
+  # the run; sequential: a detached sleeper (setsid), which outlived the run.
+  hostile_catalog "case \"\$*\" in
+  *honest-parallel*) trap 'kill 0' EXIT ;;
+  *honest-sequential*) setsid sleep 300 </dev/null >/dev/null 2>&1 & echo \$! >> \"\$PIDS\" ;;
+esac
+\"${ROOT}/tests/fixtures-bin/fake-readfile\" \"\$@\""
+  run env PIDS="${BATS_TEST_TMPDIR}/pids" "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" \
+    --profile quick --node none --rounds 2 --warmup-rounds 0 --iterations 5 --filter '^readfile/fake/honest-' \
+    --host h --no-charts --out "${BATS_TEST_TMPDIR}/r"
+  refute_output --partial "without its report"
+  assert_output --partial "run.py: readfile/fake/honest-parallel@python crashed: killed by SIGTERM"
+  assert_output --partial "honest-sequential@python left 1 process running at its end (killed; runs.jsonl: leftovers)"
+  local d
+  d="$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)"
+  assert_equal "$(json "$d/run.json" 'd["complete"], d["rounds_done"]')" "(True, 2)"
+  # every sequential run's entry records its leftover, and the sleepers are gone
+  run "$PYTHON" -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print(sorted((r["variant"].split("/")[-1], r["status"], r.get("leftovers")) for r in rows if "variant" in r))
+' "$d/runs.jsonl"
+  assert_output "[('honest-bounded@python', 'ok', None), ('honest-bounded@python', 'ok', None), ('honest-parallel@python', 'crashed', None), ('honest-parallel@python', 'crashed', None), ('honest-sequential@python', 'ok', 1), ('honest-sequential@python', 'ok', 1)]"
+  [ "$(wc -l < "${BATS_TEST_TMPDIR}/pids")" -eq 2 ]
+  while read -r pid; do
+    ! kill -0 "$pid" 2>/dev/null || { kill "$pid"; false; }
+  done < "${BATS_TEST_TMPDIR}/pids"
+}
+
+@test "a stdout that cannot be written (/dev/full) is one line on stderr, not a traceback, for a run and for --render" {
+  need_launcher
+  [ -w /dev/full ] || skip "no /dev/full here"
+  run bash -c '"$@" >/dev/full' _ "$PYTHON" -m runner --catalog "$FAKE_CATALOG" --profile quick --node none \
+    --rounds 1 --warmup-rounds 0 --iterations 5 --no-charts --filter '^readfile/fake/honest-sequential' \
+    --host h --out "${BATS_TEST_TMPDIR}/r"
+  assert_failure 1
+  refute_output --partial Traceback
+  assert_line --regexp "^run\.py: cannot print the tables to stdout: No space left on device; the run's files are whole \(.*/REPORT\.md\)$"
+  local d
+  d="$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)"
+  [ -s "$d/REPORT.md" ]
+  run bash -c '"$@" >/dev/full' _ "$PYTHON" -m runner --render "$d" --no-charts
+  assert_failure 1
+  refute_output --partial Traceback
+  assert_line --regexp "^run\.py: cannot print the tables to stdout: No space left on device"
+}
+
+@test "an empty program that fails (a Go start-up under ulimit -v) leaves its round's start-up unknown, and the run is rendered" {
+  need_launcher
+  cp -r "$FAKE_CATALOG" "${BATS_TEST_TMPDIR}/cat"
+  "$PYTHON" - "${BATS_TEST_TMPDIR}/cat/suite.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["startup"] = {"about": "a test's: the fake language's empty program fails",
+                "programs": {"fake": ["sh", "-c", "exit 2"]}}
+json.dump(s, open(sys.argv[1], "w"))
+EOF
+  run "$PYTHON" -m runner --catalog "${BATS_TEST_TMPDIR}/cat" --profile quick --node none --rounds 2 \
+    --warmup-rounds 0 --iterations 5 --no-charts --filter '^readfile/fake/honest-sequential' --host h \
+    --out "${BATS_TEST_TMPDIR}/r"
+  assert_success
+  refute_output --partial "wrong type"
+  local d
+  d="$(cd "${BATS_TEST_TMPDIR}/r/latest" && pwd -P)"
+  assert_equal "$(json "$d/run.json" 'd["startup_ns"]')" "{'fake': [None, None]}"
+  [ -s "$d/REPORT.md" ]
+  run -0 "$PYTHON" -m runner --render "$d" --no-charts
+}

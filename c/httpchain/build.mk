@@ -13,7 +13,7 @@ ifneq ($(LLHTTP_SOURCES),)
 EXT_CFLAGS += -I$(LLHTTP_INCLUDE)
 EXT_OBJ_httpchain := $(patsubst $(LLHTTP_DIR)/%.c,$(BUILD)/c/httpchain/llhttp/%.o,$(LLHTTP_SOURCES))
 # Third-party code: the project's warnings are not asked of it.
-$(BUILD)/c/httpchain/llhttp/%.o: $(LLHTTP_DIR)/%.c c/httpchain/build.mk | $(DEPS_ENV)
+$(BUILD)/c/httpchain/llhttp/%.o: $(LLHTTP_DIR)/%.c c/httpchain/build.mk $(FLAGS_STAMP) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(STD) $(FEATURES) -I$(LLHTTP_INCLUDE) $(OPT) $(CFLAGS) -w -c "$<" -o "$@"
 else
