@@ -194,13 +194,19 @@ class Warm:
         return out
 
     def kill(self):
-        """Kills the program's process group (the launcher and the program)."""
-        if self.p.poll() is None or not self.done:
-            launch._killpg(self.p.pid)
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            pass
+        """Stops the program: SIGTERM to its launcher, which kills the
+        program's group and what it left (launch.py), and the launcher's group
+        killed if it is still there launch.KILL_GRACE_S later."""
+        if self.p.poll() is None:
+            launch._terminate(self.p.pid)
+            try:
+                self.p.wait(launch.KILL_GRACE_S)
+            except subprocess.TimeoutExpired:
+                launch._killpg(self.p.pid)
+                try:
+                    self.p.wait(10)
+                except subprocess.TimeoutExpired:
+                    pass
 
     def close(self):
         for f in (self.p.stdin, self.p.stdout, self.rep, self.err):
