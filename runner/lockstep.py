@@ -498,6 +498,7 @@ class Phase:
                     stop = "every compared pair decided or at its most sessions"
                     break
                 self.rng.shuffle(todo)
+                t_round = time.monotonic()
                 for k, (a, b) in enumerate(todo, start=1):
                     if self.deadline is not None and time.monotonic() > self.deadline:
                         stop = "the time budget ended"
@@ -506,6 +507,7 @@ class Phase:
                         rnd, a, b.split("/", 1)[1], k, len(todo)))
                     self.one(w, out, rnd, a, b, per_op, rec)
                 self.servers.stop_all()
+                rec.setdefault("round_seconds", []).append(round(time.monotonic() - t_round, 1))
         rec["stopped"] = stop
         rec["rounds"] = rnd
         rec["sessions_run"] = self.sessions
