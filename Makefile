@@ -13,6 +13,7 @@
 #                  where the clock is not (COUNTS_ARGS="--filter ^cacheloop/ --breakdown")
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
 #   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed; where the C programs yield (part of test)
+#   make test-macos-link  every C program cross-compiled and linked for aarch64- and x86_64-macos with zig (part of test; skips off Linux)
 #   make test-lint      shellcheck over the scripts make test runs, actionlint over the workflows (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
@@ -134,13 +135,18 @@ LAUNCH := $(BUILD)/bin/launch
 # The empty C program whose wall time is a C process's start-up (runner/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
-.PHONY: all c go deps runtimes compare quick counts tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
+.PHONY: all c c-programs go deps runtimes compare quick counts tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-macos-link test-lint test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH) $(C_EMPTY)
 
 c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
 go: $(GO_BINS)
+
+# Every C program `all` builds, one a line: what make test-macos-link builds
+# and checks for macOS (scripts/macos-link.sh).
+c-programs:
+	@printf '%s\n' $(C_BINS) $(C_TESTS) $(MICRO_BINS) $(LAUNCH) $(C_EMPTY)
 
 deps:
 	@sh scripts/deps.sh "$(BUILD)"
@@ -310,7 +316,8 @@ hosts: deps
 	"$(PYTHON)" -m runner --hosts "$${RESULTS:-results}"
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
-TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus test-asm test-lint
+# test-macos-link before test-bats, whose tests of it start from its build.
+TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-macos-link test-bats test-aplus test-asm test-lint
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 TEST_SUITES += test-fuzz
@@ -366,6 +373,15 @@ test-aarch64: | $(DEPS_ENV)
 # coroutines yield only from their own functions (skips without clang and llvm).
 test-asm: c
 	@sh scripts/check-asm.sh "$(BUILD)"
+
+# Every C program cross-compiled and linked for macOS (aarch64 and x86_64)
+# with zig cc, the Makefile's own rules told UNAME_S=Darwin, against libuv,
+# cmocka and llhttp built from pinned sources (make deps fetches them into
+# $(BUILD)/macos/deps); each must be a Mach-O executable of its architecture
+# with no undefined symbol but libSystem's; the AArch64 switch assembled with
+# BTI (scripts/macos-link.sh; skips, saying why, without them).
+test-macos-link: | $(DEPS_ENV)
+	@sh scripts/macos-link.sh "$(BUILD)" "$(MAKE)"
 
 # shellcheck over every shell script make test runs, actionlint (built by make
 # deps at a pinned version) over .github/workflows (skips a missing tool).
