@@ -254,18 +254,17 @@ for arch in $archs; do
   for tool in ar ranlib; do
     printf '#!/bin/sh\nexec "%s" %s "$@"\n' "$zig" "$tool" > "$out/zig-$tool"
   done
-  # zig cc leaves an empty file "-.o" in the folder it runs in when it
-  # compiles standard input (the Makefile's flag probes do): that input is
-  # given to it as a file instead.
+  # zig cc leaves an empty file named after its input ("-.o" for standard
+  # input, which the Makefile's flag probes compile) in the folder it runs
+  # in, even with -o /dev/null: such a compile runs in a folder of its own.
   cat > "$out/zig-cc" <<WRAPPER
 #!/bin/sh
-for a; do [ "\$a" != - ] || stdin=\$(mktemp); done
-[ -n "\${stdin:-}" ] || exec "$zig" cc -target $target "\$@"
-cat > "\$stdin"
-for a; do shift; if [ "\$a" = - ]; then set -- "\$@" "\$stdin"; else set -- "\$@" "\$a"; fi; done
+for a; do [ "\$a" != - ] || dir=\$(mktemp -d); done
+[ -n "\${dir:-}" ] || exec "$zig" cc -target $target "\$@"
+cd "\$dir" || exit 1
 "$zig" cc -target $target "\$@"
 rc=\$?
-rm -f "\$stdin"
+cd / && rm -rf "\$dir"
 exit \$rc
 WRAPPER
   chmod +x "$out/zig-cc" "$out/zig-ar" "$out/zig-ranlib"
