@@ -12,7 +12,9 @@ load test_helper
 
 DEPS="${BUILD_DIR}/macos/deps"
 
-setup() {
+# copy -- the sources into COPY, with the build of make test-macos-link;
+# skips without the toolchain.
+copy() {
   [ "$(uname -s)" = Linux ] || skip "make test-macos-link cross-links on Linux only"
   if [ ! -f "$DEPS/pins" ] || [ -f "$DEPS/unavailable" ]; then
     skip "zig and the pinned sources are not in $DEPS (make deps fetches them)"
@@ -33,7 +35,22 @@ check() {
   MACOS_DEPS="$DEPS" MACOS_ARCHS=aarch64 run sh scripts/macos-link.sh build make
 }
 
+@test "without its toolchain the suite skips with one line saying why" {
+  [ "$(uname -s)" = Linux ] || skip "make test-macos-link cross-links on Linux only"
+  mkdir -p "$BATS_TEST_TMPDIR/deps"
+  echo "no apt-get: libuv and cmocka come from Debian's source packages" > "$BATS_TEST_TMPDIR/deps/unavailable"
+  MACOS_DEPS="$BATS_TEST_TMPDIR/deps" run sh "$ROOT/scripts/macos-link.sh" "$BATS_TEST_TMPDIR/build"
+  assert_success
+  assert_output "macos-link: skipped: no apt-get: libuv and cmocka come from Debian's source packages
+macos-link: 0 passed, 0 failed, 1 skipped"
+  rm "$BATS_TEST_TMPDIR/deps/unavailable"
+  MACOS_DEPS="$BATS_TEST_TMPDIR/deps" run sh "$ROOT/scripts/macos-link.sh" "$BATS_TEST_TMPDIR/build"
+  assert_success
+  assert_line "macos-link: skipped: zig and the pinned libuv, cmocka and llhttp are not in $BATS_TEST_TMPDIR/deps: run make deps"
+}
+
 @test "the unchanged copy links for aarch64-macos" {
+  copy
   check
   assert_success
   assert_line --regexp '^aarch64-macos: [0-9]+ programs$'
@@ -41,6 +58,7 @@ check() {
 }
 
 @test "a shared file calling accept4, which macOS lacks, fails the suite and is named" {
+  copy
   printf '\n#include <sys/socket.h>\nint ab__accept_linux(int fd) { return accept4(fd, 0, 0, SOCK_CLOEXEC); }\n' \
     >> "$COPY/c/lib/counters.c"
   check
@@ -49,6 +67,7 @@ check() {
 }
 
 @test "a shared file declaring epoll_create1 itself, in a function no program calls, fails the suite and is named" {
+  copy
   printf '\nint epoll_create1(int flags);\nint ab__epoll_linux(void) { return epoll_create1(0); }\n' \
     >> "$COPY/c/readfile/backends.c"
   check
@@ -57,6 +76,7 @@ check() {
 }
 
 @test "the switch with its symbols named for ELF (no leading underscore) fails the suite" {
+  copy
   # asm.h's Mach-O macro, written as for ELF.
   sed -i.orig 's/_\\name/\\name/g' "$COPY/c/lib/asm.h"
   run ! cmp -s "$COPY/c/lib/asm.h" "$COPY/c/lib/asm.h.orig"
@@ -66,6 +86,7 @@ check() {
 }
 
 @test "the switch without its BTI landing pads fails the suite" {
+  copy
   # A LANDING_PAD that is never a pad.
   sed -i.orig 's/^#define LANDING_PAD hint #34.*/#define LANDING_PAD/' "$COPY/c/lib/coro_switch_aarch64.S"
   run ! cmp -s "$COPY/c/lib/coro_switch_aarch64.S" "$COPY/c/lib/coro_switch_aarch64.S.orig"
