@@ -134,8 +134,18 @@ fetch() {
   rm -rf "$deps"
   mkdir -p "$deps"
   py=$(find_pip) || { echo "no Python with pip to install zig (ziglang) with"; return 1; }
-  say "fetching zig $ZIG_VERSION (pip: ziglang, about 100 MB), libuv and cmocka (apt-get source), llhttp (pip) into $deps"
+  say "fetching libuv and cmocka (apt-get source), llhttp (pip), zig $ZIG_VERSION (pip: ziglang, about 100 MB) into $deps"
+  # The Debian sources first: where they are not to be had, zig is not fetched.
+  command -v apt-get >/dev/null 2>&1 || { echo "no apt-get: libuv and cmocka come from Debian's source packages"; return 1; }
+  apt_source "$LIBUV_SOURCE" "$LIBUV_TARBALL" "$LIBUV_SHA256" "$LIBUV_DIR" || return 1
+  apt_source "$CMOCKA_SOURCE" "$CMOCKA_TARBALL" "$CMOCKA_SHA256" "$CMOCKA_DIR" || return 1
   req="$deps/requirements.txt"
+  printf 'llhttp==%s --hash=sha256:%s\n' "$LLHTTP_VERSION" "$LLHTTP_SHA256" > "$req"
+  "$py" -m pip download -q --disable-pip-version-check --no-deps --no-binary llhttp \
+      --require-hashes -r "$req" -d "$deps/dl" >"$deps/pip-llhttp.log" 2>&1 \
+    || { echo "pip could not download llhttp==$LLHTTP_VERSION with a pinned hash: $(tail -1 "$deps/pip-llhttp.log")"; return 1; }
+  verify "$deps/dl/$LLHTTP_DIR.tar.gz" "$LLHTTP_SHA256" || return 1
+  if ! tar xzf "$deps/dl/$LLHTTP_DIR.tar.gz" -C "$deps/src"; then echo "$LLHTTP_DIR.tar.gz did not unpack"; return 1; fi
   {
     printf 'ziglang==%s' "$ZIG_VERSION"
     for h in $ZIG_SHA256; do printf ' --hash=sha256:%s' "$h"; done
@@ -146,15 +156,6 @@ fetch() {
       --require-hashes -r "$req" --target "$deps/zig" >"$deps/pip-zig.log" 2>&1 \
     || { echo "pip could not install ziglang==$ZIG_VERSION with a pinned hash: $(tail -1 "$deps/pip-zig.log")"; return 1; }
   "$zig" version >/dev/null 2>&1 || { echo "zig from ziglang $ZIG_VERSION does not run on this host"; return 1; }
-  printf 'llhttp==%s --hash=sha256:%s\n' "$LLHTTP_VERSION" "$LLHTTP_SHA256" > "$req"
-  "$py" -m pip download -q --disable-pip-version-check --no-deps --no-binary llhttp \
-      --require-hashes -r "$req" -d "$deps/dl" >"$deps/pip-llhttp.log" 2>&1 \
-    || { echo "pip could not download llhttp==$LLHTTP_VERSION with a pinned hash: $(tail -1 "$deps/pip-llhttp.log")"; return 1; }
-  verify "$deps/dl/$LLHTTP_DIR.tar.gz" "$LLHTTP_SHA256" || return 1
-  mkdir -p "$deps/src" && tar xzf "$deps/dl/$LLHTTP_DIR.tar.gz" -C "$deps/src" || return 1
-  command -v apt-get >/dev/null 2>&1 || { echo "no apt-get: libuv and cmocka come from Debian's source packages"; return 1; }
-  apt_source "$LIBUV_SOURCE" "$LIBUV_TARBALL" "$LIBUV_SHA256" "$LIBUV_DIR" || return 1
-  apt_source "$CMOCKA_SOURCE" "$CMOCKA_TARBALL" "$CMOCKA_SHA256" "$CMOCKA_DIR" || return 1
   rm -rf "$deps/apt/lists" "$deps/apt/cache" "$deps/dl"
   echo "$PINS" > "$deps/pins"
 }
@@ -195,11 +196,23 @@ libs() {
 
 if [ -n "$deps_mode" ]; then
   if [ "$(uname -s)" != Linux ]; then exit 0; fi
+  # What could not be had is not asked for again at every make deps (zig
+  # alone is 100 MB) while the pins are the same.
+  if [ -f "$deps/unavailable" ] && [ "$(cat "$deps/unavailable.pins" 2>/dev/null)" = "$PINS" ]; then
+    say "not available ($(cat "$deps/unavailable")): make test-macos-link skips; remove $deps to try again"
+    exit 0
+  fi
   rm -f "$deps/unavailable"
-  why=$(fetch) && for arch in $archs; do why=$(libs "$arch") || break; done
-  if [ -n "$why" ]; then
-    mkdir -p "$deps" && echo "$why" > "$deps/unavailable"
-    say "not available ($why): make test-macos-link will be skipped"
+  ok=1
+  why=$(fetch) || ok=""
+  if [ -n "$ok" ]; then
+    for arch in $archs; do why=$(libs "$arch") || { ok=""; break; }; done
+  fi
+  if [ -z "$ok" ]; then
+    mkdir -p "$deps"
+    echo "${why:-the fetch or build failed (see $deps)}" > "$deps/unavailable"
+    echo "$PINS" > "$deps/unavailable.pins"
+    say "not available ($(cat "$deps/unavailable")): make test-macos-link will be skipped"
   fi
   exit 0
 fi
