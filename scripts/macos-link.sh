@@ -75,6 +75,11 @@ make=${2:-make}
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p "$build/macos"
 deps=${MACOS_DEPS:-$(cd "$build/macos" && pwd)/deps}
+# A build folder inside another that has them (make test-fpenv's
+# build/fpenv, whose make runs make deps again) uses the enclosing one's.
+if [ -z "${MACOS_DEPS:-}" ] && [ -f "$build/../macos/deps/pins" ]; then
+  deps=$(cd "$build/../macos/deps" && pwd)
+fi
 zig="$deps/zig/ziglang/zig"
 archs=${MACOS_ARCHS:-aarch64 x86_64}
 # zig keeps what it builds for a target (libSystem's stubs, compiler-rt) here.
@@ -281,11 +286,15 @@ cd / && rm -rf "\$dir"
 exit \$rc
 WRAPPER
   chmod +x "$out/zig-cc" "$out/zig-ar" "$out/zig-ranlib"
+  # The libraries through a link in the build folder: make splits the
+  # flags on blanks, which the clone's own path may hold.
+  ln -sfn "$deps" "$out/deps"
+  d="$out/deps"
   set -- UNAME_S=Darwin BUILD="$out" CC="$out/zig-cc" AR="$out/zig-ar" RANLIB="$out/zig-ranlib" \
     PKG_CONFIG=false DEPS_ENV="$build/deps.env" \
-    UV_CFLAGS="-I$deps/src/$LIBUV_DIR/include" UV_LIBS="$deps/$arch/libuv.a" \
-    CMOCKA_CFLAGS="-I$deps/src/$CMOCKA_DIR/include" CMOCKA_LIBS="$deps/$arch/libcmocka.a" \
-    LLHTTP_DIR="$deps/src/$LLHTTP_DIR/lib" LLHTTP_INCLUDE="$deps/src/$LLHTTP_DIR/lib"
+    UV_CFLAGS="-I$d/src/$LIBUV_DIR/include" UV_LIBS="$d/$arch/libuv.a" \
+    CMOCKA_CFLAGS="-I$d/src/$CMOCKA_DIR/include" CMOCKA_LIBS="$d/$arch/libcmocka.a" \
+    LLHTTP_DIR="$d/src/$LLHTTP_DIR/lib" LLHTTP_INCLUDE="$d/src/$LLHTTP_DIR/lib"
   programs=$("$make" --no-print-directory -s "$@" c-programs) || { bad "$target: make c-programs failed"; continue; }
   log="$out/make.log"
   # -k: every file that does not build is named, not only the first.
