@@ -148,8 +148,12 @@ go: $(GO_BINS)
 c-programs:
 	@printf '%s\n' $(C_BINS) $(C_TESTS) $(MICRO_BINS) $(LAUNCH) $(C_EMPTY)
 
+# Then zig and the pinned sources of test-macos-link (into $(BUILD)/macos/deps,
+# once): only here, not when a build runs deps because deps.env is missing
+# (a scratch BUILD of a test, make test-fpenv's), which never need them.
 deps:
 	@sh scripts/deps.sh "$(BUILD)"
+	@sh scripts/macos-link.sh --deps "$(BUILD)"
 
 # deps.env missing: run deps once.  When a goal runs deps anyway (`make deps
 # all`, `make test`), deps.env waits for it instead of running deps a second time.

@@ -10,9 +10,7 @@
 # the switches assembled for Mach-O), shellcheck, and actionlint (built with
 # Go into BUILD_DIR/tools at a pinned version) for the lint of make test, liburing
 # (readfile's uring backend, Linux), strace (system calls per operation) and
-# libFuzzer's runtimes for clang (the httpchain fuzz test), and on Linux zig
-# with libuv, cmocka and llhttp's pinned sources (make test-macos-link,
-# fetched by scripts/macos-link.sh --deps into BUILD_DIR/macos/deps).
+# libFuzzer's runtimes for clang (the httpchain fuzz test).
 #
 # Debian/Ubuntu: apt-get.  macOS: Homebrew.  Elsewhere: prints the command to run
 # and stops.  A second run finds everything and installs nothing.
@@ -309,9 +307,6 @@ if [ -n "$node" ] && [ -f "$nodedir/package-lock.json" ] &&
   fi
 fi
 batslib=$(bats_lib_path)
-# zig and the pinned sources of make test-macos-link: fetched once, never
-# required (without them the suite says why and skips).
-PYTHON=$python sh "$(dirname "$0")/macos-link.sh" --deps "$build" || say "make test-macos-link's toolchain not fetched"
 
 # benchstat reads a run's bench.txt; a pinned version, built by the Go toolchain
 # into the build folder (nothing global), once per version.

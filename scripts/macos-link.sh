@@ -25,8 +25,8 @@
 # It cannot run them: that needs a Mac (the CI matrix, docs/hosts.md).
 #
 # macos-link.sh --deps BUILD_DIR -- what it needs, fetched and checked once
-# into BUILD_DIR/macos/deps (scripts/deps.sh runs it; a second run fetches
-# nothing):
+# into BUILD_DIR/macos/deps (make deps runs it after scripts/deps.sh; a
+# second run fetches nothing):
 #   zig         PyPI's ziglang (its macOS headers and libSystem stubs), by pip,
 #               the wheel's sha256 pinned below
 #   libuv       Debian's libuv1 source package, cmocka Debian's cmocka, by
@@ -75,11 +75,6 @@ make=${2:-make}
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p "$build/macos"
 deps=${MACOS_DEPS:-$(cd "$build/macos" && pwd)/deps}
-# A build folder inside another that has them (make test-fpenv's
-# build/fpenv, whose make runs make deps again) uses the enclosing one's.
-if [ -z "${MACOS_DEPS:-}" ] && [ -f "$build/../macos/deps/pins" ]; then
-  deps=$(cd "$build/../macos/deps" && pwd)
-fi
 zig="$deps/zig/ziglang/zig"
 archs=${MACOS_ARCHS:-aarch64 x86_64}
 # zig keeps what it builds for a target (libSystem's stubs, compiler-rt) here.
@@ -97,7 +92,7 @@ verify() {
   return 1
 }
 
-# A pip that can install for us: the Python make deps found, then any.
+# A pip that can install for us: PYTHON's, then python3's.
 find_pip() {
   for py in "${PYTHON:-}" python3 /usr/bin/python3; do
     [ -n "$py" ] && "$py" -m pip --version >/dev/null 2>&1 && { echo "$py"; return 0; }
