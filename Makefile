@@ -4,7 +4,8 @@
 #   make test      set up, build, run every test suite (cmocka, go test, bats, runner)
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test, and
-#                  by any build when $(BUILD)/deps.env is missing)
+#                  by any build when $(BUILD)/deps.env is missing); on Linux also
+#                  fetches test-macos-link's zig and pinned sources (not when a build runs it)
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     the micro-benchmarks of c/micro/ beside Node and Go (ns per switch, per await, ...)
 #   make tune      what on this host moves timings (CPU governor, turbo, ASLR) and what it
@@ -135,7 +136,7 @@ LAUNCH := $(BUILD)/bin/launch
 # The empty C program whose wall time is a C process's start-up (runner/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
-.PHONY: all c c-programs go deps runtimes compare quick counts tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-macos-link test-lint test-fuzz micro plots hosts clean
+.PHONY: all c go deps runtimes compare quick counts tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH) $(C_EMPTY)
 
@@ -145,6 +146,7 @@ go: $(GO_BINS)
 
 # Every C program `all` builds, one a line: what make test-macos-link builds
 # and checks for macOS (scripts/macos-link.sh).
+.PHONY: c-programs
 c-programs:
 	@printf '%s\n' $(C_BINS) $(C_TESTS) $(MICRO_BINS) $(LAUNCH) $(C_EMPTY)
 
@@ -384,6 +386,7 @@ test-asm: c
 # $(BUILD)/macos/deps); each must be a Mach-O executable of its architecture
 # with no undefined symbol but libSystem's; the AArch64 switch assembled with
 # BTI (scripts/macos-link.sh; skips, saying why, without them).
+.PHONY: test-macos-link
 test-macos-link: | $(DEPS_ENV)
 	@sh scripts/macos-link.sh "$(BUILD)" "$(MAKE)"
 
