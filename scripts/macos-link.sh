@@ -108,20 +108,25 @@ apt_source() {
   a="$deps/apt"
   if [ ! -d "$a/lists" ]; then
     mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/sources" || return 1
+    # A configuration file, not -o options: the clone's path may hold a blank.
+    {
+      echo 'Dir::Etc::SourceList "/dev/null";'
+      echo "Dir::Etc::SourceParts \"$a/sources\";"
+      echo "Dir::State::Lists \"$a/lists\";"
+      echo "Dir::Cache \"$a/cache\";"
+      echo 'Dir::State::status "/dev/null";'
+    } > "$a/apt.conf"
     for f in /etc/apt/sources.list.d/*.sources; do
-      [ -f "$f" ] && sed 's/^Types:.*/Types: deb-src/' "$f" > "$a/sources/$(basename "$f")"
+      [ ! -f "$f" ] || sed 's/^Types:.*/Types: deb-src/' "$f" > "$a/sources/$(basename "$f")"
     done
     for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-      [ -f "$f" ] && sed -n 's/^deb /deb-src /p' "$f" > "$a/sources/$(basename "$f").list"
+      [ ! -f "$f" ] || sed -n 's/^deb /deb-src /p' "$f" > "$a/sources/$(basename "$f").list"
     done
-    apt_opts="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$a/sources -o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache -o Dir::State::status=/dev/null"
-    # shellcheck disable=SC2086  # options without blanks
-    apt-get $apt_opts -q update >"$a/update.log" 2>&1 || true
+    # A source without deb-src fails here alone; apt-get source says what is missing.
+    apt-get -c "$a/apt.conf" -q update >"$a/update.log" 2>&1 || true
   fi
-  apt_opts="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$a/sources -o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache -o Dir::State::status=/dev/null"
   mkdir -p "$a/dl/$1"
-  # shellcheck disable=SC2086
-  (cd "$a/dl/$1" && apt-get $apt_opts -q source --download-only "$1") >"$a/dl/$1.log" 2>&1
+  (cd "$a/dl/$1" && apt-get -c "$a/apt.conf" -q source --download-only "$1") >"$a/dl/$1.log" 2>&1
   [ -f "$a/dl/$1/$2" ] || { echo "Debian's source package $1 has no $2 (apt-get source $1: $(tail -1 "$a/dl/$1.log"))"; return 1; }
   verify "$a/dl/$1/$2" "$3" || return 1
   mkdir -p "$deps/src"
