@@ -4,7 +4,8 @@
 #   make test      set up, build, run every test suite (cmocka, go test, bats, runner)
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test, and
-#                  by any build when $(BUILD)/deps.env is missing)
+#                  by any build when $(BUILD)/deps.env is missing); on Linux also
+#                  fetches test-macos-link's zig and pinned sources (not when a build runs it)
 #   make all       build every C and Go program, the C unit tests and the runner's launcher
 #   make micro     the micro-benchmarks of c/micro/ beside Node and Go (ns per switch, per await, ...)
 #   make aa        a variant against itself in lockstep, many times: the share of intervals that
@@ -15,6 +16,7 @@
 #                  where the clock is not (COUNTS_ARGS="--filter ^cacheloop/ --breakdown")
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
 #   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed; where the C programs yield (part of test)
+#   make test-macos-link  every C program cross-compiled and linked for aarch64- and x86_64-macos with zig (part of test; skips off Linux)
 #   make test-lint      shellcheck over the scripts make test runs, actionlint over the workflows (part of test)
 #   make test-aplus     the Promises/A+ suite against the C promises (part of test)
 #   make test-sanitize  ASan+UBSan, TSan and valgrind over the C code (part of test on Linux)
@@ -149,8 +151,18 @@ c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
 go: $(GO_BINS)
 
+# Every C program `all` builds, one a line: what make test-macos-link builds
+# and checks for macOS (scripts/macos-link.sh).
+.PHONY: c-programs
+c-programs:
+	@printf '%s\n' $(C_BINS) $(C_TESTS) $(MICRO_BINS) $(LAUNCH) $(C_EMPTY)
+
+# Then zig and the pinned sources of test-macos-link (into $(BUILD)/macos/deps,
+# once): only here, not when a build runs deps because deps.env is missing
+# (a scratch BUILD of a test, make test-fpenv's), which never need them.
 deps:
 	@sh scripts/deps.sh "$(BUILD)"
+	@sh scripts/macos-link.sh --deps "$(BUILD)"
 
 # deps.env missing: run deps once.  When a goal runs deps anyway (`make deps
 # all`, `make test`), deps.env waits for it instead of running deps a second time.
@@ -350,7 +362,8 @@ hosts: deps
 	"$(PYTHON)" -m runner --hosts "$${RESULTS:-results}"
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
-TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-bats test-aplus test-asm test-lint
+# test-macos-link before test-bats, whose tests of it start from its build.
+TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-macos-link test-bats test-aplus test-asm test-lint
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 TEST_SUITES += test-fuzz
@@ -406,6 +419,16 @@ test-aarch64: | $(DEPS_ENV)
 # coroutines yield only from their own functions (skips without clang and llvm).
 test-asm: c
 	@sh scripts/check-asm.sh "$(BUILD)"
+
+# Every C program cross-compiled and linked for macOS (aarch64 and x86_64)
+# with zig cc, the Makefile's own rules told UNAME_S=Darwin, against libuv,
+# cmocka and llhttp built from pinned sources (make deps fetches them into
+# $(BUILD)/macos/deps); each must be a Mach-O executable of its architecture
+# with no undefined symbol but libSystem's; the AArch64 switch assembled with
+# BTI (scripts/macos-link.sh; skips, saying why, without them).
+.PHONY: test-macos-link
+test-macos-link: | $(DEPS_ENV)
+	@sh scripts/macos-link.sh "$(BUILD)" "$(MAKE)"
 
 # shellcheck over every shell script make test runs, actionlint (built by make
 # deps at a pinned version) over .github/workflows (skips a missing tool).

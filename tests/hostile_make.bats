@@ -17,6 +17,9 @@ clone_at() {
 @test "a clone in a folder with a space builds after make clean, running deps once, compiles nothing the second time and everything again with other flags, then runs a C test and its Go tests and draws a run folder with a space" {
   local clone="${BATS_TEST_TMPDIR}/a b/asyncstyles"
   clone_at "$clone"
+  # The clone's `make deps` takes make test-macos-link's zig and libraries
+  # from this build (scripts/macos-link.sh), instead of 400 MB of its own.
+  if [ -f "${BUILD_DIR}/macos/deps/pins" ]; then export MACOS_DEPS="${BUILD_DIR}/macos/deps"; fi
   run make --no-print-directory -C "$clone" clean
   assert_success
   [ ! -e "$clone/build" ]

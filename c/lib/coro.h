@@ -552,18 +552,17 @@ static inline __attribute__((always_inline)) int ab__coro_start(ab_coro_t *co,
                    "callq *%%rcx\n"
                    "2:\n\t"
                    /* state RUNNING and never yielded: returned at once, rbp
-                    * and r13 as they were (callee-saved); ZF set */
+                    * and r13 as they were (callee-saved) */
                    "cmpl %[running], %c[state](%%rbx)\n\t"
                    "jne 3f\n\t"
                    "movw %[done], %c[state](%%rbx)\n\t"
                    "leaq 144(%%r13), %%rsp\n\t"
                    "jmp 5f\n"
-                   /* a first yield returns here, its frame popped; ZF clear */
+                   /* a first yield returns here, its frame popped */
                    "3:\n\t"
                    "cmpw %[susp], %c[state](%%rbx)\n\t"
                    "jne 4f\n\t"
                    "leaq 128(%%rsp), %%rsp\n\t"
-                   "testq %%rsp, %%rsp\n\t"
                    "jmp 5f\n"
                    /* returned after it yielded: end it on its own stack */
                    "4:\n\t"
@@ -572,8 +571,8 @@ static inline __attribute__((always_inline)) int ab__coro_start(ab_coro_t *co,
                    "movl %%eax, %%esi\n\t"
                    "jmpq *%%r12\n"
                    "5:"
-                   : "=a"(*code), "=@ccz"(at_once), "+b"(co), "+c"(entry), "+D"(a0), "+S"(a1),
-                     "+d"(top), "+r"(r12)
+                   : "=a"(*code), "+b"(co), "+c"(entry), "+D"(a0), "+S"(a1), "+d"(top),
+                     "+r"(r12)
                    : [csp] "i"(offsetof(ab_coro_t, caller_sp)),
                      [state] "i"(offsetof(ab_coro_t, state)),
                      [running] "i"(AB__CORO_RUNNING), [susp] "i"(AB__CORO_SUSPENDED),
@@ -582,6 +581,12 @@ static inline __attribute__((always_inline)) int ab__coro_start(ab_coro_t *co,
                      "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
                      "xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)",
                      "st(4)", "st(5)", "st(6)", "st(7)", "memory", "cc");
+  /* Read back rather than taken from the flags ("=@ccz"): a flag output
+   * costs clang a register, and the operands and clobbers above take all
+   * fourteen that are left when rbp is the frame pointer (macOS's default,
+   * and -fno-omit-frame-pointer's), where clang refused the asm ("inline
+   * assembly requires more registers than available"). */
+  at_once = co->state == AB__CORO_DONE;
 #if defined(AB__ASAN) || defined(AB__TSAN)
   if (at_once) {
 #if defined(AB__ASAN)
