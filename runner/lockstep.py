@@ -355,6 +355,9 @@ RULE = ("after the fresh-process rounds, each pair of variants a ratio, target o
 # then the headline's comparisons (each style against its own language's
 # baseline), then the other baseline ratios of the tables.
 PRIORITY = {"target": 0, "claim": 0, "headline": 1, "baseline": 2}
+# What fit() reckons a process pair takes over the last one's seconds: the
+# lockstep round's own costs (a server's start, the files) and the host's drift.
+FIT_MARGIN = 1.3
 
 
 def pair_questions(cat, run, variant_ids, iterations):
@@ -488,7 +491,7 @@ class Phase:
             out.flush()
             while stop is None:
                 rnd += 1
-                if rnd == 2:
+                if rnd >= 2:
                     self.fit(qs, rec)
                 todo = [p for p in qs if self.failures.get(p, 0) < 2 and (
                     len(self.figs.get(p, [])) < self.spec["sessions"] or (
@@ -514,28 +517,29 @@ class Phase:
         return rec
 
     def fit(self, qs, rec):
-        """After the first lockstep round, at its pace: when the time left
-        cannot give every pair its `sessions`, the pairs of lowest priority
+        """Before each lockstep round after the first, at the pace so far: when
+        the time left cannot give every pair still short of its `sessions`
+        the process pairs it lacks, the pairs of lowest priority
         (pair_questions' order) are left to the rounds, so that the others
-        get theirs rather than every pair too few for an interval."""
+        get theirs rather than every pair too few for an interval.  A pair's
+        process pair is reckoned at FIT_MARGIN times its last one's seconds."""
         if self.deadline is None:
             return
         left = self.deadline - time.monotonic()
-        cost = {p: c for p, c in self.cost.items() if p in qs}
-        need = self.spec["sessions"] - 1
+        short = [p for p in qs if p in self.cost and self.failures.get(p, 0) < 2
+                 and len(self.figs.get(p, [])) < self.spec["sessions"]]
         keep, total = [], 0.0
-        for p in qs:
-            if p not in cost:
-                continue
-            if total + need * cost[p] <= left:
+        for p in short:
+            need = FIT_MARGIN * self.cost[p] * (self.spec["sessions"] - len(self.figs.get(p, [])))
+            if total + need <= left:
                 keep.append(p)
-                total += need * cost[p]
-        dropped = [p for p in qs if p in cost and p not in keep]
+                total += need
+        dropped = [p for p in short if p not in keep]
         for p in dropped:
             self.failures[p] = 2
             rec.setdefault("left_to_rounds", []).append(list(p))
         if dropped:
-            rec["dropped_for_time"] = len(dropped)
+            rec["dropped_for_time"] = rec.get("dropped_for_time", 0) + len(dropped)
 
     def one(self, w, out, rnd, a, b, per_op, rec):
         sides = self.sides(a, b, per_op)

@@ -311,3 +311,36 @@ class LockstepCatalogTest(unittest.TestCase):
             with self.assertRaises(catalog_mod.CatalogError) as e:
                 catalog_check.check_lockstep(bad, "w")
             self.assertIn(says, str(e.exception))
+
+
+class FitTest(unittest.TestCase):
+    def test_when_time_is_short_the_lowest_priority_pairs_are_left_to_the_rounds(self):
+        ph = lockstep.Phase.__new__(lockstep.Phase)
+        ph.spec = {"sessions": 6}
+        ph.failures, ph.figs = {}, {}
+        qs = {("t", "b"): [], ("h", "b"): [], ("x", "b"): []}     # priority order
+        ph.cost = {p: 1.0 for p in qs}
+        for p in qs:
+            ph.figs[p] = [(1.0, 0.0)]
+        # 5 process pairs each, 1.3 s a pair with the margin: 13 s fits two of three.
+        ph.deadline = time.monotonic() + 13.5
+        rec = {}
+        ph.fit(qs, rec)
+        self.assertEqual(rec["left_to_rounds"], [["x", "b"]])
+        self.assertEqual(ph.failures, {("x", "b"): 2})
+        ph.deadline = time.monotonic() + 100
+        rec = {}
+        ph.fit(qs, rec)
+        self.assertNotIn("left_to_rounds", rec)
+
+    def test_the_pairs_come_targets_and_claims_first_then_the_headline_then_the_rest(self):
+        cat = catalog_mod.Catalog()
+        ids = [v["id"] for v in cat.select("default") if v["workload"] == "cacheloop"]
+        run = {"baselines": cat.baseline_table([cat.find(v) for v in ids])}
+        qs = lockstep.pair_questions(cat, run, ids, {v: 1000000 for v in ids})
+        first = next(iter(qs))
+        targets = [t for t in cat.workloads["cacheloop"]["targets"] if t.get("against")]
+        self.assertIn(first, [(t["variant"], t["against"]) for t in targets] +
+                      [(c["num"], c["den"]) for c in cat.workloads["cacheloop"]["claims"]["ratios"]])
+        self.assertIn(("ratio", 1.0), qs[("cacheloop/c/await-sequential@node4",
+                                          "cacheloop/c/sync-sequential@node4")])
