@@ -242,51 +242,113 @@ def lockstep_argv(argv):
     return out + ["--lockstep", "1"]
 
 
-def session(a, b, pairs, rng, launch_path, cpu=None, timeout_s=60.0):
-    """One process pair of variants a and b, each a dict {"entry": its catalog
-    entry, "argv": its command at the pass's N (lockstep_argv's), "n": that N,
-    "env": its environment, "workload_values": its workload's flag values,
-    "concurrency": its K}; `pairs` pairs of passes, each pair's order drawn from
-    rng.  Returns the Cluster (its failure set when a program failed)."""
-    cl = Cluster(a["entry"]["id"], b["entry"]["id"], a["n"])
-    progs = []
+class Group:
+    """One group session: k warm processes alternated (group_session).  times[i]
+    and first... are per side i: times[i][r] the elapsed_ns of side i's pass of
+    round r (None once it failed), pos[r][i] its place in round r's order,
+    lines[i] its pass lines, procs[i] its end figures (None when it failed),
+    failures[i] why side i failed (one line) or None."""
+    __slots__ = ("sides", "times", "pos", "lines", "procs", "failures", "failure")
+
+    def __init__(self, sides):
+        k = len(sides)
+        self.sides = sides
+        self.times, self.lines = [[] for _ in range(k)], [[] for _ in range(k)]
+        self.pos, self.procs, self.failures = [], [None] * k, [None] * k
+        self.failure = None     # the launcher could not start at all
+
+    def pairs(self, i, j):
+        """[(i's ns, j's ns, i ran first)] of the rounds both passed."""
+        out = []
+        for r, order in enumerate(self.pos):
+            a = self.times[i][r] if r < len(self.times[i]) else None
+            b = self.times[j][r] if r < len(self.times[j]) else None
+            if a is not None and b is not None:
+                out.append((a, b, order[i] < order[j]))
+        return out
+
+
+def group_session(sides, rounds, rng, launch_path, cpu=None, timeout_s=60.0):
+    """One session of k warm programs (sides: dicts {"entry": its catalog entry,
+    "argv": its lockstep command, "n": its pass's N, "env", "workload_values",
+    "concurrency"}), all pinned to cpu: each starts and warms up, then `rounds`
+    rounds of passes, each side one timed pass a round in an order drawn from
+    rng, so that every two sides' passes of a round run moments apart.  A side
+    that fails (its exit, a signal, a line that breaks the contract, a
+    timeout) is stopped with one line in failures and the others go on.
+    Returns the Group."""
+    g = Group(sides)
+    progs = [None] * len(sides)
     try:
         try:
-            for side, name in ((a, "A"), (b, "B")):
-                progs.append(Warm(side["argv"], launch_path, side.get("env"), cpu,
-                                  "%s %s" % (name, side["entry"]["id"])))
+            for i, sd in enumerate(sides):
+                progs[i] = Warm(sd["argv"], launch_path, sd.get("env"), cpu,
+                                sd.get("name") or sd["entry"]["id"])
         except OSError as e:
-            cl.failure = "cannot start the launcher: %s" % (e.strerror or e)
-            return cl
-        # Both warm up before any pass: the first pass of either never shares
-        # its CPU with the other's warm-up.
-        warm = [p.ready(timeout_s) for p in progs]
-        for k in range(pairs):
-            a_first = rng.random() < 0.5
-            order = (0, 1) if a_first else (1, 0)
-            times = [None, None]
+            g.failure = "cannot start the launcher: %s" % (e.strerror or e)
+            return g
+        # Every side warms up before any pass: no first pass shares its CPU
+        # with another's warm-up.
+        warm = [None] * len(sides)
+        for i, p in enumerate(progs):
+            try:
+                warm[i] = p.ready(timeout_s)
+            except Failure as f:
+                g.failures[i] = str(f)
+        alive = [i for i in range(len(sides)) if g.failures[i] is None]
+        for r in range(rounds):
+            if len(alive) < 2:
+                break               # no pair left to time
+            order = list(alive)
+            rng.shuffle(order)
+            g.pos.append({i: k for k, i in enumerate(order)})
+            for i in range(len(sides)):
+                g.times[i].append(None)
             for i in order:
-                side = (a, b)[i]
-                text = progs[i].run_pass(timeout_s)
-                why = contract.problem(side["entry"], side["n"], text, side.get("workload_values"),
-                                       side.get("concurrency"), 1)
-                if why:
-                    progs[i].kill()
-                    raise Failure("%s: pass %d: %s" % (progs[i].name, k + 1, why))
-                (cl.a_lines, cl.b_lines)[i].append(text)
-                times[i] = json.loads(text)["elapsed_ns"]
-            cl.pairs.append((times[0], times[1], a_first))
-        ends = [p.end(timeout_s) for p in progs]
-        for e, w in zip(ends, warm):
-            e["warmup_ns"] = w
-        cl.a_proc, cl.b_proc = ends
-    except Failure as f:
-        cl.failure = str(f)
+                sd = sides[i]
+                try:
+                    text = progs[i].run_pass(timeout_s)
+                    why = contract.problem(sd["entry"], sd["n"], text, sd.get("workload_values"),
+                                           sd.get("concurrency"), 1)
+                    if why:
+                        progs[i].kill()
+                        raise Failure("%s: pass %d: %s" % (progs[i].name, r + 1, why))
+                except Failure as f:
+                    g.failures[i] = str(f)
+                    alive.remove(i)
+                    continue
+                g.lines[i].append(text)
+                g.times[i][r] = json.loads(text)["elapsed_ns"]
+        for i in alive:
+            try:
+                g.procs[i] = progs[i].end(timeout_s)
+                g.procs[i]["warmup_ns"] = warm[i]
+            except Failure as f:
+                g.failures[i] = str(f)
+                g.times[i] = [None] * len(g.times[i])     # a program that did not end cleanly
     finally:
         for p in progs:
-            if not p.done:
-                p.kill()
-            p.close()
+            if p is not None:
+                if not p.done:
+                    p.kill()
+                p.close()
+    return g
+
+
+def session(a, b, pairs, rng, launch_path, cpu=None, timeout_s=60.0):
+    """One process pair of sides a and b (group_session's sides), `pairs` pairs
+    of passes, each pair's order drawn from rng: the Cluster, its failure set
+    (the first program's line) when a program failed."""
+    cl = Cluster(a["entry"]["id"], b["entry"]["id"], a["n"])
+    g = group_session([dict(a, name="A " + a["entry"]["id"]),
+                       dict(b, name="B " + b["entry"]["id"])], pairs, rng, launch_path, cpu,
+                      timeout_s)
+    if g.failure or g.failures[0] or g.failures[1]:
+        cl.failure = g.failure or g.failures[0] or g.failures[1]
+        return cl
+    cl.pairs = g.pairs(0, 1)
+    cl.a_lines, cl.b_lines = g.lines
+    cl.a_proc, cl.b_proc = g.procs
     return cl
 
 
@@ -339,15 +401,16 @@ def pass_n(per_op_ns, n, target_ms, keeps_n=False):
 
 # -- the lockstep phase of a run (DESIGN section 6) ----------------------------
 
-RULE = ("after the fresh-process rounds, each pair of variants a ratio, target or claim "
-        "compares runs as process pairs in lockstep: both warm, pinned to the programs' CPU, "
-        "alternated pass by pass in a random order a pair; a pass's N is the one that takes "
-        "about pass_ms at the slower variant's time per operation in the fresh rounds, from 1 "
-        "to the workload's N (bounded: at least 4 K), except where N is part of what is "
-        "measured (parallel mode, a seed's whole-process method), which keep the workload's "
-        "N; every pair gets `sessions` process pairs, and one whose questions its sessions "
-        "have not decided by the confidence sequence gets more, up to `max_sessions`, "
-        "within the run's time budget")
+RULE = ("after the fresh-process rounds, the variants that a ratio, target or claim "
+        "compares run in lockstep sessions: each group of variants joined by compared pairs "
+        "starts one warm process a variant, all pinned to the programs' CPU, and alternates "
+        "them, one pass each a round in a random order; a pass's N is the one that takes about "
+        "pass_ms at the variant's time per operation in the fresh rounds, from 1 to the "
+        "workload's N (bounded: at least 4 K), except where N is part of what is measured "
+        "(parallel mode, a seed's whole-process method), which keep the workload's N; every "
+        "pair gets `sessions` sessions, and one whose questions its sessions have not "
+        "decided by the confidence sequence gets more, up to `max_sessions`, within the "
+        "run's time budget")
 
 
 # The order in which pairs keep their process pairs when the time left cannot
@@ -408,8 +471,18 @@ def keeps_n(v):
 
 
 class Phase:
-    """The lockstep phase of a run: sessions of every compared pair, written to
-    lockstep.csv (pairs.py) and runs.jsonl, recorded in run.json's lockstep."""
+    """The lockstep phase of a run: group sessions of every compared pair,
+    written to lockstep.csv (pairs.py) and runs.jsonl, recorded in run.json's
+    lockstep.
+
+    The pairs of a workload that share variants form groups (the connected
+    parts of the graph whose edges are the compared pairs: a baseline and the
+    styles compared with it, a Node variant and the C and Node baselines it is
+    compared with): a group session starts one warm process of each of its
+    variants and alternates them all, a pass of each a round in a random order
+    (group_session), so every compared pair of it gets its pairs of passes
+    moments apart from one start-up a variant, where a session a pair would
+    start each baseline once for every variant compared with it."""
 
     def __init__(self, spec, plan, cat, run, rundir, launch_path, cpu, servers, log, seed,
                  progress, deadline=None):
@@ -423,8 +496,8 @@ class Phase:
             self.deadline = end if deadline is None else min(deadline, end)
         self.sessions = 0
         self.figs = {}          # (a, b) -> [(ratio, diff)]
-        self.cost = {}          # (a, b) -> seconds its last process pair took
         self.failures = {}      # (a, b) -> count
+        self.cost = {}          # group index -> seconds its last session took
 
     def per_op(self):
         """{variant: time per operation in ns} from the fresh rounds so far."""
@@ -437,36 +510,34 @@ class Phase:
                 out[vid] = stats.median(xs)
         return out
 
-    def sides(self, a, b, per_op):
-        """The two sides of a session of a and b, at their pass's N."""
-        va, vb = self.cat.find(a), self.cat.find(b)
-        n = self.plan.settings[va["workload"]]["iterations"]
-        nb = self.plan.settings[vb["workload"]]["iterations"]
-        if nb != n:
+    def pass_n_of(self, vid, per_op):
+        """vid's lockstep pass N (pass_n: about pass_ms at its own time per
+        operation; bounded at least 4 K; parallel and a seed's method keep N),
+        and the pass's time in ms, or None when it has no fresh figure."""
+        v = self.cat.find(vid)
+        n = self.plan.settings[v["workload"]]["iterations"]
+        if not per_op.get(vid):
             return None
-        slower = max(per_op.get(a) or 0, per_op.get(b) or 0)
-        if not slower:
-            return None             # no fresh process of one of them: left to the rounds
-        pn = pass_n(slower, n, self.spec["pass_ms"], keeps_n(va) or keeps_n(vb))
-        for v in (va, vb):
-            if v["mode"] == "bounded":
-                pn = max(pn, min(n, 4 * v["concurrency"]))
-        if slower * pn / 1e6 > self.spec.get("max_pass_ms", float("inf")):
-            return None             # a pass too long for lockstep: left to the rounds
-        out = []
-        for v in (va, vb):
-            inv = plan_invocation(self.plan, v, pn)
-            sd = {"entry": v, "invocation": inv, "argv": inv.argv(), "n": pn,
-                  "env": v.get("env"), "workload_values": self.cat.flag_values(v["workload"]),
-                  "concurrency": v["concurrency"]}
-            spec = self.plan.servers.get(v["id"])
-            if spec:
-                port, why = self.servers.port(spec)
-                if why:
-                    return why
-                sd["argv"] = sd["argv"] + [spec["port_flag"], str(port)]
-            out.append(sd)
-        return out
+        pn = pass_n(per_op[vid], n, self.spec["pass_ms"], keeps_n(v))
+        if v["mode"] == "bounded":
+            pn = max(pn, min(n, 4 * v["concurrency"]))
+        return pn, per_op[vid] * pn / 1e6
+
+    def side_of(self, vid, pn):
+        """The side of vid at pass N pn, with its server's port (a str: why
+        its server is not up)."""
+        v = self.cat.find(vid)
+        inv = plan_invocation(self.plan, v, pn)
+        sd = {"entry": v, "invocation": inv, "argv": inv.argv(), "n": pn, "env": v.get("env"),
+              "workload_values": self.cat.flag_values(v["workload"]),
+              "concurrency": v["concurrency"]}
+        spec = self.plan.servers.get(vid)
+        if spec:
+            port, why = self.servers.port(spec)
+            if why:
+                return why
+            sd["argv"] = sd["argv"] + [spec["port_flag"], str(port)]
+        return sd
 
     def go(self, variant_ids):
         """Runs the phase; returns run.json's lockstep record."""
@@ -480,8 +551,23 @@ class Phase:
                "max_pass_ms": self.spec.get("max_pass_ms"), "pairs": self.spec["pairs"],
                "sessions": self.spec["sessions"], "max_sessions": self.spec["max_sessions"],
                "compared": len(qs), "pass_n": {}, "invocations": {}, "sessions_run": 0,
-               "stopped": None}
+               "groups": 0, "stopped": None}
         self.run["lockstep"] = rec
+        # Each variant's pass; a pair with a variant lacking a fresh figure, or
+        # whose pass would be too long, stays on the rounds.
+        self.n = {}
+        for vid in sorted({v for p in qs for v in p}):
+            got = self.pass_n_of(vid, per_op)
+            if got and got[1] <= self.spec.get("max_pass_ms", float("inf")):
+                self.n[vid] = got[0]
+                rec["pass_n"][vid] = got[0]
+        for p in list(qs):
+            if p[0] not in self.n or p[1] not in self.n:
+                rec.setdefault("left_to_rounds", []).append(list(p))
+                del qs[p]
+        self.qs = qs
+        self.groups = groups(qs)
+        rec["groups"] = len(self.groups)
         stop = None
         rnd = 0
         with open(os.path.join(self.rundir, "lockstep.csv"), "w", newline="",
@@ -492,23 +578,18 @@ class Phase:
             while stop is None:
                 rnd += 1
                 if rnd >= 2:
-                    self.fit(qs, rec)
-                todo = [p for p in qs if self.failures.get(p, 0) < 2 and (
-                    len(self.figs.get(p, [])) < self.spec["sessions"] or (
-                        len(self.figs.get(p, [])) < self.spec["max_sessions"]
-                        and open_pair(self.figs[p], qs[p])))]
+                    self.fit(rec)
+                todo = [k for k, g in enumerate(self.groups) if self.wanted(g)]
                 if not todo:
                     stop = "every compared pair decided or at its most sessions"
                     break
                 self.rng.shuffle(todo)
                 t_round = time.monotonic()
-                for k, (a, b) in enumerate(todo, start=1):
+                for k, gi in enumerate(todo, start=1):
                     if self.deadline is not None and time.monotonic() > self.deadline:
                         stop = "the time budget ended"
                         break
-                    self.progress.show("lockstep %d: %s vs %s (%d of %d)" % (
-                        rnd, a, b.split("/", 1)[1], k, len(todo)))
-                    self.one(w, out, rnd, a, b, per_op, rec)
+                    self.one(w, out, rnd, gi, k, len(todo), rec)
                 self.servers.stop_all()
                 rec.setdefault("round_seconds", []).append(round(time.monotonic() - t_round, 1))
         rec["stopped"] = stop
@@ -516,67 +597,135 @@ class Phase:
         rec["sessions_run"] = self.sessions
         return rec
 
-    def fit(self, qs, rec):
+    def needs(self, p):
+        """Whether pair p wants another process pair: under `sessions`, or
+        under `max_sessions` with a question its sessions leave open."""
+        if self.failures.get(p, 0) >= 2:
+            return False
+        have = len(self.figs.get(p, []))
+        return have < self.spec["sessions"] or (
+            have < self.spec["max_sessions"] and open_pair(self.figs[p], self.qs[p]))
+
+    def wanted(self, g):
+        """The pairs of group g that want another session."""
+        return [p for p in g if self.needs(p)]
+
+    def fit(self, rec):
         """Before each lockstep round after the first, at the pace so far: when
-        the time left cannot give every pair still short of its `sessions`
-        the process pairs it lacks, the pairs of lowest priority
-        (pair_questions' order) are left to the rounds, so that the others
-        get theirs rather than every pair too few for an interval.  A pair's
-        process pair is reckoned at FIT_MARGIN times its last one's seconds."""
+        the time left cannot give every group still short of its `sessions`
+        the sessions it lacks, the groups of lowest priority (the best of their
+        pairs', pair_questions' order) are left to the rounds, so that the
+        others get theirs rather than every pair too few for an interval.  A
+        group's session is reckoned at FIT_MARGIN times its last one's
+        seconds."""
         if self.deadline is None:
             return
         left = self.deadline - time.monotonic()
-        short = [p for p in qs if p in self.cost and self.failures.get(p, 0) < 2
-                 and len(self.figs.get(p, [])) < self.spec["sessions"]]
-        keep, total = [], 0.0
-        for p in short:
-            need = FIT_MARGIN * self.cost[p] * (self.spec["sessions"] - len(self.figs.get(p, [])))
+        rank = {p: i for i, p in enumerate(self.qs)}
+        short = []
+        for gi, g in enumerate(self.groups):
+            lack = max([self.spec["sessions"] - len(self.figs.get(p, [])) for p in g
+                        if self.failures.get(p, 0) < 2] or [0])
+            if lack > 0 and gi in self.cost:
+                short.append((min(rank[p] for p in g), gi, lack))
+        total = 0.0
+        for _, gi, lack in sorted(short):
+            need = FIT_MARGIN * self.cost[gi] * lack
             if total + need <= left:
-                keep.append(p)
                 total += need
-        dropped = [p for p in short if p not in keep]
-        for p in dropped:
-            self.failures[p] = 2
-            rec.setdefault("left_to_rounds", []).append(list(p))
-        if dropped:
-            rec["dropped_for_time"] = rec.get("dropped_for_time", 0) + len(dropped)
+                continue
+            for p in self.groups[gi]:
+                if self.failures.get(p, 0) < 2:
+                    self.failures[p] = 2
+                    rec.setdefault("left_to_rounds", []).append(list(p))
+                    rec["dropped_for_time"] = rec.get("dropped_for_time", 0) + 1
 
-    def one(self, w, out, rnd, a, b, per_op, rec):
-        sides = self.sides(a, b, per_op)
-        if sides is None:
-            self.failures[(a, b)] = 2
-            rec.setdefault("left_to_rounds", []).append([a, b])
-            return
-        if isinstance(sides, str):
-            cl = Cluster(a, b, 0)
-            cl.failure = sides
-        else:
-            sa, sb = sides
-            rec["pass_n"]["%s %s" % (a, b)] = sa["n"]
-            for sd in sides:
-                rec["invocations"].setdefault(
-                    "%s@%d" % (sd["entry"]["id"], sd["n"]), sd["invocation"].record())
-            t0 = time.monotonic()
-            cl = session(sa, sb, self.spec["pairs"], self.rng, self.launch_path, self.cpu,
-                         self.plan.settings[sa["entry"]["workload"]]["timeout_s"])
-            self.cost[(a, b)] = time.monotonic() - t0
+    def one(self, w, out, rnd, gi, k, of, rec):
+        """One session of group gi: its variants that a wanting pair needs."""
+        pairs = self.wanted(self.groups[gi])
+        vids = sorted({v for p in pairs for v in p})
+        self.progress.show("lockstep %d: %s (%d variants, %d of %d)" % (
+            rnd, _group_name(vids), len(vids), k, of))
+        sides = []
+        for vid in vids:
+            sd = self.side_of(vid, self.n[vid])
+            if isinstance(sd, str):
+                for p in pairs:
+                    self.failures[p] = self.failures.get(p, 0) + 1
+                self.note(rnd, vids, "server: %s" % sd)
+                return
+            sides.append(sd)
+            rec["invocations"].setdefault("%s@%d" % (vid, sd["n"]), sd["invocation"].record())
+        t0 = time.monotonic()
+        g = group_session(sides, self.spec["pairs"], self.rng, self.launch_path, self.cpu,
+                          max(self.plan.settings[self.cat.find(v)["workload"]]["timeout_s"]
+                              for v in vids))
+        self.cost[gi] = time.monotonic() - t0
         self.sessions += 1
-        entry = {"round": "lockstep %d" % rnd, "session": self.sessions, "variant": a,
-                 "partner": b, "status": "failed" if cl.failure else "ok",
-                 "reason": cl.failure, "pairs": len(cl.pairs),
-                 "a_proc": cl.a_proc, "b_proc": cl.b_proc}
+        at = {vid: i for i, vid in enumerate(vids)}
+        entry = {"round": "lockstep %d" % rnd, "session": self.sessions, "variants": vids,
+                 "status": "failed" if g.failure or any(g.failures) else "ok",
+                 "reason": g.failure, "failures": {vids[i]: f for i, f in enumerate(g.failures) if f},
+                 "procs": {vids[i]: pr for i, pr in enumerate(g.procs)}}
         self.log.run(entry)
-        if cl.failure:
-            self.failures[(a, b)] = self.failures.get((a, b), 0) + 1
+        for vid, why in entry["failures"].items():
             self.run.setdefault("failures", []).append(
-                {"round": entry["round"], "variant": a, "status": "failed",
-                 "reason": "lockstep with %s: %s" % (b, cl.failure)})
-            self.progress.note("run.py: lockstep %s vs %s: %s" % (a, b, cl.failure))
-            return
-        for k, (x, y, first) in enumerate(cl.pairs):
-            w.writerow([self.sessions, rnd, a, b, k, int(first), cl.n, x, y])
+                {"round": entry["round"], "variant": vid, "status": "failed",
+                 "reason": "lockstep: %s" % why})
+            self.progress.note("run.py: lockstep %s: %s" % (vid, why))
+        if g.failure:
+            self.progress.note("run.py: lockstep: %s" % g.failure)
+        for a, b in pairs:
+            i, j = at[a], at[b]
+            if g.failure or g.failures[i] or g.failures[j]:
+                self.failures[(a, b)] = self.failures.get((a, b), 0) + 1
+                continue
+            rows = g.pairs(i, j)
+            for r, (x, y, first) in enumerate(rows):
+                w.writerow([self.sessions, rnd, a, b, r, int(first), sides[i]["n"],
+                            sides[j]["n"], x, y])
+            f = stats.cluster_figure([(x / float(sides[i]["n"]), y / float(sides[j]["n"]))
+                                      for x, y, _ in rows], 1)
+            if f is not None:
+                self.figs.setdefault((a, b), []).append(f)
         out.flush()
-        self.figs.setdefault((a, b), []).append(cl.figure())
+
+    def note(self, rnd, vids, why):
+        self.log.run({"round": "lockstep %d" % rnd, "session": None, "variants": vids,
+                      "status": "failed", "reason": why})
+        self.run.setdefault("failures", []).append(
+            {"round": "lockstep %d" % rnd, "variant": vids[0], "status": "failed",
+             "reason": "lockstep: %s" % why})
+
+
+def groups(qs):
+    """The pairs of qs in groups: the connected parts of the graph whose edges
+    are the pairs, each a list of pairs in qs's order, the groups in the order
+    of their first pair."""
+    parent = {}
+
+    def root(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    for a, b in qs:
+        parent[root(a)] = root(b)
+    out, where = [], {}
+    for p in qs:
+        r = root(p[0])
+        if r not in where:
+            where[r] = len(out)
+            out.append([])
+        out[where[r]].append(p)
+    return out
+
+
+def _group_name(vids):
+    """A group's variants in a few words for the live line."""
+    first = vids[0]
+    return first if len(vids) == 1 else "%s and %d more" % (first, len(vids) - 1)
 
 
 def plan_invocation(plan, v, pn):

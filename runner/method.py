@@ -165,11 +165,12 @@ BLOCKS_SAID = (" in blocks: the workloads in a shuffled order, within a workload
 
 
 def _lockstep_workloads(run, ls):
-    """Per workload, which pass rule its lockstep pairs followed: how many chose
-    their N (and the range), kept the workload's N, or were left to the rounds."""
+    """Per workload, which pass rule its lockstep variants followed: how many
+    chose their N (and the range), kept the workload's N, and how many pairs
+    were left to the rounds."""
     chosen, kept, left = {}, {}, {}
-    for key, n in (ls.get("pass_n") or {}).items():
-        w = key.split("/", 1)[0]
+    for vid, n in (ls.get("pass_n") or {}).items():
+        w = vid.split("/", 1)[0]
         big_n = ((run.get("workloads") or {}).get(w) or {}).get("iterations")
         if isinstance(n, int) and isinstance(big_n, int) and n < big_n:
             chosen.setdefault(w, []).append(n)
@@ -184,12 +185,12 @@ def _lockstep_workloads(run, ls):
         parts = []
         if w in chosen:
             ns = chosen[w]
-            parts.append("%d pairs with N chosen (%s to %s)" % (
+            parts.append("%d variants with N chosen (%s to %s)" % (
                 len(ns), fmt.num(min(ns), grouping=True), fmt.num(max(ns), grouping=True)))
         if w in kept:
             parts.append("%d keeping the workload's N" % kept[w])
         if w in left:
-            parts.append("%d left to the rounds" % left[w])
+            parts.append("%d pairs left to the rounds" % left[w])
         out.append("%s %s" % (w, ", ".join(parts)))
     return out
 
@@ -201,29 +202,32 @@ def lockstep_text(run, aa=None):
     if not isinstance(ls, dict):
         return None
     left = ls.get("left_to_rounds") or []
-    text = ("- Lockstep (DESIGN section 6): after the fresh rounds, every pair of variants "
-            "that a ratio, a target or a claim compares (%s pairs) ran as process pairs: the "
-            "two programs started together, each warmed up, both pinned to the programs' CPU, "
-            "then took turns, one timed pass of each in a random order a pair of passes, %s "
-            "pairs of passes a process pair, so that the two passes of a pair ran "
-            "milliseconds apart. A pass's N is the one that takes about %s ms at the slower "
-            "variant's time per operation in the fresh rounds, from 1 to the workload's N (a "
-            "bounded variant's at least 4 K); parallel mode and a seed's whole-process method "
-            "keep the workload's N, which is part of what they measure; a pair whose pass "
-            "would take more than %s ms (%d here) is left to the rounds. Each pair got %s "
-            "process pairs, and one whose questions the confidence sequence had not decided "
-            "got more, up to %s (%s process pairs in %s lockstep rounds; they stopped: %s). "
-            "The pairs of passes of one process pair share its two processes, so they are "
-            "one sample: a process pair's figure is the median of its pairs' ratios (and of "
-            "their differences per operation), and a ratio's interval is the order-statistic "
-            "interval of the median over its process pairs, each of fresh processes (the "
-            "median of per-process-pair medians, `stats.clustered`); its test is the sign "
-            "test over them. Where two variants ran in lockstep the tables, verdicts, "
-            "targets and claims take these figures, and the fresh rounds' round-paired "
-            "ratio is kept beside each as a check (*Pairing check* below); a variant's time "
-            "per operation takes its lockstep processes with its fresh ones." % (
-                fmt.text(ls.get("compared")), fmt.text(ls.get("pairs")),
-                fmt.text(ls.get("pass_ms")), fmt.text(ls.get("max_pass_ms", "-")), len(left),
+    text = ("- Lockstep (DESIGN section 6): after the fresh rounds, the variants that a ratio, "
+            "a target or a claim compares (%s pairs, in %s groups: the variants joined by "
+            "compared pairs) ran in lockstep sessions: a session starts one process of each "
+            "variant of a group, each warms up, all pinned to the programs' CPU, and then they "
+            "take turns, one timed pass each a round in a random order, %s rounds a session, so "
+            "that the passes of any two of them in a round ran milliseconds apart. A pass's N "
+            "is the one that takes about %s ms at the variant's time per operation in the "
+            "fresh rounds, from 1 to the workload's N (a bounded variant's at least 4 K), and "
+            "the two of a pair are compared per operation; parallel mode and a seed's "
+            "whole-process method keep the workload's N, which is part of what they measure; a "
+            "pair whose pass would take more than %s ms stays on the rounds (%d pairs here, "
+            "with those the time left did not fit). Each pair got %s sessions, and one whose "
+            "questions the confidence sequence had not decided got more, up to %s (%s sessions "
+            "in %s lockstep rounds; they stopped: %s). The passes of one session share its "
+            "processes, so a session is one sample of each of its pairs: its figure is the "
+            "median of its rounds' ratios (and of their differences per operation), and a "
+            "ratio's interval is the order-statistic interval of the median over its "
+            "sessions, each of fresh processes (the median of per-session medians, "
+            "`stats.clustered`); its test is the sign test over them. Where two variants ran "
+            "in lockstep the tables, verdicts, targets and claims take these figures, and the "
+            "fresh rounds' round-paired ratio is kept beside each as a check (*Pairing check* "
+            "below); a variant's time per operation takes its lockstep processes with its "
+            "fresh ones." % (
+                fmt.text(ls.get("compared")), fmt.text(ls.get("groups")),
+                fmt.text(ls.get("pairs")), fmt.text(ls.get("pass_ms")),
+                fmt.text(ls.get("max_pass_ms", "-")), len(left),
                 fmt.text(ls.get("sessions")), fmt.text(ls.get("max_sessions")),
                 fmt.text(ls.get("sessions_run")), fmt.text(ls.get("rounds")),
                 fmt.text(ls.get("stopped") or "interrupted")))

@@ -149,7 +149,8 @@ class SessionTest(unittest.TestCase):
         def kill_the_second(self, timeout_s):
             count["n"] += 1
             if count["n"] == 4:
-                kids = open("/proc/%d/task/%d/children" % (self.p.pid, self.p.pid)).read().split()
+                with open("/proc/%d/task/%d/children" % (self.p.pid, self.p.pid)) as f:
+                    kids = f.read().split()
                 os.kill(int(kids[0]), signal.SIGKILL)
                 time.sleep(0.05)
             return real(self, timeout_s)
@@ -246,26 +247,35 @@ class PairsFileTest(unittest.TestCase):
         return path
 
     def test_a_session_is_one_figure_and_either_order_of_the_pair_finds_it(self):
-        lines = ["%d,1,%s,%s,%d,%d,100,%d,%d" % (s, self.A, self.B, k, k % 2, a, b)
+        lines = ["%d,1,%s,%s,%d,%d,100,100,%d,%d" % (s, self.A, self.B, k, k % 2, a, b)
                  for s, pairs in ((1, [(110, 100), (120, 100), (105, 100)]),
                                   (2, [(200, 100), (210, 200)]))
                  for k, (a, b) in enumerate(pairs)]
+        # A session of three: C's passes were of another N, its ratio per operation.
+        C = "readfile/c/promise-sequential@inline"
+        lines += ["2,1,%s,%s,%d,1,50,100,%d,%d" % (C, self.B, k, a, b)
+                  for k, (a, b) in enumerate([(60, 100), (110, 200)])]
         rows = pairs_mod.read_pairs(self.write(lines))
         figs = pairs_mod.figures(rows)
         self.assertEqual([f[:3] for f in figs[(self.A, self.B)]],
-                         [(1.1, 0.1, 1), (pytest_approx(1.525), 0.55, 2)])
+                         [(pytest_approx(1.1), pytest_approx(0.1), 1),
+                          (pytest_approx(1.525), pytest_approx(0.55), 2)])
         self.assertAlmostEqual(figs[(self.B, self.A)][0][0], 1 / 1.1)
-        self.assertEqual(pairs_mod.per_op(rows)[self.B], [1.0, 1.5])
+        self.assertEqual([f[:3] for f in figs[(C, self.B)]], [(1.15, pytest_approx(0.2), 2)])
+        # One process a variant and session: B's passes in session 2 counted once.
+        per = pairs_mod.per_op(rows)
+        self.assertEqual(per[self.B], [1.0, 1.5])
+        self.assertEqual(per[C], [pytest_approx(1.7)])
 
     def test_a_file_the_runner_could_not_have_written_is_refused_naming_the_line(self):
-        good = "1,1,%s,%s,0,1,100,5,6" % (self.A, self.B)
-        for bad, says in (("1,1,%s,%s,0,2,100,5,6" % (self.A, self.B), "a_first is 2"),
-                          ("1,1,%s,%s,0,1,100,0,6" % (self.A, self.B), "a_ns is 0, below 1"),
-                          ("1,1,%s,%s,0,1,100,x,6" % (self.A, self.B), "a_ns is not a whole"),
-                          ("1,1,nonsense,%s,1,1,100,5,6" % self.B, "not a variant id"),
-                          (good, "a second pair 0 of session 1"),
-                          ("1,1,%s,%s,1,1,99,5,6" % (self.A, self.B), "other variants, N or round"),
-                          ("1,1,%s,%s,1,1,100,5" % (self.A, self.B), "8 columns, expected 9")):
+        good = "1,1,%s,%s,0,1,100,100,5,6" % (self.A, self.B)
+        for bad, says in (("1,1,%s,%s,0,2,100,100,5,6" % (self.A, self.B), "a_first is 2"),
+                          ("1,1,%s,%s,0,1,100,100,0,6" % (self.A, self.B), "a_ns is 0, below 1"),
+                          ("1,1,%s,%s,0,1,100,100,x,6" % (self.A, self.B), "a_ns is not a whole"),
+                          ("1,1,nonsense,%s,1,1,100,100,5,6" % self.B, "not a variant id"),
+                          (good, "a second pair 0 of"),
+                          ("1,1,%s,%s,1,1,99,100,5,6" % (self.A, self.B), "other N or another round"),
+                          ("1,1,%s,%s,1,1,100,100,5" % (self.A, self.B), "9 columns, expected 10")):
             with self.assertRaises(ValueError) as e:
                 pairs_mod.read_pairs(self.write([good, bad, good.replace(",0,1,", ",5,1,")]))
             self.assertIn(":3: ", str(e.exception))
@@ -314,23 +324,27 @@ class LockstepCatalogTest(unittest.TestCase):
 
 
 class FitTest(unittest.TestCase):
-    def test_when_time_is_short_the_lowest_priority_pairs_are_left_to_the_rounds(self):
+    def test_when_time_is_short_the_lowest_priority_groups_are_left_to_the_rounds(self):
         ph = lockstep.Phase.__new__(lockstep.Phase)
         ph.spec = {"sessions": 6}
         ph.failures, ph.figs = {}, {}
-        qs = {("t", "b"): [], ("h", "b"): [], ("x", "b"): []}     # priority order
-        ph.cost = {p: 1.0 for p in qs}
-        for p in qs:
+        ph.qs = {("t", "b"): [], ("h", "c"): [], ("x", "d"): [], ("y", "d"): []}   # priority order
+        ph.groups = lockstep.groups(ph.qs)
+        self.assertEqual(ph.groups, [[("t", "b")], [("h", "c")], [("x", "d"), ("y", "d")]])
+        ph.cost = {0: 1.0, 1: 1.0, 2: 1.0}
+        for p in ph.qs:
             ph.figs[p] = [(1.0, 0.0)]
-        # 5 process pairs each, 1.3 s a pair with the margin: 13 s fits two of three.
+        # 5 sessions each, 1.3 s a session with the margin: 13 s fits two of three.
         ph.deadline = time.monotonic() + 13.5
         rec = {}
-        ph.fit(qs, rec)
-        self.assertEqual(rec["left_to_rounds"], [["x", "b"]])
-        self.assertEqual(ph.failures, {("x", "b"): 2})
+        ph.fit(rec)
+        self.assertEqual(rec["left_to_rounds"], [["x", "d"], ["y", "d"]])
+        self.assertEqual(ph.failures, {("x", "d"): 2, ("y", "d"): 2})
+        self.assertEqual(ph.wanted(ph.groups[2]), [])
+        ph.failures = {}
         ph.deadline = time.monotonic() + 100
         rec = {}
-        ph.fit(qs, rec)
+        ph.fit(rec)
         self.assertNotIn("left_to_rounds", rec)
 
     def test_the_pairs_come_targets_and_claims_first_then_the_headline_then_the_rest(self):

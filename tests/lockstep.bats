@@ -130,7 +130,7 @@ assert row["rounds_paired"] == len(sessions) and row["ratio_ci_low"] is not None
 assert row["fresh_rounds"] == 3 and row["fresh_ratio"] is not None, row
 run = json.load(open(os.path.join(folder, "run.json")))
 ls = run["lockstep"]
-assert ls["sessions_run"] == len(sessions) and ls["compared"] == 1, ls
+assert ls["sessions_run"] == len(sessions) and ls["compared"] == 1 and ls["groups"] == 1, ls
 (inv,) = [v for k, v in ls["invocations"].items() if k.startswith("readfile/c/await")]
 assert inv["lockstep"] is True and inv["argv"][-2:] == ["--lockstep", "1"], inv
 assert "readfile/c/await-sequential@inline" in run["invocations"], run["invocations"].keys()
@@ -139,6 +139,7 @@ assert "- Lockstep (DESIGN section 6)" in report and "## Pairing check" in repor
 lines = [json.loads(l) for l in open(os.path.join(folder, "runs.jsonl"))]
 ends = [l for l in lines if l.get("session")]
 assert len(ends) == len(sessions) and all(l["status"] == "ok" for l in ends), ends[:1]
-assert all(l["a_proc"]["end"]["passes"] == 4 for l in ends)
+assert all(len(l["procs"]) == 2 and all(p["end"]["passes"] == 4 for p in l["procs"].values())
+           for l in ends), ends[:1]
 PY
 }
