@@ -40,7 +40,8 @@ today's, and what a variant needs of one (catalog_check.runtime_unmet; DESIGN se
   checks     {"bytes": "iterations * len(expect)"}: a field of the line and the
              integer expression it must equal, over iterations, the line's integer
              fields and the flags' values by name (--delay-ms is delay_ms); only
-             integers, names, len() (UTF-8 bytes), int(), min(), max(), + - * //
+             integers, names, len() (UTF-8 bytes), int(), min(), max(), + - * //,
+             at most 50 levels deep (expr.MAX_DEPTH)
   warmup     {"iterations": "min(350, iterations)", "about": why}: the untimed
              operations every program runs in its process before the timed pass
              (--warmup W), an integer expression over iterations (the run's N);

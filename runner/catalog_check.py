@@ -8,6 +8,7 @@ import os
 import re
 
 from .errors import CatalogError
+from .files import json_load
 from .expr import MAX_ITERATIONS, MAX_PASSES, warmup_expr, warmup_round_n
 from .ids import FIELDS, MATRIX_FIELDS, WORD, version_key
 
@@ -81,7 +82,7 @@ def read_object(path, allowed):
     show = show_path(path)
     try:
         with open(path, encoding="utf-8") as f:
-            obj = json.load(f, object_pairs_hook=unique_keys)
+            obj = json_load(f, object_pairs_hook=unique_keys)
     except OSError as e:
         raise CatalogError("%s: cannot read it: %s" % (show, e.strerror or e)) from None
     except DuplicateKey as e:
@@ -116,6 +117,19 @@ MAX_ROUNDS = 10000
 MIN_TIMEOUT_S = 0.1
 MAX_TIMEOUT_S = 86400
 MAX_BOUND = 10 ** 6
+
+
+def regex_problem(pattern):
+    """Why pattern is no regular expression Python can use, or None: re's own
+    error, or nesting deeper than its parser follows (RecursionError) and a
+    repeat too large for it (OverflowError), which re does not call errors."""
+    try:
+        re.compile(pattern)
+    except re.error as e:
+        return str(e)
+    except (RecursionError, OverflowError, MemoryError):
+        return "nested too deeply or too large for Python's re"
+    return None
 
 
 def check_integer(value, lo, hi, where, what):
@@ -350,11 +364,10 @@ def check_bad_inputs(rows, where):
                 ("words[%r]" % k, v) for k, v in words.items()):
             if not isinstance(pattern, str) or not pattern or "\n" in pattern:
                 raise CatalogError("%s: %s must be a one-line pattern, got %r" % (at, what, pattern))
-            try:
-                re.compile(pattern)
-            except re.error as e:
+            why = regex_problem(pattern)
+            if why:
                 raise CatalogError("%s: %s %r is not a regular expression: %s"
-                                   % (at, what, pattern, e)) from None
+                                   % (at, what, pattern[:80], why))
 
 
 # ---------------------------------------------------------------- suite.json

@@ -196,10 +196,9 @@ def parse_args(argv):
             # An empty pattern (often an unset shell variable) matches every variant.
             raise UsageError("--filter '' is empty and would match every variant; "
                              "leave --filter out to run them all")
-        try:
-            re.compile(f)
-        except re.error as e:
-            raise UsageError("--filter %r is not a regular expression: %s" % (f, e))
+        why = catalog_check.regex_problem(f)
+        if why:
+            raise UsageError("--filter %r is not a regular expression: %s" % (f[:80], why))
     return a
 
 

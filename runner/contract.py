@@ -23,12 +23,12 @@ call exits 2, a broken catalog 3.  The runner imports problem(), and --render
 for the figures a samples.csv row keeps.
 """
 import functools
-import json
 import sys
 
 from . import catalog
 from . import catalog_check
 from . import expr
+from .files import json_loads
 
 # The contract's fields in the order of DESIGN section 3, with their JSON types.
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
@@ -72,7 +72,7 @@ def _parse(line):
     if not text:
         return None, "the line is empty"
     try:
-        obj = json.loads(text, object_pairs_hook=catalog_check.unique_keys)
+        obj = json_loads(text, object_pairs_hook=catalog_check.unique_keys)
     except catalog_check.DuplicateKey as e:
         return None, "%s: the line must say each field once" % e
     except ValueError as e:

@@ -121,7 +121,7 @@ def _classify(v, n, res, workload_values=None, concurrency=None, passes=1):
         rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None
         if not isinstance(rec, dict):
             rec = None
-    except ValueError:
+    except (ValueError, RecursionError):    # a line nested too deeply: contract.problem said so
         rec = None
     if why:
         return "invalid", rec, why

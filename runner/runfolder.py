@@ -26,6 +26,7 @@ from . import noise
 from . import samples as samples_mod
 from . import summary as sm
 from .errors import EnvError
+from .files import json_load, json_loads
 
 class Each:
     """A field that is an `outer` (list or dict) whose every item (a list's)
@@ -161,7 +162,7 @@ def read_object(path, types):
         return None
     try:
         with open(path, encoding="utf-8") as f:
-            obj = json.load(f, object_pairs_hook=catalog_check.unique_keys)
+            obj = json_load(f, object_pairs_hook=catalog_check.unique_keys)
     except OSError as e:
         raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
     except catalog_check.DuplicateKey as e:
@@ -350,7 +351,7 @@ class RunFolder:
         with f:
             for text in f:
                 try:
-                    e = json.loads(text)
+                    e = json_loads(text)
                 except ValueError:
                     continue
                 if (isinstance(e, dict) and isinstance(e.get("round"), int)
@@ -398,7 +399,7 @@ class RunFolder:
             raise EnvError("%s is not a run folder (expected results/<host>/<stamp>/)" % self.path)
         try:
             with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+                data = json_load(f)
         except OSError:
             raise EnvError("%s is missing: run `python3 -m runner --render %s` first"
                            % (path, self.path)) from None

@@ -1,0 +1,108 @@
+"""Unit tests of the runner against hostile input, round four (issue 46):
+text nested too deeply for Python's parsers in a program's line, a catalog
+file or a check; catalog mistakes that would be charged to every program;
+output cut at the launcher's limit; how an incomplete run ended; the
+Reproduce line of REPORT.md.  Run by `make test-runner`."""
+import json
+import os
+import stat
+import sys
+
+from . import catalog as catalog_mod
+from . import contract
+from . import run
+from .testfixtures import Fixture, entry, make_catalog, quiet, workload
+
+DEEP_LINE = "[" * 5000 + "]" * 5000
+
+
+class RunFixture(Fixture):
+    """Fixture with a program of the test's own (a Python script) and run.main
+    on a catalog folder, read back from the run folder."""
+
+    def program(self, name, body):
+        """An executable Python script in the scratch folder that runs body."""
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write("#!%s\nimport sys\n%s\n" % (sys.executable, body))
+        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        return path
+
+    def run_main(self, catalog, *extra):
+        """(exit code, run folder or None, its run.json or None)."""
+        out = os.path.join(self.dir, "out")
+        rc = quiet(run.main, ["--profile", "quick", "--catalog", catalog, "--out", out,
+                              "--host", "testhost", "--node", "none", "--seed", "7",
+                              "--no-charts", "--no-trace"] + list(extra))
+        folder = None
+        parent = os.path.join(out, "testhost")
+        if os.path.isdir(parent) and os.listdir(parent):
+            folder = os.path.join(parent, sorted(os.listdir(parent))[-1])
+        info = None
+        if folder and os.path.exists(os.path.join(folder, "run.json")):
+            with open(os.path.join(folder, "run.json")) as f:
+                info = json.load(f)
+        return rc, folder, info
+
+    def catalog_with(self, argv, **over):
+        """A catalog of the honest fake and one variant (style "chatty") run by argv."""
+        return make_catalog(self.dir, [workload("readfile", [
+            entry(), entry(style="chatty", argv=argv)], **over)])
+
+
+class NestedTooDeeplyTest(RunFixture):
+    def test_a_program_line_nested_too_deeply_is_an_invalid_run_and_the_run_goes_on(self):
+        deep = self.program("deep", "print(%r)" % DEEP_LINE)
+        rc, folder, info = self.run_main(self.catalog_with([deep]))
+        self.assertIn(rc, (0, 1))
+        self.assertTrue(info["complete"])
+        reasons = {f["reason"] for f in info["failures"]
+                   if f["variant"] == "readfile/fake/chatty-sequential@python"}
+        self.assertEqual(len(reasons), 1, reasons)
+        self.assertIn("nested too deeply", reasons.pop())
+        self.assertEqual(os.path.realpath(os.path.join(self.dir, "out", "latest")), folder)
+
+    def test_the_contract_command_says_a_line_nested_too_deeply_in_one_line(self):
+        got = quiet(contract.main, ["noop/c/sync-sequential@none", "5", DEEP_LINE])
+        self.assertEqual(got, 1)
+        obj, why = contract._parse(DEEP_LINE)
+        self.assertIsNone(obj)
+        self.assertIn("nested too deeply", why)
+
+    def test_a_catalog_file_nested_too_deeply_is_refused_in_one_line(self):
+        catalog = self.catalog_with(["tests/fixtures-bin/fake-readfile"])
+        with open(os.path.join(catalog, "deep.json"), "w") as f:
+            f.write(DEEP_LINE)
+        with self.assertRaisesRegex(catalog_mod.CatalogError, "deep.json: not JSON: nested too deeply"):
+            catalog_mod.load(catalog)
+
+    def test_a_check_of_3000_terms_is_refused_in_one_line_at_load(self):
+        catalog = make_catalog(self.dir, [workload("readfile", [entry()],
+                                                   checks={"bytes": "1+" * 3000 + "1"})])
+        with self.assertRaisesRegex(catalog_mod.CatalogError,
+                                    "check 'bytes'.*too long or nested too deeply"):
+            catalog_mod.load(catalog)
+        catalog = make_catalog(self.dir, [workload("readfile", [entry()],
+                                                   checks={"bytes": "1+" * 200 + "1"})])
+        with self.assertRaisesRegex(catalog_mod.CatalogError, "nested 202 levels deep"):
+            catalog_mod.load(catalog)
+
+    def test_a_run_folder_file_nested_too_deeply_is_refused_in_one_line(self):
+        _, folder, _ = self.run_main(self.catalog_with(["tests/fixtures-bin/fake-readfile"]))
+        with open(os.path.join(folder, "run.json"), "w") as f:
+            f.write(DEEP_LINE)
+        from . import runfolder
+        from .errors import EnvError
+        with self.assertRaisesRegex(EnvError, "run.json: not JSON: nested too deeply"):
+            runfolder.RunFolder(folder).recorded
+
+    def test_a_filter_or_a_bad_input_pattern_nested_too_deeply_is_refused_in_one_line(self):
+        from . import cli
+        from .errors import UsageError
+        deep = "(" * 5000 + ")" * 5000
+        with self.assertRaisesRegex(UsageError, "--filter .* nested too deeply"):
+            cli.parse_args(["--profile", "quick", "--filter", deep])
+        catalog = make_catalog(self.dir, [workload("readfile", [entry()], bad_inputs=[
+            {"flags": ["--iterations", "0"], "exit": 2, "says": deep}])])
+        with self.assertRaisesRegex(catalog_mod.CatalogError, "says .* nested too deeply"):
+            catalog_mod.load(catalog)
