@@ -126,8 +126,10 @@ today's, and what a variant needs of one (catalog_check.runtime_unmet; DESIGN se
              passes (their own passes expression: a whole-process method's "1")
 
 Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
-or method, a backend with bad characters, a check that is not a small integer
-expression, a baseline rule naming unknown fields, a profile that suite.json
+or method, a backend with bad characters, a workload flag named like a flag of
+the program contract (catalog_check.CONTRACT_FLAGS), a check that is not a
+small integer expression or that gives no integer at N = 1 and 1,000 (every
+field of the line at N, the flags at their values: `iterations // 0`), a baseline rule naming unknown fields, a profile that suite.json
 lacks) raises CatalogError with one line; the CLI prints it and exits 3.
 
 Its command line is runner/catalog_cli.py (`python3 -m runner.catalog_cli`);
@@ -263,7 +265,7 @@ class Catalog:
             raise CatalogError("%s: fields must map new integer fields of the line (snake-case "
                                "words) to what they count, got %r" % (path, extra))
         check_checks(w["checks"], path, set(values) | set(LINE_INTS) | set(extra),
-                           set(LINE_INTS) | set(extra))
+                     set(LINE_INTS) | set(extra), values)
         check_requires(w["requires"], path)
         check_warmup(w, path)
         check_passes(w, path)

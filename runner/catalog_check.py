@@ -46,6 +46,11 @@ OSES = ("linux", "darwin", "freebsd", "openbsd", "netbsd", "windows")
 LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us",
              "sys_us", "peak_rss_kb", "idle_rss_kb")
 
+# The flags of the program contract (DESIGN section 3), which the runner gives
+# every program itself: a workload flag of one of these names would be given
+# twice, and every run of the workload charged with what the catalog got wrong.
+CONTRACT_FLAGS = ("--iterations", "--concurrency", "--warmup", "--passes", "--variant", "--help")
+
 # A workload's own field of the line: snake case, as the contract's are (peak_rss_kb).
 FIELD = re.compile(r"[a-z][a-z0-9_]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")

@@ -129,6 +129,9 @@ def _check_problem(entry, obj, n, values, partial=False):
             want = expr.evaluate(tree, env)
         except ValueError as e:
             return "check %s == %s cannot be evaluated: %s" % (field, text, e)
+        if not _is_int(want):
+            # The catalog refuses such a check; a run.json edited by hand may hold one.
+            return "check %s == %s gives %r, not an integer" % (field, text, want)
         if obj[field] != want:
             return "%s is %d, expected %d (%s)" % (field, obj[field], want, text)
     return None

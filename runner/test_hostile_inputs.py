@@ -106,3 +106,39 @@ class NestedTooDeeplyTest(RunFixture):
             {"flags": ["--iterations", "0"], "exit": 2, "says": deep}])])
         with self.assertRaisesRegex(catalog_mod.CatalogError, "says .* nested too deeply"):
             catalog_mod.load(catalog)
+
+
+class CatalogMistakeTest(RunFixture):
+    """A mistake of the catalog is refused when the catalog is read (one line,
+    exit 3), never charged to every program of the workload as invalid runs."""
+
+    def refused(self, pattern, **over):
+        catalog = make_catalog(self.dir, [workload("readfile", [entry()], **over)])
+        with self.assertRaisesRegex(catalog_mod.CatalogError, pattern):
+            catalog_mod.load(catalog)
+        import io
+        import contextlib
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = run.main(["--profile", "quick", "--catalog", catalog, "--check"])
+        self.assertEqual(rc, 3)
+        self.assertEqual(len(err.getvalue().strip().splitlines()), 1, err.getvalue())
+        self.assertRegex(err.getvalue(), pattern)
+
+    def test_a_workload_flag_named_like_a_contract_flag_is_refused(self):
+        for flag in ("--iterations", "--concurrency", "--warmup", "--passes", "--variant"):
+            flags = {"--file": {"value": "fixtures/text.txt", "path": True, "about": "f"},
+                     flag: {"value": "5", "about": "a contract flag"}}
+            self.refused("flag '%s' is a flag of the program contract" % flag, flags=flags,
+                         checks={})
+
+    def test_a_check_that_divides_by_zero_or_cannot_be_evaluated_is_refused(self):
+        for check, pattern in (("iterations // 0", "division by zero"),
+                               ("bytes // (iterations - 1)", "at N = 1 .*division by zero"),
+                               ("len(iterations)", "len\\(\\) of 1, not a text"),
+                               ("int(expect)", "int\\(\\) of 'Hello, world', not a decimal"),
+                               ("expect", "gives 'Hello, world', not an integer")):
+            self.refused("check 'bytes': .*%s" % pattern, checks={"bytes": check})
+
+    def test_the_catalogs_own_checks_hold_at_the_sample_values(self):
+        catalog_mod.load(catalog_mod.DIR)
