@@ -114,8 +114,8 @@ def _classify(v, n, res, workload_values=None, concurrency=None, passes=1):
         return "failed", None, "exit %d: %s" % (res.exit_code, launch.first_line(res.stderr)
                                                 or "(nothing on stderr)")
     line = res.stdout.decode("utf-8", "replace")
-    why = contract.problem(v, n, line, workload_values,
-                           v["concurrency"] if concurrency is None else concurrency, passes)
+    why = launch.output_problem(res) or contract.problem(
+        v, n, line, workload_values, v["concurrency"] if concurrency is None else concurrency, passes)
     rec = None
     try:
         rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None

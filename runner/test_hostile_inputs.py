@@ -142,3 +142,16 @@ class CatalogMistakeTest(RunFixture):
 
     def test_the_catalogs_own_checks_hold_at_the_sample_values(self):
         catalog_mod.load(catalog_mod.DIR)
+
+
+class OutputCutTest(RunFixture):
+    def test_stdout_beyond_what_the_runner_keeps_is_said_to_be_cut_and_at_what_size(self):
+        # A valid-looking start, then 2 MiB more on the same line.
+        big = self.program("big", "sys.stdout.write('{\"workload\": \"' + 'x' * (2 << 20) + '\"}\\n')")
+        rc, folder, info = self.run_main(self.catalog_with([big]))
+        reasons = {f["reason"] for f in info["failures"]
+                   if f["variant"] == "readfile/fake/chatty-sequential@python"}
+        self.assertEqual(reasons, {"the output was cut at 1048576 bytes (1 MiB, what the runner "
+                                   "keeps): the program wrote 2097169 bytes to stdout, where the "
+                                   "contract's line is one short line"})
+        self.assertTrue(info["complete"])
