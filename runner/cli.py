@@ -199,7 +199,35 @@ def parse_args(argv):
         why = catalog_check.regex_problem(f)
         if why:
             raise UsageError("--filter %r is not a regular expression: %s" % (f[:80], why))
+    a.plan_options = plan_options(a)
     return a
+
+
+# The options that shape what a run runs (the plan), in the order a command
+# that repeats the run gives them: run.json records them as given
+# (plan_options), and REPORT.md's Reproduce line gives them again.  --profile
+# is run.json's profile; --out, --host, --yes and --no-charts change where the
+# run goes, whether it asks and what is drawn, never what runs.
+PLAN_OPTIONS = ("seed", "rounds", "warmup_rounds", "iterations", "timeout", "filter", "catalog",
+                "node", "no_extra_rounds", "no_trace")
+
+
+def plan_options(a):
+    """The PLAN_OPTIONS the command line gave, as option words
+    (["--filter", "c/", "--no-trace"]), in PLAN_OPTIONS's order."""
+    given = {dest for dest, _ in a.given}
+    out = []
+    for dest in PLAN_OPTIONS:
+        if dest not in given:
+            continue
+        flag = "--" + dest.replace("_", "-")
+        value = getattr(a, dest)
+        if value is True:
+            out.append(flag)
+        else:
+            for v in value if isinstance(value, list) else [value]:
+                out += [flag, repr(v) if isinstance(v, float) else str(v)]
+    return out
 
 
 def check_host(slug, what=""):

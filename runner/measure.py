@@ -214,6 +214,7 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
             "iterations_override": args.iterations, "rounds_override": args.rounds, "timeout_override": args.timeout,
+            "options": getattr(args, "plan_options", None),
             "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
                                   unit=cat.workloads[w]["unit"])
                           for w, s in plan.settings.items()},

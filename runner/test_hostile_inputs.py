@@ -155,3 +155,47 @@ class OutputCutTest(RunFixture):
                                    "keeps): the program wrote 2097169 bytes to stdout, where the "
                                    "contract's line is one short line"})
         self.assertTrue(info["complete"])
+
+
+class ReproduceLineTest(RunFixture):
+    def test_untracked_files_in_the_source_folders_make_the_commit_dirty_and_others_do_not(self):
+        import subprocess
+        from . import host as host_mod
+        repo = os.path.join(self.dir, "repo")
+        os.makedirs(os.path.join(repo, "c"))
+        with open(os.path.join(repo, "c", "main.c"), "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        with open(os.path.join(repo, ".gitignore"), "w") as f:
+            f.write("results/\n")
+        git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run(["git", "init", "-q", repo], check=True)
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-qm", "x"], check=True)
+        head = subprocess.run(git + ["rev-parse", "HEAD"], stdout=subprocess.PIPE,
+                              check=True).stdout.decode().strip()
+        saved = host_mod.ROOT
+        host_mod.ROOT = repo
+        try:
+            self.assertEqual(host_mod.git_commit(), head)
+            os.makedirs(os.path.join(repo, "results", "h"))
+            with open(os.path.join(repo, "results", "h", "run.json"), "w") as f:
+                f.write("{}")
+            with open(os.path.join(repo, "notes.txt"), "w") as f:
+                f.write("mine")
+            self.assertEqual(host_mod.git_commit(), head)      # not the project's sources
+            os.makedirs(os.path.join(repo, "c", "newload"))
+            with open(os.path.join(repo, "c", "newload", "main.c"), "w") as f:
+                f.write("int main(void) { return 1; }\n")
+            self.assertEqual(host_mod.git_commit(), head + "-dirty")
+        finally:
+            host_mod.ROOT = saved
+
+    def test_the_line_names_the_whole_commit_and_says_when_it_was_dirty(self):
+        from . import report
+        commit = "0123456789abcdef0123456789abcdef01234567"
+        line = "\n".join(report.reproduce_command({"seed": 7, "profile": "quick", "options": []},
+                                                  {"git_commit": commit + "-dirty"}))
+        self.assertIn("at commit `%s`, with the changes the run had" % commit, line)
+        line = "\n".join(report.reproduce_command({"seed": 7, "profile": "quick", "options": []},
+                                                  {"git_commit": commit}))
+        self.assertIn("at commit `%s` (" % commit, line)
