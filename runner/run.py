@@ -154,6 +154,29 @@ def check_duration(args, plan):
     return text
 
 
+def check_before_build(cat, args, node):
+    """--check (make compare, before it builds): the profile and the filters
+    select variants, and some of them can run here as far as can be told
+    without the build (their OS, node; not a probe, which may need a built
+    program, nor a pinned runtime, which `make runtimes` installs after the
+    build).  UsageError, as the run itself would give after the build, when
+    none can."""
+    chosen = plan_mod.select(cat, args.profile, args.filter)
+    skipped = [(v["id"], plan_mod.unmet(v, node, None, None, args.node == "none"))
+               for v in chosen if not v.get("runtime")]
+    skipped = [(vid, why) for vid, why in skipped if why]
+    if len(skipped) == len(chosen):
+        by_reason = {}
+        for vid, why in skipped:
+            by_reason.setdefault(why, []).append(vid)
+        raise UsageError("nothing left to run: %s" % "; ".join(
+            "%s %s (%s%s)" % (
+                "1 variant" if len(ids) == 1 else "%d variants" % len(ids),
+                why.replace("needs", "need", 1) if len(ids) > 1 else why, ids[0],
+                ", and %d more" % (len(ids) - 1) if len(ids) > 1 else "")
+            for why, ids in by_reason.items()))
+
+
 def hosts(folder):
     """--hosts: the cross-host charts of the newest run under folder beside each
     other host's newest run of the same profile (render.host_peers); a host
@@ -238,10 +261,10 @@ def main(argv):
             valid = show(summary, args.render, not args.no_charts)
             return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
-        if args.check:
-            plan_mod.select(cat, args.profile, args.filter)
-            return 0
         node = plan_mod.find_node(args.node)
+        if args.check:
+            check_before_build(cat, args, node)
+            return 0
         plan = plan_mod.make(cat, args, node)
         plan.estimate = check_duration(args, plan)
         seed = args.seed if args.seed is not None else time.time_ns() % (2 ** 32)

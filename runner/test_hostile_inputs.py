@@ -199,3 +199,32 @@ class ReproduceLineTest(RunFixture):
         line = "\n".join(report.reproduce_command({"seed": 7, "profile": "quick", "options": []},
                                                   {"git_commit": commit}))
         self.assertIn("at commit `%s` (" % commit, line)
+
+
+class LateOrMisleadingErrorTest(RunFixture):
+    def main(self, *argv):
+        import io
+        import contextlib
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = run.main(list(argv))
+        return rc, err.getvalue()
+
+    def test_node_none_is_the_skip_reason_of_a_variant_that_needs_node(self):
+        from .testfixtures import FAKE
+        rc, err = self.main("--profile", "nodeonly", "--catalog", FAKE, "--node", "none",
+                            "--out", os.path.join(self.dir, "out"))
+        self.assertEqual(rc, 2)
+        self.assertIn("(needs node, and --node none was given)", err)
+        self.assertNotIn("none was found", err)
+
+    def test_the_check_before_the_build_says_nothing_is_left_to_run(self):
+        from .testfixtures import FAKE
+        rc, err = self.main("--profile", "nodeonly", "--catalog", FAKE, "--node", "none", "--check")
+        self.assertEqual(rc, 2)
+        self.assertEqual(err, "run.py: nothing left to run: 1 variant needs node, and --node none "
+                              "was given (readfile/fake/nodejs-sequential@python)\n")
+        # A probe is not run before the build (it may need a built program):
+        # the requires profile's variants are not all skipped by --check.
+        rc, err = self.main("--profile", "requires", "--catalog", FAKE, "--node", "none", "--check")
+        self.assertEqual((rc, err), (0, ""))
