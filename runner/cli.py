@@ -44,7 +44,9 @@ results folder (%(RESERVED)s).
 
 Exit codes: 0 the run finished (failed runs are recorded, not fatal); 1 the
 charts could not be drawn, or a workload or a variant has no valid sample
-(every one of its runs failed; the samples are kept); 2 usage error (or a
+(every one of its runs failed; the samples are kept), or the runner itself
+crashed (a bug: run.json and REPORT.md say so, crash.txt keeps the
+traceback, the samples are kept); 2 usage error (or a
 long run not started); 3
 environment error (unwritable output folder, a program or build/bin/launch
 not built, a bad catalog); 130 interrupted.

@@ -429,7 +429,7 @@ def markdown(folder, summary, charts, failures, charts_note=None):
     title = "# %s on %s, %s" % (workloads, fmt.text(host.get("slug")), fmt.text(run.get("stamp")))
     out = [title, ""]
     if run.get("complete") is False:
-        out += ["> **Incomplete run**: interrupted before every round finished.", ""]
+        out += ["> **Incomplete run**: %s." % (run.get("ending") or "it did not finish"), ""]
     out += findings_section(rows, charts)
     out += targets.markdown(summary.get("targets") or [])
     out += reproduce_command(run, host, folder.path)

@@ -16,6 +16,7 @@ import codecs
 import os
 import sys
 import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -237,6 +238,36 @@ def show(summary, rundir, charts=True):
     return not empty
 
 
+def end_early(rundir, ended):
+    """Records in rundir's run.json how the run ended early (rundir.note_ending)
+    and drops the folder's lock; a run.json that cannot be read or written is
+    left as it is (the lock's release still says the runner is gone)."""
+    try:
+        rd.note_ending(rundir, runfolder.RunFolder(rundir).recorded, ended)
+    except (OSError, EnvError):
+        pass
+    rd.release(rundir)
+
+
+def crashed(rundir, error):
+    """The runner itself failed (a bug) while it measured: the traceback on
+    stderr and in rundir/crash.txt, run.json's ended says so, the samples so far
+    stay; exit 1."""
+    text = traceback.format_exc()
+    sys.stderr.write(text)
+    try:
+        with open(os.path.join(rundir, "crash.txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError:
+        pass
+    why = ("%s: %s" % (type(error).__name__, error)).splitlines()[0][:300]
+    end_early(rundir, {"how": "crashed", "error": why})
+    print("run.py: the runner crashed (%s); the samples measured so far are kept in %s "
+          "(make plots RUN=%s renders them)" % (why, rd.shown(rundir), rd.shown(rundir)),
+          file=sys.stderr)
+    return 1
+
+
 def main(argv):
     ascii_fallback(sys.stdout, sys.stderr)
     try:
@@ -268,9 +299,23 @@ def main(argv):
         plan = plan_mod.make(cat, args, node)
         plan.estimate = check_duration(args, plan)
         seed = args.seed if args.seed is not None else time.time_ns() % (2 ** 32)
-        rundir, interrupted = measure.measure(args, cat, plan, seed)
+        try:
+            rundir, interrupted = measure.measure(args, cat, plan, seed)
+        except Exception as e:
+            folder = rd.made_here()
+            if folder and not isinstance(e, (OSError, UsageError, EnvError)):
+                return crashed(folder, e)
+            rd.release(folder)
+            raise
+        except KeyboardInterrupt:
+            # measure() keeps what a round measured; this is before the first one.
+            if rd.made_here():
+                end_early(rd.made_here(), {"how": "interrupted"})
+            raise
+        if interrupted:
+            end_early(rundir, {"how": "interrupted"})
+        rd.release(rundir)
     except KeyboardInterrupt:
-        # measure() keeps what a round measured; this is before the first one.
         print("run.py: interrupted before the first round: nothing was measured",
               file=sys.stderr)
         return 130

@@ -23,6 +23,7 @@ import os
 from . import catalog as catalog_mod
 from . import catalog_check
 from . import noise
+from . import rundir as rd
 from . import samples as samples_mod
 from . import summary as sm
 from .errors import EnvError
@@ -104,6 +105,7 @@ _QUESTION = Fields({"id": str, "source": str, "text": str, "kind": str, "bound":
 RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict,
              "skipped": list, "failures": list, "baselines": dict, "complete": (bool, _NONE),
              "stamp": str, "profile": str, "rounds_done": int, "minutes": _OPT_NUM,
+             "ended": Fields({"how": str, "error": str}), "error": str,
              "variants": _STRS, "filters": _STRS, "commands": Each(dict, _STRS),
              "servers": Each(dict, _STRS), "startup": Each(dict, _STRS),
              "env": Each(dict, Each(dict, str)), "runtimes": Each(dict, str),
@@ -310,9 +312,41 @@ class RunFolder:
             run = {"stamp": os.path.basename(self.path),
                    "rounds": max([s["round"] for s in self.samples] or [0]),
                    "complete": None, "failures": []}
+        run["ending"] = self.ending()
         if not _baseline_table(run.get("baselines")):
             run["baselines"] = self._catalog_baselines()
         return run
+
+    def ending(self):
+        """How the run ended early, in words ("interrupted by a signal ..."), or
+        None for a run that finished (or a folder that does not say): from
+        run.json's ended or error, else from its runner.lock, held while the
+        runner lives (rundir.lock_holder)."""
+        rec = self.recorded
+        if rec.get("complete") is not False:
+            return None
+        done, planned = rec.get("rounds_done"), rec.get("rounds")
+        after = ("after %d of %d measured rounds" % (done, planned)
+                 if isinstance(done, int) and isinstance(planned, int) else "")
+        ended = rec.get("ended") or {}
+        if ended.get("how") == "interrupted":
+            return "interrupted by a signal (Ctrl-C, a kill or a hangup) %s" % after
+        if ended.get("how") == "crashed":
+            return ("the runner crashed %s: %s (the traceback is in crash.txt)"
+                    % (after, ended.get("error") or "no error recorded"))
+        if rec.get("error"):
+            return "stopped by an error of the harness %s: %s" % (after, rec["error"])
+        held, who = rd.lock_holder(self.path)
+        if held:
+            return ("still running (pid %s on %s, started %s): these are the figures of "
+                    "the %s measured rounds done so far" % (
+                        who.get("pid", "?"), who.get("host", "?"), who.get("started", "?"),
+                        done if isinstance(done, int) else "?"))
+        if held is False:
+            return ("ended without saying how, %s: the runner was killed (SIGKILL, out of "
+                    "memory) or its host stopped" % after)
+        return ("interrupted or crashed %s (a run from before runs recorded how they ended)"
+                % after)
 
     def _catalog_baselines(self):
         cat = self.catalog_or_none()

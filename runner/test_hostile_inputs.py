@@ -228,3 +228,85 @@ class LateOrMisleadingErrorTest(RunFixture):
         # the requires profile's variants are not all skipped by --check.
         rc, err = self.main("--profile", "requires", "--catalog", FAKE, "--node", "none", "--check")
         self.assertEqual((rc, err), (0, ""))
+
+
+class HowARunEndedTest(RunFixture):
+    """An incomplete run says how it ended: still running, crashed (with the
+    error), interrupted by a signal, or killed without a word."""
+
+    def ended_with(self, exc):
+        """A run whose first measured program raises exc in the runner; (exit
+        code, folder, run.json, REPORT.md after --render)."""
+        from . import measure
+        saved = measure.classify
+        calls = []
+
+        def classify(*a, **kw):
+            calls.append(1)
+            if len(calls) > 2:          # after the warm-up round's two
+                raise exc
+            return saved(*a, **kw)
+        measure.classify = classify
+        try:
+            rc, folder, info = self.run_main(self.catalog_with(["tests/fixtures-bin/fake-readfile"]))
+        finally:
+            measure.classify = saved
+        quiet(run.main, ["--render", folder, "--no-charts"])
+        with open(os.path.join(folder, "REPORT.md")) as f:
+            return rc, folder, info, f.read()
+
+    def test_a_crash_of_the_runner_is_recorded_with_its_error_and_the_report_says_so(self):
+        rc, folder, info, report = self.ended_with(RuntimeError("boom in the runner"))
+        self.assertEqual(rc, 1)
+        self.assertIs(info["complete"], False)
+        self.assertEqual(info["ended"], {"how": "crashed", "error": "RuntimeError: boom in the runner"})
+        self.assertIn("> **Incomplete run**: the runner crashed after 0 of 3 measured rounds: "
+                      "RuntimeError: boom in the runner (the traceback is in crash.txt).", report)
+        with open(os.path.join(folder, "crash.txt")) as f:
+            self.assertIn("RuntimeError: boom in the runner", f.read())
+
+    def test_a_signal_is_recorded_as_an_interruption_and_the_report_says_so(self):
+        rc, folder, info, report = self.ended_with(KeyboardInterrupt())
+        self.assertEqual(rc, 130)
+        self.assertEqual(info["ended"], {"how": "interrupted"})
+        self.assertIn("> **Incomplete run**: interrupted by a signal (Ctrl-C, a kill or a hangup) "
+                      "after 0 of 3 measured rounds.", report)
+
+    def test_a_run_still_going_and_one_killed_without_a_word_are_told_apart(self):
+        from . import rundir as rd
+        from . import runfolder
+        folder, _ = rd.make_run_folder(os.path.join(self.dir, "out"), "h", charts=False)
+        with open(os.path.join(folder, "run.json"), "w") as f:
+            json.dump({"complete": False, "rounds": 3, "rounds_done": 1}, f)
+        ending = runfolder.RunFolder(folder).ending()
+        self.assertRegex(ending, r"^still running \(pid %d on .+, started .+\): these are the "
+                                 r"figures of the 1 measured rounds done so far$" % os.getpid())
+        rd.release(folder)          # as the kernel does when the runner dies of SIGKILL
+        self.assertEqual(runfolder.RunFolder(folder).ending(),
+                         "ended without saying how, after 1 of 3 measured rounds: the runner was "
+                         "killed (SIGKILL, out of memory) or its host stopped")
+
+    def test_a_runner_killed_by_sigkill_is_told_from_one_still_running(self):
+        import signal
+        import subprocess
+        from . import runfolder
+        code = ("import json, os, sys, time\n"
+                "from runner import rundir as rd\n"
+                "f, _ = rd.make_run_folder(sys.argv[1], 'h', charts=False)\n"
+                "json.dump({'complete': False, 'rounds': 3, 'rounds_done': 2},"
+                " open(os.path.join(f, 'run.json'), 'w'))\n"
+                "print(f, flush=True)\n"
+                "time.sleep(60)\n")
+        p = subprocess.Popen([sys.executable, "-c", code, os.path.join(self.dir, "out")],
+                             stdout=subprocess.PIPE, cwd=os.path.dirname(os.path.dirname(
+                                 os.path.abspath(__file__))))
+        try:
+            folder = p.stdout.readline().decode().strip()
+            self.assertTrue(runfolder.RunFolder(folder).ending().startswith(
+                "still running (pid %d on " % p.pid))
+        finally:
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+            p.stdout.close()
+        self.assertTrue(runfolder.RunFolder(folder).ending().startswith(
+            "ended without saying how, after 2 of 3 measured rounds: the runner was killed"))

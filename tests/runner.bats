@@ -476,7 +476,7 @@ EOF
   rows=$(($(wc -l < "${d}/samples.csv") - 1))
   [ "$rows" -ge 3 ] && [ "$rows" -lt 1500 ]
   "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["complete"] is False, r' "${d}/run.json"
-  grep -q "Incomplete run" "${d}/REPORT.md"
+  grep -q "Incomplete run\*\*: interrupted by a signal (Ctrl-C, a kill or a hangup) after" "${d}/REPORT.md"
   grep -q "interrupted after" "${BATS_TEST_TMPDIR}/out"
   check_png "${d}/charts/time-readfile.png"
 }
