@@ -142,7 +142,8 @@ import platform
 import sys
 
 from .catalog_check import (FIELD, LINE_INTS, WORKLOAD_KEYS, check_bad_inputs,
-                            check_claim_runtimes, check_partial, check_server_langs,
+                            check_claim_runtimes, check_partial, check_port_flag,
+                            check_server_langs,
                             check_startup_langs, matches, read_object, read_suite, show_path)
 from .errors import CatalogError
 from .expr import flag_key
@@ -285,6 +286,7 @@ class Catalog:
             for v in expand_entry(self.suite, w, entry, "%s: variants[%d]" % (path, i), values):
                 if v["id"] in self._by_id:
                     raise CatalogError("%s: duplicate variant id %s" % (path, v["id"]))
+                check_port_flag(v, w["flags"], path)
                 self._by_id[v["id"]] = v
                 expanded.append(v)
         # A profile that takes the variants of another (variants_of) lists itself

@@ -8,7 +8,7 @@ import os
 import re
 
 from .errors import CatalogError
-from .files import json_load
+from .files import json_load, open_text
 from .expr import MAX_ITERATIONS, MAX_PASSES, warmup_expr, warmup_round_n
 from .ids import FIELDS, MATRIX_FIELDS, WORD, version_key
 
@@ -86,7 +86,7 @@ def read_object(path, allowed):
     object, or has a key outside allowed."""
     show = show_path(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_text(path) as f:
             obj = json_load(f, object_pairs_hook=unique_keys)
     except OSError as e:
         raise CatalogError("%s: cannot read it: %s" % (show, e.strerror or e)) from None
@@ -394,6 +394,11 @@ def read_suite(path):
         raise CatalogError("%s: profiles must be a non-empty object" % path)
     for name, p in profiles.items():
         where = "%s: profile %r" % (path, name)
+        if not WORD.match(name):
+            # `make compare PROFILE=...` quotes it in a recipe, and REPORT.md's
+            # Reproduce line gives it through make: a `"`, `$` or blank broke both.
+            raise CatalogError("%s: a profile's name is a lower-case word (letters and "
+                               "digits)" % where)
         if not isinstance(p, dict):
             raise CatalogError("%s must be an object" % where)
         check_known(p, {"about", "rounds", "warmup_rounds", "warmup_iterations", "minutes",
@@ -439,6 +444,20 @@ def check_startup_langs(suite, variants, path):
         raise CatalogError("%s: startup.programs has no empty program of %s (a language of "
                            "the catalog's variants)" % (
                                show_path(os.path.join(path, "suite.json")), ", ".join(missing)))
+
+
+def check_port_flag(v, flags, path):
+    """A variant's server's port_flag, which the runner appends to the
+    client's command with the round's port, is neither a flag of the contract
+    (`--iterations` would take the port for N) nor one of the workload's
+    (given twice, the port would win over the catalog's value)."""
+    server = v["requires"].get("server")
+    flag = server and server.get("port_flag")
+    if flag and (flag in CONTRACT_FLAGS or flag in flags):
+        raise CatalogError("%s (%s): requires.server.port_flag %s is %s, which the runner "
+                           "gives the program already" % (
+                               path, v["id"], flag, "a flag of the program contract"
+                               if flag in CONTRACT_FLAGS else "a flag of the workload"))
 
 
 def check_server_langs(variants, path):

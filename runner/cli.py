@@ -198,6 +198,10 @@ def parse_args(argv):
             # An empty pattern (often an unset shell variable) matches every variant.
             raise UsageError("--filter '' is empty and would match every variant; "
                              "leave --filter out to run them all")
+        if "\n" in f or "\r" in f:
+            # No id holds one, and REPORT.md's Reproduce line could not give it
+            # through make (a recipe ends at a newline).
+            raise UsageError("--filter %r holds a line break; an id never does" % f[:80])
         why = catalog_check.regex_problem(f)
         if why:
             raise UsageError("--filter %r is not a regular expression: %s" % (f[:80], why))

@@ -131,7 +131,9 @@ def _check_problem(entry, obj, n, values, partial=False):
             return "check %s == %s cannot be evaluated: %s" % (field, text, e)
         if not _is_int(want):
             # The catalog refuses such a check; a run.json edited by hand may hold one.
-            return "check %s == %s gives %r, not an integer" % (field, text, want)
+            return "check %s == %s gives %r, not an integer" % (field, text[:80], want)
+        if not -2 ** 63 <= want < 2 ** 63:
+            return "check %s == %s... gives a number beyond 64 bits" % (field, text[:40])
         if obj[field] != want:
             return "%s is %d, expected %d (%s)" % (field, obj[field], want, text)
     return None

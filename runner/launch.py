@@ -121,9 +121,13 @@ def output_problem(res):
 
 
 def first_line(data):
-    """The first line of a program's output (bytes), at most 300 characters."""
+    """The first line of a program's output (bytes), at most 300 characters, its
+    control characters shown as \\xNN: the line reaches the terminal and
+    REPORT.md, where a program's ESC [2J cleared the screen."""
     text = data.decode("utf-8", "replace").strip()
-    return text.splitlines()[0][:300] if text else ""
+    line = text.splitlines()[0][:300] if text else ""
+    return "".join("\\x%02x" % ord(c) if (ord(c) < 32 and c != "\t") or 127 <= ord(c) < 160
+                   else c for c in line)
 
 
 def harness_failure(launch, status, text, fields, err):

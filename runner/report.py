@@ -321,9 +321,17 @@ def reproduce_command(run, host, folder=None):
                  "that differed from it or that it does not track" % commit[:-len("-dirty")])
     else:
         where = "at commit `%s`" % commit
+    # A fence longer than any run of backticks in the command (a filter may hold some).
+    fence = "`" * max(3, 1 + max([len(run) for run in _backtick_runs(cmd)] or [0]))
     return ["## Reproduce", "",
-            "`%s` %s (the shuffle of every round follows from the seed; the "
-            "timings depend on the host)." % (cmd, where), ""]
+            "At the root of a checkout, %s (the shuffle of every round follows from the seed; "
+            "the timings depend on the host):" % where, "",
+            fence + "sh", cmd, fence, ""]
+
+
+def _backtick_runs(text):
+    """The runs of backticks in text ("a``b`" -> ["``", "`"])."""
+    return [m for m in "".join(c if c == "`" else " " for c in text).split() if m]
 
 
 def _catalog_again(run, folder):

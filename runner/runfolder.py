@@ -27,7 +27,7 @@ from . import rundir as rd
 from . import samples as samples_mod
 from . import summary as sm
 from .errors import EnvError
-from .files import json_load, json_loads
+from .files import json_load, json_loads, open_text
 
 class Each:
     """A field that is an `outer` (list or dict) whose every item (a list's)
@@ -163,7 +163,7 @@ def read_object(path, types):
     if not os.path.exists(path):
         return None
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_text(path) as f:
             obj = json_load(f, object_pairs_hook=catalog_check.unique_keys)
     except OSError as e:
         raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
@@ -379,7 +379,8 @@ class RunFolder:
         not JSON (an interrupted write) or not of this shape is left out."""
         out = {}
         try:
-            f = open(self.file("runs.jsonl"), encoding="utf-8")
+            # Appended as the run goes: a line torn or not UTF-8 is left out.
+            f = open_text(self.file("runs.jsonl"), errors="replace")
         except OSError:
             return out
         with f:
@@ -418,7 +419,7 @@ class RunFolder:
         if info is None:
             return {}, None
         try:
-            with open(self.file("counts.csv"), newline="", encoding="utf-8") as f:
+            with open_text(self.file("counts.csv"), newline="") as f:
                 rows = {r["variant"]: r for r in csv.DictReader(f) if r.get("variant")}
         except (OSError, ValueError, csv.Error):
             return {}, None
@@ -432,7 +433,7 @@ class RunFolder:
         if not os.path.isdir(self.path):
             raise EnvError("%s is not a run folder (expected results/<host>/<stamp>/)" % self.path)
         try:
-            with open(path, encoding="utf-8") as f:
+            with open_text(path) as f:
                 data = json_load(f)
         except OSError:
             raise EnvError("%s is missing: run `python3 -m runner --render %s` first"

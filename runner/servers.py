@@ -49,9 +49,9 @@ class ServerError(Exception):
 
 
 def _first_line(f):
+    """launch.first_line of what the server wrote to f so far."""
     f.seek(0)
-    text = f.read(1 << 14).decode("utf-8", "replace").strip()
-    return text.splitlines()[0][:200] if text else ""
+    return launch.first_line(f.read(1 << 14))
 
 
 class Server:

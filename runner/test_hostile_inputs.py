@@ -310,3 +310,108 @@ class HowARunEndedTest(RunFixture):
             p.stdout.close()
         self.assertTrue(runfolder.RunFolder(folder).ending().startswith(
             "ended without saying how, after 2 of 3 measured rounds: the runner was killed"))
+
+
+class NewHostileCasesTest(RunFixture):
+    """The author's own hostile cases of issue 46 that broke, each now one line."""
+
+    def folder(self):
+        _, folder, _ = self.run_main(self.catalog_with(["tests/fixtures-bin/fake-readfile"]))
+        return folder
+
+    def render(self, folder, timeout=30):
+        """(exit code, stderr) of --render in a process of its own (a hang fails)."""
+        import subprocess
+        p = subprocess.run([sys.executable, "-m", "runner", "--render", folder, "--no-charts"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout,
+                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        return p.returncode, p.stderr.decode()
+
+    def test_a_fifo_for_a_run_folders_file_is_refused_not_waited_on(self):
+        folder = self.folder()
+        os.unlink(os.path.join(folder, "run.json"))
+        os.mkfifo(os.path.join(folder, "run.json"))
+        rc, err = self.render(folder)
+        self.assertEqual(rc, 3)
+        self.assertIn("run.json: cannot read it: not a regular file", err)
+        os.unlink(os.path.join(folder, "run.json"))
+        for name in ("rounds.csv", "runs.jsonl"):       # files a run may lack: read as none
+            os.unlink(os.path.join(folder, name))
+            os.mkfifo(os.path.join(folder, name))
+        rc, err = self.render(folder)
+        self.assertIn(rc, (0, 1))
+
+    def test_a_fifo_for_the_newest_runs_summary_does_not_hang_the_next_runs_estimate(self):
+        from . import run as run_mod
+        folder = self.folder()
+        os.unlink(os.path.join(folder, "summary.json"))
+        os.mkfifo(os.path.join(folder, "summary.json"))
+        self.assertEqual(run_mod.walls_of(folder), {})
+
+    def test_a_fifo_in_a_catalog_folder_is_refused_not_waited_on(self):
+        catalog = self.catalog_with(["tests/fixtures-bin/fake-readfile"])
+        os.mkfifo(os.path.join(catalog, "other.json"))
+        with self.assertRaisesRegex(catalog_mod.CatalogError, "other.json: cannot read it: "
+                                                              "not a regular file"):
+            catalog_mod.load(catalog)
+
+    def test_runs_jsonl_with_bytes_that_are_not_utf8_leaves_those_lines_out(self):
+        folder = self.folder()
+        with open(os.path.join(folder, "runs.jsonl"), "ab") as f:
+            f.write(b'\xff\xfe{"round": 1}\n')
+        rc, err = self.render(folder)
+        self.assertIn(rc, (0, 1), err)
+        self.assertNotIn("Traceback", err)
+
+    def test_a_samples_field_beyond_csvs_limit_is_refused_in_one_line(self):
+        folder = self.folder()
+        with open(os.path.join(folder, "samples.csv"), "a") as f:
+            f.write('"%s"\n' % ("x" * 200000))
+        rc, err = self.render(folder)
+        self.assertEqual(rc, 3)
+        self.assertRegex(err, r"^run.py: .*samples.csv:\d+: field larger than field limit")
+
+    def test_a_profile_that_is_not_a_word_is_refused(self):
+        catalog = self.catalog_with(["tests/fixtures-bin/fake-readfile"])
+        with open(os.path.join(catalog, "suite.json")) as f:
+            suite = json.load(f)
+        suite["profiles"]['a"b $x'] = suite["profiles"]["quick"]
+        with open(os.path.join(catalog, "suite.json"), "w") as f:
+            json.dump(suite, f)
+        with self.assertRaisesRegex(catalog_mod.CatalogError, "profile 'a\"b \\$x': a profile's "
+                                                              "name is a lower-case word"):
+            catalog_mod.load(catalog)
+
+    def test_a_filter_with_a_line_break_is_a_usage_error(self):
+        from . import cli
+        from .errors import UsageError
+        with self.assertRaisesRegex(UsageError, "holds a line break"):
+            cli.parse_args(["--profile", "quick", "--filter", "c/\nnode/"])
+
+    def test_a_check_beyond_64_bits_is_refused_at_load_and_said_by_the_contract(self):
+        big = "9" * 4000
+        catalog = make_catalog(self.dir, [workload("readfile", [entry()], checks={
+            "bytes": "iterations * %s * %s" % (big, big)})])
+        with self.assertRaisesRegex(catalog_mod.CatalogError, "beyond 64 bits at N = 1"):
+            catalog_mod.load(catalog)
+        # A run.json edited so: the row check says it, where "%d" died in a ValueError.
+        entry_ = {"checks": {"bytes": "iterations * %s * %s" % (big, big)}}
+        self.assertEqual(contract._check_problem(entry_, {"bytes": 5}, 5, {}),
+                         "check bytes == iterations * %s... gives a number beyond 64 bits"
+                         % ("9" * 27))
+
+    def test_a_servers_port_flag_that_the_runner_gives_already_is_refused(self):
+        for flag, what in (("--iterations", "a flag of the program contract"),
+                           ("--expect", "a flag of the workload")):
+            catalog = make_catalog(self.dir, [workload("readfile", [entry(requires={"server": {
+                "argv": ["tests/fixtures-bin/fake-server"], "lang": "fake", "port_flag": flag}})])])
+            with self.assertRaisesRegex(catalog_mod.CatalogError,
+                                        "port_flag %s is %s" % (flag, what)):
+                catalog_mod.load(catalog)
+
+    def test_a_programs_terminal_escapes_reach_neither_the_terminal_nor_the_report(self):
+        esc = self.program("esc", "sys.stderr.write('\\x1b[2J\\x1b]0;pwned\\x07cleared'); sys.exit(1)")
+        _, folder, info = self.run_main(self.catalog_with([esc]))
+        reasons = {f["reason"] for f in info["failures"]
+                   if f["variant"] == "readfile/fake/chatty-sequential@python"}
+        self.assertEqual(reasons, {"exit 1: \\x1b[2J\\x1b]0;pwned\\x07cleared"})

@@ -75,6 +75,11 @@ def check_checks(checks, path, names, targets, values=None):
             if type(got) is not int:
                 raise CatalogError("%s: %r gives %r, not an integer (the field is one)"
                                    % (where, text, got))
+            if not -2 ** 63 <= got < 2 ** 63:
+                # A line's integers are 64-bit; such a check fails every run,
+                # and its message could not even print the figure (4,300 digits).
+                raise CatalogError("%s: %r... gives a number beyond 64 bits at N = %d: no "
+                                   "line can hold it" % (where, text[:40], n))
 
 
 def check_warmup(w, path):

@@ -34,19 +34,20 @@ print(json.dumps(plan, sort_keys=True))
 PY
 }
 
-@test "the Reproduce line pasted into a shell runs the same plan: a filter with \$ and a quote, a catalog of its own, --node none, --no-extra-rounds, --no-trace" {
+@test "the Reproduce line pasted into a shell runs the same plan: a filter with \$, a quote and backticks, a catalog of its own, --node none, --no-extra-rounds, --no-trace" {
   need_launcher
   cp -R "${ROOT}/tests/fixtures-bin/catalog" "${BATS_TEST_TMPDIR}/cat"
   # A catalog of the run's own, outside the project: it may be gone when the run
   # is repeated, so the line gives the copy the run folder keeps.
   cd "$ROOT"
   run -0 "$PYTHON" -m runner --profile quick --catalog "${BATS_TEST_TMPDIR}/cat" \
-    --filter 'honest-(sequential|parallel)@python$' --filter "it's-not-there" \
+    --filter 'honest-(sequential|parallel)@python$' --filter "it's-not-\`\`\`there" \
     --node none --no-extra-rounds --no-trace --rounds 2 --iterations 5 \
     --out "${BATS_TEST_TMPDIR}/out" --host first --no-charts
   first="$(cd "${BATS_TEST_TMPDIR}/out/latest" && pwd -P)"
   rm -rf "${BATS_TEST_TMPDIR}/cat"
-  line="$(sed -n 's/^`\(make compare [^`]*\)` at commit.*/\1/p' "${first}/REPORT.md")"
+  # The command is the line after the fence that opens the section's sh block.
+  line="$(awk '/^## Reproduce/ { s = 1 } s && /^```+sh$/ { getline; print; exit }' "${first}/REPORT.md")"
   [ -n "$line" ] || { grep -A2 '^## Reproduce' "${first}/REPORT.md"; false; }
   case "$line" in *"--catalog ${first}/catalog"*) ;; *) echo "no --catalog copy: $line"; false ;; esac
   # make -n prints what `make compare` would run; the runner's run is its last line.
