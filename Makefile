@@ -295,7 +295,8 @@ runtimes: | $(DEPS_ENV)
 	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" install
 	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
 
-# The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build.
+# The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build, and
+# that a variant is left to run (not all skipped for their OS or for node).
 compare: deps
 	@"$(PYTHON)" -m runner --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all

@@ -24,7 +24,7 @@ import socket
 import sys
 
 from .errors import EnvError
-from .files import write_atomic
+from .files import open_text, write_atomic
 from .samples import SAMPLE_COLUMNS
 
 
@@ -104,7 +104,7 @@ def lock_holder(path):
     runs kept one) or without flock."""
     try:
         import fcntl
-        f = open(os.path.join(path, LOCK), encoding="utf-8")
+        f = open_text(os.path.join(path, LOCK), errors="replace")   # never a FIFO's wait
     except (ImportError, OSError):
         return None, {}
     with f:

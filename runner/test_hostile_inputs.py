@@ -415,3 +415,15 @@ class NewHostileCasesTest(RunFixture):
         reasons = {f["reason"] for f in info["failures"]
                    if f["variant"] == "readfile/fake/chatty-sequential@python"}
         self.assertEqual(reasons, {"exit 1: \\x1b[2J\\x1b]0;pwned\\x07cleared"})
+
+    def test_a_fifo_for_runner_lock_is_not_waited_on(self):
+        from . import rundir as rd
+        from . import runfolder
+        folder = os.path.join(self.dir, "fifo-lock")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "run.json"), "w") as f:
+            json.dump({"complete": False, "rounds": 3, "rounds_done": 1}, f)
+        os.mkfifo(os.path.join(folder, rd.LOCK))
+        self.assertEqual(runfolder.RunFolder(folder).ending(),
+                         "interrupted or crashed after 1 of 3 measured rounds (a run from "
+                         "before runs recorded how they ended)")
