@@ -72,6 +72,12 @@ find_go() {
 # it prints GOCACHE=... and GOPATH=... lines, nothing when Go has its own.
 go_caches() {
   g=$1
+  # The Makefile exports deps.env's GOCACHE and GOPATH to every recipe, this
+  # one's too: those are the last run's answer, not the user's choice.
+  if [ -f "$build/deps.env" ]; then
+    [ "${GOCACHE:-}" != "$(sed -n 's/^GOCACHE=//p' "$build/deps.env")" ] || unset GOCACHE
+    [ "${GOPATH:-}" != "$(sed -n 's/^GOPATH=//p' "$build/deps.env")" ] || unset GOPATH
+  fi
   "$g" env GOCACHE 2>/dev/null | grep -qv -e '^off$' -e '^$' &&
     [ -n "$("$g" env GOMODCACHE 2>/dev/null)" ] && return 0
   user=$(id -un 2>/dev/null) || user=""

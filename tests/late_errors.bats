@@ -22,6 +22,9 @@ load test_helper
   assert_line --partial "deps: HOME is unset: Go's caches are GOCACHE="
   grep -q '^GOCACHE=/' "${BUILD_DIR}/deps.env"
   grep -q '^GOPATH=/' "${BUILD_DIR}/deps.env"
+  # deps again (make compare runs it each time), with deps.env's caches exported to it
+  run -0 env -u HOME make --no-print-directory deps
+  grep -q '^GOCACHE=/' "${BUILD_DIR}/deps.env"
   # go-% is always rebuilt (go tracks its own dependencies).
   run -0 env -u HOME make --no-print-directory "${BUILD:-build}/bin/go-noop"
   assert_line --partial "go build -o"
