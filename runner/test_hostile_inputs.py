@@ -96,6 +96,20 @@ class NestedTooDeeplyTest(RunFixture):
         with self.assertRaisesRegex(EnvError, "run.json: not JSON: nested too deeply"):
             runfolder.RunFolder(folder).recorded
 
+    def test_a_servers_readiness_line_nested_too_deeply_fails_the_server_in_one_line(self):
+        from . import servers as servers_mod
+        server = self.program("deep-server", "print(%r, flush=True)\nimport time\ntime.sleep(30)"
+                              % DEEP_LINE)
+        servers = servers_mod.Servers()
+        try:
+            port, why = servers.port({"argv": [server], "port_flag": "--port",
+                                      "ready_timeout_s": 10})
+        finally:
+            servers.stop_all()
+        self.assertIsNone(port)
+        self.assertRegex(why, r"^server .*deep-server: the readiness line is '\[\[\[.*, "
+                              r"not \{\"port\": N\}$")
+
     def test_a_filter_or_a_bad_input_pattern_nested_too_deeply_is_refused_in_one_line(self):
         from . import cli
         from .errors import UsageError
