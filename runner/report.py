@@ -16,6 +16,7 @@ from . import fmt
 from . import method
 from . import noise
 from . import reproduce
+from . import rundir as rd
 from . import summary as sm
 from . import tables
 from . import targets
@@ -291,13 +292,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_CATALOG = "runner/catalog"
 
 
-def make_word(text):
-    """text as one word of a make command line given to a shell: make expands
-    `$` in a variable's value (ARGS='--filter c/$' lost the `$`), so each is
-    doubled, then the whole is quoted for the shell."""
-    return shlex.quote(text.replace("$", "$$"))
-
-
 def reproduce_command(run, host, folder=None):
     """The command that repeats the run, pasted into a shell at the root of a
     checkout of host.json's commit: the profile and every option that shaped
@@ -311,8 +305,8 @@ def reproduce_command(run, host, folder=None):
     else:
         args = _settings_again(run, folder)
     cmd = "make compare PROFILE=%s ARGS=%s" % (
-        make_word(str(run.get("profile") or "default")),
-        make_word(" ".join(shlex.quote(a) for a in args)))
+        rd.make_word(str(run.get("profile") or "default")),
+        rd.make_word(" ".join(shlex.quote(a) for a in args)))
     commit = host.get("git_commit")
     if not commit:
         where = "at the commit of the run (host.json does not say which: not a git checkout)"

@@ -229,7 +229,7 @@ def show(summary, rundir, charts=True):
     if charts:
         print("charts: %s" % os.path.join(rel, "charts"))
     else:
-        print("charts: not drawn (--no-charts; make plots RUN=%s draws them)" % rel)
+        print("charts: not drawn (--no-charts; %s draws them)" % rd.plots_command(rundir))
     print("report: %s" % os.path.join(rel, "REPORT.md"))
     empty = sm.without_valid(summary["variants"])
     for line in empty:
@@ -263,7 +263,7 @@ def crashed(rundir, error):
     why = ("%s: %s" % (type(error).__name__, error)).splitlines()[0][:300]
     end_early(rundir, {"how": "crashed", "error": why})
     print("run.py: the runner crashed (%s); the samples measured so far are kept in %s "
-          "(make plots RUN=%s renders them)" % (why, rd.shown(rundir), rd.shown(rundir)),
+          "(%s renders them)" % (why, rd.shown(rundir), rd.plots_command(rundir)),
           file=sys.stderr)
     return 1
 
@@ -284,8 +284,8 @@ def main(argv):
             try:
                 summary, ok = render_mod.render(args.render, charts=not args.no_charts)
             except RenderInterrupted as e:
-                print("run.py: interrupted %s (redraw with: make plots RUN=%s)"
-                      % (e.what, rd.shown(os.path.realpath(args.render))), file=sys.stderr)
+                print("run.py: interrupted %s (redraw with: %s)"
+                      % (e.what, rd.plots_command(os.path.realpath(args.render))), file=sys.stderr)
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
@@ -334,16 +334,16 @@ def main(argv):
         summary, ok = render_mod.render(rundir, out_root=os.path.abspath(args.out),
                                         charts=not args.no_charts)
     except RenderInterrupted as e:
-        print("run.py: interrupted %s; the samples are kept (redraw with: make plots RUN=%s)"
-              % (e.what, rd.shown(rundir)), file=sys.stderr)
+        print("run.py: interrupted %s; the samples are kept (redraw with: %s)"
+              % (e.what, rd.plots_command(rundir)), file=sys.stderr)
         return 130
     except EnvError as e:
         print("run.py: %s" % e, file=sys.stderr)
         return 3
     except OSError as e:
         print("run.py: cannot write the summary, charts or report in %s: %s "
-              "(the samples are kept; redraw with: make plots RUN=%s)"
-              % (rd.shown(rundir), e, rd.shown(rundir)), file=sys.stderr)
+              "(the samples are kept; redraw with: %s)"
+              % (rd.shown(rundir), e, rd.plots_command(rundir)), file=sys.stderr)
         return 3
     valid = show(summary, rundir, not args.no_charts)
     if interrupted:

@@ -20,6 +20,7 @@ import datetime
 import json
 import os
 import re
+import shlex
 import socket
 import sys
 
@@ -172,6 +173,19 @@ def point_latest(out, rundir):
     finally:
         if lockf:
             lockf.close()
+
+
+def make_word(text):
+    """text as one word of a make command line given to a shell: make expands
+    `$` in a variable's value (ARGS='--filter c/$' lost the `$`), so each is
+    doubled, then the whole is quoted for the shell."""
+    return shlex.quote(text.replace("$", "$$"))
+
+
+def plots_command(path):
+    """`make plots RUN=...` for the run folder at path, as the user pastes it
+    (a folder under --out '/tmp/my $dir' lost its `$dir` and split at the blank)."""
+    return "make plots RUN=%s" % make_word(shown(path))
 
 
 def shown(path):

@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
-# reproduce_line.bats -- REPORT.md's Reproduce line, pasted into a shell at the
-# root of the checkout, runs the same plan as the run it came from: the same
-# variants, order, N, flags and commands (issue 46).  The make command is run
+# reproduce_line.bats -- the commands the runner prints do what they say when
+# pasted into a shell at the root of the checkout (issue 46): REPORT.md's
+# Reproduce line runs the same plan as the run it came from (the same
+# variants, order, N, flags and commands), and the make plots hint renders its
+# folder whatever its path holds.  The Reproduce line's make command is run
 # with -n, which prints the runner's command as make would run it (its
 # variables expanded, `$$` made `$`), and that command is then run with its
 # results sent to a scratch folder (--out and --host change where a run goes,
@@ -60,4 +62,19 @@ PY
   # the filter with its `$` came through make and the shell whole
   run -0 "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["filters"][0])' "${again}/run.json"
   assert_output 'honest-(sequential|parallel)@python$'
+}
+
+@test "the make plots command the runner prints for a folder with \$ and a blank in its path, pasted, renders that folder" {
+  need_launcher
+  cd "$ROOT"
+  out="${BATS_TEST_TMPDIR}/my \$HOME dir"
+  run -0 "$PYTHON" -m runner --profile quick --catalog "${ROOT}/tests/fixtures-bin/catalog" \
+    --filter 'honest-sequential@python$' --node none --no-trace --rounds 1 --iterations 5 \
+    --out "$out" --host h --no-charts
+  cmd="$(printf '%s\n' "$output" | sed -n 's/^charts: not drawn (--no-charts; \(make plots RUN=.*\) draws them)$/\1/p')"
+  [ -n "$cmd" ] || { echo "$output"; false; }
+  folder="$(cd "${out}/latest" && pwd -P)"
+  rm -f "${folder}/REPORT.md"
+  run -0 bash -c "$cmd --no-print-directory"
+  [ -f "${folder}/REPORT.md" ]
 }
