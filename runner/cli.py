@@ -96,6 +96,11 @@ class _Once(argparse.Action):
             setattr(namespace, "given", given)
         if self.dest in [d for d, _ in given]:
             raise UsageError("%s is given twice: say it once" % self.option_strings[0])
+        if values == "":
+            # Often an unset shell variable: --out "" put the run folder and a
+            # `latest` link into the current folder, --node "" meant any node.
+            raise UsageError("%s '' is empty: give a value, or leave %s out"
+                             % (self.option_strings[0], self.option_strings[0]))
         given.append((self.dest, option_string))
         setattr(namespace, self.dest, True if self.flag else values)
 

@@ -441,3 +441,13 @@ class NewHostileCasesTest(RunFixture):
         self.assertEqual(runfolder.RunFolder(folder).ending(),
                          "interrupted or crashed after 1 of 3 measured rounds (a run from "
                          "before runs recorded how they ended)")
+
+    def test_an_empty_value_of_an_option_is_a_usage_error(self):
+        from . import cli
+        from .errors import UsageError
+        for opt in ("--out", "--node", "--catalog", "--host", "--profile"):
+            argv = ["--profile", "quick", opt, ""] if opt != "--profile" else [opt, ""]
+            with self.assertRaisesRegex(UsageError, "^%s '' is empty" % opt):
+                cli.parse_args(argv)
+        with self.assertRaisesRegex(UsageError, "^--render '' is empty"):
+            cli.parse_args(["--render", ""])
