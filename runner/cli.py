@@ -160,7 +160,8 @@ def parse_args(argv):
                    help="Node.js executable, or 'none' to skip Node variants")
     p.add_argument("--check", action=_Once, const=True, default=False,
                    help="check the options, the profile and the filters against the "
-                        "catalog, then exit (make compare does, before it builds)")
+                        "catalog, and that a variant is left to run (its OS, node), then "
+                        "exit (make compare does, before it builds)")
     p.add_argument("--yes", action=_Once, const=True, default=False,
                    help="start a run estimated longer than an hour without asking, "
                         "and one longer than a day at all when not on a terminal")
