@@ -38,6 +38,7 @@
 #   RUN                   a run folder, for `make plots`
 #   RESULTS               results folder for `make hosts` (default results)
 #   PYTHON, GO, NODE, ACTIONLINT   override what `make deps` found
+#   GOCACHE, GOPATH       Go's caches (with HOME unset, `make deps` chooses them, deps.env)
 #
 # C sources (what `make c` builds from c/):
 #   c/lib/*.c *.S        the shared runtime, archived in build/c/libab.a
@@ -79,6 +80,13 @@ PYTHON ?= $(shell sed -n 's/^PYTHON=//p' '$(DEPS_ENV)' 2>/dev/null)
 GO ?= $(shell sed -n 's/^GO=//p' '$(DEPS_ENV)' 2>/dev/null)
 NODE ?= $(shell sed -n 's/^NODE=//p' '$(DEPS_ENV)' 2>/dev/null)
 ACTIONLINT ?= $(shell sed -n 's/^ACTIONLINT=//p' '$(DEPS_ENV)' 2>/dev/null)
+# Go's caches when deps found it has none of its own (HOME unset: every Go
+# build, and so `make all` for a C-only run, failed on GOCACHE); empty, which
+# Go reads as unset, otherwise.  Exported to every recipe (go runs in recipes
+# and in the runner's); recursive, so that deps.env is read after deps ran.
+GOCACHE ?= $(shell sed -n 's/^GOCACHE=//p' '$(DEPS_ENV)' 2>/dev/null)
+GOPATH ?= $(shell sed -n 's/^GOPATH=//p' '$(DEPS_ENV)' 2>/dev/null)
+export GOCACHE GOPATH
 
 # Recursive (=) on purpose: pkg-config is asked when a recipe runs, after deps.
 UV_CFLAGS = $(shell $(PKG_CONFIG) --cflags libuv 2>/dev/null)
@@ -339,7 +347,8 @@ runtimes: | $(DEPS_ENV)
 	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" install
 	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
 
-# The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build.
+# The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build, and
+# that a variant is left to run (not all skipped for their OS or for node).
 compare: deps
 	@"$(PYTHON)" -m runner --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all

@@ -40,7 +40,8 @@ today's, and what a variant needs of one (catalog_check.runtime_unmet; DESIGN se
   checks     {"bytes": "iterations * len(expect)"}: a field of the line and the
              integer expression it must equal, over iterations, the line's integer
              fields and the flags' values by name (--delay-ms is delay_ms); only
-             integers, names, len() (UTF-8 bytes), int(), min(), max(), + - * //
+             integers, names, len() (UTF-8 bytes), int(), min(), max(), + - * //,
+             at most 50 levels deep (expr.MAX_DEPTH)
   warmup     {"iterations": "min(350, iterations)", "about": why}: the untimed
              operations every program runs in its process before the timed pass
              (--warmup W), an integer expression over iterations (the run's N);
@@ -125,8 +126,10 @@ today's, and what a variant needs of one (catalog_check.runtime_unmet; DESIGN se
              passes (their own passes expression: a whole-process method's "1")
 
 Anything the folder gets wrong (a duplicate id, an unknown field, style, mode
-or method, a backend with bad characters, a check that is not a small integer
-expression, a baseline rule naming unknown fields, a profile that suite.json
+or method, a backend with bad characters, a workload flag named like a flag of
+the program contract (catalog_check.CONTRACT_FLAGS), a check that is not a
+small integer expression or that gives no integer at N = 1 and 1,000 (every
+field of the line at N, the flags at their values: `iterations // 0`), a baseline rule naming unknown fields, a profile that suite.json
 lacks) raises CatalogError with one line; the CLI prints it and exits 3.
 
 Its command line is runner/catalog_cli.py (`python3 -m runner.catalog_cli`);
@@ -139,7 +142,8 @@ import platform
 import sys
 
 from .catalog_check import (FIELD, LINE_INTS, WORKLOAD_KEYS, check_bad_inputs,
-                            check_claim_runtimes, check_partial, check_server_langs,
+                            check_claim_runtimes, check_partial, check_port_flag,
+                            check_server_langs,
                             check_startup_langs, matches, read_object, read_suite, show_path)
 from .errors import CatalogError
 from .expr import flag_key
@@ -262,7 +266,7 @@ class Catalog:
             raise CatalogError("%s: fields must map new integer fields of the line (snake-case "
                                "words) to what they count, got %r" % (path, extra))
         check_checks(w["checks"], path, set(values) | set(LINE_INTS) | set(extra),
-                           set(LINE_INTS) | set(extra))
+                     set(LINE_INTS) | set(extra), values)
         check_requires(w["requires"], path)
         check_warmup(w, path)
         check_passes(w, path)
@@ -282,6 +286,7 @@ class Catalog:
             for v in expand_entry(self.suite, w, entry, "%s: variants[%d]" % (path, i), values):
                 if v["id"] in self._by_id:
                     raise CatalogError("%s: duplicate variant id %s" % (path, v["id"]))
+                check_port_flag(v, w["flags"], path)
                 self._by_id[v["id"]] = v
                 expanded.append(v)
         # A profile that takes the variants of another (variants_of) lists itself

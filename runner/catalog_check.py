@@ -8,6 +8,7 @@ import os
 import re
 
 from .errors import CatalogError
+from .files import json_load, open_text
 from .expr import MAX_ITERATIONS, MAX_PASSES, warmup_expr, warmup_round_n
 from .ids import FIELDS, MATRIX_FIELDS, WORD, version_key
 
@@ -45,6 +46,11 @@ OSES = ("linux", "darwin", "freebsd", "openbsd", "netbsd", "windows")
 LINE_INTS = ("iterations", "concurrency", "ok", "bytes", "elapsed_ns", "user_us",
              "sys_us", "peak_rss_kb", "idle_rss_kb")
 
+# The flags of the program contract (DESIGN section 3), which the runner gives
+# every program itself: a workload flag of one of these names would be given
+# twice, and every run of the workload charged with what the catalog got wrong.
+CONTRACT_FLAGS = ("--iterations", "--concurrency", "--warmup", "--passes", "--variant", "--help")
+
 # A workload's own field of the line: snake case, as the contract's are (peak_rss_kb).
 FIELD = re.compile(r"[a-z][a-z0-9_]*\Z")
 BACKEND = re.compile(r"[A-Za-z0-9._]+\Z")
@@ -80,8 +86,8 @@ def read_object(path, allowed):
     object, or has a key outside allowed."""
     show = show_path(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f, object_pairs_hook=unique_keys)
+        with open_text(path) as f:
+            obj = json_load(f, object_pairs_hook=unique_keys)
     except OSError as e:
         raise CatalogError("%s: cannot read it: %s" % (show, e.strerror or e)) from None
     except DuplicateKey as e:
@@ -116,6 +122,19 @@ MAX_ROUNDS = 10000
 MIN_TIMEOUT_S = 0.1
 MAX_TIMEOUT_S = 86400
 MAX_BOUND = 10 ** 6
+
+
+def regex_problem(pattern):
+    """Why pattern is no regular expression Python can use, or None: re's own
+    error, or nesting deeper than its parser follows (RecursionError) and a
+    repeat too large for it (OverflowError), which re does not call errors."""
+    try:
+        re.compile(pattern)
+    except re.error as e:
+        return str(e)
+    except (RecursionError, OverflowError, MemoryError):
+        return "nested too deeply or too large for Python's re"
+    return None
 
 
 def check_integer(value, lo, hi, where, what):
@@ -382,11 +401,10 @@ def check_bad_inputs(rows, where):
                 ("words[%r]" % k, v) for k, v in words.items()):
             if not isinstance(pattern, str) or not pattern or "\n" in pattern:
                 raise CatalogError("%s: %s must be a one-line pattern, got %r" % (at, what, pattern))
-            try:
-                re.compile(pattern)
-            except re.error as e:
+            why = regex_problem(pattern)
+            if why:
                 raise CatalogError("%s: %s %r is not a regular expression: %s"
-                                   % (at, what, pattern, e)) from None
+                                   % (at, what, pattern[:80], why))
 
 
 # ---------------------------------------------------------------- suite.json
@@ -408,6 +426,11 @@ def read_suite(path):
         raise CatalogError("%s: profiles must be a non-empty object" % path)
     for name, p in profiles.items():
         where = "%s: profile %r" % (path, name)
+        if not WORD.match(name):
+            # `make compare PROFILE=...` quotes it in a recipe, and REPORT.md's
+            # Reproduce line gives it through make: a `"`, `$` or blank broke both.
+            raise CatalogError("%s: a profile's name is a lower-case word (letters and "
+                               "digits)" % where)
         if not isinstance(p, dict):
             raise CatalogError("%s must be an object" % where)
         check_known(p, {"about", "rounds", "warmup_rounds", "warmup_iterations", "minutes",
@@ -455,6 +478,20 @@ def check_startup_langs(suite, variants, path):
         raise CatalogError("%s: startup.programs has no empty program of %s (a language of "
                            "the catalog's variants)" % (
                                show_path(os.path.join(path, "suite.json")), ", ".join(missing)))
+
+
+def check_port_flag(v, flags, path):
+    """A variant's server's port_flag, which the runner appends to the
+    client's command with the round's port, is neither a flag of the contract
+    (`--iterations` would take the port for N) nor one of the workload's
+    (given twice, the port would win over the catalog's value)."""
+    server = v["requires"].get("server")
+    flag = server and server.get("port_flag")
+    if flag and (flag in CONTRACT_FLAGS or flag in flags):
+        raise CatalogError("%s (%s): requires.server.port_flag %s is %s, which the runner "
+                           "gives the program already" % (
+                               path, v["id"], flag, "a flag of the program contract"
+                               if flag in CONTRACT_FLAGS else "a flag of the workload"))
 
 
 def check_server_langs(variants, path):

@@ -62,7 +62,8 @@ class Run:
             return "`%s` is not in the catalog yet" % vid
         if vid in (self.info.get("variants") or []):
             if self.info.get("complete") is False:
-                return "the run was interrupted before `%s` ran" % vid
+                return "the run ended before `%s` ran (%s)" % (
+                    vid, self.info.get("ending") or "it did not finish")
             return "`%s` has no samples in this run" % vid
         if v["requires"].get("node") and not self.host.get("node"):
             return "node was not found on this host"

@@ -49,7 +49,9 @@ results folder (%(RESERVED)s).
 
 Exit codes: 0 the run finished (failed runs are recorded, not fatal); 1 the
 charts could not be drawn, or a workload or a variant has no valid sample
-(every one of its runs failed; the samples are kept); 2 usage error (or a
+(every one of its runs failed; the samples are kept), or the runner itself
+crashed (a bug: run.json and REPORT.md say so, crash.txt keeps the
+traceback, the samples are kept); 2 usage error (or a
 long run not started); 3
 environment error (unwritable output folder, a program or build/bin/launch
 not built, a bad catalog); 130 interrupted.
@@ -99,6 +101,11 @@ class _Once(argparse.Action):
             setattr(namespace, "given", given)
         if self.dest in [d for d, _ in given]:
             raise UsageError("%s is given twice: say it once" % self.option_strings[0])
+        if values == "":
+            # Often an unset shell variable: --out "" put the run folder and a
+            # `latest` link into the current folder, --node "" meant any node.
+            raise UsageError("%s '' is empty: give a value, or leave %s out"
+                             % (self.option_strings[0], self.option_strings[0]))
         given.append((self.dest, option_string))
         setattr(namespace, self.dest, True if self.flag else values)
 
@@ -164,7 +171,8 @@ def parse_args(argv):
                    help="Node.js executable, or 'none' to skip Node variants")
     p.add_argument("--check", action=_Once, const=True, default=False,
                    help="check the options, the profile and the filters against the "
-                        "catalog, then exit (make compare does, before it builds)")
+                        "catalog, and that a variant is left to run (its OS, node), then "
+                        "exit (make compare does, before it builds)")
     p.add_argument("--yes", action=_Once, const=True, default=False,
                    help="start a run estimated longer than an hour without asking, "
                         "and one longer than a day at all when not on a terminal")
@@ -207,11 +215,42 @@ def parse_args(argv):
             # An empty pattern (often an unset shell variable) matches every variant.
             raise UsageError("--filter '' is empty and would match every variant; "
                              "leave --filter out to run them all")
-        try:
-            re.compile(f)
-        except re.error as e:
-            raise UsageError("--filter %r is not a regular expression: %s" % (f, e))
+        if "\n" in f or "\r" in f:
+            # No id holds one, and REPORT.md's Reproduce line could not give it
+            # through make (a recipe ends at a newline).
+            raise UsageError("--filter %r holds a line break; an id never does" % f[:80])
+        why = catalog_check.regex_problem(f)
+        if why:
+            raise UsageError("--filter %r is not a regular expression: %s" % (f[:80], why))
+    a.plan_options = plan_options(a)
     return a
+
+
+# The options that shape what a run runs (the plan), in the order a command
+# that repeats the run gives them: run.json records them as given
+# (plan_options), and REPORT.md's Reproduce line gives them again.  --profile
+# is run.json's profile; --out, --host, --yes and --no-charts change where the
+# run goes, whether it asks and what is drawn, never what runs.
+PLAN_OPTIONS = ("seed", "rounds", "warmup_rounds", "iterations", "timeout", "filter", "catalog",
+                "node", "no_extra_rounds", "no_trace", "no_lockstep", "noise")
+
+
+def plan_options(a):
+    """The PLAN_OPTIONS the command line gave, as option words
+    (["--filter", "c/", "--no-trace"]), in PLAN_OPTIONS's order."""
+    given = {dest for dest, _ in a.given}
+    out = []
+    for dest in PLAN_OPTIONS:
+        if dest not in given:
+            continue
+        flag = "--" + dest.replace("_", "-")
+        value = getattr(a, dest)
+        if value is True:
+            out.append(flag)
+        else:
+            for v in value if isinstance(value, list) else [value]:
+                out += [flag, repr(v) if isinstance(v, float) else str(v)]
+    return out
 
 
 def check_host(slug, what=""):

@@ -23,12 +23,12 @@ call exits 2, a broken catalog 3.  The runner imports problem(), and --render
 for the figures a samples.csv row keeps.
 """
 import functools
-import json
 import sys
 
 from . import catalog
 from . import catalog_check
 from . import expr
+from .files import json_loads
 
 # The contract's fields in the order of DESIGN section 3, with their JSON types.
 STRING_FIELDS = ("workload", "lang", "style", "shape", "mode", "method", "backend", "variant")
@@ -72,7 +72,7 @@ def _parse(line):
     if not text:
         return None, "the line is empty"
     try:
-        obj = json.loads(text, object_pairs_hook=catalog_check.unique_keys)
+        obj = json_loads(text, object_pairs_hook=catalog_check.unique_keys)
     except catalog_check.DuplicateKey as e:
         return None, "%s: the line must say each field once" % e
     except ValueError as e:
@@ -129,6 +129,11 @@ def _check_problem(entry, obj, n, values, partial=False):
             want = expr.evaluate(tree, env)
         except ValueError as e:
             return "check %s == %s cannot be evaluated: %s" % (field, text, e)
+        if not _is_int(want):
+            # The catalog refuses such a check; a run.json edited by hand may hold one.
+            return "check %s == %s gives %r, not an integer" % (field, text[:80], want)
+        if not -2 ** 63 <= want < 2 ** 63:
+            return "check %s == %s... gives a number beyond 64 bits" % (field, text[:40])
         if obj[field] != want:
             return "%s is %d, expected %d (%s)" % (field, obj[field], want, text)
     return None

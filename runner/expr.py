@@ -14,6 +14,11 @@ MAX_PASSES = 10000
 # The largest N of the catalog (a figure beyond it is a typo; catalog_check.py
 # has the other upper bounds).
 MAX_ITERATIONS = 10 ** 9
+# The deepest an expression's tree may be (the catalog's deepest is 3 levels):
+# the parser, the name check and evaluate() walk it by recursion, and a check
+# of 3,000 `1+` terms once ended the runner in a RecursionError while it
+# checked a program's line.  Longer than this is refused when it is parsed.
+MAX_DEPTH = 50
 
 
 def _check_names(node, where):
@@ -52,8 +57,26 @@ def parse_check(text, where):
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
-        raise CatalogError("%s: %r is not an expression (%s)" % (where, text, e.msg)) from None
+        raise CatalogError("%s: %r is not an expression (%s)" % (where, text[:80], e.msg)) from None
+    except (RecursionError, MemoryError, ValueError):
+        # Python's parser gives up on deep nesting (RecursionError, MemoryError)
+        # and on an integer of more than 4,300 digits (ValueError).
+        raise CatalogError("%s: %r... is too long or nested too deeply to be a check "
+                           "(at most %d levels)" % (where, text[:40], MAX_DEPTH)) from None
+    if _depth(tree) > MAX_DEPTH:
+        raise CatalogError("%s: %r... is nested %d levels deep; a check may have at most %d"
+                           % (where, text[:40], _depth(tree), MAX_DEPTH))
     return tree, _check_names(tree, where)
+
+
+def _depth(tree):
+    """The depth of an ast tree, walked without recursion."""
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, d = todo.pop()
+        deepest = max(deepest, d)
+        todo += [(child, d + 1) for child in ast.iter_child_nodes(node)]
+    return deepest
 
 
 def evaluate(tree, env):

@@ -261,11 +261,23 @@ def node_versions(node):
     return a, b
 
 
+# What a run builds and runs from (DESIGN section 2): a file here that git does
+# not track (a new workload not yet committed) makes the run's commit dirty, as
+# a change to a tracked file anywhere does.  Untracked files elsewhere (notes,
+# results/, which git ignores anyway) do not.
+SOURCE_PATHS = ("Makefile", "c", "go", "node", "runner", "runtimes", "fixtures", "scripts")
+
+
 def git_commit():
+    """HEAD's full hash, with -dirty when a tracked file differs from it or a
+    file that git does not track (and does not ignore) is in SOURCE_PATHS;
+    None outside a git checkout."""
     c = _out(["git", "rev-parse", "HEAD"])
     if not c:
         return None
-    dirty = _out(["git", "status", "--porcelain", "--untracked-files=no"])
+    dirty = (_out(["git", "status", "--porcelain", "--untracked-files=no"])
+             or _out(["git", "status", "--porcelain", "--untracked-files=all", "--"]
+                     + list(SOURCE_PATHS)))
     return c + ("-dirty" if dirty else "")
 
 

@@ -45,7 +45,7 @@ class Result:
     ended it; spawn_error says why it never started."""
     __slots__ = ("exit_code", "signal", "timed_out", "stdout", "stderr", "wall_ns",
                  "proc_user_us", "proc_sys_us", "proc_peak_rss_kb", "spawn_error", "proc_nvcsw", "proc_nivcsw",
-                 "server_died", "cpu", "leftovers")
+                 "server_died", "cpu", "leftovers", "stdout_bytes")
 
     def __init__(self):
         self.exit_code = self.signal = self.wall_ns = None
@@ -57,6 +57,7 @@ class Result:
         self.cpu = None             # the CPU the launcher pinned it to, None when not pinned
         self.leftovers = None       # processes it left running, killed at its end (Linux)
         self.stdout = self.stderr = b""
+        self.stdout_bytes = None    # how much the program wrote to stdout (kept: STDOUT_KEPT)
 
 
 def launcher():
@@ -140,10 +141,31 @@ def _await_exit(pid):
     return os.wait4(pid, 0)
 
 
+# What the runner keeps of a program's stdout and stderr.  The contract's line
+# is a few hundred bytes; more stdout than this breaks the contract anyway, and
+# output_problem says that it was cut and at what size.
+STDOUT_KEPT = 1 << 20
+STDERR_KEPT = 1 << 16
+
+
+def output_problem(res):
+    """Why a run's stdout cannot be the contract's line because the runner kept
+    only its first STDOUT_KEPT bytes (the program wrote more), or None."""
+    if res.stdout_bytes is None or res.stdout_bytes <= len(res.stdout):
+        return None
+    return ("the output was cut at %d bytes (1 MiB, what the runner keeps): the program "
+            "wrote %d bytes to stdout, where the contract's line is one short line"
+            % (len(res.stdout), res.stdout_bytes))
+
+
 def first_line(data):
-    """The first line of a program's output (bytes), at most 300 characters."""
+    """The first line of a program's output (bytes), at most 300 characters, its
+    control characters shown as \\xNN: the line reaches the terminal and
+    REPORT.md, where a program's ESC [2J cleared the screen."""
     text = data.decode("utf-8", "replace").strip()
-    return text.splitlines()[0][:300] if text else ""
+    line = text.splitlines()[0][:300] if text else ""
+    return "".join("\\x%02x" % ord(c) if (ord(c) < 32 and c != "\t") or 127 <= ord(c) < 160
+                   else c for c in line)
 
 
 def harness_failure(launch, status, text, fields, err):
@@ -336,6 +358,7 @@ def run_once(argv, timeout_s, launch, env=None, cpu=None):
             res.exit_code = os.WEXITSTATUS(status)
         out.seek(0)
         err.seek(0)
-        res.stdout = out.read(1 << 20)
-        res.stderr = err.read(1 << 16)
+        res.stdout = out.read(STDOUT_KEPT)
+        res.stdout_bytes = os.fstat(out.fileno()).st_size
+        res.stderr = err.read(STDERR_KEPT)
     return res

@@ -116,14 +116,14 @@ def _classify(v, n, res, workload_values=None, concurrency=None, passes=1):
         return "failed", None, "exit %d: %s" % (res.exit_code, launch.first_line(res.stderr)
                                                 or "(nothing on stderr)")
     line = res.stdout.decode("utf-8", "replace")
-    why = contract.problem(v, n, line, workload_values,
-                           v["concurrency"] if concurrency is None else concurrency, passes)
+    why = launch.output_problem(res) or contract.problem(
+        v, n, line, workload_values, v["concurrency"] if concurrency is None else concurrency, passes)
     rec = None
     try:
         rec = json.loads(line) if line.strip() and "\n" not in line.strip() else None
         if not isinstance(rec, dict):
             rec = None
-    except ValueError:
+    except (ValueError, RecursionError):    # a line nested too deeply: contract.problem said so
         rec = None
     if why:
         return "invalid", rec, why
@@ -216,6 +216,7 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             "catalog": _rel(os.path.abspath(args.catalog)),
             "stamp": stamp, "seed": seed, "rounds": plan.rounds, "warmup_rounds": plan.warmups,
             "iterations_override": args.iterations, "rounds_override": args.rounds, "timeout_override": args.timeout,
+            "options": getattr(args, "plan_options", None),
             "workloads": {w: dict(s, args=[_rel(a) for a in s["args"]],
                                   unit=cat.workloads[w]["unit"])
                           for w, s in plan.settings.items()},

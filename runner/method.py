@@ -336,6 +336,6 @@ def method_section(run, fdr_tests=None, aa=None):
             if pin.get("program_cpu") is not None else
             "no program was pinned to a CPU (%s)" % pin.get("why", "not possible here")))
     if run.get("complete") is False:
-        out.insert(2, "- **This run is incomplete** (interrupted): the figures use the "
-                      "samples measured before the interruption.")
+        out.insert(2, "- **This run is incomplete** (%s): the figures use the samples "
+                      "measured before it stopped." % (run.get("ending") or "it did not finish"))
     return out

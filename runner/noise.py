@@ -41,6 +41,8 @@ import os
 import statistics
 import time
 
+from .files import open_text
+
 STAT = "/proc/stat"
 # A round is noisy past either share, or past this change of the CPU's speed.
 STEAL_MAX = 0.01
@@ -214,7 +216,7 @@ def read_rounds(rundir):
     The file is appended a row a round, so a row that is not all numbers (a
     torn last line, a hand edit) is left out."""
     try:
-        with open(os.path.join(rundir, "rounds.csv"), newline="", encoding="utf-8") as f:
+        with open_text(os.path.join(rundir, "rounds.csv"), newline="") as f:
             return [r for r in csv.DictReader(f) if _numbers(r)]
     except (OSError, csv.Error, UnicodeDecodeError):
         return []

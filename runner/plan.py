@@ -175,10 +175,11 @@ def run_probe(argv, env=None):
         os.path.basename(argv[0]), p.returncode)
 
 
-def unmet(v, node, probes, rt=None):
+def unmet(v, node, probes, rt=None, node_refused=False):
     """Why v cannot run on this machine (one line), or None.  probes caches each
-    probe's answer by its argv, so a probe runs once per run; rt: runtime()'s
-    answer for a variant of a pinned version, whose node runs its probe."""
+    probe's answer by its argv, so a probe runs once per run (None: no probe
+    is run, as before the build); rt: runtime()'s answer for a variant of a
+    pinned version, whose node runs its probe; node_refused: --node none."""
     req = v.get("requires") or {}
     systems = req.get("os")
     if systems and catalog_mod.host_os() not in systems:
@@ -186,8 +187,10 @@ def unmet(v, node, probes, rt=None):
     if rt and rt.get("node"):
         node = rt["node"]
     if needs_node(v) and node is None:
+        if node_refused:
+            return "needs node, and --node none was given"
         return "needs node, and none was found (install Node.js, set NODE or say --node PATH)"
-    if req.get("probe"):
+    if req.get("probe") and probes is not None:
         argv = fill(req["probe"], node, rt)
         env = v.get("env") or {}
         key = (tuple(argv), tuple(sorted(env.items())))
@@ -470,7 +473,7 @@ def make(cat, args, node):
         if v.get("runtime") and store is None:
             store = runtimes_mod.Store()
         why, rts[v["id"]] = runtime(cat, v, store)
-        why = why or unmet(v, node, probes, rts[v["id"]])
+        why = why or unmet(v, node, probes, rts[v["id"]], getattr(args, "node", None) == "none")
         if why:
             skipped.append({"variant": v["id"], "reason": why})
         else:

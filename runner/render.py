@@ -79,8 +79,8 @@ def _render(rundir, out_root, draw_charts=True):
 
     charts, all_drawn, across = [], True, []
     if not draw_charts:
-        note = ("Charts not drawn (`--no-charts`); draw them with `make plots RUN=%s`."
-                % rd.shown(rundir))
+        note = ("Charts not drawn (`--no-charts`); draw them with `%s`."
+                % rd.plots_command(rundir))
         write_atomic(os.path.join(rundir, "REPORT.md"),
                      report.markdown(folder, summary, charts, run.get("failures") or [], note))
         return summary, all_drawn
@@ -97,7 +97,7 @@ def _render(rundir, out_root, draw_charts=True):
     except KeyboardInterrupt:
         charts += [("Across hosts", os.path.relpath(path, rundir)) for path in across]
         note = ("**Charts missing**: the run was interrupted while they were drawn (%d drawn); "
-                "redraw them with `make plots RUN=%s`." % (len(charts), rd.shown(rundir)))
+                "redraw them with `%s`." % (len(charts), rd.plots_command(rundir)))
         write_atomic(os.path.join(rundir, "REPORT.md"),
                      report.markdown(folder, summary, charts, run.get("failures") or [], note))
         raise RenderInterrupted("while drawing the charts: REPORT.md written with %d of them"

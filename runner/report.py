@@ -17,6 +17,7 @@ from . import method
 from . import noise
 from . import ratios
 from . import reproduce
+from . import rundir as rd
 from . import stats
 from . import summary as sm
 from . import tables
@@ -348,9 +349,80 @@ def all_verdicts_section(rows):
             "operation):", ""] + md
 
 
-def reproduce_command(run, host):
-    """The command that repeats the run: the profile, the seed of the shuffle and
-    every setting run.json recorded, at the commit of host.json."""
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The catalog a run takes unless told otherwise, as run.json records it.
+DEFAULT_CATALOG = "runner/catalog"
+
+
+def reproduce_command(run, host, folder=None):
+    """The command that repeats the run, pasted into a shell at the root of a
+    checkout of host.json's commit: the profile and every option that shaped
+    the plan as run.json recorded them (options: the filters, --node,
+    --no-extra-rounds, --no-trace, ...), the seed of the shuffle, and a catalog
+    other than the project's as the copy the run folder keeps (folder: its
+    path)."""
+    options = run.get("options")
+    if isinstance(options, list) and all(isinstance(o, str) for o in options):
+        args = _options_again(options, run, folder)
+    else:
+        args = _settings_again(run, folder)
+    cmd = "make compare PROFILE=%s ARGS=%s" % (
+        rd.make_word(str(run.get("profile") or "default")),
+        rd.make_word(" ".join(shlex.quote(a) for a in args)))
+    commit = host.get("git_commit")
+    if not commit:
+        where = "at the commit of the run (host.json does not say which: not a git checkout)"
+    elif commit.endswith("-dirty"):
+        where = ("at commit `%s`, with the changes the run had and git does not hold: files "
+                 "that differed from it or that it does not track" % commit[:-len("-dirty")])
+    else:
+        where = "at commit `%s`" % commit
+    # A fence longer than any run of backticks in the command (a filter may hold some).
+    fence = "`" * max(3, 1 + max([len(run) for run in _backtick_runs(cmd)] or [0]))
+    return ["## Reproduce", "",
+            "At the root of a checkout, %s (the shuffle of every round follows from the seed; "
+            "the timings depend on the host):" % where, "",
+            fence + "sh", cmd, fence, ""]
+
+
+def _backtick_runs(text):
+    """The runs of backticks in text ("a``b`" -> ["``", "`"])."""
+    return [m for m in "".join(c if c == "`" else " " for c in text).split() if m]
+
+
+def _catalog_again(run, folder):
+    """The --catalog of the command, or None for the project's own: the copy in
+    the run folder (folder) of a catalog of the run's own, which may be gone."""
+    recorded = run.get("catalog")
+    if not isinstance(recorded, str) or recorded.rstrip("/") == DEFAULT_CATALOG:
+        return None
+    if folder and os.path.isfile(os.path.join(folder, "catalog", "suite.json")):
+        path = os.path.join(folder, "catalog")
+        rel = os.path.relpath(path, ROOT)
+        return path if rel.startswith("..") else rel
+    return recorded
+
+
+def _options_again(options, run, folder):
+    """The recorded options with --catalog the one _catalog_again gives and the
+    seed the run drew when none was given."""
+    args, i = [], 0
+    while i < len(options):
+        if options[i] == "--catalog" and i + 1 < len(options):
+            i += 2
+            continue
+        args.append(options[i])
+        i += 1
+    catalog = _catalog_again(run, folder)
+    if catalog:
+        args += ["--catalog", catalog]
+    if "--seed" not in args and run.get("seed") is not None:
+        args = ["--seed", str(run["seed"])] + args
+    return args
+
+
+def _settings_again(run, folder):
+    """The options of a run.json from before it recorded them, from its settings."""
     args = ["--seed", str(run.get("seed"))] if run.get("seed") is not None else []
     # --rounds only when the run was given it: it fixes every workload's rounds,
     # so it would repeat neither the workloads' own counts nor a time budget's.
@@ -369,13 +441,10 @@ def reproduce_command(run, host):
             args += [opt, str(run[key])]
     for f in run.get("filters") or []:
         args += ["--filter", f]
-    cmd = "make compare PROFILE=%s ARGS=%s" % (
-        shlex.quote(str(run.get("profile") or "default")), shlex.quote(" ".join(
-            shlex.quote(a) for a in args)))
-    commit = (host.get("git_commit") or "unknown")[:12]
-    return ["## Reproduce", "",
-            "`%s` at commit `%s` (the shuffle of every round follows from the seed; the "
-            "timings depend on the host)." % (cmd, commit), ""]
+    catalog = _catalog_again(run, folder)
+    if catalog:
+        args += ["--catalog", catalog]
+    return args
 
 
 def charts_section(folder, charts, note=None):
@@ -424,10 +493,10 @@ def markdown(folder, summary, charts, failures, charts_note=None):
     title = "# %s on %s, %s" % (workloads, fmt.text(host.get("slug")), fmt.text(run.get("stamp")))
     out = [title, ""]
     if run.get("complete") is False:
-        out += ["> **Incomplete run**: interrupted before every round finished.", ""]
+        out += ["> **Incomplete run**: %s." % (run.get("ending") or "it did not finish"), ""]
     out += findings_section(rows, charts)
     out += targets.markdown(summary.get("targets") or [])
-    out += reproduce_command(run, host)
+    out += reproduce_command(run, host, folder.path)
     out += method.method_section(run, sm.family_size(rows), method.aa_figure(folder.path))
     out += [""] + host_section(host) + [""]
     out += results_section(rows) + pairing_section(rows) + counts_section(folder, rows)

@@ -243,7 +243,8 @@ def section(run, workload, claims):
             info.get("profile", "?"), format(n, ",") if isinstance(n, int) else "?",
             run_warmup(info, workload),
             summary_mod.workload_rounds(info, workload),
-            "" if info.get("complete", True) else " (**incomplete**: it was interrupted)",
+            "" if info.get("complete", True) else " (**incomplete**: %s)" % (
+                info.get("ending") or "it did not finish"),
             run.host.get("cpu_model") or run.host.get("slug") or "this host",
             run.host.get("node") or "absent", (run.host.get("go") or "absent").replace("go version ", "")))
     out.append("")

@@ -16,6 +16,7 @@ import codecs
 import os
 import sys
 import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -154,6 +155,29 @@ def check_duration(args, plan):
     return text
 
 
+def check_before_build(cat, args, node):
+    """--check (make compare, before it builds): the profile and the filters
+    select variants, and some of them can run here as far as can be told
+    without the build (their OS, node; not a probe, which may need a built
+    program, nor a pinned runtime, which `make runtimes` installs after the
+    build).  UsageError, as the run itself would give after the build, when
+    none can."""
+    chosen = plan_mod.select(cat, args.profile, args.filter)
+    skipped = [(v["id"], plan_mod.unmet(v, node, None, None, args.node == "none"))
+               for v in chosen if not v.get("runtime")]
+    skipped = [(vid, why) for vid, why in skipped if why]
+    if len(skipped) == len(chosen):
+        by_reason = {}
+        for vid, why in skipped:
+            by_reason.setdefault(why, []).append(vid)
+        raise UsageError("nothing left to run: %s" % "; ".join(
+            "%s %s (%s%s)" % (
+                "1 variant" if len(ids) == 1 else "%d variants" % len(ids),
+                why.replace("needs", "need", 1) if len(ids) > 1 else why, ids[0],
+                ", and %d more" % (len(ids) - 1) if len(ids) > 1 else "")
+            for why, ids in by_reason.items()))
+
+
 def hosts(folder):
     """--hosts: the cross-host charts of the newest run under folder beside each
     other host's newest run of the same profile (render.host_peers); a host
@@ -205,7 +229,7 @@ def show(summary, rundir, charts=True):
     if charts:
         print("charts: %s" % os.path.join(rel, "charts"))
     else:
-        print("charts: not drawn (--no-charts; make plots RUN=%s draws them)" % rel)
+        print("charts: not drawn (--no-charts; %s draws them)" % rd.plots_command(rundir))
     print("report: %s" % os.path.join(rel, "REPORT.md"))
     empty = sm.without_valid(summary["variants"])
     for line in empty:
@@ -233,6 +257,36 @@ def show_or_say(summary, rundir, charts):
         return False
 
 
+def end_early(rundir, ended):
+    """Records in rundir's run.json how the run ended early (rundir.note_ending)
+    and drops the folder's lock; a run.json that cannot be read or written is
+    left as it is (the lock's release still says the runner is gone)."""
+    try:
+        rd.note_ending(rundir, runfolder.RunFolder(rundir).recorded, ended)
+    except (OSError, EnvError):
+        pass
+    rd.release(rundir)
+
+
+def crashed(rundir, error):
+    """The runner itself failed (a bug) while it measured: the traceback on
+    stderr and in rundir/crash.txt, run.json's ended says so, the samples so far
+    stay; exit 1."""
+    text = traceback.format_exc()
+    sys.stderr.write(text)
+    try:
+        with open(os.path.join(rundir, "crash.txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError:
+        pass
+    why = ("%s: %s" % (type(error).__name__, error)).splitlines()[0][:300]
+    end_early(rundir, {"how": "crashed", "error": why})
+    print("run.py: the runner crashed (%s); the samples measured so far are kept in %s "
+          "(%s renders them)" % (why, rd.shown(rundir), rd.plots_command(rundir)),
+          file=sys.stderr)
+    return 1
+
+
 def main(argv):
     ascii_fallback(sys.stdout, sys.stderr)
     try:
@@ -249,24 +303,38 @@ def main(argv):
             try:
                 summary, ok = render_mod.render(args.render, charts=not args.no_charts)
             except RenderInterrupted as e:
-                print("run.py: interrupted %s (redraw with: make plots RUN=%s)"
-                      % (e.what, rd.shown(os.path.realpath(args.render))), file=sys.stderr)
+                print("run.py: interrupted %s (redraw with: %s)"
+                      % (e.what, rd.plots_command(os.path.realpath(args.render))), file=sys.stderr)
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
             valid = show_or_say(summary, args.render, not args.no_charts)
             return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
-        if args.check:
-            plan_mod.select(cat, args.profile, args.filter)
-            return 0
         node = plan_mod.find_node(args.node)
+        if args.check:
+            check_before_build(cat, args, node)
+            return 0
         plan = plan_mod.make(cat, args, node)
         plan.estimate = check_duration(args, plan)
         seed = args.seed if args.seed is not None else time.time_ns() % (2 ** 32)
-        rundir, interrupted = measure.measure(args, cat, plan, seed)
+        try:
+            rundir, interrupted = measure.measure(args, cat, plan, seed)
+        except Exception as e:
+            folder = rd.made_here()
+            if folder and not isinstance(e, (OSError, UsageError, EnvError)):
+                return crashed(folder, e)
+            rd.release(folder)
+            raise
+        except KeyboardInterrupt:
+            # measure() keeps what a round measured; this is before the first one.
+            if rd.made_here():
+                end_early(rd.made_here(), {"how": "interrupted"})
+            raise
+        if interrupted:
+            end_early(rundir, {"how": "interrupted"})
+        rd.release(rundir)
     except KeyboardInterrupt:
-        # measure() keeps what a round measured; this is before the first one.
         print("run.py: interrupted before the first round: nothing was measured",
               file=sys.stderr)
         return 130
@@ -285,16 +353,16 @@ def main(argv):
         summary, ok = render_mod.render(rundir, out_root=os.path.abspath(args.out),
                                         charts=not args.no_charts)
     except RenderInterrupted as e:
-        print("run.py: interrupted %s; the samples are kept (redraw with: make plots RUN=%s)"
-              % (e.what, rd.shown(rundir)), file=sys.stderr)
+        print("run.py: interrupted %s; the samples are kept (redraw with: %s)"
+              % (e.what, rd.plots_command(rundir)), file=sys.stderr)
         return 130
     except EnvError as e:
         print("run.py: %s" % e, file=sys.stderr)
         return 3
     except OSError as e:
         print("run.py: cannot write the summary, charts or report in %s: %s "
-              "(the samples are kept; redraw with: make plots RUN=%s)"
-              % (rd.shown(rundir), e, rd.shown(rundir)), file=sys.stderr)
+              "(the samples are kept; redraw with: %s)"
+              % (rd.shown(rundir), e, rd.plots_command(rundir)), file=sys.stderr)
         return 3
     valid = show_or_say(summary, rundir, not args.no_charts)
     if interrupted:

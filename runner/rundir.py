@@ -6,16 +6,26 @@ through files.write_atomic, and the two files that grow while the run goes:
 samples.csv (the columns of samples.SAMPLE_COLUMNS, one row per measured
 process run, flushed as it arrives) and runs.jsonl (every run, warm-ups
 included, with its JSON line and the reason when it was not ok).
+
+While the runner that made a folder lives, it holds an exclusive lock
+(flock) on the folder's runner.lock, which names its pid, host and start: the
+kernel drops the lock when the process ends, however it ends (SIGKILL, out of
+memory), so a reader tells a run still going from one that ended without a
+word (runfolder.RunFolder.ending).  How a run ended early is recorded in
+run.json's ended (note_ending): interrupted by a signal, or crashed, with the
+error (and crash.txt, the traceback).
 """
 import csv
 import datetime
 import json
 import os
 import re
+import shlex
+import socket
 import sys
 
 from .errors import EnvError
-from .files import write_atomic
+from .files import open_text, write_atomic
 from .samples import SAMPLE_COLUMNS
 
 
@@ -53,8 +63,65 @@ def make_run_folder(out, host_slug, prefix="", charts=True):
             raise EnvError("cannot create %s: %s (use --out DIR)" % (path, e.strerror or e))
         if charts:
             os.mkdir(os.path.join(path, "charts"))
+        _hold(path)
         return path, name
     raise EnvError("too many runs in the same second under %s" % parent)
+
+
+LOCK = "runner.lock"
+# {run folder: its runner.lock, open and locked} of the folders this process made.
+_held = {}
+
+
+def _hold(path):
+    """Locks path/runner.lock for as long as this process lives (or release)."""
+    try:
+        import fcntl
+    except ImportError:
+        return                      # no flock: a reader cannot tell, and says so
+    # A bare descriptor: it stays open until release or the process's end.
+    fd = os.open(os.path.join(path, LOCK), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os.write(fd, ("pid=%d host=%s started=%s\n"
+                  % (os.getpid(), socket.gethostname(), utc_now())).encode("utf-8"))
+    _held[path] = fd
+
+
+def made_here():
+    """The newest run folder this process made and still holds, or None."""
+    return list(_held)[-1] if _held else None
+
+
+def release(path):
+    """Drops this process's lock on path (the run is over, however it ended)."""
+    fd = _held.pop(path, None)
+    if fd is not None:
+        os.close(fd)
+
+
+def lock_holder(path):
+    """(held, {"pid", "host", "started"}) of path/runner.lock: held when a live
+    process holds its lock; (None, {}) without the file (a run from before
+    runs kept one) or without flock."""
+    try:
+        import fcntl
+        f = open_text(os.path.join(path, LOCK), errors="replace")   # never a FIFO's wait
+    except (ImportError, OSError):
+        return None, {}
+    with f:
+        words = dict(w.split("=", 1) for w in f.read(4096).split() if "=" in w)
+        try:
+            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True, words
+        fcntl.flock(f, fcntl.LOCK_UN)
+    return False, words
+
+
+def note_ending(path, run, ended):
+    """Writes run (run.json's object) back with ended, how the run ended early:
+    {"how": "interrupted"} or {"how": "crashed", "error": "..."}."""
+    write_json(os.path.join(path, "run.json"), dict(run, ended=ended))
 
 
 def stamp_key(name):
@@ -106,6 +173,19 @@ def point_latest(out, rundir):
     finally:
         if lockf:
             lockf.close()
+
+
+def make_word(text):
+    """text as one word of a make command line given to a shell: make expands
+    `$` in a variable's value (ARGS='--filter c/$' lost the `$`), so each is
+    doubled, then the whole is quoted for the shell."""
+    return shlex.quote(text.replace("$", "$$"))
+
+
+def plots_command(path):
+    """`make plots RUN=...` for the run folder at path, as the user pastes it
+    (a folder under --out '/tmp/my $dir' lost its `$dir` and split at the blank)."""
+    return "make plots RUN=%s" % make_word(shown(path))
 
 
 def shown(path):

@@ -24,9 +24,11 @@ from . import catalog as catalog_mod
 from . import catalog_check
 from . import noise
 from . import pairs as pairs_mod
+from . import rundir as rd
 from . import samples as samples_mod
 from . import summary as sm
 from .errors import EnvError
+from .files import json_load, json_loads, open_text
 
 class Each:
     """A field that is an `outer` (list or dict) whose every item (a list's)
@@ -104,6 +106,7 @@ _QUESTION = Fields({"id": str, "source": str, "text": str, "kind": str, "bound":
 RUN_TYPES = {"rounds": int, "warmup_rounds": int, "seed": int, "workloads": dict,
              "skipped": list, "failures": list, "baselines": dict, "complete": (bool, _NONE),
              "stamp": str, "profile": str, "rounds_done": int, "minutes": _OPT_NUM,
+             "ended": Fields({"how": str, "error": str}), "error": str,
              "variants": _STRS, "filters": _STRS, "commands": Each(dict, _STRS),
              "servers": Each(dict, _STRS), "startup": Each(dict, _STRS),
              "env": Each(dict, Each(dict, str)), "runtimes": Each(dict, str),
@@ -161,8 +164,8 @@ def read_object(path, types):
     if not os.path.exists(path):
         return None
     try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f, object_pairs_hook=catalog_check.unique_keys)
+        with open_text(path) as f:
+            obj = json_load(f, object_pairs_hook=catalog_check.unique_keys)
     except OSError as e:
         raise EnvError("%s: cannot read it: %s" % (path, e.strerror or e))
     except catalog_check.DuplicateKey as e:
@@ -336,9 +339,41 @@ class RunFolder:
             run = {"stamp": os.path.basename(self.path),
                    "rounds": max([s["round"] for s in self.samples] or [0]),
                    "complete": None, "failures": []}
+        run["ending"] = self.ending()
         if not _baseline_table(run.get("baselines")):
             run["baselines"] = self._catalog_baselines()
         return run
+
+    def ending(self):
+        """How the run ended early, in words ("interrupted by a signal ..."), or
+        None for a run that finished (or a folder that does not say): from
+        run.json's ended or error, else from its runner.lock, held while the
+        runner lives (rundir.lock_holder)."""
+        rec = self.recorded
+        if rec.get("complete") is not False:
+            return None
+        done, planned = rec.get("rounds_done"), rec.get("rounds")
+        after = ("after %d of %d measured rounds" % (done, planned)
+                 if isinstance(done, int) and isinstance(planned, int) else "")
+        ended = rec.get("ended") or {}
+        if ended.get("how") == "interrupted":
+            return "interrupted by a signal (Ctrl-C, a kill or a hangup) %s" % after
+        if ended.get("how") == "crashed":
+            return ("the runner crashed %s: %s (the traceback is in crash.txt)"
+                    % (after, ended.get("error") or "no error recorded"))
+        if rec.get("error"):
+            return "stopped by an error of the harness %s: %s" % (after, rec["error"])
+        held, who = rd.lock_holder(self.path)
+        if held:
+            return ("still running (pid %s on %s, started %s): these are the figures of "
+                    "the %s measured rounds done so far" % (
+                        who.get("pid", "?"), who.get("host", "?"), who.get("started", "?"),
+                        done if isinstance(done, int) else "?"))
+        if held is False:
+            return ("ended without saying how, %s: the runner was killed (SIGKILL, out of "
+                    "memory) or its host stopped" % after)
+        return ("interrupted or crashed %s (a run from before runs recorded how they ended)"
+                % after)
 
     def _catalog_baselines(self):
         cat = self.catalog_or_none()
@@ -371,13 +406,14 @@ class RunFolder:
         not JSON (an interrupted write) or not of this shape is left out."""
         out = {}
         try:
-            f = open(self.file("runs.jsonl"), encoding="utf-8")
+            # Appended as the run goes: a line torn or not UTF-8 is left out.
+            f = open_text(self.file("runs.jsonl"), errors="replace")
         except OSError:
             return out
         with f:
             for text in f:
                 try:
-                    e = json.loads(text)
+                    e = json_loads(text)
                 except ValueError:
                     continue
                 if (isinstance(e, dict) and isinstance(e.get("round"), int)
@@ -410,7 +446,7 @@ class RunFolder:
         if info is None:
             return {}, None
         try:
-            with open(self.file("counts.csv"), newline="", encoding="utf-8") as f:
+            with open_text(self.file("counts.csv"), newline="") as f:
                 rows = {r["variant"]: r for r in csv.DictReader(f) if r.get("variant")}
         except (OSError, ValueError, csv.Error):
             return {}, None
@@ -424,8 +460,8 @@ class RunFolder:
         if not os.path.isdir(self.path):
             raise EnvError("%s is not a run folder (expected results/<host>/<stamp>/)" % self.path)
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            with open_text(path) as f:
+                data = json_load(f)
         except OSError:
             raise EnvError("%s is missing: run `python3 -m runner --render %s` first"
                            % (path, self.path)) from None

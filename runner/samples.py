@@ -14,6 +14,7 @@ from . import catalog
 from . import catalog_check
 from . import contract
 from . import expr
+from .files import open_text
 
 # The launcher's (wait4's) figures of the whole process are proc_ columns; a
 # file written before they were named so has them under the line's names.
@@ -63,10 +64,15 @@ def read_samples(path, warnings=None, contracts=None):
     would be wrong."""
     if contracts is None:
         contracts = workload_contracts()
-    with open(path, newline="", encoding="utf-8") as f:
+    with open_text(path, newline="") as f:
         text = f.read()
     reader = csv.reader(io.StringIO(text))
-    header = next(reader, None)
+    try:
+        header = next(reader, None)
+        records = list(enumerate(reader, start=2))
+    except csv.Error as e:
+        # A field past csv's limit (128 KiB: no row the runner writes holds one).
+        raise ValueError("%s:%d: %s" % (path, reader.line_num, e)) from None
     if header is not None:
         header = [OLD_NAMES.get(c, c) for c in header]
     if (header is None or len(header) < BASE_COLUMNS
@@ -74,7 +80,6 @@ def read_samples(path, warnings=None, contracts=None):
         raise ValueError("%s: header is %r, expected the columns %s"
                          % (path, header, ",".join(SAMPLE_COLUMNS)))
     columns = header
-    records = list(enumerate(reader, start=2))
     rows, seen, n_of = [], {}, {}
     for i, (lineno, rec) in enumerate(records):
         where = "%s:%d" % (path, lineno)

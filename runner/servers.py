@@ -25,7 +25,6 @@ exits; on Linux the C server also asks for a parent-death signal.
     ...
     servers.stop_all()                  # at the end of every round
 """
-import json
 import os
 import select
 import signal
@@ -37,6 +36,7 @@ import time
 
 from . import catalog as catalog_mod
 from . import launch
+from .files import json_loads
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -49,9 +49,9 @@ class ServerError(Exception):
 
 
 def _first_line(f):
+    """launch.first_line of what the server wrote to f so far."""
     f.seek(0)
-    text = f.read(1 << 14).decode("utf-8", "replace").strip()
-    return text.splitlines()[0][:200] if text else ""
+    return launch.first_line(f.read(1 << 14))
 
 
 class Server:
@@ -111,7 +111,7 @@ class Server:
             buf += chunk
         line = buf.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
         try:
-            port = json.loads(line).get("port")
+            port = json_loads(line).get("port")
         except (ValueError, AttributeError):
             port = None
         if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:

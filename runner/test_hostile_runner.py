@@ -72,8 +72,10 @@ class BoundsTest(unittest.TestCase):
             self.assertEqual(usage("--profile", "quick", "--host", slug),
                              "--host %r: the runner uses that name in the results folder; "
                              "choose another host slug" % slug)
-        for slug in (".latest", "a/b", "", "-x", "x" * 101):
+        for slug in (".latest", "a/b", "-x", "x" * 101):
             self.assertIn("use letters, digits", usage("--profile", "quick", "--host=" + slug))
+        self.assertEqual(usage("--profile", "quick", "--host="),
+                         "--host '' is empty: give a value, or leave --host out")
         self.assertIsNone(usage("--profile", "quick", "--host", "latest-box"))
 
 

@@ -211,7 +211,8 @@ class ReproduceTest(unittest.TestCase):
                                        "16 Node variants (no node found")
         dec = {r[0]: r for r in table_rows(md, "| gap | in Node")}
         self.assertEqual(dec["await / callback, parallel"][2],
-                         "not measured: the run was interrupted before `readfile/c/await-parallel@node4` ran")
+                         "not measured: the run ended before `readfile/c/await-parallel@node4` ran "
+                         "(it did not finish)")
 
     def test_every_cell_has_a_number_or_a_reason(self):
         for medians in (MEDIANS, {"readfile/go/sync-sequential@os.ReadFile": 8.0}):

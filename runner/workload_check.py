@@ -5,12 +5,12 @@ profiles, baseline rules and targets.  Each raises CatalogError with one line.
 import re
 
 from .catalog_check import (
-    FLAG_KEYS, MAX_TIMEOUT_S, OSES, PASSES_KEYS, PROFILE_SETTINGS, REQUIREMENTS,
+    CONTRACT_FLAGS, FLAG_KEYS, MAX_TIMEOUT_S, OSES, PASSES_KEYS, PROFILE_SETTINGS, REQUIREMENTS,
     RULE_KEYS, SERVER_KEYS, SERVER_WARM_KEYS, TARGET_BOUNDS, TARGET_KEYS, OWN_TARGET_BOUNDS, WARMUP_KEYS, check_budget,
     check_described, check_integer, check_known, check_partial, check_positive, check_seconds,
     check_strings, check_sweep)
 from .errors import CatalogError
-from .expr import MAX_ITERATIONS, flag_key, parse_check, passes_for, warmup_expr, warmup_for
+from .expr import MAX_ITERATIONS, evaluate, flag_key, parse_check, passes_for, warmup_expr, warmup_for
 from .ids import WORD, parse_id
 
 
@@ -23,6 +23,10 @@ def check_flags(flags, path):
         where = "%s: flag %r" % (path, flag)
         if not re.match(r"--[a-z][a-z0-9-]*\Z", flag):
             raise CatalogError("%s: a flag is --lower-case-words" % where)
+        if flag in CONTRACT_FLAGS:
+            raise CatalogError("%s is a flag of the program contract, which the runner gives "
+                               "every program itself (%s): name the workload's flag otherwise"
+                               % (where, ", ".join(CONTRACT_FLAGS)))
         if not isinstance(spec, dict):
             raise CatalogError("%s must be an object" % where)
         check_known(spec, FLAG_KEYS, where)
@@ -36,18 +40,46 @@ def check_flags(flags, path):
     return values
 
 
-def check_checks(checks, path, names, targets):
+# The sample values a check is evaluated at when the catalog is read: N and
+# every integer field of the line at 1 (the contract's smallest run) and at
+# 1,000, the flags at the catalog's values.
+CHECK_SAMPLES = (1, 1000)
+
+
+def check_checks(checks, path, names, targets, values=None):
+    """The workload's checks: each of an integer field of the line (targets),
+    naming only names, and giving an integer at the sample values
+    (CHECK_SAMPLES, the flags at their catalog values): a check that divides
+    by zero (`iterations // 0`), takes len() of a number or int() of a word,
+    or gives a text would fail every run of the workload, charged to the
+    program."""
     if not isinstance(checks, dict):
         raise CatalogError("%s: checks must be an object" % path)
     for field, text in checks.items():
         where = "%s: check %r" % (path, field)
         if field not in targets:
             raise CatalogError("%s: %r is not an integer field of the line" % (where, field))
-        _, used = parse_check(text, where)
+        tree, used = parse_check(text, where)
         unknown = sorted(used - names)
         if unknown:
             raise CatalogError("%s: unknown name %s (known: %s)" % (
                 where, ", ".join(repr(u) for u in unknown), ", ".join(sorted(names))))
+        for n in CHECK_SAMPLES:
+            env = dict({k: n for k in names}, **(values or {}))
+            try:
+                got = evaluate(tree, env)
+            except ValueError as e:
+                raise CatalogError("%s: %r cannot be evaluated at N = %d (every field of the "
+                                   "line %d, the flags at their values): %s; it would fail "
+                                   "every run" % (where, text, n, n, e)) from None
+            if type(got) is not int:
+                raise CatalogError("%s: %r gives %r, not an integer (the field is one)"
+                                   % (where, text, got))
+            if not -2 ** 63 <= got < 2 ** 63:
+                # A line's integers are 64-bit; such a check fails every run,
+                # and its message could not even print the figure (4,300 digits).
+                raise CatalogError("%s: %r... gives a number beyond 64 bits at N = %d: no "
+                                   "line can hold it" % (where, text[:40], n))
 
 
 def check_warmup(w, path):

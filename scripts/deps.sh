@@ -16,8 +16,8 @@
 # and stops.  A second run finds everything and installs nothing.
 #
 # Also builds benchstat (pinned) into BUILD_DIR/tools/bin with the Go toolchain.
-# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, BATS_LIB_PATH=, ACTIONLINT=, BENCHSTAT=)
-# for the Makefile.
+# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, BATS_LIB_PATH=, ACTIONLINT=, BENCHSTAT=,
+# and GOCACHE=, GOPATH= when Go has no cache of its own: HOME unset) for the Makefile.
 # Plain POSIX sh and BSD userland friendly (macOS has bash 3.2 and no nproc).
 set -eu
 
@@ -62,6 +62,35 @@ find_go() {
     if [ -n "$g" ] && have "$g"; then command -v "$g"; return 0; fi
   done
   return 1
+}
+
+# Go keeps its build cache and modules under $HOME unless GOCACHE and GOPATH
+# say otherwise; with HOME unset (a service, `env -i`), every Go build fails
+# on GOCACHE, C-only runs included (make all builds every program).  Then
+# go_caches gives Go the folders it would have had: under the home folder
+# the password database names for this user, else under the build folder;
+# it prints GOCACHE=... and GOPATH=... lines, nothing when Go has its own.
+go_caches() {
+  g=$1
+  # The Makefile exports deps.env's GOCACHE and GOPATH to every recipe, this
+  # one's too: those are the last run's answer, not the user's choice.
+  if [ -f "$build/deps.env" ]; then
+    [ "${GOCACHE:-}" != "$(sed -n 's/^GOCACHE=//p' "$build/deps.env")" ] || unset GOCACHE
+    [ "${GOPATH:-}" != "$(sed -n 's/^GOPATH=//p' "$build/deps.env")" ] || unset GOPATH
+  fi
+  "$g" env GOCACHE 2>/dev/null | grep -qv -e '^off$' -e '^$' &&
+    [ -n "$("$g" env GOMODCACHE 2>/dev/null)" ] && return 0
+  user=$(id -un 2>/dev/null) || user=""
+  home=""
+  [ -n "$user" ] && home=$(eval "echo ~$user" 2>/dev/null)
+  if [ -n "$home" ] && [ "$home" != "~$user" ] && [ -d "$home" ] && [ -w "$home" ]; then
+    cache=$home/.cache/go-build gopath=$home/go
+  else
+    cache=$(cd "$build" && pwd)/go/cache gopath=$(cd "$build" && pwd)/go/path
+  fi
+  say "HOME is unset: Go's caches are GOCACHE=$cache and GOPATH=$gopath (deps.env; set HOME, or GOCACHE and GOPATH, to choose)"
+  echo "GOCACHE=$cache"
+  echo "GOPATH=$gopath"
 }
 
 bats_lib_path() {
@@ -312,10 +341,16 @@ if [ "$(uname -s)" = Darwin ] && have brew; then
   # shellcheck disable=SC2086
   [ -z "$opt_brew" ] || brew install $opt_brew || say "optional:$opt_brew not installed"
 fi
+go=$(find_go)
+gocaches=$(go_caches "$go")
+if [ -n "$gocaches" ]; then
+  GOCACHE=$(printf '%s\n' "$gocaches" | sed -n 's/^GOCACHE=//p')
+  GOPATH=$(printf '%s\n' "$gocaches" | sed -n 's/^GOPATH=//p')
+  export GOCACHE GOPATH
+fi
 install_actionlint
 
 python=$(find_python)
-go=$(find_go)
 actionlint=$(find_actionlint || true)
 node=$(command -v node 2>/dev/null || true)
 # Node's own dependencies (bluebird, for doxbee) go into node/node_modules from
@@ -357,6 +392,7 @@ fi
   echo "BATS_LIB_PATH=$batslib"
   echo "ACTIONLINT=$actionlint"
   echo "BENCHSTAT=$benchstat"
+  [ -z "$gocaches" ] || printf '%s\n' "$gocaches"
 } > "$build/deps.env.tmp"
 mv "$build/deps.env.tmp" "$build/deps.env"
 say "ok: python $python, go $go, node ${node:-absent}, libuv $(pkg-config --modversion libuv)"
