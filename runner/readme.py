@@ -47,6 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 from . import byversion
+from . import fmt
+from . import method
+from . import noise
 from . import render
 from . import report
 from . import runfolder
@@ -120,6 +123,27 @@ def describe_run(rel, summary):
                host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))
 
 
+def host_line(rel):
+    """How noisy the reference host was while the run measured (its rounds'
+    fixed loop and noisy rounds, rounds.csv) and its A/A figure (the last make
+    aa beside the run, method.aa_figure), in one sentence."""
+    path = os.path.join(ROOT, rel)
+    rows = noise.read_rounds(path)
+    parts = []
+    probes = [float(r["probe_ms"]) for r in rows if r.get("probe_ms") not in (None, "")]
+    if probes:
+        noisy = sum(1 for r in rows if r.get("noisy") == "1")
+        parts.append("a fixed loop on the programs' CPU took %s to %s ms at the ends of its "
+                     "%d fresh rounds, %d of them noisy by the rule of the report's Noise "
+                     "section" % (fmt.num(min(probes)), fmt.num(max(probes)), len(rows), noisy))
+    aa = method.aa_figure(path)
+    if aa:
+        parts.append("`make aa` on it: %s" % aa["said"])
+    else:
+        parts.append("no `make aa` of this host is committed beside the run")
+    return "How noisy the reference host was: %s." % "; ".join(parts)
+
+
 def versions_block(rel):
     """docs/results.md's lines on runtime versions: a bullet per seed with a
     claim whose verdict changes between versions of a runtimes-profile run."""
@@ -171,7 +195,8 @@ def answer_block(rel, summary, rt_rel=None, rt_summary=None):
     out += verdicts.glance(rows) or ["(no comparison in this run)"]
     if rt_rel:
         out.append(versions_line(rt_rel))
-    out += ["", "From the reference run %s." % describe_run(rel, summary), ""]
+    out += ["", "From the reference run %s. %s" % (describe_run(rel, summary), host_line(rel)),
+            ""]
     for png in charts(rel, "headline"):
         out += ["![Each style against its own language's baseline](%s)" % png, ""]
     return out[:-1]
