@@ -81,10 +81,10 @@ RULE_TEXT = ("the sign-mixture confidence sequence: the uniform mixture over the
              "excluded wrongly with probability at most 5% however often the rounds are "
              "looked at (runner/sequential.py)")
 # Fewer paired rounds than this and a question is not open but unmeasured:
-# its variants fail.  2: the default profile runs 2 fresh rounds of a variant
+# its variants fail.  1: the default profile runs one fresh round of a variant
 # whose pairs lockstep measures, and a pair it leaves to the rounds (a long
-# pass) is open after them.
-MIN_PAIRS = 2
+# pass) is open after it.
+MIN_PAIRS = 1
 
 _C = {}
 

@@ -205,13 +205,91 @@ def cluster_figure(pairs, n):
     return median([a / float(b) for a, b in ok]), median([(a - b) / float(n) for a, b in ok])
 
 
+def _betacf(a, b, x):
+    """The continued fraction of the incomplete beta function (Lentz)."""
+    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
+                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-14:
+            break
+    return h
+
+
+def t_sf2(t, df):
+    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
+    x = df / (df + t * t)
+    if x <= 0:
+        return 0.0
+    a, b = df / 2.0, 0.5
+    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return min(1.0, front * _betacf(a, b, x) / a)
+    return min(1.0, 1.0 - front * _betacf(b, a, 1 - x) / b)
+
+
+def t_quantile(p, df):
+    """The two-sided quantile: the t with P(|T| >= t) = 1 - p (bisection)."""
+    lo, hi = 0.0, 1e3
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if t_sf2(mid, df) > 1 - p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def t_mean(xs, confidence=CONFIDENCE):
+    """(mean, low, high, two-sided p-value against 0) of xs by Student's t, the
+    interval and p None below 2 values or with no spread and a mean of 0."""
+    n = len(xs)
+    m = sum(xs) / float(n)
+    if n < 2:
+        return m, None, None, None
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    se = sd / math.sqrt(n)
+    half = t_quantile(confidence, n - 1) * se
+    if se == 0:
+        return m, m, m, (1.0 if m == 0 else 0.0)
+    return m, m - half, m + half, t_sf2(m / se, n - 1)
+
+
 def clustered(figures, confidence=CONFIDENCE):
-    """paired()'s dict from process pairs' figures [(ratio, diff per op)]
-    (cluster_figure's): the median of the pairs' medians and its
-    order-statistic interval over the process pairs, which are independent
-    (fresh processes each), and the sign test over them."""
-    figures = [f for f in figures if f is not None]
-    return paired_figures([f[0] for f in figures], [f[1] for f in figures], confidence)
+    """paired()'s dict from the lockstep sessions' figures [(ratio, diff per
+    op)] (cluster_figure's, one a session: its rounds share its processes, so
+    a session is one sample).  Each session's figure is the median of its
+    rounds, so it is near normal whatever the passes' tails; across the
+    sessions, which are independent (fresh processes each), the ratio is the
+    geometric mean with Student's t interval on the log (and the difference
+    per operation the mean with its t interval), the p-value the t-test's,
+    which rejects at 5% exactly when the interval excludes 1.  Below
+    min_samples_for_ci() sessions: no interval and no test, as for rounds."""
+    figures = [f for f in figures if f is not None and f[0] > 0]
+    out = {"rounds": len(figures), "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None,
+           "p_value": None, "significant": None, "diff_per_op_ns": None,
+           "diff_per_op_ns_ci_low": None, "diff_per_op_ns_ci_high": None}
+    if not figures:
+        return out
+    m, lo, hi, p = t_mean([math.log(f[0]) for f in figures], confidence)
+    dm, dlo, dhi, _ = t_mean([f[1] for f in figures], confidence)
+    out["ratio"], out["diff_per_op_ns"] = math.exp(m), dm
+    if len(figures) < min_samples_for_ci() or lo is None:
+        return out
+    out.update(ratio_ci_low=math.exp(lo), ratio_ci_high=math.exp(hi), p_value=p,
+               diff_per_op_ns_ci_low=dlo, diff_per_op_ns_ci_high=dhi)
+    out["significant"] = out["ratio_ci_low"] > 1 or out["ratio_ci_high"] < 1
+    return out
 
 
 MET, MISSED, UNRESOLVED, UNTESTED = "met", "missed", "not resolvable on this host", "untested"

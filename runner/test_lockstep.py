@@ -44,34 +44,46 @@ def simulate(rng, sessions, pairs, between, within, heavy=False, true_ratio=1.0)
 
 
 class ClusteredIntervalTest(unittest.TestCase):
-    def test_the_interval_over_process_pairs_keeps_its_coverage_where_pooling_the_pairs_does_not(self):
-        # No true difference; each process pair has its own effect (sd 1% on
-        # the log), each pass pair its own noise (2%).  The interval from one
-        # figure a process pair must exclude 1 at most 5% of the time; the
-        # same pairs pooled as if independent exclude it far more often,
-        # which is what the test tells apart.
+    def test_the_interval_over_sessions_keeps_its_coverage_where_pooling_the_rounds_does_not(self):
+        # No true difference; each session has its own effect (sd 1% on the
+        # log: a process's layout, its JIT), each round of passes its own noise
+        # (3%), normal and heavy-tailed.  Student's t
+        # over the sessions' medians is exact for normal figures: it excludes
+        # 1 about 5% of the time (deterministic: the seed is fixed); the same
+        # rounds pooled as if independent exclude it far more often, which is
+        # what the test tells apart.
         rng = random.Random(7)
         for heavy in (False, True):
             fp = pooled = 0
-            m = 600
+            m = 1000
             for _ in range(m):
-                sessions = simulate(rng, 8, 12, 0.01, 0.02, heavy)
+                sessions = simulate(rng, 8, 16, 0.01, 0.03, heavy)
                 r = stats.clustered([stats.cluster_figure(cl, 1000) for cl in sessions])
                 fp += r["ratio_ci_low"] > 1 or r["ratio_ci_high"] < 1
                 _, lo, hi = stats.ratio_ci([a / b for cl in sessions for a, b in cl])
                 pooled += lo > 1 or hi < 1
-            self.assertLessEqual(fp / m, 0.05, (heavy, fp))
+            self.assertLessEqual(fp / m, 0.06, (heavy, fp))
+            self.assertGreaterEqual(fp / m, 0.03, (heavy, fp))
             self.assertGreater(pooled / m, 0.12, (heavy, pooled))
+
+    def test_students_t_is_right(self):
+        self.assertAlmostEqual(stats.t_quantile(0.95, 5), 2.5706, places=3)
+        self.assertAlmostEqual(stats.t_quantile(0.95, 30), 2.0423, places=3)
+        self.assertAlmostEqual(stats.t_sf2(1.0, 1), 0.5, places=9)
+        self.assertAlmostEqual(stats.t_sf2(2.0, 10), 0.07339, places=4)
+        m, lo, hi, p = stats.t_mean([1.0, 2.0, 3.0])
+        self.assertAlmostEqual(lo, 2 - 4.3027 / 3 ** 0.5, places=3)
+        self.assertAlmostEqual(p, 0.0742, places=3)
 
     def test_the_interval_covers_a_true_ratio_and_finds_a_real_difference(self):
         rng = random.Random(11)
         cover = found = 0
         for _ in range(300):
-            sessions = simulate(rng, 10, 10, 0.005, 0.02, true_ratio=1.03)
+            sessions = simulate(rng, 8, 16, 0.005, 0.05, true_ratio=1.03)
             r = stats.clustered([stats.cluster_figure(cl, 1) for cl in sessions])
             cover += r["ratio_ci_low"] <= 1.03 <= r["ratio_ci_high"]
             found += r["ratio_ci_low"] > 1
-        self.assertGreaterEqual(cover / 300.0, 0.95)
+        self.assertGreaterEqual(cover / 300.0, 0.92)      # 95% nominal, 300 draws
         self.assertGreaterEqual(found / 300.0, 0.9)
 
     def test_a_cluster_figure_is_the_median_of_its_pairs(self):
@@ -294,7 +306,7 @@ class PairsFileTest(unittest.TestCase):
         (a,) = [r for r in sm.summarize(samples, base, None, locked) if r["variant"] == self.A]
         self.assertEqual(a["pairing"], "lockstep")
         self.assertEqual(a["sessions"], 8)
-        self.assertAlmostEqual(a["ratio"], 1.0135)
+        self.assertAlmostEqual(a["ratio"], 1.0135, places=4)     # geometric mean
         self.assertAlmostEqual(a["fresh_ratio"], 1.5, places=3)
         self.assertTrue(a["disagree"])
         (a,) = [r for r in sm.summarize(samples, base) if r["variant"] == self.A]

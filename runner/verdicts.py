@@ -113,15 +113,17 @@ def _rounds(es):
 
 def _held_why(es, family):
     """Why the held-back entries es are not named, and what would name them."""
-    unit = ("process pairs", "one") if any(e.get("pairing") == "lockstep" for e in es) \
-        else ("rounds", "round")
-    return ("at %s paired %s %s not survive the false discovery rate control over "
-            "the run's %d comparisons (q > 0.05), so %s named; at %d %s a "
-            "difference seen in every %s would be named" % (
-                _rounds(es), unit[0],
-                "its sign test does" if len(es) == 1 else "their sign tests do",
+    if any(e.get("pairing") == "lockstep" for e in es):
+        return ("at %s lockstep sessions %s not survive the false discovery rate control "
+                "over the run's %d comparisons (q > 0.05), so %s named" % (
+                    _rounds(es), "its test does" if len(es) == 1 else "their tests do",
+                    family, "it is not" if len(es) == 1 else "none is"))
+    return ("at %s paired rounds %s not survive the false discovery rate control over "
+            "the run's %d comparisons (q > 0.05), so %s named; at %d rounds a "
+            "difference seen in every round would be named" % (
+                _rounds(es), "its sign test does" if len(es) == 1 else "their sign tests do",
                 family, "it is not" if len(es) == 1 else "none is",
-                sm.stats.rounds_to_survive(family), unit[0], unit[1]))
+                sm.stats.rounds_to_survive(family)))
 
 
 def _and(items):
