@@ -190,7 +190,7 @@ def main(argv):
     ap.add_argument("--case", action="append", default=[])
     ap.add_argument("--comparisons", type=positive, default=40)
     ap.add_argument("--sessions", type=positive, default=8)
-    ap.add_argument("--pairs", type=positive, default=10)
+    ap.add_argument("--pairs", type=positive, default=16)
     ap.add_argument("--noise", action="store_true")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--out", default=os.path.join(catalog_mod.ROOT, "results"))
