@@ -111,9 +111,14 @@ def charts(rel, prefix):
 def describe_run(rel, summary):
     """One sentence: which run, how it was made, on what."""
     run, host = summary["run"], summary["host"]
-    sizes = ", ".join("%s N = %s in %s rounds" % (w, format(s.get("iterations"), ","),
-                                                   sm.workload_rounds(run, w))
-                      for w, s in sorted((run.get("workloads") or {}).items()))
+    sizes = ", ".join("%s N = %s in %s round%s" % (
+        w, format(s.get("iterations"), ","), sm.workload_rounds(run, w),
+        "" if sm.workload_rounds(run, w) == "1" else "s")
+        for w, s in sorted((run.get("workloads") or {}).items()))
+    ls = run.get("lockstep")
+    if isinstance(ls, dict) and ls.get("sessions_run"):
+        sizes += ", then %s lockstep sessions of %s groups of the variants compared" % (
+            ls.get("sessions_run"), ls.get("groups"))
     return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round%s, then %s, "
             "shuffle seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
             % (rel, rel, run.get("profile"), run.get("warmup_rounds"),
@@ -185,7 +190,7 @@ def answer_block(rel, summary, rt_rel=None, rt_summary=None):
     rows = summary["variants"]
     locked = any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
                  for r in rows)
-    how = ("from warm processes alternated in lockstep, one sample a process pair, "
+    how = ("from warm processes alternated in lockstep, one sample a session, "
            "round-paired where a pass is too long for it" if locked else "from round-paired runs")
     out = ["On the reference host, each style against the baseline of its own language "
            "(95%% confidence intervals %s; a difference counts only when "
