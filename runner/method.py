@@ -186,7 +186,7 @@ def _lockstep_workloads(run, ls):
         if w in chosen:
             ns = chosen[w]
             parts.append("%d variants with N chosen (%s to %s)" % (
-                len(ns), fmt.num(min(ns), grouping=True), fmt.num(max(ns), grouping=True)))
+                len(ns), format(min(ns), ","), format(max(ns), ",")))
         if w in kept:
             parts.append("%d keeping the workload's N" % kept[w])
         if w in left:
@@ -264,7 +264,7 @@ def aa_figure(rundir):
             continue
         if not n:
             continue
-        return {"folder": "`../%s/aa.md`" % name, "comparisons": n,
+        return {"folder": "[%s](../%s/aa.md)" % (name, name), "comparisons": n,
                 "said": "%d of %d came out different (%.1f%%), the highest upper bound of a "
                         "case's 95%% interval %.1f%% (`%s`)%s" % (
                             fp, n, 100.0 * fp / n, 100 * float(worst["rate_ci_high"]),
