@@ -351,21 +351,29 @@ def log_limits(ax, values, pad=1.25, include_one=False):
 TICK_SETS = ((1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0), (1.0, 1.5, 2.0, 3.0, 5.0, 7.0),
              (1.0, 2.0, 5.0), (1.0, 3.0), (1.0,))
 TICK_GAP_PX = 60         # between two tick labels' centres: "0.05x" is about 45 px wide
+TICK_CHAR_PX = 9         # a tick label's character, about, and the room beside it
+TICK_MARGIN_PX = 10
 
 
 def log_ticks(ax, plot_px):
     """The ticks of a log x axis plot_px wide, once it is placed: the densest
-    of TICK_SETS whose labels stand TICK_GAP_PX apart (its formatter stays).
-    A locator chosen by the span alone put "0.05" on "0.1" in a narrow panel."""
+    of TICK_SETS whose labels stand TICK_GAP_PX apart, and further where two
+    neighbours' labels are long ("30,000" beside "100,000": half of each one's
+    TICK_CHAR_PX a character, and TICK_MARGIN_PX; its formatter stays).  A
+    locator chosen by the span alone put "0.05" on "0.1" in a narrow panel."""
     from matplotlib.ticker import FixedLocator, NullFormatter
     lo, hi = ax.get_xlim()
     span = math.log(hi / lo)
+    fmt = ax.xaxis.get_major_formatter()
     for subs in TICK_SETS:
         ticks = [k * 10.0 ** e for e in range(int(math.floor(math.log10(lo))) - 1,
                                                int(math.ceil(math.log10(hi))) + 1)
                  for k in subs if lo <= k * 10.0 ** e <= hi]
-        gaps = [math.log(b / a) / span * plot_px for a, b in zip(ticks, ticks[1:])]
-        if min(gaps + [plot_px]) >= TICK_GAP_PX:
+        labels = [len(str(fmt(t, i))) for i, t in enumerate(ticks)]
+        fits = all(math.log(b / a) / span * plot_px
+                   >= max(TICK_GAP_PX, (la + lb) / 2.0 * TICK_CHAR_PX + TICK_MARGIN_PX)
+                   for a, b, la, lb in zip(ticks, ticks[1:], labels, labels[1:]))
+        if fits:
             break
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_formatter(NullFormatter())

@@ -68,7 +68,7 @@ func TestNoopHasNoFlagsOfItsOwn(t *testing.T) {
 		t.Errorf("--file: exit %d, stdout %q, stderr %q; want a usage error", code, stdout, stderr)
 	}
 	code, stdout, _ = run("--help")
-	if code != 0 || !strings.HasPrefix(stdout, "usage: go-noop [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P]\n") ||
+	if code != 0 || !strings.HasPrefix(stdout, "usage: go-noop [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P] [--lockstep 0|1]\n") ||
 		!strings.Contains(stdout, "variants: goroutine-parallel sync-sequential\n") {
 		t.Errorf("--help: exit %d:\n%s", code, stdout)
 	}

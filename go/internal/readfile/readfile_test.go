@@ -188,7 +188,7 @@ func TestARunFailsWithTheContractsExitCodes(t *testing.T) {
 
 func TestTheUsageNamesReadfilesFlagsAndVariants(t *testing.T) {
 	code, stdout, _ := run("--help")
-	for _, want := range []string{"usage: go-readfile [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P] [--expect TEXT] [--file PATH]",
+	for _, want := range []string{"usage: go-readfile [--variant NAME] [--iterations N] [--concurrency K] [--warmup N] [--passes P] [--lockstep 0|1] [--expect TEXT] [--file PATH]",
 		"variants: goroutine-parallel sync-sequential", `(default "fixtures/text.txt")`, `(default "Hello, world")`} {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("exit %d; the usage lacks %q:\n%s", code, want, stdout)
