@@ -14,10 +14,10 @@ ids() {
     readfile/node/callback-sequential@fs.readFile
 }
 
-# commands TEXT -- a file of stdin commands (printf's format) for run_variant.
+# commands TEXT -- a file of stdin commands for run_variant (TEXT's \n are line breaks).
 commands() {
   VARIANT_STDIN="$BATS_TEST_TMPDIR/stdin"
-  printf "$1" > "$VARIANT_STDIN"
+  printf '%b' "$1" > "$VARIANT_STDIN"
 }
 
 # check_protocol_output ID N PASSES -- $output is a ready line, PASSES result
