@@ -212,8 +212,8 @@ def draw(data, workload=None, out=None):
              "mode (ratio of times, 95%% CI)" % " / ".join(labels))
     title += subtitle(shown, left, workload, ratios.has_ratio(rows, "against_baseline"))
     noun = st.unit_noun(summary, workload)
-    note = ("Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired "
-            "within a round), the whisker its 95%% CI. Solid and bold: significant; faded with ~: "
+    note = ("Hollow: the baseline itself. " + layout.ratio_words(summary).replace("%", "%%") +
+            ", the whisker its 95%% CI. Solid and bold: significant; faded with ~: "
             "not named: its CI includes 1 (no measurable difference) or, with a whisker clear "
             "of 1, its test did not survive the false discovery rate control over the run's "
             "comparisons (too few rounds: REPORT.md); ?: too few paired rounds for "

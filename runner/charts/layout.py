@@ -56,10 +56,23 @@ def host_note(summary, workload=None):
     if host.get("node"):
         parts.append("node %s" % host["node"])
     incomplete = " INCOMPLETE RUN." if run.get("complete") is False else ""
-    return "%s. Run %s: %s rounds, shuffled order (shuffle seed %s).%s" % (
+    rounds = sm.workload_rounds(run, workload) if workload else run.get("rounds", "?")
+    ls = run.get("lockstep")
+    locked = (", then %s lockstep sessions" % ls.get("sessions_run")
+              if isinstance(ls, dict) and ls.get("sessions_run") else "")
+    return "%s. Run %s: %s round%s%s, shuffled order (shuffle seed %s).%s" % (
         "; ".join(parts) or "host %s" % host.get("slug", "?"), run.get("stamp", "?"),
-        sm.workload_rounds(run, workload) if workload else run.get("rounds", "?"),
-        run.get("seed", "?"), incomplete)
+        rounds, "" if str(rounds) == "1" else "s", locked, run.get("seed", "?"), incomplete)
+
+
+def ratio_words(summary):
+    """How the chart's ratios were taken, for its note: from lockstep sessions
+    where the run had them (DESIGN section 7), else from paired rounds."""
+    ls = (summary.get("run") or {}).get("lockstep")
+    if isinstance(ls, dict) and ls.get("sessions_run"):
+        return ("A ratio is the geometric mean of its lockstep sessions' figures (of per-round "
+                "ratios where a pass was too long for lockstep)")
+    return "A ratio is the median of per-round ratios (runs paired within a round)"
 
 
 class Panels:
@@ -300,7 +313,7 @@ def ratio_chart(prog, prefix, data, workload, out, pick, what):
     noun = unit_noun(summary, workload)
     p = Panels(prog, out, prefix, workload, what(labels), groups,
                "time / baseline's time (log; lower is better)", style_handles(shown, "dot"),
-               "Hollow: the baseline itself. A ratio is the median of per-round ratios (runs paired within a round), the "
+               "Hollow: the baseline itself. " + ratio_words(summary) + ", the "
                "whisker its 95%% CI. Solid and bold: significant; faded with ~: not named: "
                "its CI includes 1 (no measurable difference) or, with a whisker clear of 1, its "
                "test did not survive the false discovery rate control over the run's comparisons "
