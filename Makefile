@@ -84,8 +84,15 @@ ACTIONLINT ?= $(shell sed -n 's/^ACTIONLINT=//p' '$(DEPS_ENV)' 2>/dev/null)
 # build, and so `make all` for a C-only run, failed on GOCACHE); empty, which
 # Go reads as unset, otherwise.  Exported to every recipe (go runs in recipes
 # and in the runner's); recursive, so that deps.env is read after deps ran.
-GOCACHE ?= $(shell sed -n 's/^GOCACHE=//p' '$(DEPS_ENV)' 2>/dev/null)
-GOPATH ?= $(shell sed -n 's/^GOPATH=//p' '$(DEPS_ENV)' 2>/dev/null)
+# An empty one in the environment counts as none: a make run by another make's
+# recipe (make test's suites) gets the outer one's empty export, and ?= kept
+# it, so a Go build with HOME unset failed there on GOCACHE.
+ifeq ($(strip $(GOCACHE)),)
+GOCACHE = $(shell sed -n 's/^GOCACHE=//p' '$(DEPS_ENV)' 2>/dev/null)
+endif
+ifeq ($(strip $(GOPATH)),)
+GOPATH = $(shell sed -n 's/^GOPATH=//p' '$(DEPS_ENV)' 2>/dev/null)
+endif
 export GOCACHE GOPATH
 
 # Recursive (=) on purpose: pkg-config is asked when a recipe runs, after deps.

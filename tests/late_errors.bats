@@ -33,16 +33,10 @@ load test_helper
   # deps again (make compare runs it each time), with deps.env's caches exported to it
   run -0 env -u HOME make --no-print-directory BUILD="$b" deps
   grep -q '^GOCACHE=/' "$b/deps.env"
-  # go-% is always rebuilt (go tracks its own dependencies).  Once more when it
-  # fails: in make test's parallel run this build failed (exit 2) twice beside
-  # other suites and never alone; a build that fails twice, HOME's failure
-  # (GOCACHE unset), fails the test with both outputs.
-  run env -u HOME make --no-print-directory BUILD="$b" "$b/bin/go-noop"
-  if [ "$status" -ne 0 ]; then
-    first=$output
-    run env -u HOME make --no-print-directory BUILD="$b" "$b/bin/go-noop"
-    [ "$status" -eq 0 ] || fail "the Go build failed twice: $first / $output"
-  fi
+  # go-% is always rebuilt (go tracks its own dependencies).  As make test's
+  # suites run it too: under an outer make, whose export hands GOCACHE and
+  # GOPATH down empty (the build failed there on GOCACHE while it passed alone).
+  run -0 env -u HOME GOCACHE= GOPATH= make --no-print-directory BUILD="$b" "$b/bin/go-noop"
   assert_line --partial "go build -o"
   # With HOME back, deps.env holds no cache of its own again.
   run -0 make --no-print-directory BUILD="$b" deps
