@@ -230,18 +230,6 @@ def _protocol_line(text, kind):
     return obj
 
 
-def lockstep_argv(argv):
-    """argv with --lockstep 1 (and no --passes: one pass a command)."""
-    out, i = [], 0
-    while i < len(argv):
-        if argv[i] in ("--passes", "--lockstep"):
-            i += 2
-            continue
-        out.append(argv[i])
-        i += 1
-    return out + ["--lockstep", "1"]
-
-
 class Group:
     """One group session: k warm processes alternated (group_session).  times[i]
     and first... are per side i: times[i][r] the elapsed_ns of side i's pass of
@@ -369,9 +357,15 @@ def side(cat, v, node, n, pass_n=None, profile="default", rt=None, concurrency=N
     w = v["workload"]
     inv = plan_mod.invocation(v, node, n, cat.workload_args(w), concurrency,
                               cat.warmup(w, profile), "1", rt)
-    inv = inv.replace(iterations=pass_n or n, lockstep=True)
+    return side_of_invocation(cat, v, inv.replace(iterations=pass_n or n, lockstep=True),
+                              concurrency)
+
+
+def side_of_invocation(cat, v, inv, concurrency=None):
+    """A session's side: variant v run as the lockstep Invocation inv, and what
+    its lines are checked against (its workload's flag values, its K)."""
     return {"entry": v, "invocation": inv, "argv": inv.argv(), "n": inv.iterations,
-            "env": v.get("env"), "workload_values": cat.flag_values(w),
+            "env": v.get("env"), "workload_values": cat.flag_values(v["workload"]),
             "concurrency": v["concurrency"] if concurrency is None else concurrency}
 
 
@@ -535,10 +529,7 @@ class Phase:
         """The side of vid at pass N pn, with its server's port (a str: why
         its server is not up)."""
         v = self.cat.find(vid)
-        inv = plan_invocation(self.plan, v, pn)
-        sd = {"entry": v, "invocation": inv, "argv": inv.argv(), "n": pn, "env": v.get("env"),
-              "workload_values": self.cat.flag_values(v["workload"]),
-              "concurrency": v["concurrency"]}
+        sd = side_of_invocation(self.cat, v, plan_invocation(self.plan, v, pn))
         spec = self.plan.servers.get(vid)
         if spec:
             port, why = self.servers.port(spec)
