@@ -500,6 +500,9 @@ class Phase:
         self.figs = {}          # (a, b) -> [(ratio, diff)]
         self.failures = {}      # (a, b) -> count
         self.cost = {}          # group index -> seconds its last session took
+        self.dropped = set()    # pairs fit() left out for the time, for now
+        self.reinstated = False     # the dropped pairs were given the time left
+        self.base_left = True   # a pair in play is short of `sessions`
 
     def per_op(self):
         """{variant: time per operation in ns} from the fresh rounds so far."""
@@ -578,6 +581,7 @@ class Phase:
                 rnd += 1
                 if rnd >= 2:
                     self.fit(rec)
+                self.plan_round()
                 todo = [k for k, g in enumerate(self.groups) if self.wanted(g)]
                 if not todo:
                     stop = "every compared pair decided or at its most sessions"
@@ -591,40 +595,78 @@ class Phase:
                     self.one(w, out, rnd, gi, k, len(todo), rec)
                 self.servers.stop_all()
                 rec.setdefault("round_seconds", []).append(round(time.monotonic() - t_round, 1))
+        # A pair with fewer sessions than an interval needs is the rounds'
+        # (runfolder.RunFolder.sessions): the time budget cut it.
+        short = [list(p) for p in self.qs if len(self.figs.get(p, [])) < stats.MIN_SESSIONS
+                 and self.failures.get(p, 0) < 2]
+        if short:
+            rec.setdefault("left_to_rounds", []).extend(short)
+            rec["dropped_for_time"] = len(short)
         rec["stopped"] = stop
         rec["rounds"] = rnd
         rec["sessions_run"] = self.sessions
         return rec
 
+    def short(self, p):
+        """Whether pair p, in play, is short of its `sessions`."""
+        return (self.failures.get(p, 0) < 2 and p not in self.dropped
+                and len(self.figs.get(p, [])) < self.spec["sessions"])
+
+    def plan_round(self):
+        """Before each lockstep round: once every pair in play has its
+        `sessions`, the pairs fit() left out get the time left (and are left
+        out no more); extra sessions for open questions come only after
+        both."""
+        short = any(self.short(p) for p in self.qs)
+        if not short and self.dropped and not self.reinstated:
+            self.dropped.clear()
+            self.reinstated = True
+            short = any(self.short(p) for p in self.qs)
+        self.base_left = short or bool(self.dropped)
+
     def needs(self, p):
-        """Whether pair p wants another process pair: under `sessions`, or
-        under `max_sessions` with a question its sessions leave open."""
-        if self.failures.get(p, 0) >= 2:
+        """Whether pair p wants another process pair: under `sessions`, or,
+        once no pair is short of its `sessions` and none is left out, under
+        `max_sessions` with a question its sessions leave open."""
+        if self.failures.get(p, 0) >= 2 or p in self.dropped:
             return False
         have = len(self.figs.get(p, []))
         return have < self.spec["sessions"] or (
-            have < self.spec["max_sessions"] and open_pair(self.figs[p], self.qs[p]))
+            not self.base_left and have < self.spec["max_sessions"]
+            and open_pair(self.figs[p], self.qs[p]))
 
     def wanted(self, g):
-        """The pairs of group g that want another session."""
-        return [p for p in g if self.needs(p)]
+        """The pairs of group g that want another session, and with them
+        (their processes start anyway) those of its open pairs whose two
+        variants the session starts."""
+        base = [p for p in g if self.needs(p)]
+        if not base or not self.base_left:
+            return base
+        vids = {v for p in base for v in p}
+        return [p for p in g if p in base or (
+            p[0] in vids and p[1] in vids and self.failures.get(p, 0) < 2
+            and p not in self.dropped
+            and len(self.figs.get(p, [])) < self.spec["max_sessions"]
+            and open_pair(self.figs[p], self.qs[p]))]
 
     def fit(self, rec):
         """Before each lockstep round after the first, at the pace so far: when
         the time left cannot give every group still short of its `sessions`
         the sessions it lacks, the groups of lowest priority (the best of their
-        pairs', pair_questions' order) are left to the rounds, so that the
-        others get theirs rather than every pair too few for an interval.  A
-        group's session is reckoned at FIT_MARGIN times its last one's
+        pairs', pair_questions' order) are left out for now (dropped), so that
+        the others get theirs first rather than every pair too few for an
+        interval; once they have, the left-out get the time left (plan_round),
+        and a pair that ends with fewer than stats.MIN_SESSIONS is the rounds'.
+        A group's session is reckoned at FIT_MARGIN times its last one's
         seconds."""
-        if self.deadline is None:
+        if self.deadline is None or self.reinstated:
             return
         left = self.deadline - time.monotonic()
         rank = {p: i for i, p in enumerate(self.qs)}
         short = []
         for gi, g in enumerate(self.groups):
             lack = max([self.spec["sessions"] - len(self.figs.get(p, [])) for p in g
-                        if self.failures.get(p, 0) < 2] or [0])
+                        if self.failures.get(p, 0) < 2 and p not in self.dropped] or [0])
             if lack > 0 and gi in self.cost:
                 short.append((min(rank[p] for p in g), gi, lack))
         total = 0.0
@@ -635,9 +677,7 @@ class Phase:
                 continue
             for p in self.groups[gi]:
                 if self.failures.get(p, 0) < 2:
-                    self.failures[p] = 2
-                    rec.setdefault("left_to_rounds", []).append(list(p))
-                    rec["dropped_for_time"] = rec.get("dropped_for_time", 0) + 1
+                    self.dropped.add(p)
 
     def one(self, w, out, rnd, gi, k, of, rec):
         """One session of group gi: its variants that a wanting pair needs."""

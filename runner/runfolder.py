@@ -26,6 +26,7 @@ from . import noise
 from . import pairs as pairs_mod
 from . import rundir as rd
 from . import samples as samples_mod
+from . import stats
 from . import summary as sm
 from .errors import EnvError
 from .files import json_load, json_loads, open_text
@@ -305,8 +306,12 @@ class RunFolder:
     @functools.cached_property
     def sessions(self):
         """{(a, b): [(ratio, difference per operation, session, round)]} of the
-        lockstep sessions (pairs.figures): one figure a process pair."""
-        return pairs_mod.figures(self.pairs)
+        lockstep sessions (pairs.figures): one figure a process pair; only the
+        pairs with at least stats.MIN_SESSIONS sessions, the fewest with an
+        interval: a pair the time budget cut shorter is one of the rounds'
+        (its ratio paired by round, extra rounds open to it)."""
+        return {k: v for k, v in pairs_mod.figures(self.pairs).items()
+                if len(v) >= stats.MIN_SESSIONS}
 
     @functools.cached_property
     def lock_per_op(self):

@@ -265,6 +265,14 @@ def t_mean(xs, confidence=CONFIDENCE):
     return m, m - half, m + half, t_sf2(m / se, n - 1)
 
 
+# The fewest lockstep sessions with an interval (clustered): Student's t needs
+# no more than 2, and is exact for normal figures (a session's is a median of its
+# rounds); at 3 it is wide (t = 4.30) but honest, where the order-statistic
+# interval of rounds needs 6.  A pair the time budget cut at 3 to 5 sessions
+# keeps an interval.
+MIN_SESSIONS = 3
+
+
 def clustered(figures, confidence=CONFIDENCE):
     """paired()'s dict from the lockstep sessions' figures [(ratio, diff per
     op)] (cluster_figure's, one a session: its rounds share its processes, so
@@ -274,7 +282,7 @@ def clustered(figures, confidence=CONFIDENCE):
     geometric mean with Student's t interval on the log (and the difference
     per operation the mean with its t interval), the p-value the t-test's,
     which rejects at 5% exactly when the interval excludes 1.  Below
-    min_samples_for_ci() sessions: no interval and no test, as for rounds."""
+    MIN_SESSIONS sessions: no interval and no test."""
     figures = [f for f in figures if f is not None and f[0] > 0]
     out = {"rounds": len(figures), "ratio": None, "ratio_ci_low": None, "ratio_ci_high": None,
            "p_value": None, "significant": None, "diff_per_op_ns": None,
@@ -284,7 +292,7 @@ def clustered(figures, confidence=CONFIDENCE):
     m, lo, hi, p = t_mean([math.log(f[0]) for f in figures], confidence)
     dm, dlo, dhi, _ = t_mean([f[1] for f in figures], confidence)
     out["ratio"], out["diff_per_op_ns"] = math.exp(m), dm
-    if len(figures) < min_samples_for_ci() or lo is None:
+    if len(figures) < MIN_SESSIONS or lo is None:
         return out
     out.update(ratio_ci_low=math.exp(lo), ratio_ci_high=math.exp(hi), p_value=p,
                diff_per_op_ns_ci_low=dlo, diff_per_op_ns_ci_high=dhi)

@@ -160,7 +160,8 @@ def _ratio(row, prefix, key, base_key, label, ok_times, warnings, sessions=None)
         warnings.append("ratio to %s from %d paired %s: too few for a 95%% CI or a test "
                         "(needs %d)" % (label, p["rounds"],
                                         "lockstep sessions" if locked else "rounds",
-                                        stats.min_samples_for_ci()))
+                                        stats.MIN_SESSIONS if locked
+                                        else stats.min_samples_for_ci()))
     if vid != base:
         row[prefix + "p_value"] = p["p_value"]
         row[prefix + "significant"] = p["significant"]

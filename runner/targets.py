@@ -119,7 +119,7 @@ def evaluate(samples, targets_by_workload, sessions=None):
             if e["verdict"] == stats.UNTESTED:
                 e["missing"] = "%d paired %s: too few for an interval (%d needed)" % (
                     p["rounds"], "lockstep sessions" if locked else "rounds",
-                    stats.min_samples_for_ci())
+                    stats.MIN_SESSIONS if locked else stats.min_samples_for_ci())
             out.append(e)
     return out
 
