@@ -284,17 +284,18 @@ def check_calibrate(x, where):
 
 
 LOCKSTEP_KEYS = {"pass_ms", "max_pass_ms", "pairs", "sessions", "max_sessions", "minutes",
-                 "workloads"}
+                 "workloads", "session_ms"}
 
 
 def check_lockstep(x, where):
     """A profile's lockstep phase (runner/lockstep.py): {"pass_ms": T, "pairs": P,
     "sessions": S, "max_sessions": S2[, "max_pass_ms": X][, "minutes": M]
-    [, "workloads": [..]]}: a pass of about T ms where N may be chosen, P pairs
-    of passes a process pair, S process pairs for every pair of variants
-    compared and up to S2 for one still open, within M minutes; a pair whose
-    pass would take more than X ms (its N kept) is left to the rounds;
-    workloads, when given, the only ones."""
+    [, "workloads": [..]][, "session_ms": R]}: a pass of about T ms where N may
+    be chosen, P pairs of passes a process pair (more, up to 4 P, where P
+    rounds of its passes take under R ms), S process pairs for every pair of
+    variants compared and up to S2 for one still open, within M minutes; a
+    pair whose pass would take more than X ms (its N kept) is left to the
+    rounds; workloads, when given, the only ones."""
     if not isinstance(x, dict):
         raise CatalogError('%s must be an object {"pass_ms": T, "pairs": P, "sessions": S, '
                            '"max_sessions": S2}' % where)
@@ -313,6 +314,10 @@ def check_lockstep(x, where):
                            % (where, m))
     if "workloads" in x:
         check_strings(x["workloads"], where, "workloads")
+    s = x.get("session_ms", 0)
+    if isinstance(s, bool) or not isinstance(s, (int, float)) or not 0 <= s <= 600000:
+        raise CatalogError("%s: session_ms must be a number of ms from 0 to 600000, got %r"
+                           % (where, s))
 
 
 def check_extra_rounds(x, where):

@@ -467,6 +467,19 @@ def open_pair(figs, questions):
     return False
 
 
+def session_rounds(spec, pass_ms):
+    """The rounds of a session whose variants' passes take pass_ms each: the
+    profile's `pairs`, or more, up to 4 times, where a round is so short that
+    `pairs` of them take under `session_ms` (the passes' own noise, which more
+    rounds average, is most of a short-pass session's spread, and its
+    processes' start-up most of its cost)."""
+    rounds = spec["pairs"]
+    each = sum(pass_ms)
+    if spec.get("session_ms") and each > 0:
+        rounds = max(rounds, min(4 * rounds, int(spec["session_ms"] // each)))
+    return rounds
+
+
 def keeps_n(v):
     """Whether a pass of v keeps the workload's N: N is part of what is measured."""
     return v["mode"] == "parallel" or v.get("method", "inprocess") != "inprocess"
@@ -551,17 +564,19 @@ class Phase:
         per_op = self.per_op()
         rec = {"rule": RULE, "pass_ms": self.spec["pass_ms"],
                "max_pass_ms": self.spec.get("max_pass_ms"), "pairs": self.spec["pairs"],
+               "session_ms": self.spec.get("session_ms"),
                "sessions": self.spec["sessions"], "max_sessions": self.spec["max_sessions"],
                "compared": len(qs), "pass_n": {}, "invocations": {}, "sessions_run": 0,
                "groups": 0, "stopped": None}
         self.run["lockstep"] = rec
         # Each variant's pass; a pair with a variant lacking a fresh figure, or
         # whose pass would be too long, stays on the rounds.
-        self.n = {}
+        self.n, self.pass_ms = {}, {}
         for vid in sorted({v for p in qs for v in p}):
             got = self.pass_n_of(vid, per_op)
             if got and got[1] <= self.spec.get("max_pass_ms", float("inf")):
                 self.n[vid] = got[0]
+                self.pass_ms[vid] = got[1]
                 rec["pass_n"][vid] = got[0]
         for p in list(qs):
             if p[0] not in self.n or p[1] not in self.n:
@@ -696,7 +711,9 @@ class Phase:
             sides.append(sd)
             rec["invocations"].setdefault("%s@%d" % (vid, sd["n"]), sd["invocation"].record())
         t0 = time.monotonic()
-        g = group_session(sides, self.spec["pairs"], self.rng, self.launch_path, self.cpu,
+        rounds = session_rounds(self.spec, [self.pass_ms[v] for v in vids])
+        rec.setdefault("session_rounds", {})[_group_name(vids)] = rounds
+        g = group_session(sides, rounds, self.rng, self.launch_path, self.cpu,
                           max(self.plan.settings[self.cat.find(v)["workload"]]["timeout_s"]
                               for v in vids))
         self.cost[gi] = time.monotonic() - t0

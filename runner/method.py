@@ -195,6 +195,17 @@ def _lockstep_workloads(run, ls):
     return out
 
 
+def _session_rounds_text(ls):
+    """How many rounds the sessions ran: more than `pairs` where a group's
+    passes were short (lockstep.session_rounds)."""
+    got = [r for r in (ls.get("session_rounds") or {}).values() if isinstance(r, int)]
+    more = [r for r in got if isinstance(ls.get("pairs"), int) and r > ls["pairs"]]
+    if not more:
+        return ""
+    return " (%d of %d groups' sessions up to %d: as many as took about %s ms, their passes being short)" % (
+        len(more), len(got), max(more), fmt.text(ls.get("session_ms")))
+
+
 def lockstep_text(run, aa=None):
     """The Method's words on the run's lockstep phase (run.json's lockstep), or
     None without one; aa, the host's last make aa (aa_figure), is cited."""
@@ -206,7 +217,7 @@ def lockstep_text(run, aa=None):
             "a target or a claim compares (%s pairs, in %s groups: the variants joined by "
             "compared pairs) ran in lockstep sessions: a session starts one process of each "
             "variant of a group, each warms up, all pinned to the programs' CPU, and then they "
-            "take turns, one timed pass each a round in a random order, %s rounds a session, so "
+            "take turns, one timed pass each a round in a random order, %s rounds a session%s, so "
             "that the passes of any two of them in a round ran milliseconds apart. A pass's N "
             "is the one that takes about %s ms at the variant's time per operation in the "
             "fresh rounds, from 1 to the workload's N (a bounded variant's at least 4 K), and "
@@ -228,7 +239,7 @@ def lockstep_text(run, aa=None):
             "below); a variant's time per operation takes its lockstep processes with its "
             "fresh ones." % (
                 fmt.text(ls.get("compared")), fmt.text(ls.get("groups")),
-                fmt.text(ls.get("pairs")), fmt.text(ls.get("pass_ms")),
+                fmt.text(ls.get("pairs")), _session_rounds_text(ls), fmt.text(ls.get("pass_ms")),
                 fmt.text(ls.get("max_pass_ms", "-")), len(left),
                 fmt.text(ls.get("sessions")), fmt.text(ls.get("max_sessions")),
                 fmt.text(ls.get("sessions_run")), fmt.text(ls.get("rounds")),

@@ -385,6 +385,13 @@ class FitTest(unittest.TestCase):
         ph.fit({})
         self.assertEqual(ph.dropped, set())
 
+    def test_a_session_of_short_passes_runs_more_rounds_up_to_four_times(self):
+        spec = {"pairs": 16, "session_ms": 1000}
+        self.assertEqual(lockstep.session_rounds(spec, [3.0, 3.0]), 64)       # 6 ms a round
+        self.assertEqual(lockstep.session_rounds(spec, [3.0] * 8), 41)        # 24 ms
+        self.assertEqual(lockstep.session_rounds(spec, [20.0] * 5), 16)       # 100 ms: pairs
+        self.assertEqual(lockstep.session_rounds({"pairs": 16}, [3.0, 3.0]), 16)
+
     def test_extra_sessions_for_open_questions_wait_until_every_pair_has_its_sessions(self):
         ph = lockstep.Phase.__new__(lockstep.Phase)
         ph.spec = {"sessions": 6, "max_sessions": 16}
