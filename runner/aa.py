@@ -15,8 +15,10 @@ Usage: python3 -m runner.aa [--case ID[:MS]]... [--comparisons M] [--sessions S]
                 [--catalog DIR] [--node PATH|none] [--check]
 
 A case is a variant id and the pass time to aim at in ms (its pass's N is
-chosen from one probe process: lockstep.pass_n); the default cases are a C
-variant with a short pass and a long one, a Go and a Node variant (CASES).
+chosen from one probe process: lockstep.pass_n); a session runs --pairs rounds,
+or as many as a run's lockstep session of the two would (lockstep.session_rounds);
+the default cases are a C variant with a short pass and a long one, a Go and a
+Node variant (CASES).
 Writes OUT/<host>/aa-<UTC stamp>/aa.json and aa.md (the table), prints the
 table.  The share's verdict is by its exact 95% interval (Clopper-Pearson), as
 every target: within 5% only when the interval's top is at or under 5%, above
@@ -114,12 +116,16 @@ def run_case(cat, node, vid, ms, args, rng, launch_path, cpu, say):
     per_op = lockstep.probe_per_op_ns(probe, launch_path, cpu)
     pn = lockstep.pass_n(per_op, max(n, 1000000), ms, keeps_n=v["mode"] == "parallel")
     sd = lockstep.side(cat, v, node, n, pn, profile)
+    # The rounds a session: --pairs, else as a run's lockstep phase gives a
+    # group of these two (lockstep.session_rounds, the default profile's rule).
+    rounds = args.pairs or lockstep.session_rounds(
+        cat.suite["profiles"]["default"]["lockstep"], [per_op * pn / 1e6] * 2)
     fp = pooled_fp = 0
     halves, t0 = [], time.monotonic()
     for c in range(args.comparisons):
         clusters = []
         for _ in range(args.sessions):
-            cl = lockstep.session(sd, sd, args.pairs, rng, launch_path, cpu)
+            cl = lockstep.session(sd, sd, rounds, rng, launch_path, cpu)
             if cl.failure:
                 raise lockstep.Failure(cl.failure)
             clusters.append(cl)
@@ -132,7 +138,7 @@ def run_case(cat, node, vid, ms, args, rng, launch_path, cpu, say):
             % (vid, ms, c + 1, args.comparisons, fp, "" if fp == 1 else "s"))
     v_, low, high = verdict(fp, args.comparisons)
     return {"variant": vid, "pass_ms": ms, "pass_n": pn, "per_op_ns": per_op,
-            "comparisons": args.comparisons, "sessions": args.sessions, "pairs": args.pairs,
+            "comparisons": args.comparisons, "sessions": args.sessions, "pairs": rounds,
             "false_positives": fp, "rate": fp / float(args.comparisons),
             "rate_ci_low": low, "rate_ci_high": high, "verdict": v_,
             "pooled_false_positives": pooled_fp,
@@ -143,8 +149,10 @@ def run_case(cat, node, vid, ms, args, rng, launch_path, cpu, say):
 
 def markdown(rows, meta):
     out = ["# A/A: a variant against itself in lockstep", "",
-           "%s, %s comparisons a case of %s process pairs x %s pairs of passes; %s; seed %s." % (
-               meta["host"], meta["comparisons"], meta["sessions"], meta["pairs"],
+           "%s, %s comparisons a case of %s process pairs x %s; %s; seed %s." % (
+               meta["host"], meta["comparisons"], meta["sessions"],
+               "%s pairs of passes" % meta["pairs"] if meta["pairs"] else
+               "the rounds a run's session of the two would have (the table's)",
                "with --noise (%s)" % meta["noise"] if meta["noise"] else "no added noise",
                meta["seed"]), "",
            "A false positive is a 95% interval that excludes 1.00x. `pooled` judges the same "
@@ -153,8 +161,9 @@ def markdown(rows, meta):
            "| variant | pass | false positives | share [95% CI] | vs 5% | pooled | median half-width |",
            "|---|---:|---:|---|---|---:|---:|"]
     for r in rows:
-        out.append("| `%s` | %g ms (N = %d) | %d of %d | %.1f%% [%.1f, %.1f] | %s | %d of %d | %s |" % (
-            r["variant"], r["pass_ms"], r["pass_n"], r["false_positives"], r["comparisons"],
+        out.append("| `%s` | %g ms (N = %d, %d rounds) | %d of %d | %.1f%% [%.1f, %.1f] | %s | %d of %d | %s |" % (
+            r["variant"], r["pass_ms"], r["pass_n"], r["pairs"], r["false_positives"],
+            r["comparisons"],
             100 * r["rate"], 100 * r["rate_ci_low"], 100 * r["rate_ci_high"],
             "within" if r["verdict"] == stats.MET else "above" if r["verdict"] == stats.MISSED
             else "not resolvable with %d comparisons" % r["comparisons"],
@@ -190,7 +199,7 @@ def main(argv):
     ap.add_argument("--case", action="append", default=[])
     ap.add_argument("--comparisons", type=positive, default=40)
     ap.add_argument("--sessions", type=positive, default=8)
-    ap.add_argument("--pairs", type=positive, default=16)
+    ap.add_argument("--pairs", type=positive)
     ap.add_argument("--noise", action="store_true")
     ap.add_argument("--seed", type=int)
     ap.add_argument("--out", default=os.path.join(catalog_mod.ROOT, "results"))
