@@ -2,7 +2,8 @@
 # The Node.js variants (node/<workload>/ on node/lib/contract.mjs, and the
 # seeds' own methods: seed 000's node --test in node/lib/nodetest.mjs, seed
 # 003's bluebird harness in node/lib/perfjs.mjs, seed 002's shape in
-# node/cacheloop/lib/objkey.mjs): what a Node line holds, the methods, the
+# node/cacheloop/lib/objkey.mjs, seed 004's measurement in
+# node/asyncfib/lib/rssclock.mjs): what a Node line holds, the methods, the
 # usage and the unit tests of node/lib.  Skipped, with a reason, when node is
 # absent.  Every Node variant's contract line (and its default bound) is
 # contract.bats'; Node's own words for each bad input are the catalog's
@@ -132,6 +133,45 @@ setup() {
   run --separate-stderr node node/cacheloop/lib/objkey.mjs node/readfile/callback-parallel.mjs --iterations 3
   assert_failure 2
   [[ "$stderr" == *"is a variant of readfile; seed 002's shape is cacheloop's"* ]]
+}
+
+@test "seed 004's measurement runs the seed's five Node programs in-process, seed and full profiles only, and says its method" {
+  local id ids
+  run catalog ids --profile default --workload asyncfib
+  refute_output --partial -rssclock-
+  run catalog ids --profile seed --workload asyncfib --lang node
+  ids=$(printf '%s\n' "${lines[@]}" | grep -- '-rssclock-' | sort)
+  assert_equal "$(printf '%s\n' "$ids" | tr '\n' ' ')" \
+    "asyncfib/node/await-iterative-rssclock-sequential@none asyncfib/node/await-recursive-rssclock-sequential@none asyncfib/node/promise-iterative-rssclock-sequential@none asyncfib/node/sync-iterative-rssclock-sequential@none asyncfib/node/sync-recursive-rssclock-sequential@none "
+  run catalog field asyncfib/node/await-recursive-rssclock-sequential@none argv
+  assert_output '["{node}", "node/asyncfib/lib/rssclock.mjs", "node/asyncfib/await-recursive-sequential.mjs"]'
+  for id in $ids; do
+    run_variant "$id" 5 --warmup 1
+    assert_success
+    assert_output --partial '"method":"rssclock"'
+    check_result_line "$id" 5 "$output"
+  done
+}
+
+@test "seed 004's measurement fails with one line on a wrong fib, and refuses a file of another workload" {
+  # A variant whose fib(7) is 20, not 21: a wrong result the measurement must catch.
+  cat > "$BATS_TEST_TMPDIR/wrong-recursive-sequential.mjs" <<EOF
+import { asyncfib, counter, plainPass } from '$ROOT/node/asyncfib/workload.mjs';
+function fib(num) {
+  counter.calls++;
+  if (num === 7) return 20;
+  return num <= 1 ? 1 : fib(num - 1) + fib(num - 2);
+}
+export const variant = { workload: asyncfib, style: 'sync', shape: 'recursive', mode: 'sequential',
+  backend: 'none', fib, run(pass, done) { plainPass(pass, 'recursive', fib); done(); } };
+EOF
+  run --separate-stderr node node/asyncfib/lib/rssclock.mjs "$BATS_TEST_TMPDIR/wrong-recursive-sequential.mjs" --iterations 3
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/asyncfib/lib/rssclock.mjs: iteration 0: fib(7) returned 20, expected 21"
+  run --separate-stderr node node/asyncfib/lib/rssclock.mjs node/readfile/callback-parallel.mjs --iterations 3
+  assert_failure 2
+  [[ "$stderr" == *"is not an asyncfib variant with its fib; seed 004's measurement is asyncfib's"* ]]
 }
 
 @test "an unknown flag prints the usage" {

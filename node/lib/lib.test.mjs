@@ -461,6 +461,36 @@ test('measure runs P timed passes after the warm-up, verifies each, times each a
   assert.strictEqual(failures[0], 'timed pass 4 of 4: iteration 1: completed with 99, expected 1');
 });
 
+test('a pass paused between sections times their sum: the time between pause and resume is left out', async () => {
+  const spin = (ms) => {
+    const until = process.hrtime.bigint() + BigInt(ms * 1e6);
+    while (process.hrtime.bigint() < until);
+  };
+  const variant = { workload: noop, style: 'sync', mode: 'sequential', backend: 'none',
+    run(p, done) {
+      assert.throws(() => p.pause(), /outside the clock/);
+      p.begin();
+      for (let i = 0; i < p.n; i++) {
+        if (i > 0) p.resume();
+        spin(2);
+        p.check(i, null, i);
+        if (i + 1 < p.n) {
+          p.pause();
+          spin(30);
+        }
+      }
+      assert.throws(() => p.resume(), /without pass.pause/);
+      done();
+    } };
+  const failures = [];
+  const m = await measure(variant, { ...defaults(noop), iterations: 3, passes: 1 }, 1, (x) => failures.push(x));
+  assert.deepStrictEqual(failures, []);
+  // three sections of 2 ms; the two pauses of 30 ms are not in it
+  assert.ok(m.passesNs[0] >= 6e6 && m.passesNs[0] < 60e6, `${m.passesNs}`);
+  assert.ok(Number(m.pass.t1 - m.pass.t0) >= 66e6);
+  assert.strictEqual(m.passesNs[0], m.pass.elapsedNs());
+});
+
 test('a program runs --passes P and lists P times; a whole-process method refuses more than one', () => {
   const run = runNode(['node/noop/promise-sequential.mjs', '--iterations', '20', '--passes', '3']);
   assert.strictEqual(run.status, 0, run.stderr);
