@@ -135,6 +135,41 @@ setup() {
   [[ "$stderr" == *"is a variant of readfile; seed 002's shape is cacheloop's"* ]]
 }
 
+@test "seed 000's node --test method fails with one line on a wrong result" {
+  run --separate-stderr node node/lib/nodetest.mjs node/readfile/callback-sequential.mjs --iterations 5 --expect Goodbye
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/lib/nodetest.mjs: node/readfile/callback-sequential.mjs: iteration 0: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'"
+}
+
+@test "seed 002's shape fails with one line when a load answers wrong from its plain-object cache" {
+  # The seed's cache and key (the wrapper's pass.objkey), a hit cut short on the fourth load.
+  cat > "$BATS_TEST_TMPDIR/sync-sequential.mjs" <<EOF
+import fs from 'fs';
+import { cacheKey, cacheloop, newCache, settle } from '$ROOT/node/cacheloop/workload.mjs';
+export const variant = { workload: cacheloop, style: 'sync', mode: 'sequential', backend: 'fs.readFileSync',
+  run(pass, done) {
+    const cache = newCache(pass);
+    const key = cacheKey(pass);
+    const load = (name, i) => {
+      const res = cache.get(name);
+      if (res) { cache.hits++; return i === 3 ? res.subarray(1) : res; }
+      cache.misses++;
+      cache.set(name, fs.readFileSync(name));
+      return cache.get(name);
+    };
+    pass.begin();
+    for (let i = 0; i < pass.n; i++) pass.check(i, null, load(key(), i));
+    settle(pass, cache);
+    done();
+  } };
+EOF
+  run --separate-stderr node node/cacheloop/lib/objkey.mjs "$BATS_TEST_TMPDIR/sync-sequential.mjs" --iterations 6
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/cacheloop/lib/objkey.mjs: iteration 3: load returned 11 bytes, expected the file's 12"
+}
+
 @test "seed 004's measurement runs the seed's five Node programs in-process, seed and full profiles only, and says its method" {
   local id ids
   run catalog ids --profile default --workload asyncfib
