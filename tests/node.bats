@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The Node.js variants (node/<workload>/ on node/lib/contract.mjs, and the
 # seeds' own methods: seed 000's node --test in node/lib/nodetest.mjs, seed
-# 003's bluebird harness in node/lib/perfjs.mjs, seed 002's shape in
+# 003's bluebird harness in node/lib/perfjs.mjs and its own programs on
+# bluebird's fakes in node/doxbee/lib/fakes.mjs, seed 002's shape in
 # node/cacheloop/lib/objkey.mjs, seed 004's measurement in
 # node/asyncfib/lib/rssclock.mjs): what a Node line holds, the methods, the
 # usage and the unit tests of node/lib.  Skipped, with a reason, when node is
@@ -168,6 +169,52 @@ EOF
   assert_failure 1
   assert_equal "$output" ""
   assert_equal "$stderr" "node/cacheloop/lib/objkey.mjs: iteration 3: load returned 11 bytes, expected the file's 12"
+}
+
+@test "seed 003's own programs on bluebird's fakes run under the harness and in-process, seed and full profiles only" {
+  local id ids
+  run catalog ids --profile default --workload doxbee
+  refute_output --partial @fakes.
+  run catalog ids --profile seed --workload doxbee --lang node
+  ids=$(printf '%s\n' "${lines[@]}" | grep -- '@fakes\.' | sort)
+  assert_equal "$(printf '%s\n' "$ids" | grep -c -- -perfjs-)" 6
+  assert_equal "$(printf '%s\n' "$ids" | grep -vc -- -perfjs-)" 6
+  run catalog field doxbee/node/await-sequential-perfjs-parallel@fakes.native argv
+  assert_output '["{node}", "node/lib/perfjs.mjs", "node/doxbee/await-sequential-parallel-fakes-native.mjs"]'
+  for id in $ids; do
+    run_variant "$id" 40 --warmup 12 --delay-ms 0 --queries 3
+    assert_success
+    assert_output --partial "\"variant\":\"$id\""
+    check_result_line "$id" 40 "$output"
+  done
+}
+
+@test "seed 003's own programs fail with one line when a fake answers wrong, by either method" {
+  # The native sequential program on a lifter whose every answer is 7, where
+  # bluebird's fakes answer nothing.
+  cat > "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs" <<EOF
+import { main } from '$ROOT/node/lib/contract.mjs';
+import { nativeLifter, runSeedUploads, thenSequential } from '$ROOT/node/doxbee/lib/fakes.mjs';
+import { doxbee } from '$ROOT/node/doxbee/workload.mjs';
+const wrong = (fake) => {
+  const lifted = nativeLifter(fake);
+  return function answerSeven() { return lifted.apply(this, arguments).then(() => 7); };
+};
+export const variant = { workload: doxbee, style: 'promise', shape: 'sequential', mode: 'parallel', backend: 'fakes.native',
+  run(pass, done) {
+    runSeedUploads(pass, done, false, wrong,
+      thenSequential((a, b, fn) => Promise.all([a, b]).then((both) => fn(both[0], both[1]))));
+  } };
+main(variant, import.meta.url);
+EOF
+  run --separate-stderr node node/lib/perfjs.mjs "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs" --iterations 5 --delay-ms 0
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/lib/perfjs.mjs: $BATS_TEST_TMPDIR/promise-sequential-parallel.mjs: iteration 0: upload failed: blob put answered 7, expected undefined"
+  run --separate-stderr node "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs" --iterations 5 --delay-ms 0
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs: iteration 0: upload failed: blob put answered 7, expected undefined"
 }
 
 @test "seed 004's measurement runs the seed's five Node programs in-process, seed and full profiles only, and says its method" {
