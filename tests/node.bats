@@ -3,7 +3,8 @@
 # seeds' own methods: seed 000's node --test in node/lib/nodetest.mjs, seed
 # 003's bluebird harness in node/lib/perfjs.mjs and its own programs on
 # bluebird's fakes in node/doxbee/lib/fakes.mjs, seed 002's shape in
-# node/cacheloop/lib/objkey.mjs, seed 004's measurement in
+# node/cacheloop/lib/objkey.mjs, seed 001's CommonJS program in
+# node/httpchain/lib/datenow.mjs, seed 004's measurement in
 # node/asyncfib/lib/rssclock.mjs): what a Node line holds, the methods, the
 # usage and the unit tests of node/lib.  Skipped, with a reason, when node is
 # absent.  Every Node variant's contract line (and its default bound) is
@@ -119,6 +120,24 @@ setup() {
   run --separate-stderr node node/lib/perfjs.mjs --help
   assert_success
   assert_line --index 0 "usage: node/lib/perfjs.mjs node/<workload>/<file>.mjs [its flags]"
+}
+
+@test "seed 001's own program runs both styles in a child process against Node's server, seed and full profiles only" {
+  local id ids
+  run catalog ids --profile default --workload httpchain
+  refute_output --partial -datenow-
+  run catalog ids --profile seed --workload httpchain --lang node
+  ids=$(printf '%s\n' "${lines[@]}" | grep -- '-datenow-' | sort)
+  assert_equal "$(printf '%s\n' "$ids" | tr '\n' ' ')" \
+    "httpchain/node/await-datenow-sequential@nodeserver.close httpchain/node/callback-datenow-sequential@nodeserver.close "
+  run catalog field httpchain/node/await-datenow-sequential@nodeserver.close argv
+  assert_output '["{node}", "node/httpchain/lib/datenow.mjs", "node/httpchain/await-sequential.mjs", "--backend", "nodeserver.close"]'
+  for id in $ids; do
+    run_variant "$id" 20 --warmup 3
+    assert_success
+    assert_output --partial '"method":"datenow"'
+    check_result_line "$id" 20 "$output"
+  done
 }
 
 @test "seed 002's shape runs every Node cacheloop style in-process and says its method" {
