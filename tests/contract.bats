@@ -111,14 +111,14 @@ PY
 
 # --passes P (DESIGN section 3): P timed passes in the one process, each
 # verified, the line listing their times; a whole-process method (nodetest,
-# perfjs) times one pass a process and refuses more as a usage error.
+# perfjs, datenow) times one pass a process and refuses more as a usage error.
 @test "every program runs --passes 3 after a warm-up and lists three times; the whole-process methods refuse it" {
   local failures="" id method why
   for id in $(program_ids); do
     method=$(catalog field "$id" method)
     run_variant "$id" 4 --warmup 2 --passes 3
     case $method in
-      nodetest | perfjs)
+      nodetest | perfjs | datenow)
         if [ "$status" -ne 2 ] || [ -n "$output" ] || [[ "$stderr" != *"--passes must be 1"* ]]; then
           failures+="$id: exit $status, wanted 2 with '--passes must be 1': $stderr"$'\n'
         fi

@@ -279,6 +279,52 @@ client_ids() {
   contract_ids httpchain | grep -E '^httpchain/(c/.*@cserver|go/.*@cserver|node/.*-sequential@cserver.keepalive)'
 }
 
+# Seed 001's own program (method datenow) is CommonJS, so that it runs on the
+# seed's Node 8: its child, node/httpchain/lib/seed001.cjs, takes its options
+# from the environment as node/lib/wrapper.mjs hands them over.
+seed001() {
+  ASYNCSTYLES_OPTIONS="{\"iterations\":$2,\"warmup\":1,\"port\":\"$3\",\"stallMs\":\"${4:-10000}\",\"backend\":\"nodeserver.close\"}" \
+    ASYNCSTYLES_RESULT="$BATS_TEST_TMPDIR/result.json" "$1" node/httpchain/lib/seed001.cjs "$5"
+}
+
+@test "seed 001's CommonJS program runs both its styles on the oldest pinned Node" {
+  local oldest node style
+  oldest=$("$PYTHON" -c 'import json, sys
+v = json.load(open(sys.argv[1]))["runtimes"]["node"]["versions"]
+print(min(v, key=lambda s: tuple(int(x) for x in s.split("."))))' "$CATALOG_DIR/suite.json")
+  node="${BUILD_DIR}/runtimes/node/${oldest}/bin/node"
+  [ -x "$node" ] || skip "node $oldest, the oldest pinned, is not installed under build/runtimes: make runtimes installs it"
+  serve_piped node node/servers/httpchain.mjs
+  for style in callback await; do
+    run seed001 "$node" 12 "$SERVER_PORT" 10000 "$style"
+    assert_success
+    run "$PYTHON" -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["ok"], r["bytes"], r["elapsed_ns"] > 0)' \
+      "$BATS_TEST_TMPDIR/result.json"
+    assert_output "12 72 True"
+  done
+  run "$node" --version
+  assert_output "v$oldest"
+}
+
+@test "seed 001's own program fails with one line on a wrong body (exit 1) and on no answer within --stall-ms (exit 3)" {
+  local id
+  serve_piped "$BAD" --wrong
+  for id in httpchain/node/callback-datenow-sequential@nodeserver.close httpchain/node/await-datenow-sequential@nodeserver.close; do
+    variant_argv "$id"
+    run --separate-stderr "${VARIANT_ARGV[@]}" --iterations 3 --port "$SERVER_PORT" < /dev/null
+    assert_failure 1
+    assert_equal "$output" ""
+    assert_equal "${#stderr_lines[@]}" 1
+    [[ "$stderr" == "node/httpchain/lib/datenow.mjs: node/httpchain/"*"-sequential.mjs: iteration 0: chain failed: GET /a: body \"/x\", expected \"/b\"" ]]
+  done
+  stop_server
+  serve_piped "$BAD" --silent
+  run --separate-stderr "${VARIANT_ARGV[@]}" --iterations 3 --port "$SERVER_PORT" --stall-ms 300 < /dev/null
+  assert_failure 3
+  assert_equal "${#stderr_lines[@]}" 1
+  [[ "$stderr" == *"GET /a: no complete response within 300 ms"* ]]
+}
+
 # against ROLE CODE PATTERN [FLAGS...] -- every client of client_ids, run at N=3
 # against bad-httpchain-server ROLE (or none: "refused", a port nothing
 # listens on), exits CODE with nothing on stdout and one line matching PATTERN.

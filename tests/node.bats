@@ -1,8 +1,11 @@
 #!/usr/bin/env bats
 # The Node.js variants (node/<workload>/ on node/lib/contract.mjs, and the
 # seeds' own methods: seed 000's node --test in node/lib/nodetest.mjs, seed
-# 003's bluebird harness in node/lib/perfjs.mjs, seed 002's shape in
-# node/cacheloop/lib/objkey.mjs): what a Node line holds, the methods, the
+# 003's bluebird harness in node/lib/perfjs.mjs and its own programs on
+# bluebird's fakes in node/doxbee/lib/fakes.mjs, seed 002's shape in
+# node/cacheloop/lib/objkey.mjs, seed 001's CommonJS program in
+# node/httpchain/lib/datenow.mjs, seed 004's measurement in
+# node/asyncfib/lib/rssclock.mjs): what a Node line holds, the methods, the
 # usage and the unit tests of node/lib.  Skipped, with a reason, when node is
 # absent.  Every Node variant's contract line (and its default bound) is
 # contract.bats'; Node's own words for each bad input are the catalog's
@@ -119,6 +122,24 @@ setup() {
   assert_line --index 0 "usage: node/lib/perfjs.mjs node/<workload>/<file>.mjs [its flags]"
 }
 
+@test "seed 001's own program runs both styles in a child process against Node's server, seed and full profiles only" {
+  local id ids
+  run catalog ids --profile default --workload httpchain
+  refute_output --partial -datenow-
+  run catalog ids --profile seed --workload httpchain --lang node
+  ids=$(printf '%s\n' "${lines[@]}" | grep -- '-datenow-' | sort)
+  assert_equal "$(printf '%s\n' "$ids" | tr '\n' ' ')" \
+    "httpchain/node/await-datenow-sequential@nodeserver.close httpchain/node/callback-datenow-sequential@nodeserver.close "
+  run catalog field httpchain/node/await-datenow-sequential@nodeserver.close argv
+  assert_output '["{node}", "node/httpchain/lib/datenow.mjs", "node/httpchain/await-sequential.mjs", "--backend", "nodeserver.close"]'
+  for id in $ids; do
+    run_variant "$id" 20 --warmup 3
+    assert_success
+    assert_output --partial '"method":"datenow"'
+    check_result_line "$id" 20 "$output"
+  done
+}
+
 @test "seed 002's shape runs every Node cacheloop style in-process and says its method" {
   local id
   run catalog ids --profile seed --workload cacheloop --lang node
@@ -132,6 +153,126 @@ setup() {
   run --separate-stderr node node/cacheloop/lib/objkey.mjs node/readfile/callback-parallel.mjs --iterations 3
   assert_failure 2
   [[ "$stderr" == *"is a variant of readfile; seed 002's shape is cacheloop's"* ]]
+}
+
+@test "seed 000's node --test method fails with one line on a wrong result" {
+  run --separate-stderr node node/lib/nodetest.mjs node/readfile/callback-sequential.mjs --iterations 5 --expect Goodbye
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/lib/nodetest.mjs: node/readfile/callback-sequential.mjs: iteration 0: read 12 bytes 'Hello, world', expected 7 bytes 'Goodbye'"
+}
+
+@test "seed 002's shape fails with one line when a load answers wrong from its plain-object cache" {
+  # The seed's cache and key (the wrapper's pass.objkey), a hit cut short on the fourth load.
+  cat > "$BATS_TEST_TMPDIR/sync-sequential.mjs" <<EOF
+import fs from 'fs';
+import { cacheKey, cacheloop, newCache, settle } from '$ROOT/node/cacheloop/workload.mjs';
+export const variant = { workload: cacheloop, style: 'sync', mode: 'sequential', backend: 'fs.readFileSync',
+  run(pass, done) {
+    const cache = newCache(pass);
+    const key = cacheKey(pass);
+    const load = (name, i) => {
+      const res = cache.get(name);
+      if (res) { cache.hits++; return i === 3 ? res.subarray(1) : res; }
+      cache.misses++;
+      cache.set(name, fs.readFileSync(name));
+      return cache.get(name);
+    };
+    pass.begin();
+    for (let i = 0; i < pass.n; i++) pass.check(i, null, load(key(), i));
+    settle(pass, cache);
+    done();
+  } };
+EOF
+  run --separate-stderr node node/cacheloop/lib/objkey.mjs "$BATS_TEST_TMPDIR/sync-sequential.mjs" --iterations 6
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/cacheloop/lib/objkey.mjs: iteration 3: load returned 11 bytes, expected the file's 12"
+}
+
+@test "seed 003's own programs on bluebird's fakes run under the harness and in-process, seed and full profiles only" {
+  local id ids
+  run catalog ids --profile default --workload doxbee
+  refute_output --partial @fakes.
+  run catalog ids --profile seed --workload doxbee --lang node
+  ids=$(printf '%s\n' "${lines[@]}" | grep -- '@fakes\.' | sort)
+  assert_equal "$(printf '%s\n' "$ids" | grep -c -- -perfjs-)" 6
+  assert_equal "$(printf '%s\n' "$ids" | grep -vc -- -perfjs-)" 6
+  run catalog field doxbee/node/await-sequential-perfjs-parallel@fakes.native argv
+  assert_output '["{node}", "node/lib/perfjs.mjs", "node/doxbee/await-sequential-parallel-fakes-native.mjs"]'
+  for id in $ids; do
+    run_variant "$id" 40 --warmup 12 --delay-ms 0 --queries 3
+    assert_success
+    assert_output --partial "\"variant\":\"$id\""
+    check_result_line "$id" 40 "$output"
+  done
+}
+
+@test "seed 003's own programs fail with one line when a fake answers wrong, by either method" {
+  # The native sequential program on a lifter whose every answer is 7, where
+  # bluebird's fakes answer nothing.
+  cat > "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs" <<EOF
+import { main } from '$ROOT/node/lib/contract.mjs';
+import { nativeLifter, runSeedUploads, thenSequential } from '$ROOT/node/doxbee/lib/fakes.mjs';
+import { doxbee } from '$ROOT/node/doxbee/workload.mjs';
+const wrong = (fake) => {
+  const lifted = nativeLifter(fake);
+  return function answerSeven() { return lifted.apply(this, arguments).then(() => 7); };
+};
+export const variant = { workload: doxbee, style: 'promise', shape: 'sequential', mode: 'parallel', backend: 'fakes.native',
+  run(pass, done) {
+    runSeedUploads(pass, done, false, wrong,
+      thenSequential((a, b, fn) => Promise.all([a, b]).then((both) => fn(both[0], both[1]))));
+  } };
+main(variant, import.meta.url);
+EOF
+  run --separate-stderr node node/lib/perfjs.mjs "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs" --iterations 5 --delay-ms 0
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/lib/perfjs.mjs: $BATS_TEST_TMPDIR/promise-sequential-parallel.mjs: iteration 0: upload failed: blob put answered 7, expected undefined"
+  run --separate-stderr node "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs" --iterations 5 --delay-ms 0
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "$BATS_TEST_TMPDIR/promise-sequential-parallel.mjs: iteration 0: upload failed: blob put answered 7, expected undefined"
+}
+
+@test "seed 004's measurement runs the seed's five Node programs in-process, seed and full profiles only, and says its method" {
+  local id ids
+  run catalog ids --profile default --workload asyncfib
+  refute_output --partial -rssclock-
+  run catalog ids --profile seed --workload asyncfib --lang node
+  ids=$(printf '%s\n' "${lines[@]}" | grep -- '-rssclock-' | sort)
+  assert_equal "$(printf '%s\n' "$ids" | tr '\n' ' ')" \
+    "asyncfib/node/await-iterative-rssclock-sequential@none asyncfib/node/await-recursive-rssclock-sequential@none asyncfib/node/promise-iterative-rssclock-sequential@none asyncfib/node/sync-iterative-rssclock-sequential@none asyncfib/node/sync-recursive-rssclock-sequential@none "
+  run catalog field asyncfib/node/await-recursive-rssclock-sequential@none argv
+  assert_output '["{node}", "node/asyncfib/lib/rssclock.mjs", "node/asyncfib/await-recursive-sequential.mjs"]'
+  for id in $ids; do
+    run_variant "$id" 5 --warmup 1
+    assert_success
+    assert_output --partial '"method":"rssclock"'
+    check_result_line "$id" 5 "$output"
+  done
+}
+
+@test "seed 004's measurement fails with one line on a wrong fib, and refuses a file of another workload" {
+  # A variant whose fib(7) is 20, not 21: a wrong result the measurement must catch.
+  cat > "$BATS_TEST_TMPDIR/wrong-recursive-sequential.mjs" <<EOF
+import { asyncfib, counter, plainPass } from '$ROOT/node/asyncfib/workload.mjs';
+function fib(num) {
+  counter.calls++;
+  if (num === 7) return 20;
+  return num <= 1 ? 1 : fib(num - 1) + fib(num - 2);
+}
+export const variant = { workload: asyncfib, style: 'sync', shape: 'recursive', mode: 'sequential',
+  backend: 'none', fib, run(pass, done) { plainPass(pass, 'recursive', fib); done(); } };
+EOF
+  run --separate-stderr node node/asyncfib/lib/rssclock.mjs "$BATS_TEST_TMPDIR/wrong-recursive-sequential.mjs" --iterations 3
+  assert_failure 1
+  assert_equal "$output" ""
+  assert_equal "$stderr" "node/asyncfib/lib/rssclock.mjs: iteration 0: fib(7) returned 20, expected 21"
+  run --separate-stderr node node/asyncfib/lib/rssclock.mjs node/readfile/callback-parallel.mjs --iterations 3
+  assert_failure 2
+  [[ "$stderr" == *"is not an asyncfib variant with its fib; seed 004's measurement is asyncfib's"* ]]
 }
 
 @test "an unknown flag prints the usage" {

@@ -19,6 +19,7 @@ async function fib(num) {
 
 export const variant = {
   workload: asyncfib, style: 'await', shape: 'iterative', mode: 'sequential', backend: 'none',
+  fib,
   run: (pass) => awaitPass(pass, 'iterative', fib),
 };
 

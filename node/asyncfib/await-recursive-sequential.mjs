@@ -11,6 +11,7 @@ async function fib(num) {
 
 export const variant = {
   workload: asyncfib, style: 'await', shape: 'recursive', mode: 'sequential', backend: 'none',
+  fib,
   run: (pass) => awaitPass(pass, 'recursive', fib),
 };
 

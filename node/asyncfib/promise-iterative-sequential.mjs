@@ -21,6 +21,7 @@ function fib(num) {
 
 export const variant = {
   workload: asyncfib, style: 'promise', shape: 'iterative', mode: 'sequential', backend: 'none',
+  fib,
   run: (pass) => awaitPass(pass, 'iterative', fib),
 };
 

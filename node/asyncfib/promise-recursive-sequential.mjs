@@ -15,6 +15,7 @@ function fib(num) {
 
 export const variant = {
   workload: asyncfib, style: 'promise', shape: 'recursive', mode: 'sequential', backend: 'none',
+  fib,
   run: (pass) => awaitPass(pass, 'recursive', fib),
 };
 

@@ -18,6 +18,7 @@ function fib(num) {
 
 export const variant = {
   workload: asyncfib, style: 'sync', shape: 'iterative', mode: 'sequential', backend: 'none',
+  fib,
   run(pass, done) {
     plainPass(pass, 'iterative', fib);
     done();

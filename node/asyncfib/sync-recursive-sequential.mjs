@@ -10,6 +10,7 @@ function fib(num) {
 
 export const variant = {
   workload: asyncfib, style: 'sync', shape: 'recursive', mode: 'sequential', backend: 'none',
+  fib,
   run(pass, done) {
     plainPass(pass, 'recursive', fib);
     done();

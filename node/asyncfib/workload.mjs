@@ -9,7 +9,9 @@
 // the same way in the check as in the pass.  Each variant file writes fib in its
 // style (the seed's fibonacci_10, fibonacci_20, fibonacci_async_10,
 // fibonacci_async_20 and fibonacci_promise) and hands it to plainPass or
-// awaitPass; every fib counts its calls in `counter.calls`.
+// awaitPass, and gives it as the variant's `fib` for seed 004's own
+// measurement (seedPass, through node/asyncfib/lib/rssclock.mjs); every fib
+// counts its calls in `counter.calls`.
 import { defineWorkload } from '../lib/contract.mjs';
 
 export const asyncfib = defineWorkload({
@@ -100,6 +102,45 @@ export async function awaitPass(pass, shape, fib) {
       if (got !== want.fib[n] && !bad) bad = { n, got, want: want.fib[n] };
     }
     pass.check(i, null, bad);
+  }
+  settle(pass, shape, want, sum);
+}
+
+/**
+ * The resident set in bytes, read as seed 004 read it: process.memoryUsage.rss()
+ * (Node 14.18 and 15.6 on), else the whole process.memoryUsage() of older Nodes.
+ */
+const readRss = process.memoryUsage.rss ? () => process.memoryUsage.rss() : () => process.memoryUsage().rss;
+
+/**
+ * A pass in seed 004's own measurement (node/asyncfib/lib/rssclock.mjs): each
+ * repetition is a section of its own, timed from just before a read of the
+ * resident set to just after a second read that follows its calls, so both
+ * reads are inside the clock, and the pass's time is the sum of its sections
+ * (pass.pause between them).  Between two sections nothing is timed but an
+ * await, as the seed awaited each measurement's async function.  `awaits`:
+ * the fib returns a promise, which each call awaits.
+ */
+export async function seedPass(pass, shape, fib, awaits) {
+  const want = expected(pass, shape);
+  counter.calls = 0;
+  let sum = 0;
+  pass.begin();
+  for (let i = 0; i < pass.n; i++) {
+    if (i > 0) pass.resume();
+    let bad = null;
+    readRss();
+    for (let n = 0; n < want.m; n++) {
+      const got = awaits ? await fib(n) : fib(n);
+      sum += got;
+      if (got !== want.fib[n] && !bad) bad = { n, got, want: want.fib[n] };
+    }
+    readRss();
+    pass.check(i, null, bad);
+    if (i + 1 < pass.n) {
+      pass.pause();
+      await null;
+    }
   }
   settle(pass, shape, want, sum);
 }

@@ -36,7 +36,9 @@
 // workload's flag values under their names (pass.file, pass.expect; a flag
 // --delay-ms would be pass.delayMs) and pass.concurrency for bounded modes.
 // The clock stops inside check() when the n-th completion verifies, so how a
-// style signals the end is not timed.  A failed check ends the process at
+// style signals the end is not timed.  A seed's method that times sections of
+// a pass and sums them, as seed 004 did, stops the clock between them with
+// pass.pause() and starts it again with pass.resume().  A failed check ends the process at
 // once with exit code 1 and one line on stderr naming the iteration, which is
 // why styles need no error paths of their own beyond routing errors into
 // check().  A workload's own fields of the line (its `fields` in the
@@ -95,7 +97,8 @@ const GENERIC_FLAGS = {
 // Names a workload flag may not take: the generic flags, --help, and what a
 // Pass holds of its own (a workload's values are copied onto the pass).
 const RESERVED = new Set([...Object.keys(GENERIC_FLAGS), 'help', 'h', 'n', 'ok', 'bytes', 't0', 't1',
-  'unit', 'verify', 'onFailure', 'check', 'fail', 'begin', 'mark', 'preclock']);
+  'unit', 'verify', 'onFailure', 'check', 'fail', 'begin', 'mark', 'preclock', 'paused', 'pausedAt', 'pause',
+  'resume', 'elapsedNs']);
 
 const FLAG_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const BACKEND = /^[A-Za-z0-9._]+$/;
@@ -233,6 +236,8 @@ export class Pass {
     this.bytes = 0;
     this.t0 = 0n;
     this.t1 = 0n;
+    this.paused = 0n;
+    this.pausedAt = 0n;
     this.onFailure = onFailure;
     this.mark = null;
     this.preclock = { heapBytes: 0, faults: 0 };
@@ -264,6 +269,29 @@ export class Pass {
       this.mark = null;
     }
     this.t0 = process.hrtime.bigint();
+  }
+
+  /**
+   * Stops the clock between two timed sections of a pass, for a seed's method
+   * that times sections and sums them (seed 004's: each repetition from its
+   * own process.hrtime to its own, node/asyncfib/lib/rssclock.mjs); resume()
+   * starts it again.  What runs in between is not timed: the pass's time is
+   * its span less every pause.
+   */
+  pause() {
+    if (this.t0 === 0n || this.pausedAt !== 0n) throw new Error('pass.pause() outside the clock');
+    this.pausedAt = process.hrtime.bigint();
+  }
+
+  resume() {
+    if (this.pausedAt === 0n) throw new Error('pass.resume() without pass.pause()');
+    this.paused += process.hrtime.bigint() - this.pausedAt;
+    this.pausedAt = 0n;
+  }
+
+  /** The timed pass's time in ns: from begin() to the n-th check, less its pauses. */
+  elapsedNs() {
+    return Number(this.t1 - this.t0 - this.paused);
   }
 
   /**
@@ -614,7 +642,7 @@ async function timedPass(variant, opts, concurrency, which) {
   // went back (a GC) it can read lower than before the pass (as in C and Go).
   const peakRssKb = Math.max(resourceUsage().maxRSS, idleRssKb);
   if (pass.ok !== pass.n) which(`verified ${pass.ok} of ${pass.n} ${variant.workload.unit}s before the variant said it was done`);
-  return { pass, ns: Number(pass.t1 - pass.t0), cpu, idleRssKb, peakRssKb };
+  return { pass, ns: pass.elapsedNs(), cpu, idleRssKb, peakRssKb };
 }
 
 /** The line of a pass (measure's figures) for main and the lockstep protocol. */

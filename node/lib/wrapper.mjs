@@ -1,7 +1,8 @@
 // wrapper.mjs -- what the seeds' own methods share: a wrapper program that
 // times a variant file of any workload in a child process of its own
 // (node/lib/nodetest.mjs: seed 000's `node --test`; node/lib/perfjs.mjs: seed
-// 003's bluebird harness) and prints the contract's line with its method, or
+// 003's bluebird harness; node/httpchain/lib/datenow.mjs: seed 001's CommonJS
+// program) and prints the contract's line with its method, or
 // runs it in-process in a seed's own shape (node/cacheloop/lib/objkey.mjs).
 //
 //   node node/lib/<method>.mjs node/<workload>/<file>.mjs [the variant's flags]
@@ -11,14 +12,15 @@
 // what to run from the environment: ASYNCSTYLES_VARIANT (the variant file's
 // absolute path), ASYNCSTYLES_OPTIONS (the parsed flags as JSON) and
 // ASYNCSTYLES_RESULT (a path), and writes its counts there as JSON, or
-// { failure: sentence } when a completion did not verify.
+// { failure: sentence } when a completion did not verify ({ failure, exit: 3 }
+// when the environment failed it: nothing listens, no answer in time).
 import { spawn } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { pathToFileURL } from 'url';
 import {
-  EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, exitIfStdoutClosed, optionsOrExit, resultLine, say, usageText,
+  EXIT_ENV, EXIT_OK, EXIT_USAGE, EXIT_VERIFY, emit, exitIfStdoutClosed, optionsOrExit, resultLine, say, usageText,
   variantFields,
 } from './contract.mjs';
 
@@ -137,8 +139,10 @@ export async function runChild(args, file, opts, env = {}) {
 export function reportOrExit(prog, { file, variant, opts }, method, child, childName, measured) {
   const { code, signal, output, result } = child;
   if (result && result.failure) {
+    // A child may say its failure is the environment's (exit 3: nothing
+    // listens on a port, no answer in time); any other is a verification's.
     say(`${prog}: ${file}: ${result.failure}`);
-    process.exit(EXIT_VERIFY);
+    process.exit(result.exit === EXIT_ENV ? EXIT_ENV : EXIT_VERIFY);
   }
   if (code !== 0 || !result) {
     const tail = output.trim().split('\n').filter((l) => /not ok|Error|error:/.test(l)).slice(0, 1).join(' ');

@@ -51,7 +51,9 @@ MIN_PT_AT_GITHUB = 11.5  # the smallest text there, in points of a 96 dpi screen
 # get their name.
 METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)",
                  "perfjs": "bluebird's harness (performance.js: own process, memory sampled)",
-                 "objkey": "seed 002's cache (a plain object, the key built per load)"}
+                 "objkey": "seed 002's cache (a plain object, the key built per load)",
+                 "rssclock": "seed 004's measurement (RSS read in the clock, repetitions summed)",
+                 "datenow": "seed 001's CommonJS client (own process, chains timed apart and summed)"}
 # runner/, whose catalog/suite.json names the styles, modes and methods.
 RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,

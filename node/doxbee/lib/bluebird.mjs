@@ -13,7 +13,7 @@ import { callbackFake, runPromises } from '../workload.mjs';
 // import(), which Node has only from 14.8; createRequire is 12.2's, and Node 10
 // has createRequireFromPath (DESIGN section 11).
 const createRequire = Module.createRequire || Module.createRequireFromPath;
-let Bluebird;
+export let Bluebird;
 try {
   Bluebird = createRequire(fileURLToPath(import.meta.url))('bluebird');
 } catch {
