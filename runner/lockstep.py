@@ -698,8 +698,8 @@ class Phase:
         """One session of group gi: its variants that a wanting pair needs."""
         pairs = self.wanted(self.groups[gi])
         vids = sorted({v for p in pairs for v in p})
-        self.progress.show("lockstep %d: %s (%d variants, %d of %d)" % (
-            rnd, _group_name(vids), len(vids), k, of))
+        self.progress.show("lockstep %d, group %d of %d (%d variants), for: %s" % (
+            rnd, k, of, len(vids), _pairs_words(pairs, self.qs)))
         sides = []
         for vid in vids:
             sd = self.side_of(vid, self.n[vid])
@@ -776,6 +776,24 @@ def groups(qs):
             out.append([])
         out[where[r]].append(p)
     return out
+
+
+def _pairs_words(pairs, qs):
+    """The question a session pairs, for the live line: its first pair (the
+    highest priority, pair_questions' order) with its first question, and how
+    many more: "readfile c/await-sequential@uring vs c/callback-sequential@uring,
+    Δ per op against 50 ns; +12 more pairs"."""
+    first = min(pairs, key=list(qs).index)
+    w = first[0].split("/", 1)[0]
+
+    def short(v):
+        return v.split("/", 1)[1] if v.startswith(w + "/") else v
+    kind, bound = qs[first][0]
+    what = "ratio against %.2fx" % bound if kind == "ratio" else (
+        "Δ per op against %g ns" % bound if kind == "diff_per_op_ns" else "%s %g" % (kind, bound))
+    more = len(pairs) - 1
+    return "%s %s vs %s, %s%s" % (w, short(first[0]), short(first[1]), what,
+                                  "; +%d more pair%s" % (more, "" if more == 1 else "s") if more else "")
 
 
 def _group_name(vids):

@@ -385,6 +385,21 @@ class FitTest(unittest.TestCase):
         ph.fit({})
         self.assertEqual(ph.dropped, set())
 
+    def test_the_live_line_names_the_question_a_session_pairs(self):
+        qs = {("readfile/c/await-sequential@uring", "readfile/c/callback-sequential@uring"):
+              [("diff_per_op_ns", 50)],
+              ("readfile/c/promise-sequential@uring", "readfile/c/callback-sequential@uring"):
+              [("ratio", 1.0)],
+              ("readfile/node/await-sequential@fs.promises", "readfile/c/callback-sequential@uring"):
+              [("ratio", 1.0)]}
+        pairs = list(qs)[:0:-1] + [list(qs)[0]]          # in any order: the first asked leads
+        self.assertEqual(lockstep._pairs_words(pairs, qs),
+                         "readfile c/await-sequential@uring vs c/callback-sequential@uring, "
+                         "Δ per op against 50 ns; +2 more pairs")
+        self.assertEqual(lockstep._pairs_words([list(qs)[1]], qs),
+                         "readfile c/promise-sequential@uring vs c/callback-sequential@uring, "
+                         "ratio against 1.00x")
+
     def test_a_session_of_short_passes_runs_more_rounds_up_to_four_times(self):
         spec = {"pairs": 16, "session_ms": 1000}
         self.assertEqual(lockstep.session_rounds(spec, [3.0, 3.0]), 64)       # 6 ms a round
