@@ -345,7 +345,8 @@ class LockstepCatalogTest(unittest.TestCase):
         catalog_check.check_lockstep(ok, "w")
         for bad, says in ((dict(ok, pass_ms=0), "pass_ms"), (dict(ok, max_sessions=2), "max_sessions"),
                           (dict(ok, frob=1), "frob"), (dict(ok, max_pass_ms=1), "max_pass_ms"),
-                          (dict(ok, workloads=[]), "workloads"), ([], "must be an object")):
+                          (dict(ok, workloads=[]), "workloads"), (dict(ok, session_ms=-1), "session_ms"),
+                          (dict(ok, session_ms=True), "session_ms"), ([], "must be an object")):
             with self.assertRaises(catalog_mod.CatalogError) as e:
                 catalog_check.check_lockstep(bad, "w")
             self.assertIn(says, str(e.exception))
