@@ -284,7 +284,9 @@ def check_calibrate(x, where):
 
 
 LOCKSTEP_KEYS = {"pass_ms", "max_pass_ms", "pairs", "sessions", "max_sessions", "minutes",
-                 "workloads", "session_ms"}
+                 "workloads", "session_ms", "half_width"}
+# The keys of a lockstep's half_width: a language's own pairs, or "across".
+HALF_WIDTH_KEYS = ("c", "go", "node", "across")
 
 
 def check_lockstep(x, where):
@@ -295,7 +297,9 @@ def check_lockstep(x, where):
     rounds of its passes take under R ms), S process pairs for every pair of
     variants compared and up to S2 for one still open, within M minutes; a
     pair whose pass would take more than X ms (its N kept) is left to the
-    rounds; workloads, when given, the only ones."""
+    rounds; workloads, when given, the only ones; half_width ({lang or
+    "across": share}), a pair's extra sessions also while its interval is
+    wider than that."""
     if not isinstance(x, dict):
         raise CatalogError('%s must be an object {"pass_ms": T, "pairs": P, "sessions": S, '
                            '"max_sessions": S2}' % where)
@@ -314,6 +318,12 @@ def check_lockstep(x, where):
                            % (where, m))
     if "workloads" in x:
         check_strings(x["workloads"], where, "workloads")
+    hw = x.get("half_width", {})
+    if not isinstance(hw, dict) or any(
+            k not in HALF_WIDTH_KEYS or isinstance(v, bool)
+            or not isinstance(v, (int, float)) or not 0 < v <= 1 for k, v in hw.items()):
+        raise CatalogError('%s: half_width must be an object {"c"|"go"|"node"|"across": a share '
+                           'from 0 to 1}, got %r' % (where, hw))
     s = x.get("session_ms", 0)
     if isinstance(s, bool) or not isinstance(s, (int, float)) or not 0 <= s <= 600000:
         raise CatalogError("%s: session_ms must be a number of ms from 0 to 600000, got %r"

@@ -480,6 +480,23 @@ def session_rounds(spec, pass_ms):
     return rounds
 
 
+def wide(figs, p, spec):
+    """Whether pair p's ratio from its sessions' figures (stats.clustered) has
+    no interval or one whose half-width, as a share of the ratio, is over the
+    profile's `half_width` for it: the language's own where both sides are of
+    one language, "across" where they are not; False where the profile asks
+    none."""
+    goal = spec.get("half_width") or {}
+    la, lb = p[0].split("/")[1], p[1].split("/")[1]
+    g = goal.get(la) if la == lb else goal.get("across")
+    if g is None:
+        return False
+    r = stats.clustered(figs)
+    if r["ratio_ci_low"] is None:
+        return True
+    return (r["ratio_ci_high"] - r["ratio_ci_low"]) / 2 / r["ratio"] > g
+
+
 def keeps_n(v):
     """Whether a pass of v keeps the workload's N: N is part of what is measured."""
     return v["mode"] == "parallel" or v.get("method", "inprocess") != "inprocess"
@@ -565,6 +582,7 @@ class Phase:
         rec = {"rule": RULE, "pass_ms": self.spec["pass_ms"],
                "max_pass_ms": self.spec.get("max_pass_ms"), "pairs": self.spec["pairs"],
                "session_ms": self.spec.get("session_ms"),
+               "half_width": self.spec.get("half_width"),
                "sessions": self.spec["sessions"], "max_sessions": self.spec["max_sessions"],
                "compared": len(qs), "pass_n": {}, "invocations": {}, "sessions_run": 0,
                "groups": 0, "stopped": None}
@@ -599,7 +617,7 @@ class Phase:
                 self.plan_round()
                 todo = [k for k, g in enumerate(self.groups) if self.wanted(g)]
                 if not todo:
-                    stop = "every compared pair decided or at its most sessions"
+                    stop = "every compared pair decided, as precise as asked, or at its most sessions"
                     break
                 self.rng.shuffle(todo)
                 t_round = time.monotonic()
@@ -642,13 +660,18 @@ class Phase:
     def needs(self, p):
         """Whether pair p wants another process pair: under `sessions`, or,
         once no pair is short of its `sessions` and none is left out, under
-        `max_sessions` with a question its sessions leave open."""
+        `max_sessions` with a question its sessions leave open or an interval
+        wider than asked (unsettled)."""
         if self.failures.get(p, 0) >= 2 or p in self.dropped:
             return False
         have = len(self.figs.get(p, []))
         return have < self.spec["sessions"] or (
-            not self.base_left and have < self.spec["max_sessions"]
-            and open_pair(self.figs[p], self.qs[p]))
+            not self.base_left and have < self.spec["max_sessions"] and self.unsettled(p))
+
+    def unsettled(self, p):
+        """Whether pair p's sessions leave a question open (open_pair) or its
+        ratio's interval wider than the profile's `half_width` asks (wide)."""
+        return open_pair(self.figs[p], self.qs[p]) or wide(self.figs[p], p, self.spec)
 
     def wanted(self, g):
         """The pairs of group g that want another session, and with them
@@ -662,7 +685,7 @@ class Phase:
             p[0] in vids and p[1] in vids and self.failures.get(p, 0) < 2
             and p not in self.dropped
             and len(self.figs.get(p, [])) < self.spec["max_sessions"]
-            and open_pair(self.figs[p], self.qs[p]))]
+            and self.unsettled(p))]
 
     def fit(self, rec):
         """Before each lockstep round after the first, at the pace so far: when

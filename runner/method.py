@@ -195,6 +195,16 @@ def _lockstep_workloads(run, ls):
     return out
 
 
+def _half_width_text(ls):
+    """The profile's half_width in words: "C 2%, Go 3%, Node 3%, across 5%"."""
+    hw = ls.get("half_width")
+    if not isinstance(hw, dict) or not hw:
+        return "no width asked"
+    names = {"c": "C", "go": "Go", "node": "Node", "across": "across languages"}
+    return ", ".join("%s %g%%" % (names.get(k, k), 100 * v) for k, v in hw.items()
+                     if isinstance(v, (int, float)))
+
+
 def _session_rounds_text(ls):
     """How many rounds the sessions ran: more than `pairs` where a group's
     passes were short (lockstep.session_rounds)."""
@@ -226,8 +236,8 @@ def lockstep_text(run, aa=None):
             "pair whose pass would take more than %s ms stays on the rounds (%d pairs here, "
             "with those the time left gave fewer than 3 sessions). Each pair was to get %s "
             "sessions, those of the targets and claims first when time was short, and one whose "
-            "questions the confidence sequence had not decided got more once every pair had "
-            "its own, up to %s (%s sessions in %s lockstep rounds; they stopped: %s). The "
+            "questions the confidence sequence had not decided, or whose interval was wider than "
+            "the profile asks (%s), got more once every pair had its own, up to %s (%s sessions in %s lockstep rounds; they stopped: %s). The "
             "passes of one session share its "
             "processes, so a session is one sample of each of its pairs: its figure is the "
             "median of its rounds' ratios (and of their differences per operation), and a "
@@ -241,7 +251,7 @@ def lockstep_text(run, aa=None):
                 fmt.text(ls.get("compared")), fmt.text(ls.get("groups")),
                 fmt.text(ls.get("pairs")), _session_rounds_text(ls), fmt.text(ls.get("pass_ms")),
                 fmt.text(ls.get("max_pass_ms", "-")), len(left),
-                fmt.text(ls.get("sessions")), fmt.text(ls.get("max_sessions")),
+                fmt.text(ls.get("sessions")), _half_width_text(ls), fmt.text(ls.get("max_sessions")),
                 fmt.text(ls.get("sessions_run")), fmt.text(ls.get("rounds")),
                 fmt.text(ls.get("stopped") or "interrupted")))
     per = _lockstep_workloads(run, ls)

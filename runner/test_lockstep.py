@@ -346,7 +346,9 @@ class LockstepCatalogTest(unittest.TestCase):
         for bad, says in ((dict(ok, pass_ms=0), "pass_ms"), (dict(ok, max_sessions=2), "max_sessions"),
                           (dict(ok, frob=1), "frob"), (dict(ok, max_pass_ms=1), "max_pass_ms"),
                           (dict(ok, workloads=[]), "workloads"), (dict(ok, session_ms=-1), "session_ms"),
-                          (dict(ok, session_ms=True), "session_ms"), ([], "must be an object")):
+                          (dict(ok, session_ms=True), "session_ms"),
+                          (dict(ok, half_width={"cobol": 0.1}), "half_width"),
+                          (dict(ok, half_width={"c": 0}), "half_width"), ([], "must be an object")):
             with self.assertRaises(catalog_mod.CatalogError) as e:
                 catalog_check.check_lockstep(bad, "w")
             self.assertIn(says, str(e.exception))
@@ -385,6 +387,20 @@ class FitTest(unittest.TestCase):
         ph.deadline = time.monotonic() + 100
         ph.fit({})
         self.assertEqual(ph.dropped, set())
+
+    def test_a_pair_wider_than_the_profile_asks_wants_more_sessions(self):
+        spec = {"half_width": {"c": 0.02, "node": 0.03, "across": 0.05}}
+        cc = ("readfile/c/await-sequential@uring", "readfile/c/callback-sequential@uring")
+        nc = ("readfile/node/await-sequential@fs.promises", cc[1])
+        gg = ("cacheloop/go/goroutine-sequential@os.ReadFile", "cacheloop/go/sync-sequential@os.ReadFile")
+        tight = [(1.50, 0.0), (1.51, 0.0), (1.49, 0.0), (1.50, 0.0)]     # about +-1%
+        loose = [(1.40, 0.0), (1.60, 0.0), (1.45, 0.0), (1.55, 0.0)]     # about +-9%
+        self.assertFalse(lockstep.wide(tight, cc, spec))
+        self.assertTrue(lockstep.wide(loose, cc, spec))
+        self.assertTrue(lockstep.wide(loose, nc, spec))                  # across: 5%
+        self.assertFalse(lockstep.wide(loose, gg, spec))                 # Go: none asked
+        self.assertTrue(lockstep.wide(tight[:2], cc, spec))              # no interval yet
+        self.assertFalse(lockstep.wide(loose, cc, {}))
 
     def test_the_live_line_names_the_question_a_session_pairs(self):
         qs = {("readfile/c/await-sequential@uring", "readfile/c/callback-sequential@uring"):
