@@ -326,10 +326,11 @@ def findings_section(rows, charts):
     locked = any(r.get(p + "pairing") == "lockstep" for r in rows for _, p in sm.BASELINE_KEYS)
     out = ["## Findings", "",
            "Each style against the baseline of its own language (ratios are %s "
-           "medians with their 95%% CI; a difference is named only when the CI excludes 1 "
+           "with their 95%% CI; a difference is named only when the CI excludes 1 "
            "and it survives the false discovery rate control over the run's comparisons "
            "(see Method); every comparison, one by one, is under [All verdicts](#all-verdicts)):"
-           % ("lockstep process pairs'" if locked else "round-paired"), ""]
+           % ("the geometric means of lockstep sessions' figures (round-paired medians where "
+              "a pair ran no lockstep)" if locked else "round-paired medians"), ""]
     md = verdicts.markdown(rows)
     out += md if md else ["No variant has a baseline of its own language in this run.", ""]
     for title, rel in charts:

@@ -248,10 +248,11 @@ def section(run, workload, claims):
             run.host.get("cpu_model") or run.host.get("slug") or "this host",
             run.host.get("node") or "absent", (run.host.get("go") or "absent").replace("go version ", "")))
     out.append("")
-    out.append("%s Brackets are 95%% confidence intervals of the median %s.%s" % (
+    out.append("%s Brackets are 95%% confidence intervals %s.%s" % (
         claims["reading"],
-        ("of round-paired ratios, or of lockstep process pairs' figures where the two "
-         "variants of a ratio ran in lockstep" if run.sessions else "of round-paired ratios")
+        ("of the median of round-paired ratios, or of the geometric mean of lockstep sessions' "
+         "figures where the two variants of a ratio ran in lockstep" if run.sessions
+         else "of the median of round-paired ratios")
         if run.times is not None
         else "(none here: %s, so ratios are of medians)" % run.samples_note,
         (" A verdict names a difference only when its CI excludes 1 (0 for memory) and its "

@@ -110,8 +110,9 @@ def legend(rows):
     out = ["ratios: time over the baseline's, median of the rounds paired in this run, "
            "with its 95% CI; Δ: the difference per operation, with its CI"
            if not locked else
-           "ratios: time over the baseline's, the median of its lockstep process pairs' "
-           "figures (of the rounds paired where the pair ran no lockstep), with its 95% CI; "
+           "ratios: time over the baseline's, the geometric mean of its lockstep sessions' "
+           "figures (the median of the rounds paired where the pair ran no lockstep), with its "
+           "95% CI; "
            "Δ: the difference per operation, with its CI"]
     if SAME in marks:
         out.append("~ : no significant difference (the paired 95% CI includes 1; sign test "

@@ -332,12 +332,21 @@ PY
 
 @test "on Linux a program that calls setsid still dies with the runner (its parent-death signal)" {
   [ "$(uname -s)" = Linux ] && command -v setsid >/dev/null || skip "Linux with setsid(1) only"
-  SLEEPER_PREFIX=setsid start_hanging_run
+  # setsid -w: a group leader's setsid(1) forks, and without -w its parent (the
+  # program the runner started) ended at once, so the run could end before the kill.
+  SLEEPER_PREFIX="setsid -w" start_hanging_run
+  # The program's child (setsid's, in a session of its own) once it runs.
+  child=""
+  for _ in $(seq 1 50); do
+    child=$(pgrep -P "${PIDS#* }" | head -n 1) && [ -n "$child" ] && break
+    sleep 0.1
+  done
+  [ -n "$child" ] || fail "setsid -w started no child"
   kill -KILL "$RUNNER_PID"
   wait "$RUNNER_PID" || true
-  # The program (the second pid) left the group, so only its own parent-death
-  # signal reaches it; the wrapper's child stayed in the group.
-  gone $PIDS
+  # The wrapper's child stayed in the group; the program's child left it, and
+  # the launcher (a subreaper) kills it as a leftover once the runner is gone.
+  gone $PIDS "$child"
 }
 
 # signal_runner_when SIGNAL PATTERN ARGS... -- starts the runner with ARGS in the
