@@ -338,7 +338,8 @@ PY
   # The program's child (setsid's, in a session of its own) once it runs.
   child=""
   for _ in $(seq 1 50); do
-    child=$(pgrep -P "${PIDS#* }" | head -n 1) && [ -n "$child" ] && break
+    child=$(awk '{ print $1 }' "/proc/${PIDS#* }/task/${PIDS#* }/children" 2>/dev/null)
+    [ -n "$child" ] && break
     sleep 0.1
   done
   [ -n "$child" ] || fail "setsid -w started no child"
