@@ -26,7 +26,7 @@ TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op
                "ops_per_iteration", "at_iterations"}
 TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")        # of a pair
 OWN_TARGET_BOUNDS = ("max_ns_per_op", "max_bytes_per_op")  # of the variant's own figure
-SUITE_KEYS = {"about", "modes", "methods", "styles", "bound", "profiles", "bad_inputs", "startup", "runtimes"}
+SUITE_KEYS = {"about", "modes", "methods", "method_titles", "styles", "bound", "profiles", "bad_inputs", "startup", "runtimes"}
 RUNTIME_LANG_KEYS = {"versions", "needs"}
 NEED_KEYS = {"for", "min", "why"}
 VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\Z")
@@ -434,6 +434,12 @@ def read_suite(path):
                 raise CatalogError("%s: %s entry %r is not a lower-case word" % (path, k, w))
     if "inprocess" not in suite["methods"]:
         raise CatalogError("%s: methods must include inprocess (the default)" % path)
+    titles = suite.get("method_titles", {})
+    if not isinstance(titles, dict) or any(
+            k not in suite["methods"] or not isinstance(v, str) or not v.strip()
+            for k, v in titles.items()):
+        raise CatalogError("%s: method_titles must map methods to a panel title each, got %r"
+                           % (path, titles))
     check_integer(suite.get("bound"), 1, MAX_BOUND, path, "bound")
     check_bad_inputs(suite.setdefault("bad_inputs", []), path)
     profiles = suite.get("profiles")

@@ -217,6 +217,8 @@ class ValidationTest(TempCatalog):
         self.assertRejected(r"bound must be an integer from 1 to", suite=dict(SUITE, bound=0), work=WORK)
         self.assertRejected(r"methods must include inprocess",
                             suite=dict(SUITE, methods=["nodetest"]), work=WORK)
+        self.assertRejected(r"method_titles must map methods to a panel title each",
+                            suite=dict(SUITE, method_titles={"nosuch": "a title"}), work=WORK)
 
     def test_a_missing_folder_or_file(self):
         with self.assertRaisesRegex(catalog.CatalogError, "not a catalog folder"):

@@ -47,13 +47,6 @@ WIDTH_IN = 10.0
 FONT_PT = 13
 GITHUB_PX = 880          # the width GitHub shows an image at in a README or an issue
 MIN_PT_AT_GITHUB = 11.5  # the smallest text there, in points of a 96 dpi screen
-# How a panel of another method's timings is titled, per method; other methods
-# get their name.
-METHOD_TITLES = {"nodetest": "whole process, timed as node --test (start-up included)",
-                 "perfjs": "bluebird's harness (performance.js: own process, memory sampled)",
-                 "objkey": "seed 002's cache (a plain object, the key built per load)",
-                 "rssclock": "seed 004's measurement (RSS read in the clock, repetitions summed)",
-                 "datenow": "seed 001's CommonJS client (own process, chains timed apart and summed)"}
 # runner/, whose catalog/suite.json names the styles, modes and methods.
 RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 plt.rcParams.update({"font.size": FONT_PT, "axes.titlesize": FONT_PT,
@@ -95,7 +88,7 @@ def lang_hatch(lang):
 # -- order and grouping ------------------------------------------------------
 
 def suite_vocabulary():
-    """suite.json's styles, modes and methods (runner/catalog/suite.json is their
+    """suite.json's styles, modes, methods and method titles (runner/catalog/suite.json is their
     one source); the built-in lists when it cannot be read."""
     try:
         with open(os.path.join(RUNNER, "catalog", "suite.json"), encoding="utf-8") as f:
@@ -104,7 +97,10 @@ def suite_vocabulary():
         suite = {}
     return {"styles": suite.get("styles") or list(STYLE_COLORS),
             "modes": suite.get("modes") or list(MODES),
-            "methods": suite.get("methods") or ["inprocess"]}
+            "methods": suite.get("methods") or ["inprocess"],
+            # How a panel of another method's timings is titled; a method
+            # without one gets its name.
+            "method_titles": suite.get("method_titles") or {}}
 
 
 VOCAB = suite_vocabulary()
@@ -129,7 +125,7 @@ def panel_key(r):
 def panel_title(mode, method):
     if method in ("", "inprocess", None):
         return mode
-    return "%s: %s" % (mode, METHOD_TITLES.get(method, "method %s" % method))
+    return "%s: %s" % (mode, VOCAB["method_titles"].get(method, "method %s" % method))
 
 
 def panels(rows):
