@@ -665,8 +665,13 @@ class Phase:
         if self.failures.get(p, 0) >= 2 or p in self.dropped:
             return False
         have = len(self.figs.get(p, []))
-        return have < self.spec["sessions"] or (
-            not self.base_left and have < self.spec["max_sessions"] and self.unsettled(p))
+        return have < self.spec["sessions"] or (not self.base_left and self.more(p))
+
+    def more(self, p):
+        """Whether pair p, in play with its `sessions`, may take another:
+        under `max_sessions` and unsettled."""
+        return (self.failures.get(p, 0) < 2 and p not in self.dropped
+                and len(self.figs.get(p, [])) < self.spec["max_sessions"] and self.unsettled(p))
 
     def unsettled(self, p):
         """Whether pair p's sessions leave a question open (open_pair) or its
@@ -681,11 +686,7 @@ class Phase:
         if not base or not self.base_left:
             return base
         vids = {v for p in base for v in p}
-        return [p for p in g if p in base or (
-            p[0] in vids and p[1] in vids and self.failures.get(p, 0) < 2
-            and p not in self.dropped
-            and len(self.figs.get(p, [])) < self.spec["max_sessions"]
-            and self.unsettled(p))]
+        return [p for p in g if p in base or (p[0] in vids and p[1] in vids and self.more(p))]
 
     def fit(self, rec):
         """Before each lockstep round after the first, at the pace so far: when
