@@ -11,7 +11,7 @@ load test_helper
 broken_catalog() {
   local dir="$BATS_TEST_TMPDIR/catalog"
   rm -rf "$dir"
-  cp -R "$ROOT/runner/catalog" "$dir"
+  cp -R "$ROOT/catalog" "$dir"
   "$PYTHON" - "$dir" "$1" <<'PY'
 import copy, glob, json, os, shutil, sys
 folder, breakage = sys.argv[1], sys.argv[2]

@@ -313,7 +313,7 @@ EOF
   # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
 import json, os, sys
-styles = json.load(open(os.path.join(sys.argv[1], "runner", "catalog", "suite.json")))["styles"]
+styles = json.load(open(os.path.join(sys.argv[1], "catalog", "suite.json")))["styles"]
 for path in sys.argv[2:]:
     side = json.load(open(path))
     # claims, gap and runtimes charts list claims in their catalog order, not styles

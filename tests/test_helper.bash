@@ -37,7 +37,7 @@ done
 # The catalog folder every helper reads: catalog/ unless CATALOG_DIR
 # names another (a test of the helpers themselves uses the fake one in
 # tests/fixtures-bin/catalog).
-: "${CATALOG_DIR:=${ROOT}/runner/catalog}"
+: "${CATALOG_DIR:=${ROOT}/catalog}"
 
 # catalog ARGS... -- the catalog CLI (runner/catalog/catalog.py).
 catalog() { "$PYTHON" -m runner.catalog.catalog_cli --catalog "$CATALOG_DIR" "$@"; }

@@ -434,8 +434,8 @@ def snapshot(src, rundir):
 
 
 def for_run(rundir):
-    """The catalog a run folder ran with: its snapshot, or today's (runner/
-    catalog/) for a run made before runs kept one.  A snapshot today's code
+    """The catalog a run folder ran with: its snapshot, or today's (catalog/)
+    for a run made before runs kept one.  A snapshot today's code
     cannot read any more is replaced by today's catalog, said once on stderr.
     Loaded once per folder and process; raises CatalogError only when today's
     cannot be read either."""

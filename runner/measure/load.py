@@ -17,7 +17,6 @@ The process is a child of the runner in its own process group, and ends when
 the runner does (it watches its parent); stop() ends it at once.
 """
 import os
-import random
 import signal
 import subprocess
 import sys

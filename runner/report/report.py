@@ -352,8 +352,9 @@ def all_verdicts_section(rows):
 
 
 ROOT = paths.ROOT
-# The catalog a run takes unless told otherwise, as run.json records it.
-DEFAULT_CATALOG = "runner/catalog"
+# The catalog a run takes unless told otherwise, as run.json records it: catalog/,
+# or runner/catalog/ where it lived before (the reference runs of that day).
+DEFAULT_CATALOGS = ("catalog", "runner/catalog")
 
 
 def reproduce_command(run, host, folder=None):
@@ -396,7 +397,7 @@ def _catalog_again(run, folder):
     """The --catalog of the command, or None for the project's own: the copy in
     the run folder (folder) of a catalog of the run's own, which may be gone."""
     recorded = run.get("catalog")
-    if not isinstance(recorded, str) or recorded.rstrip("/") == DEFAULT_CATALOG:
+    if not isinstance(recorded, str) or recorded.rstrip("/") in DEFAULT_CATALOGS:
         return None
     if folder and os.path.isfile(os.path.join(folder, "catalog", "suite.json")):
         path = os.path.join(folder, "catalog")

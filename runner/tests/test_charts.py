@@ -11,6 +11,7 @@ import unittest
 from ..catalog import catalog
 from ..report import charting
 from ..analysis import runfolder
+from ..report.charts import figure
 from ..report.charts import layout
 from ..report.charts import scaling
 from ..report.charts import style as st
@@ -39,7 +40,7 @@ class CheckFigure(unittest.TestCase):
         fig = self.figure()
         fig.text(0.1, 0.5, "left")
         fig.text(0.7, 0.5, "right")
-        check = layout.check_figure(fig)
+        check = figure.check_figure(fig)
         self.assertEqual(check["overlaps"], [])
         self.assertEqual(check["outside"], [])
         self.assertEqual(check["texts"], 2)
@@ -48,12 +49,12 @@ class CheckFigure(unittest.TestCase):
         fig = self.figure()
         fig.text(0.1, 0.5, "a long label here")
         fig.text(0.15, 0.5, "another")
-        self.assertEqual(layout.check_figure(fig)["overlaps"], [["a long label here", "another"]])
+        self.assertEqual(figure.check_figure(fig)["overlaps"], [["a long label here", "another"]])
 
     def test_a_text_beyond_the_edge_is_reported(self):
         fig = self.figure()
         fig.text(0.95, 0.5, "cut off at the right edge")
-        self.assertEqual(layout.check_figure(fig)["outside"], ["cut off at the right edge"])
+        self.assertEqual(figure.check_figure(fig)["outside"], ["cut off at the right edge"])
 
     def test_tick_labels_out_of_view_do_not_count(self):
         fig = self.figure()
@@ -61,14 +62,14 @@ class CheckFigure(unittest.TestCase):
         ax.set_xticks([0, 0.5, 1, 5, 10])
         ax.set_xticklabels(["0", "0.5", "1", "five", "ten"])
         ax.set_xlim(0, 1)         # after the ticks: set_xticks widens the view to them
-        texts = [t.get_text() for t in layout._drawn_texts(fig, fig.canvas.get_renderer())]
+        texts = [t.get_text() for t in figure._drawn_texts(fig, fig.canvas.get_renderer())]
         self.assertNotIn("ten", texts)
         self.assertIn("0.5", texts)
 
     def test_smallest_text_at_githubs_width(self):
         fig = self.figure()
         fig.text(0.1, 0.5, "small", fontsize=8)
-        check = layout.check_figure(fig)
+        check = figure.check_figure(fig)
         self.assertEqual(check["width_px"], 1000)
         self.assertAlmostEqual(check["smallest_pt_at_github"], 8 * st.DPI / 96.0 * 0.88, 2)
 

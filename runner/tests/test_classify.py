@@ -1,4 +1,4 @@
-"""Tests of measure.classify on environment failures: out of memory, file
+"""Tests of outcome.classify on environment failures: out of memory, file
 descriptors and threads keep the status of DESIGN section 6 (failed, crashed)
 with a reason that says the environment failed, never a verification."""
 import signal
@@ -6,7 +6,7 @@ import unittest
 
 
 from ..measure import launch
-from ..measure import measure
+from ..measure import outcome
 
 V = {"id": "readfile/c/await-parallel@node4", "concurrency": 0}
 
@@ -19,7 +19,7 @@ def result(stderr=b"", exit_code=0, sig=None):
 
 class EnvironmentFailureTest(unittest.TestCase):
     def classify(self, res):
-        status, rec, why = measure.classify(V, 10, res, {})
+        status, rec, why = outcome.classify(V, 10, res, {})
         self.assertIsNone(rec)
         return status, why
 

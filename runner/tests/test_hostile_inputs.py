@@ -252,8 +252,8 @@ class HowARunEndedTest(RunFixture):
     def ended_with(self, exc):
         """A run whose first measured program raises exc in the runner; (exit
         code, folder, run.json, REPORT.md after --render)."""
-        from ..measure import measure
-        saved = measure.classify
+        from ..measure import outcome
+        saved = outcome.classify
         calls = []
 
         def classify(*a, **kw):
@@ -261,11 +261,11 @@ class HowARunEndedTest(RunFixture):
             if len(calls) > 2:          # after the warm-up round's two
                 raise exc
             return saved(*a, **kw)
-        measure.classify = classify
+        outcome.classify = classify
         try:
             rc, folder, info = self.run_main(self.catalog_with(["tests/fixtures-bin/fake-readfile"]))
         finally:
-            measure.classify = saved
+            outcome.classify = saved
         quiet(run.main, ["--render", folder, "--no-charts"])
         with open(os.path.join(folder, "REPORT.md")) as f:
             return rc, folder, info, f.read()

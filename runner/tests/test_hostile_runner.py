@@ -17,6 +17,7 @@ import unittest
 from .. import cli
 from ..measure import host as host_mod
 from ..measure import launch
+from ..measure import outcome
 from ..measure import measure
 from ..measure import plan as plan_mod
 from ..report import report
@@ -169,7 +170,7 @@ class AbsurdTimingTest(Fixture):
         v = self.cat.find(HONEST)
         res = result(stdout=self.line(elapsed))
         res.wall_ns = wall_ns
-        return measure.classify(v, 5, res, self.cat.flag_values("readfile"))
+        return outcome.classify(v, 5, res, self.cat.flag_values("readfile"))
 
     def test_an_elapsed_time_beyond_the_process_wall_time_is_invalid(self):
         status, _, why = self.classify(10 ** 12, 50 * 10 ** 6)
@@ -215,7 +216,7 @@ class AbsurdTimingTest(Fixture):
                 sm.read_samples(self.write_samples([huge, 10 ** 6]))
 
     def test_the_runner_leaves_an_elapsed_time_beyond_64_bits_out_of_its_row(self):
-        row = measure.sample_row(1, 1, {"id": HONEST, "workload": "readfile", "lang": "fake",
+        row = outcome.sample_row(1, 1, {"id": HONEST, "workload": "readfile", "lang": "fake",
                                         "style": "honest", "mode": "sequential",
                                         "backend": "python", "concurrency": 1, "shape": "",
                                         "method": "inprocess", "label": "x"},
@@ -398,7 +399,7 @@ class InterruptedServerTest(unittest.TestCase):
         finally:
             killer.join()
             servers.stop_all()
-        status, _, reason = measure.classify(v, 5, res)
+        status, _, reason = outcome.classify(v, 5, res)
         self.assertEqual(status, "failed")
         self.assertEqual(reason, "exit 1: client: connection reset by peer; meanwhile server "
                                  "fake-server died (exit -9)")

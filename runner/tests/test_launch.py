@@ -1,4 +1,4 @@
-"""Unit tests of measure.classify, launch (the launcher: wall time, timeouts,
+"""Unit tests of outcome.classify, launch (the launcher: wall time, timeouts,
 signals, pinning) and servers, on the fake catalog tests/fixtures-bin/catalog/
 and fake-server.  They start small real processes (sh, python, the launcher)
 and assert on timing once: a 1 ms program's wall time is not a poll interval."""
@@ -10,7 +10,7 @@ import sys
 import unittest
 
 from ..measure import launch
-from ..measure import measure
+from ..measure import outcome
 from ..measure import servers as servers_mod
 from ..analysis import summary as sm
 from ..core.errors import EnvError
@@ -32,7 +32,7 @@ class ClassifyTest(Fixture):
         return (json.dumps(rec) + "\n").encode()
 
     def status(self, res, n=10):
-        return measure.classify(self.v, n, res, self.cat.flag_values("readfile"))
+        return outcome.classify(self.v, n, res, self.cat.flag_values("readfile"))
 
     def test_a_contract_line_with_every_completion_is_ok(self):
         st, rec, why = self.status(result(self.line()))
@@ -82,16 +82,16 @@ class ClassifyTest(Fixture):
         st, rec, _ = self.status(result(self.line()))
         res = result()
         res.wall_ns = 9000
-        row = measure.sample_row(2, 5, self.v, 10, st, rec, res, startup_ns=1234)
+        row = outcome.sample_row(2, 5, self.v, 10, st, rec, res, startup_ns=1234)
         self.assertEqual((row["outside_ns"], row["startup_ns"]), (4000, 1234))
         res.wall_ns = 4990     # the clocks' granularity: never below 0
-        self.assertEqual(measure.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"], 0)
+        self.assertEqual(outcome.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"], 0)
         res.wall_ns = None
-        self.assertIsNone(measure.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"])
+        self.assertIsNone(outcome.sample_row(2, 5, self.v, 10, st, rec, res)["outside_ns"])
 
     def test_a_sample_row_has_the_spec_columns_with_the_new_ones_last(self):
         st, rec, _ = self.status(result(self.line()))
-        row = measure.sample_row(2, 5, self.v, 10, st, rec, result())
+        row = outcome.sample_row(2, 5, self.v, 10, st, rec, result())
         self.assertEqual(list(row), sm.SAMPLE_COLUMNS)
         self.assertEqual(sm.SAMPLE_COLUMNS[19:23], ["shape", "method", "label", "idle_rss_kb"])
         self.assertEqual(row["idle_rss_kb"], 1000)
@@ -99,11 +99,11 @@ class ClassifyTest(Fixture):
                                                    "warmup_ns", "pass", "sampled_rss_kb", "runtime"])
         self.assertEqual(row["pass"], 0)
         self.assertEqual(row["runtime"], "", "the host's own runtime")
-        self.assertEqual(measure.sample_row(2, 5, dict(self.v, runtime="10.24.1"), 10, st, rec,
+        self.assertEqual(outcome.sample_row(2, 5, dict(self.v, runtime="10.24.1"), 10, st, rec,
                                             result())["runtime"], "10.24.1")
         self.assertIsNone(row["sampled_rss_kb"])   # a line without a harness's figure
         rec = dict(rec, sampled_rss_kb=-12)
-        self.assertEqual(measure.sample_row(2, 5, self.v, 10, st, rec, result())["sampled_rss_kb"], -12)
+        self.assertEqual(outcome.sample_row(2, 5, self.v, 10, st, rec, result())["sampled_rss_kb"], -12)
         self.assertEqual((row["env"], row["point"]), ("", ""))
         self.assertEqual((row["variant"], row["label"], row["shape"], row["method"]),
                          (HONEST, "fake/honest-sequential@python", "", "inprocess"))

@@ -16,6 +16,7 @@ from ..tools import aa
 from ..catalog import catalog as catalog_mod
 from ..measure import launch
 from ..measure import lockstep
+from ..measure import sessions
 from ..analysis import pairs as pairs_mod
 from ..measure import plan as plan_mod
 from ..core import stats
@@ -133,7 +134,7 @@ class AATest(unittest.TestCase):
 def _side(vid, n, pass_n, **flags):
     """A session's side of vid with no warm-up, its workload's flags given."""
     cat = catalog_mod.Catalog()
-    sd = lockstep.side(cat, cat.find(vid), plan_mod.find_node(None), n, pass_n)
+    sd = sessions.side(cat, cat.find(vid), plan_mod.find_node(None), n, pass_n)
     sd["argv"] = sd["invocation"].replace(warmup=0).argv()
     extra = []
     for k, v in flags.items():
@@ -149,7 +150,7 @@ class SessionTest(unittest.TestCase):
 
     def test_a_session_alternates_the_two_in_a_random_order_and_keeps_each_processs_figures(self):
         a = _side(self.VID, 100, 20)
-        cl = lockstep.session(a, a, 12, random.Random(3), launch.launcher())
+        cl = sessions.session(a, a, 12, random.Random(3), launch.launcher())
         self.assertIsNone(cl.failure)
         self.assertEqual(len(cl.pairs), 12)
         firsts = {first for _, _, first in cl.pairs}
@@ -164,14 +165,14 @@ class SessionTest(unittest.TestCase):
     def test_a_program_that_fails_a_pass_ends_its_session_with_one_line(self):
         a = _side(self.VID, 100, 20)
         b = _side(self.VID, 100, 20, expect="Hello, worlD")
-        cl = lockstep.session(a, b, 5, random.Random(1), launch.launcher())
+        cl = sessions.session(a, b, 5, random.Random(1), launch.launcher())
         self.assertIn("B %s: exit 1 before its pass line" % self.VID, cl.failure)
         self.assertIn("lockstep pass 1: iteration 0", cl.failure)
         self.assertNotIn("\n", cl.failure)
 
     def test_a_program_killed_mid_lockstep_is_a_failure_and_the_next_session_runs(self):
         a = _side(self.VID, 100, 20)
-        real = lockstep.Warm.run_pass
+        real = sessions.Warm.run_pass
         count = {"n": 0}
 
         def kill_the_second(self, timeout_s):
@@ -182,13 +183,13 @@ class SessionTest(unittest.TestCase):
                 os.kill(int(kids[0]), signal.SIGKILL)
                 time.sleep(0.05)
             return real(self, timeout_s)
-        lockstep.Warm.run_pass = kill_the_second
+        sessions.Warm.run_pass = kill_the_second
         try:
-            cl = lockstep.session(a, a, 5, random.Random(1), launch.launcher())
+            cl = sessions.session(a, a, 5, random.Random(1), launch.launcher())
         finally:
-            lockstep.Warm.run_pass = real
+            sessions.Warm.run_pass = real
         self.assertRegex(cl.failure, r"^[AB] %s: killed by signal 9 before its pass line$" % self.VID)
-        again = lockstep.session(a, a, 2, random.Random(1), launch.launcher())
+        again = sessions.session(a, a, 2, random.Random(1), launch.launcher())
         self.assertIsNone(again.failure)
 
     def test_ctrl_c_during_a_pair_leaves_no_process_behind(self):
@@ -198,11 +199,11 @@ class SessionTest(unittest.TestCase):
                 f.write("Hello, world")
             script = textwrap.dedent("""
                 import random, sys
-                from runner.measure import launch, lockstep
+                from runner.measure import launch, sessions
                 from runner.tests import test_lockstep
                 a = test_lockstep._side(%r, 100, 200000, file=%r)
                 print("started", flush=True)
-                lockstep.session(a, a, 1000, random.Random(1), launch.launcher())
+                sessions.session(a, a, 1000, random.Random(1), launch.launcher())
             """ % (self.VID, fixture))
             p = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL)

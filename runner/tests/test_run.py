@@ -15,7 +15,7 @@ import unittest
 
 from ..catalog import catalog as catalog_mod
 from ..measure import launch
-from ..measure import measure
+from ..measure import outcome
 from ..analysis import noise
 from ..report import render
 from .. import run
@@ -261,7 +261,7 @@ class EndToEndTest(Fixture):
                 res = launch.Result()
                 res.exit_code, res.wall_ns = 0, 2000
                 line = {"elapsed_ns": 1000, "ok": 10, "bytes": 120}
-                log.sample(measure.sample_row(1, 1, cat.find(vid), 10, "ok", line, res))
+                log.sample(outcome.sample_row(1, 1, cat.find(vid), 10, "ok", line, res))
         quiet(run.main, ["--render", folder, "--no-charts"])
         with open(os.path.join(folder, "summary.json")) as f:
             rows = {r["variant"]: r for r in json.load(f)["variants"]}

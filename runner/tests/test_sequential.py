@@ -13,6 +13,7 @@ import tempfile
 import unittest
 
 from ..catalog import catalog
+from ..core import confseq
 from ..measure import sequential as sq
 from ..core import stats
 from . import test_catalog as tc
@@ -93,10 +94,10 @@ def simulate(draw, seed, runs=RUNS, shift=0.0):
             squares += x * x
             if n < FIRST_LOOK:
                 continue
-            if not r_hit and sq.excludes(above, below, ALPHA):
+            if not r_hit and confseq.excludes(above, below, ALPHA):
                 r_hit = True
                 taken.append(n)
-            if n >= PLANNED and stop_rule is None and sq.excludes(above, below, ALPHA):
+            if n >= PLANNED and stop_rule is None and confseq.excludes(above, below, ALPHA):
                 stop_rule = fixed_excludes(above, below, n)
             var = (squares - total * total / n) / (n - 1)
             if var > 0 and abs(total / n) / math.sqrt(var / n) > T975[n - 1]:
@@ -176,26 +177,26 @@ class SimulationTest(unittest.TestCase):
 class RuleTest(unittest.TestCase):
     def test_the_boundary(self):
         # All 8 on one side: 2^8 / 9 = 28.4 >= 20; all 7: 2^7 / 8 = 16 < 20.
-        self.assertEqual(sq.boundary(7), -1)
-        self.assertEqual(sq.boundary(8), 0)
-        self.assertAlmostEqual(math.exp(sq.log_evalue(8, 0)), 256 / 9)
-        self.assertEqual([sq.boundary(n) for n in (10, 20, 30, 40)], [0, 3, 6, 10])
+        self.assertEqual(confseq.boundary(7), -1)
+        self.assertEqual(confseq.boundary(8), 0)
+        self.assertAlmostEqual(math.exp(confseq.log_evalue(8, 0)), 256 / 9)
+        self.assertEqual([confseq.boundary(n) for n in (10, 20, 30, 40)], [0, 3, 6, 10])
 
     def test_the_sequence_is_never_narrower_than_the_fixed_interval(self):
         # So whatever the sequence decides, the run's verdicts decide alike.
         for n in range(6, 501):
-            self.assertLessEqual(sq.boundary(n) + 1, fixed_rank(n), n)
+            self.assertLessEqual(confseq.boundary(n) + 1, fixed_rank(n), n)
 
     def test_confidence_sequence_and_decided(self):
-        self.assertEqual(sq.confidence_sequence([1.1] * 7), (None, None))
+        self.assertEqual(confseq.confidence_sequence([1.1] * 7), (None, None))
         xs = [1.0 + i / 100 for i in range(20)]         # 1.00 .. 1.19
-        lo, hi = sq.confidence_sequence(xs)
+        lo, hi = confseq.confidence_sequence(xs)
         self.assertEqual((lo, hi), (xs[3], xs[16]))
-        self.assertTrue(sq.decided(xs, 1.0 + 2.5 / 100))    # 17 above, 3 below
-        self.assertFalse(sq.decided(xs, 1.0 + 3.5 / 100))   # 16 above, 4 below
-        self.assertTrue(sq.decided(xs, 1.5))
+        self.assertTrue(confseq.decided(xs, 1.0 + 2.5 / 100))    # 17 above, 3 below
+        self.assertFalse(confseq.decided(xs, 1.0 + 3.5 / 100))   # 16 above, 4 below
+        self.assertTrue(confseq.decided(xs, 1.5))
         # Ties with the bound are dropped, never counted for a side.
-        self.assertFalse(sq.decided([1.0] * 30, 1.0))
+        self.assertFalse(confseq.decided([1.0] * 30, 1.0))
 
 
 A, B, C, D = ("demo/c/callback-sequential@b1", "demo/c/promise-parallel@b1",

@@ -15,7 +15,7 @@ Usage: python3 -m runner.tools.aa [--case ID[:MS]]... [--comparisons M] [--sessi
                 [--catalog DIR] [--node PATH|none] [--check]
 
 A case is a variant id and the pass time to aim at in ms (its pass's N is
-chosen from one probe process: lockstep.pass_n); a session runs --pairs rounds,
+chosen from one probe process: sessions.pass_n); a session runs --pairs rounds,
 or as many as a run's lockstep session of the two would (lockstep.session_rounds);
 the default cases are a C variant with a short pass and a long one, a Go and a
 Node variant (CASES).
@@ -41,6 +41,7 @@ from ..measure import host as host_mod
 from ..measure import launch
 from ..measure import load as load_mod
 from ..measure import lockstep
+from ..measure import sessions
 from ..measure import plan as plan_mod
 from ..analysis import rundir as rd
 from ..core import stats
@@ -112,10 +113,10 @@ def run_case(cat, node, vid, ms, args, rng, launch_path, cpu, say):
     if profile is None:
         raise UsageError("workload %s has no settings in any profile" % w)
     n = cat.settings(w, profile)["iterations"]
-    probe = lockstep.side(cat, v, node, n, min(n, 200), profile)
-    per_op = lockstep.probe_per_op_ns(probe, launch_path, cpu)
-    pn = lockstep.pass_n(per_op, max(n, 1000000), ms, keeps_n=v["mode"] == "parallel")
-    sd = lockstep.side(cat, v, node, n, pn, profile)
+    probe = sessions.side(cat, v, node, n, min(n, 200), profile)
+    per_op = sessions.probe_per_op_ns(probe, launch_path, cpu)
+    pn = sessions.pass_n(per_op, max(n, 1000000), ms, keeps_n=v["mode"] == "parallel")
+    sd = sessions.side(cat, v, node, n, pn, profile)
     # The rounds a session: --pairs, else as a run's lockstep phase gives a
     # group of these two (lockstep.session_rounds, the default profile's rule).
     rounds = args.pairs or lockstep.session_rounds(
@@ -125,9 +126,9 @@ def run_case(cat, node, vid, ms, args, rng, launch_path, cpu, say):
     for c in range(args.comparisons):
         clusters = []
         for _ in range(args.sessions):
-            cl = lockstep.session(sd, sd, rounds, rng, launch_path, cpu)
+            cl = sessions.session(sd, sd, rounds, rng, launch_path, cpu)
             if cl.failure:
-                raise lockstep.Failure(cl.failure)
+                raise sessions.Failure(cl.failure)
             clusters.append(cl)
         r = stats.clustered([cl.figure() for cl in clusters])
         if r["ratio_ci_low"] is not None:
@@ -239,7 +240,7 @@ def main(argv):
     except UsageError as e:
         say(str(e))
         return 2
-    except lockstep.Failure as e:
+    except sessions.Failure as e:
         say("a program failed: %s" % e)
         return 1
     finally:
