@@ -119,7 +119,7 @@ def _held_why(es, family):
                     _rounds(es), "its test does" if len(es) == 1 else "their tests do",
                     family, "it is not" if len(es) == 1 else "none is"))
     return ("at %s paired rounds %s not survive the false discovery rate control over "
-            "the run's %d comparisons (q > 0.05), so %s named; at %d rounds a "
+            "the run's %d comparisons (q > 0.05), so %s named. At %d rounds a "
             "difference seen in every round would be named" % (
                 _rounds(es), "its sign test does" if len(es) == 1 else "their sign tests do",
                 family, "it is not" if len(es) == 1 else "none is",
@@ -340,7 +340,7 @@ def _short(backends, entries, div, uname, unit, family):
             what = "%d %sstyles' intervals exclude 1%s, the largest %s %s %s%s" % (
                 len(held), "other " if parts else "", "" if parts else " against " + base,
                 name(top), _ratio(top), word, diff)
-        parts.append("%s, but %s" % (what, _held_why(held, family)))
+        parts.append("%s. %s" % (what, _cap(_held_why(held, family))))
     same = _same(entries)
     if same:
         halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2 for e in same
@@ -367,10 +367,15 @@ def _short(backends, entries, div, uname, unit, family):
         parts.append("%s%s untested (%d paired round%s: a test needs %d)" % (
             what, "" if parts else " against %s," % base, k, "" if k == 1 else "s",
             sm.stats.min_samples_for_ci()))
-    text = "; ".join(parts)
     if backends and backends != [None]:
-        text = "On %s, %s" % (_and(["`%s`" % b for b in backends]), text)
-    return text[0].upper() + text[1:] + "."
+        parts[0] = "On %s, %s" % (_and(["`%s`" % b for b in backends]), parts[0])
+    # A sentence a part, to keep each short (at most 25 words, runner/prose.py).
+    return " ".join(_cap(p) + "." for p in parts)
+
+
+def _cap(text):
+    """text with its first letter a capital (a name in backticks stays as it is)."""
+    return text[0].upper() + text[1:] if text else text
 
 
 def workload_sentences(rows, workload):
@@ -420,11 +425,12 @@ def markdown(rows, full=False):
 
 
 def glance(rows):
-    """The answer at a glance, a Markdown bullet per workload: against each
-    language's baseline, how many of its styles are resolvably slower (and
-    faster), and the largest with its interval; a language where none differs
-    gives the resolution instead (the README's first screen; the sentences
-    are in docs/results.md and every comparison in REPORT.md)."""
+    """The answer at a glance, in Markdown: per workload a bullet naming it, and
+    under it a sentence per language: against its baseline, how many of its
+    styles are resolvably slower (and faster), and the largest with its
+    interval; a language where none differs gives the resolution instead
+    (docs/results.md; the sentences are there too, every comparison in
+    REPORT.md)."""
     out = []
     for w in sorted({r["workload"] for r in rows}):
         entries = compared(rows, w)
@@ -433,37 +439,36 @@ def glance(rows):
         wrows = [r for r in rows if r["workload"] == w]
         div, uname = tables.op_scale(wrows)
         unit = tables.unit_of(wrows)
-        parts = []
+        out.append("- **%s** (N = %s, per %s):" % (w, format(wrows[0]["iterations"], ","), unit))
         for lang in _langs(entries):
             group = [e for e in entries if e["lang"] == lang]
             if not group:
                 continue
             base, name, slower, faster = _group(group)
-            text = "against %s, " % base
+            styles = "%d style%s" % (len(group), "" if len(group) == 1 else "s")
             held = _held(group)
             if slower:
                 top = max(slower, key=lambda e: e["ratio"])
-                text += "%d of %d style%s resolvably slower, at most %s %s" % (
-                    len(slower), len(group), "" if len(group) == 1 else "s", name(top),
-                    _ratio(top))
+                text = "Against %s, %d of %s resolvably slower, at most %s %s." % (
+                    base, len(slower), styles, name(top), _ratio(top))
             elif not faster and held:
-                text += ("none of %d style%s named: %d with an interval that excludes 1, at "
-                         "most %s %s, but not surviving the false discovery rate control at "
-                         "%s paired rounds" % (
-                             len(group), "" if len(group) == 1 else "s", len(held),
-                             name(held[0]), _ratio(held[0]), _rounds(held)))
+                text = ("Against %s, none of %s named. %d %s an interval that excludes 1, at "
+                        "most %s %s. %s not survive the false discovery rate control at %s "
+                        "paired rounds." % (
+                            base, styles, len(held), "has" if len(held) == 1 else "have",
+                            name(held[0]), _ratio(held[0]),
+                            "It does" if len(held) == 1 else "They do", _rounds(held)))
             elif not faster:
                 halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2
                           for e in group if e["diff_per_op_ns_ci_low"] is not None]
-                text += "none of %d style%s resolvably different%s" % (
-                    len(group), "" if len(group) == 1 else "s",
-                    " (under about %s %s per %s)" % (fmt.num(max(halves) / div), uname, unit)
-                    if halves else "")
+                text = "Against %s, none of %s resolvably different%s." % (
+                    base, styles, " (under about %s %s per %s)" % (
+                        fmt.num(max(halves) / div), uname, unit) if halves else "")
+            else:
+                text = "Against %s, none of %s resolvably slower." % (base, styles)
             if faster:
                 top = max(faster, key=lambda e: 1 / e["ratio"])
-                text += "%s%d faster, at most %s %s" % (
-                    "; " if slower else "", len(faster), name(top), _ratio(top))
-            parts.append(text)
-        out.append("- **%s** (N = %s, per %s): %s." % (
-            w, format(wrows[0]["iterations"], ","), unit, "; ".join(parts)))
+                text += " %d %s faster, at most %s %s." % (
+                    len(faster), "is" if len(faster) == 1 else "are", name(top), _ratio(top))
+            out.append("  - " + text)
     return out
