@@ -18,10 +18,15 @@ committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
 generated blocks are rewritten from the runs' summary.json:
 
-  answer             (README.md) a line per workload (runner/verdicts.py's
-                     glance), one on runtime versions, and the headline
-                     charts: the first screen of the README
-  reference-results  (docs/results.md) the terminal table, the verdict
+  answer             (README.md) a sentence per language and the summary
+                     table, a row per workload (runner/answer.py), where the
+                     run was made, and how many seed claims change between
+                     runtime versions: the first screen of the README
+  headline-chart     (README.md, after the two commands) one headline chart:
+                     the workload that compares the most languages
+  reference-results  (docs/results.md) the glance (a bullet per workload, a
+                     sentence per language, runner/verdicts.py), every
+                     headline chart, the terminal table (wide), the verdict
                      sentences, the charts, the
                      catalog's targets judged (runner/targets.py), the seeds'
                      claims beside the run (runner/reproduce.py), the
@@ -46,6 +51,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
+from . import answer
 from . import byversion
 from . import fmt
 from . import method
@@ -64,7 +70,8 @@ RESULTS = os.path.join(ROOT, "docs", "results.md")
 REFERENCE = os.path.join(ROOT, "results", "reference")
 # Each generated block, the file it is in, and what its links are prefixed
 # with to reach the project's root from that file.
-BLOCKS = (("answer", "readme", ""), ("reference-results", "results", "../"))
+BLOCKS = (("answer", "readme", ""), ("headline-chart", "readme", ""),
+          ("reference-results", "results", "../"))
 LINK_RE = re.compile(r"\]\((?!https?:|#|mailto:)([^)]+)\)")
 RUNS_RE = re.compile(r"<!-- reference-runs: ([^>]*) -->")
 
@@ -138,15 +145,17 @@ def host_line(rel):
     probes = [float(r["probe_ms"]) for r in rows if r.get("probe_ms") not in (None, "")]
     if probes:
         noisy = sum(1 for r in rows if r.get("noisy") == "1")
-        parts.append("a fixed loop on the programs' CPU took %s to %s ms at the ends of its "
-                     "%d fresh rounds, %d of them noisy by the rule of the report's Noise "
-                     "section" % (fmt.num(min(probes)), fmt.num(max(probes)), len(rows), noisy))
+        parts.append("How noisy the reference host was: a fixed loop on the programs' CPU took "
+                     "%s to %s ms at the ends of its %d fresh rounds." % (
+                         fmt.num(min(probes)), fmt.num(max(probes)), len(rows)))
+        parts.append("%d of those rounds were noisy by the rule of the report's Noise section."
+                     % noisy)
     aa = method.aa_figure(path)
     if aa:
-        parts.append("`make aa` on it: %s" % aa["said"])
+        parts.append("`make aa` on it: %s." % aa["said"])
     else:
-        parts.append("no `make aa` of this host is committed beside the run")
-    return "How noisy the reference host was: %s." % "; ".join(parts)
+        parts.append("No `make aa` of this host is committed beside the run.")
+    return " ".join(parts)
 
 
 def versions_block(rel):
@@ -170,8 +179,8 @@ def versions_line(rel):
     head = "- **Across runtime versions** ([the runtimes run](%s/REPORT.md)): " % rel
     if not changed:
         return head + "no seed claim's verdict changes between the Node and Go versions measured."
-    return head + ("the verdicts of %s change from one Node or Go version to another; each is "
-                   "told version by version in [docs/results.md](docs/results.md#%s)." % (
+    return head + ("the verdicts of %s change from one Node or Go version to another. Each is "
+                   "told version by version [below](#%s)." % (
                        _and_list(["seed %s (%s: %d claim%s)" % (
                            claims["seed"], name, len(sentences), "" if len(sentences) == 1 else "s")
                            for name, claims, sentences in changed]), VERSIONS_ANCHOR))
@@ -185,32 +194,85 @@ def _and_list(items):
 
 
 def answer_block(rel, summary, rt_rel=None, rt_summary=None):
-    """The README's answer: a line per workload (verdicts.glance), one on
-    runtime versions, the run, then the headline charts."""
+    """The README's answer (runner/answer.py): a sentence per language, the
+    summary table with a row per workload, then one line on where it was
+    measured and where the rest is (docs/results.md)."""
+    rows = summary["variants"]
+    md = answer.markdown(rows)
+    if not md:
+        return ["(no comparison in this run)"]
+    host = summary["host"]
+    go = (host.get("go") or "").split()
+    go = go[2][2:] if len(go) > 2 and go[:2] == ["go", "version"] else " ".join(go) or "?"
+    out = md + ["Measured in [the reference run](%s/REPORT.md) on %s (%s cores), %s, with Go %s "
+                "and Node %s." % (rel, host.get("cpu_model"), host.get("cores"), host.get("os"),
+                                  go, host.get("node")),
+                "How it was measured, every verdict and every chart: "
+                "[docs/results.md](docs/results.md#%s)." % GLANCE_ANCHOR]
+    if rt_rel:
+        changed = byversion.run_changes(folder(rt_rel))
+        n = sum(len(sentences) for _, _, sentences in changed)
+        out.append("On older Node and Go versions, %d seed claim%s change%s verdict "
+                   "([across runtime versions](docs/results.md#%s))." % (
+                       n, "" if n == 1 else "s", "s" if n == 1 else "", VERSIONS_ANCHOR)
+                   if n else "No seed claim changes verdict across the Node and Go versions "
+                   "measured.")
+    return out
+
+
+GLANCE_ANCHOR = "the-reference-run-at-a-glance"
+
+
+def headline_chart(rel, summary):
+    """The README's one chart: the headline chart of the workload that compares
+    the most languages (then the most styles, then by name)."""
+    rows = summary["variants"]
+    best = None
+    for w in sorted({r["workload"] for r in rows}):
+        es = verdicts.compared(rows, w)
+        key = (len({e["lang"] for e in es}), len(es))
+        png = "%s/charts/headline-%s.png" % (rel, w)
+        if es and os.path.isfile(os.path.join(ROOT, png)) and (best is None or key > best[0]):
+            best = (key, w, png)
+    if best is None:
+        return ["(no headline chart in the reference run)"]
+    return ["![%s: each style against its own language's baseline](%s)" % (best[1], best[2]),
+            "", "The other workloads' charts are in [docs/results.md](docs/results.md#%s)."
+            % GLANCE_ANCHOR]
+
+
+def glance_block(rel, summary, rt_rel=None):
+    """docs/results.md's first section: how the figures were made, the glance
+    (verdicts.glance) with a line on runtime versions, the host's noise, the
+    headline charts of every workload."""
     rows = summary["variants"]
     locked = any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
                  for r in rows)
-    how = ("from warm processes alternated in lockstep, one sample a session, "
-           "round-paired where a pass is too long for it" if locked else "from round-paired runs")
-    out = ["On the reference host, each style against the baseline of its own language "
-           "(95%% confidence intervals %s; a difference counts only when "
-           "its interval excludes 1 and it survives the false discovery rate control; the "
-           "sentences are in [docs/results.md](docs/results.md#the-verdicts), every comparison "
-           "in the report's [All verdicts](%s/REPORT.md#all-verdicts)):" % (how, rel), ""]
+    how = ("from warm processes alternated in lockstep, one sample a session. Where a pass is "
+           "too long for that, they are round-paired" if locked else "from round-paired runs")
+    out = ["#### The reference run at a glance", "",
+           "Each style against the baseline of its own language. "
+           "The 95%% confidence intervals come %s. "
+           "A difference counts only when its interval excludes 1 and it survives the false "
+           "discovery rate control. "
+           "The sentences are [below](#the-verdicts), and every comparison is in the report's "
+           "[All verdicts](%s/REPORT.md#all-verdicts)." % (how, rel), ""]
     out += verdicts.glance(rows) or ["(no comparison in this run)"]
     if rt_rel:
         out.append(versions_line(rt_rel))
-    out += ["", "From the reference run %s. %s" % (describe_run(rel, summary), host_line(rel)),
-            ""]
+    out += ["", host_line(rel), ""]
     for png in charts(rel, "headline"):
-        out += ["![Each style against its own language's baseline](%s)" % png, ""]
-    return out[:-1]
+        out += ["![Each style against its own language's baseline (%s)](%s)"
+                % (os.path.basename(png)[:-4], png), ""]
+    return out
 
 
 def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, rt_summary=None,
                   at_rel=None, at_summary=None):
     rows = summary["variants"]
-    out = ["The reference run %s. Timings on this shared 2-core VM are noisy: read the "
+    out = glance_block(rel, summary, rt_rel)
+    out += ["#### The run and its table", "",
+            "The reference run %s. Timings on this shared 2-core VM are noisy: read the "
            "medians, the intervals and the ratios, not single times." % describe_run(rel, summary),
            "",
            "What `make compare` printed at the end (time per operation, median and 95%% CI; "
@@ -293,6 +355,7 @@ def generate(texts, runs):
     rt = (runs[2], load(runs[2])) if len(runs) > 2 else (None, None)
     at = (runs[3], load(runs[3])) if len(runs) > 3 else (None, None)
     blocks = {"answer": answer_block(runs[0], summary, *rt),
+              "headline-chart": headline_chart(runs[0], summary),
               "reference-results": results_block(runs[0], summary, *(seed + rt + at))}
     out = dict(texts)
     for name, doc, prefix in BLOCKS:

@@ -1,6 +1,6 @@
-"""report.py -- REPORT.md of a run folder, findings first: the short verdicts
-(runner/verdicts.py), the command that reproduces the run, the method
-(runner/method.py), the host and versions, the tables (per workload and mode,
+"""report.py -- REPORT.md of a run folder, the answer first: the summary table
+(runner/answer.py), the targets, the short verdicts (runner/verdicts.py), the
+command that reproduces the run, the method (runner/method.py), the host and versions, the tables (per workload and mode,
 at most six columns so that they fit an issue comment: time per operation with
 its CI, the ratio to each baseline with the difference per operation, the
 warnings folded into a notes column; then memory and CPU), every verdict one
@@ -11,6 +11,7 @@ import os
 import shlex
 
 from . import accounting
+from . import answer
 from . import byversion
 from . import fmt
 from . import method
@@ -321,16 +322,26 @@ def pairing_section(rows):
     return out + [""]
 
 
+def summary_section(rows):
+    """The answer at a glance (runner/answer.py): a sentence per language and the
+    summary table, as the README's first screen shows the reference run's."""
+    md = answer.markdown(rows)
+    if not md:
+        return []
+    return ["## Summary", ""] + md + [""]
+
+
 def findings_section(rows, charts):
     """The short verdicts first, with the headline charts when they were drawn."""
     locked = any(r.get(p + "pairing") == "lockstep" for r in rows for _, p in sm.BASELINE_KEYS)
     out = ["## Findings", "",
-           "Each style against the baseline of its own language (ratios are %s "
-           "with their 95%% CI; a difference is named only when the CI excludes 1 "
-           "and it survives the false discovery rate control over the run's comparisons "
-           "(see Method); every comparison, one by one, is under [All verdicts](#all-verdicts)):"
-           % ("the geometric means of lockstep sessions' figures (round-paired medians where "
-              "a pair ran no lockstep)" if locked else "round-paired medians"), ""]
+           "Each style against the baseline of its own language. "
+           "A ratio is %s, with its 95%% CI. "
+           "A difference is named only when the CI excludes 1 and it survives the false "
+           "discovery rate control over the run's comparisons (see Method). "
+           "Every comparison, one by one, is under [All verdicts](#all-verdicts)."
+           % ("the geometric mean of lockstep sessions' figures (a round-paired median where "
+              "a pair ran no lockstep)" if locked else "a round-paired median"), ""]
     md = verdicts.markdown(rows)
     out += md if md else ["No variant has a baseline of its own language in this run.", ""]
     for title, rel in charts:
@@ -495,8 +506,9 @@ def markdown(folder, summary, charts, failures, charts_note=None):
     out = [title, ""]
     if run.get("complete") is False:
         out += ["> **Incomplete run**: %s." % (run.get("ending") or "it did not finish"), ""]
-    out += findings_section(rows, charts)
+    out += summary_section(rows)
     out += targets.markdown(summary.get("targets") or [])
+    out += findings_section(rows, charts)
     out += reproduce_command(run, host, folder.path)
     out += method.method_section(run, sm.family_size(rows), method.aa_figure(folder.path))
     out += [""] + host_section(host) + [""]
