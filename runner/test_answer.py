@@ -155,6 +155,10 @@ class GeneratedProseTest(unittest.TestCase):
         self.assertGreaterEqual(len(prose.sentences(top)), 5)
         self.assertEqual(prose.long_sentences(top), [])
 
+    def test_no_sentence_of_the_readme_is_long(self):
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            self.assertEqual(prose.long_sentences(f.read()), [])
+
     def test_the_reports_opening_has_no_long_sentence(self):
         seen = 0
         for path, _ in reference():

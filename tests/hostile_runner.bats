@@ -218,11 +218,12 @@ EOF
   run fake --host h --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   refute_output --partial Traceback
-  # The table's header: Δ is not in ISO-8859-1 and becomes "d"; µ is.
-  assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
+  # The default table's header: µ is in ISO-8859-1.
+  assert_line --regexp $'^variant +n +\xb5s/read +vs own baseline$'
   "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest" > /dev/null 2> "${BATS_TEST_TMPDIR}/err"
   if grep -q Traceback "${BATS_TEST_TMPDIR}/err"; then cat "${BATS_TEST_TMPDIR}/err"; false; fi
-  run "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest"
+  # The wide table's header: Δ is not in ISO-8859-1 and becomes "d"; µ is.
+  run "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest" --wide
   assert_success
   assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
 }
