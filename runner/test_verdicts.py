@@ -169,8 +169,8 @@ class HeldBackTest(unittest.TestCase):
 
     def test_every_comparison_names_it_apart_from_the_undecided(self):
         (_, (sentence,)), = verdicts.full_sentences(held_rows())
-        self.assertIn("`await` 2.00x [2.00, 2.00] has an interval that excludes 1 (slower), "
-                      "but at 6 paired rounds its sign test", sentence)
+        self.assertIn("`await` 2.00x [2.00, 2.00] has an interval that excludes 1 (slower). "
+                      "At 6 paired rounds its sign test", sentence)
         self.assertIn("`promise` is not resolvably different (intervals 1.00x to 1.00x", sentence)
 
     def test_held_back_slower_and_faster_together_are_said_to_be_both(self):
@@ -229,6 +229,18 @@ class FullSentencesTest(unittest.TestCase):
         self.assertRegex(sentences[0], r"^In sequential mode, against Node callback: "
                                        r"`await@fs.promises` ran 3\.00x \[3\.00, 3\.00\] slower "
                                        r"\(\+220 µs \[200, 240\] per operation\)\.$")
+
+    def test_many_styles_alike_are_listed_in_short_sentences(self):
+        others = [("readfile/c/s%02d-sequential@node4" % k, 1.0) for k in range(23)]
+        rows = rows_of([(CB, 1)] + others)
+        (_, (sentence,)), = verdicts.full_sentences(rows)
+        self.assertRegex(sentence, r"^In sequential mode, against C callback: 23 styles are not "
+                                   r"resolvably different \(intervals ")
+        self.assertIn(" They are `s00`, `s01`,", sentence)
+        self.assertIn(" So are `s10`,", sentence)
+        self.assertIn(" So are `s20`, `s21` and `s22`.", sentence)
+        from . import prose
+        self.assertEqual(prose.long_sentences(sentence), [])
 
     def test_one_sentence_per_mode_every_style_named(self):
         styles = [("await", 5), ("promise", 4), ("stackless", 3), ("fiber", 2)]

@@ -143,8 +143,24 @@ def _diff(e, div, uname, unit, with_ci=True):
     return text + " per " + unit
 
 
+def _listing(names, verb, what, most=10):
+    """Names in sentences of at most `most` names each (each sentence short):
+    '`a` and `b` are not resolvably different (what).', or for more names
+    '12 styles are not resolvably different (what). They are `a`, ... and `j`.
+    So are `k` and `l`.'"""
+    one = len(names) == 1
+    if len(names) <= most:
+        return ["%s %s %s%s" % (_and(names), "is" if one else "are", verb,
+                                " (%s)" % what if what else "")]
+    out = ["%d styles are %s%s" % (len(names), verb, " (%s)" % what if what else "")]
+    for i in range(0, len(names), most):
+        out.append("%s %s" % ("They are" if i == 0 else "So are", _and(names[i:i + most])))
+    return out
+
+
 def _clause(base_label, entries, div, uname, unit, family):
-    """What one language's styles cost against its baseline, in one mode."""
+    """What one language's styles cost against its baseline, in one mode: the
+    first sentence 'against <base>: ...', then a sentence a part."""
     backends = {e["backend"] for e in entries} | {entries[0]["baseline"].rsplit("@", 1)[-1]}
     parts = []
     for e in entries:
@@ -160,12 +176,15 @@ def _clause(base_label, entries, div, uname, unit, family):
                 _diff(e, div, uname, unit)))
     held = _held(entries)
     if held:
-        parts.append("%s %s an interval that excludes 1 (%s), but %s" % (
-            _and(["%s %s" % (_name(e, backends), _ratio(e)) for e in held]),
-            "has" if len(held) == 1 else "each have",
-            "slower" if all(e["ratio"] >= 1 for e in held)
-            else "faster" if all(e["ratio"] < 1 for e in held) else "slower or faster",
-            _held_why(held, family)))
+        direction = ("slower" if all(e["ratio"] >= 1 for e in held)
+                     else "faster" if all(e["ratio"] < 1 for e in held) else "slower or faster")
+        names = ["%s %s" % (_name(e, backends), _ratio(e)) for e in held]
+        if len(held) <= 10:
+            parts.append("%s %s an interval that excludes 1 (%s)" % (
+                _and(names), "has" if len(held) == 1 else "each have", direction))
+        else:
+            parts += _listing(names, "held back", "each interval excludes 1, %s" % direction)
+        parts += [_cap(p) for p in _held_why(held, family).split(". ")]
     same = _same(entries)
     if same:
         lo = min(e["ratio_ci_low"] for e in same)
@@ -174,16 +193,16 @@ def _clause(base_label, entries, div, uname, unit, family):
                   if e["diff_per_op_ns_ci_low"] is not None]
         res = (", differences under about %s %s per %s not resolvable"
                % (fmt.num(max(halves) / div), uname, unit)) if halves else ""
-        parts.append("%s %s not resolvably different (intervals %.2fx to %.2fx%s)" % (
-            _and([_name(e, backends) for e in same]), "is" if len(same) == 1 else "are",
-            lo, hi, res))
+        parts += _listing([_name(e, backends) for e in same], "not resolvably different",
+                          "intervals %.2fx to %.2fx%s" % (lo, hi, res))
     untested = [e for e in entries if e["significant"] is None]
     if untested:
         k = max(e["rounds_paired"] or 0 for e in untested)
-        parts.append("%s untested (%d paired round%s: a test needs %d)" % (
-            _and(["%s %.2fx" % (_name(e, backends), e["ratio"]) for e in untested]),
-            k, "" if k == 1 else "s", sm.stats.min_samples_for_ci()))
-    return "against %s: %s" % (base_label, _and(parts) if len(parts) < 3 else "; ".join(parts))
+        parts += _listing(["%s %.2fx" % (_name(e, backends), e["ratio"]) for e in untested],
+                          "untested", "%d paired round%s: a test needs %d" % (
+                              k, "" if k == 1 else "s", sm.stats.min_samples_for_ci()))
+    return " ".join(["against %s: %s." % (base_label, parts[0])]
+                    + ["%s." % _cap(p) for p in parts[1:]])
 
 
 def full_workload_sentences(rows, workload):
@@ -208,7 +227,7 @@ def full_workload_sentences(rows, workload):
                 if len(by_base) > 1:
                     label = "%s (`%s`)" % (label, base.split("/", 2)[-1])
                 clauses.append(_clause(label, es, div, uname, unit, sm.family_size(rows)))
-        out.append("In %s mode, %s." % (mode, "; ".join(clauses)))
+        out.append("In %s mode, %s" % (mode, " ".join([clauses[0]] + [_cap(c) for c in clauses[1:]])))
     return out
 
 
