@@ -115,24 +115,29 @@ def charts(rel, prefix):
     return ["%s/charts/%s" % (rel, n) for n in names]
 
 
-def describe_run(rel, summary):
-    """One sentence: which run, how it was made, on what."""
+def describe_run(rel, summary, what="The run"):
+    """Which run, how it was made and on what, in short sentences, the first
+    starting with `what` ("The reference run is [`rel`](...), ...")."""
     run, host = summary["run"], summary["host"]
-    sizes = ", ".join("%s N = %s in %s round%s" % (
-        w, format(s.get("iterations"), ","), sm.workload_rounds(run, w),
-        "" if sm.workload_rounds(run, w) == "1" else "s")
-        for w, s in sorted((run.get("workloads") or {}).items()))
+    sizes = ["%s N = %s in %s" % (w, format(s.get("iterations"), ","), sm.workload_rounds(run, w))
+             for w, s in sorted((run.get("workloads") or {}).items())]
+    out = ["%s is [`%s`](%s/REPORT.md), of the `%s` profile, on %s (%s cores), %s, at commit "
+           "`%s`." % (what, rel, rel, run.get("profile"), host.get("cpu_model"), host.get("cores"),
+                      host.get("os"), (host.get("git_commit") or "?")[:7]),
+           "It ran %s warm-up round%s first." % (
+               run.get("warmup_rounds"), "" if run.get("warmup_rounds") == 1 else "s")]
+    for i in range(0, len(sizes), 7):
+        out.append("%s: %s." % ("Rounds per workload" if i == 0 else "More rounds",
+                                ", ".join(sizes[i:i + 7])))
     ls = run.get("lockstep")
     if isinstance(ls, dict) and ls.get("sessions_run"):
-        sizes += ", then %s lockstep sessions of %s groups of the variants compared" % (
-            ls.get("sessions_run"), ls.get("groups"))
-    return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round%s, then %s, "
-            "shuffle seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
-            % (rel, rel, run.get("profile"), run.get("warmup_rounds"),
-               "" if run.get("warmup_rounds") == 1 else "s", sizes,
-               run.get("seed"), host.get("cpu_model"), host.get("cores"), host.get("os"),
-               host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "),
-               host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))
+        out.append("Then came %s lockstep sessions of %s groups of the variants compared." % (
+            ls.get("sessions_run"), ls.get("groups")))
+    out.append("Its shuffle seed was %s." % run.get("seed"))
+    out.append("Versions: libuv %s, %s, Node %s (libuv %s)." % (
+        host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "), host.get("node"),
+        host.get("node_libuv")))
+    return " ".join(out)
 
 
 def host_line(rel):
@@ -179,8 +184,8 @@ def versions_line(rel):
     head = "- **Across runtime versions** ([the runtimes run](%s/REPORT.md)): " % rel
     if not changed:
         return head + "no seed claim's verdict changes between the Node and Go versions measured."
-    return head + ("the verdicts of %s change from one Node or Go version to another. Each is "
-                   "told version by version [below](#%s)." % (
+    return head + ("some seed claims change verdict from one Node or Go version to another. "
+                   "They are those of %s. Each is told version by version [below](#%s)." % (
                        _and_list(["seed %s (%s: %d claim%s)" % (
                            claims["seed"], name, len(sentences), "" if len(sentences) == 1 else "s")
                            for name, claims, sentences in changed]), VERSIONS_ANCHOR))
@@ -272,20 +277,22 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
     rows = summary["variants"]
     out = glance_block(rel, summary, rt_rel)
     out += ["#### The run and its table", "",
-            "The reference run %s. Timings on this shared 2-core VM are noisy: read the "
-           "medians, the intervals and the ratios, not single times." % describe_run(rel, summary),
-           "",
-           "What `make compare` printed at the end (time per operation, median and 95%% CI; "
-           "the ratio to each variant's two baselines, named in the header, %s, with the "
-           "difference per operation beside it):" % (
-               "from lockstep process pairs (round-paired where a pass was too long for them)"
-               if any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
-                      for r in rows) else "from round-paired runs"),
-           "", "```"]
+            "%s Timings on this shared 2-core VM are noisy. Read the medians, the intervals "
+            "and the ratios, not single times." % describe_run(rel, summary, "The reference run"),
+            "",
+            "Below is what `make compare ARGS=--wide` prints at the end. "
+            "It gives the time per operation, median and 95%% CI. "
+            "Then come the ratios to each variant's two baselines, named in the header. "
+            "Each has the difference per operation beside it. "
+            "The ratios come %s." % (
+                "from lockstep process pairs (round-paired where a pass was too long for them)"
+                if any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
+                       for r in rows) else "from round-paired runs"),
+            "", "```"]
     out += tables.terminal_table(rows).rstrip("\n").split("\n")
     out += ["```", "", "#### The verdicts", "",
-            "Each style against the baseline of its own language, in sentences (the README "
-            "gives a line per workload):", ""]
+            "Each style against the baseline of its own language, in sentences. "
+            "The glance above gives a line per language.", ""]
     out += verdicts.markdown(rows) or ["(no comparison in this run)", ""]
     for prefix, title in (("time", "Time per operation"),
                           ("ratio", "Ratio to the baselines"),
@@ -297,9 +304,9 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
     if seed_rel:
         out += ["", "#### Each seed's own method: the seed-profile run", "",
                 "The `seed` profile (`make compare PROFILE=seed`) runs each seed at its own N, "
-                "warm-up and timing, by its own method beside the suite's (seed 000's whole "
-                "`node --test` process, seed 002's cache shape, seed 003's bluebird harness); "
-                "its run %s." % describe_run(seed_rel, seed_summary), ""]
+                "warm-up and timing. It runs each by its own method beside the suite's: seed "
+                "000's whole `node --test` process, seed 002's cache shape, seed 003's bluebird "
+                "harness. %s" % describe_run(seed_rel, seed_summary, "Its run"), ""]
         sec = report.reproduce_section(seed_summary, folder(seed_rel))
         out += demote(sec, 3)
     if rt_rel:
@@ -307,17 +314,18 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
         out += versions_block(rt_rel)
         out += ["", "#### The seeds' claims on each runtime version: the runtimes-profile run", "",
                 "The `runtimes` profile (`make compare PROFILE=runtimes`) runs every Node and Go "
-                "variant a seed's claim names, with its baseline, on each pinned version "
-                "(DESIGN section 11); its run %s." % describe_run(rt_rel, rt_summary), ""]
+                "variant a seed's claim names, with its baseline. It runs them on each pinned "
+                "version (DESIGN section 11). %s" % describe_run(rt_rel, rt_summary, "Its run"),
+                ""]
         for png in charts(rt_rel, "runtimes-"):
             out += ["![Seed claims on each runtime version (%s)](%s)"
                     % (os.path.basename(png)[:-4], png), ""]
         out += demote(report.reproduce_section(rt_summary, folder(rt_rel)), 3)
     if at_rel:
         out += ["", "#### Targets at another N", "",
-                "Targets given at another N than the default profile's (the catalog's "
-                "`at_iterations`: the bytes a suspended task at N = 1,000,000) are judged in a "
-                "run at that N: %s." % describe_run(at_rel, at_summary), ""]
+                "Targets given at another N than the default profile's are judged in a run at "
+                "that N. They are the catalog's `at_iterations`: the bytes a suspended task at "
+                "N = 1,000,000. %s" % describe_run(at_rel, at_summary, "That run"), ""]
         out += targets.markdown(at_summary.get("targets") or [])[2:]   # under this heading
         for png in charts(at_rel, "unit-memory-"):
             out += ["![Bytes per operation in flight (%s)](%s)"

@@ -115,7 +115,7 @@ quick_workloads() {
   run cat "${BATS_FILE_TMPDIR}/quick.out"
   # The default table fits 100 columns: the ratio to the variant's own language's baseline.
   assert_line --regexp '^variant +n +(ns|µs|ms)/[a-z]+ +vs own baseline$'
-  assert_line --regexp '^ratio: time over the baseline of the variant.s own language \(C callback'
+  assert_line --regexp '^ratio: time over the baseline of the variant.s own language \('
   assert_line "Verdicts:"
   assert_line --regexp '^c/callback-sequential@node4 .* baseline( |$)'
   assert_line "charts: ${QUICK}/charts"
