@@ -148,7 +148,7 @@ def results_section(rows):
             out += ["#### %s" % mode, ""] + results_table([r for r in wrows if r["mode"] == mode])
             out.append("")
         out += ["%s. A ratio above 1 is slower than the baseline."
-                % "; ".join(tables.legend(wrows)),
+                % ". ".join(tables.legend(wrows)),
                 "", "Memory and CPU (the whole process, from `wait4`; medians):", ""]
         out += resources_table(wrows) + [""]
     return out
@@ -182,14 +182,14 @@ def counts_section(folder, rows):
              "sources git could not compare with the run's")
     out = ["## Instructions per operation", "",
            "Counted under Valgrind (%s) by `make counts RUN=...` (%s, commit `%s`, %s; the run's "
-           "commit `%s`): the difference of two N over their difference, so start-up, "
-           "warm-up and exit cancel. *Spread*: how far repeated counts of a variant lie "
-           "apart, as a share of its figure (`COUNTS_ARGS=--repeat K`; - for one count). A "
-           "count is exact, and settles a difference the times cannot resolve, where its "
-           "spread is small; where the operations go through libuv's threadpool, the count "
-           "includes the loop's and the threads' waits, which vary with scheduling, and its "
-           "spread says by how much. Node is not counted (V8's own threads vary a count by "
-           "millions of instructions); nor is a variant that needs a server." % (
+           "commit `%s`). A figure is the difference of two N over their difference, so "
+           "start-up, warm-up and exit cancel. *Spread*: how far repeated counts of a variant "
+           "lie apart, as a share of its figure (`COUNTS_ARGS=--repeat K`; - for one count). A "
+           "count is exact where its spread is small, and settles a difference the times cannot "
+           "resolve. Where the operations go through libuv's threadpool, the count includes the "
+           "loop's and the threads' waits. Those vary with scheduling, and the spread says by how "
+           "much. Node is not counted (V8's own threads vary a count by millions of "
+           "instructions); nor is a variant that needs a server." % (
                info.get("tool"), info.get("stamp"), (info.get("commit") or "?")[:7], whose,
                (info.get("run_commit") or "?")[:7]), ""]
     for workload in sorted({r["workload"] for r in rows}):
@@ -228,13 +228,13 @@ def outside_section(rows):
     flagged = [r for r in known if r.get("outside_flag")]
     out = ["## Time outside the clock", "",
            "Every process's wall time (the launcher's) less its timed section (`elapsed_ns`), "
-           "medians: start-up, flag parsing, the fixture check, what a variant prepares before "
-           "its clock, the warm-up and its exit. *Start-up* is the wall time of an empty "
-           "program of the variant's language in the same rounds (`c-empty`, `go-empty`, "
-           "`node node/lib/empty.mjs`); *warm-up* the `--warmup` pass as the program timed "
-           "it; *own* is the rest, round by round. A variant whose own time outside the clock "
-           "is over %s of its timed time is flagged: there, what the clock leaves out is a "
-           "large part of the run." % limit, ""]
+           "medians. It holds start-up, flag parsing, the fixture check, what a variant prepares "
+           "before its clock, the warm-up and its exit. *Start-up* is the wall time of an empty "
+           "program of the variant's language in the same rounds. Those programs are "
+           "`c-empty`, `go-empty` and `node node/lib/empty.mjs`. *Warm-up* is the `--warmup` "
+           "pass as the program timed it, and *own* is the rest, round by round. A variant "
+           "whose own time outside the clock is over %s of its timed time is flagged. There, "
+           "what the clock leaves out is a large part of the run." % limit, ""]
     if flagged:
         out.append("**Flagged** (own time outside the clock over %s of the timed time):" % limit)
         out += ["- `%s`: %s ms outside (start-up %s ms, warm-up %s ms, own %s ms) against "
@@ -313,10 +313,10 @@ def pairing_section(rows):
         q = lambda f: rel[min(len(rel) - 1, int(f * len(rel)))]
         outside = sum(1 for r, p in locked if r.get(p + "fresh_ratio") and not (
             r[p + "ratio_ci_low"] <= r[p + "fresh_ratio"] <= r[p + "ratio_ci_high"]))
-        out += ["", "Over the run, the fresh rounds' ratio (the median of %s) over the lockstep "
-                "ratio of the same pair: median %.3f, the middle half %.3f to %.3f, over %d "
-                "pairs; %d fresh ratios lie outside their lockstep interval (the fresh "
-                "rounds' own spread is wider: they are seconds apart)." % (
+        out += ["", "Over the run, take the fresh rounds' ratio (the median of %s) over the "
+                "lockstep ratio of the same pair. Its median is %.3f, the middle half %.3f to "
+                "%.3f, over %d pairs. %d fresh ratios lie outside their lockstep interval. The "
+                "fresh rounds' own spread is wider: they are seconds apart." % (
                     "its rounds", stats.median(rel), q(0.25), q(0.75),
                     len(rel), outside)]
     return out + [""]
@@ -357,8 +357,8 @@ def all_verdicts_section(rows):
         return []
     return ["## All verdicts", "",
             "Every style against the baseline of its own language, mode by mode, each "
-            "baseline named (brackets: the 95% CI of the ratio, then of the difference per "
-            "operation):", ""] + md
+            "baseline named. Brackets hold the 95% CI of the ratio, then of the difference per "
+            "operation.", ""] + md
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

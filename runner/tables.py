@@ -118,12 +118,11 @@ def legend(rows):
              if r.get(p + "ratio") is not None and r[p + "baseline"] != r["variant"]}
     locked = any(r.get(p + "pairing") == "lockstep" for r in rows for _, p in BASELINE_KEYS)
     out = ["ratios: time over the baseline's, median of the rounds paired in this run, "
-           "with its 95% CI; Δ: the difference per operation, with its CI"
+           "with its 95% CI. Δ: the difference per operation, with its CI"
            if not locked else
            "ratios: time over the baseline's, the geometric mean of its lockstep sessions' "
-           "figures (the median of the rounds paired where the pair ran no lockstep), with its "
-           "95% CI; "
-           "Δ: the difference per operation, with its CI"]
+           "figures, with its 95% CI. Where the pair ran no lockstep, it is the median of the "
+           "rounds paired. Δ: the difference per operation, with its CI"]
     if SAME in marks:
         out.append("~ : no significant difference (the paired 95% CI includes 1; sign test "
                    "p >= 0.05)")
@@ -131,8 +130,8 @@ def legend(rows):
                    if r.get(p + "significant") is False and excludes_one(r, p))
         if lost:
             out.append("~ before an interval that excludes 1: the sign test does not survive the "
-                       "false discovery rate control over the run's %d comparisons "
-                       "(Benjamini-Hochberg, q > 0.05), so no difference is named"
+                       "false discovery rate control. That control is over the run's %d "
+                       "comparisons (Benjamini-Hochberg, q > 0.05), so no difference is named"
                        % family_size(rows))
     if UNTESTED in marks:
         out.append("? : too few paired rounds for a CI or a test (%d needed): no verdict "
