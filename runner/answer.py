@@ -4,8 +4,9 @@ README's first screen (runner/readme.py, from the reference run) and the top
 of every REPORT.md (runner/report.py) show the same.
 
 - sentences(rows): per language, in the summary's language order, how many of
-  its variants (a style in a mode, on a backend) are resolvably slower (and faster) than its own baseline, and the
-  dearest with its ratio, its workload and its difference per operation.
+  its variants (a style in a mode, on a backend) are resolvably slower (and
+  faster) than its own baseline, and the dearest with its ratio, its workload
+  and its difference per operation.
 - table(rows): a Markdown row per workload and a column per language, each
   cell the language's cheapest and dearest style against its baseline: the
   ratio with its 95% interval in small print, and the style's time per

@@ -57,8 +57,9 @@ def extra_text(run):
            "headline's comparisons still open: each style against its own language's "
            "baseline. At most %s within %s minutes%s, by the %s: it sets each question's "
            "per-round median against its bound. That median is of a ratio, a difference per "
-           "operation, a margin to the bound, or a time or memory per operation. The confidence sequence is valid at every look: the sign test's "
-           "likelihood ratios mixed uniformly over the sign's probability, with Ville's "
+           "operation, a margin to the bound, or a time or memory per operation. The "
+           "confidence sequence is valid at every look: the sign test's likelihood ratios"
+           " mixed uniformly over the sign's probability, with Ville's "
            "inequality. So deciding by looking at the data keeps a wrongly decided question at "
            "5%% or less. It never decides what the fixed interval does not (it is the wider). "
            "%s extra round%s ran%s; stopped by %s."
@@ -84,8 +85,8 @@ def extra_text(run):
                                                if q.get("lo") is not None else
                                                "too few rounds to exclude any bound")
                     for q in still),
-            " %s %d of the headline's comparisons." % ("And still open:" if still else "Still open:",
-                                                      len(heads)) if heads else "")
+            " %s %d of the headline's comparisons." % (
+                "And still open:" if still else "Still open:", len(heads)) if heads else "")
     return out
 
 

@@ -1,7 +1,7 @@
 """report.py -- REPORT.md of a run folder, the answer first: the summary table
 (runner/answer.py), the targets, the short verdicts (runner/verdicts.py), the
-command that reproduces the run, the method (runner/method.py), the host and versions, the tables (per workload and mode,
-at most six columns so that they fit an issue comment: time per operation with
+command that reproduces the run, the method (runner/method.py), the host and
+versions, the tables (per workload and mode, at most six columns so that they fit an issue comment: time per operation with
 its CI, the ratio to each baseline with the difference per operation, the
 warnings folded into a notes column; then memory and CPU), every verdict one
 by one, the charts, the reproduction of the seeds' claims

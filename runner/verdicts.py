@@ -227,7 +227,8 @@ def full_workload_sentences(rows, workload):
                 if len(by_base) > 1:
                     label = "%s (`%s`)" % (label, base.split("/", 2)[-1])
                 clauses.append(_clause(label, es, div, uname, unit, sm.family_size(rows)))
-        out.append("In %s mode, %s" % (mode, " ".join([clauses[0]] + [_cap(c) for c in clauses[1:]])))
+        out.append("In %s mode, %s" % (
+            mode, " ".join([clauses[0]] + [_cap(c) for c in clauses[1:]])))
     return out
 
 
