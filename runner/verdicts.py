@@ -11,15 +11,16 @@ faster than Y", with the paired 95% interval in brackets and the difference
 per operation:
 
 - sentences(rows), the short verdicts read at a glance (the end of a run's
-  output, REPORT.md's findings, the README): per workload a sentence per
+  output, REPORT.md's findings, docs/results.md): per workload an entry per
   language, or per backend for a language compared on several backends (C's
-  readfile), the backends where no style differs resolvably in one sentence.
-  A sentence names the largest differences with their intervals and gives the
+  readfile), the backends where no style differs resolvably in one entry.
+  An entry names the largest differences with their intervals and gives the
   rest as the range of their ratios and differences, then how many styles are
-  not resolvably different and the resolution of those comparisons.
-- full_sentences(rows), every comparison one by one: a sentence per mode of
-  each workload naming each style and its baseline (REPORT.md's All verdicts;
-  summary.json's "all_verdicts").
+  not resolvably different and the resolution of those comparisons: a
+  sentence a part, each short (runner/prose.py).
+- full_sentences(rows), every comparison one by one: an entry per mode of
+  each workload naming each style and its baseline, a sentence a style or a
+  group of them (REPORT.md's All verdicts; summary.json's "all_verdicts").
 
 A difference is named only when it is significant (the paired interval
 excludes 1 and its sign test survives the false discovery rate control over
