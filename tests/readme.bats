@@ -86,7 +86,7 @@ PY
   r=$(sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/docs/results.md" \
     | grep -o 'results/reference/[^]`)]*/REPORT.md' | head -1)
   [ -n "$r" ] || { echo "docs/results.md links no reference run under results/reference/"; false; }
-  run "$PYTHON" -m runner.report.report.readme --check
+  run "$PYTHON" -m runner.report.readme --check
   assert_success
   # The first screen answers: the generated verdicts come before the two commands.
   run grep -n -m1 -e '<!-- answer:begin -->' -e '^## Two commands' "$ROOT/README.md"
@@ -185,7 +185,7 @@ PY
   first=$(sed -n 's|.*reference-runs: \([^ ]*\) .*|\1|p' "$ROOT/README.md")
   sed "s|\(reference-runs: .*\) [^ ]* -->|\1 $first -->|" "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
-  run "$PYTHON" -m runner.report.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 2
   assert_output --partial "judges no target given at its N (at_iterations)"
   assert_equal "${#lines[@]}" 1
@@ -194,13 +194,13 @@ PY
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
-  run "$PYTHON" -m runner.report.report.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
+  run "$PYTHON" -m runner.report.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
   # The README's summary table: a ratio before its interval in small print.
   sed 's/\([0-9]\)x <sub>/9\1x <sub>/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
-  run "$PYTHON" -m runner.report.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
 }
@@ -230,7 +230,7 @@ PY
   # "none" for a warm-up of 0, else "after W".
   run "$PYTHON" - "$ROOT" "$CATALOG_DIR" <<'PY'
 import re, sys
-from runner.catalog.catalog import catalog
+from runner.catalog import catalog
 from runner.core import expr
 cat = catalog.load(sys.argv[2])
 text = open(sys.argv[1] + "/README.md", encoding="utf-8").read()

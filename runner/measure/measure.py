@@ -24,6 +24,7 @@ from . import launch
 from . import load as load_mod
 from . import lockstep
 from ..analysis import noise
+from . import invocation as invocation_mod
 from . import plan as plan_mod
 from ..analysis import rundir as rd
 from . import schedule
@@ -41,7 +42,7 @@ ROOT = paths.ROOT
 
 
 def _rel(a):
-    return plan_mod.relative([a])[0]
+    return invocation_mod.relative([a])[0]
 
 
 def run_record(args, cat, plan, stamp, seed, recipe, launcher):
@@ -70,7 +71,7 @@ def run_record(args, cat, plan, stamp, seed, recipe, launcher):
             # time per measured round is added as the rounds go (startup_ns).
             "startup": {k: [_rel(a) for a in c]
                         for k, c in (getattr(plan, "startup", None) or {}).items()},
-            # Each variant's invocation, resolved once (plan.Invocation): what
+            # Each variant's invocation, resolved once (invocation.Invocation): what
             # commands renders; the lockstep's are in lockstep.invocations.
             "invocations": {k: inv.record()
                             for k, inv in (getattr(plan, "invocations", None) or {}).items()},

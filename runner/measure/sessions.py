@@ -347,7 +347,7 @@ def session(a, b, pairs, rng, launch_path, cpu=None, timeout_s=60.0):
 
 
 def side(cat, v, node, n, pass_n=None, profile="default", rt=None, concurrency=None):
-    """A session's side for variant v: its lockstep command (plan.Invocation
+    """A session's side for variant v: its lockstep command (invocation.Invocation
     at the workload's flags, its warm-up at N = n as the profile gives it, each
     pass of pass_n operations, n when None) and what its lines are checked
     against."""

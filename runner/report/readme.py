@@ -1,7 +1,7 @@
 """readme.py -- the generated parts of the README and of docs/results.md, from the
 committed reference runs.
 
-Usage: python3 -m runner.report.report.report.report.readme [--check] [--readme FILE] [--results FILE]
+Usage: python3 -m runner.report.readme [--check] [--readme FILE] [--results FILE]
                                 [RUNDIR [SEED_RUNDIR [RUNTIMES_RUNDIR [AT_N_RUNDIR]]]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
@@ -41,7 +41,7 @@ the two (run folders stay relative to the project).  Re-making the reference aft
 
   make compare && make compare PROFILE=seed && make compare PROFILE=runtimes
   make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"
-  python3 -m runner.report.report.report.report.readme RUN1 RUN2 RUN3 RUN4     # copy, redraw, rewrite the README
+  python3 -m runner.report.readme RUN1 RUN2 RUN3 RUN4     # copy, redraw, rewrite the README
 """
 import os
 import re
@@ -423,7 +423,7 @@ def main(args):
     if check:
         differ = [os.path.relpath(paths[d], ROOT) for d in paths if new[d] != texts[d]]
         if differ:
-            print("%s: the generated blocks differ from %s; run: python3 -m runner.report.report.report.report.readme"
+            print("%s: the generated blocks differ from %s; run: python3 -m runner.report.readme"
                   % (" and ".join(differ), " and ".join(runs)), file=sys.stderr)
             return 1
         return 0

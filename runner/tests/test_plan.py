@@ -12,6 +12,7 @@ from unittest import mock
 from ..catalog import catalog as catalog_mod
 from .. import cli
 from ..report import method
+from ..measure import invocation as invocation_mod
 from ..measure import plan as plan_mod
 from .. import run
 from ..measure import schedule
@@ -280,7 +281,7 @@ class TypedPlanTest(unittest.TestCase):
         self.assertGreater(checked, 1000)
 
     def test_a_lockstep_invocation_is_derived_not_edited(self):
-        inv = plan_mod.Invocation("w/c/x-sequential@b", ["prog", "--variant", "x"], 1000,
+        inv = invocation_mod.Invocation("w/c/x-sequential@b", ["prog", "--variant", "x"], 1000,
                                   warmup=10, passes=25, workload_args=["--file", "f"])
         ls = inv.replace(lockstep=True, iterations=40)
         self.assertEqual(ls.argv(), ["prog", "--variant", "x", "--iterations", "40", "--warmup",
