@@ -142,7 +142,7 @@ import platform
 import sys
 
 from .catalog_check import (FIELD, LINE_INTS, WORKLOAD_KEYS, check_bad_inputs,
-                            check_claim_runtimes, check_partial, check_port_flag,
+                            check_claim_runtimes, check_ladder, check_partial, check_port_flag,
                             check_server_langs,
                             check_startup_langs, matches, read_object, read_suite, show_path)
 from .errors import CatalogError
@@ -161,6 +161,7 @@ from .matrix import argv, build_dir, expand  # noqa: F401
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(ROOT, "runner", "catalog")
 RUNTIMES_PROFILE = "runtimes"
+SEED_PROFILE = "seed"
 
 
 def host_os():
@@ -201,7 +202,11 @@ class Catalog:
             self._load_workload(os.path.join(path, n))
         check_server_langs(self.variants, self.path)
         check_startup_langs(self.suite, self.variants, self.path)
+        for name, w in self.workloads.items():
+            check_ladder(w.get("claims") or {}, self.find,
+                         "%s: claims.ladder" % show_path(os.path.join(self.path, name + ".json")))
         self._add_runtime_variants()
+        self._add_ladder_variants()
 
     def _add_runtime_variants(self):
         """The runtimes profile (DESIGN section 11): every variant a workload's
@@ -219,7 +224,11 @@ class Catalog:
             if RUNTIMES_PROFILE not in w["profiles"]:
                 continue
             named = set()
-            _ids_in(w.get("claims"), self._by_id, named)
+            # The ladder's seed-shape variants are not the claims' own: they
+            # run on the seed's version alone, in the seed profile
+            # (_add_ladder_variants), not on every version.
+            _ids_in({k: x for k, x in (w.get("claims") or {}).items() if k != "ladder"},
+                    self._by_id, named)
             # With each claim variant, its own language's baseline, so that its
             # ratio to the baseline is measured on the same version.
             for v in [v for v in w["variants"] if v["id"] in named]:
@@ -234,6 +243,37 @@ class Catalog:
                     nv["profiles"] = [RUNTIMES_PROFILE]
                     self._by_id[nv["id"]] = nv
                     self.runtime_variants.append(nv)
+
+    def _add_ladder_variants(self):
+        """The seed profile's rung 2 of each claim's ladder (runner/ladder.py,
+        DESIGN section 7): every variant of a ladder's shape, of a language
+        the claims pin a version of (claims.runtimes), once more on that
+        version, the seed's, with the version in its id; the same variant as
+        the runtimes profile's when that profile has it too."""
+        for name, w in self.workloads.items():
+            claims = w.get("claims") or {}
+            pins = {k: x for k, x in (claims.get("runtimes") or {}).items() if k != "about"}
+            lad = claims.get("ladder")
+            if not lad or not pins or SEED_PROFILE not in w["profiles"]:
+                continue
+            for spec in lad["rungs"].values():
+                if isinstance(spec["shape"], str):
+                    continue
+                for vid in spec["shape"]:
+                    v = self._by_id[vid]
+                    if v["lang"] not in pins:
+                        continue
+                    nid = variant_id(dict(v, runtime=pins[v["lang"]]))
+                    nv = self._by_id.get(nid)
+                    if nv is None:
+                        nv = copy.deepcopy(v)
+                        nv["runtime"] = pins[v["lang"]]
+                        nv["id"], nv["label"] = nid, variant_label(nv)
+                        nv["profiles"] = []
+                        self._by_id[nid] = nv
+                        self.runtime_variants.append(nv)
+                    if SEED_PROFILE not in nv["profiles"]:
+                        nv["profiles"].append(SEED_PROFILE)
 
     def bad_inputs(self):
         """[(workload or None for every one, row)]: suite.json's bad inputs, then
@@ -313,7 +353,9 @@ class Catalog:
         """The variants of a profile, a language and a workload (None: any), in
         catalog order; the runtimes profile's versioned variants only when it
         is the profile asked for."""
-        pool = self.variants + (self.runtime_variants if profile == RUNTIMES_PROFILE else [])
+        # A versioned variant is in the profiles it names: the runtimes
+        # profile's every version, the seed profile's ladder rungs.
+        pool = self.variants + (self.runtime_variants if profile is not None else [])
         return [v for v in pool
                 if (profile is None or profile in v["profiles"])
                 and (lang is None or v["lang"] == lang)

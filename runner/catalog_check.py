@@ -525,3 +525,64 @@ def check_server_langs(variants, path):
                                "catalog's variants (%s)" % (
                                    show_path(os.path.join(path, v["workload"] + ".json")),
                                    v["id"], server["lang"], ", ".join(langs)))
+
+
+# A claims' ladder (runner/ladder.py, DESIGN section 7): the steps' words and,
+# per claim, the variants of its rungs 2-4.
+LADDER_KEYS = {"about", "steps", "rungs"}
+LADDER_STEPS = ("runtime", "program", "method", "n")
+LADDER_RUNG_KEYS = {"shape", "method"}
+
+
+def check_ladder(claims, find, where):
+    """A workload's claims.ladder: {"about", "steps": {runtime, program, method,
+    n: what that step changes, one line each}, "rungs": {claim id: {"shape":
+    ids | why, "method": ids | why}}}, where ids are the claim's own sizes (2,
+    slower and faster, for a ratio claim; 1 for an absolute one), each a
+    variant of the catalog (find) in the seed profile, and why is one line
+    saying why the rung is not measured.  Every ratio and absolute claim has
+    its rungs and nothing else does.  find(vid) gives the variant or None."""
+    lad = claims.get("ladder")
+    if lad is None:
+        return
+    if not isinstance(lad, dict):
+        raise CatalogError("%s must be an object" % where)
+    check_known(lad, LADDER_KEYS, where)
+    if not isinstance(lad.get("about"), str) or not lad["about"].strip():
+        raise CatalogError("%s: about must say what the ladder's rungs are here" % where)
+    steps = lad.get("steps")
+    if not isinstance(steps, dict) or set(steps) != set(LADDER_STEPS):
+        raise CatalogError("%s: steps must name exactly %s" % (where, ", ".join(LADDER_STEPS)))
+    for k, text in steps.items():
+        if not isinstance(text, str) or not text.strip() or "\n" in text:
+            raise CatalogError("%s: steps.%s must be one line saying what changes" % (where, k))
+    rungs = lad.get("rungs")
+    sizes = {c.get("id"): 2 for c in claims.get("ratios") or []}
+    sizes.update({c.get("id"): 1 for c in claims.get("absolute") or []})
+    if not isinstance(rungs, dict):
+        raise CatalogError("%s: rungs must map each claim's id to its rungs" % where)
+    for cid in sorted(set(sizes) - set(rungs)):
+        raise CatalogError("%s: claim %r has no rungs (every ratio and absolute claim has a ladder)"
+                           % (where, cid))
+    for cid in sorted(set(rungs) - set(sizes)):
+        raise CatalogError("%s: rungs.%s names no ratio or absolute claim" % (where, cid))
+    for cid, spec in rungs.items():
+        w = "%s: rungs.%s" % (where, cid)
+        if not isinstance(spec, dict) or set(spec) != LADDER_RUNG_KEYS:
+            raise CatalogError("%s must be an object of exactly shape and method" % w)
+        for k in sorted(LADDER_RUNG_KEYS):
+            x = spec[k]
+            if isinstance(x, str):
+                if not x.strip() or "\n" in x:
+                    raise CatalogError("%s.%s: a reason must be one line" % (w, k))
+                continue
+            if not isinstance(x, list) or len(x) != sizes[cid] or not all(isinstance(s, str) for s in x):
+                raise CatalogError("%s.%s must be %d variant ids (the claim's) or one line saying "
+                                   "why the rung is not measured, got %r" % (w, k, sizes[cid], x))
+            for vid in x:
+                v = find(vid)
+                if v is None:
+                    raise CatalogError("%s.%s: %s is not a variant of the catalog" % (w, k, vid))
+                if "seed" not in v["profiles"]:
+                    raise CatalogError("%s.%s: %s is not in the seed profile, which measures "
+                                       "the ladders" % (w, k, vid))

@@ -82,6 +82,8 @@ def chart_wanted(needs, rows, folder=None):
                     return None
         return "no claim's variants (%s) were all measured in this run" % keys
     if needs == "versions:claims":
+        if folder is not None and folder.run.get("profile") == catalog_mod.SEED_PROFILE:
+            return "a seed run's versioned variants are its ladders' rungs (the ladder chart)"
         if not any(r.get("runtime") and r.get("n") for r in rows):
             return "no variant of a pinned runtime version was measured in this run"
         return None if (claims_of(rows[0]["workload"], folder) or {}).get("ratios") else "no ratio claims"

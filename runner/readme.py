@@ -38,6 +38,7 @@ the two (run folders stay relative to the project).  Re-making the reference aft
   make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"
   python3 -m runner.readme RUN1 RUN2 RUN3 RUN4     # copy, redraw, rewrite the README
 """
+import datetime
 import os
 import re
 import shutil
@@ -48,6 +49,7 @@ ROOT = os.path.dirname(HERE)
 
 from . import byversion
 from . import fmt
+from . import ladder
 from . import method
 from . import noise
 from . import render
@@ -64,7 +66,8 @@ RESULTS = os.path.join(ROOT, "docs", "results.md")
 REFERENCE = os.path.join(ROOT, "results", "reference")
 # Each generated block, the file it is in, and what its links are prefixed
 # with to reach the project's root from that file.
-BLOCKS = (("answer", "readme", ""), ("reference-results", "results", "../"))
+BLOCKS = (("answer", "readme", ""), ("reference-results", "results", "../"),
+          ("ladder-steps", "readme", ""), ("ladders", "results", "../"))
 LINK_RE = re.compile(r"\]\((?!https?:|#|mailto:)([^)]+)\)")
 RUNS_RE = re.compile(r"<!-- reference-runs: ([^>]*) -->")
 
@@ -263,6 +266,53 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
     return out
 
 
+def seed_ladders(seed_rel):
+    """ladder.runs_for of the seed-profile reference run, rung 6 from the
+    newest default-profile run beside it (the same host), or None."""
+    if not seed_rel:
+        return None
+    seed = folder(seed_rel)
+    return ladder.runs_for(seed, ladder.default_beside(seed))
+
+
+def seed_minutes(seed_rel, runs):
+    """The seed profile's minutes, in words, from the run's own start and end."""
+    run = folder(seed_rel).run
+    try:
+        start = datetime.datetime.fromisoformat(run["started_utc"])
+        end = datetime.datetime.fromisoformat(run["finished_utc"])
+        took = "took %.0f minutes" % ((end - start).total_seconds() / 60)
+    except (KeyError, TypeError, ValueError):
+        took = "does not record its minutes"
+    text = "The reference seed-profile run (%s) %s" % (os.path.basename(seed_rel), took)
+    if runs.get("older"):
+        return text + (", but it predates the seed-shape programs and the ladders' rungs on the "
+                       "seeds' runtimes: today's `make compare PROFILE=seed` takes longer, and "
+                       "its minutes are pending a fresh run.")
+    return text + "."
+
+
+def ladder_steps_block(seed_rel):
+    """The README's sentence per seed: the step of its ladder that moved the
+    figure most (runner/ladder.py), and the seed profile's minutes."""
+    runs = seed_ladders(seed_rel)
+    if runs is None:
+        return ["(No seed-profile reference run: no ladder.)"]
+    out = ["Each seed claim's ladder (in [docs/results.md](docs/results.md#each-claims-ladder-the-"
+           "seeds-figure-to-the-suites-one-change-at-a-time)) goes from the seed's published "
+           "figure to the suite's one change at a time; for each seed's first claim:", ""]
+    out += ["- %s" % sentence for _, sentence in ladder.most_moved(runs)]
+    return out + ["", seed_minutes(seed_rel, runs)]
+
+
+def ladders_block(seed_rel):
+    """docs/results.md's ladder tables, one per claim (runner/ladder.py)."""
+    runs = seed_ladders(seed_rel)
+    if runs is None:
+        return ["(No seed-profile reference run: no ladder.)"]
+    return ladder.markdown(runs, level=3)
+
+
 def at_n_targets(rel):
     """The ids of the run's judged targets that are given at an N (at_iterations)."""
     given = {t["id"] for ts in folder(rel).targets().values() for t in ts if "at_iterations" in t}
@@ -293,7 +343,9 @@ def generate(texts, runs):
     rt = (runs[2], load(runs[2])) if len(runs) > 2 else (None, None)
     at = (runs[3], load(runs[3])) if len(runs) > 3 else (None, None)
     blocks = {"answer": answer_block(runs[0], summary, *rt),
-              "reference-results": results_block(runs[0], summary, *(seed + rt + at))}
+              "reference-results": results_block(runs[0], summary, *(seed + rt + at)),
+              "ladder-steps": ladder_steps_block(seed[0]),
+              "ladders": ladders_block(seed[0])}
     out = dict(texts)
     for name, doc, prefix in BLOCKS:
         text = out[doc]

@@ -13,6 +13,7 @@ import shlex
 from . import accounting
 from . import byversion
 from . import fmt
+from . import ladder
 from . import method
 from . import noise
 from . import ratios
@@ -487,6 +488,14 @@ def reproduce_section(summary, folder=None):
     return [text.rstrip(), ""] if text else []
 
 
+def ladders_section(folder):
+    """Each seed claim's ladder (runner/ladder.py) of a seed-profile run."""
+    try:
+        return ladder.report_section(folder)
+    except Exception as e:  # a broken ladder must not lose the report
+        return ["## Each claim's ladder", "", "runner/ladder.py failed: %s" % e, ""]
+
+
 def markdown(folder, summary, charts, failures, charts_note=None):
     """REPORT.md of the run folder (a runfolder.RunFolder) from its summary."""
     run, host, rows = summary["run"], summary["host"], summary["variants"]
@@ -506,6 +515,7 @@ def markdown(folder, summary, charts, failures, charts_note=None):
     out += accounting.markdown(rows, folder.trace)
     out += charts_section(folder, charts, charts_note)
     out += reproduce_section(summary, folder)
+    out += ladders_section(folder)
     out += skipped_section(run)
     out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",
