@@ -216,3 +216,45 @@ class CheckLadder(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LadderChartWanted(unittest.TestCase):
+    class Folder:
+        def __init__(self, profile):
+            self.run = {"profile": profile}
+
+        def catalog_or_none(self):
+            return CAT
+
+    def test_only_a_seed_run_with_ladders_gets_the_chart(self):
+        from . import charting
+        rows = [{"workload": "asyncfib", "variant": OWN % "sync-recursive", "n": 3}]
+        self.assertIsNone(charting.chart_wanted("ladder:claims", rows, self.Folder("seed")))
+        self.assertIn("seed profile", charting.chart_wanted("ladder:claims", rows, self.Folder("default")))
+        self.assertIn("seed profile", charting.chart_wanted("ladder:claims", rows, None))
+        rows = [{"workload": "tasks", "variant": "tasks/c/callback-parallel@sleepq", "n": 3}]
+        self.assertIn("no ladder", charting.chart_wanted("ladder:claims", rows, self.Folder("seed")))
+        # a seed run's versioned variants are rungs: no chart of versions
+        self.assertIn("rungs", charting.chart_wanted("versions:claims", rows, self.Folder("seed")))
+
+    def test_the_chart_of_the_reference_seed_run_draws_its_steps_without_overlaps(self):
+        import json
+        import os
+        import tempfile
+        from . import runfolder
+        from .charts import ladder_chart
+        seed = os.path.join(catalog_mod.ROOT, "results", "reference", "linux-x86_64-intel-xeon-2c",
+                            "20261205T222516Z")
+        if not os.path.isdir(seed):
+            self.skipTest("the reference seed run is not in this checkout")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "ladder-doxbee.png")
+            ladder_chart.draw(runfolder.RunFolder(seed), "doxbee", out)
+            with open(out[:-4] + ".json", encoding="utf-8") as f:
+                side = json.load(f)
+        self.assertEqual(side["check"]["overlaps"], [])
+        self.assertEqual(side["check"]["outside"], [])
+        self.assertGreaterEqual(side["check"]["smallest_pt_at_github"], 11.5)
+        claim = {c["claim"]: c for c in side["claims"]}["bluebird-native-parallel"]
+        self.assertEqual([s["to"] for s in claim["steps"]], [4, 5, 6])
+        self.assertAlmostEqual(math.prod(s["value"] for s in claim["steps"]), claim["product"])
