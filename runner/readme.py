@@ -310,7 +310,10 @@ def ladders_block(seed_rel):
     runs = seed_ladders(seed_rel)
     if runs is None:
         return ["(No seed-profile reference run: no ladder.)"]
-    return ladder.markdown(runs, level=3)
+    out = ladder.markdown(runs, level=3)
+    for png in charts(seed_rel, "ladder-"):
+        out += ["![Each claim's ladder (%s)](%s)" % (os.path.basename(png)[:-4], png), ""]
+    return out
 
 
 def at_n_targets(rel):
