@@ -28,9 +28,12 @@ to any cause.  A rung that is not measured (the ladder gives a reason, or the
 run has no valid sample of a variant) is one line saying why, and the step
 across it names every change it spans.
 
-Each step's factor is the rung's figure over the next measured rung's; their
-product is checked against the whole gap, rung 1 (or the first measured)
-over the last measured rung, and its interval.  For an absolute claim the
+Each step's factor is the rung's figure over the next measured rung's (so
+the factors multiply to the whole gap), with the step's own interval: the
+rounds' paired ratios between two rungs of one run; where the two rungs'
+medians fall outside it, the step says so.  The product is checked against
+the whole gap, rung 1 (or the first measured) over the last measured rung,
+and its interval.  For an absolute claim the
 figures are times in ms of the N each run gave, so the last step includes
 the change of N.  Memory claims have no ladder: a difference of KB does not
 split into factors.
@@ -153,8 +156,15 @@ def step(a, b, runs, kind):
                     else ([ia[0]], [ib[0]]))
         r = runs[a["run"]].ratio(num, den)
         if "missing" not in r and r.get("paired"):
-            return {"value": r["value"], "low": r["low"], "high": r["high"],
-                    "how": "round-paired (%d rounds)" % r["rounds"]}
+            # The factor is the rungs' figures divided, so that the factors
+            # multiply to the gap; its interval is the step's own, of the
+            # rungs' ratio round by round.
+            v = fa["value"] / fb["value"]
+            apart = (r["low"] is not None and not r["low"] <= v <= r["high"])
+            return {"value": v, "low": r["low"], "high": r["high"],
+                    "how": "interval round-paired, %d rounds%s" % (
+                        r["rounds"], "; the rungs' medians fall outside it (median of the "
+                        "rounds' ratios %.2fx)" % r["value"] if apart else "")}
     both = fa["low"] is not None and fb["low"] is not None and fb["low"] > 0
     return {"value": fa["value"] / fb["value"],
             "low": fa["low"] / fb["high"] if both else None,
@@ -177,7 +187,7 @@ def changed(lad, a, b):
 def build(cat, claims, cid, runs):
     """The ladder of claim cid: {"claim", "kind", "rungs": [rung with its
     "figure" or "why"], "steps": [{"from", "to", "what", "keys", "value",
-    "low", "high", "how"}], "gap", "product", "within", "most"}.  runs:
+    "low", "high", "how"}], "gap", "product", "exact", "within", "most"}.  runs:
     {"seed": claimrun.Run or None, "default": claimrun.Run or None, and
     "why_seed", "why_default": why a run is not there}."""
     kind = _kind(claims, cid)
@@ -205,7 +215,7 @@ def build(cat, claims, cid, runs):
                   "keys": [STEP_KEY[k] for k in range(a["rung"], b["rung"])]})
         steps.append(s)
     out = {"claim": claim_of(claims, cid), "kind": kind, "rungs": rungs, "steps": steps,
-           "gap": None, "product": None, "within": None, "most": None}
+           "gap": None, "product": None, "exact": None, "within": None, "most": None}
     if len(measured) >= 2:
         first, last = measured[0], measured[-1]
         fa, fb = first["figure"], last["figure"]
@@ -218,8 +228,11 @@ def build(cat, claims, cid, runs):
                 gap["low"], gap["high"] = fa["low"] / fb["high"], fa["high"] / fb["low"]
         out["gap"] = gap
         out["product"] = math.prod(s["value"] for s in steps)
+        # The factors telescope: their product is the gap's figure unless a
+        # step is missing or miscounted, which this check catches.
+        out["exact"] = abs(out["product"] / gap["value"] - 1) < 1e-9
         if gap["low"] is not None:
-            out["within"] = gap["low"] <= out["product"] <= gap["high"]
+            out["within"] = out["exact"] and gap["low"] <= out["product"] <= gap["high"]
         out["most"] = max(steps, key=lambda s: abs(math.log(s["value"])))
     return out
 
@@ -280,7 +293,8 @@ def summary_line(lad):
     gap = "%.2fx" % g["value"] + (" [%.2f, %.2f]" % (g["low"], g["high"])
                                   if g["low"] is not None else " (no interval)")
     check = ("inside its interval" if lad["within"] else
-             "**outside its interval**" if lad["within"] is False else "no interval to check it against")
+             "**they do not make the gap**" if lad["within"] is False
+             else "no interval to check it against")
     m = lad["most"]
     return ("The factors multiply to %.2fx; the whole gap, rung %d over rung %d, is %s: %s. "
             "The step that moved the figure most is rung %d to %d (%s), a factor of %.2fx."
@@ -370,7 +384,8 @@ def markdown(runs, level=2):
            "host; (3) the same on this host's runtime; (4) the suite's program in the seed's "
            "measurement; (5) the suite's in-process method at the seed's N and warm-up; (6) the "
            "suite's default (%s). Rungs 2 to 5 come from this seed-profile run, and a step "
-           "between two of them is the two rungs' ratio paired round by round with its 95%% CI; "
+           "between two of them is the two rungs' figures divided, with the 95%% CI of their "
+           "ratio paired round by round; "
            "the step to rung 6 pairs nothing. Each factor is a rung's figure over the next "
            "measured one's, and names what changed; the first step is the host and whatever "
            "the seed did not publish, attributed to no cause. A rung not measured says why, and "

@@ -68,6 +68,8 @@ class LadderArithmetic(unittest.TestCase):
         for (a, b), s in steps.items():
             self.assertAlmostEqual(s["value"], figs[a] / figs[b], places=6)
         self.assertIn("round-paired", steps[(2, 3)]["how"])
+        self.assertNotIn("outside", steps[(2, 3)]["how"])
+        self.assertTrue(lad["exact"])
         self.assertIn("two runs", steps[(5, 6)]["how"])
         self.assertEqual(steps[(1, 2)]["what"], ladder.HOST_STEP)
         self.assertEqual(steps[(2, 3)]["what"], FIB["ladder"]["steps"]["runtime"])
@@ -89,17 +91,41 @@ class LadderArithmetic(unittest.TestCase):
             self.assertLess(g["low"], g["high"])
             self.assertTrue(g["low"] <= lad["product"] <= g["high"], (seed, lad["product"], g))
             self.assertTrue(lad["within"])
-            for s in lad["steps"]:
-                self.assertTrue(s["low"] <= s["value"] <= s["high"], s)
-            # a paired step is the median of its rounds' ratios, not the rungs' ratio
-            paired = [s for s in lad["steps"] if "round-paired" in s["how"]]
-            self.assertEqual(len(paired), 2)
+            self.assertTrue(lad["exact"])
+            self.assertAlmostEqual(lad["product"], g["value"], places=9)
+            # a paired step's interval is its rounds' own, of the rungs' ratio round by round
+            seed_run = fake_run(seed_times(), noise=0.05, seed=seed)
+            s = {(x["from"], x["to"]): x for x in lad["steps"]}[(2, 3)]
+            r = seed_run.ratio([OLD % "await-recursive", RSS % "sync-recursive"],
+                               [OLD % "sync-recursive", RSS % "await-recursive"])
+            self.assertEqual((s["low"], s["high"]), (r["low"], r["high"]))
+            self.assertIn("interval round-paired, 10 rounds", s["how"])
+            rungs = {x["rung"]: x["figure"]["value"] for x in lad["rungs"] if "figure" in x}
+            self.assertAlmostEqual(s["value"], rungs[2] / rungs[3], places=9)
+
+    def test_a_step_whose_rungs_medians_fall_outside_its_paired_interval_says_so(self):
+        # rung 3's ratio y a round, rung 2's y times f: f is 1 in 8 of 10 rounds, so the
+        # step's paired interval is [1, 1], while the rungs' medians divide to 0.83
+        y = [1, 3, 1, 1, 1, 8, 8, 1, 2, 5]
+        f = [1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.5]
+        run = fake_run(seed_times())
+        for r in range(1, 11):
+            run.times[OLD % "await-recursive"][r] = 100.0 * y[r - 1] * f[r - 1]
+            run.times[RSS % "await-recursive"][r] = 100.0 * y[r - 1]
+            run.times[OLD % "sync-recursive"][r] = run.times[RSS % "sync-recursive"][r] = 1.0
+        lad = ladder.build(CAT, FIB, "await-recursive", runs(run))
+        s = {(x["from"], x["to"]): x for x in lad["steps"]}[(2, 3)]
+        self.assertAlmostEqual(s["value"], 250.0 / 300.0, places=9)
+        self.assertEqual((s["low"], s["high"]), (1.0, 1.0))
+        self.assertIn("the rungs' medians fall outside it (median of the rounds' ratios 1.00x)",
+                      s["how"])
+        self.assertTrue(lad["exact"])
 
     def test_the_check_fails_when_the_product_misses_the_gap(self):
         lad = {"gap": {"from": 1, "to": 6, "value": 10.0, "low": 9.0, "high": 11.0},
                "product": 14.0, "within": False,
                "most": {"from": 1, "to": 2, "keys": ["host"], "value": 5.0}}
-        self.assertIn("**outside its interval**", ladder.summary_line(lad))
+        self.assertIn("**they do not make the gap**", ladder.summary_line(lad))
 
     def test_an_absolute_claim_is_a_time_in_ms(self):
         claims = CAT.workloads["cacheloop"]["claims"]
