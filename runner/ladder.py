@@ -365,6 +365,9 @@ def ladders(runs):
         claims = cat.workloads[name].get("claims") or {}
         if not claims.get("ladder"):
             continue
+        seed = runs.get("seed")
+        if seed is not None and not any(r.get("workload") == name for r in seed.rows.values()):
+            continue        # a filtered seed run without this workload
         ids = [c["id"] for c in (claims.get("ratios") or []) + (claims.get("absolute") or [])]
         out.append((name, claims, [build(cat, claims, cid, runs) for cid in ids]))
     return sorted(out, key=lambda x: str(x[1].get("seed")))
