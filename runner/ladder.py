@@ -39,6 +39,8 @@ the change of N.  Memory claims have no ladder: a difference of KB does not
 split into factors.
 
 Usage: python3 -m runner.ladder SEED_RUNDIR [DEFAULT_RUNDIR]   prints the ladders.
+       python3 -m runner.ladder --pins [LANG]    the pinned runtimes rung 2 runs on
+                                                 (what `make compare PROFILE=seed` installs)
 """
 import math
 import os
@@ -446,7 +448,28 @@ def report_section(folder):
         return ["## Each claim's ladder", "", "Not drawn: %s" % e, ""]
 
 
+def seed_pins(cat, lang=None):
+    """["node@20.8.0", ...] (or ["20.8.0", ...] of lang alone): the pinned
+    versions the seed profile's rung-2 variants run on, those of a version
+    that lacks what every one of its variants needs left out (Node 8: the
+    wrapper is an ES module), for `make compare PROFILE=seed` to install."""
+    from . import catalog_check
+    out = []
+    for v in cat.select(catalog_mod.SEED_PROFILE):
+        if not v.get("runtime") or (lang and v["lang"] != lang):
+            continue
+        if catalog_check.runtime_unmet(cat.suite, v, v["runtime"]):
+            continue
+        spec = v["runtime"] if lang else "%s@%s" % (v["lang"], v["runtime"])
+        if spec not in out:
+            out.append(spec)
+    return sorted(out)
+
+
 def main(args):
+    if args[:1] == ["--pins"] and len(args) <= 2:
+        print(" ".join(seed_pins(catalog_mod.load(), args[1] if len(args) > 1 else None)))
+        return 0
     if len(args) not in (1, 2) or args[0] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr)
         return 2

@@ -298,3 +298,13 @@ class LadderChartWanted(unittest.TestCase):
         claim = {c["claim"]: c for c in side["claims"]}["bluebird-native-parallel"]
         self.assertEqual([s["to"] for s in claim["steps"]], [4, 5, 6])
         self.assertAlmostEqual(math.prod(s["value"] for s in claim["steps"]), claim["product"])
+
+
+class SeedPins(unittest.TestCase):
+    def test_the_seed_profile_installs_the_versions_its_rung_2_can_run_on(self):
+        pins = ladder.seed_pins(CAT)
+        self.assertEqual(pins, ["go@1.21.13", "node@10.24.1", "node@18.15.0", "node@20.8.0"])
+        # Node 8.17.0 is seed 001's, but its one rung-2 program starts from an ES module
+        self.assertIsNotNone(CAT.find("httpchain/node@8.17.0/await-datenow-sequential@nodeserver.close"))
+        self.assertNotIn("node@8.17.0", pins)
+        self.assertEqual(ladder.seed_pins(CAT, "go"), ["1.21.13"])
