@@ -85,7 +85,7 @@ def chart_wanted(needs, rows, folder=None):
                     return None
         return "no claim's variants (%s) were all measured in this run" % keys
     if needs == "ladder:claims":
-        if folder is None or folder.run.get("profile") != catalog_mod.SEED_PROFILE:
+        if folder is None or folder.recorded.get("profile") != catalog_mod.SEED_PROFILE:
             return "a ladder is drawn from a run of the seed profile"
         cat = _catalog(folder)
         if cat is not None and not any((w.get("claims") or {}).get("ladder")
@@ -96,7 +96,7 @@ def chart_wanted(needs, rows, folder=None):
             return "the catalog has no ladder of this workload's claims"
         return None
     if needs == "versions:claims":
-        if folder is not None and folder.run.get("profile") == catalog_mod.SEED_PROFILE:
+        if folder is not None and folder.recorded.get("profile") == catalog_mod.SEED_PROFILE:
             return "a seed run's versioned variants are its ladders' rungs (the ladder chart)"
         if not any(r.get("runtime") and r.get("n") for r in rows):
             return "no variant of a pinned runtime version was measured in this run"

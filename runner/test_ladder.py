@@ -261,7 +261,7 @@ if __name__ == "__main__":
 class LadderChartWanted(unittest.TestCase):
     class Folder:
         def __init__(self, profile):
-            self.run = {"profile": profile}
+            self.recorded = {"profile": profile}
 
         def catalog_or_none(self):
             return CAT
