@@ -11,7 +11,6 @@ step, labelled with its factor and what changed; a rung not measured is
 marked so.  Rung 6 comes from the newest default-profile run beside this one
 (the same host).  Log axis.
 """
-import math
 import sys
 import textwrap
 
