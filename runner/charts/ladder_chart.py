@@ -56,8 +56,8 @@ def draw(data, workload=None, out=None):
             "before it over the rung after it, as in the tables) and what changed, orange where the figure grows, blue where it shrinks; an empty slot a rung not measured (REPORT.md says why). host: %s; runtime: "
             "%s; program: %s; clock: %s; N: %s. Rung 6: %s.%s" % (
                 ladder.HOST_STEP, steps["runtime"], steps["program"], steps["method"], steps["n"],
-                "the default run %s" % runs["default_stamp"] if runs.get("default")
-                else "not measured (%s)" % runs["why_default"],
+                "not measured (%s)" % shown[0]["rungs"][5]["why"] if "why" in shown[0]["rungs"][5]
+                else "the default run %s" % runs["default_stamp"],
                 " Not shown: %d more claims (REPORT.md has every ladder)." % (len(lads) - len(shown))
                 if len(lads) > len(shown) else ""))
     wrapped = "\n".join(textwrap.wrap(note, 86))
