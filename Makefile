@@ -27,7 +27,7 @@
 #   make runtimes  the pinned Node and Go runtimes of runtimes/lock.json under build/runtimes/
 #                  (installs only what is missing), and go/cmd/* built with each Go into build/bin/go<version>/
 #   make seed-runtimes  only the pinned versions the seed profile's ladders run on (make
-#                  compare PROFILE=seed installs them: runner/ladder.py --pins)
+#                  compare PROFILE=seed installs them: runner/analysis/ladder.py --pins)
 #   make clean     remove build/ (results/ is never touched)
 #
 # Variables a user may set:
@@ -155,9 +155,9 @@ MICRO_BINS := $(patsubst c/micro/%.c,$(BUILD)/bin/micro-%,$(wildcard c/micro/*.c
 .SECONDARY: $(patsubst c/%.c,$(BUILD)/c/%.o,$(wildcard c/tests/test_*.c c/micro/*.c))
 GO_CMDS := $(patsubst go/cmd/%/,%,$(wildcard go/cmd/*/))
 GO_BINS := $(foreach w,$(GO_CMDS),$(BUILD)/bin/go-$(w))
-# The runner starts every measured program through this launcher (runner/launch.c).
+# The runner starts every measured program through this launcher (runner/measure/launch.c).
 LAUNCH := $(BUILD)/bin/launch
-# The empty C program whose wall time is a C process's start-up (runner/empty.c).
+# The empty C program whose wall time is a C process's start-up (runner/measure/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
 .PHONY: all c go deps runtimes seed-runtimes compare quick counts aa tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
@@ -277,13 +277,13 @@ $(foreach w,$(WORKLOADS),$(foreach m,$(call w_mains,$(w)),$(eval $(call PROGRAM_
 # Built here, never by the runner, so that runners started side by side do not
 # race to compile it.  No $(FEATURES) and no libuv: it defines _DEFAULT_SOURCE
 # itself and needs only fork, exec and wait4.
-$(LAUNCH): runner/launch.c $(FLAGS_STAMP)
+$(LAUNCH): runner/measure/launch.c $(FLAGS_STAMP)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(STD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<"
 
 # Linked with libuv, as every C program is, so that its start-up includes
 # loading it.
-$(C_EMPTY): runner/empty.c $(FLAGS_STAMP) | $(DEPS_ENV)
+$(C_EMPTY): runner/measure/empty.c $(FLAGS_STAMP) | $(DEPS_ENV)
 	@mkdir -p "$(dir $@)"
 	$(CC) $(STD) $(WARN) $(FEATURES) $(UV_CFLAGS) $(OPT) $(CFLAGS) $(LDFLAGS) -o "$@" "$<" $(UV_LIBS)
 
@@ -308,36 +308,36 @@ $(BUILD)/bin/micro-%: $(BUILD)/c/micro/%.o $(LIBAB)
 	$(CC) $(ALL_LDFLAGS) -o "$@" $^ $(LIBS)
 
 # The micro-benchmarks of c/micro/ beside the same operations in Node and Go, in
-# one alternated run (runner/micro.py): the table on stdout and in
+# one alternated run (runner/tools/micro.py): the table on stdout and in
 # results/<host>/micro-<stamp>/; MICRO_ARGS="--rounds 20 --n 1000000" to change
 # them.  Timings, so never part of test.
 micro: $(MICRO_BINS) $(BUILD)/bin/go-micro | $(DEPS_ENV)
-	"$(PYTHON)" -m runner.micro --bin "$(BUILD)/bin" $(if $(NODE),--node "$(NODE)",) $(MICRO_ARGS)
+	"$(PYTHON)" -m runner.tools.micro --bin "$(BUILD)/bin" $(if $(NODE),--node "$(NODE)",) $(MICRO_ARGS)
 
 # Instructions per operation under valgrind at two N, the difference over N
-# (runner/counts.py): the table on stdout and in results/<host>/counts-<stamp>/;
+# (runner/tools/counts.py): the table on stdout and in results/<host>/counts-<stamp>/;
 # with RUN=<run folder>, the counts of that run's variants go into the folder and
 # its REPORT.md is redrawn with them beside the times.
 # Counts, not timings: the same on a noisy host.
 counts: all | $(DEPS_ENV)
 	@if [ -n "$$RUN" ]; then \
-	  "$(PYTHON)" -m runner.counts --into "$$RUN" $(COUNTS_ARGS) && "$(PYTHON)" -m runner --render "$$RUN"; \
+	  "$(PYTHON)" -m runner.tools.counts --into "$$RUN" $(COUNTS_ARGS) && "$(PYTHON)" -m runner --render "$$RUN"; \
 	else \
-	  "$(PYTHON)" -m runner.counts $(COUNTS_ARGS); \
+	  "$(PYTHON)" -m runner.tools.counts $(COUNTS_ARGS); \
 	fi
 
-# A variant against itself in lockstep, many times (runner/aa.py): how often an
+# A variant against itself in lockstep, many times (runner/tools/aa.py): how often an
 # interval excludes 1 where nothing differs, at most 5% on any host; the table
 # on stdout and in results/<host>/aa-<stamp>/.  AA_ARGS="--noise" adds an
-# on-and-off load on the programs' CPU (runner/load.py).  Timings, so make
+# on-and-off load on the programs' CPU (runner/measure/load.py).  Timings, so make
 # test runs it only small, with --check.
 aa: all | $(DEPS_ENV)
-	"$(PYTHON)" -m runner.aa $(if $(NODE),--node "$(NODE)",) $(AA_ARGS)
+	"$(PYTHON)" -m runner.tools.aa $(if $(NODE),--node "$(NODE)",) $(AA_ARGS)
 
 # The host's settings that move timings, and what they should be; nothing is
-# changed without TUNE_ARGS=--apply (runner/tune.py).
+# changed without TUNE_ARGS=--apply (runner/tools/tune.py).
 tune: | $(DEPS_ENV)
-	"$(PYTHON)" -m runner.tune $(TUNE_ARGS)
+	"$(PYTHON)" -m runner.tools.tune $(TUNE_ARGS)
 
 # Go builds are cheap to repeat and go tracks its own dependencies.  The
 # output is made absolute in the shell: $(abspath) splits a path with a space.
@@ -353,15 +353,15 @@ FORCE:
 # client by package name, checked against runtimes/lock.json; nothing is
 # downloaded for a runtime already there.
 runtimes: | $(DEPS_ENV)
-	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" install
-	"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
+	"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" install
+	"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
 
 # The seed profile's ladders run each seed's shape on the seed's pinned runtime
-# (rung 2, runner/ladder.py): only those versions, and a failed install is one line
+# (rung 2, runner/analysis/ladder.py): only those versions, and a failed install is one line
 # (the ladder's rung then says the runtime is not installed), not a failed run.
 seed-runtimes: | $(DEPS_ENV)
-	-"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" install $$("$(PYTHON)" -m runner.ladder --pins)
-	-"$(PYTHON)" -m runner.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin" $$("$(PYTHON)" -m runner.ladder --pins go)
+	-"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" install $$("$(PYTHON)" -m runner.analysis.ladder --pins)
+	-"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin" $$("$(PYTHON)" -m runner.analysis.ladder --pins go)
 
 # The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build, and
 # that a variant is left to run (not all skipped for their OS or for node).
@@ -416,7 +416,7 @@ test-go: | $(DEPS_ENV)
 	cd go && "$(GO)" vet ./... && "$(GO)" test -v -count=1 ./...
 
 test-runner: | $(DEPS_ENV)
-	"$(PYTHON)" -m unittest discover -s runner -t . -p 'test_*.py' -v
+	"$(PYTHON)" -m unittest discover -s runner/tests -t . -p 'test_*.py' -v
 
 # The bats files run one a CPU and one more (many tests wait on a program or a
 # deadline) when GNU parallel is there (make deps installs it on Debian), the

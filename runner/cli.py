@@ -16,7 +16,7 @@ Each round runs every selected variant once, as a fresh process, in an order
 shuffled per round with random.Random(seed), in blocks (a workload's variants
 together, within it the variants a ratio compares); W warm-up rounds come first and are
 not recorded in samples.csv.  N and the timeout of a program run are the
-workload's own for the profile (runner/catalog/<workload>.json); --iterations
+workload's own for the profile (catalog/<workload>.json); --iterations
 and --timeout override them for every workload.  A workload that lists fewer
 rounds than the profile runs only in the first of them.  A variant whose
 requirement is not met (its OS, node, a probe) is skipped with one line saying
@@ -25,16 +25,16 @@ what was measured (the run is marked incomplete and the runner exits 130).  A
 new run folder is made under OUT/<host>/<UTC stamp>/; an existing one is never
 overwritten, and OUT/latest points at the newest.  After the rounds, on Linux
 with strace, each variant runs twice more under strace to count its system
-calls per operation (runner/trace.py; --no-trace skips it).  --no-charts writes
+calls per operation (runner/measure/trace.py; --no-trace skips it).  --no-charts writes
 the summaries, exports and REPORT.md without drawing a chart (about a second
 each; `make plots RUN=DIR` draws them later).  A profile with extra_rounds
 (suite.json) adds rounds after its planned ones for the targets and claims still
-open, then for the headline's comparisons still open (runner/sequential.py); --no-extra-rounds runs the planned rounds only,
+open, then for the headline's comparisons still open (runner/measure/sequential.py); --no-extra-rounds runs the planned rounds only,
 and so does --rounds.  A profile with lockstep (suite.json) then runs every pair of
 variants a ratio compares as process pairs alternated pass by pass
-(runner/lockstep.py), and its ratios are theirs; --no-lockstep leaves it out.
+(runner/measure/lockstep.py), and its ratios are theirs; --no-lockstep leaves it out.
 --noise runs a load on the programs' CPU, on and off at random every 50 to
-500 ms, through the measured rounds and the lockstep (runner/load.py): noise
+500 ms, through the measured rounds and the lockstep (runner/measure/load.py): noise
 any user can repeat.
 
 Before it starts, the run's duration is estimated (at the wall times of the
@@ -60,14 +60,15 @@ import argparse
 import os
 import re
 
-from . import catalog_check
-from . import expr
-from .errors import UsageError
+from .catalog import catalog_check
+from .core import expr
+from .core.errors import UsageError
+from .core import paths
 
 # Every numeric option is bounded: a huge --timeout overflows the timer thread
 # (a hung program then hangs the runner), a tiny one makes every run an
 # instant timeout, and a huge --rounds sits building the order.
-# The catalog's own figures have the same upper bounds (runner/catalog_check.py, runner/expr.py).
+# The catalog's own figures have the same upper bounds (runner/catalog/catalog_check.py, runner/core/expr.py).
 MAX_ROUNDS = catalog_check.MAX_ROUNDS
 MAX_ITERATIONS = expr.MAX_ITERATIONS
 MIN_TIMEOUT = catalog_check.MIN_TIMEOUT_S
@@ -79,9 +80,8 @@ MAX_SEED = 2 ** 64 - 1
 RESERVED_HOSTS = ("latest", "hosts", "reference")
 HOST_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-CATALOG_DIR = os.path.join(HERE, "catalog")
+ROOT = paths.ROOT
+CATALOG_DIR = paths.CATALOG
 
 
 class _Once(argparse.Action):
@@ -154,19 +154,19 @@ def parse_args(argv):
                         "(tests use a fake one)")
     p.add_argument("--no-trace", action=_Once, const=True, default=False,
                    help="skip the traced runs that count system calls per operation "
-                        "after the rounds (runner/trace.py)")
+                        "after the rounds (runner/measure/trace.py)")
     p.add_argument("--no-charts", action=_Once, const=True, default=False,
                    help="draw no chart: the summaries, exports and REPORT.md only "
                         "(make plots RUN=DIR draws them later)")
     p.add_argument("--no-extra-rounds", action=_Once, const=True, default=False,
                    help="run the planned rounds only, even where the profile gives extra "
-                        "rounds for the questions still open (runner/sequential.py)")
+                        "rounds for the questions still open (runner/measure/sequential.py)")
     p.add_argument("--no-lockstep", action=_Once, const=True, default=False,
                    help="leave out the profile's lockstep phase: every ratio from the "
-                        "fresh processes' rounds (runner/lockstep.py)")
+                        "fresh processes' rounds (runner/measure/lockstep.py)")
     p.add_argument("--noise", action=_Once, const=True, default=False,
                    help="a load on the programs' CPU, switched on and off at random every "
-                        "50 to 500 ms, while the run measures (runner/load.py)")
+                        "50 to 500 ms, while the run measures (runner/measure/load.py)")
     p.add_argument("--node", action=_Once,
                    help="Node.js executable, or 'none' to skip Node variants")
     p.add_argument("--check", action=_Once, const=True, default=False,

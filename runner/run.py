@@ -18,18 +18,18 @@ import sys
 import time
 import traceback
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 from . import cli
-from . import measure
-from . import plan as plan_mod
-from . import render as render_mod
-from . import rundir as rd
-from . import runfolder
-from . import summary as sm
-from . import tables
-from . import verdicts
-from .errors import EnvError, RenderInterrupted, UsageError
+from .measure import measure
+from .measure import plan as plan_mod
+from .report import render as render_mod
+from .analysis import rundir as rd
+from .analysis import runfolder
+from .analysis import summary as sm
+from .analysis import tables
+from .analysis import verdicts
+from .core.errors import EnvError, RenderInterrupted, UsageError
+from .core import paths
 
 
 # What the runner prints beyond ASCII, and the ASCII it prints instead where
@@ -73,7 +73,7 @@ def duration(seconds):
 
 
 # The committed reference runs: the estimate's figures for what no local run has.
-REFERENCE = os.path.join(os.path.dirname(HERE), "results", "reference")
+REFERENCE = os.path.join(paths.ROOT, "results", "reference")
 
 
 def listdir(path):

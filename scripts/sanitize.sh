@@ -9,7 +9,7 @@
 #   memcheck  C variants of the normal build under valgrind at N = 1,000,
 #             no error and no leak allowed
 #
-# Which variants: each step runs the C variants that runner/cover.py
+# Which variants: each step runs the C variants that runner/catalog/cover.py
 # keeps of those the step takes, not every id.  asan and tsan: every program,
 # every variant name (style, shape and mode: the style's own code for that
 # mode) on the first backend that has it, and every other backend under each
@@ -36,7 +36,7 @@
 # makes 276 an iteration: minutes at N = 200, for the same code again).
 #
 # A variant whose workload needs a server (httpchain) runs against it through
-# `python3 -m runner.servers with-server`: a C server of the same build (sanitized in
+# `python3 -m runner.measure.servers with-server`: a C server of the same build (sanitized in
 # asan and tsan, under valgrind in memcheck), which must exit 0 when stopped;
 # a Go or Node server as it is.  The others run directly: every command line
 # is read from the catalog in one Python run per step.
@@ -44,7 +44,7 @@
 # Each step prints one line per program and a total "STEP: N passed, N failed".
 # Steps whose tool is missing are skipped with a line saying so.  A variant
 # whose requirement this host does not meet (its catalog requires, by the
-# runner's rule, runner/plan.py: an OS, node, a probe such as readfile's
+# runner's rule, runner/measure/plan.py: an OS, node, a probe such as readfile's
 # io_uring check, run from the main build) still runs: at this N it may (the
 # tasks probe asks for N = 100,000), and when it exits 3, the environment,
 # it is skipped with the requirement's reason.  tsan leaves
@@ -74,14 +74,14 @@ sanitized_build() {
 }
 
 # c_variants STEP -- the C variants STEP runs, one a line: those it takes
-# (tsan: not the threadless ones), thinned by runner/cover.py (see
+# (tsan: not the threadless ones), thinned by runner/catalog/cover.py (see
 # the header).
 c_variants() {
   keys=program,name,backend+mode,backend+style
   [ "$1" != memcheck ] || keys=program,style,backend,style+mode
-  "$python" - "$1" <<'PY' | "$python" -m runner.cover --keys "$keys"
+  "$python" - "$1" <<'PY' | "$python" -m runner.catalog.cover --keys "$keys"
 import sys
-from runner import catalog
+from runner.catalog import catalog
 for v in catalog.load().select(lang="c"):
     if not (sys.argv[1] == "tsan" and v["threadless"]):
         print(v["id"])
@@ -91,13 +91,13 @@ PY
 # records BIN_DIR IDS... -- for each id: a line "@@ ID MODE SERVER" (SERVER 1
 # when its workload needs a server, else 0), its command, one argument a
 # line, and "-- unmet REASON" when this host does not meet its requirements
-# (runner/plan.py's rule, with the node on the PATH: the probes of the main
+# (runner/measure/plan.py's rule, with the node on the PATH: the probes of the main
 # build, each run once).  One Python run for all of them.
 records() {
   "$python" - "$@" <<'PY'
 import sys
-from runner import catalog
-from runner import plan
+from runner.catalog import catalog
+from runner.measure import plan
 cat = catalog.load()
 bin_dir, probes, node = sys.argv[1], {}, plan.find_node(None)
 for vid in sys.argv[2:]:
@@ -137,7 +137,7 @@ run_variants() {
     if [ "$server" = 1 ]; then
       # shellcheck disable=SC2086
       out=$(IFS='
-'; set -f; "$python" -m runner.servers with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$n_run" --warmup 2 2>&1 >/dev/null)
+'; set -f; "$python" -m runner.measure.servers with-server "$id" --bin "$bin" --server-wrapper "$server_wrapper" -- "$@" $argv --iterations "$n_run" --warmup 2 2>&1 >/dev/null)
     else
       # shellcheck disable=SC2086
       out=$(IFS='

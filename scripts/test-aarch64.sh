@@ -21,7 +21,7 @@
 # bound K) at small N over the C variants that run each style file
 # and each backend file of every program once, and each style's code for each
 # mode once (TEST_VARIANT_COVER=program,style,backend,style+mode: 44 of 120
-# today, runner/cover.py): what the AArch64 build adds is that code
+# today, runner/catalog/cover.py): what the AArch64 build adds is that code
 # compiled for it, the coroutine switch under every style that switches; the
 # variants that differ from those only in how the same files combine run
 # natively in test-bats, every one.  Under qemu they run through wrappers in

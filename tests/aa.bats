@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
-# make aa (runner/aa.py, DESIGN section 7): a variant against itself in
+# make aa (runner/tools/aa.py, DESIGN section 7): a variant against itself in
 # lockstep, compared many times; at a size that fits the test run, with the
 # check that fails when the false positives are beyond what a 5% rate gives.
 
 load test_helper
 
 @test "aa: a C variant against itself, 30 comparisons of 6 process pairs, is within the check; aa.json and aa.md say what ran" {
-  run --separate-stderr "$PYTHON" -m runner.aa --case 'noop/c/sync-sequential@none:0.2' \
+  run --separate-stderr "$PYTHON" -m runner.tools.aa --case 'noop/c/sync-sequential@none:0.2' \
     --comparisons 30 --sessions 6 --pairs 4 --check --seed 5 --out "$BATS_TEST_TMPDIR/out" --node none
   [ "$status" -eq 0 ] || fail "exit $status: $stderr"
   [[ "$output" == *'| `noop/c/sync-sequential@none` | 0.2 ms (N = '* ]] || fail "$output"
@@ -25,10 +25,10 @@ PY
 }
 
 @test "aa: a bad case is a usage error in one line" {
-  run --separate-stderr "$PYTHON" -m runner.aa --case 'nosuch/c/x-sequential@y' --comparisons 1 \
+  run --separate-stderr "$PYTHON" -m runner.tools.aa --case 'nosuch/c/x-sequential@y' --comparisons 1 \
     --out "$BATS_TEST_TMPDIR/out" --node none
   [ "$status" -eq 2 ] && [[ "$stderr" == "aa: no variant nosuch/c/x-sequential@y in the catalog" ]] ||
     fail "exit $status: $stderr"
-  run --separate-stderr "$PYTHON" -m runner.aa --case 'noop/c/sync-sequential@none:x' --out "$BATS_TEST_TMPDIR/out"
+  run --separate-stderr "$PYTHON" -m runner.tools.aa --case 'noop/c/sync-sequential@none:x' --out "$BATS_TEST_TMPDIR/out"
   [ "$status" -eq 2 ] && [[ "$stderr" == *"must be a number of ms"* ]] || fail "exit $status: $stderr"
 }

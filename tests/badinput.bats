@@ -112,7 +112,7 @@ drivers() {
 
 # --- the catalog's bad inputs ------------------------------------------------
 # suite.json's rows (the contract's own flags, for every program) and each
-# workload's (runner/catalog/<workload>.json: bad_inputs), with each
+# workload's (catalog/<workload>.json: bad_inputs), with each
 # language's exact words: a new workload adds rows to its catalog file and
 # nothing here (expect_bad_inputs in test_helper.bash).
 

@@ -58,3 +58,33 @@ c_drivers() {
   done
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
+
+# docs/adding.md's rule for where a C style lives: c/<workload>/<style>.c holds
+# the style's code, or binds skeletons of c/lib/modes_<style>.c and says so in
+# its header; no other file of a workload calls a skeleton, and every skeleton
+# is defined in its style's file.
+@test "every C style file holds its code or binds its own style's skeletons, naming them" {
+  local f w base fn failures="" bound=0
+  for f in c/*/*.c; do
+    w=${f#c/}; w=${w%%/*}
+    case $w in lib|tests|micro) continue ;; esac
+    base=$(basename "$f" .c)
+    for fn in $(grep -oE '\bab_mode_[a-z_]+\(' "$f" | tr -d '(' | sort -u); do
+      bound=$((bound + 1))
+      case " sync callback promise await fiber stackless " in
+        *" $base "*) ;;
+        *) failures+="$f calls $fn but is not a style's file"$'\n'; continue ;;
+      esac
+      grep -qE "^int $fn\(" "c/lib/modes_$base.c" 2>/dev/null ||
+        failures+="$f binds $fn, which c/lib/modes_$base.c does not define"$'\n'
+      sed -n '1,/\*\//p' "$f" | grep -qF "c/lib/modes_$base.c" ||
+        failures+="$f binds a skeleton; its header does not name c/lib/modes_$base.c"$'\n'
+    done
+  done
+  for fn in $(grep -ohE '^int ab_mode_[a-z_]+\(' c/lib/*.c | sed 's/^int //; s/($//'); do
+    grep -lE "^int $fn\(" c/lib/modes_*.c >/dev/null ||
+      failures+="$fn is defined outside a style's skeleton file"$'\n'
+  done
+  [ -z "$failures" ] || { printf '%s' "$failures"; false; }
+  [ "$bound" -ge 20 ]
+}

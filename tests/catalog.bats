@@ -1,17 +1,17 @@
 #!/usr/bin/env bats
-# The catalog (runner/catalog/) through its CLI, as the tests and the Makefile
+# The catalog (catalog/) through its CLI, as the tests and the Makefile
 # read it: its commands, and a broken catalog folder refused before anything
 # runs, by the CLI and by the runner, with one line and exit code 3.
 
 load test_helper
 
-# broken_catalog BREAKAGE -- copies runner/catalog/ into $BATS_TEST_TMPDIR,
+# broken_catalog BREAKAGE -- copies catalog/ into $BATS_TEST_TMPDIR,
 # breaks the first workload file (by name) as BREAKAGE says, and prints the
 # folder.  The breakages work on any workload file, so no workload is named.
 broken_catalog() {
   local dir="$BATS_TEST_TMPDIR/catalog"
   rm -rf "$dir"
-  cp -R "$ROOT/runner/catalog" "$dir"
+  cp -R "$ROOT/catalog" "$dir"
   "$PYTHON" - "$dir" "$1" <<'PY'
 import copy, glob, json, os, shutil, sys
 folder, breakage = sys.argv[1], sys.argv[2]
@@ -221,11 +221,11 @@ run_quick() {
 }
 
 # covered KEYS -- each C variant's keys (computed here, apart from the script)
-# for runner/cover.py's --keys KEYS, one "ID KEY..." line a variant.
+# for runner/catalog/cover.py's --keys KEYS, one "ID KEY..." line a variant.
 covered() {
   "$PYTHON" - "$CATALOG_DIR" "$1" <<'PY'
 import sys
-from runner import catalog
+from runner.catalog import catalog
 for v in catalog.load(sys.argv[1]).select(lang="c"):
     w, prog = v["workload"], v["argv"][0]
     k = {"program": prog, "name": w + ":" + v["name"],
@@ -237,14 +237,14 @@ for v in catalog.load(sys.argv[1]).select(lang="c"):
 PY
 }
 
-@test "runner/cover.py keeps fewer C variants, in their order, with every key of them all" {
+@test "runner/catalog/cover.py keeps fewer C variants, in their order, with every key of them all" {
   local keys all kept id rest failures="" k want have
   for keys in program,name,backend+mode,backend+style program,style,backend,style+mode; do
     all=$(catalog ids --lang c)
     if [ "$keys" = program,name,backend+mode,backend+style ]; then
-      kept=$("$PYTHON" -m runner.cover <<<"$all")
+      kept=$("$PYTHON" -m runner.catalog.cover <<<"$all")
     else
-      kept=$("$PYTHON" -m runner.cover --keys "$keys" <<<"$all")
+      kept=$("$PYTHON" -m runner.catalog.cover --keys "$keys" <<<"$all")
     fi
     [ -n "$kept" ] || failures+="$keys: nothing kept"$'\n'
     [ "$(wc -l <<<"$kept")" -lt "$(wc -l <<<"$all")" ] || failures+="$keys: nothing left out"$'\n'
@@ -263,11 +263,11 @@ PY
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
 }
 
-@test "runner/cover.py refuses a key it does not know, and keeps an id the catalog has not" {
-  run "$PYTHON" -m runner.cover --keys program,colour </dev/null
+@test "runner/catalog/cover.py refuses a key it does not know, and keeps an id the catalog has not" {
+  run "$PYTHON" -m runner.catalog.cover --keys program,colour </dev/null
   assert_failure 2
-  assert_output --partial "python3 -m runner.cover [--catalog DIR] [--keys K,K...]"
-  run "$PYTHON" -m runner.cover <<<"nowhere/c/sync-sequential@none"
+  assert_output --partial "python3 -m runner.catalog.cover [--catalog DIR] [--keys K,K...]"
+  run "$PYTHON" -m runner.catalog.cover <<<"nowhere/c/sync-sequential@none"
   assert_success
   assert_output "nowhere/c/sync-sequential@none"
 }

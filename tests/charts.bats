@@ -36,7 +36,7 @@ setup_file() {
     # at N = 1,000,000 that docs/results.md shows) is redrawn whole too.
     if [ "$profile" = default ] || ! "$PYTHON" -c 'import json, sys
 ws = json.load(open(sys.argv[1]))["workloads"]
-sys.exit(0 if any(json.load(open("%s/runner/catalog/%s.json" % (sys.argv[2], w))).get("claims")
+sys.exit(0 if any(json.load(open("%s/catalog/%s.json" % (sys.argv[2], w))).get("claims")
                   for w in ws) else 1)' "$dest/run.json" "$ROOT"; then
       "$PYTHON" -m runner --render "$dest" > "${dest}.out" 2>&1 || echo "render failed: $dest" >> "${RUNS}/failures"
       continue
@@ -48,7 +48,7 @@ sys.exit(0 if any(json.load(open("%s/runner/catalog/%s.json" % (sys.argv[2], w))
     # without such claims has no such chart: its command says so and returns 1.
     PYTHONPATH="$ROOT" "$PYTHON" - "$dest" >> "${dest}.out" 2>&1 <<'PY' || echo "claims charts failed: $dest" >> "${RUNS}/failures"
 import json, sys
-from runner import charting
+from runner.report import charting
 dest = sys.argv[1]
 for w in sorted(json.load(open(dest + "/run.json"))["workloads"]):
     for chart in ("claims", "gap", "runtimes"):
@@ -70,7 +70,7 @@ s = json.load(open(sys.argv[1])); s["host"]["slug"] = "made-up-too"
 json.dump(s, open(sys.argv[2], "w"))' "${RUNS}/made-up/manyrows/summary.json" \
     "${RUNS}/across/made-up-too/manyrows/summary.json"
   for kind in ms ratio; do
-    "$PYTHON" -m runner.charts.hosts_chart "${RUNS}/made-up/manyrows" "${RUNS}/across/made-up-too/manyrows" \
+    "$PYTHON" -m runner.report.charts.hosts_chart "${RUNS}/made-up/manyrows" "${RUNS}/across/made-up-too/manyrows" \
       --kind "$kind" -o "${RUNS}/across/hosts/charts/hosts-${kind}.png" \
       || echo "hosts chart failed: $kind" >> "${RUNS}/failures"
   done
@@ -167,7 +167,8 @@ EOF
   # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - $(sidecars) <<'EOF'
 import json, os, sys
-from runner import catalog, charting
+from runner.catalog import catalog
+from runner.report import charting
 cat = catalog.load()
 needs = {prefix: need for _, prefix, _, need, *_ in charting.CHARTS}
 for path in sys.argv[1:]:
@@ -312,7 +313,7 @@ EOF
   # shellcheck disable=SC2046  # one argument a sidecar; the test made their paths (no blanks)
   run -0 "$PYTHON" - "$ROOT" $(sidecars) <<'EOF'
 import json, os, sys
-styles = json.load(open(os.path.join(sys.argv[1], "runner", "catalog", "suite.json")))["styles"]
+styles = json.load(open(os.path.join(sys.argv[1], "catalog", "suite.json")))["styles"]
 for path in sys.argv[2:]:
     side = json.load(open(path))
     # claims, gap and runtimes charts list claims in their catalog order, not styles

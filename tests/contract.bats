@@ -144,7 +144,7 @@ PY
     [ "$mode" = bounded ] && [[ "$wanted" == *" $id "* ]] && ids+="$id"$'\n'
   done < <(catalog_rows id mode)
   [ -n "$ids" ] || fail "no bounded variant to run"
-  for id in $(printf '%s' "$ids" | "$PYTHON" -m runner.cover --catalog "$CATALOG_DIR" --keys program); do
+  for id in $(printf '%s' "$ids" | "$PYTHON" -m runner.catalog.cover --catalog "$CATALOG_DIR" --keys program); do
     run_variant "$id" 40 --concurrency 3
     [ "$status" -eq 0 ] || { failures+="$id: exit $status"$'\n'; continue; }
     [[ "$output" == *'"concurrency":3,'* ]] || failures+="$id: $output"$'\n'

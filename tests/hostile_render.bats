@@ -17,7 +17,7 @@ good_run() {
   mkdir -p "$1"
   "$PYTHON" - "$1" <<'PY'
 import csv, json, os, sys
-from runner import summary as sm
+from runner.analysis import summary as sm
 d = sys.argv[1]
 ids = ["readfile/c/callback-sequential@node4", "readfile/c/await-sequential@node4"]
 with open(os.path.join(d, "samples.csv"), "w", newline="") as f:

@@ -99,7 +99,7 @@ EOF
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
   local given want threads now same pid failures=""
   for given in 8 0 abc -3 4294967298 9223372036854775808 18446744073709551617 -18446744073709551617; do
-    want=$("$PYTHON" -c 'import sys; from runner import host; print(host.threadpool_size(sys.argv[1]))' \
+    want=$("$PYTHON" -c 'import sys; from runner.measure import host; print(host.threadpool_size(sys.argv[1]))' \
       "$given")
     UV_THREADPOOL_SIZE=$given "${BIN}/c-readfile" --variant callback-sequential --iterations 2000000 \
       >/dev/null 2>&1 3>&- &
@@ -295,7 +295,7 @@ PY
   [ "$(wc -c < "$d/run.json")" -lt 20000 ]
   "$PYTHON" - "$d/run.json" <<'PY'
 import json, sys
-from runner import schedule
+from runner.measure import schedule
 warm, measured = schedule.run_orders(json.load(open(sys.argv[1])))
 assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
 PY

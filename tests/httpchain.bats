@@ -258,10 +258,10 @@ no_server_within() {
 @test "a server that dies or never gets ready fails the round's httpchain variants with the reason" {
   local cat="${BATS_TEST_TMPDIR}/catalog"
   mkdir -p "$cat"
-  cp runner/catalog/suite.json "$cat/"
+  cp catalog/suite.json "$cat/"
   "$PYTHON" - "$cat/httpchain.json" <<'PY'
 import json, sys
-w = json.load(open("runner/catalog/httpchain.json"))
+w = json.load(open("catalog/httpchain.json"))
 w["requires"]["server"] = dict(w["requires"]["server"], argv=["tests/fixtures-bin/fake-server", "--die"])
 w["variants"] = [e for e in w["variants"] if e["lang"] == "c" and "requires" not in e]
 w.pop("claims")
@@ -388,7 +388,7 @@ against() {
       --port "$SERVER_PORT" --stall-ms 1000 < /dev/null
     if [ "$status" -ne 0 ] || [ -n "$stderr" ]; then
       failures+="$id: exit $status, wanted 0: $stderr"$'\n'
-    elif ! "$PYTHON" -m runner.contract "$id" 2 "$output" --stall-ms 1000 2>&1; then
+    elif ! "$PYTHON" -m runner.catalog.contract "$id" 2 "$output" --stall-ms 1000 2>&1; then
       failures+="$id: the line breaks the contract: $output"$'\n'
     fi
   done

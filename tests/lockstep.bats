@@ -21,7 +21,7 @@ commands() {
 }
 
 # check_protocol_output ID N PASSES -- $output is a ready line, PASSES result
-# lines each valid for N (runner/contract.py), then an end line counting them.
+# lines each valid for N (runner/catalog/contract.py), then an end line counting them.
 check_protocol_output() {
   local id=$1 n=$2 passes=$3 line k=0
   [ "${#lines[@]}" -eq $((passes + 2)) ] || { echo "$id: ${#lines[@]} lines: $output"; return 1; }

@@ -24,7 +24,7 @@ copy() {
   # -p: the copy's sources keep their times, so that the objects copied
   # below are up to date and only what a test changes is built again.
   cp -Rp "$ROOT/Makefile" "$ROOT/c" "$ROOT/scripts" "$COPY/"
-  cp -p "$ROOT/runner/launch.c" "$ROOT/runner/empty.c" "$COPY/runner/"
+  cp -p "$ROOT/runner/measure/launch.c" "$ROOT/runner/measure/empty.c" "$COPY/runner/"
   cp "$BUILD_DIR/deps.env" "$COPY/build/"
   [ ! -d "$BUILD_DIR/macos/aarch64" ] || cp -Rp "$BUILD_DIR/macos/aarch64" "$COPY/build/macos/"
 }

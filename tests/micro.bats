@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # micro.bats -- `make micro`'s programs and table, with tiny N: the line format
 # of the C, Node and Go micro programs (--tsv), their usage errors, and
-# runner/micro.py's alternated run, its files and its refusals.  Figures are
+# runner/tools/micro.py's alternated run, its files and its refusals.  Figures are
 # never checked, only that they are there and well formed.
 
 load test_helper
@@ -41,7 +41,7 @@ ids() {
   assert_success
   assert_equal "$(echo "$output" | tr '\n' ' ')" "async.empty await.settled microtask nexttick promise.chain_link promise.resolved_then promise.step_batched "
   [ "$(cut -f4 "${BATS_TEST_TMPDIR}/out" | sort -u)" = process ]
-  addon=$("$PYTHON" -c 'import sys; from runner import micro
+  addon=$("$PYTHON" -c 'import sys; from runner.tools import micro
 print(micro.build_addon(sys.argv[1], sys.argv[2]) or "")' "${NODE:-node}" "${BATS_TEST_TMPDIR}")
   if [ -n "$addon" ]; then
     MICRO_THREADCPU="$addon" run ids "${NODE:-node}" "${ROOT}/node/micro/micro.mjs" 300 --tsv
@@ -83,7 +83,7 @@ print(micro.build_addon(sys.argv[1], sys.argv[2]) or "")' "${NODE:-node}" "${BAT
   [ -x "${BIN}/micro-coro_bench" ] || skip "build/bin/micro-* not built (make all)"
   command -v "${NODE:-node}" >/dev/null || skip "node not installed"
   [ -x "${BIN}/go-micro" ] || skip "build/bin/go-micro not built (make all)"
-  run "$PYTHON" -m runner.micro --rounds 6 --n 200 --seed 3 --bin "$BIN" --node "${NODE:-node}" \
+  run "$PYTHON" -m runner.tools.micro --rounds 6 --n 200 --seed 3 --bin "$BIN" --node "${NODE:-node}" \
     --out "${BATS_TEST_TMPDIR}/r" --host testhost
   assert_success
   d=$(echo "${BATS_TEST_TMPDIR}"/r/testhost/micro-*)
@@ -123,7 +123,7 @@ EOF
   while IFS='|' read -r body message; do
     printf '#!/bin/sh\n%s\n' "$body" > "${BATS_TEST_TMPDIR}/bin/micro-fake"
     chmod +x "${BATS_TEST_TMPDIR}/bin/micro-fake"
-    run "$PYTHON" -m runner.micro --rounds 2 --n 10 --bin "${BATS_TEST_TMPDIR}/bin" --node none \
+    run "$PYTHON" -m runner.tools.micro --rounds 2 --n 10 --bin "${BATS_TEST_TMPDIR}/bin" --node none \
       --out "${BATS_TEST_TMPDIR}/r"
     [ "$status" -eq 1 ] || { echo "$body: exit $status"; false; }
     [[ "${lines[${#lines[@]}-1]}" == *"micro-fake"*"$message"* ]] || { echo "$body: $output"; false; }
@@ -139,11 +139,11 @@ TABLE
 
 @test "micro.py without C programs, or with bad options, says so" {
   mkdir -p "${BATS_TEST_TMPDIR}/empty"
-  run "$PYTHON" -m runner.micro --bin "${BATS_TEST_TMPDIR}/empty" --node none --out "${BATS_TEST_TMPDIR}/r"
+  run "$PYTHON" -m runner.tools.micro --bin "${BATS_TEST_TMPDIR}/empty" --node none --out "${BATS_TEST_TMPDIR}/r"
   assert_failure 3
   assert_output --partial "no C micro program"
-  run "$PYTHON" -m runner.micro --rounds 0
+  run "$PYTHON" -m runner.tools.micro --rounds 0
   assert_failure 2
-  run "$PYTHON" -m runner.micro --n x
+  run "$PYTHON" -m runner.tools.micro --n x
   assert_failure 2
 }

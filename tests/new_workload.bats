@@ -15,7 +15,7 @@ setup_file() {
   command -v "${NODE:-node}" >/dev/null || return 0
   local dir="$BATS_FILE_TMPDIR" url
   mkdir -p "$dir/catalog" "$dir/node/thrown"
-  cp "$ROOT/runner/catalog/suite.json" "$dir/catalog/"
+  cp "$ROOT/catalog/suite.json" "$dir/catalog/"
   url=$("${NODE:-node}" -e 'console.log(require("url").pathToFileURL(process.argv[1]).href)' "$ROOT/node/lib/contract.mjs")
   cat > "$dir/node/thrown/callback-sequential.mjs" <<EOF
 // thrown: operation i completes with i + --add on a later turn of the loop.
@@ -71,7 +71,7 @@ setup() {
 }
 
 @test "the catalog lists a workload from its file alone and the runner runs it" {
-  run -0 "$PYTHON" -m runner.catalog_cli --catalog "$THROWN" ids
+  run -0 "$PYTHON" -m runner.catalog.catalog_cli --catalog "$THROWN" ids
   assert_output "thrown/node/callback-sequential@none"
   run -0 --separate-stderr "$PYTHON" -m runner --catalog "$THROWN" --profile quick --filter '^thrown/' \
     --no-charts --node "${NODE:-node}" --out "$BATS_TEST_TMPDIR/out"
@@ -97,7 +97,7 @@ PY
   assert_line 1..9
   refute_line --partial "not ok"
   # The row badinput.bats ran: thrown's own, with its words in Node.
-  run -0 "$PYTHON" -m runner.catalog_cli --catalog "$THROWN" bad-inputs
+  run -0 "$PYTHON" -m runner.catalog.catalog_cli --catalog "$THROWN" bad-inputs
   assert_line "@@ thrown 2"
   assert_line 'words node --add must be an integer from 0 to 1000, got "1001"'
 }
@@ -112,14 +112,14 @@ PY
   sed "s|^import { defineWorkload, main } from .*|import { defineWorkload, main } from '../lib/contract.mjs';|" \
     "$BATS_FILE_TMPDIR/node/thrown/callback-sequential.mjs" > "$clone/node/thrown/callback-sequential.mjs"
   sed "s|\"$BATS_FILE_TMPDIR/node/thrown/{name}.mjs\"|\"node/thrown/{name}.mjs\"|" \
-    "$THROWN/thrown.json" > "$clone/runner/catalog/thrown.json"
+    "$THROWN/thrown.json" > "$clone/catalog/thrown.json"
   cd "$clone"
-  run -0 "$PYTHON" -m runner.catalog_cli ids
+  run -0 "$PYTHON" -m runner.catalog.catalog_cli ids
   assert_line "thrown/node/callback-sequential@none"
   # Step 3: the tables first, then what make test checks of the catalog: its
   # unit tests (a C baseline was once required of every variant) and the tables.
-  run -0 "$PYTHON" -m runner.catalog_cli readme
-  run -0 "$PYTHON" -m unittest runner.test_catalog
+  run -0 "$PYTHON" -m runner.catalog.catalog_cli readme
+  run -0 "$PYTHON" -m unittest runner.tests.test_catalog
   run -0 env BUILD="$BUILD_DIR" bats -f "variant tables" "$clone/tests/readme.bats"
   refute_line --partial "not ok"
   grep -q 'thrown/node/callback-sequential@none\|callback-sequential' "$clone/docs/workloads.md"
@@ -145,28 +145,28 @@ PY
   # baseline rule, its Go variants with "baselines": [] (no C to compare with).
   run -0 "$PYTHON" - <<'PY'
 import json
-noop = json.load(open("runner/catalog/noop.json"))
+noop = json.load(open("catalog/noop.json"))
 for name, lang, prog, rules in (("cnew", "c", "c-noop", [b for b in noop["baselines"] if b["key"] == "c"]),
                                 ("gnew", "go", "go-noop", [])):
     w = dict(noop, workload=name, about="a %s-only copy of noop" % lang, baselines=rules,
              variants=[dict(v, argv=[a.replace(prog, "%s-%s" % (lang, name)) for a in v["argv"]])
                        for v in noop["variants"] if v["lang"] == lang])
-    json.dump(w, open("runner/catalog/%s.json" % name, "w"), indent=1)
+    json.dump(w, open("catalog/%s.json" % name, "w"), indent=1)
 PY
-  run -0 "$PYTHON" -m runner.catalog_cli ids
+  run -0 "$PYTHON" -m runner.catalog.catalog_cli ids
   assert_line "cnew/c/await-bounded@none"
   assert_line "gnew/go/goroutine-parallel@none"
   # Step 3: the tables, then make (only the two programs here: a whole build
   # is hostile_make.bats'), then what make test checks of them.
-  run -0 "$PYTHON" -m runner.catalog_cli readme
+  run -0 "$PYTHON" -m runner.catalog.catalog_cli readme
   mkdir -p build
   cp "${BUILD_DIR}/deps.env" build/
   [ ! -d "${BUILD_DIR}/tools" ] || ln -s "${BUILD_DIR}/tools" build/tools
   run -0 make --no-print-directory -j2 BUILD=build build/bin/c-cnew build/bin/go-gnew
   refute_output --partial "warning:"
-  run -0 "$PYTHON" -m unittest runner.test_catalog
+  run -0 "$PYTHON" -m unittest runner.tests.test_catalog
   mkdir -p "$BATS_TEST_TMPDIR/cat"
-  cp runner/catalog/suite.json runner/catalog/cnew.json runner/catalog/gnew.json "$BATS_TEST_TMPDIR/cat/"
+  cp catalog/suite.json catalog/cnew.json catalog/gnew.json "$BATS_TEST_TMPDIR/cat/"
   run -0 env CATALOG_DIR="$BATS_TEST_TMPDIR/cat" BUILD="$clone/build" bats \
     -f '^every (workload|id|variant|program)|^--help of every|^an unknown (variant|backend) of every|^each bad input' \
     "$clone/tests/contract.bats" "$clone/tests/badinput.bats" "$clone/tests/c.bats"

@@ -11,7 +11,7 @@ agree with its interval and its q-value: no mark only when the interval excludes
 1 and the q-value (the false discovery rate control over the run's comparisons)
 is at most 0.05, `~` otherwise, `?` only without an interval.  Exits 1 naming the first
 cell that disagrees; prints how many cells it checked.  Parses the text
-independently of runner/tables.py: it reads what is printed.
+independently of runner/analysis/tables.py: it reads what is printed.
 """
 import csv
 import re

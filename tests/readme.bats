@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The README and the documents it links (docs/*.md) stay true: the two
-# commands, the variant tables (one per workload, from runner/catalog/, in
+# commands, the variant tables (one per workload, from catalog/, in
 # docs/workloads.md), the generated results, the links and the files named.
 
 load test_helper
@@ -32,7 +32,7 @@ normal_path() {
 
 @test "every relative link of the README and of docs/ points at a file in the project" {
   local doc dir link target missing=""
-  for doc in README.md docs/*.md node/README.md runner/charts/README.md; do
+  for doc in README.md docs/*.md node/README.md runner/report/charts/README.md; do
     [ -f "$ROOT/$doc" ] || continue
     dir=$(dirname "$doc")
     # shellcheck disable=SC2013  # links hold no blanks: one a word
@@ -72,7 +72,7 @@ PY
 
 @test "every file the READMEs name in backticks exists (no runner/catalog.json, no moved file)" {
   local doc path missing=""
-  for doc in README.md docs/*.md node/README.md runner/charts/README.md; do
+  for doc in README.md docs/*.md node/README.md runner/report/charts/README.md; do
     for path in $(grep -o '`[^` ]*`' "$ROOT/$doc" | tr -d '`' \
         | grep -E '^(c|go|node|runner|tests|fixtures|scripts)/[^<>{}*@]*\.[a-z]+$' | sort -u); do
       [ -e "$ROOT/$path" ] || missing+=" $doc:$path"
@@ -86,7 +86,7 @@ PY
   r=$(sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/docs/results.md" \
     | grep -o 'results/reference/[^]`)]*/REPORT.md' | head -1)
   [ -n "$r" ] || { echo "docs/results.md links no reference run under results/reference/"; false; }
-  run "$PYTHON" -m runner.readme --check
+  run "$PYTHON" -m runner.report.readme --check
   assert_success
   # The first screen answers: the generated verdicts come before the two commands.
   run grep -n -m1 -e '<!-- answer:begin -->' -e '^## Two commands' "$ROOT/README.md"
@@ -129,7 +129,7 @@ head = "#### Targets at another N"
 if head not in block:
     sys.exit("no block of targets at another N")
 part = block.split(head)[1]
-for f in sorted(glob.glob(os.path.join(root, "runner/catalog/*.json"))):
+for f in sorted(glob.glob(os.path.join(root, "catalog/*.json"))):
     for t in json.load(open(f)).get("targets") or []:
         if "at_iterations" not in t:
             continue
@@ -150,7 +150,7 @@ PY
   first=$(sed -n 's|.*reference-runs: \([^ ]*\) .*|\1|p' "$ROOT/README.md")
   sed "s|\(reference-runs: .*\) [^ ]* -->|\1 $first -->|" "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
-  run "$PYTHON" -m runner.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 2
   assert_output --partial "judges no target given at its N (at_iterations)"
   assert_equal "${#lines[@]}" 1
@@ -159,12 +159,12 @@ PY
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
-  run "$PYTHON" -m runner.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
+  run "$PYTHON" -m runner.report.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
-  run "$PYTHON" -m runner.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
 }
@@ -188,13 +188,14 @@ PY
 }
 
 @test "the seed profile's table in the README states each workload's N and warm-up as the catalog gives them" {
-  # The catalog's seed profile (runner/catalog/<workload>.json, read by
+  # The catalog's seed profile (catalog/<workload>.json, read by
   # Catalog.warmup as the runner does) is the one source; the README's table
   # is written by hand, so its "N and warm-up" cell must say that N and
   # "none" for a warm-up of 0, else "after W".
   run "$PYTHON" - "$ROOT" "$CATALOG_DIR" <<'PY'
 import re, sys
-from runner import catalog, expr
+from runner.catalog import catalog
+from runner.core import expr
 cat = catalog.load(sys.argv[2])
 text = open(sys.argv[1] + "/README.md", encoding="utf-8").read()
 rows = dict(re.findall(r"^\| `(\w+)` \(\d{3}\) \| ([^|]*) \|", text, re.M))

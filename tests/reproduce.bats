@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The reproduction table of seed 000's claims (the claims of
-# runner/catalog/readfile.json, rendered by runner/reproduce.py) in the
+# catalog/readfile.json, rendered by runner/analysis/reproduce.py) in the
 # REPORT.md of a real, short runner run: present, and every measured cell
 # holds a number or says in words why there is none.
 
@@ -69,9 +69,9 @@ PY
 
 @test "reproduce.py prints the section for a run folder and refuses a folder without a summary" {
   cd "$ROOT"
-  run "$PYTHON" -m runner.reproduce "$BATS_TEST_TMPDIR"
+  run "$PYTHON" -m runner.analysis.reproduce "$BATS_TEST_TMPDIR"
   assert_failure 3
   assert_output --partial "summary.json"
-  run "$PYTHON" -m runner.reproduce
+  run "$PYTHON" -m runner.analysis.reproduce
   assert_failure 2
 }

@@ -59,13 +59,13 @@ unbuilt() {
 }
 
 # quick_ids -- the variants of the quick run: of every workload and language,
-# one of each style (runner/cover.py --keys style) and the baselines
+# one of each style (runner/catalog/cover.py --keys style) and the baselines
 # those are compared with, one a line.  Every variant runs natively in
 # contract.bats; the run here is about the runner over every workload,
 # language and style.
 quick_ids() {
   "$PYTHON" - <<'PY'
-from runner import catalog, cover
+from runner.catalog import catalog, cover
 cat = catalog.load()
 ids = [v["id"] for v in cat.select(profile="quick")]
 chosen = set(cover.cover(ids, cat, ("style",)))
@@ -135,7 +135,8 @@ quick_workloads() {
   # numbered from 0 in the pass column.
   "$PYTHON" - "${QUICK}/run.json" "${QUICK}/samples.csv" <<'EOF'
 import collections, csv, json, sys
-from runner import catalog, plan
+from runner.catalog import catalog
+from runner.measure import plan
 cat = catalog.load()
 run = json.load(open(sys.argv[1]))
 rounds = cat.profile("quick")["rounds"]
@@ -216,7 +217,7 @@ EOF
   "$PYTHON" - "${QUICK}" <<'EOF'
 import json, os, sys
 d = sys.argv[1]
-from runner import schedule
+from runner.measure import schedule
 h = json.load(open(os.path.join(d, "host.json")))
 for k in ("cpu_model", "cores", "memory_bytes", "os", "kernel", "compiler", "libuv",
           "uv_threadpool_size", "git_commit"):
@@ -508,9 +509,9 @@ EOF
 @test "each chart's command explains itself and refuses a folder that is not a run" {
   for s in headline_chart time_chart ratio_chart distribution_chart cpu_chart memory_chart claims_chart gap_chart hosts_chart \
       runtimes_chart where_time_chart unit_memory_chart scaling_n_chart scaling_k_chart scaling_env_chart; do
-    run -0 "$PYTHON" -m "runner.charts.${s}" --help
+    run -0 "$PYTHON" -m "runner.report.charts.${s}" --help
     assert_line --regexp "^usage: python3 -m runner\.charts\.${s}( |\$)"
   done
-  run -2 "$PYTHON" -m runner.charts.time_chart "${BATS_TEST_TMPDIR}"
+  run -2 "$PYTHON" -m runner.report.charts.time_chart "${BATS_TEST_TMPDIR}"
   assert_output "time_chart.py: ${BATS_TEST_TMPDIR}/summary.json is missing: run \`python3 -m runner --render ${BATS_TEST_TMPDIR}\` first"
 }

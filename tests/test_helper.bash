@@ -1,6 +1,6 @@
 # test_helper.bash -- loaded by every .bats file: finds the project root, loads
 # bats-support and bats-assert, and offers helpers over the catalog
-# (runner/catalog/) that take the workload as a parameter.  Nothing here names
+# (catalog/) that take the workload as a parameter.  Nothing here names
 # a workload, a fixture or a variant: a new workload is tested by its catalog
 # file and the table rows it adds to the .bats files, with no edit here.
 # Bash 3.2 (macOS) compatible: no mapfile, no associative arrays.
@@ -34,13 +34,13 @@ for _d in ${BATS_LIB_PATH:-} /usr/lib/bats /usr/local/lib /opt/homebrew/lib; do
   fi
 done
 
-# The catalog folder every helper reads: runner/catalog/ unless CATALOG_DIR
+# The catalog folder every helper reads: catalog/ unless CATALOG_DIR
 # names another (a test of the helpers themselves uses the fake one in
 # tests/fixtures-bin/catalog).
-: "${CATALOG_DIR:=${ROOT}/runner/catalog}"
+: "${CATALOG_DIR:=${ROOT}/catalog}"
 
-# catalog ARGS... -- the catalog CLI (runner/catalog.py).
-catalog() { "$PYTHON" -m runner.catalog_cli --catalog "$CATALOG_DIR" "$@"; }
+# catalog ARGS... -- the catalog CLI (runner/catalog/catalog.py).
+catalog() { "$PYTHON" -m runner.catalog.catalog_cli --catalog "$CATALOG_DIR" "$@"; }
 
 # workloads -- the catalog's workloads, one a line.
 workloads() { catalog workloads; }
@@ -70,14 +70,14 @@ workload_flag() {
 }
 
 # catalog_rows FIELD... -- one line per catalog variant, in catalog order, with
-# the named fields (runner/catalog.py: id, label, name, workload, lang, style, shape,
+# the named fields (runner/catalog/catalog.py: id, label, name, workload, lang, style, shape,
 # mode, method, backend, concurrency, argv, profiles, ...) separated by |
 # (lists joined by spaces).  One Python call where `catalog field` would take
 # one per variant and field.
 catalog_rows() {
   "$PYTHON" - "$CATALOG_DIR" "$@" <<'PY'
 import sys
-from runner import catalog
+from runner.catalog import catalog
 for v in catalog.load(sys.argv[1]).variants:
     print("|".join(" ".join(map(str, v[k])) if isinstance(v[k], list) else str(v[k])
                    for k in sys.argv[2:]))
@@ -93,7 +93,7 @@ PY
 # binary, or for Node a workload's folder of variant scripts (or the node --test wrapper),
 # whose flags and setup node/lib/contract.mjs's main() does for each.
 # TEST_VARIANT_COVER=1 -- contract_ids keeps the variants that
-# runner/cover.py keeps: every program, every variant name, every
+# runner/catalog/cover.py keeps: every program, every variant name, every
 # backend under each mode and with each style; TEST_VARIANT_COVER=K,K... the
 # ones it keeps with --keys K,K... (the emulated run of the contract table
 # uses program,style,backend,style+mode).
@@ -105,7 +105,7 @@ lang_selected() {
 # contract_ids [W [L]] -- the catalog variants (of workload W, of language L)
 # a test should run: not the test-only ones (profile selftest), which must
 # break the contract, and not those whose requirements this machine does not
-# meet (an os, node, a probe), by the runner's own rule (runner/plan.py);
+# meet (an os, node, a probe), by the runner's own rule (runner/measure/plan.py);
 # only those of TEST_LANGS, one a program with TEST_ONE_PER_PROGRAM, those
 # that cover the code with TEST_VARIANT_COVER.
 contract_ids() {
@@ -113,18 +113,18 @@ contract_ids() {
     0) ;;
     1)
       TEST_VARIANT_COVER=0 contract_ids "$@" \
-        | "$PYTHON" -m runner.cover --catalog "$CATALOG_DIR"
+        | "$PYTHON" -m runner.catalog.cover --catalog "$CATALOG_DIR"
       return ;;
     *)
       TEST_VARIANT_COVER=0 contract_ids "$@" \
-        | "$PYTHON" -m runner.cover --catalog "$CATALOG_DIR" --keys "$TEST_VARIANT_COVER"
+        | "$PYTHON" -m runner.catalog.cover --catalog "$CATALOG_DIR" --keys "$TEST_VARIANT_COVER"
       return ;;
   esac
   "$PYTHON" - "$CATALOG_DIR" "${1:-}" "${2:-}" "$(command -v "${NODE:-node}")" \
     "${TEST_LANGS:-}" "${TEST_ONE_PER_PROGRAM:-}" <<'PY'
 import sys
-from runner import catalog
-from runner import plan
+from runner.catalog import catalog
+from runner.measure import plan
 workload, lang, node = (a or None for a in sys.argv[2:5])
 langs, one_per_program = sys.argv[5].split(), sys.argv[6] == "1"
 probes, programs = {}, set()
@@ -179,7 +179,7 @@ id_parts() {
 
 # variant_argv ID -- fills the array VARIANT_ARGV with the variant's command,
 # and SERVER_ARGV, SERVER_PORT_FLAG and SERVER_READY_S with the server its
-# workload needs started first (SERVER_ARGV empty when none; runner/catalog.py's
+# workload needs started first (SERVER_ARGV empty when none; runner/catalog/catalog.py's
 # requires.server).
 # A variant with an env of its own in the catalog (Node's io_uring rows:
 # UV_USE_IO_URING=1) gets it exported here, and the previous variant's unset,
@@ -228,7 +228,7 @@ variant_file() {
     mkdir -p "$dir.$$"
     "$PYTHON" - "$CATALOG_DIR" "$BIN" "${NODE:-node}" "$dir.$$" <<'PY' || return 1
 import os, sys
-from runner import catalog
+from runner.catalog import catalog
 bin_dir, node, out = sys.argv[2:5]
 for v in catalog.load(sys.argv[1]).variants:
     lines = catalog.argv(v, bin_dir, node)
@@ -337,11 +337,11 @@ stop_kept_server() {
 }
 
 # check_result_line ID N LINE [--flag VALUE...] -- succeeds when LINE is the
-# contract's JSON line of a valid run of N (runner/contract.py: the fields,
+# contract's JSON line of a valid run of N (runner/catalog/contract.py: the fields,
 # ok == N and the workload's checks, with the catalog's flag values unless
 # given); otherwise prints the problem.
 check_result_line() {
-  "$PYTHON" -m runner.contract --catalog "$CATALOG_DIR" "$@"
+  "$PYTHON" -m runner.catalog.contract --catalog "$CATALOG_DIR" "$@"
 }
 
 # line_head WORKLOAD LANG STYLE SHAPE MODE METHOD BACKEND ID -- how a variant's
@@ -379,7 +379,7 @@ expect_variants() {
 # --concurrency $CONTRACT_K, default 3: fewer than N in flight, so that its
 # limiter waits), exits 0 with nothing on stderr and exactly one line on stdout
 # that begins with the catalog's fields of the variant (in the order of DESIGN
-# section 3) and passes runner/contract.py (a bounded one reporting that K);
+# section 3) and passes runner/catalog/contract.py (a bounded one reporting that K);
 # lists every failure at the end.  The lines are checked in one Python run.
 expect_contract_lines() {
   # shellcheck disable=SC2086,SC2116,SC2155  # echo joins the ids by single blanks
@@ -418,13 +418,13 @@ expect_contract_lines() {
 
 # check_result_lines FILE -- the records of FILE (ID, N, K, HEAD, LINE, tab
 # separated; K empty for any) checked in one Python run: each LINE must begin
-# with HEAD and pass runner/contract.py for ID at N (and K); prints one line
+# with HEAD and pass runner/catalog/contract.py for ID at N (and K); prints one line
 # per failure.
 check_result_lines() {
   "$PYTHON" - "$CATALOG_DIR" "$1" <<'PY'
 import sys
-from runner import catalog
-from runner import contract
+from runner.catalog import catalog
+from runner.catalog import contract
 cat = catalog.load(sys.argv[1])
 for record in open(sys.argv[2], encoding="utf-8", errors="replace"):
     vid, n, k, head, line = record.rstrip("\n").split("\t", 4)
@@ -438,7 +438,7 @@ PY
 }
 
 # expect_bad_inputs [unreadable] -- every bad input of the catalog
-# (runner/catalog.py's bad_inputs: suite.json's for every workload, then each
+# (runner/catalog/catalog.py's bad_inputs: suite.json's for every workload, then each
 # workload's own; `catalog bad-inputs`), each row run at N=5 with its flags
 # and expecting its exit code, nothing on stdout and on stderr its language's
 # exact words, or `says` for a language without words (expect_variants).

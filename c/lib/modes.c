@@ -1,6 +1,8 @@
 /*
- * modes.c -- a pass's records, an operation's completion in callback and
- * promise form, and the callback style's slots (modes.h).
+ * modes.c -- what every skeleton shares (modes.h): a pass's records, starting
+ * an operation, and its completion in promise form.  Each style's skeletons
+ * are the style's own file: modes_callback.c, modes_promise.c, modes_await.c,
+ * modes_stackless.c.
  */
 #include "modes.h"
 
@@ -14,7 +16,7 @@
  * handle embedded in its record (uv_close): unless this runs inside a loop
  * callback (`in_callback`, where uv_run must not be re-entered), the loop runs
  * once more so that those close callbacks are done before the records go. */
-static void ops_free(ab_ops_t *set, int in_callback) {
+void ab__ops_free(ab_ops_t *set, int in_callback) {
   if (set->recs != NULL && set->type->cleanup != NULL) {
     for (long k = 0; k < set->n; k++)
       set->type->cleanup(ab_ops_at(set, k));
@@ -61,7 +63,7 @@ int ab_ops_finish(ab_ops_t *set) {
   int promised = set->promised;
   if (!promised) {
     uv_run(run->loop, UV_RUN_DEFAULT);
-    ops_free(set, 0);
+    ab__ops_free(set, 0);
   } else {
     /* Every callback the skeletons own drains the queue (ab_op_done), and so
      * has the skeleton once it issued: nothing may be queued when the loop
@@ -71,7 +73,7 @@ int ab_ops_finish(ab_ops_t *set) {
       ab_run_fail(run, run->n - 1, "%zu microtasks were left queued by a callback that did not drain",
                   ab_microtasks_pending());
     ab_promise_loop_run(run->loop);
-    ops_free(set, 0);
+    ab__ops_free(set, 0);
     if (!ab_run_failed(run) && ab_promise_live() != 0)
       ab_run_fail(run, run->n - 1, "%zu promises were never freed", ab_promise_live());
   }
@@ -89,81 +91,18 @@ void ab_op_fail(ab_run_t *run, long i, int code, const char *what) {
                 ab_promise_strerror(code));
 }
 
-/* ---- callback form: slots --------------------------------------------------- */
+/* ---- starting an operation ------------------------------------------------- */
 
 /* Records that the operation of iteration i could not start (libuv code rc):
  * out of memory (uv_fs_open copies the path) is the environment's, exit 3. */
-static void start_failed(ab_run_t *run, long i, int rc) {
+void ab__op_start_failed(ab_run_t *run, long i, int rc) {
   if (rc == UV_ENOMEM)
     ab_run_oom(run, i, "starting the operation");
   else
     ab_run_fail(run, i, "could not start the operation: %s", uv_strerror(rc));
 }
 
-/* Starts iteration set->next on op; 0, or -1 with the failure recorded. */
-static int slot_issue(ab_ops_t *set, ab_op_t *op) {
-  op->i = set->next++;
-  int rc = set->type->start(op);
-  if (rc != 0) {
-    start_failed(set->run, op->i, rc);
-    return -1;
-  }
-  set->inflight++;
-  return 0;
-}
-
-static void slot_done(ab_op_t *op, int code, const char *what) {
-  ab_ops_t *set = op->set;
-  ab_run_t *run = set->run;
-  set->inflight--;
-  if (code != 0)
-    ab_op_fail(run, op->i, code, what);
-  else
-    ab_run_check(run, op->i, op);
-  if (set->nowait) {
-    if (set->inflight == 0)
-      ops_free(set, 1);
-  } else if (!ab_run_failed(run) && set->next < run->n) {
-    slot_issue(set, op);
-  }
-}
-
-int ab_mode_slots(ab_run_t *run, const ab_op_type_t *type) {
-  ab_run_begin(run);
-  ab_ops_t *set = ab_ops_start(run, type, ab_run_slots(run), 0, 0);
-  if (set == NULL)
-    return -1;
-  for (long k = 0; k < set->n && !ab_run_failed(run); k++)
-    slot_issue(set, ab_ops_at(set, k));
-  return ab_ops_finish(set);
-}
-
-/*
- * The test-only mistake: issue everything, stop the clock, report.  The
- * operations still complete later (the harness drains the loop before closing
- * it); the last completion frees the set, so nothing leaks.
- */
-int ab_mode_slots_nowait(ab_run_t *run, const ab_op_type_t *type) {
-  ab_run_begin(run);
-  ab_ops_t *set = ab_ops_start(run, type, run->n, 0, 0);
-  if (set == NULL)
-    return -1;
-  set->nowait = 1;
-  for (long k = 0; k < set->n; k++) {
-    ab_op_t *op = ab_ops_at(set, k);
-    op->i = k;
-    if (type->start(op) == 0)
-      set->inflight++;
-  }
-  run->t_end_ns = ab_now_ns();
-  if (set->inflight == 0)
-    ops_free(set, 0);
-  return 0;
-}
-
 /* ---- promise form ------------------------------------------------------------ */
-
-void ab__op_slot_done(ab_op_t *op, int code, const char *what) { slot_done(op, code, what); }
 
 /* The completion in promise form when it failed: reject the operation's
  * promise, then drain (a fulfilled one is ab_op_done's, modes.h). */
@@ -184,7 +123,7 @@ ab_promise_t *ab__op_promise_failed(ab_op_t *op, long i, ab_promise_t *p, int rc
   op->pending = NULL;
   ab_promise_release(p);
   ab_promise_release(p);
-  start_failed(run, i, rc);
+  ab__op_start_failed(run, i, rc);
   return NULL;
 }
 

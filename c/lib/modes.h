@@ -1,11 +1,12 @@
 /*
  * modes.h -- the mode skeletons: how a pass's N operations are issued, kept
  * in flight and awaited in each async style, written once for every workload
- * whose operations are independent of each other (readfile, noop).
+ * whose operations are independent of each other (noop, readfile, tasks).
  *
  * A workload says how to start ONE operation, in callback form (an
  * ab_op_type_t), and verifies a completed one with its check (harness.h);
- * a style file of the workload then picks a skeleton:
+ * its style file c/<workload>/<style>.c then binds a skeleton, which lives in
+ * that style's own file, c/lib/modes_<style>.c (docs/adding.md):
  *
  *   callback    ab_mode_slots           K slots, each completion verifies its
  *                                       operation and issues the next unissued
@@ -178,7 +179,7 @@ int ab_mode_stackless_all(ab_run_t *run, const ab_op_type_t *type);
 int ab_mode_stackless_tasks(ab_run_t *run, const ab_op_type_t *type);
 
 /* ---- private: the per-operation paths above, inlined into the skeletons;
- * their uncommon ends are modes.c's ------------------------------------------ */
+ * their uncommon ends are modes.c's and modes_callback.c's --------------------- */
 
 #if defined(__GNUC__)
 #define AB__OP_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -186,8 +187,15 @@ int ab_mode_stackless_tasks(ab_run_t *run, const ab_op_type_t *type);
 #define AB__OP_UNLIKELY(x) (x)
 #endif
 
-/* ab_op_done in callback form (op->pending NULL), and of a failed operation
- * in promise form. */
+/* Frees a pass's records after type->cleanup of each; in_callback when called
+ * from a loop callback, where the loop must not run again (modes.c). */
+void ab__ops_free(ab_ops_t *set, int in_callback);
+
+/* Records that iteration i could not start (libuv code rc) (modes.c). */
+void ab__op_start_failed(ab_run_t *run, long i, int rc);
+
+/* ab_op_done in callback form (op->pending NULL; modes_callback.c), and of a
+ * failed operation in promise form (modes.c). */
 void ab__op_slot_done(ab_op_t *op, int code, const char *what);
 void ab__op_rejected(ab_op_t *op, int code, const char *what);
 

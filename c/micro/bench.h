@@ -12,7 +12,7 @@
  *                       --tool=callgrind at two N: the difference over
  *                       8 x the difference of N is one operation's)
  *   bench_print(id, name, wall, cpu)   one figure: a line for people, or with
- *                       --tsv the line runner/micro.py reads:
+ *                       --tsv the line runner/tools/micro.py reads:
  *                       id TAB wall ns TAB cpu ns TAB clock   (clock "thread":
  *                       CLOCK_THREAD_CPUTIME_ID); nothing else goes to stdout
  *   bench_median(fn, ops, &wall, &cpu)   runs fn once untimed (it fills the
@@ -64,7 +64,7 @@ static void bench_median(void (*fn)(void), double ops, double *wall, double *cpu
   *cpu = (double)c[BENCH_ROUNDS / 2] / ops;
 }
 
-static int bench_tsv; /* --tsv: machine lines only (runner/micro.py) */
+static int bench_tsv; /* --tsv: machine lines only (runner/tools/micro.py) */
 static const char *bench_only; /* --only ID: that figure alone */
 
 static int bench_wanted(const char *id) {

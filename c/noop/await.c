@@ -2,6 +2,8 @@
  * await.c -- the await style on stackful coroutines: K async functions
  * looping `await op(i); check` (sequential 1, bounded K), or one awaiting
  * Promise.all of all N.
+ *
+ * Its skeletons are in c/lib/modes_await.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

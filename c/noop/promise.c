@@ -1,6 +1,8 @@
 /*
  * promise.c -- the promise style: K recursive .then chains (sequential 1,
  * bounded K), or all N as promises verified in one Promise.all reaction.
+ *
+ * Its skeletons are in c/lib/modes_promise.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

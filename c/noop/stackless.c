@@ -2,6 +2,8 @@
  * stackless.c -- the stackless await style: K state-machine frames looping
  * over the operations (sequential 1, bounded K), or one frame awaiting
  * Promise.all of all N.
+ *
+ * Its skeletons are in c/lib/modes_stackless.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

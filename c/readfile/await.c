@@ -17,6 +17,8 @@
  *                         suspended one beyond them keeping its used stack
  *                         copied out (c/lib/coro.h) -- the memory price of
  *                         stackful await used that way
+ *
+ * Its skeletons are in c/lib/modes_await.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

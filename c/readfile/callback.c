@@ -4,6 +4,8 @@
  * (ab_mode_slots; the read is ab_readfile_op).  With 1 slot that is the
  * sequential chain, with N slots every read is issued at once (parallel),
  * with K slots at most K are in flight (bounded).
+ *
+ * Its skeletons are in c/lib/modes_callback.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

@@ -15,6 +15,8 @@
  *                             (seed 000's mislabelled "blocking" test)
  *   promise-bounded           K chains like the sequential one: at most K in
  *                             flight, each reaction starts the next unissued read
+ *
+ * Its skeletons are in c/lib/modes_promise.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

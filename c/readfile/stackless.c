@@ -13,6 +13,8 @@
  *                             as an async function has), all started at once
  *                             by a driver frame awaiting Promise.all of those
  *                             results: N frames live together
+ *
+ * Its skeletons are in c/lib/modes_stackless.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

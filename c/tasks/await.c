@@ -6,6 +6,8 @@
  * suspended task keeps the used part of its stack copied to the heap (a few
  * hundred bytes) while another one runs on its stack, so it costs that and
  * its records, not a page.
+ *
+ * Its skeletons are in c/lib/modes_await.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

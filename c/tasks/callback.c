@@ -1,6 +1,8 @@
 /*
  * callback.c -- the callback style: every task's sleep started at once, its
  * completion callback verifies it (ab_mode_slots with N slots).
+ *
+ * Its skeletons are in c/lib/modes_callback.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

@@ -2,6 +2,8 @@
  * promise.c -- the promise style: a promise per task, fulfilled when its
  * sleep is over, and one .then per task that verifies and counts
  * (ab_mode_then_counter).
+ *
+ * Its skeletons are in c/lib/modes_promise.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

@@ -1,6 +1,8 @@
 /*
  * stackless.c -- the stackless await style: a state-machine frame per task
  * awaiting its sleep's promise (ab_mode_stackless_tasks).
+ *
+ * Its skeletons are in c/lib/modes_stackless.c (the rule: docs/adding.md).
  */
 #include "workload.h"
 

@@ -1,5 +1,5 @@
 // micro.mjs -- the operations of the C micro-benchmarks (c/micro/) in V8, so that
-// runner/micro.py can print them side by side.
+// runner/tools/micro.py can print them side by side.
 //
 // Usage: node node/micro/micro.mjs [N] [--tsv]   (N operations per pass, default
 // 1,000,000).  Each figure: one untimed pass, then ROUNDS timed passes; the

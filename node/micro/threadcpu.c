@@ -4,7 +4,7 @@
  * Number.  process.cpuUsage() is the whole process's (V8's compiler and GC
  * threads, libuv's threadpool); node/micro/micro.mjs uses this instead so that
  * its figures are the JavaScript thread's own, like the C micro-benchmarks'.
- * Built by runner/micro.py with `cc -shared` against Node's headers.
+ * Built by runner/tools/micro.py with `cc -shared` against Node's headers.
  */
 #include <node_api.h>
 #include <time.h>

@@ -1,7 +1,7 @@
 // workload.mjs -- readfile for the Node.js variants: read a small file N
 // times and check that every read returned exactly the expected text.  Its
 // flags and their defaults live here and nowhere else in node/ (they equal
-// runner/catalog/readfile.json's, which a test compares); the variants in
+// catalog/readfile.json's, which a test compares); the variants in
 // this folder import `readfile` and read pass.file as bytes (a Buffer), which
 // the verifier compares with --expect's UTF-8 bytes.
 import fs from 'fs';

@@ -1,5 +1,5 @@
 // Command micro measures, in Go, the switches the C micro-benchmarks measure
-// (c/micro/coro_bench.c), so that runner/micro.py can print them side by side.
+// (c/micro/coro_bench.c), so that runner/tools/micro.py can print them side by side.
 //
 // Usage: go-micro [N] [--tsv]   (N operations per pass, default 1,000,000)
 //

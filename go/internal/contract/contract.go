@@ -89,7 +89,7 @@ const (
 
 // Fields are what identify a variant (DESIGN section 4); the id, the label
 // and the name are derived from them by one rule, the same in every language
-// (runner/catalog.py's variant_id, variant_label and variant_name).
+// (runner/catalog/catalog.py's variant_id, variant_label and variant_name).
 type Fields struct {
 	Workload string // "readfile"
 	Lang     string // "go"
