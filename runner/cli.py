@@ -3,9 +3,9 @@
 Usage:
   python3 -m runner --profile PROFILE [--rounds R] [--warmup-rounds W] [--filter REGEX]...
                     [--iterations N] [--out DIR] [--host SLUG] [--seed S] [--timeout S]
-                    [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--yes]
+                    [--catalog DIR] [--node PATH|none] [--no-trace] [--no-charts] [--wide] [--yes]
                     [--check] [--no-extra-rounds] [--no-lockstep] [--noise]
-  python3 -m runner --render RUNDIR [--no-charts]
+  python3 -m runner --render RUNDIR [--no-charts] [--wide]
                               redraw summaries, charts, exports and REPORT.md from
                               RUNDIR/samples.csv (run.json and host.json when present)
   python3 -m runner --hosts [DIR]
@@ -125,7 +125,7 @@ class _Repeatable(argparse._AppendAction):
 def parse_args(argv):
     """The options as an argparse namespace; raises UsageError for a bad value,
     an option given twice, or options that the command would ignore (--render
-    takes only --no-charts of a run's options, --hosts none)."""
+    takes only --no-charts and --wide of a run's options, --hosts none)."""
     doc = __doc__ % {"MAX_ROUNDS": MAX_ROUNDS, "MAX_ITERATIONS": MAX_ITERATIONS,
                      "MIN_TIMEOUT": MIN_TIMEOUT, "MAX_TIMEOUT": MAX_TIMEOUT,
                      "RESERVED": ", ".join(RESERVED_HOSTS)}
@@ -176,6 +176,10 @@ def parse_args(argv):
     p.add_argument("--yes", action=_Once, const=True, default=False,
                    help="start a run estimated longer than an hour without asking, "
                         "and one longer than a day at all when not on a terminal")
+    p.add_argument("--wide", action=_Once, const=True, default=False,
+                   help="print every column of the tables at the end (the CIs, both "
+                        "baselines, the differences per operation), as REPORT.md has them; "
+                        "by default the table fits 100 columns")
     p.add_argument("--render", action=_Once, metavar="RUNDIR",
                    help="redraw a run folder from its samples.csv")
     p.add_argument("--hosts", action=_Once, nargs="?", const=os.path.join(ROOT, "results"),
@@ -188,9 +192,10 @@ def parse_args(argv):
     for command, what in (("render", "--render redraws a run folder from its files"),
                           ("hosts", "--hosts draws the cross-host charts of the runs in a folder")):
         if getattr(a, command):
-            # --render takes --no-charts; nothing else of a run's.
+            # --render takes --no-charts and --wide; nothing else of a run's.
             other = next((opt for dest, opt in given if dest != command
-                          and not (command == "render" and dest == "no_charts")), None)
+                          and not (command == "render" and dest in ("no_charts", "wide"))),
+                         None)
             if other:
                 raise UsageError("%s: %s would be ignored (leave it out)" % (what, other))
     if a.render or a.hosts:
@@ -229,8 +234,8 @@ def parse_args(argv):
 # The options that shape what a run runs (the plan), in the order a command
 # that repeats the run gives them: run.json records them as given
 # (plan_options), and REPORT.md's Reproduce line gives them again.  --profile
-# is run.json's profile; --out, --host, --yes and --no-charts change where the
-# run goes, whether it asks and what is drawn, never what runs.
+# is run.json's profile; --out, --host, --yes, --no-charts and --wide change where the
+# run goes, whether it asks and what is drawn or printed, never what runs.
 PLAN_OPTIONS = ("seed", "rounds", "warmup_rounds", "iterations", "timeout", "filter", "catalog",
                 "node", "no_extra_rounds", "no_trace", "no_lockstep", "noise")
 

@@ -212,16 +212,23 @@ def hosts(folder):
     return 0 if len(drawn) == 2 else 1
 
 
-def show(summary, rundir, charts=True):
-    """The end of a run's output: the tables, the verdicts, where the rest is
-    (charts false: none was drawn); then a line per workload or variant without
-    a valid sample (summary's without_valid).  Returns True when there is none."""
-    print(tables.terminal_table(summary["variants"]))
+def show(summary, rundir, charts=True, wide=False):
+    """The end of a run's output: the tables (compact to fit the terminal, every
+    column with wide), the verdicts wrapped at the terminal's width (100 when
+    stdout is not a terminal), where the rest is (charts false: none was
+    drawn); then a line per workload or variant without a valid sample
+    (summary's without_valid).  Returns True when there is none."""
+    width = tables.output_width(sys.stdout)
+    if wide:
+        print(tables.terminal_table(summary["variants"]))
+    else:
+        print(tables.compact_table(summary["variants"], width))
     text = verdicts.text(summary["variants"])
     if text:
         print("")
         print("Verdicts:")
-        print(text)
+        for line in text.split("\n"):
+            print("\n".join(tables.wrap(line, width, "  ")))
         print("")
     rel = rd.shown(rundir)
     if text:
@@ -238,12 +245,12 @@ def show(summary, rundir, charts=True):
     return not empty
 
 
-def show_or_say(summary, rundir, charts):
+def show_or_say(summary, rundir, charts, wide=False):
     """show(), where a stdout that cannot be written (a full disk, /dev/full, a
     closed pipe) is one line on stderr, not a traceback: the run's files are
     whole by then.  True when valid and shown."""
     try:
-        valid = show(summary, rundir, charts)
+        valid = show(summary, rundir, charts, wide)
         sys.stdout.flush()
         return valid
     except OSError as e:
@@ -308,7 +315,7 @@ def main(argv):
                 return 130
             except OSError as e:
                 raise EnvError("cannot write into %s: %s" % (args.render, e))
-            valid = show_or_say(summary, args.render, not args.no_charts)
+            valid = show_or_say(summary, args.render, not args.no_charts, args.wide)
             return 0 if ok and valid else 1
         cat = plan_mod.load_catalog(args.catalog)
         node = plan_mod.find_node(args.node)
@@ -364,7 +371,7 @@ def main(argv):
               "(the samples are kept; redraw with: %s)"
               % (rd.shown(rundir), e, rd.plots_command(rundir)), file=sys.stderr)
         return 3
-    valid = show_or_say(summary, rundir, not args.no_charts)
+    valid = show_or_say(summary, rundir, not args.no_charts, args.wide)
     if interrupted:
         return 130
     return 0 if ok and valid else 1

@@ -99,7 +99,7 @@ EOF
   [ -x "${BIN}/c-readfile" ] || skip "build/bin/c-readfile is not built (make all)"
   local given want threads now same pid failures=""
   for given in 8 0 abc -3 4294967298 9223372036854775808 18446744073709551617 -18446744073709551617; do
-    want=$("$PYTHON" -c 'import sys; from runner.measure import host; print(host.threadpool_size(sys.argv[1]))' \
+    want=$("$PYTHON" -c 'import sys; from runner.measure.measure import host; print(host.threadpool_size(sys.argv[1]))' \
       "$given")
     UV_THREADPOOL_SIZE=$given "${BIN}/c-readfile" --variant callback-sequential --iterations 2000000 \
       >/dev/null 2>&1 3>&- &
@@ -218,11 +218,12 @@ EOF
   run fake --host h --out "${BATS_TEST_TMPDIR}/r"
   assert_success
   refute_output --partial Traceback
-  # The table's header: Δ is not in ISO-8859-1 and becomes "d"; µ is.
-  assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
+  # The default table's header: µ is in ISO-8859-1.
+  assert_line --regexp $'^variant +n +\xb5s/read +vs own baseline$'
   "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest" > /dev/null 2> "${BATS_TEST_TMPDIR}/err"
   if grep -q Traceback "${BATS_TEST_TMPDIR}/err"; then cat "${BATS_TEST_TMPDIR}/err"; false; fi
-  run "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest"
+  # The wide table's header: Δ is not in ISO-8859-1 and becomes "d"; µ is.
+  run "$PYTHON" -m runner --render "${BATS_TEST_TMPDIR}/r/latest" --wide
   assert_success
   assert_line --regexp $'^variant +n +\xb5s/read +95% CI +vs fake honest +d \xb5s/read'
 }
@@ -295,7 +296,7 @@ PY
   [ "$(wc -c < "$d/run.json")" -lt 20000 ]
   "$PYTHON" - "$d/run.json" <<'PY'
 import json, sys
-from runner.measure import schedule
+from runner.measure.measure import schedule
 warm, measured = schedule.run_orders(json.load(open(sys.argv[1])))
 assert (len(warm), len(measured)) == (10000, 10000) and all(len(o) == 3 for o in warm + measured)
 PY

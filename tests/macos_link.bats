@@ -20,11 +20,11 @@ copy() {
     skip "zig and the pinned sources are not in $DEPS (make deps fetches them)"
   fi
   COPY="$BATS_TEST_TMPDIR/copy"
-  mkdir -p "$COPY/runner" "$COPY/build/macos"
+  mkdir -p "$COPY/runner/measure" "$COPY/build/macos"
   # -p: the copy's sources keep their times, so that the objects copied
   # below are up to date and only what a test changes is built again.
   cp -Rp "$ROOT/Makefile" "$ROOT/c" "$ROOT/scripts" "$COPY/"
-  cp -p "$ROOT/runner/measure/launch.c" "$ROOT/runner/measure/empty.c" "$COPY/runner/"
+  cp -p "$ROOT/runner/measure/launch.c" "$ROOT/runner/measure/empty.c" "$COPY/runner/measure/"
   cp "$BUILD_DIR/deps.env" "$COPY/build/"
   [ ! -d "$BUILD_DIR/macos/aarch64" ] || cp -Rp "$BUILD_DIR/macos/aarch64" "$COPY/build/macos/"
 }

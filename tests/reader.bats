@@ -50,21 +50,32 @@ need_run() {
   # Findings first (the verdicts, the targets), then the command that
   # reproduces the run, then the method and the host.
   run sh -c "grep '^## ' '${D}/REPORT.md' | grep -v '^## Targets$' | head -4"
-  assert_output "$(printf '## Findings\n## Reproduce\n## Method\n## Host and versions')"
+  assert_output "$(printf '## Summary\n## Findings\n## Reproduce\n## Method')"
+  # The summary table first, then the targets (when the run judges any), then the findings.
+  run sh -c "grep '^## ' '${D}/REPORT.md' | head -3 | grep -n '^## Findings$'"
+  assert_output --regexp '^(2|3):## Findings$'
+  run grep -c '^| \*\*readfile\*\* ' "${D}/REPORT.md"
+  assert_output 1
   grep -q "make compare PROFILE=quick ARGS='--seed 5 --rounds 6 --warmup-rounds 0 --iterations 200" "${D}/REPORT.md"
 }
 
 @test "the run ends with the verdicts, each style against its own language" {
   need_run
-  run cat "${BATS_FILE_TMPDIR}/out"
+  # The verdicts wrap at 100 columns (stdout is no terminal): a line that goes on
+  # is indented two more; read each sentence whole.
+  awk '/^    / { sub(/^ +/, " "); printf "%s", $0; next } NR > 1 { print "" } { printf "%s", $0 }
+       END { print "" }' "${BATS_FILE_TMPDIR}/out" > "${BATS_FILE_TMPDIR}/out.whole"
+  run "$PYTHON" -c 'import re, sys; [print(l) for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if len(l) > 100 and not re.match("(every comparison, one by one|charts|report): ", l)]' "${BATS_FILE_TMPDIR}/out"
+  assert_output ""
+  run cat "${BATS_FILE_TMPDIR}/out.whole"
   assert_line "Verdicts:"
   # The short verdicts: one sentence for the C styles, both modes in it.
   assert_line --regexp '^  `await` \((sequential|parallel)\) .*C callback'
-  run grep -c -e '`await` (sequential)' -e '`await` (parallel)' "${BATS_FILE_TMPDIR}/out"
+  run grep -c -e '`await` (sequential)' -e '`await` (parallel)' "${BATS_FILE_TMPDIR}/out.whole"
   assert_output 1
   grep -q '`await` (sequential).*`await` (parallel)\|`await` (parallel).*`await` (sequential)' \
-    "${BATS_FILE_TMPDIR}/out"
-  run cat "${BATS_FILE_TMPDIR}/out"
+    "${BATS_FILE_TMPDIR}/out.whole"
+  run cat "${BATS_FILE_TMPDIR}/out.whole"
   refute_line --regexp '^  In (sequential|parallel) mode'
   assert_line --regexp "^every comparison, one by one: .*/REPORT.md \(All verdicts\)$"
   assert_line --regexp "^report: .*/REPORT.md$"

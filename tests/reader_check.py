@@ -18,7 +18,10 @@ import re
 import sys
 
 SCALE = {"ns": 1.0, "µs": 1e3, "ms": 1e6}
-RATIO = re.compile(r"^(?P<mark>[~?] )?(?P<r>\d+\.\d+)x (\[(?P<lo>\d+\.\d+), (?P<hi>\d+\.\d+)\]"
+# '1.93x [1.85, 2.01]' (the wide table, REPORT.md) or '1.93x [1.85-2.01]', '221x
+# [206-237]' (the default terminal table's compact interval).
+RATIO = re.compile(r"^(?P<mark>[~?] )?(?P<r>\d+(?:\.\d+)?)x "
+                   r"(\[(?P<lo>\d+(?:\.\d+)?)(?:, |-)(?P<hi>\d+(?:\.\d+)?)\]"
                    r"|\[(?P<k>\d+) rounds?\])")
 checked = 0
 
@@ -102,9 +105,22 @@ def summary_rows(path):
     return out
 
 
+def own_prefix(row):
+    """The prefix of the row's ratio to its own language's baseline (the compact
+    table's one ratio), else the first baseline it has."""
+    lang = row["variant"].split("/")[1].split("@")[0]
+    for p in ("lang_", ""):
+        if row[p + "baseline"] and row[p + "baseline"].split("/")[1].split("@")[0] == lang:
+            return p
+    return next(p for p in ("", "lang_") if row[p + "baseline"])
+
+
 def table(text, by_workload):
-    """The terminal table: blocks '== w (N = n) ==', a header, '-- mode --' lines, rows."""
-    unit, rows = None, {}
+    """The terminal table: blocks '== w (N = n) ==', a header, '-- mode --' lines,
+    rows; the wide one (time per operation with its CI, a ratio per baseline)
+    or the compact one (header '... vs own baseline': time per operation, the
+    ratio to the variant's own language's baseline)."""
+    unit, rows, compact = None, {}, False
     for line in text.splitlines():
         m = re.match(r"^== (\S+) \(N = ", line)
         if m:
@@ -112,6 +128,7 @@ def table(text, by_workload):
             continue
         if line.startswith("variant ") and "/" in line.split()[2]:
             unit = SCALE[line.split()[2].split("/")[0]]
+            compact = line.rstrip().endswith("vs own baseline")
             continue
         cells = re.split(r"\s{2,}", line.strip())
         if unit is None or not cells or cells[0] not in rows:
@@ -122,6 +139,11 @@ def table(text, by_workload):
         if cells[1] != (row["n"] if int(row["n"]) == total else "%s/%d" % (row["n"], total)):
             fail("%s: n %s, the summary says %s of %d" % (what, cells[1], row["n"], total))
         close(cells[2], per_op(row, "per_op_ns", unit), what + " time per operation")
+        if compact:
+            if len(cells) != 4:
+                fail("%s: %d cells, the compact table has 4" % (what, len(cells)))
+            check_ratio(re.sub(r" \([^)]*\)$", "", cells[3]), row, own_prefix(row), what)
+            continue
         ci = re.match(r"^\[(\S+), (\S+)\]$", cells[3])
         if ci:
             close(ci.group(1), per_op(row, "per_op_ns_ci_low", unit), what + " CI low")

@@ -86,11 +86,46 @@ PY
   r=$(sed -n '/reference-results:begin/,/reference-results:end/p' "$ROOT/docs/results.md" \
     | grep -o 'results/reference/[^]`)]*/REPORT.md' | head -1)
   [ -n "$r" ] || { echo "docs/results.md links no reference run under results/reference/"; false; }
-  run "$PYTHON" -m runner.report.readme --check
+  run "$PYTHON" -m runner.report.report.readme --check
   assert_success
   # The first screen answers: the generated verdicts come before the two commands.
   run grep -n -m1 -e '<!-- answer:begin -->' -e '^## Two commands' "$ROOT/README.md"
   assert_output --partial 'answer:begin'
+}
+
+@test "the README answers first: a sentence per language, a row per workload, then the two commands and one chart" {
+  run "$PYTHON" - "$ROOT" <<'PY'
+import json, os, re, sys
+root = sys.argv[1]
+text = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+lines = text.split("\n")
+block = text[text.index("<!-- answer:begin -->"):text.index("<!-- answer:end -->")]
+run = re.search(r"reference-runs: (\S+)", block).group(1)
+s = json.load(open(os.path.join(root, run, "summary.json"), encoding="utf-8"))
+compared = [e for e in s["headline"] if not e["is_baseline"] and e["method"] == "inprocess"
+            and e["ratio"] is not None]
+langs = sorted({e["lang"] for e in compared})
+workloads = sorted({e["workload"] for e in compared})
+said = re.findall(r"^In (\S+), ", block, re.M)
+if len(said) != len(langs):
+    print("%d sentences a language, the run compares %d languages" % (len(said), len(langs)))
+rows = re.findall(r"^\| \*\*(\S+)\*\* ", block, re.M)
+if rows != workloads:
+    print("the table's rows %s, the run's workloads %s" % (rows, workloads))
+head = next(l for l in block.split("\n") if l.startswith("| workload |"))
+if head.count(" | ") != len(langs):
+    print("the table has %d language columns, the run %d" % (head.count(" | "), len(langs)))
+two = lines.index("## Two commands")
+if two > 40:
+    print("## Two commands is on line %d" % (two + 1))
+if lines.index("<!-- answer:begin -->") > two:
+    print("the answer comes after the two commands")
+images = [i for i, l in enumerate(lines) if l.startswith("![")]
+if len(images) != 1 or images[0] < two:
+    print("images on lines %s: one, after the two commands, is wanted" % [i + 1 for i in images])
+PY
+  assert_success
+  assert_output ""
 }
 
 @test "docs/results.md shows the seed-profile run's seed sections, every heading nested under its block's" {
@@ -150,7 +185,7 @@ PY
   first=$(sed -n 's|.*reference-runs: \([^ ]*\) .*|\1|p' "$ROOT/README.md")
   sed "s|\(reference-runs: .*\) [^ ]* -->|\1 $first -->|" "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
-  run "$PYTHON" -m runner.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.report.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 2
   assert_output --partial "judges no target given at its N (at_iterations)"
   assert_equal "${#lines[@]}" 1
@@ -159,12 +194,13 @@ PY
 @test "readme.py --check fails when a generated block was edited by hand, in either file" {
   sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/docs/results.md" > "${BATS_TEST_TMPDIR}/results.md"
   run ! cmp -s "$ROOT/docs/results.md" "${BATS_TEST_TMPDIR}/results.md"
-  run "$PYTHON" -m runner.report.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
+  run "$PYTHON" -m runner.report.report.readme --check --results "${BATS_TEST_TMPDIR}/results.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
-  sed 's/\([0-9]\)x \[/9\1x [/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
+  # The README's summary table: a ratio before its interval in small print.
+  sed 's/\([0-9]\)x <sub>/9\1x <sub>/' "$ROOT/README.md" > "${BATS_TEST_TMPDIR}/README.md"
   run ! cmp -s "$ROOT/README.md" "${BATS_TEST_TMPDIR}/README.md"
-  run "$PYTHON" -m runner.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
+  run "$PYTHON" -m runner.report.report.readme --check --readme "${BATS_TEST_TMPDIR}/README.md"
   assert_failure 1
   assert_output --partial "the generated blocks differ"
 }
@@ -194,7 +230,7 @@ PY
   # "none" for a warm-up of 0, else "after W".
   run "$PYTHON" - "$ROOT" "$CATALOG_DIR" <<'PY'
 import re, sys
-from runner.catalog import catalog
+from runner.catalog.catalog import catalog
 from runner.core import expr
 cat = catalog.load(sys.argv[2])
 text = open(sys.argv[1] + "/README.md", encoding="utf-8").read()

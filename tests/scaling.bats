@@ -66,7 +66,7 @@ EOF
     --iterations 5 --node none --no-charts --out "${BATS_TEST_TMPDIR}/r" >/dev/null 2>&1
   d="$(run_dir "${BATS_TEST_TMPDIR}/r")"
   for c in scaling_n_chart scaling_k_chart scaling_env_chart; do
-    run "$PYTHON" -m "runner.report.charts.${c}" "$d" -o "${BATS_TEST_TMPDIR}/x.png"
+    run "$PYTHON" -m "runner.report.report.charts.${c}" "$d" -o "${BATS_TEST_TMPDIR}/x.png"
     assert_failure 1
     assert_output --partial "has no sweep"
     [ "${#lines[@]}" -eq 1 ]
@@ -81,7 +81,7 @@ EOF
   "$PYTHON" - "$d" <<'EOF'
 import csv, json, os, sys
 d = sys.argv[1]
-from runner.measure import schedule
+from runner.measure.measure import schedule
 rounds = {}
 for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
     rounds.setdefault(r["variant"].split("/")[2], []).append(int(r["round"]))
@@ -112,7 +112,7 @@ for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
 assert [[ran[i + 1][k + 1] for k in range(len(o))] for i, o in enumerate(orders)] == orders, (ran, orders)
 EOF
   grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their round-1 time, at most 5, all of them in at most [0-9.]* s, half the time the planned rounds left before the run's budget" "${d}/REPORT.md"
-  grep -q "after 1 warm-up round (each program at a smaller N than the rounds', readfile 5:" "${d}/REPORT.md"
+  grep -q "after 1 warm-up round (each program at a smaller N than the rounds', readfile 5). A warm-up round warms the host" "${d}/REPORT.md"
   grep -q "its time budget 30 min from the first warm-up" "${d}/REPORT.md"
 }
 
@@ -125,11 +125,11 @@ EOF
 }
 
 @test "the scaling profile of the real catalog sweeps N, K and the threadpool's size" {
-  run "$PYTHON" -m runner.catalog.catalog_cli ids --profile scaling
+  run "$PYTHON" -m runner.catalog.catalog.catalog_cli ids --profile scaling
   assert_success
   [ "${#lines[@]}" -ge 6 ]
   "$PYTHON" - <<'EOF'
-from runner.catalog import catalog
+from runner.catalog.catalog import catalog
 cat = catalog.load()
 s = cat.settings("readfile", "scaling")
 axes = {a["axis"]: a for a in s["sweep"]}
@@ -160,7 +160,7 @@ EOF
 @test "bad sweep, budget and variants_of settings are refused with one line (exit 3)" {
   while IFS='|' read -r settings message; do
     bad_catalog "$settings"
-    run "$PYTHON" -m runner.catalog.catalog_cli --catalog "${BATS_TEST_TMPDIR}/cat" ids
+    run "$PYTHON" -m runner.catalog.catalog.catalog_cli --catalog "${BATS_TEST_TMPDIR}/cat" ids
     [ "$status" -eq 3 ] || { echo "settings $settings: exit $status"; false; }
     [ "${#lines[@]}" -eq 1 ] || { echo "settings $settings: $output"; false; }
     [[ "$output" == *"$message"* ]] || { echo "settings $settings: $output"; false; }

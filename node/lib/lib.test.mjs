@@ -174,8 +174,8 @@ test('every variant of a workload with fields of its own writes its catalog\'s f
   const quick = { doxbee: ['--delay-ms', '0', '--queries', '3'], tasks: ['--sleep-ms', '0'] };
   const bluebird = fs.existsSync(path.join(ROOT, 'node', 'node_modules', 'bluebird'));
   let workloads = 0;
-  for (const workload of fs.readdirSync(path.join(ROOT, 'runner', 'catalog'))) {
-    const declared = JSON.parse(fs.readFileSync(path.join(ROOT, 'runner', 'catalog', workload), 'utf-8')).fields;
+  for (const workload of fs.readdirSync(path.join(ROOT, 'catalog'))) {
+    const declared = JSON.parse(fs.readFileSync(path.join(ROOT, 'catalog', workload), 'utf-8')).fields;
     const name = path.basename(workload, '.json');
     if (!declared || !fs.existsSync(path.join(ROOT, 'node', name, 'workload.mjs'))) continue;
     workloads++;
@@ -307,7 +307,7 @@ test('readfile\'s defaults are the ones documented, and the catalog\'s where it 
     { iterations: 10000, concurrency: 0, warmup: 0, passes: 1, lockstep: 0, file: 'fixtures/text.txt', expect: 'Hello, world' });
   assert.deepStrictEqual(defaults(noop), { iterations: 10000, concurrency: 0, warmup: 0, passes: 1, lockstep: 0 });
   for (const workload of [readfile, noop]) {
-    const catalogFile = path.join(ROOT, 'runner', 'catalog', `${workload.name}.json`);
+    const catalogFile = path.join(ROOT, 'catalog', `${workload.name}.json`);
     if (!fs.existsSync(catalogFile)) continue;
     const declared = JSON.parse(fs.readFileSync(catalogFile, 'utf-8')).flags || {};
     const ours = Object.fromEntries(Object.entries(workload.flags).map(([flag, spec]) => [`--${flag}`, spec.value]));
@@ -339,7 +339,7 @@ test('a workload flag may not shadow a generic flag or a field of the pass', () 
 
 test('effective concurrency is 1 sequential, 0 parallel and the bound (default 64, the catalog\'s) bounded', () => {
   assert.strictEqual(DEFAULT_BOUND, 64);
-  const suite = path.join(ROOT, 'runner', 'catalog', 'suite.json');
+  const suite = path.join(ROOT, 'catalog', 'suite.json');
   if (fs.existsSync(suite)) assert.strictEqual(JSON.parse(fs.readFileSync(suite, 'utf-8')).bound, DEFAULT_BOUND);
   assert.strictEqual(effectiveConcurrency('sequential', 9), 1);
   assert.strictEqual(effectiveConcurrency('parallel', 9), 0);
@@ -606,7 +606,7 @@ test('await-workers-bounded keeps exactly K reads in flight, as the limiter vari
 });
 
 test('await-workers-bounded is the shape of C await-bounded and each about says how they differ', () => {
-  const catalogFile = path.join(ROOT, 'runner', 'catalog', 'readfile.json');
+  const catalogFile = path.join(ROOT, 'catalog', 'readfile.json');
   const text = fs.readFileSync(catalogFile, 'utf-8');
   assert.match(text, /"shape": "workers", "mode": "bounded", "backend": "fs.promises"/);
   assert.match(text, /"await-bounded": "K C async functions[^"]*await-workers-bounded[^"]*limiter/);

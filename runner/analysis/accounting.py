@@ -110,13 +110,14 @@ def markdown(rows, trace=None):
     if not rows:
         return []
     out = ["## Per operation: CPU, threadpool, allocations, context switches, system calls", "",
-           "Medians over the measured runs, divided by N.  CPU is the line's user and system "
-           "time; threadpool round trips and allocations are counted by the C programs "
-           "(libuv's allocations through a counting allocator, the promise pools' slabs and "
-           "objects); context switches are the timed section's in C, the whole process's "
-           "(wait4) elsewhere (marked *); system calls come from two traced runs after the "
-           "rounds (`strace -f -c` at N = N0 and N = T, N0 = 1, or K when bounded: the "
-           "difference over T - N0, so start-up cancels; see trace.json and strace/).  `-`: not reported for that variant.", ""]
+           "Medians over the measured runs, divided by N. CPU is the line's user and system "
+           "time. Threadpool round trips and allocations are counted by the C programs. They "
+           "count libuv's allocations through a counting allocator, and the promise pools' "
+           "slabs and objects. Context switches are the timed section's in C, the whole "
+           "process's (wait4) elsewhere (marked *). System calls come from two traced runs "
+           "after the rounds, `strace -f -c` at N = N0 and N = T (N0 = 1, or K when bounded). "
+           "A figure is the difference over T - N0, so start-up cancels; see trace.json and "
+           "strace/. `-`: not reported for that variant.", ""]
     if trace and trace.get("skipped"):
         out += ["System calls were not counted: %s." % trace["skipped"], ""]
     for w in sorted({r["workload"] for r in rows}):

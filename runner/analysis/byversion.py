@@ -10,8 +10,8 @@ For each workload whose claims have such variants, REPORT.md gets:
   interval and the verdict its interval supports;
 - the claim on every version, in release order (the chart runtimes-<w>.png
   draws the same figures);
-- for the README's answer, a sentence for each claim whose verdict changes
-  from one version to another.
+- for docs/results.md, a sentence for each claim whose verdict changes
+  from one version to another (the README's answer counts them).
 
 The seed's runtime is the claims' "runtimes" ({lang: version}: the pinned
 version that stands for the one the seed measured); today's is the newest

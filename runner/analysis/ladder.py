@@ -63,6 +63,8 @@ STEP_KEY = {1: "host", 2: "runtime", 3: "program", 4: "method", 5: "n"}
 HOST_STEP = "the host and whatever the seed did not publish (attributed to no cause)"
 SHORT = {"host": "the host and what the seed did not publish", "runtime": "the runtime",
          "program": "the program", "method": "the measurement", "n": "N and warm-up"}
+WORD = {"host": "host", "runtime": "runtime", "program": "program", "method": "measurement",
+        "n": "N"}
 
 
 def _kind(claims, cid):
@@ -420,15 +422,13 @@ def most_moved(runs):
             m, c = lad["most"], lad["claim"]
             published = lad["rungs"][0]["figure"]["value"]
             last = next(r for r in reversed(lad["rungs"]) if "figure" in r)
-            out.append((claims["seed"], "Seed %s, `%s`: from the published %s to %s at rung "
-                        "%d, the step that moved it most is rung %d to %d, a factor of %.2fx: %s%s." % (
+            out.append((claims["seed"], "Seed %s, `%s`: %s published, %s at rung %d; the "
+                        "largest step, %.2fx, is rung %d to %d (%s)." % (
                             claims["seed"], c["id"],
                             fig_cell(lad["rungs"][0], lad["kind"]).split(" (")[0],
                             fig_cell(last, lad["kind"]).split(" [")[0], last["rung"],
-                            m["from"], m["to"], m["value"],
-                            ", then ".join(SHORT[k] for k in m["keys"]),
-                            " (rung%s between not measured)" % ("s" if m["to"] - m["from"] > 2 else "")
-                            if m["to"] - m["from"] > 1 else "")))
+                            m["value"], m["from"], m["to"],
+                            ", ".join(WORD[k] for k in m["keys"]))))
             break
         else:
             out.append((claims["seed"], "Seed %s: no claim has a published figure and a measured "

@@ -59,7 +59,7 @@ LOAD_RULE = ("a round is noisy when steal time is over %d%% or the host's other 
 THROTTLE_RULE = LOAD_RULE + (", or when the run's cgroup was throttled or a CPU throttled "
                              "itself for heat during it (cpu.stat, thermal_throttle), where "
                              "those can be read")
-RULE = THROTTLE_RULE + (", or when the programs' CPU ran a fixed loop more than %d%% faster or "
+RULE = THROTTLE_RULE + (", or when the programs' CPU ran a fixed loop over %d%% faster or "
                         "slower at the round's end than at its start (its speed changed "
                         "under the round)" % (SPEED_MAX * 100))
 ROUND_COLUMNS = ["round", "wall_ns", "cpus", "steal_share", "other_share", "noisy",
@@ -238,6 +238,22 @@ def _numbers(row):
     return True
 
 
+def rule_bullets(rule):
+    """The conditions of a noise rule (RULE, THROTTLE_RULE, LOAD_RULE as run.json
+    records them), one a bullet, so that each reads as a short sentence; joined
+    back they give the rule."""
+    head = "a round is noisy when "
+    body = rule[len(head):] if rule.startswith(head) else rule
+    out = []
+    for i, part in enumerate(body.split(", or when ")):
+        if i == 0 and " or the host's other load" in part:
+            a, b = part.split(" or the host's other load", 1)
+            out += [a, "the host's other load" + b]
+        else:
+            out.append(part)
+    return out
+
+
 def markdown(rows):
     """REPORT.md's lines on the rounds' noise (rows: rounds.csv's, as
     read_rounds gives them): which rounds were noisy, by the rule."""
@@ -245,7 +261,8 @@ def markdown(rows):
         return []
     rule = (RULE if "speed_change" in rows[0] else
             THROTTLE_RULE if "throttled_ms" in rows[0] else LOAD_RULE)
-    out = ["## Noise", "", "Per measured round (`rounds.csv`): %s." % rule, ""]
+    out = ["## Noise", "", "Per measured round (`rounds.csv`), a round is noisy when one of "
+           "these holds:", ""] + ["- %s" % b for b in rule_bullets(rule)] + [""]
     known = [r for r in rows if r.get("steal_share") not in (None, "")]
     throttle = [r for r in rows if r.get("throttled_ms") not in (None, "")
                 or r.get("thermal_events") not in (None, "")]
@@ -268,10 +285,10 @@ def markdown(rows):
             parts.append("CPU speed %+.0f%%" % (100 * float(r["speed_change"])))
         return "round %s (%s)" % (r["round"], ", ".join(parts))
     if noisy:
-        out.append("**%d of %d rounds were noisy**: %s. Their samples are kept and count like "
-                   "the others; a ratio pairs both sides within a round, so load that lasts "
-                   "the round falls on both." % (len(noisy), len(rows), "; ".join(
-                       why(r) for r in noisy)))
+        out += ["**%d of %d rounds were noisy**:" % (len(noisy), len(rows)), ""]
+        out += ["- %s" % why(r) for r in noisy]
+        out += ["", "Their samples are kept and count like the others. A ratio pairs both sides "
+                "within a round, so load that lasts the round falls on both."]
     elif known:
         out.append("No round was noisy (the most: steal %s, other load %s%s%s)." % (
             max((pct(r, "steal_share") for r in known), key=lambda t: float(t[:-1])),
@@ -288,9 +305,9 @@ def markdown(rows):
     probes = [float(r["probe_ms"]) for r in rows if r.get("probe_ms") not in (None, "")]
     if probes:
         mid = statistics.median(probes)
-        out += ["", "CPU speed: the probe (a fixed loop on the programs' CPU, the fastest of %d "
-                "tries, at every round's end) took %.2f ms (median; from %.2f to %.2f over %d "
-                "rounds): the slowest round's end was %.0f%% slower than the median, the "
+        out += ["", "CPU speed: the probe is a fixed loop on the programs' CPU, the fastest of %d "
+                "tries, at every round's end. It took %.2f ms (median; from %.2f to %.2f over %d "
+                "rounds). The slowest round's end was %.0f%% slower than the median, the "
                 "fastest %.0f%% faster. A ratio pairs two programs of one round, so a speed "
                 "that lasts the round falls on both; a change within a round does not." % (
                     PROBE_TRIES, mid, min(probes), max(probes), len(probes),

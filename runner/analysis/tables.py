@@ -1,11 +1,21 @@
 """tables.py -- the tables of a run's summary rows: the cells of a workload's
 table (time per operation with its CI, the ratios to the baselines and the
 differences per operation), their units and marks, the legend of the marks,
-and the terminal table printed at the end of a run.  The terminal table,
-REPORT.md and results.md all format the same cells (table_cells).
+and the tables printed at the end of a run.  The wide table (terminal_table:
+every column; `--wide`, docs/results.md), REPORT.md and results.md all format
+the same cells (table_cells); the default printed table (compact_table) keeps
+variant, n, time per operation and the ratio to the variant's own language's
+baseline with a compact interval, to fit 100 columns, as hyperfine's output
+does.  output_width() is the width the printed text wraps at.
 """
+import os
+import shutil
+import sys
+import textwrap
+
 from ..core import fmt
 from ..core import stats
+from ..core.ratios import lang_of
 from .summary import BASELINE_KEYS, baseline_labels, excludes_one, family_size
 
 # Per-operation figures are shown in the largest unit that keeps them above 1.
@@ -108,12 +118,11 @@ def legend(rows):
              if r.get(p + "ratio") is not None and r[p + "baseline"] != r["variant"]}
     locked = any(r.get(p + "pairing") == "lockstep" for r in rows for _, p in BASELINE_KEYS)
     out = ["ratios: time over the baseline's, median of the rounds paired in this run, "
-           "with its 95% CI; Δ: the difference per operation, with its CI"
+           "with its 95% CI. Δ: the difference per operation, with its CI"
            if not locked else
            "ratios: time over the baseline's, the geometric mean of its lockstep sessions' "
-           "figures (the median of the rounds paired where the pair ran no lockstep), with its "
-           "95% CI; "
-           "Δ: the difference per operation, with its CI"]
+           "figures, with its 95% CI. Where the pair ran no lockstep, it is the median of the "
+           "rounds paired. Δ: the difference per operation, with its CI"]
     if SAME in marks:
         out.append("~ : no significant difference (the paired 95% CI includes 1; sign test "
                    "p >= 0.05)")
@@ -121,8 +130,8 @@ def legend(rows):
                    if r.get(p + "significant") is False and excludes_one(r, p))
         if lost:
             out.append("~ before an interval that excludes 1: the sign test does not survive the "
-                       "false discovery rate control over the run's %d comparisons "
-                       "(Benjamini-Hochberg, q > 0.05), so no difference is named"
+                       "false discovery rate control. That control is over the run's %d "
+                       "comparisons (Benjamini-Hochberg, q > 0.05), so no difference is named"
                        % family_size(rows))
     if UNTESTED in marks:
         out.append("? : too few paired rounds for a CI or a test (%d needed): no verdict "
@@ -178,4 +187,126 @@ def terminal_table(rows):
                 lines.append("-- %s " % mode + "-" * max(0, sum(widths[:4]) + 6 - len(mode)))
             lines.append(line(b))
     lines += legend(rows)
+    return "\n".join(lines)
+
+
+
+# The width printed text wraps at when stdout is not a terminal (a log, CI).
+DEFAULT_WIDTH = 100
+
+
+def output_width(stream=None):
+    """The columns printed text wraps at: $COLUMNS when it gives a width, else
+    the terminal's own when stream (stdout) is one, else DEFAULT_WIDTH."""
+    try:
+        cols = int(os.environ.get("COLUMNS", ""))
+        if cols > 0:
+            return cols
+    except ValueError:
+        pass
+    stream = stream or sys.stdout
+    try:
+        if stream.isatty():
+            return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns or DEFAULT_WIDTH
+    except (AttributeError, ValueError, OSError):
+        pass
+    return DEFAULT_WIDTH
+
+
+def wrap(line, width, indent=""):
+    """line cut into lines of at most width columns at its blanks (a word
+    longer than the width stays whole), the lines after the first indented by
+    indent, as well as its own leading blanks."""
+    lead = line[:len(line) - len(line.lstrip(" "))]
+    return textwrap.wrap(line, width, initial_indent="", subsequent_indent=lead + indent,
+                         break_long_words=False, break_on_hyphens=False) or [line]
+
+
+def own_prefix(r):
+    """The ratio prefix ("lang_" or "") whose baseline is of the row's own
+    language; else the first the row has (named in its cell); None without one."""
+    for _, prefix in reversed(BASELINE_KEYS):
+        if lang_of(r.get(prefix + "baseline")) == r["lang"]:
+            return prefix
+    return next((p for _, p in BASELINE_KEYS if r.get(p + "baseline")), None)
+
+
+def compact_ratio(r, prefix):
+    """A ratio with a compact interval, three figures: '14.9x [12.8-17.2]',
+    '~ 1.00x [0.99-1.01]', '? 1.10x [3 rounds]'; 'baseline', '-' or '' as
+    fmt_ratio says."""
+    if prefix is None:
+        return ""
+    if r["variant"] == r.get(prefix + "baseline") or r.get(prefix + "ratio") is None:
+        return fmt_ratio(r, prefix)
+    mark = ratio_mark(r, prefix)
+    text = "%s%sx" % (mark + " " if mark else "", fmt.num(r[prefix + "ratio"]))
+    lo, hi = r.get(prefix + "ratio_ci_low"), r.get(prefix + "ratio_ci_high")
+    if lo is not None and hi is not None:
+        return "%s [%s-%s]" % (text, fmt.num(lo), fmt.num(hi))
+    k = r.get(prefix + "rounds_paired") or 0
+    return "%s [%d round%s]" % (text, k, "" if k == 1 else "s")
+
+
+def compact_legend(rows):
+    """The compact table's legend: which baselines its ratios are over, and
+    the marks it uses, each line a sentence or two."""
+    labels = []
+    for r in rows:
+        p = own_prefix(r)
+        label = p is not None and r.get(p + "baseline_label")
+        if label and label not in labels:
+            labels.append(label)
+    out = ["ratio: time over the baseline of the variant's own language (%s), with its 95%% CI. "
+           "Every column, with the differences per operation: --wide or REPORT.md."
+           % ", ".join(labels or ["none"])]
+    marks = {ratio_mark(r, p) for r in rows for p in [own_prefix(r)]
+             if p is not None and r.get(p + "ratio") is not None
+             and r[p + "baseline"] != r["variant"]}
+    if SAME in marks:
+        out.append("~ : no significant difference (the interval includes 1, or the test does not "
+                   "survive the false discovery rate control).")
+    if UNTESTED in marks:
+        out.append("? : too few paired rounds for a CI or a test (%d needed): no verdict "
+                   "either way" % stats.min_samples_for_ci())
+    return out
+
+
+def compact_table(rows, width=DEFAULT_WIDTH):
+    """The table printed at the end of a run by default: a block per workload
+    (variant, n, time per operation, the ratio to its own language's baseline
+    with a compact interval), a section per mode, the legend wrapped at width."""
+    lines = []
+    for workload in sorted({r["workload"] for r in rows}):
+        wrows = [r for r in rows if r["workload"] == workload]
+        div, uname = op_scale(wrows)
+        head = ["variant", "n", "%s/%s" % (uname, unit_of(wrows)), "vs own baseline"]
+        body = []
+        for r in wrows:
+            n = "%d" % r["n"]
+            if r["n"] != sum(r["statuses"].values()):
+                n += "/%d" % sum(r["statuses"].values())
+            p = own_prefix(r)
+            cell = compact_ratio(r, p)
+            if p is not None and lang_of(r.get(p + "baseline")) != r["lang"] \
+                    and cell not in ("", "-", "baseline"):
+                cell += " (%s)" % r[p + "baseline_label"]
+            body.append([r["label"], n, fmt_op(r.get("per_op_ns"), div), cell])
+        widths = [max([len(head[i])] + [len(b[i]) for b in body]) for i in range(len(head))]
+        align = [str.ljust, str.rjust, str.rjust, str.ljust]
+
+        def line(cells):
+            return "  ".join(align[i](c, widths[i]) for i, c in enumerate(cells)).rstrip()
+        if lines:
+            lines.append("")
+        lines.append("== %s (N = %s) ==" % (workload, format(wrows[0]["iterations"], ",")))
+        lines.append(line(head))
+        mode = None
+        for r, b in zip(wrows, body):
+            if r["mode"] != mode:
+                mode = r["mode"]
+                lines.append("-- %s " % mode + "-" * max(0, sum(widths) + 2 * 3 - 4 - len(mode)))
+            lines.append(line(b))
+    for text in compact_legend(rows):
+        lines += wrap(text, width, "  ")
     return "\n".join(lines)

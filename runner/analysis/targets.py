@@ -207,9 +207,9 @@ def markdown(results):
         return []
     out = ["## Targets", "",
            "Upper bounds from the catalog. *Met* only when the whole 95% interval is within "
-           "the bound, *missed* when it is entirely beyond it, otherwise *not resolvable on "
-           "this host*, with the smallest difference this run could resolve (half the "
-           "interval's width).", "",
+           "the bound, *missed* when it is entirely beyond it. "
+           "Otherwise it is *not resolvable on this host*, with the smallest difference this "
+           "run could resolve (half the interval's width).", "",
            "| target | measured | bound | verdict |", "|---|---|---|---|"]
     for e in results:
         what, bound = _what(e), _bound(e)

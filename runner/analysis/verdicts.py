@@ -11,15 +11,16 @@ faster than Y", with the paired 95% interval in brackets and the difference
 per operation:
 
 - sentences(rows), the short verdicts read at a glance (the end of a run's
-  output, REPORT.md's findings, the README): per workload a sentence per
+  output, REPORT.md's findings, docs/results.md): per workload an entry per
   language, or per backend for a language compared on several backends (C's
-  readfile), the backends where no style differs resolvably in one sentence.
-  A sentence names the largest differences with their intervals and gives the
+  readfile), the backends where no style differs resolvably in one entry.
+  An entry names the largest differences with their intervals and gives the
   rest as the range of their ratios and differences, then how many styles are
-  not resolvably different and the resolution of those comparisons.
-- full_sentences(rows), every comparison one by one: a sentence per mode of
-  each workload naming each style and its baseline (REPORT.md's All verdicts;
-  summary.json's "all_verdicts").
+  not resolvably different and the resolution of those comparisons: a
+  sentence a part, each short (runner/core/prose.py).
+- full_sentences(rows), every comparison one by one: an entry per mode of
+  each workload naming each style and its baseline, a sentence a style or a
+  group of them (REPORT.md's All verdicts; summary.json's "all_verdicts").
 
 A difference is named only when it is significant (the paired interval
 excludes 1 and its sign test survives the false discovery rate control over
@@ -119,7 +120,7 @@ def _held_why(es, family):
                     _rounds(es), "its test does" if len(es) == 1 else "their tests do",
                     family, "it is not" if len(es) == 1 else "none is"))
     return ("at %s paired rounds %s not survive the false discovery rate control over "
-            "the run's %d comparisons (q > 0.05), so %s named; at %d rounds a "
+            "the run's %d comparisons (q > 0.05), so %s named. At %d rounds a "
             "difference seen in every round would be named" % (
                 _rounds(es), "its sign test does" if len(es) == 1 else "their sign tests do",
                 family, "it is not" if len(es) == 1 else "none is",
@@ -143,8 +144,24 @@ def _diff(e, div, uname, unit, with_ci=True):
     return text + " per " + unit
 
 
+def _listing(names, verb, what, most=10):
+    """Names in sentences of at most `most` names each (each sentence short):
+    '`a` and `b` are not resolvably different (what).', or for more names
+    '12 styles are not resolvably different (what). They are `a`, ... and `j`.
+    So are `k` and `l`.'"""
+    one = len(names) == 1
+    if len(names) <= most:
+        return ["%s %s %s%s" % (_and(names), "is" if one else "are", verb,
+                                " (%s)" % what if what else "")]
+    out = ["%d styles are %s%s" % (len(names), verb, " (%s)" % what if what else "")]
+    for i in range(0, len(names), most):
+        out.append("%s %s" % ("They are" if i == 0 else "So are", _and(names[i:i + most])))
+    return out
+
+
 def _clause(base_label, entries, div, uname, unit, family):
-    """What one language's styles cost against its baseline, in one mode."""
+    """What one language's styles cost against its baseline, in one mode: the
+    first sentence 'against <base>: ...', then a sentence a part."""
     backends = {e["backend"] for e in entries} | {entries[0]["baseline"].rsplit("@", 1)[-1]}
     parts = []
     for e in entries:
@@ -160,12 +177,15 @@ def _clause(base_label, entries, div, uname, unit, family):
                 _diff(e, div, uname, unit)))
     held = _held(entries)
     if held:
-        parts.append("%s %s an interval that excludes 1 (%s), but %s" % (
-            _and(["%s %s" % (_name(e, backends), _ratio(e)) for e in held]),
-            "has" if len(held) == 1 else "each have",
-            "slower" if all(e["ratio"] >= 1 for e in held)
-            else "faster" if all(e["ratio"] < 1 for e in held) else "slower or faster",
-            _held_why(held, family)))
+        direction = ("slower" if all(e["ratio"] >= 1 for e in held)
+                     else "faster" if all(e["ratio"] < 1 for e in held) else "slower or faster")
+        names = ["%s %s" % (_name(e, backends), _ratio(e)) for e in held]
+        if len(held) <= 10:
+            parts.append("%s %s an interval that excludes 1 (%s)" % (
+                _and(names), "has" if len(held) == 1 else "each have", direction))
+        else:
+            parts += _listing(names, "held back", "each interval excludes 1, %s" % direction)
+        parts += [_cap(p) for p in _held_why(held, family).split(". ")]
     same = _same(entries)
     if same:
         lo = min(e["ratio_ci_low"] for e in same)
@@ -174,16 +194,16 @@ def _clause(base_label, entries, div, uname, unit, family):
                   if e["diff_per_op_ns_ci_low"] is not None]
         res = (", differences under about %s %s per %s not resolvable"
                % (fmt.num(max(halves) / div), uname, unit)) if halves else ""
-        parts.append("%s %s not resolvably different (intervals %.2fx to %.2fx%s)" % (
-            _and([_name(e, backends) for e in same]), "is" if len(same) == 1 else "are",
-            lo, hi, res))
+        parts += _listing([_name(e, backends) for e in same], "not resolvably different",
+                          "intervals %.2fx to %.2fx%s" % (lo, hi, res))
     untested = [e for e in entries if e["significant"] is None]
     if untested:
         k = max(e["rounds_paired"] or 0 for e in untested)
-        parts.append("%s untested (%d paired round%s: a test needs %d)" % (
-            _and(["%s %.2fx" % (_name(e, backends), e["ratio"]) for e in untested]),
-            k, "" if k == 1 else "s", sm.stats.min_samples_for_ci()))
-    return "against %s: %s" % (base_label, _and(parts) if len(parts) < 3 else "; ".join(parts))
+        parts += _listing(["%s %.2fx" % (_name(e, backends), e["ratio"]) for e in untested],
+                          "untested", "%d paired round%s: a test needs %d" % (
+                              k, "" if k == 1 else "s", sm.stats.min_samples_for_ci()))
+    return " ".join(["against %s: %s." % (base_label, parts[0])]
+                    + ["%s." % _cap(p) for p in parts[1:]])
 
 
 def full_workload_sentences(rows, workload):
@@ -208,7 +228,8 @@ def full_workload_sentences(rows, workload):
                 if len(by_base) > 1:
                     label = "%s (`%s`)" % (label, base.split("/", 2)[-1])
                 clauses.append(_clause(label, es, div, uname, unit, sm.family_size(rows)))
-        out.append("In %s mode, %s." % (mode, "; ".join(clauses)))
+        out.append("In %s mode, %s" % (
+            mode, " ".join([clauses[0]] + [_cap(c) for c in clauses[1:]])))
     return out
 
 
@@ -340,7 +361,7 @@ def _short(backends, entries, div, uname, unit, family):
             what = "%d %sstyles' intervals exclude 1%s, the largest %s %s %s%s" % (
                 len(held), "other " if parts else "", "" if parts else " against " + base,
                 name(top), _ratio(top), word, diff)
-        parts.append("%s, but %s" % (what, _held_why(held, family)))
+        parts.append("%s. %s" % (what, _cap(_held_why(held, family))))
     same = _same(entries)
     if same:
         halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2 for e in same
@@ -367,10 +388,15 @@ def _short(backends, entries, div, uname, unit, family):
         parts.append("%s%s untested (%d paired round%s: a test needs %d)" % (
             what, "" if parts else " against %s," % base, k, "" if k == 1 else "s",
             sm.stats.min_samples_for_ci()))
-    text = "; ".join(parts)
     if backends and backends != [None]:
-        text = "On %s, %s" % (_and(["`%s`" % b for b in backends]), text)
-    return text[0].upper() + text[1:] + "."
+        parts[0] = "On %s, %s" % (_and(["`%s`" % b for b in backends]), parts[0])
+    # A sentence a part, to keep each short (at most 25 words, runner/core/prose.py).
+    return " ".join(_cap(p) + "." for p in parts)
+
+
+def _cap(text):
+    """text with its first letter a capital (a name in backticks stays as it is)."""
+    return text[0].upper() + text[1:] if text else text
 
 
 def workload_sentences(rows, workload):
@@ -420,11 +446,12 @@ def markdown(rows, full=False):
 
 
 def glance(rows):
-    """The answer at a glance, a Markdown bullet per workload: against each
-    language's baseline, how many of its styles are resolvably slower (and
-    faster), and the largest with its interval; a language where none differs
-    gives the resolution instead (the README's first screen; the sentences
-    are in docs/results.md and every comparison in REPORT.md)."""
+    """The answer at a glance, in Markdown: per workload a bullet naming it, and
+    under it a sentence per language: against its baseline, how many of its
+    styles are resolvably slower (and faster), and the largest with its
+    interval; a language where none differs gives the resolution instead
+    (docs/results.md; the sentences are there too, every comparison in
+    REPORT.md)."""
     out = []
     for w in sorted({r["workload"] for r in rows}):
         entries = compared(rows, w)
@@ -433,37 +460,36 @@ def glance(rows):
         wrows = [r for r in rows if r["workload"] == w]
         div, uname = tables.op_scale(wrows)
         unit = tables.unit_of(wrows)
-        parts = []
+        out.append("- **%s** (N = %s, per %s):" % (w, format(wrows[0]["iterations"], ","), unit))
         for lang in _langs(entries):
             group = [e for e in entries if e["lang"] == lang]
             if not group:
                 continue
             base, name, slower, faster = _group(group)
-            text = "against %s, " % base
+            styles = "%d style%s" % (len(group), "" if len(group) == 1 else "s")
             held = _held(group)
             if slower:
                 top = max(slower, key=lambda e: e["ratio"])
-                text += "%d of %d style%s resolvably slower, at most %s %s" % (
-                    len(slower), len(group), "" if len(group) == 1 else "s", name(top),
-                    _ratio(top))
+                text = "Against %s, %d of %s resolvably slower, at most %s %s." % (
+                    base, len(slower), styles, name(top), _ratio(top))
             elif not faster and held:
-                text += ("none of %d style%s named: %d with an interval that excludes 1, at "
-                         "most %s %s, but not surviving the false discovery rate control at "
-                         "%s paired rounds" % (
-                             len(group), "" if len(group) == 1 else "s", len(held),
-                             name(held[0]), _ratio(held[0]), _rounds(held)))
+                text = ("Against %s, none of %s named. %d %s an interval that excludes 1, at "
+                        "most %s %s. %s not survive the false discovery rate control at %s "
+                        "paired rounds." % (
+                            base, styles, len(held), "has" if len(held) == 1 else "have",
+                            name(held[0]), _ratio(held[0]),
+                            "It does" if len(held) == 1 else "They do", _rounds(held)))
             elif not faster:
                 halves = [(e["diff_per_op_ns_ci_high"] - e["diff_per_op_ns_ci_low"]) / 2
                           for e in group if e["diff_per_op_ns_ci_low"] is not None]
-                text += "none of %d style%s resolvably different%s" % (
-                    len(group), "" if len(group) == 1 else "s",
-                    " (under about %s %s per %s)" % (fmt.num(max(halves) / div), uname, unit)
-                    if halves else "")
+                text = "Against %s, none of %s resolvably different%s." % (
+                    base, styles, " (under about %s %s per %s)" % (
+                        fmt.num(max(halves) / div), uname, unit) if halves else "")
+            else:
+                text = "Against %s, none of %s resolvably slower." % (base, styles)
             if faster:
                 top = max(faster, key=lambda e: 1 / e["ratio"])
-                text += "%s%d faster, at most %s %s" % (
-                    "; " if slower else "", len(faster), name(top), _ratio(top))
-            parts.append(text)
-        out.append("- **%s** (N = %s, per %s): %s." % (
-            w, format(wrows[0]["iterations"], ","), unit, "; ".join(parts)))
+                text += " %d %s faster, at most %s %s." % (
+                    len(faster), "is" if len(faster) == 1 else "are", name(top), _ratio(top))
+            out.append("  - " + text)
     return out

@@ -53,16 +53,15 @@ def extra_text(run):
         return None
     got = [q for q in x.get("questions") or [] if q.get("extra_rounds")]
     out = ("- Extra rounds: after the planned rounds the run added rounds holding only the "
-           "variants of the targets and claims still open (once none was, of the headline's "
-           "comparisons still open: each style against its own language's baseline), at most "
-           "%s within %s minutes%s, "
-           "by the %s: for each question the per-round figure's median (a ratio, a "
-           "difference per operation, a margin to the bound, a time or memory per operation) "
-           "against its bound, with a "
-           "confidence sequence valid at every look (the sign test's likelihood ratios "
-           "mixed uniformly over the sign's probability, with Ville's inequality), so that "
-           "deciding by looking at the data keeps a wrongly decided question at 5%% or "
-           "less. It never decides what the fixed interval does not (it is the wider). "
+           "variants of the targets and claims still open. Once none was, they held the "
+           "headline's comparisons still open: each style against its own language's "
+           "baseline. At most %s within %s minutes%s, by the %s: it sets each question's "
+           "per-round median against its bound. That median is of a ratio, a difference per "
+           "operation, a margin to the bound, or a time or memory per operation. The "
+           "confidence sequence is valid at every look: the sign test's likelihood ratios"
+           " mixed uniformly over the sign's probability, with Ville's "
+           "inequality. So deciding by looking at the data keeps a wrongly decided question at "
+           "5%% or less. It never decides what the fixed interval does not (it is the wider). "
            "%s extra round%s ran%s; stopped by %s."
            % (fmt.text(x.get("max")), fmt.text(x.get("minutes")),
               " and by the run's %s-minute budget" % fmt.text(x["run_minutes"])
@@ -77,18 +76,17 @@ def extra_text(run):
         # hundred in the default profile).
         heads = [q for q in still if _source(q) == "headline"]
         still = [q for q in still if _source(q) != "headline"]
-        out += " They were for %d question%s (`run.json`: `extra_rounds`): %s%s%s." % (
+        out += " They were for %d question%s (`run.json`: `extra_rounds`): %s.%s%s" % (
             len(got), "" if len(got) == 1 else "s",
             "%d decided after round %s" % (len(done), done[0] if done[0] == done[-1] else
                                            "%d to %d" % (done[0], done[-1])) if done else
             "none decided",
-            "; still open: " + "; ".join(
-                "%s (%s)" % (q["text"], "at [%s, %s]" % (_g(q["lo"]), _g(q["hi"]))
-                             if q.get("lo") is not None else
-                             "too few rounds to exclude any bound")
-                for q in still) if still else "",
-            "; %s %d of the headline's comparisons" % ("and" if still else "still open:",
-                                                      len(heads)) if heads else "")
+            "".join(" Still open: %s (%s)." % (q["text"], "at [%s, %s]" % (_g(q["lo"]), _g(q["hi"]))
+                                               if q.get("lo") is not None else
+                                               "too few rounds to exclude any bound")
+                    for q in still),
+            " %s %d of the headline's comparisons." % (
+                "And still open:" if still else "Still open:", len(heads)) if heads else "")
     return out
 
 
@@ -119,13 +117,13 @@ def passes_text(run):
     if not many:
         return None
     return ("- Passes: a process of %s runs that many timed passes of N after its warm-up "
-            "(`--passes P`; a whole-process method one), each verified and timed alike and "
-            "each a row of `samples.csv` (its `pass` column). A process's value is the median "
-            "of its passes, and the medians, CIs, round-paired ratios and tests above take "
-            "that value, one a process: the passes of one process share its start, its CPU "
-            "and its neighbours, so they are not independent samples, and the intervals "
-            "measure the spread between processes (rounds); the median of a process's passes "
-            "keeps one interrupted pass from moving it. Every pass is in *Every sample*.%s"
+            "(`--passes P`; a whole-process method one). Each is verified and timed alike, "
+            "and each is a row of `samples.csv` (its `pass` column). A process's value is the "
+            "median of its passes. The medians, CIs, round-paired ratios and tests above take "
+            "that value, one a process. The passes of one process share its start, its CPU "
+            "and its neighbours, so they are not independent samples. The intervals measure "
+            "the spread between processes (rounds). The median of a process's passes keeps "
+            "one interrupted pass from moving it. Every pass is in *Every sample*.%s"
             % (", ".join("`%s` %d" % ws for ws in many), calibrated_text(run)))
 
 
@@ -137,8 +135,8 @@ def calibrated_text(run):
         return ""
     raised = run.get("passes") or {}
     counts = sorted(set(raised.values()))
-    return (" More passes where a pass is short: %s (pyperf keeps a minimum time a value "
-            "for the same reason); %s variant%s ran more (%s; `run.json`: `passes`)."
+    return (" More passes where a pass is short: %s. pyperf keeps a minimum time a value "
+            "for the same reason. %s variant%s ran more (%s; `run.json`: `passes`)."
             % (rule, len(raised), "" if len(raised) == 1 else "s",
                "from %d to %d passes" % (counts[0], counts[-1]) if len(counts) > 1 else
                "%d passes" % counts[0] if counts else "none"))
@@ -152,15 +150,15 @@ def _warm_n(run):
                 and s["warmup_round_iterations"] != s.get("iterations"))
     if not ws:
         return ""
-    return (" (each program at a smaller N than the rounds', %s: a warm-up round warms the "
-            "host, its files and caches, and every process warms itself before its clock)"
+    return (" (each program at a smaller N than the rounds', %s). A warm-up round warms the "
+            "host, its files and caches, and every process warms itself before its clock"
             % ", ".join("%s {:,}".format(n) % w for w, n in ws))
 
 
 # How the Method section says a round's order in blocks (schedule.BLOCK_RULE).
-BLOCKS_SAID = (" in blocks: the workloads in a shuffled order, within a workload the groups "
-               "a ratio compares (language, mode, method and backend) in a shuffled order, "
-               "and within a group its variants shuffled, so that a variant and its "
+BLOCKS_SAID = (" in blocks: the workloads in a shuffled order. Within a workload, the groups "
+               "a ratio compares (language, mode, method and backend) come in a shuffled "
+               "order. Within a group its variants are shuffled, so that a variant and its "
                "baseline run moments apart")
 
 
@@ -212,8 +210,9 @@ def _session_rounds_text(ls):
     more = [r for r in got if isinstance(ls.get("pairs"), int) and r > ls["pairs"]]
     if not more:
         return ""
-    return " (%d of %d groups' sessions up to %d: as many as took about %s ms, their passes being short)" % (
-        len(more), len(got), max(more), fmt.text(ls.get("session_ms")))
+    return (". In %d of %d groups the sessions ran up to %d rounds: as many as took about %s "
+            "ms, their passes being short" % (len(more), len(got), max(more),
+                                              fmt.text(ls.get("session_ms"))))
 
 
 def lockstep_text(run, aa=None):
@@ -224,42 +223,43 @@ def lockstep_text(run, aa=None):
         return None
     left = ls.get("left_to_rounds") or []
     text = ("- Lockstep (DESIGN section 6): after the fresh rounds, the variants that a ratio, "
-            "a target or a claim compares (%s pairs, in %s groups: the variants joined by "
-            "compared pairs) ran in lockstep sessions: a session starts one process of each "
-            "variant of a group, each warms up, all pinned to the programs' CPU, and then they "
-            "take turns, one timed pass each a round in a random order, %s rounds a session%s, so "
-            "that the passes of any two of them in a round ran milliseconds apart. A pass's N "
-            "is the one that takes about %s ms at the variant's time per operation in the "
-            "fresh rounds, from 1 to the workload's N (a bounded variant's at least 4 K), and "
-            "the two of a pair are compared per operation; parallel mode and a seed's "
-            "whole-process method keep the workload's N, which is part of what they measure; a "
-            "pair whose pass would take more than %s ms stays on the rounds (%d pairs here, "
-            "with those the time left gave fewer than 3 sessions). Each pair was to get %s "
-            "sessions, those of the targets and claims first when time was short, and one whose "
-            "questions the confidence sequence had not decided, or whose interval was wider than "
-            "the profile asks (%s), got more once every pair had its own, up to %s (%s sessions in %s lockstep rounds; they stopped: %s). The "
-            "passes of one session share its "
-            "processes, so a session is one sample of each of its pairs: its figure is the "
-            "median of its rounds' ratios (and of their differences per operation), and a "
-            "ratio is the geometric mean of its sessions' figures, each session of fresh "
-            "processes, with Student's t interval on their logarithms and the t-test "
-            "(`stats.clustered`, from 3 sessions). Where two variants ran "
-            "in lockstep the tables, verdicts, targets and claims take these figures, and the "
-            "fresh rounds' round-paired ratio is kept beside each as a check (*Pairing check* "
-            "below); a variant's time per operation takes its lockstep processes with its "
-            "fresh ones." % (
+            "a target or a claim compares ran in lockstep sessions. They were %s pairs, in %s "
+            "groups: the variants joined by compared pairs. A session starts one process of "
+            "each variant of a group, each warms up, all pinned to the programs' CPU. Then they "
+            "take turns, one timed pass each a round in a random order, %s rounds a "
+            "session%s. So the passes of any two of them in a round ran milliseconds apart. "
+            "A pass's N is the one that takes about %s ms at the variant's time per operation "
+            "in the fresh rounds. It is from 1 to the workload's N (a bounded variant's at "
+            "least 4 K), and the two of a pair are compared per operation. Parallel mode and a "
+            "seed's whole-process method keep the workload's N, which is part of what they "
+            "measure. A pair whose pass would take more than %s ms stays on the rounds. That "
+            "was %d pairs here, with those the time left gave fewer than 3 sessions. "
+            "Each pair was to get %s sessions, those of the targets and claims first when "
+            "time was short. A pair got more once every pair had its own, up to %s, when the "
+            "confidence sequence had not decided its questions. So did one whose interval was "
+            "wider than the profile asks (%s). There were %s sessions in %s lockstep rounds; "
+            "they stopped: %s. The passes of one session share its processes, so a session is "
+            "one sample of each of its pairs. Its figure is the median of its rounds' ratios "
+            "(and of their differences per operation). A ratio is the geometric mean of its "
+            "sessions' figures, each session of fresh processes. Its interval is Student's t "
+            "on their logarithms, with the t-test (`stats.clustered`, from 3 sessions). Where "
+            "two variants ran in lockstep, the tables, verdicts, targets and claims take these "
+            "figures. The fresh rounds' round-paired ratio is kept beside each as a check "
+            "(*Pairing check* below). A variant's time per operation takes its lockstep "
+            "processes with its fresh ones." % (
                 fmt.text(ls.get("compared")), fmt.text(ls.get("groups")),
                 fmt.text(ls.get("pairs")), _session_rounds_text(ls), fmt.text(ls.get("pass_ms")),
                 fmt.text(ls.get("max_pass_ms", "-")), len(left),
-                fmt.text(ls.get("sessions")), _half_width_text(ls), fmt.text(ls.get("max_sessions")),
-                fmt.text(ls.get("sessions_run")), fmt.text(ls.get("rounds")),
-                fmt.text(ls.get("stopped") or "interrupted")))
+                fmt.text(ls.get("sessions")), fmt.text(ls.get("max_sessions")),
+                _half_width_text(ls), fmt.text(ls.get("sessions_run")),
+                fmt.text(ls.get("rounds")), fmt.text(ls.get("stopped") or "interrupted")))
     per = _lockstep_workloads(run, ls)
     if per:
-        text += " By workload: %s." % "; ".join(per)
+        text += " By workload:\n" + "\n".join("  - %s" % p for p in per) + "\n\n "
     if aa:
         text += (" On this host the last `make aa` (%s) put a variant against itself %s "
-                 "times: %s." % (aa["folder"], aa["comparisons"], aa["said"]))
+                 "times. %s." % (aa["folder"], aa["comparisons"],
+                                 aa["said"][0].upper() + aa["said"][1:]))
     else:
         text += (" No `make aa` has run on this host yet: its figure (how often a variant "
                  "against itself comes out different) is not known here.")
@@ -300,48 +300,50 @@ def method_section(run, fdr_tests=None, aa=None):
     seed = run.get("seed")
     per_workload = _workload_runs(run)
     out = ["## Method", "",
-           "- %s measured round%s after %s warm-up round%s%s (profile `%s`%s); every round runs "
-           "each selected variant once, as a fresh process, in an order shuffled per round "
-           "with `random.Random(%s)`%s (the orders are in `run.json`)."
+           "- %s measured round%s after %s warm-up round%s%s. Profile `%s`%s. Every round runs "
+           "each selected variant once, as a fresh process. Its order is shuffled per round "
+           "with `random.Random(%s)`%s. The orders are in `run.json`."
            % (fmt.text(run.get("rounds")), "" if run.get("rounds") == 1 else "s", warm,
               "" if warm == 1 else "s", _warm_n(run), fmt.text(run.get("profile")),
-              ", its time budget %s min from the first warm-up%s" % (
+              ": its time budget %s min from the first warm-up%s" % (
                   fmt.text(run["minutes"]),
                   ", which at round 1's pace its planned rounds alone were to pass by about "
                   "%s s" % fmt.text(run["planned_over_s"]) if run.get("planned_over_s") else "")
               if run.get("minutes") else "", fmt.text(seed),
               BLOCKS_SAID if (run.get("orders") or {}).get("blocks") else ""),
            "- Each program runs with its workload's flags (bounded variants also "
-           "`--concurrency K` from the catalog) under its workload's timeout; its process "
-           "group is killed when the timeout passes%s"
-           % (": " + "; ".join(per_workload) + "." if per_workload else "."),
+           "`--concurrency K` from the catalog) under its workload's timeout. Its process "
+           "group is killed when the timeout passes.%s"
+           % (" Per workload:\n" + "\n".join("  - %s" % w for w in per_workload)
+              if per_workload else ""),
            "- A run counts only when it exits 0 and prints exactly one JSON line that meets the "
-           "contract with `ok == iterations`; otherwise it is recorded as invalid, failed, "
+           "contract with `ok == iterations`. Otherwise it is recorded as invalid, failed, "
            "timeout or crashed, and the suite goes on.",
-           "- Times are the programs' own `elapsed_ns`: the clock starts right before a "
-           "variant's first per-operation allocation and stops when the N-th result has "
-           "verified, in C, Go and Node alike (DESIGN section 3); start-up, flag parsing, the "
-           "fixture check, expected values and the `--warmup` operations (untimed, in the same "
-           "process, before the timed pass) are outside, and shown under *Time outside the "
-           "clock*. CPU time, peak memory and `wall_ns` come from `wait4` on the "
-           "whole program process, forked from the small launcher `runner/measure/launch.c` so that "
-           "the runner's own memory does not leak into the program's peak RSS.",
-           "- Statistics: median with a distribution-free 95%% CI from order statistics; each "
-           "ratio to a baseline (the catalog names two per variant: one across languages, one "
-           "within the variant's language) is the median of per-round ratios (runs paired "
-           "within a round) with its order-statistic CI, and the difference per operation "
-           "the median of per-round differences over N with its CI. Each comparison is an "
-           "exact sign test on the paired rounds, which rejects at 5%% exactly when the "
-           "ratio's CI excludes 1; below %d paired rounds no CI and no test exist and the "
-           "ratio is marked `?`. The run's %s tested comparisons are one family: a "
-           "difference is named (in the findings, the verdicts and without `~` in the "
-           "tables) only when its CI excludes 1 and its test survives the Benjamini-Hochberg "
-           "control of the false discovery rate at 5%% over the family (q <= 0.05), which "
-           "keeps the expected share of false ones among the named differences at 5%% or "
-           "less however many comparisons the run makes; the intervals shown are each "
-           "comparison's own 95%% CI. The seed claims' tests (the reproduction sections) are "
-           "a second family, controlled the same way. Outliers (modified z-score over 3.5 "
-           "by MAD) are counted, never dropped."
+           "- Times are the programs' own `elapsed_ns`. The clock starts right before a "
+           "variant's first per-operation allocation. It stops when the N-th result has "
+           "verified, in C, Go and Node alike (DESIGN section 3). Start-up, flag parsing, the "
+           "fixture check and expected values are outside it. So are the `--warmup` "
+           "operations (untimed, in the same process, before the timed pass). All of that is "
+           "shown under *Time outside the clock*. CPU time, peak memory and `wall_ns` come from "
+           "`wait4` on the whole program process. It is forked from the small launcher "
+           "`runner/measure/launch.c`, so that the runner's own memory does not leak into the "
+           "program's peak RSS.",
+           "- Statistics: a median has a distribution-free 95%% CI from order statistics. "
+           "The catalog names two baselines per variant: one across languages, one within the "
+           "variant's language. A ratio to a baseline is the median of per-round ratios (runs "
+           "paired within a round), with its order-statistic CI. The difference per operation "
+           "is the median of per-round differences over N, with its CI. Each comparison is an "
+           "exact sign test on the paired rounds. It rejects at 5%% exactly when the ratio's "
+           "CI excludes 1. Below %d paired rounds no CI and no test exist, and the ratio is "
+           "marked `?`. The run's %s tested comparisons are one family. A difference is named "
+           "only when its CI excludes 1 and its test survives the false discovery rate "
+           "control. Named means in the findings, the verdicts and without `~` in the tables. "
+           "The control is Benjamini-Hochberg's at 5%% over the family (q <= 0.05). It keeps "
+           "the expected share of false ones among the named differences at 5%% or less, "
+           "however many comparisons the run makes. The intervals shown are each comparison's "
+           "own 95%% CI. The seed claims' tests (the reproduction sections) are a second "
+           "family, controlled the same way. Outliers (modified z-score over 3.5 by MAD) are "
+           "counted, never dropped."
            % (stats.min_samples_for_ci(), fmt.text(fdr_tests))]
     if passes_text(run):
         out.append(passes_text(run))

@@ -1,7 +1,7 @@
 """readme.py -- the generated parts of the README and of docs/results.md, from the
 committed reference runs.
 
-Usage: python3 -m runner.report.readme [--check] [--readme FILE] [--results FILE]
+Usage: python3 -m runner.report.report.report.report.readme [--check] [--readme FILE] [--results FILE]
                                 [RUNDIR [SEED_RUNDIR [RUNTIMES_RUNDIR [AT_N_RUNDIR]]]]
 
 RUNDIR is the reference run of the default profile (`make compare`),
@@ -18,10 +18,15 @@ committed reference runs live (everything else under results/ is ignored by
 git), and its summaries and report are redrawn from its samples.csv.  Then the
 generated blocks are rewritten from the runs' summary.json:
 
-  answer             (README.md) a line per workload (runner/analysis/verdicts.py's
-                     glance), one on runtime versions, and the headline
-                     charts: the first screen of the README
-  reference-results  (docs/results.md) the terminal table, the verdict
+  answer             (README.md) a sentence per language and the summary
+                     table, a row per workload (runner/report/answer.py), where the
+                     run was made, and how many seed claims change between
+                     runtime versions: the first screen of the README
+  headline-chart     (README.md, after the two commands) one headline chart:
+                     the workload that compares the most languages
+  reference-results  (docs/results.md) the glance (a bullet per workload, a
+                     sentence per language, runner/analysis/verdicts.py), every
+                     headline chart, the terminal table (wide), the verdict
                      sentences, the charts, the
                      catalog's targets judged (runner/analysis/targets.py), the seeds'
                      claims beside the run (runner/analysis/reproduce.py), the
@@ -36,7 +41,7 @@ the two (run folders stay relative to the project).  Re-making the reference aft
 
   make compare && make compare PROFILE=seed && make compare PROFILE=runtimes
   make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"
-  python3 -m runner.report.readme RUN1 RUN2 RUN3 RUN4     # copy, redraw, rewrite the README
+  python3 -m runner.report.report.report.report.readme RUN1 RUN2 RUN3 RUN4     # copy, redraw, rewrite the README
 """
 import datetime
 import os
@@ -47,6 +52,7 @@ from ..core import paths
 
 ROOT = paths.ROOT
 
+from . import answer
 from ..analysis import byversion
 from ..core import fmt
 from ..analysis import ladder
@@ -66,7 +72,8 @@ RESULTS = os.path.join(ROOT, "docs", "results.md")
 REFERENCE = os.path.join(ROOT, "results", "reference")
 # Each generated block, the file it is in, and what its links are prefixed
 # with to reach the project's root from that file.
-BLOCKS = (("answer", "readme", ""), ("reference-results", "results", "../"),
+BLOCKS = (("answer", "readme", ""), ("headline-chart", "readme", ""),
+          ("reference-results", "results", "../"),
           ("ladder-steps", "readme", ""), ("ladders", "results", "../"))
 LINK_RE = re.compile(r"\]\((?!https?:|#|mailto:)([^)]+)\)")
 RUNS_RE = re.compile(r"<!-- reference-runs: ([^>]*) -->")
@@ -111,24 +118,29 @@ def charts(rel, prefix):
     return ["%s/charts/%s" % (rel, n) for n in names]
 
 
-def describe_run(rel, summary):
-    """One sentence: which run, how it was made, on what."""
+def describe_run(rel, summary, what="The run"):
+    """Which run, how it was made and on what, in short sentences, the first
+    starting with `what` ("The reference run is [`rel`](...), ...")."""
     run, host = summary["run"], summary["host"]
-    sizes = ", ".join("%s N = %s in %s round%s" % (
-        w, format(s.get("iterations"), ","), sm.workload_rounds(run, w),
-        "" if sm.workload_rounds(run, w) == "1" else "s")
-        for w, s in sorted((run.get("workloads") or {}).items()))
+    sizes = ["%s N = %s in %s" % (w, format(s.get("iterations"), ","), sm.workload_rounds(run, w))
+             for w, s in sorted((run.get("workloads") or {}).items())]
+    out = ["%s is [`%s`](%s/REPORT.md), of the `%s` profile, on %s (%s cores), %s, at commit "
+           "`%s`." % (what, rel, rel, run.get("profile"), host.get("cpu_model"), host.get("cores"),
+                      host.get("os"), (host.get("git_commit") or "?")[:7]),
+           "It ran %s warm-up round%s first." % (
+               run.get("warmup_rounds"), "" if run.get("warmup_rounds") == 1 else "s")]
+    for i in range(0, len(sizes), 7):
+        out.append("%s: %s." % ("Rounds per workload" if i == 0 else "More rounds",
+                                ", ".join(sizes[i:i + 7])))
     ls = run.get("lockstep")
     if isinstance(ls, dict) and ls.get("sessions_run"):
-        sizes += ", then %s lockstep sessions of %s groups of the variants compared" % (
-            ls.get("sessions_run"), ls.get("groups"))
-    return ("[`%s`](%s/REPORT.md): profile `%s`, %s warm-up round%s, then %s, "
-            "shuffle seed %s, on %s (%s cores), %s, libuv %s, %s, Node %s (libuv %s), commit `%s`"
-            % (rel, rel, run.get("profile"), run.get("warmup_rounds"),
-               "" if run.get("warmup_rounds") == 1 else "s", sizes,
-               run.get("seed"), host.get("cpu_model"), host.get("cores"), host.get("os"),
-               host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "),
-               host.get("node"), host.get("node_libuv"), (host.get("git_commit") or "?")[:7]))
+        out.append("Then came %s lockstep sessions of %s groups of the variants compared." % (
+            ls.get("sessions_run"), ls.get("groups")))
+    out.append("Its shuffle seed was %s." % run.get("seed"))
+    out.append("Versions: libuv %s, %s, Node %s (libuv %s)." % (
+        host.get("libuv"), (host.get("go") or "").replace("go version ", "Go "), host.get("node"),
+        host.get("node_libuv")))
+    return " ".join(out)
 
 
 def host_line(rel):
@@ -141,15 +153,17 @@ def host_line(rel):
     probes = [float(r["probe_ms"]) for r in rows if r.get("probe_ms") not in (None, "")]
     if probes:
         noisy = sum(1 for r in rows if r.get("noisy") == "1")
-        parts.append("a fixed loop on the programs' CPU took %s to %s ms at the ends of its "
-                     "%d fresh rounds, %d of them noisy by the rule of the report's Noise "
-                     "section" % (fmt.num(min(probes)), fmt.num(max(probes)), len(rows), noisy))
+        parts.append("How noisy the reference host was: a fixed loop on the programs' CPU took "
+                     "%s to %s ms at the ends of its %d fresh rounds." % (
+                         fmt.num(min(probes)), fmt.num(max(probes)), len(rows)))
+        parts.append("%d of those rounds were noisy by the rule of the report's Noise section."
+                     % noisy)
     aa = method.aa_figure(path)
     if aa:
-        parts.append("`make aa` on it: %s" % aa["said"])
+        parts.append("`make aa` on it: %s." % aa["said"])
     else:
-        parts.append("no `make aa` of this host is committed beside the run")
-    return "How noisy the reference host was: %s." % "; ".join(parts)
+        parts.append("No `make aa` of this host is committed beside the run.")
+    return " ".join(parts)
 
 
 def versions_block(rel):
@@ -173,8 +187,8 @@ def versions_line(rel):
     head = "- **Across runtime versions** ([the runtimes run](%s/REPORT.md)): " % rel
     if not changed:
         return head + "no seed claim's verdict changes between the Node and Go versions measured."
-    return head + ("the verdicts of %s change from one Node or Go version to another; each is "
-                   "told version by version in [docs/results.md](docs/results.md#%s)." % (
+    return head + ("some seed claims change verdict from one Node or Go version to another. "
+                   "They are those of %s. Each is told version by version [below](#%s)." % (
                        _and_list(["seed %s (%s: %d claim%s)" % (
                            claims["seed"], name, len(sentences), "" if len(sentences) == 1 else "s")
                            for name, claims, sentences in changed]), VERSIONS_ANCHOR))
@@ -188,45 +202,100 @@ def _and_list(items):
 
 
 def answer_block(rel, summary, rt_rel=None, rt_summary=None):
-    """The README's answer: a line per workload (verdicts.glance), one on
-    runtime versions, the run, then the headline charts."""
+    """The README's answer (runner/report/answer.py): a sentence per language, the
+    summary table with a row per workload, then one line on where it was
+    measured and where the rest is (docs/results.md)."""
+    rows = summary["variants"]
+    md = answer.markdown(rows)
+    if not md:
+        return ["(no comparison in this run)"]
+    host = summary["host"]
+    go = (host.get("go") or "").split()
+    go = go[2][2:] if len(go) > 2 and go[:2] == ["go", "version"] else " ".join(go) or "?"
+    out = md + ["Measured in [the reference run](%s/REPORT.md) on %s (%s cores), %s, with Go %s "
+                "and Node %s." % (rel, host.get("cpu_model"), host.get("cores"), host.get("os"),
+                                  go, host.get("node")),
+                "How it was measured, every verdict and every chart: "
+                "[docs/results.md](docs/results.md#%s)." % GLANCE_ANCHOR]
+    if rt_rel:
+        changed = byversion.run_changes(folder(rt_rel))
+        n = sum(len(sentences) for _, _, sentences in changed)
+        out.append("On older Node and Go versions, %d seed claim%s change%s verdict "
+                   "([across runtime versions](docs/results.md#%s))." % (
+                       n, "" if n == 1 else "s", "s" if n == 1 else "", VERSIONS_ANCHOR)
+                   if n else "No seed claim changes verdict across the Node and Go versions "
+                   "measured.")
+    return out
+
+
+GLANCE_ANCHOR = "the-reference-run-at-a-glance"
+
+
+def headline_chart(rel, summary):
+    """The README's one chart: the headline chart of the workload that compares
+    the most languages (then the most styles, then by name)."""
+    rows = summary["variants"]
+    best = None
+    for w in sorted({r["workload"] for r in rows}):
+        es = verdicts.compared(rows, w)
+        key = (len({e["lang"] for e in es}), len(es))
+        png = "%s/charts/headline-%s.png" % (rel, w)
+        if es and os.path.isfile(os.path.join(ROOT, png)) and (best is None or key > best[0]):
+            best = (key, w, png)
+    if best is None:
+        return ["(no headline chart in the reference run)"]
+    return ["![%s: each style against its own language's baseline](%s)" % (best[1], best[2]),
+            "", "The other workloads' charts are in [docs/results.md](docs/results.md#%s)."
+            % GLANCE_ANCHOR]
+
+
+def glance_block(rel, summary, rt_rel=None):
+    """docs/results.md's first section: how the figures were made, the glance
+    (verdicts.glance) with a line on runtime versions, the host's noise, the
+    headline charts of every workload."""
     rows = summary["variants"]
     locked = any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
                  for r in rows)
-    how = ("from warm processes alternated in lockstep, one sample a session, "
-           "round-paired where a pass is too long for it" if locked else "from round-paired runs")
-    out = ["On the reference host, each style against the baseline of its own language "
-           "(95%% confidence intervals %s; a difference counts only when "
-           "its interval excludes 1 and it survives the false discovery rate control; the "
-           "sentences are in [docs/results.md](docs/results.md#the-verdicts), every comparison "
-           "in the report's [All verdicts](%s/REPORT.md#all-verdicts)):" % (how, rel), ""]
+    how = ("from warm processes alternated in lockstep, one sample a session. Where a pass is "
+           "too long for that, they are round-paired" if locked else "from round-paired runs")
+    out = ["#### The reference run at a glance", "",
+           "Each style against the baseline of its own language. "
+           "The 95%% confidence intervals come %s. "
+           "A difference counts only when its interval excludes 1 and it survives the false "
+           "discovery rate control. "
+           "The sentences are [below](#the-verdicts), and every comparison is in the report's "
+           "[All verdicts](%s/REPORT.md#all-verdicts)." % (how, rel), ""]
     out += verdicts.glance(rows) or ["(no comparison in this run)"]
     if rt_rel:
         out.append(versions_line(rt_rel))
-    out += ["", "From the reference run %s. %s" % (describe_run(rel, summary), host_line(rel)),
-            ""]
+    out += ["", host_line(rel), ""]
     for png in charts(rel, "headline"):
-        out += ["![Each style against its own language's baseline](%s)" % png, ""]
-    return out[:-1]
+        out += ["![Each style against its own language's baseline (%s)](%s)"
+                % (os.path.basename(png)[:-4], png), ""]
+    return out
 
 
 def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, rt_summary=None,
                   at_rel=None, at_summary=None):
     rows = summary["variants"]
-    out = ["The reference run %s. Timings on this shared 2-core VM are noisy: read the "
-           "medians, the intervals and the ratios, not single times." % describe_run(rel, summary),
-           "",
-           "What `make compare` printed at the end (time per operation, median and 95%% CI; "
-           "the ratio to each variant's two baselines, named in the header, %s, with the "
-           "difference per operation beside it):" % (
-               "from lockstep process pairs (round-paired where a pass was too long for them)"
-               if any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
-                      for r in rows) else "from round-paired runs"),
-           "", "```"]
+    out = glance_block(rel, summary, rt_rel)
+    out += ["#### The run and its table", "",
+            "%s Timings on this shared 2-core VM are noisy. Read the medians, the intervals "
+            "and the ratios, not single times." % describe_run(rel, summary, "The reference run"),
+            "",
+            "Below is what `make compare ARGS=--wide` prints at the end. "
+            "It gives the time per operation, median and 95%% CI. "
+            "Then come the ratios to each variant's two baselines, named in the header. "
+            "Each has the difference per operation beside it. "
+            "The ratios come %s." % (
+                "from lockstep process pairs (round-paired where a pass was too long for them)"
+                if any(r.get("pairing") == "lockstep" or r.get("lang_pairing") == "lockstep"
+                       for r in rows) else "from round-paired runs"),
+            "", "```"]
     out += tables.terminal_table(rows).rstrip("\n").split("\n")
     out += ["```", "", "#### The verdicts", "",
-            "Each style against the baseline of its own language, in sentences (the README "
-            "gives a line per workload):", ""]
+            "Each style against the baseline of its own language, in sentences. "
+            "The glance above gives a line per language.", ""]
     out += verdicts.markdown(rows) or ["(no comparison in this run)", ""]
     for prefix, title in (("time", "Time per operation"),
                           ("ratio", "Ratio to the baselines"),
@@ -238,9 +307,9 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
     if seed_rel:
         out += ["", "#### Each seed's own method: the seed-profile run", "",
                 "The `seed` profile (`make compare PROFILE=seed`) runs each seed at its own N, "
-                "warm-up and timing, by its own method beside the suite's (seed 000's whole "
-                "`node --test` process, seed 002's cache shape, seed 003's bluebird harness); "
-                "its run %s." % describe_run(seed_rel, seed_summary), ""]
+                "warm-up and timing. It runs each by its own method beside the suite's: seed "
+                "000's whole `node --test` process, seed 002's cache shape, seed 003's bluebird "
+                "harness. %s" % describe_run(seed_rel, seed_summary, "Its run"), ""]
         sec = report.reproduce_section(seed_summary, folder(seed_rel))
         out += demote(sec, 3)
     if rt_rel:
@@ -248,17 +317,18 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
         out += versions_block(rt_rel)
         out += ["", "#### The seeds' claims on each runtime version: the runtimes-profile run", "",
                 "The `runtimes` profile (`make compare PROFILE=runtimes`) runs every Node and Go "
-                "variant a seed's claim names, with its baseline, on each pinned version "
-                "(DESIGN section 11); its run %s." % describe_run(rt_rel, rt_summary), ""]
+                "variant a seed's claim names, with its baseline. It runs them on each pinned "
+                "version (DESIGN section 11). %s" % describe_run(rt_rel, rt_summary, "Its run"),
+                ""]
         for png in charts(rt_rel, "runtimes-"):
             out += ["![Seed claims on each runtime version (%s)](%s)"
                     % (os.path.basename(png)[:-4], png), ""]
         out += demote(report.reproduce_section(rt_summary, folder(rt_rel)), 3)
     if at_rel:
         out += ["", "#### Targets at another N", "",
-                "Targets given at another N than the default profile's (the catalog's "
-                "`at_iterations`: the bytes a suspended task at N = 1,000,000) are judged in a "
-                "run at that N: %s." % describe_run(at_rel, at_summary), ""]
+                "Targets given at another N than the default profile's are judged in a run at "
+                "that N. They are the catalog's `at_iterations`: the bytes a suspended task at "
+                "N = 1,000,000. %s" % describe_run(at_rel, at_summary, "That run"), ""]
         out += targets.markdown(at_summary.get("targets") or [])[2:]   # under this heading
         for png in charts(at_rel, "unit-memory-"):
             out += ["![Bytes per operation in flight (%s)](%s)"
@@ -284,12 +354,11 @@ def seed_minutes(seed_rel, runs):
         took = "took %.0f minutes" % ((end - start).total_seconds() / 60)
     except (KeyError, TypeError, ValueError):
         took = "does not record its minutes"
-    text = "The reference seed-profile run (%s) %s" % (os.path.basename(seed_rel), took)
+    text = "The reference seed-profile run (%s) %s." % (os.path.basename(seed_rel), took)
     if runs.get("older"):
-        return text + (", but it predates the seed-shape programs and the ladders' rungs on the "
-                       "seeds' runtimes: today's `make compare PROFILE=seed` takes longer, and "
-                       "its minutes are pending a fresh run.")
-    return text + "."
+        return text + (" It predates the seed-shape programs and rung 2, so today's figure is "
+                       "pending a fresh run.")
+    return text
 
 
 def ladder_steps_block(seed_rel):
@@ -298,11 +367,11 @@ def ladder_steps_block(seed_rel):
     runs = seed_ladders(seed_rel)
     if runs is None:
         return ["(No seed-profile reference run: no ladder.)"]
-    out = ["Each seed claim's ladder (in [docs/results.md](docs/results.md#each-claims-ladder-the-"
-           "seeds-figure-to-the-suites-one-change-at-a-time)) goes from the seed's published "
-           "figure to the suite's one change at a time; for each seed's first claim:", ""]
+    out = ["Each claim's ladder ([docs/results.md](docs/results.md#each-claims-ladder-the-"
+           "seeds-figure-to-the-suites-one-change-at-a-time)) walks from the seed's figure to the "
+           "suite's, one change at a time. Per seed, its first claim:"]
     out += ["- %s" % sentence for _, sentence in ladder.most_moved(runs)]
-    return out + ["", seed_minutes(seed_rel, runs)]
+    return out + ["- %s" % seed_minutes(seed_rel, runs)]
 
 
 def ladders_block(seed_rel):
@@ -346,6 +415,7 @@ def generate(texts, runs):
     rt = (runs[2], load(runs[2])) if len(runs) > 2 else (None, None)
     at = (runs[3], load(runs[3])) if len(runs) > 3 else (None, None)
     blocks = {"answer": answer_block(runs[0], summary, *rt),
+              "headline-chart": headline_chart(runs[0], summary),
               "reference-results": results_block(runs[0], summary, *(seed + rt + at)),
               "ladder-steps": ladder_steps_block(seed[0]),
               "ladders": ladders_block(seed[0])}
@@ -407,7 +477,7 @@ def main(args):
     if check:
         differ = [os.path.relpath(paths[d], ROOT) for d in paths if new[d] != texts[d]]
         if differ:
-            print("%s: the generated blocks differ from %s; run: python3 -m runner.report.readme"
+            print("%s: the generated blocks differ from %s; run: python3 -m runner.report.report.report.report.readme"
                   % (" and ".join(differ), " and ".join(runs)), file=sys.stderr)
             return 1
         return 0

@@ -1,7 +1,7 @@
-"""report.py -- REPORT.md of a run folder, findings first: the short verdicts
-(runner/analysis/verdicts.py), the command that reproduces the run, the method
-(runner/report/method.py), the host and versions, the tables (per workload and mode,
-at most six columns so that they fit an issue comment: time per operation with
+"""report.py -- REPORT.md of a run folder, the answer first: the summary table
+(runner/report/answer.py), the targets, the short verdicts (runner/analysis/verdicts.py), the
+command that reproduces the run, the method (runner/report/method.py), the host and
+versions, the tables (per workload and mode, at most six columns so that they fit an issue comment: time per operation with
 its CI, the ratio to each baseline with the difference per operation, the
 warnings folded into a notes column; then memory and CPU), every verdict one
 by one, the charts, the reproduction of the seeds' claims
@@ -11,6 +11,7 @@ import os
 import shlex
 
 from ..analysis import accounting
+from . import answer
 from ..analysis import byversion
 from ..core import fmt
 from ..analysis import ladder
@@ -149,7 +150,7 @@ def results_section(rows):
             out += ["#### %s" % mode, ""] + results_table([r for r in wrows if r["mode"] == mode])
             out.append("")
         out += ["%s. A ratio above 1 is slower than the baseline."
-                % "; ".join(tables.legend(wrows)),
+                % ". ".join(tables.legend(wrows)),
                 "", "Memory and CPU (the whole process, from `wait4`; medians):", ""]
         out += resources_table(wrows) + [""]
     return out
@@ -183,14 +184,14 @@ def counts_section(folder, rows):
              "sources git could not compare with the run's")
     out = ["## Instructions per operation", "",
            "Counted under Valgrind (%s) by `make counts RUN=...` (%s, commit `%s`, %s; the run's "
-           "commit `%s`): the difference of two N over their difference, so start-up, "
-           "warm-up and exit cancel. *Spread*: how far repeated counts of a variant lie "
-           "apart, as a share of its figure (`COUNTS_ARGS=--repeat K`; - for one count). A "
-           "count is exact, and settles a difference the times cannot resolve, where its "
-           "spread is small; where the operations go through libuv's threadpool, the count "
-           "includes the loop's and the threads' waits, which vary with scheduling, and its "
-           "spread says by how much. Node is not counted (V8's own threads vary a count by "
-           "millions of instructions); nor is a variant that needs a server." % (
+           "commit `%s`). A figure is the difference of two N over their difference, so "
+           "start-up, warm-up and exit cancel. *Spread*: how far repeated counts of a variant "
+           "lie apart, as a share of its figure (`COUNTS_ARGS=--repeat K`; - for one count). A "
+           "count is exact where its spread is small, and settles a difference the times cannot "
+           "resolve. Where the operations go through libuv's threadpool, the count includes the "
+           "loop's and the threads' waits. Those vary with scheduling, and the spread says by how "
+           "much. Node is not counted (V8's own threads vary a count by millions of "
+           "instructions); nor is a variant that needs a server." % (
                info.get("tool"), info.get("stamp"), (info.get("commit") or "?")[:7], whose,
                (info.get("run_commit") or "?")[:7]), ""]
     for workload in sorted({r["workload"] for r in rows}):
@@ -229,13 +230,13 @@ def outside_section(rows):
     flagged = [r for r in known if r.get("outside_flag")]
     out = ["## Time outside the clock", "",
            "Every process's wall time (the launcher's) less its timed section (`elapsed_ns`), "
-           "medians: start-up, flag parsing, the fixture check, what a variant prepares before "
-           "its clock, the warm-up and its exit. *Start-up* is the wall time of an empty "
-           "program of the variant's language in the same rounds (`c-empty`, `go-empty`, "
-           "`node node/lib/empty.mjs`); *warm-up* the `--warmup` pass as the program timed "
-           "it; *own* is the rest, round by round. A variant whose own time outside the clock "
-           "is over %s of its timed time is flagged: there, what the clock leaves out is a "
-           "large part of the run." % limit, ""]
+           "medians. It holds start-up, flag parsing, the fixture check, what a variant prepares "
+           "before its clock, the warm-up and its exit. *Start-up* is the wall time of an empty "
+           "program of the variant's language in the same rounds. Those programs are "
+           "`c-empty`, `go-empty` and `node node/lib/empty.mjs`. *Warm-up* is the `--warmup` "
+           "pass as the program timed it, and *own* is the rest, round by round. A variant "
+           "whose own time outside the clock is over %s of its timed time is flagged. There, "
+           "what the clock leaves out is a large part of the run." % limit, ""]
     if flagged:
         out.append("**Flagged** (own time outside the clock over %s of the timed time):" % limit)
         out += ["- `%s`: %s ms outside (start-up %s ms, warm-up %s ms, own %s ms) against "
@@ -314,25 +315,35 @@ def pairing_section(rows):
         q = lambda f: rel[min(len(rel) - 1, int(f * len(rel)))]
         outside = sum(1 for r, p in locked if r.get(p + "fresh_ratio") and not (
             r[p + "ratio_ci_low"] <= r[p + "fresh_ratio"] <= r[p + "ratio_ci_high"]))
-        out += ["", "Over the run, the fresh rounds' ratio (the median of %s) over the lockstep "
-                "ratio of the same pair: median %.3f, the middle half %.3f to %.3f, over %d "
-                "pairs; %d fresh ratios lie outside their lockstep interval (the fresh "
-                "rounds' own spread is wider: they are seconds apart)." % (
+        out += ["", "Over the run, take the fresh rounds' ratio (the median of %s) over the "
+                "lockstep ratio of the same pair. Its median is %.3f, the middle half %.3f to "
+                "%.3f, over %d pairs. %d fresh ratios lie outside their lockstep interval. The "
+                "fresh rounds' own spread is wider: they are seconds apart." % (
                     "its rounds", stats.median(rel), q(0.25), q(0.75),
                     len(rel), outside)]
     return out + [""]
+
+
+def summary_section(rows):
+    """The answer at a glance (runner/report/answer.py): a sentence per language and the
+    summary table, as the README's first screen shows the reference run's."""
+    md = answer.markdown(rows)
+    if not md:
+        return []
+    return ["## Summary", ""] + md + [""]
 
 
 def findings_section(rows, charts):
     """The short verdicts first, with the headline charts when they were drawn."""
     locked = any(r.get(p + "pairing") == "lockstep" for r in rows for _, p in sm.BASELINE_KEYS)
     out = ["## Findings", "",
-           "Each style against the baseline of its own language (ratios are %s "
-           "with their 95%% CI; a difference is named only when the CI excludes 1 "
-           "and it survives the false discovery rate control over the run's comparisons "
-           "(see Method); every comparison, one by one, is under [All verdicts](#all-verdicts)):"
-           % ("the geometric means of lockstep sessions' figures (round-paired medians where "
-              "a pair ran no lockstep)" if locked else "round-paired medians"), ""]
+           "Each style against the baseline of its own language. "
+           "A ratio is %s, with its 95%% CI. "
+           "A difference is named only when the CI excludes 1 and it survives the false "
+           "discovery rate control over the run's comparisons (see Method). "
+           "Every comparison, one by one, is under [All verdicts](#all-verdicts)."
+           % ("the geometric mean of lockstep sessions' figures (a round-paired median where "
+              "a pair ran no lockstep)" if locked else "a round-paired median"), ""]
     md = verdicts.markdown(rows)
     out += md if md else ["No variant has a baseline of its own language in this run.", ""]
     for title, rel in charts:
@@ -348,8 +359,8 @@ def all_verdicts_section(rows):
         return []
     return ["## All verdicts", "",
             "Every style against the baseline of its own language, mode by mode, each "
-            "baseline named (brackets: the 95% CI of the ratio, then of the difference per "
-            "operation):", ""] + md
+            "baseline named. Brackets hold the 95% CI of the ratio, then of the difference per "
+            "operation.", ""] + md
 
 
 ROOT = paths.ROOT
@@ -498,8 +509,9 @@ def markdown(folder, summary, charts, failures, charts_note=None):
     out = [title, ""]
     if run.get("complete") is False:
         out += ["> **Incomplete run**: %s." % (run.get("ending") or "it did not finish"), ""]
-    out += findings_section(rows, charts)
+    out += summary_section(rows)
     out += targets.markdown(summary.get("targets") or [])
+    out += findings_section(rows, charts)
     out += reproduce_command(run, host, folder.path)
     out += method.method_section(run, sm.family_size(rows), method.aa_figure(folder.path))
     out += [""] + host_section(host) + [""]

@@ -7,6 +7,20 @@ import unittest
 from ..analysis import noise
 
 
+def rule_text(rule):
+    """The rule as REPORT.md's Noise section gives it: a bullet a condition."""
+    return "\n".join("- " + b for b in noise.rule_bullets(rule))
+
+
+class RuleTest(unittest.TestCase):
+    def test_the_bullets_rejoin_to_the_rule_recorded(self):
+        for rule in (noise.RULE, noise.THROTTLE_RULE, noise.LOAD_RULE):
+            b = noise.rule_bullets(rule)
+            self.assertEqual("a round is noisy when " + ", or when ".join(
+                [b[0] + " or " + b[1]] + b[2:]), rule)
+        self.assertEqual(len(noise.rule_bullets(noise.RULE)), 4)
+
+
 def stat_file(folder, name, user, system, idle, steal):
     """A /proc/stat with its aggregate cpu line (ticks) and one per-CPU line."""
     path = os.path.join(folder, name)
@@ -79,8 +93,8 @@ class RoundTest(unittest.TestCase):
             log.add(r)
         log.close()
         text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
-        self.assertIn("**2 of 3 rounds were noisy**: round 2 (steal 0.0%, other load 0.0%, "
-                      "throttled 2.5 ms); round 3 (steal -, other load -, 2 thermal throttle "
+        self.assertIn("**2 of 3 rounds were noisy**:\n\n- round 2 (steal 0.0%, other load 0.0%, "
+                      "throttled 2.5 ms)\n- round 3 (steal -, other load -, 2 thermal throttle "
                       "events)", text)
 
     def test_a_change_of_the_cpus_speed_under_a_round_makes_it_noisy_and_the_report_says_it(self):
@@ -102,10 +116,10 @@ class RoundTest(unittest.TestCase):
             log.add(row)
         log.close()
         text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
-        self.assertIn(noise.RULE + ".", text)
-        self.assertIn("**1 of 2 rounds were noisy**: round 2 (steal 0.0%, other load 0.0%, "
+        self.assertIn(rule_text(noise.RULE), text)
+        self.assertIn("**1 of 2 rounds were noisy**:\n\n- round 2 (steal 0.0%, other load 0.0%, "
                       "CPU speed -17%)", text)
-        self.assertIn("took 5.40 ms (median; from 4.80 to 6.00 over 2 rounds): the slowest "
+        self.assertIn("took 5.40 ms (median; from 4.80 to 6.00 over 2 rounds). The slowest "
                       "round's end was 11% slower than the median, the fastest 11% faster", text)
 
     def test_the_probe_times_a_fixed_loop_on_the_cpu_asked_and_moves_the_thread_back(self):
@@ -126,9 +140,10 @@ class RoundTest(unittest.TestCase):
         log.close()
         text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
         self.assertIn("## Noise", text)
-        self.assertIn("**1 of 2 rounds were noisy**: round 2 (steal 3.0%, other load 25.0%)", text)
+        self.assertIn("**1 of 2 rounds were noisy**:\n\n- round 2 (steal 3.0%, other load 25.0%)",
+                      text)
         self.assertEqual(noise.markdown(noise.read_rounds(tempfile.mkdtemp())), [])   # a run before rounds.csv
-        self.assertIn(noise.RULE + ".", text)
+        self.assertIn(rule_text(noise.RULE), text)
 
     def test_a_row_that_is_not_all_numbers_is_left_out(self):
         # rounds.csv is appended a row a round: a hand edit or a torn row is
@@ -140,14 +155,14 @@ class RoundTest(unittest.TestCase):
         rows = noise.read_rounds(self.dir)
         self.assertEqual([r["round"] for r in rows], ["1", "5"])
         text = "\n".join(noise.markdown(rows))
-        self.assertIn("**1 of 2 rounds were noisy**: round 5", text)
+        self.assertIn("**1 of 2 rounds were noisy**:\n\n- round 5", text)
         self.assertIn("took 3.15 ms (median; from 3.10 to 3.20 over 2 rounds)", text)
 
     def test_a_rounds_csv_from_before_the_throttling_columns_states_the_rule_it_was_judged_by(self):
         with open(os.path.join(self.dir, "rounds.csv"), "w") as f:
             f.write("round,wall_ns,cpus,steal_share,other_share,noisy\n1,5,2,0.0,0.02,0\n")
         text = "\n".join(noise.markdown(noise.read_rounds(self.dir)))
-        self.assertIn(noise.LOAD_RULE + ".", text)
+        self.assertIn(rule_text(noise.LOAD_RULE), text)
         self.assertNotIn("throttled", text)
 
 

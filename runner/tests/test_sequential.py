@@ -597,8 +597,8 @@ class RunTest(unittest.TestCase):
         self.assertIn("Extra rounds:", report)
         self.assertIn(sq.RULE, report)
         self.assertIn("3 extra rounds ran; stopped by the most extra rounds (3)", report)
-        self.assertIn("They were for 1 question (`run.json`: `extra_rounds`): none decided; "
-                      "still open: readfile fake/other-sequential@python vs "
+        self.assertIn("They were for 1 question (`run.json`: `extra_rounds`): none decided. "
+                      "Still open: readfile fake/other-sequential@python vs "
                       "fake/honest-sequential@python ≤ 1.00x (too few rounds to exclude any bound).",
                       report)
 
@@ -610,7 +610,7 @@ class MethodTextTest(unittest.TestCase):
                                 "minutes": 5, "run_minutes": 10, "rounds": 4,
                                 "stopped": "the run's time budget (10 min)", "questions": []}}
         text = method.extra_text(run)
-        self.assertIn("at most 20 within 5 minutes and by the run's 10-minute budget, by the "
+        self.assertIn("At most 20 within 5 minutes and by the run's 10-minute budget, by the "
                       "sign-mixture confidence sequence:", text)
         self.assertIn("4 extra rounds ran; stopped by the run's time budget (10 min).", text)
         run["extra_rounds"]["partial_rounds"] = 1
@@ -628,10 +628,10 @@ class MethodTextTest(unittest.TestCase):
             dict(q, id="target t", source="target", text="demo a vs b ≤ 1.10x"),
             dict(q, id="headline demo/c/x", source="headline", text="x"),
             dict(q, id="headline demo/c/y", text="y")]
-        self.assertIn("They were for 3 questions (`run.json`: `extra_rounds`): none decided; "
-                      "still open: demo a vs b ≤ 1.10x (at [0.9, 1.1]); and 2 of the headline's "
-                      "comparisons.", method.extra_text(run))
+        self.assertIn("They were for 3 questions (`run.json`: `extra_rounds`): none decided. "
+                      "Still open: demo a vs b ≤ 1.10x (at [0.9, 1.1]). And still open: 2 of the "
+                      "headline's comparisons.", method.extra_text(run))
         run["extra_rounds"]["questions"] = run["extra_rounds"]["questions"][1:]
-        self.assertIn("none decided; still open: 2 of the headline's comparisons.",
+        self.assertIn("none decided. Still open: 2 of the headline's comparisons.",
                       method.extra_text(run))
-        self.assertIn("at most 20 within 5 minutes, by the sign-mixture", method.extra_text(run))
+        self.assertIn("At most 20 within 5 minutes, by the sign-mixture", method.extra_text(run))

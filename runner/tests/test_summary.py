@@ -204,8 +204,8 @@ class SummarizeTest(unittest.TestCase):
         self.assertEqual(pr["fdr_tests"], 21)
         table = tables.terminal_table(list(rows.values()))
         self.assertRegex(table, r"c/promise-sequential@node4 .* ~ 1\.\d+x")
-        self.assertIn("the sign test does not survive the false discovery rate control over the "
-                      "run's 21 comparisons", table)
+        self.assertIn("the sign test does not survive the false discovery rate control. That "
+                      "control is over the run's 21 comparisons", table)
 
     def test_many_differences_survive_together(self):
         slower = ["readfile/c/s%d-sequential@node4" % k for k in range(6)]

@@ -108,7 +108,7 @@ class SentencesTest(unittest.TestCase):
                         ("readfile/c/await-parallel@node4", 2)])
         (_, (sentence,)), = verdicts.sentences(rows)
         self.assertRegex(sentence, r"^`await` \(parallel\) ran 2\.00x .* slower than C callback"
-                                   r" .*; `await` \(sequential\) is not resolvably different")
+                                   r" .*\. `await` \(sequential\) is not resolvably different")
         self.assertEqual(verdicts.sentences(rows_of([(CB, 1)])), [])
 
     def test_backends_where_the_style_shows_get_a_sentence_each(self):
@@ -149,27 +149,28 @@ class HeldBackTest(unittest.TestCase):
 
     def test_the_short_sentence_gives_it_with_the_rounds_that_would_name_it(self):
         (_, (sentence,)), = verdicts.sentences(held_rows())
-        self.assertEqual(sentence.split("; `promise`")[0],
+        self.assertEqual(sentence.split(" `promise`")[0],
                          "`await` ran 2.00x [2.00, 2.00] slower than C callback (+110 µs per "
-                         "operation), but at 6 paired rounds its sign test does not survive the "
+                         "operation). At 6 paired rounds its sign test does not survive the "
                          "false discovery rate control over the run's 2 comparisons (q > 0.05), "
-                         "so it is not named; at 7 rounds a difference seen in every round "
-                         "would be named")
-        self.assertRegex(sentence, r"; `promise` is not resolvably different \(differences "
+                         "so it is not named. At 7 rounds a difference seen in every round "
+                         "would be named.")
+        self.assertRegex(sentence, r"\. `promise` is not resolvably different \(differences "
                                    r"under about \S+ µs per operation not resolvable\)\.$")
         self.assertNotIn("no style", sentence)
 
     def test_the_glance_does_not_say_none_differs(self):
-        (line,) = verdicts.glance(held_rows())
-        self.assertEqual(line, "- **readfile** (N = 100, per operation): against C callback, "
-                               "none of 2 styles named: 1 with an interval that excludes 1, at "
-                               "most `await` 2.00x [2.00, 2.00], but not surviving the false "
-                               "discovery rate control at 6 paired rounds.")
+        head, line = verdicts.glance(held_rows())
+        self.assertEqual(head, "- **readfile** (N = 100, per operation):")
+        self.assertEqual(line, "  - Against C callback, none of 2 styles named. 1 has an "
+                               "interval that excludes 1, at most `await` 2.00x [2.00, 2.00]. "
+                               "It does not survive the false discovery rate control at 6 "
+                               "paired rounds.")
 
     def test_every_comparison_names_it_apart_from_the_undecided(self):
         (_, (sentence,)), = verdicts.full_sentences(held_rows())
-        self.assertIn("`await` 2.00x [2.00, 2.00] has an interval that excludes 1 (slower), "
-                      "but at 6 paired rounds its sign test", sentence)
+        self.assertIn("`await` 2.00x [2.00, 2.00] has an interval that excludes 1 (slower). "
+                      "At 6 paired rounds its sign test", sentence)
         self.assertIn("`promise` is not resolvably different (intervals 1.00x to 1.00x", sentence)
 
     def test_held_back_slower_and_faster_together_are_said_to_be_both(self):
@@ -192,29 +193,30 @@ class HeldBackTest(unittest.TestCase):
 
 
 class GlanceTest(unittest.TestCase):
-    """The README's line per workload."""
+    """docs/results.md's glance: a bullet per workload, a sentence per language."""
 
     def test_a_line_per_workload_counts_the_slower_styles_and_names_the_largest(self):
         styles = [("await", 5), ("promise", 4), ("stackless", 1.0), ("fiber", 1.0)]
         rows = rows_of([(CB, 1)] + [("readfile/c/%s-sequential@node4" % s, f)
                                     for s, f in styles] + [(NCB, 1), (NAW, 3)])
-        (line,) = verdicts.glance(rows)
-        self.assertEqual(line, "- **readfile** (N = 100, per operation): against C callback, "
-                               "2 of 4 styles resolvably slower, at most `await` 5.00x "
-                               "[5.00, 5.00]; against Node callback, 1 of 1 style resolvably "
-                               "slower, at most `await@fs.promises` 3.00x [3.00, 3.00].")
+        self.assertEqual(verdicts.glance(rows), [
+            "- **readfile** (N = 100, per operation):",
+            "  - Against C callback, 2 of 4 styles resolvably slower, at most `await` 5.00x "
+            "[5.00, 5.00].",
+            "  - Against Node callback, 1 of 1 style resolvably slower, at most "
+            "`await@fs.promises` 3.00x [3.00, 3.00]."])
 
     def test_a_language_where_no_style_differs_gives_the_resolution(self):
         rows = rows_of([(CB, 1), (AW, 1.0)])
-        (line,) = verdicts.glance(rows)
-        self.assertRegex(line, r"against C callback, none of 1 style resolvably different "
+        _, line = verdicts.glance(rows)
+        self.assertRegex(line, r"Against C callback, none of 1 style resolvably different "
                                r"\(under about \S+ \S+ per operation\)\.$")
 
     def test_faster_styles_are_counted_apart(self):
         rows = rows_of([(CB, 1), (AW, 2), (SY, 0.5)])
-        (line,) = verdicts.glance(rows)
-        self.assertIn("1 of 2 styles resolvably slower, at most `await` 2.00x [2.00, 2.00]; "
-                      "1 faster, at most `sync` 2.00x [2.00, 2.00].", line)
+        _, line = verdicts.glance(rows)
+        self.assertIn("1 of 2 styles resolvably slower, at most `await` 2.00x [2.00, 2.00]. "
+                      "1 is faster, at most `sync` 2.00x [2.00, 2.00].", line)
 
 
 class FullSentencesTest(unittest.TestCase):
@@ -227,6 +229,18 @@ class FullSentencesTest(unittest.TestCase):
         self.assertRegex(sentences[0], r"^In sequential mode, against Node callback: "
                                        r"`await@fs.promises` ran 3\.00x \[3\.00, 3\.00\] slower "
                                        r"\(\+220 µs \[200, 240\] per operation\)\.$")
+
+    def test_many_styles_alike_are_listed_in_short_sentences(self):
+        others = [("readfile/c/s%02d-sequential@node4" % k, 1.0) for k in range(23)]
+        rows = rows_of([(CB, 1)] + others)
+        (_, (sentence,)), = verdicts.full_sentences(rows)
+        self.assertRegex(sentence, r"^In sequential mode, against C callback: 23 styles are not "
+                                   r"resolvably different \(intervals ")
+        self.assertIn(" They are `s00`, `s01`,", sentence)
+        self.assertIn(" So are `s10`,", sentence)
+        self.assertIn(" So are `s20`, `s21` and `s22`.", sentence)
+        from ..core import prose
+        self.assertEqual(prose.long_sentences(sentence), [])
 
     def test_one_sentence_per_mode_every_style_named(self):
         styles = [("await", 5), ("promise", 4), ("stackless", 3), ("fiber", 2)]
