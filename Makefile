@@ -26,6 +26,8 @@
 #   make hosts     cross-host charts: the newest run under results/ and each other host's newest of its profile
 #   make runtimes  the pinned Node and Go runtimes of runtimes/lock.json under build/runtimes/
 #                  (installs only what is missing), and go/cmd/* built with each Go into build/bin/go<version>/
+#   make seed-runtimes  only the pinned versions the seed profile's ladders run on (make
+#                  compare PROFILE=seed installs them: runner/analysis/ladder.py --pins)
 #   make clean     remove build/ (results/ is never touched)
 #
 # Variables a user may set:
@@ -158,7 +160,7 @@ LAUNCH := $(BUILD)/bin/launch
 # The empty C program whose wall time is a C process's start-up (runner/measure/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
-.PHONY: all c go deps runtimes compare quick counts aa tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
+.PHONY: all c go deps runtimes seed-runtimes compare quick counts aa tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
 all: c go $(LAUNCH) $(C_EMPTY)
 
@@ -354,12 +356,20 @@ runtimes: | $(DEPS_ENV)
 	"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" install
 	"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin"
 
+# The seed profile's ladders run each seed's shape on the seed's pinned runtime
+# (rung 2, runner/analysis/ladder.py): only those versions, and a failed install is one line
+# (the ladder's rung then says the runtime is not installed), not a failed run.
+seed-runtimes: | $(DEPS_ENV)
+	-"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" install $$("$(PYTHON)" -m runner.analysis.ladder --pins)
+	-"$(PYTHON)" -m runner.measure.runtimes --dir "$(BUILD)/runtimes" build-go --bin "$(BUILD)/bin" $$("$(PYTHON)" -m runner.analysis.ladder --pins go)
+
 # The options (a PROFILE the catalog lacks, a bad ARGS) are checked before the build, and
 # that a variant is left to run (not all skipped for their OS or for node).
 compare: deps
 	@"$(PYTHON)" -m runner --profile "$(PROFILE)" $(ARGS) --check
 	@$(MAKE) --no-print-directory all
 	@if [ "$(PROFILE)" = runtimes ]; then $(MAKE) --no-print-directory runtimes; fi
+	@if [ "$(PROFILE)" = seed ]; then $(MAKE) --no-print-directory seed-runtimes; fi
 	"$(PYTHON)" -m runner --profile "$(PROFILE)" $(ARGS)
 
 quick: deps

@@ -147,6 +147,8 @@ def section(run, workload, claims):
     """The Markdown lines of one workload's claims per version, [] when the
     run has none of its versioned variants."""
     cat = run.catalog
+    if run.info.get("profile") == catalog_mod.SEED_PROFILE:
+        return []   # its versioned variants are ladders' rungs (runner/analysis/ladder.py)
     versions = versions_in(run)
     rows = compared(cat, claims, versions)
     if not rows or not any(catalog_mod.parse_id(v)["workload"] == workload

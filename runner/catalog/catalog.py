@@ -146,6 +146,7 @@ from ..core.errors import CatalogError
 from ..core.expr import flag_key
 from ..core.files import write_atomic
 from ..core.ids import WORD, unversioned_id, variant_id, variant_label
+from .ladder_check import add_variants as add_ladder_variants, check_ladder
 from .matrix import expand_entry
 from .workload_check import check_checks, check_flags, check_passes, check_profiles, check_requires, check_rules, check_targets, check_warmup
 # Read by many modules as catalog.<name>, though they belong to the id rule
@@ -157,6 +158,7 @@ from ..core import paths
 ROOT = paths.ROOT
 DIR = paths.CATALOG
 RUNTIMES_PROFILE = "runtimes"
+SEED_PROFILE = "seed"
 
 
 def host_os():
@@ -197,7 +199,11 @@ class Catalog:
             self._load_workload(os.path.join(path, n))
         check_server_langs(self.variants, self.path)
         check_startup_langs(self.suite, self.variants, self.path)
+        for name, w in self.workloads.items():
+            check_ladder(w.get("claims") or {}, self.find,
+                         "%s: claims.ladder" % show_path(os.path.join(self.path, name + ".json")))
         self._add_runtime_variants()
+        self._add_ladder_variants()
 
     def _add_runtime_variants(self):
         """The runtimes profile (DESIGN section 11): every variant a workload's
@@ -215,7 +221,11 @@ class Catalog:
             if RUNTIMES_PROFILE not in w["profiles"]:
                 continue
             named = set()
-            _ids_in(w.get("claims"), self._by_id, named)
+            # The ladder's seed-shape variants are not the claims' own: they
+            # run on the seed's version alone, in the seed profile
+            # (_add_ladder_variants), not on every version.
+            _ids_in({k: x for k, x in (w.get("claims") or {}).items() if k != "ladder"},
+                    self._by_id, named)
             # With each claim variant, its own language's baseline, so that its
             # ratio to the baseline is measured on the same version.
             for v in [v for v in w["variants"] if v["id"] in named]:
@@ -230,6 +240,10 @@ class Catalog:
                     nv["profiles"] = [RUNTIMES_PROFILE]
                     self._by_id[nv["id"]] = nv
                     self.runtime_variants.append(nv)
+
+    def _add_ladder_variants(self):
+        """The seed profile's rung 2 of each claim's ladder (ladder_check.add_variants)."""
+        add_ladder_variants(self, SEED_PROFILE)
 
     def bad_inputs(self):
         """[(workload or None for every one, row)]: suite.json's bad inputs, then
@@ -309,7 +323,9 @@ class Catalog:
         """The variants of a profile, a language and a workload (None: any), in
         catalog order; the runtimes profile's versioned variants only when it
         is the profile asked for."""
-        pool = self.variants + (self.runtime_variants if profile == RUNTIMES_PROFILE else [])
+        # A versioned variant is in the profiles it names: the runtimes
+        # profile's every version, the seed profile's ladder rungs.
+        pool = self.variants + (self.runtime_variants if profile is not None else [])
         return [v for v in pool
                 if (profile is None or profile in v["profiles"])
                 and (lang is None or v["lang"] == lang)

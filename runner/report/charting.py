@@ -44,6 +44,9 @@ CHARTS = [("headline_chart", "headline", "Does the style cost anything? Each sty
           # Only in a run of the runtimes profile: a claim per line across versions.
           ("runtimes_chart", "runtimes", "Seed claims on each runtime version",
            "versions:claims"),
+          # Only in a run of the seed profile: each claim's ladder (runner/analysis/ladder.py).
+          ("ladder_chart", "ladder", "Each claim from the seed's figure to the suite's, one "
+           "change at a time", "ladder:claims"),
           # Only for a workload whose catalog file asks for it (charts.where_time:
           # the split needs a blocking floor and backends, as readfile has).
           ("where_time_chart", "where", "Where the time of one operation goes", "median_ms",
@@ -81,7 +84,20 @@ def chart_wanted(needs, rows, folder=None):
                 if ids and set(ids) <= measured:
                     return None
         return "no claim's variants (%s) were all measured in this run" % keys
+    if needs == "ladder:claims":
+        if folder is None or folder.recorded.get("profile") != catalog_mod.SEED_PROFILE:
+            return "a ladder is drawn from a run of the seed profile"
+        cat = _catalog(folder)
+        if cat is not None and not any((w.get("claims") or {}).get("ladder")
+                                       for w in cat.workloads.values()):
+            cat = _catalog(None)    # a run older than the ladders: today's rungs (ladder.runs_for)
+        w = cat.workloads.get(rows[0]["workload"]) if cat is not None else None
+        if not ((w or {}).get("claims") or {}).get("ladder"):
+            return "the catalog has no ladder of this workload's claims"
+        return None
     if needs == "versions:claims":
+        if folder is not None and folder.recorded.get("profile") == catalog_mod.SEED_PROFILE:
+            return "a seed run's versioned variants are its ladders' rungs (the ladder chart)"
         if not any(r.get("runtime") and r.get("n") for r in rows):
             return "no variant of a pinned runtime version was measured in this run"
         return None if (claims_of(rows[0]["workload"], folder) or {}).get("ratios") else "no ratio claims"
@@ -126,7 +142,7 @@ def draw_charts(folder, rows, workloads, charts):
             wrows = [r for r in rows if r["workload"] == w]
             why = chart_wanted(needs, wrows, folder)
             if why:
-                if needs.startswith("sweep_") or needs.startswith("versions:"):
+                if needs.startswith(("sweep_", "versions:", "ladder:")):
                     continue        # a sweep's or the runtimes profile's chart, not this run's
                 if not needs.startswith("claims:"):
                     print("run.py: no %s chart for %s: %s" % (prefix, w, why), file=sys.stderr)
@@ -153,11 +169,11 @@ def draw_charts(folder, rows, workloads, charts):
 def chart_module(name):
     """The module of runner/report/charts/ that draws chart name (CHARTS' first column,
     or hosts_chart)."""
-    from .charts import claims_chart, cpu_chart, distribution_chart, gap_chart, headline_chart, hosts_chart, memory_chart, ratio_chart, runtimes_chart, scaling_env_chart, scaling_k_chart, scaling_n_chart, time_chart, unit_memory_chart, where_time_chart
+    from .charts import claims_chart, cpu_chart, distribution_chart, gap_chart, headline_chart, hosts_chart, ladder_chart, memory_chart, ratio_chart, runtimes_chart, scaling_env_chart, scaling_k_chart, scaling_n_chart, time_chart, unit_memory_chart, where_time_chart
     return {"claims_chart": claims_chart, "cpu_chart": cpu_chart,
             "distribution_chart": distribution_chart, "gap_chart": gap_chart,
             "headline_chart": headline_chart, "hosts_chart": hosts_chart,
-            "memory_chart": memory_chart, "ratio_chart": ratio_chart,
+            "ladder_chart": ladder_chart, "memory_chart": memory_chart, "ratio_chart": ratio_chart,
             "runtimes_chart": runtimes_chart, "scaling_env_chart": scaling_env_chart,
             "scaling_k_chart": scaling_k_chart, "scaling_n_chart": scaling_n_chart,
             "time_chart": time_chart, "unit_memory_chart": unit_memory_chart,

@@ -43,6 +43,7 @@ the two (run folders stay relative to the project).  Re-making the reference aft
   make compare PROFILE=full ARGS="--filter ^tasks/ --rounds 10"
   python3 -m runner.report.readme RUN1 RUN2 RUN3 RUN4     # copy, redraw, rewrite the README
 """
+import datetime
 import os
 import re
 import shutil
@@ -54,6 +55,7 @@ ROOT = paths.ROOT
 from . import answer
 from ..analysis import byversion
 from ..core import fmt
+from ..analysis import ladder
 from . import method
 from ..analysis import noise
 from . import render
@@ -71,7 +73,8 @@ REFERENCE = os.path.join(ROOT, "results", "reference")
 # Each generated block, the file it is in, and what its links are prefixed
 # with to reach the project's root from that file.
 BLOCKS = (("answer", "readme", ""), ("headline-chart", "readme", ""),
-          ("reference-results", "results", "../"))
+          ("reference-results", "results", "../"),
+          ("ladder-steps", "readme", ""), ("ladders", "results", "../"))
 LINK_RE = re.compile(r"\]\((?!https?:|#|mailto:)([^)]+)\)")
 RUNS_RE = re.compile(r"<!-- reference-runs: ([^>]*) -->")
 
@@ -333,6 +336,55 @@ def results_block(rel, summary, seed_rel=None, seed_summary=None, rt_rel=None, r
     return out
 
 
+def seed_ladders(seed_rel):
+    """ladder.runs_for of the seed-profile reference run, rung 6 from the
+    newest default-profile run beside it (the same host), or None."""
+    if not seed_rel:
+        return None
+    seed = folder(seed_rel)
+    return ladder.runs_for(seed, ladder.default_beside(seed))
+
+
+def seed_minutes(seed_rel, runs):
+    """The seed profile's minutes, in words, from the run's own start and end."""
+    run = folder(seed_rel).run
+    try:
+        start = datetime.datetime.fromisoformat(run["started_utc"])
+        end = datetime.datetime.fromisoformat(run["finished_utc"])
+        took = "took %.0f minutes" % ((end - start).total_seconds() / 60)
+    except (KeyError, TypeError, ValueError):
+        took = "does not record its minutes"
+    text = "The reference seed-profile run (%s) %s." % (os.path.basename(seed_rel), took)
+    if runs.get("older"):
+        return text + (" It predates the seed-shape programs and rung 2, so today's figure is "
+                       "pending a fresh run.")
+    return text
+
+
+def ladder_steps_block(seed_rel):
+    """The README's sentence per seed: the step of its ladder that moved the
+    figure most (runner/analysis/ladder.py), and the seed profile's minutes."""
+    runs = seed_ladders(seed_rel)
+    if runs is None:
+        return ["(No seed-profile reference run: no ladder.)"]
+    out = ["Each claim's ladder ([docs/results.md](docs/results.md#each-claims-ladder-the-"
+           "seeds-figure-to-the-suites-one-change-at-a-time)) walks from the seed's figure to the "
+           "suite's, one change at a time. Per seed, its first claim:"]
+    out += ["- %s" % sentence for _, sentence in ladder.most_moved(runs)]
+    return out + ["- %s" % seed_minutes(seed_rel, runs)]
+
+
+def ladders_block(seed_rel):
+    """docs/results.md's ladder tables, one per claim (runner/analysis/ladder.py)."""
+    runs = seed_ladders(seed_rel)
+    if runs is None:
+        return ["(No seed-profile reference run: no ladder.)"]
+    out = ladder.markdown(runs, level=3)
+    for png in charts(seed_rel, "ladder-"):
+        out += ["![Each claim's ladder (%s)](%s)" % (os.path.basename(png)[:-4], png), ""]
+    return out
+
+
 def at_n_targets(rel):
     """The ids of the run's judged targets that are given at an N (at_iterations)."""
     given = {t["id"] for ts in folder(rel).targets().values() for t in ts if "at_iterations" in t}
@@ -364,7 +416,9 @@ def generate(texts, runs):
     at = (runs[3], load(runs[3])) if len(runs) > 3 else (None, None)
     blocks = {"answer": answer_block(runs[0], summary, *rt),
               "headline-chart": headline_chart(runs[0], summary),
-              "reference-results": results_block(runs[0], summary, *(seed + rt + at))}
+              "reference-results": results_block(runs[0], summary, *(seed + rt + at)),
+              "ladder-steps": ladder_steps_block(seed[0]),
+              "ladders": ladders_block(seed[0])}
     out = dict(texts)
     for name, doc, prefix in BLOCKS:
         text = out[doc]

@@ -14,6 +14,7 @@ from ..analysis import accounting
 from . import answer
 from ..analysis import byversion
 from ..core import fmt
+from ..analysis import ladder
 from . import method
 from ..analysis import noise
 from ..core import ratios
@@ -520,6 +521,7 @@ def markdown(folder, summary, charts, failures, charts_note=None):
     out += accounting.markdown(rows, folder.trace)
     out += charts_section(folder, charts, charts_note)
     out += reproduce_section(summary, folder)
+    out += ladder.report_section(folder)
     out += skipped_section(run)
     out += warnings_section(rows, failures, summary.get("warnings") or ())
     out += ["## Exports", "",

@@ -165,7 +165,10 @@ class RealCatalogTest(unittest.TestCase):
         self.assertNotIn("calibrate_passes", self.cat.profile("seed"))   # the seeds' own method
         self.assertIsNone(self.cat.profile("nope"))
         self.assertEqual(len(self.cat.select(profile="selftest")), 1)
-        self.assertEqual(len(self.cat.select(profile="seed", lang="node", workload="readfile")), 19)
+        # 19 of the host's Node and the ladders' rung 2: the 6 nodetest variants on Node 20.8.0
+        self.assertEqual(len(self.cat.select(profile="seed", lang="node", workload="readfile")), 25)
+        self.assertEqual(len([v for v in self.cat.select(profile="seed", lang="node", workload="readfile")
+                              if v.get("runtime") == "20.8.0"]), 6)
 
     def test_workload_args_are_the_flags_with_absolute_paths(self):
         self.assertEqual(self.cat.workload_args("readfile"),
@@ -357,7 +360,9 @@ class BaselineRuleTest(TempCatalog):
 class CliTest(unittest.TestCase):
     def test_ids_with_filters(self):
         code, out, _ = run_cli("ids", "--profile", "seed", "--lang", "go", "--workload", "readfile")
-        self.assertEqual((code, out), (0, "readfile/go/sync-sequential@os.ReadFile\n"))
+        # and Go's program on the seed's Go, the rung 2 of seed 000's ladders
+        self.assertEqual((code, out), (0, "readfile/go/sync-sequential@os.ReadFile\n"
+                                          "readfile/go@1.21.13/sync-sequential@os.ReadFile\n"))
         code, out, _ = run_cli("ids", "--workload", "noop", "--lang", "go")
         self.assertEqual(out.split(), ["noop/go/sync-sequential@none", "noop/go/goroutine-parallel@none"])
 

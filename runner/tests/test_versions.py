@@ -101,7 +101,9 @@ class VersionedIds(unittest.TestCase):
         for v in versioned:
             self.assertTrue(v.get("runtime"), v["id"])
             self.assertIn(v["runtime"], rt[v["lang"]]["versions"])
-            self.assertEqual(v["profiles"], ["runtimes"])
+            # the seed profile too where the version is a ladder's rung 2 (runner/analysis/ladder.py)
+            self.assertEqual(v["profiles"][0], "runtimes")
+            self.assertLessEqual(set(v["profiles"]), {"runtimes", "seed"})
             base = catalog.variant_id(dict(v, runtime=""))
             self.assertIsNotNone(self.cat.find(base))
             self.assertNotIn(v, self.cat.workloads[v["workload"]]["variants"], "versioned variants are not README rows")
@@ -118,7 +120,29 @@ class VersionedIds(unittest.TestCase):
         # every other consumer of the catalog sees the host's runtimes only
         self.assertFalse([v for v in self.cat.variants if v.get("runtime")])
         self.assertFalse([v for v in self.cat.select() if v.get("runtime")])
-        self.assertEqual(len(versioned), len(self.cat.runtime_variants))
+        seed_only = [v for v in self.cat.runtime_variants if v["profiles"] == ["seed"]]
+        self.assertEqual(len(versioned) + len(seed_only), len(self.cat.runtime_variants))
+
+    def test_the_seed_profile_runs_each_ladders_shape_on_the_seeds_version(self):
+        seeded = [v for v in self.cat.select(profile="seed") if v.get("runtime")]
+        wanted = set()
+        for name, w in self.cat.workloads.items():
+            claims = w.get("claims") or {}
+            pins = {k: x for k, x in (claims.get("runtimes") or {}).items() if k != "about"}
+            for spec in ((claims.get("ladder") or {}).get("rungs") or {}).values():
+                if isinstance(spec["shape"], list):
+                    for vid in spec["shape"]:
+                        v = self.cat.find(vid)
+                        if v["lang"] in pins:
+                            wanted.add(catalog.variant_id(dict(v, runtime=pins[v["lang"]])))
+        self.assertEqual({v["id"] for v in seeded}, wanted)
+        self.assertIn("httpchain/node@8.17.0/callback-datenow-sequential@nodeserver.close", wanted)
+        self.assertIn("doxbee/node@10.24.1/promise-parallel-perfjs-parallel@fakes.bluebird", wanted)
+        # the ladder's seed-shape variants are not run on every version by the runtimes profile
+        self.assertIsNone(self.cat.find("httpchain/node@10.24.1/callback-datenow-sequential@nodeserver.close"))
+        # nor in the full or default profile
+        self.assertFalse([v for v in self.cat.select(profile="full") + self.cat.select(profile="default")
+                          if v.get("runtime")])
 
 
     def test_a_versions_baselines_are_of_the_same_version(self):
