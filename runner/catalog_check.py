@@ -286,7 +286,7 @@ def check_calibrate(x, where):
 LOCKSTEP_KEYS = {"pass_ms", "max_pass_ms", "pairs", "sessions", "max_sessions", "minutes",
                  "workloads", "session_ms", "half_width"}
 # The keys of a lockstep's half_width: a language's own pairs, or "across".
-HALF_WIDTH_KEYS = ("c", "go", "node", "across")
+HALF_WIDTH_KEYS = ("c", "go", "node", "rust", "across")
 
 
 def check_lockstep(x, where):
@@ -322,7 +322,7 @@ def check_lockstep(x, where):
     if not isinstance(hw, dict) or any(
             k not in HALF_WIDTH_KEYS or isinstance(v, bool)
             or not isinstance(v, (int, float)) or not 0 < v <= 1 for k, v in hw.items()):
-        raise CatalogError('%s: half_width must be an object {"c"|"go"|"node"|"across": a share '
+        raise CatalogError('%s: half_width must be an object {"c"|"go"|"node"|"rust"|"across": a share '
                            'from 0 to 1}, got %r' % (where, hw))
     s = x.get("session_ms", 0)
     if isinstance(s, bool) or not isinstance(s, (int, float)) or not 0 <= s <= 600000:

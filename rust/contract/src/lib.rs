@@ -769,11 +769,15 @@ pub fn main<C>(w: Workload<C>) -> ! {
     };
     let stdin = io::stdin();
     let mut stdin = stdin.lock();
-    let mut stdout = io::stdout().lock();
+    // fd 1 itself, not io::stdout(): std's Stdout takes EBADF for success, so
+    // a line written to a read-only /dev/null would vanish with exit 0.
+    // SAFETY: fd 1 is open (std reopens a closed one before main) and is
+    // never closed: the File is not dropped.
+    let mut stdout = std::mem::ManuallyDrop::new(unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(1) });
     let mut stderr = io::stderr().lock();
     let mut io = Io {
         stdin: &mut stdin,
-        stdout: &mut stdout,
+        stdout: &mut *stdout,
         stderr: &mut stderr,
         stdout_closed: usage::stdout_closed(),
         read_usage: getrusage,
