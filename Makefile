@@ -14,7 +14,7 @@
 #                  exclude 1 where nothing differs, at most 5% (AA_ARGS="--noise" adds a load)
 #   make tune      what on this host moves timings (CPU governor, turbo, ASLR) and what it
 #                  should be; changes it only with TUNE_ARGS=--apply (as root), --reset undoes
-#   make counts    instructions per operation of every C and Go variant under valgrind, exact
+#   make counts    instructions per operation of every C, Go and Rust variant under valgrind, exact
 #                  where the clock is not (COUNTS_ARGS="--filter ^cacheloop/ --breakdown")
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
 #   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed; where the C programs yield (part of test)
