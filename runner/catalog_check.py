@@ -22,9 +22,9 @@ WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "pr
 WARMUP_KEYS = {"iterations", "about"}
 PASSES_KEYS = {"count", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns",
-               "max_outside_ms", "max_outside_share", "max_ns_per_op", "max_bytes_per_op",
+               "max_bytes_ratio", "max_outside_ms", "max_outside_share", "max_ns_per_op", "max_bytes_per_op",
                "ops_per_iteration", "at_iterations"}
-TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")        # of a pair
+TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns", "max_bytes_ratio")  # of a pair
 OWN_TARGET_BOUNDS = ("max_ns_per_op", "max_bytes_per_op")  # of the variant's own figure
 SUITE_KEYS = {"about", "modes", "methods", "method_titles", "styles", "bound", "profiles", "bad_inputs", "startup", "runtimes"}
 RUNTIME_LANG_KEYS = {"versions", "needs"}
