@@ -1,18 +1,20 @@
 # asyncstyles -- what does an async style itself cost?
 #
 #   make compare   set up, build, run the default profile, print the table, draw charts
-#   make test      set up, build, run every test suite (cmocka, go test, bats, runner)
+#   make test      set up, build, run every test suite (cmocka, go test, cargo test, bats, runner)
 #   make quick     a few-second run of the quick profile
 #   make deps      find or install the toolchain (run by compare and test, and
 #                  by any build when $(BUILD)/deps.env is missing); on Linux also
 #                  fetches test-macos-link's zig and pinned sources (not when a build runs it)
-#   make all       build every C and Go program, the C unit tests and the runner's launcher
+#   make all       build every C, Go and Rust program, the C unit tests and the runner's launcher
+#                  (the Rust programs with the cargo make deps found: scripts/rust-build.sh;
+#                  without one, build/bin/rust.skip says why and the Rust variants are skipped)
 #   make micro     the micro-benchmarks of c/micro/ beside Node and Go (ns per switch, per await, ...)
 #   make aa        a variant against itself in lockstep, many times: the share of intervals that
 #                  exclude 1 where nothing differs, at most 5% (AA_ARGS="--noise" adds a load)
 #   make tune      what on this host moves timings (CPU governor, turbo, ASLR) and what it
 #                  should be; changes it only with TUNE_ARGS=--apply (as root), --reset undoes
-#   make counts    instructions per operation of every C and Go variant under valgrind, exact
+#   make counts    instructions per operation of every C, Go and Rust variant under valgrind, exact
 #                  where the clock is not (COUNTS_ARGS="--filter ^cacheloop/ --breakdown")
 #   make test-aarch64   the C suite on AArch64: natively, or cross-built and run under qemu (part of test)
 #   make test-asm       the coroutine switches assembled for Mach-O and ELF, symbols listed; where the C programs yield (part of test)
@@ -160,13 +162,18 @@ LAUNCH := $(BUILD)/bin/launch
 # The empty C program whose wall time is a C process's start-up (runner/measure/empty.c).
 C_EMPTY := $(BUILD)/bin/c-empty
 
-.PHONY: all c go deps runtimes seed-runtimes compare quick counts aa tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
+.PHONY: all c go rust test-rust deps runtimes seed-runtimes compare quick counts aa tune test test-c test-fpenv test-go test-bats test-runner test-sanitize test-aarch64 test-aplus test-asm test-lint test-fuzz micro plots hosts clean
 
-all: c go $(LAUNCH) $(C_EMPTY)
+all: c go rust $(LAUNCH) $(C_EMPTY)
 
 c: $(C_BINS) $(C_TESTS) $(MICRO_BINS)
 
 go: $(GO_BINS)
+
+# rust/ is one Cargo workspace: cargo tracks its own dependencies, so it runs
+# every time (a build with nothing to do takes a fraction of a second).
+rust: | $(DEPS_ENV)
+	@sh scripts/rust-build.sh "$(BUILD)"
 
 # Every C program `all` builds, one a line: what make test-macos-link builds
 # and checks for macOS (scripts/macos-link.sh).
@@ -389,7 +396,7 @@ hosts: deps
 
 # Each suite is a target; run-tests.sh runs them all and prints the totals last.
 # test-macos-link before test-bats, whose tests of it start from its build.
-TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-runner test-macos-link test-bats test-aplus test-asm test-lint
+TEST_SUITES = test-c test-fpenv test-aarch64 test-go test-rust test-runner test-macos-link test-bats test-aplus test-asm test-lint
 ifeq ($(UNAME_S),Linux)
 TEST_SUITES += test-sanitize
 TEST_SUITES += test-fuzz
@@ -414,6 +421,12 @@ test-fpenv:
 
 test-go: | $(DEPS_ENV)
 	cd go && "$(GO)" vet ./... && "$(GO)" test -v -count=1 ./...
+
+# The Rust workspace's unit tests (the contract crate's, each workload's),
+# offline and --locked as make all builds; skipped with the reason without a
+# cargo that can build it.
+test-rust: | $(DEPS_ENV)
+	@sh scripts/rust-test.sh "$(BUILD)"
 
 test-runner: | $(DEPS_ENV)
 	"$(PYTHON)" -m unittest discover -s runner/tests -t . -p 'test_*.py' -v
@@ -457,9 +470,10 @@ test-macos-link: | $(DEPS_ENV)
 	@sh scripts/macos-link.sh "$(BUILD)" "$(MAKE)"
 
 # shellcheck over every shell script make test runs, actionlint (built by make
-# deps at a pinned version) over .github/workflows (skips a missing tool).
+# deps at a pinned version) over .github/workflows, cargo clippy -D warnings
+# over rust/ (skips a missing tool).
 test-lint: | $(DEPS_ENV)
-	@sh scripts/lint.sh "$(ACTIONLINT)"
+	@BUILD="$(BUILD)" sh scripts/lint.sh "$(ACTIONLINT)"
 
 # ASan+UBSan (unit tests and the C variants that cover the code), TSan,
 # valgrind memcheck (scripts/sanitize.sh says which variants).

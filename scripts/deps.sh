@@ -4,7 +4,9 @@
 # Needs: a C compiler, make, pkg-config, libuv (headers), cmocka, llhttp (Debian:
 # its C sources, node-llhttp; Homebrew: the library), Go, a Python 3
 # that imports matplotlib, bats with bats-support and bats-assert.  Optional: node
-# (the Node rows are skipped without it), qemu-aarch64, an aarch64 cross
+# (the Node rows are skipped without it), cargo with rustc 1.77 or later (the
+# Rust rows: skipped without it, or when it is older, each with the reason;
+# make deps fetches rust/Cargo.lock's crates, then builds run offline), qemu-aarch64, an aarch64 cross
 # compiler and the arm64 multiarch libuv and cmocka (make test-aarch64: the C
 # suite under qemu), valgrind (memcheck runs), clang and llvm (make test-asm:
 # the switches assembled for Mach-O), shellcheck, and actionlint (built with
@@ -16,7 +18,7 @@
 # and stops.  A second run finds everything and installs nothing.
 #
 # Also builds benchstat (pinned) into BUILD_DIR/tools/bin with the Go toolchain.
-# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, BATS_LIB_PATH=, ACTIONLINT=, BENCHSTAT=,
+# Writes BUILD_DIR/deps.env (PYTHON=, GO=, NODE=, CARGO=, RUST_SKIP=, BATS_LIB_PATH=, ACTIONLINT=, BENCHSTAT=,
 # and GOCACHE=, GOPATH= when Go has no cache of its own: HOME unset) for the Makefile.
 # Plain POSIX sh and BSD userland friendly (macOS has bash 3.2 and no nproc).
 set -eu
@@ -55,6 +57,33 @@ find_python() {
     fi
   done
   return 1
+}
+
+# The Rust toolchain: CARGO, cargo on PATH, or rustup's ~/.cargo/bin/cargo.
+# find_cargo prints its path; rust_skip prints why the Rust rows cannot be
+# built (nothing when they can): no cargo, a rustc older than rust/Cargo.toml's
+# rust-version, or crates that cannot be fetched.
+RUST_MIN=1.77
+find_cargo() {
+  for c in "${CARGO:-}" cargo "${HOME:-/nonexistent}/.cargo/bin/cargo"; do
+    if [ -n "$c" ] && have "$c"; then command -v "$c"; return 0; fi
+  done
+  return 1
+}
+rust_skip() {
+  c=$1
+  [ -n "$c" ] || { echo "no cargo found: install Rust $RUST_MIN or later (rustup, or the distribution's cargo) or set CARGO, then make deps"; return; }
+  # cargo's version is its Rust release's: "cargo 1.95.0 (f2d3ce0bd 2026-03-21)".
+  v=$("$c" --version 2>/dev/null)
+  v=$(printf '%s\n' "$v" | sed -n 's/^[a-z]* \([0-9][0-9]*\.[0-9][0-9]*\)\..*/\1/p' | head -1)
+  major=${v%%.*} minor=${v#*.}
+  if [ -z "$v" ] || [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -lt "${RUST_MIN#1.}" ]; }; then
+    echo "$c is Rust ${v:-of an unknown version}, older than the $RUST_MIN rust/Cargo.toml needs: install a newer one or set CARGO, then make deps"
+    return
+  fi
+  if ! (cd "$(dirname "$0")/../rust" && "$c" fetch --locked >/dev/null 2>&1); then
+    echo "cargo fetch --locked in rust/ failed (offline, or no crates registry): make deps again once it can fetch"
+  fi
 }
 
 find_go() {
@@ -370,6 +399,9 @@ if [ -n "$node" ] && [ -f "$nodedir/package-lock.json" ] &&
   fi
 fi
 batslib=$(bats_lib_path)
+cargo=$(find_cargo || true)
+rustskip=$(rust_skip "$cargo")
+[ -z "$rustskip" ] || say "the Rust rows will be skipped: $rustskip"
 
 # benchstat reads a run's bench.txt; a pinned version, built by the Go toolchain
 # into the build folder (nothing global), once per version.
@@ -389,10 +421,12 @@ fi
   echo "PYTHON=$python"
   echo "GO=$go"
   echo "NODE=$node"
+  echo "CARGO=$cargo"
+  echo "RUST_SKIP=$rustskip"
   echo "BATS_LIB_PATH=$batslib"
   echo "ACTIONLINT=$actionlint"
   echo "BENCHSTAT=$benchstat"
   [ -z "$gocaches" ] || printf '%s\n' "$gocaches"
 } > "$build/deps.env.tmp"
 mv "$build/deps.env.tmp" "$build/deps.env"
-say "ok: python $python, go $go, node ${node:-absent}, libuv $(pkg-config --modversion libuv)"
+say "ok: python $python, go $go, node ${node:-absent}, cargo ${cargo:-absent}, libuv $(pkg-config --modversion libuv)"

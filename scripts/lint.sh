@@ -1,8 +1,8 @@
 #!/bin/sh
 # lint.sh ACTIONLINT -- shellcheck over every shell script make test runs (the
 # scripts of scripts/ and .ci/, the bats files and their helper, tests/aplus),
-# actionlint over the GitHub Actions workflows (.github/workflows/), and a
-# grep for what breaks on macOS (below).  A tool
+# actionlint over the GitHub Actions workflows (.github/workflows/), cargo
+# clippy -D warnings over rust/, and a grep for what breaks on macOS (below).  A tool
 # that is missing is one skipped check, said on one line (scripts/deps.sh
 # installs shellcheck on Debian and Homebrew, and builds actionlint).
 # Ends with 'lint: N passed, N failed, N skipped' for scripts/run-tests.sh:
@@ -153,6 +153,25 @@ elif [ -n "$actionlint" ] && [ -x "$actionlint" ]; then
 else
   echo "lint: actionlint skipped: not built (make deps builds it with Go into build/tools)"
   skipped=$((skipped + 1))
+fi
+
+# cargo clippy over rust/ with every warning an error, with the cargo make
+# deps found (BUILD/deps.env), offline as the build; skipped without it or
+# without clippy.
+deps_env="${BUILD:-build}/deps.env"
+cargo=$(sed -n 's/^CARGO=//p' "$deps_env" 2>/dev/null)
+rust_skip=$(sed -n 's/^RUST_SKIP=//p' "$deps_env" 2>/dev/null)
+if [ -z "$cargo" ] || [ -n "$rust_skip" ]; then
+  echo "lint: clippy skipped: ${rust_skip:-no cargo in $deps_env (make deps)}"
+  skipped=$((skipped + 1))
+elif ! "$cargo" clippy --version >/dev/null 2>&1; then
+  echo "lint: clippy skipped: $cargo has no clippy (rustup component add clippy)"
+  skipped=$((skipped + 1))
+else
+  target=$(cd "${BUILD:-build}" && pwd)/rust-clippy
+  # shellcheck disable=SC2016  # the inner shell expands them
+  check clippy rust sh -c 'cd rust && CARGO_TARGET_DIR="$1" "$2" clippy --locked --offline --all-targets --quiet -- -D warnings' \
+    clippy "$target" "$cargo" && echo "clippy: rust/ clean"
 fi
 
 echo "lint: $passed passed, $failed failed, $skipped skipped"

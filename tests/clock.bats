@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
-# The clock rule (DESIGN section 3), one for C, Go and Node: a variant starts
-# its clock (C's ab_run_begin, Go's Pass.Begin, Node's pass.begin()) right
-# before its first per-operation allocation, so nothing it does before the
-# clock may grow with N.  Every program reports what its timed pass did
-# before its clock: preclock_heap_bytes (C: bytes malloc holds more; Go and
-# Node: bytes allocated on their heap) and preclock_faults (minor page
+# The clock rule (DESIGN section 3), one for C, Go, Node and Rust: a variant
+# starts its clock (C's ab_run_begin, Go's Pass.Begin, Node's pass.begin(),
+# Rust's Pass::begin) right before its first per-operation allocation, so
+# nothing it does before the clock may grow with N.  Every program reports
+# what its timed pass did before its clock: preclock_heap_bytes (C and Rust:
+# bytes malloc holds more; Go and Node: bytes allocated on their heap) and preclock_faults (minor page
 # faults: memory first touched, coroutine stacks included).  Each test runs
 # every variant of its language at two N, without a warm-up (so that nothing
 # is reused from an earlier pass), and fails when either figure grows with N
@@ -125,4 +125,8 @@ expect_nothing_before_the_clock() {
 
 @test "Node: no variant makes per-operation state before pass.begin()" {
   expect_nothing_before_the_clock node
+}
+
+@test "Rust: no variant makes per-operation state before Pass::begin" {
+  expect_nothing_before_the_clock rust
 }

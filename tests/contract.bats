@@ -59,7 +59,7 @@ PY
   modes=$(json_list "$suite" modes)
   methods=$(json_list "$suite" methods)
   wl=$(workloads | paste -sd '|' -)
-  regex="^($wl)/(c|go|node)/($styles)(-[a-z][a-z0-9]*)?(-($methods))?-($modes)@[A-Za-z0-9._]+$"
+  regex="^($wl)/(c|go|node|rust)/($styles)(-[a-z][a-z0-9]*)?(-($methods))?-($modes)@[A-Za-z0-9._]+$"
   while IFS='|' read -r id label name workload lang style shape mode method backend; do
     name_want="$style${shape:+-$shape}"
     [ "$method" = inprocess ] || name_want+="-$method"
@@ -170,7 +170,7 @@ PY
   for w in $(workloads); do
     workload_flags "$w"
     flags=(${WORKLOAD_FLAGS[@]+"${WORKLOAD_FLAGS[@]}"})
-    for lang in c go node; do
+    for lang in c go node rust; do
       id=$(contract_ids "$w" "$lang" | head -1)
       [ -n "$id" ] || continue
       run_variant "$id" 3

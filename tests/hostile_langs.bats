@@ -237,7 +237,7 @@ programs() {
 # closed one and say it is closed (DESIGN section 3).
 @test "every language: stdout closed (>&-) is exit 3 with one line before anything runs, and an open /dev/null is not closed" {
   local lang id failures="" rc err extra seen=0
-  for lang in c go node; do
+  for lang in c go node rust; do
     for id in $(program_ids "" "$lang"); do
       seen=$((seen + 1))
       variant_argv "$id"

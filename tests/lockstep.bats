@@ -12,6 +12,10 @@ load test_helper
 ids() {
   printf '%s\n' readfile/c/callback-sequential@inline readfile/go/sync-sequential@os.ReadFile \
     readfile/node/callback-sequential@fs.readFile
+  # Rust's only where it was built (scripts/rust-probe.sh says why not).
+  if contract_ids readfile rust | grep -qx 'readfile/rust/sync-sequential@std.fs.read'; then
+    echo readfile/rust/sync-sequential@std.fs.read
+  fi
 }
 
 # commands TEXT -- a file of stdin commands for run_variant (TEXT's \n are line breaks).

@@ -74,7 +74,7 @@ PY
   local doc path missing=""
   for doc in README.md docs/*.md node/README.md runner/report/charts/README.md; do
     for path in $(grep -o '`[^` ]*`' "$ROOT/$doc" | tr -d '`' \
-        | grep -E '^(c|go|node|runner|tests|fixtures|scripts)/[^<>{}*@]*\.[a-z]+$' | sort -u); do
+        | grep -E '^(c|go|node|rust|runner|tests|fixtures|scripts)/[^<>{}*@]*\.[a-z]+$' | sort -u); do
       [ -e "$ROOT/$path" ] || missing+=" $doc:$path"
     done
   done

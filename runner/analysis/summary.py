@@ -18,7 +18,7 @@ from ..core.files import write_atomic
 from ..catalog.samples import BASE_COLUMNS, INT64_MAX, SAMPLE_COLUMNS, STATUSES, elapsed_problem, read_samples, row_problem, workload_contracts
 
 MODES = ("sequential", "parallel", "bounded")
-LANGS = ("c", "go", "node")
+LANGS = ("c", "go", "node", "rust")
 # The two baselines of a variant (runner/catalog/catalog.py: baselines): the catalog's rule keys, and the
 # prefix of their fields in a summary row ("ratio", "lang_ratio", ...).
 BASELINE_KEYS = (("c", ""), ("lang", "lang_"))

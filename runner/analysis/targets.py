@@ -3,7 +3,8 @@
 A workload's catalog file may list targets: a variant against another of the
 same workload, bounded by a ratio (variant / against) or by a difference per
 operation in ns (variant minus against), measured from the rounds both ran in
-(stats.paired); or a figure of one variant's own processes, measured process
+(stats.paired), or by the ratio of their memory above the idle process per
+operation (max_bytes_ratio: tasks' C against tokio, round by round); or a figure of one variant's own processes, measured process
 by process with its order-statistic interval (stats.median_ci; DESIGN
 section 6): its time outside its clock, as the margin to a fixed time plus a
 share of its timed time (max_outside_ms, max_outside_share), its time per
@@ -24,7 +25,8 @@ from . import summary as sm
 
 # A target's bound key and the kind of figure it bounds: a pair's, from the
 # rounds both variants ran in, or the variant's own, process by process.
-PAIR_BOUNDS = {"max_ratio": "ratio", "max_diff_per_op_ns": "diff_per_op_ns"}
+PAIR_BOUNDS = {"max_ratio": "ratio", "max_diff_per_op_ns": "diff_per_op_ns",
+               "max_bytes_ratio": "bytes_ratio"}
 OWN_BOUNDS = {"max_outside_ms": "outside_ms", "max_ns_per_op": "ns_per_op",
               "max_bytes_per_op": "bytes_per_op"}
 
@@ -68,9 +70,27 @@ def process_figure(q, p):
         return p["outside_ns"] / 1e6 - (q["limit"][0] + q["limit"][1] * timed_ms)
     if q["kind"] == "ns_per_op":
         return p["elapsed_ns"] / float(n * q["ops"]) if p.get("elapsed_ns") else None
-    if p.get("proc_peak_rss_kb") is None or p.get("idle_rss_kb") is None:
+    return bytes_per_op(p, q["ops"])
+
+
+def bytes_per_op(p, ops=1):
+    """A process's memory above its idle figure per operation, None without
+    those figures."""
+    n = p.get("iterations")
+    if not n or p.get("proc_peak_rss_kb") is None or p.get("idle_rss_kb") is None:
         return None
-    return (p["proc_peak_rss_kb"] - p["idle_rss_kb"]) * 1024.0 / (n * q["ops"])
+    return (p["proc_peak_rss_kb"] - p["idle_rss_kb"]) * 1024.0 / (n * ops)
+
+
+def memory_by_round(rounds):
+    """{round: bytes per operation} of a variant's processes ({round: process}),
+    the rounds where it is positive: what a bytes_ratio pairs."""
+    out = {}
+    for r, p in rounds.items():
+        b = bytes_per_op(p)
+        if b is not None and b > 0:
+            out[r] = b
+    return out
 
 
 def evaluate(samples, targets_by_workload, sessions=None):
@@ -101,6 +121,9 @@ def evaluate(samples, targets_by_workload, sessions=None):
                 out.append(_own(t, q, workload, processes.get(t["variant"], {})))
                 continue
             e = _entry(t, workload, q["kind"], q["bound"])
+            if q["kind"] == "bytes_ratio":
+                out.append(_bytes_ratio(e, t, processes))
+                continue
             locked = [(f[0], f[1]) for f in (sessions or {}).get((t["variant"], t["against"]), [])]
             gone = [v for v in (t["variant"], t["against"]) if not times.get(v)]
             if gone and not locked:
@@ -122,6 +145,24 @@ def evaluate(samples, targets_by_workload, sessions=None):
                     stats.MIN_SESSIONS if locked else stats.min_samples_for_ci())
             out.append(e)
     return out
+
+
+def _bytes_ratio(e, t, processes):
+    """A pair's memory above idle per operation, variant over against, paired
+    by round (never by lockstep: a lockstep pass has no peak of its own)."""
+    mine, other = (memory_by_round(processes.get(v, {})) for v in (t["variant"], t["against"]))
+    gone = [v for v, m in ((t["variant"], mine), (t["against"], other)) if not m]
+    if gone:
+        e["missing"] = "no valid run of %s with its peak and idle memory" % " and ".join(gone)
+        return e
+    p = stats.paired(mine, other, 1)
+    e["rounds"], e["pairing"] = p["rounds"], "rounds"
+    e["value"], e["low"], e["high"] = p["ratio"], p["ratio_ci_low"], p["ratio_ci_high"]
+    e["verdict"], e["resolution"] = stats.bound_verdict(e["low"], e["high"], e["bound"])
+    if e["verdict"] == stats.UNTESTED:
+        e["missing"] = "%d paired rounds: too few for an interval (%d needed)" % (
+            p["rounds"], stats.min_samples_for_ci())
+    return e
 
 
 def _entry(t, workload, kind, bound):
@@ -159,7 +200,7 @@ def _own(t, q, workload, processes):
 
 def fmt_figure(kind, v):
     """A target's figure or bound in its kind's unit: "0.50x", "15.0 ns", "96 B"."""
-    if kind == "ratio":
+    if kind in ("ratio", "bytes_ratio"):
         return fmt.ratio(v)
     if kind == "outside_ms":
         return "%+.1f ms" % v
@@ -183,11 +224,12 @@ def _bound(e):
     if e["kind"] == "outside_ms":
         return "≤ %s ms + %d%% of timed" % (format(e["limit"][0], "g"),
                                            round(100 * e["limit"][1]))
-    return "≤ " + fmt_figure(e["kind"], e["bound"]) + ("" if e["kind"] == "ratio" else " per op")
+    return "≤ " + fmt_figure(e["kind"], e["bound"]) + (
+        " in memory per op" if e["kind"] == "bytes_ratio" else "" if e["kind"] == "ratio" else " per op")
 
 
 def _unit(e):
-    return {"ratio": "%.2f", "outside_ms": "%.1f ms", "bytes_per_op": "%.0f B"}.get(
+    return {"ratio": "%.2f", "bytes_ratio": "%.2f", "outside_ms": "%.1f ms", "bytes_per_op": "%.0f B"}.get(
         e["kind"], "%.1f ns") % e["resolution"]
 
 

@@ -82,8 +82,10 @@ today's, and what a variant needs of one (catalog_check.runtime_unmet; DESIGN se
   claims     seed claims as data (runner/analysis/reproduce.py describes them)
   targets    optional upper bounds a run is judged against (runner/analysis/targets.py):
              [{"id", "what", "variant": id, "against": id, and one of
-             "max_ratio" (variant / against) or "max_diff_per_op_ns" (variant
-             minus against, per operation)}], both ids of this workload; or
+             "max_ratio" (variant / against), "max_diff_per_op_ns" (variant
+             minus against, per operation) or "max_bytes_ratio" (variant's
+             memory above idle per operation / against's, paired by round)}],
+             both ids of this workload; or
              [{"id", "what", "variant": id, "max_outside_ms",
              "max_outside_share"}]: the variant's time outside its clock at
              most that many ms plus that share of its timed time; or

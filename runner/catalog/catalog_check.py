@@ -23,9 +23,9 @@ WORKLOAD_KEYS = {"workload", "about", "unit", "flags", "checks", "requires", "pr
 WARMUP_KEYS = {"iterations", "about"}
 PASSES_KEYS = {"count", "about"}
 TARGET_KEYS = {"id", "what", "variant", "against", "max_ratio", "max_diff_per_op_ns",
-               "max_outside_ms", "max_outside_share", "max_ns_per_op", "max_bytes_per_op",
+               "max_bytes_ratio", "max_outside_ms", "max_outside_share", "max_ns_per_op", "max_bytes_per_op",
                "ops_per_iteration", "at_iterations"}
-TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns")        # of a pair
+TARGET_BOUNDS = ("max_ratio", "max_diff_per_op_ns", "max_bytes_ratio")  # of a pair
 OWN_TARGET_BOUNDS = ("max_ns_per_op", "max_bytes_per_op")  # of the variant's own figure
 SUITE_KEYS = {"about", "modes", "methods", "method_titles", "styles", "bound", "profiles", "bad_inputs", "startup", "runtimes"}
 RUNTIME_LANG_KEYS = {"versions", "needs"}
@@ -287,7 +287,7 @@ def check_calibrate(x, where):
 LOCKSTEP_KEYS = {"pass_ms", "max_pass_ms", "pairs", "sessions", "max_sessions", "minutes",
                  "workloads", "session_ms", "half_width"}
 # The keys of a lockstep's half_width: a language's own pairs, or "across".
-HALF_WIDTH_KEYS = ("c", "go", "node", "across")
+HALF_WIDTH_KEYS = ("c", "go", "node", "rust", "across")
 
 
 def check_lockstep(x, where):
@@ -323,7 +323,7 @@ def check_lockstep(x, where):
     if not isinstance(hw, dict) or any(
             k not in HALF_WIDTH_KEYS or isinstance(v, bool)
             or not isinstance(v, (int, float)) or not 0 < v <= 1 for k, v in hw.items()):
-        raise CatalogError('%s: half_width must be an object {"c"|"go"|"node"|"across": a share '
+        raise CatalogError('%s: half_width must be an object {"c"|"go"|"node"|"rust"|"across": a share '
                            'from 0 to 1}, got %r' % (where, hw))
     s = x.get("session_ms", 0)
     if isinstance(s, bool) or not isinstance(s, (int, float)) or not 0 <= s <= 600000:

@@ -266,7 +266,7 @@ def node_versions(node):
 # not track (a new workload not yet committed) makes the run's commit dirty, as
 # a change to a tracked file anywhere does.  Untracked files elsewhere (notes,
 # results/, which git ignores anyway) do not.
-SOURCE_PATHS = ("Makefile", "c", "go", "node", "runner", "runtimes", "fixtures", "scripts")
+SOURCE_PATHS = ("Makefile", "c", "go", "node", "rust", "runner", "runtimes", "fixtures", "scripts")
 
 
 def git_commit():

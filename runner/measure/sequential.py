@@ -117,7 +117,7 @@ def headline_questions(cat, variant_ids, asked=()):
 
 
 def _fmt(kind, x):
-    if kind == "ratio":
+    if kind in ("ratio", "bytes_ratio"):
         return "%.2fx" % x if x < 100 else "%.0fx" % x
     if kind == "outside_ms":
         return "%+.1f ms" % x
@@ -152,7 +152,7 @@ def describe_open(q, lo, hi):
 
 
 def _num(kind, x):
-    return "%.2f" % x if kind == "ratio" else "%.1f" % x
+    return "%.2f" % x if kind in ("ratio", "bytes_ratio") else "%.1f" % x
 
 
 def read_processes(rundir):
@@ -188,7 +188,7 @@ def figures(q, processes, sessions=None):
     variants ran in lockstep (sessions, read_sessions'), one figure a session
     instead, as the summary and the targets then take them."""
     locked = (sessions or {}).get((q["variant"], q.get("against"))) if q.get("against") else None
-    if locked:
+    if locked and q["kind"] != "bytes_ratio":     # memory is paired by round only
         return [f[0] if q["kind"] == "ratio" else f[1] for f in locked]
     mine = processes.get(q["variant"]) or {}
     if targets.own(q["kind"]):
@@ -196,6 +196,9 @@ def figures(q, processes, sessions=None):
         return [x for x in xs if x is not None]
     other = processes.get(q["against"]) or {}
     out = []
+    if q["kind"] == "bytes_ratio":
+        a, b = targets.memory_by_round(mine), targets.memory_by_round(other)
+        return [a[r] / b[r] for r in sorted(set(a) & set(b))]
     for r in sorted(set(mine) & set(other)):
         a, b = mine[r]["elapsed_ns"], other[r]["elapsed_ns"]
         if q["kind"] == "ratio":

@@ -198,7 +198,7 @@ def _half_width_text(ls):
     hw = ls.get("half_width")
     if not isinstance(hw, dict) or not hw:
         return "no width asked"
-    names = {"c": "C", "go": "Go", "node": "Node", "across": "across languages"}
+    names = {"c": "C", "go": "Go", "node": "Node", "rust": "Rust", "across": "across languages"}
     return ", ".join("%s %g%%" % (names.get(k, k), 100 * v) for k, v in hw.items()
                      if isinstance(v, (int, float)))
 

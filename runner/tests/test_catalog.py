@@ -128,7 +128,7 @@ class RealCatalogTest(unittest.TestCase):
         cls.cat = catalog.load()
 
     def test_it_loads_with_readfiles_99_variants_and_noops_20(self):
-        self.assertEqual(len(self.cat.select(workload="readfile")), 99)
+        self.assertEqual(len(self.cat.select(workload="readfile")), 106)
         self.assertEqual(len(self.cat.select(workload="noop")), 20)
         self.assertEqual(sorted(self.cat.workloads),
                          sorted(n[:-5] for n in os.listdir(catalog.DIR) if n != "suite.json"))

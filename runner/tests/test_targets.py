@@ -114,6 +114,26 @@ class EvaluateTest(unittest.TestCase):
         (m,) = targets.evaluate([dict(s, idle_rss_kb=None) for s in run], {"readfile": [mem]})
         self.assertIn("with its peak and idle memory", m["missing"])
 
+    def test_a_memory_ratio_pairs_the_two_variants_bytes_above_idle_round_by_round(self):
+        # Idle 1,000 KB in both; PR peaks at 1,400 KB, CB at 1,500 KB: 0.8x.
+        t = target(max_bytes_ratio=1.0, at_iterations=100)
+        del t["max_ratio"]
+        run = []
+        for r in range(1, 7):
+            run += [sample(r, CB, 10, rss=1500), sample(r, PR, 30, rss=1400)]
+        (e,) = targets.evaluate(run, {"readfile": [t]})
+        self.assertEqual((e["kind"], e["value"], e["verdict"], e["pairing"]),
+                         ("bytes_ratio", 0.8, stats.MET, "rounds"))
+        md = "\n".join(targets.markdown([e]))
+        self.assertIn("| 0.80x [0.80x, 0.80x] | ≤ 1.00x in memory per op | **met** |", md)
+        (e,) = targets.evaluate(run, {"readfile": [dict(t, max_bytes_ratio=0.5)]})
+        self.assertEqual(e["verdict"], stats.MISSED)
+        # Only at its N; and a variant without memory figures says so.
+        self.assertEqual(targets.evaluate(run, {"readfile": [dict(t, at_iterations=5)]}), [])
+        bare = [dict(s, idle_rss_kb=None) if s["variant"] == CB else s for s in run]
+        (e,) = targets.evaluate(bare, {"readfile": [t]})
+        self.assertIn("no valid run of %s with its peak and idle memory" % CB, e["missing"])
+
     def test_a_target_of_another_n_is_judged_only_at_its_n(self):
         mem = {"id": "m", "what": "per task", "variant": PR, "max_bytes_per_op": 6000,
                "at_iterations": 1000000}
@@ -141,8 +161,14 @@ class CatalogTargetsTest(tc.TempCatalog):
               "against": "demo/c/callback-parallel@b1", "max_ratio": 1.05}
         cat = self.load(demo=self.work(targets=[ok]))
         self.assertEqual(cat.workloads["demo"]["targets"], [ok])
-        self.assertRejected(r"targets\[0\]: give exactly one of max_ratio, max_diff_per_op_ns",
+        self.assertRejected(r"targets\[0\]: give exactly one of max_ratio, max_diff_per_op_ns, "
+                            r"max_bytes_ratio",
                             work=self.work(targets=[dict(ok, max_diff_per_op_ns=3)]))
+        mem = {k: v for k, v in ok.items() if k != "max_ratio"}
+        mem.update(max_bytes_ratio=1.0, at_iterations=1000000)
+        self.assertEqual(self.load(demo=self.work(targets=[mem])).workloads["demo"]["targets"], [mem])
+        self.assertRejected(r"targets\[0\]: give exactly one of",
+                            work=self.work(targets=[dict(mem, max_ratio=2)]))
         self.assertRejected(r"targets\[0\]: variant 'other/c/promise-parallel@b1' is not a "
                             r"variant id of demo",
                             work=self.work(targets=[dict(ok, variant="other/c/promise-parallel@b1")]))

@@ -1,10 +1,10 @@
-"""counts.py -- `make counts`: instructions per operation of the C and Go
-variants, counted under Valgrind, exact where the clock is not.
+"""counts.py -- `make counts`: instructions per operation of the C, Go and
+Rust variants, counted under Valgrind, exact where the clock is not.
 
 Usage: python3 -m runner.tools.counts [--profile P] [--filter RE]... [--n N1,N2] [--repeat K]
                  [--breakdown] [--out DIR] [--host SLUG] [--into RUNDIR]
 
-Every C and Go variant of the profile that matches a filter (all of them
+Every C, Go and Rust variant of the profile that matches a filter (all of them
 without one) runs under `valgrind --tool=cachegrind --cache-sim=no` at two N, N2 a
 tenth of the profile's N of its workload and N1 a tenth of N2 (Valgrind runs
 a program some 50 times slower, callgrind more: Go's goroutine-per-call
@@ -52,9 +52,9 @@ figure holds (177.4 a load both times).  Each left out says why in one line.
 
 Writes OUT/<host>/counts-<UTC stamp>/: counts.csv (a row per variant),
 counts.md (the table) and host.json; prints the table.  --into RUNDIR (make
-counts RUN=RUNDIR) counts the C and Go variants of that run, in its profile,
+counts RUN=RUNDIR) counts the C, Go and Rust variants of that run, in its profile,
 and writes counts.csv, counts.md and counts.json (the stamp, the tool, the
-commit counted, the run's, and whether their C and Go sources are the same)
+commit counted, the run's, and whether their C, Go and Rust sources are the same)
 into the run folder, where REPORT.md's "Instructions per operation" section
 puts them beside the run's times (report.py).  Exit codes: 0 done,
 1 a variant failed (the others are still counted and written), 2 usage,
@@ -303,7 +303,7 @@ def same_sources(counted, run):
         return None
     trees = [run] if counted.endswith("-dirty") else [counted, run]
     try:
-        p = subprocess.run(["git", "-C", plan_mod.ROOT, "diff", "--quiet"] + trees + ["--", "c", "go"],
+        p = subprocess.run(["git", "-C", plan_mod.ROOT, "diff", "--quiet"] + trees + ["--", "c", "go", "rust"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None
@@ -314,7 +314,7 @@ def chosen(cat, profile, filters):
     """(variants to count, [{"variant", "reason"}] left out)."""
     picked, left, probes, others = [], [], {}, []
     for v in plan_mod.select(cat, profile, filters):
-        if v["lang"] not in ("c", "go"):
+        if v["lang"] not in ("c", "go", "rust"):
             others.append(v)
         elif (v.get("requires") or {}).get("server"):
             left.append({"variant": v["id"], "reason": "needs a server, which would have to "
@@ -344,7 +344,7 @@ def main(argv):
         profile, filters = into_run(args) if args.into else (args.profile, args.filter)
         variants, left = chosen(cat, profile, filters)
         if not variants:
-            raise UsageError("no C or Go variant to count: %s" % "; ".join(
+            raise UsageError("no C, Go or Rust variant to count: %s" % "; ".join(
                 "%s (%s)" % (s["variant"], s["reason"]) for s in left[:3]))
         settings = {}
         for v in variants:

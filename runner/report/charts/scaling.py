@@ -23,7 +23,7 @@ from . import layout
 from . import rundata
 from . import style as st
 
-LANG_LINE = {"c": "-", "go": ":", "node": "--"}
+LANG_LINE = {"c": "-", "go": ":", "node": "--", "rust": (0, (5, 1, 1, 1, 1, 1))}
 MODE_MARKER = {"sequential": "o", "parallel": "s", "bounded": "^"}
 
 

@@ -38,10 +38,10 @@ STYLE_COLORS = {
 }
 EXTRA_COLORS = ["#332288", "#117733", "#999933", "#882255", "#44AA99", "#AA4499"]
 # Languages are told apart by hatching and by the tick label.
-LANG_HATCH = {"c": "", "go": "//", "node": "..", "fake": "xx"}
+LANG_HATCH = {"c": "", "go": "//", "node": "..", "rust": "--", "fake": "xx"}
 # Languages are also told apart by the marker of a dot.
-LANG_MARKER = {"c": "o", "go": "s", "node": "D"}
-LANG_NAMES = {"c": "C", "go": "Go", "node": "Node"}
+LANG_MARKER = {"c": "o", "go": "s", "node": "D", "rust": "P"}
+LANG_NAMES = {"c": "C", "go": "Go", "node": "Node", "rust": "Rust"}
 MODES = ("sequential", "parallel", "bounded")
 DPI = 100
 WIDTH_IN = 10.0
