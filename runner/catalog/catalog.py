@@ -143,7 +143,8 @@ import os
 import platform
 import sys
 
-from .catalog_check import FIELD, LINE_INTS, WORKLOAD_KEYS, check_bad_inputs, check_claim_runtimes, check_partial, check_port_flag, check_server_langs, check_startup_langs, matches, read_object, read_suite, show_path
+from .catalog_check import FIELD, LINE_INTS, WORKLOAD_KEYS, check_bad_inputs, check_claim_runtimes, check_partial, matches, read_object, read_suite, show_path
+from .variant_check import check_port_flag, check_server_langs, check_startup_langs
 from ..core.errors import CatalogError
 from ..core.expr import flag_key
 from ..core.files import write_atomic

@@ -206,12 +206,12 @@ class ReproduceLineTest(RunFixture):
             host_mod.ROOT = saved
 
     def test_the_line_names_the_whole_commit_and_says_when_it_was_dirty(self):
-        from ..report import report
+        from ..report import rerun
         commit = "0123456789abcdef0123456789abcdef01234567"
-        line = "\n".join(report.reproduce_command({"seed": 7, "profile": "quick", "options": []},
+        line = "\n".join(rerun.reproduce_command({"seed": 7, "profile": "quick", "options": []},
                                                   {"git_commit": commit + "-dirty"}))
         self.assertIn("at commit `%s`, with the changes the run had" % commit, line)
-        line = "\n".join(report.reproduce_command({"seed": 7, "profile": "quick", "options": []},
+        line = "\n".join(rerun.reproduce_command({"seed": 7, "profile": "quick", "options": []},
                                                   {"git_commit": commit}))
         self.assertIn("at commit `%s` (" % commit, line)
 

@@ -165,8 +165,8 @@ class ReproduceCommandTest(unittest.TestCase):
     """The Reproduce line repeats the run's settings, not what a budget decided."""
 
     def command(self, **run):
-        from ..report import report
-        return "\n".join(report.reproduce_command(dict(
+        from ..report import rerun
+        return "\n".join(rerun.reproduce_command(dict(
             {"seed": 7, "warmup_rounds": 1, "profile": "default"}, **run), {"git_commit": "abc"}))
 
     def test_a_budgeted_run_is_not_repeated_with_every_workload_at_its_largest_count(self):
