@@ -15,7 +15,7 @@ case "${BUILD:-build}" in
 esac
 BIN="${BUILD_DIR}/bin"
 # The runner is a package, run as `"$PYTHON" -m runner` (and its modules as
-# `-m runner.<module>`) from any folder, and imported as `from runner import ...`
+# `-m runner.<layer>.<module>`) from any folder, and imported as `from runner.<layer> import ...`
 # by the Python programs the tests write.
 export PYTHONPATH="${ROOT}${PYTHONPATH:+:${PYTHONPATH}}"
 
