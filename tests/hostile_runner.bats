@@ -291,7 +291,9 @@ PY
   rc=0
   wait "$pid" || rc=$?
   [ "$rc" -eq 130 ] || { cat "${BATS_TEST_TMPDIR}/log"; false; }
-  grep -q "^run.py: 3 variants (+10000 warm-up rounds), readfile N=5 x 10000 rounds, shuffle seed [0-9]*; 60,000 runs, about 6 d 22 h -> " "${BATS_TEST_TMPDIR}/log"
+  # The status line wraps at 100 columns (stderr is no terminal): joined again.
+  sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "${BATS_TEST_TMPDIR}/log" |
+    grep -q "^run.py: 3 variants (+10000 warm-up rounds), readfile N=5 x 10000 rounds, shuffle seed [0-9]*; 60,000 runs, about 6 d 22 h -> "
   for d in "$out"/h/2*Z; do [ "${d##*/}" = 20260101T000000Z ] || break; done
   [ "$(wc -c < "$d/run.json")" -lt 20000 ]
   "$PYTHON" - "$d/run.json" <<'PY'

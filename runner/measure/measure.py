@@ -27,6 +27,7 @@ from ..analysis import noise
 from . import invocation as invocation_mod
 from . import plan as plan_mod
 from ..analysis import rundir as rd
+from ..analysis import tables
 from . import schedule
 from . import sequential
 from ..core import stats
@@ -158,6 +159,13 @@ def interrupt_on_signals():
         signal.signal(signal.SIGHUP, _hangup)
 
 
+def say(text):
+    """A status line on stderr, wrapped as the terminal's tables are (at its
+    width, or 100 when stderr is not a terminal), its continuation indented."""
+    for line in tables.wrap(text, tables.output_width(sys.stderr), "  "):
+        print(line, file=sys.stderr)
+
+
 def measure(args, cat, plan, seed):
     """Runs the plan into a new run folder under args.out (--host names it); returns
     (folder, interrupted)."""
@@ -182,16 +190,16 @@ def measure(args, cat, plan, seed):
     for spec in plan.servers.values():
         spec["cpu"] = pin["server_cpu"]
     rd.write_json(os.path.join(rundir, "run.json"), run)
-    print("run.py: %d variants (+%d warm-up round%s), %s, shuffle seed %d%s -> %s"
-          % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
-              "%s N=%d x %s" % (w, s["iterations"], schedule.rounds_said(s))
-              for w, s in plan.settings.items()),
-             seed, "; " + plan.estimate if getattr(plan, "estimate", None) else "",
-             rd.shown(rundir)), file=sys.stderr)
+    say("run.py: %d variants (+%d warm-up round%s), %s, shuffle seed %d%s -> %s"
+        % (len(plan.variants), warmups, "" if warmups == 1 else "s", ", ".join(
+            "%s N=%d x %s" % (w, s["iterations"], schedule.rounds_said(s))
+            for w, s in plan.settings.items()),
+           seed, "; " + plan.estimate if getattr(plan, "estimate", None) else "",
+           rd.shown(rundir)))
     if rounds < stats.min_samples_for_ci():
-        print("run.py: %d round%s: too few for a 95%% interval or a test (%d needed); ratios "
-              "will be marked '?', never '~'" % (rounds, "" if rounds == 1 else "s",
-                                                 stats.min_samples_for_ci()), file=sys.stderr)
+        say("run.py: %d round%s: too few for a 95%% interval or a test (%d needed); ratios "
+            "will be marked '?', never '~'" % (rounds, "" if rounds == 1 else "s",
+                                               stats.min_samples_for_ci()))
 
     interrupt_on_signals()
     by_id = {v["id"]: v for v in plan.variants}
