@@ -26,7 +26,8 @@ scratch_build() {
   # and no other language's.
   run -0 "$PYTHON" - "$SCRATCH/bin" <<'PY'
 import sys
-from runner import catalog, plan
+from runner.catalog import catalog
+from runner.measure import plan
 cat = catalog.load(catalog.DIR)
 probes, why = {}, {}
 for v in cat.variants:
