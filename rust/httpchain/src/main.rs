@@ -4,9 +4,10 @@
 //! checked (`wire.rs`: a 200 whose body is the next path, nothing after its
 //! end); a chain is verified when it ends at /d, and moves 6 body bytes.
 //!
-//! One keep-alive connection, one chain after another on it (sequential).
-//! The clock starts before the connection is opened: its record, its buffers
-//! and its connect are the pass's, as C opens its connections after
+//! Sequential: one keep-alive connection, one chain after another on it;
+//! bounded (await and promise): K connections, a chain at a time on each.
+//! The clock starts before the connections are opened: their records, their
+//! buffers and their connects are the pass's, as C opens its connections after
 //! ab_run_begin and Go's transport connects inside its timed section; it
 //! stops at the N-th verified chain, so the close is not timed.
 //!
@@ -21,13 +22,16 @@
 //!   the language's baseline as Go's sync is Go's;
 //! - `await.rs`: an async fn a chain, `path = conn.get(path).await?` three
 //!   times, on tokio's current-thread runtime (`tokio::net::TcpStream`);
+//!   bounded: K spawned tasks taking the next chain from a shared counter;
 //! - `promise.rs`: the same GETs chained with `and_then`, the chains folded
-//!   over a stream (`try_fold`), no async fn of its own.
+//!   over a stream (`try_fold`), no async fn of its own; bounded: K folds
+//!   joined with `try_join_all`, connection w taking chains w, w + K, ...
 //!
 //! Both async styles share the GET of `client.rs`, a future with its
 //! deadline (`tokio::time::timeout_at`), as C's styles share hc_get and
 //! Node's share http.request.  No callback style: tokio's sockets are
-//! futures, with no callback API.  No bounded mode yet.
+//! futures, with no callback API.  No bounded sync: a blocking client would
+//! need a thread a connection.
 
 #[path = "await.rs"]
 mod awaits;
@@ -39,7 +43,7 @@ mod wire;
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::Duration;
 
-use contract::{Error, Fields, Flag, Values, Variant, Workload, SEQUENTIAL};
+use contract::{Error, Fields, Flag, Values, Variant, Workload, BOUNDED, SEQUENTIAL};
 
 /// Which server answers (the client is the same; every Rust client keeps its
 /// connection alive).
@@ -68,10 +72,32 @@ pub fn connect_error(cfg: &Config, e: std::io::Error) -> Error {
     if matches!(e.kind(), std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock) {
         return connect_late(cfg);
     }
+    if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) {
+        // Each connection in flight is a descriptor: the limit, not the
+        // server, failed the connect.
+        return Error::Env(format!(
+            "too many open files (ulimit -n is {}): each connection in flight needs one; raise it or lower K",
+            open_file_limit()
+        ));
+    }
     Error::Env(format!(
         "cannot connect to 127.0.0.1:{}: {e} (is the server running? start build/bin/c-httpchain-server and pass its port)",
         cfg.port
     ))
+}
+
+/// The soft limit on open files, as `ulimit -n` says it.
+fn open_file_limit() -> String {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes the struct it is given and nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return "unknown".into();
+    }
+    if lim.rlim_cur == libc::RLIM_INFINITY {
+        "unlimited".into()
+    } else {
+        lim.rlim_cur.to_string()
+    }
 }
 
 /// The error of a connect not answered within --stall-ms.
@@ -118,8 +144,14 @@ fn check(v: &Values, f: &Fields) -> Result<Config, Error> {
 }
 
 pub fn variants(backend: &'static str) -> Vec<Variant<Config>> {
-    let v = |style, run| Variant { style, shape: "", mode: SEQUENTIAL, backend, run };
-    vec![v("sync", sync::sequential), v("await", awaits::sequential), v("promise", promise::sequential)]
+    let v = |style, mode, run| Variant { style, shape: "", mode, backend, run };
+    vec![
+        v("sync", SEQUENTIAL, sync::sequential),
+        v("await", SEQUENTIAL, awaits::sequential),
+        v("await", BOUNDED, awaits::bounded),
+        v("promise", SEQUENTIAL, promise::sequential),
+        v("promise", BOUNDED, promise::bounded),
+    ]
 }
 
 pub fn flags() -> Vec<Flag> {

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::time::Instant;
 
-use futures::future::{self, TryFutureExt};
+use futures::future::{self, FutureExt, TryFutureExt};
 use futures::stream::{self, TryStreamExt};
 
 use contract::{Error, Outcome, Pass};
@@ -40,6 +40,34 @@ pub fn sequential(cfg: &Config, p: &mut Pass) -> Result<Outcome, Error> {
                 out.done = Some(Instant::now()); // the close is not timed, as in C and Go
                 drop(conn);
                 out
+            }),
+    )
+}
+
+/// K connections opened inside the clock (try_join_all), then K folds at
+/// once (try_join_all), connection w running chains w, w + K, w + 2K, ...
+pub fn bounded(cfg: &Config, p: &mut Pass) -> Result<Outcome, Error> {
+    let (n, k) = (p.n, contract::in_flight(p.n, p.k));
+    p.begin();
+    cfg.runtime().block_on(
+        future::try_join_all((0..k).map(|_| Conn::open(cfg)))
+            .and_then(move |conns| {
+                future::try_join_all(conns.into_iter().zip(0..k).map(move |(conn, w)| {
+                    stream::iter((w..n).step_by(k as usize).map(Ok))
+                        .try_fold((conn, Outcome::default()), chain)
+                        .map_ok(|(_, out)| (out, Instant::now()))
+                }))
+            })
+            .map(|all| {
+                all.map(|outs| {
+                    let mut total = Outcome::default();
+                    for (out, done) in outs {
+                        total.ok += out.ok;
+                        total.bytes += out.bytes;
+                        total.done = total.done.max(Some(done)); // the last fold's N-th chain
+                    }
+                    total
+                })
             }),
     )
 }

@@ -67,7 +67,7 @@ fn failures(answer: fn(&[u8]) -> Option<Vec<u8>>, stall: &str) -> Vec<(&'static 
 fn every_variant_runs_and_checks_n_chains() {
     let cfg = cfg(serve(right), "10000");
     for v in variants(BACKENDS[1]) {
-        let mut p = Pass::new(50, 1);
+        let mut p = Pass::new(50, 4);
         let out = (v.run)(&cfg, &mut p).unwrap_or_else(|e| panic!("{}: {e}", v.style));
         assert!(p.started().is_some() && out.done.is_some(), "{}", v.style);
         assert_eq!((out.ok, out.bytes), (50, 300), "{}", v.style);
