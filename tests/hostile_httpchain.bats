@@ -52,6 +52,7 @@ bounded_ids() {
       c) want=${VARIANT_ARGV[0]} ;;
       go) want=go-httpchain ;;
       node) want=${VARIANT_ARGV[1]} ;;
+      rust) want=rust-httpchain ;;
     esac
     run --separate-stderr "${VARIANT_ARGV[@]}" --iterations 3 "$SERVER_PORT_FLAG" 1
     [ "$status" -eq 3 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] \

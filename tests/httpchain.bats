@@ -274,9 +274,10 @@ PY
 
 # client_ids -- every style's error path once per language: the C clients
 # and the Go ones (both modes), Node's sequential styles on a keep-alive
-# agent, all labelled with the C server (the backend is only a label to a client).
+# agent, the Rust ones, all labelled with the C server (the backend is only a
+# label to a client).
 client_ids() {
-  contract_ids httpchain | grep -E '^httpchain/(c/.*@cserver|go/.*@cserver|node/.*-sequential@cserver.keepalive)'
+  contract_ids httpchain | grep -E '^httpchain/(c/.*@cserver|go/.*@cserver|node/.*-sequential@cserver.keepalive|rust/.*@cserver)'
 }
 
 # Seed 001's own program (method datenow) is CommonJS, so that it runs on the
