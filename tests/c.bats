@@ -69,22 +69,23 @@ c_drivers() {
     w=${f#c/}; w=${w%%/*}
     case $w in lib|tests|micro) continue ;; esac
     base=$(basename "$f" .c)
-    for fn in $(grep -oE '\bab_mode_[a-z_]+\(' "$f" | tr -d '(' | sort -u); do
+    while read -r fn; do
+      [ -n "$fn" ] || continue
       bound=$((bound + 1))
-      case " sync callback promise await fiber stackless " in
-        *" $base "*) ;;
+      case $base in
+        sync|callback|promise|await|fiber|stackless) ;;
         *) failures+="$f calls $fn but is not a style's file"$'\n'; continue ;;
       esac
       grep -qE "^int $fn\(" "c/lib/modes_$base.c" 2>/dev/null ||
         failures+="$f binds $fn, which c/lib/modes_$base.c does not define"$'\n'
       sed -n '1,/\*\//p' "$f" | grep -qF "c/lib/modes_$base.c" ||
         failures+="$f binds a skeleton; its header does not name c/lib/modes_$base.c"$'\n'
-    done
+    done < <(grep -oE '\bab_mode_[a-z_]+\(' "$f" | tr -d '(' | sort -u)
   done
-  for fn in $(grep -ohE '^int ab_mode_[a-z_]+\(' c/lib/*.c | sed 's/^int //; s/($//'); do
+  while read -r fn; do
     grep -lE "^int $fn\(" c/lib/modes_*.c >/dev/null ||
       failures+="$fn is defined outside a style's skeleton file"$'\n'
-  done
+  done < <(grep -ohE '^int ab_mode_[a-z_]+\(' c/lib/*.c | sed 's/^int //; s/($//')
   [ -z "$failures" ] || { printf '%s' "$failures"; false; }
   [ "$bound" -ge 20 ]
 }

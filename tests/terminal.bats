@@ -18,8 +18,9 @@ setup_file() {
   local first
   first=$(sed -n 's|.*reference-runs: \([^ ]*\) .*|\1|p' "$ROOT/README.md")
   [ -n "$first" ] || return 1
-  export REF="$ROOT/$first"
-  export COPY="${BATS_FILE_TMPDIR}/h/$(basename "$first")"
+  REF="$ROOT/$first"
+  COPY="${BATS_FILE_TMPDIR}/h/$(basename "$first")"
+  export REF COPY
   mkdir -p "${BATS_FILE_TMPDIR}/h"
   cp -R "$REF" "$COPY"
 }
