@@ -48,17 +48,6 @@ impl Config {
     }
 }
 
-/// A current-thread runtime whose blocking pool has its first thread (one
-/// stat through it), started before the warm-up as C and Node start libuv's.
-pub fn runtime_with_pool() -> Result<tokio::runtime::Runtime, Error> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .map_err(|e| Error::Env(format!("cannot start tokio's runtime: {e}")))?;
-    rt.block_on(tokio::fs::metadata("."))
-        .map_err(|e| Error::Env(format!("cannot start tokio's blocking pool (a stat of .): {e}")))?;
-    Ok(rt)
-}
-
 fn check(v: &Values, f: &Fields) -> Result<Config, Error> {
     let file = v.get("--file");
     if file.is_empty() {
@@ -69,7 +58,7 @@ fn check(v: &Values, f: &Fields) -> Result<Config, Error> {
     if size == 0 {
         return Err(Error::Env(format!("fixture {file} is empty; --file must name a file with content to cache")));
     }
-    let rt = if f.backend == POOL { Some(runtime_with_pool()?) } else { None };
+    let rt = if f.backend == POOL { Some(contract::pool::runtime_with_pool()?) } else { None };
     Ok(Config { file: file.to_string(), size, rt })
 }
 

@@ -4,7 +4,7 @@ use contract::{Pass, Value};
 fn cfg(content: &str, tag: &str) -> Config {
     let file = std::env::temp_dir().join(format!("rust-cacheloop-test-{}-{}-{}.txt", std::process::id(), content.len(), tag));
     std::fs::write(&file, content).unwrap();
-    Config { file: file.to_str().unwrap().into(), size: content.len() as u64, rt: Some(runtime_with_pool().unwrap()) }
+    Config { file: file.to_str().unwrap().into(), size: content.len() as u64, rt: Some(contract::pool::runtime_with_pool().unwrap()) }
 }
 
 #[test]

@@ -30,6 +30,8 @@ use std::time::{Duration, Instant};
 
 mod usage;
 pub use usage::{getrusage, Usage};
+#[cfg(feature = "pool")]
+pub mod pool;
 
 /// Every completion verified.
 pub const EXIT_OK: i32 = 0;

@@ -47,23 +47,13 @@ impl Config {
     }
 }
 
-/// A tokio current-thread runtime whose blocking pool has its first thread.
-pub fn runtime_with_pool() -> Result<tokio::runtime::Runtime, Error> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .map_err(|e| Error::Env(format!("cannot start tokio's runtime: {e}")))?;
-    rt.block_on(tokio::fs::metadata("."))
-        .map_err(|e| Error::Env(format!("cannot start tokio's blocking pool (a stat of .): {e}")))?;
-    Ok(rt)
-}
-
 fn check(v: &Values, f: &Fields) -> Result<Config, Error> {
     let file = v.get("--file");
     if file.is_empty() {
         return Err(Error::Usage("--file must name the fixture".into()));
     }
     contract::check_fixture(file, "--file")?;
-    let rt = if f.backend == POOL { Some(runtime_with_pool()?) } else { None };
+    let rt = if f.backend == POOL { Some(contract::pool::runtime_with_pool()?) } else { None };
     Ok(Config { file: file.to_string(), expect: v.get("--expect").as_bytes().to_vec(), rt })
 }
 

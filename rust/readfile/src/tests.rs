@@ -5,7 +5,7 @@ fn cfg(expect: &str, tag: &str) -> Config {
     // A file a test: the tests run at once, and a rewrite would be read half-done.
     let file = std::env::temp_dir().join(format!("rust-readfile-test-{}-{tag}.txt", std::process::id()));
     std::fs::write(&file, "Hello, world").unwrap();
-    Config { file: file.to_str().unwrap().into(), expect: expect.as_bytes().to_vec(), rt: Some(runtime_with_pool().unwrap()) }
+    Config { file: file.to_str().unwrap().into(), expect: expect.as_bytes().to_vec(), rt: Some(contract::pool::runtime_with_pool().unwrap()) }
 }
 
 #[test]
