@@ -27,6 +27,9 @@ class DocsPagesProse(unittest.TestCase):
         self.assertEqual(found, [], "docs/%s has %d sentences over %d words"
                          % (name, len(found), prose.MAX_WORDS))
 
+    def test_methodology(self):
+        self.check("methodology.md")
+
     def test_hosts(self):
         self.check("hosts.md")
 
