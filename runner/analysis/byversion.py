@@ -242,10 +242,15 @@ def changes(run, claims):
             continue
         first, last = seen[0], seen[-1]
         name = {"node": "Node", "go": "Go"}.get(lang, lang)
-        sentence = "%s: %s (seed %s: %s): %s on %s %s, %s on %s %s; by version, %s." % (
+        # In sentences of at most 25 words: the claim, its two ends, then its
+        # verdicts by version, three stretches a sentence.
+        stretches = ["\"%s\" on %s" % (verdict, span) for verdict, span in runs_of(seen)]
+        sentence = "%s: %s (seed %s: %s). It is %s on %s %s and %s on %s %s. %s" % (
             c["whose"], c["claim"], claims["seed"], seed_figure(c),
             claimverdicts.fmt_ratio(first[1]), name, first[0],
-            claimverdicts.fmt_ratio(last[1]), name, last[0], ", ".join("\"%s\" on %s" % (verdict, span) for verdict, span in runs_of(seen)))
+            claimverdicts.fmt_ratio(last[1]), name, last[0],
+            " ".join("%s %s." % ("By version:" if i == 0 else "Then", ", ".join(stretches[i:i + 3]))
+                     for i in range(0, len(stretches), 3)))
         out.append((c, seen, sentence))
     return out
 
