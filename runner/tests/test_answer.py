@@ -240,6 +240,18 @@ class WholeReportProseTest(unittest.TestCase):
         self.assertGreaterEqual(len(recorded), 50)
         self.assertEqual([s for s in recorded if prose.words(s) > prose.MAX_WORDS], [])
 
+    def test_recorded_clauses_are_shown_as_sentences_whole(self):
+        # A skip reason run.json recorded before its catalog text was split.
+        why = ("needs node 10.12.0 or later: the programs are ES modules that use import.meta, "
+               "a BigInt clock (process.hrtime.bigint) and createRequireFromPath; Node 8's "
+               "flagged ES modules have no import.meta (SyntaxError: Unexpected token .) and "
+               "Node 8 has no BigInt")
+        self.assertEqual(len(prose.long_sentences(why)), 1)
+        shown = prose.clauses_as_sentences(why)
+        self.assertEqual(shown.replace(". Node 8's", "; Node 8's"), why)
+        self.assertEqual(prose.long_sentences(shown), [])
+        self.assertEqual(prose.clauses_as_sentences("no clause at all"), "no clause at all")
+
     def test_the_check_fails_on_a_long_sentence_the_run_did_not_record(self):
         long = "The seed profile " + " ".join(["runs"] * 30) + "."
         text = "## Method\n\n- %s Short one.\n\n| %s |\n" % (long, long)
