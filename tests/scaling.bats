@@ -111,7 +111,7 @@ for r in csv.DictReader(open(os.path.join(d, "samples.csv"))):
     ran.setdefault(int(r["round"]), {})[int(r["order"])] = r["variant"]
 assert [[ran[i + 1][k + 1] for k in range(len(o))] for i, o in enumerate(orders)] == orders, (ran, orders)
 EOF
-  grep -q "timeout 20 s, 2 rounds, and the variants under its time budget as many more as fit in 5 s each at their round-1 time, at most 5, all of them in at most [0-9.]* s, half the time the planned rounds left before the run's budget" "${d}/REPORT.md"
+  grep -q "timeout 20 s, 2 rounds. The variants under its time budget ran as many more as fit in 5 s each at their round-1 time, at most 5 (\`run.json\`: \`variant_rounds\`). All of them ran in at most [0-9.]* s, half the time the planned rounds left before the run's budget" "${d}/REPORT.md"
   grep -q "after 1 warm-up round (each program at a smaller N than the rounds', readfile 5). A warm-up round warms the host" "${d}/REPORT.md"
   grep -q "its time budget 30 min from the first warm-up" "${d}/REPORT.md"
 }

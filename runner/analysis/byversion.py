@@ -25,6 +25,7 @@ reproduce.py, in the report's one family of tests.
 """
 from ..catalog import catalog as catalog_mod
 from ..core import fmt
+from ..core import prose
 from . import claimrun
 from . import claimverdicts
 
@@ -159,12 +160,13 @@ def section(run, workload, claims):
     today = {k: v for k, v in today_pins(versions).items() if k in langs}
     out = ["## %s: on each runtime version" % claims["title"], ""]
     about = (claims.get("runtimes") or {}).get("about")
-    out.append("Seed %s measured on %s. Here the seed's runtime is %s%s, and today's the newest "
+    out.append("Seed %s measured on %s. Here the seed's runtime is %s%s. Today's is the newest "
                "version measured, %s. Each cell is the claim's ratio (slower over faster, as "
-               "the claim puts it) with its 95%% CI, of rounds paired within this run, and the "
-               "verdict its interval supports." % (
+               "the claim puts it) with its 95%% CI. Its rounds are paired within this run, and "
+               "the verdict is the one its interval supports." % (
                    claims["seed"], claims["host"], pins_text(seed) if seed else "not pinned",
-                   " (%s)" % about if about else "", pins_text(today)))
+                   ": %s" % prose.clauses_as_sentences(about) if about else "",
+                   pins_text(today)))
     methods = any(c.get("seed_method") for c in rows)
     out += ["", "| # | claim (slower / faster) | seed's figure | seed's runtime here (%s) | "
             "today's runtime here (%s) |%s" % (
@@ -187,7 +189,8 @@ def section(run, workload, claims):
             cell(run, ratio_on(run, c, today), c["seed"], notes), method_cell))
     if notes:
         out.append("")
-        out += ["- Note %d: not measured, the variant was skipped: %s" % (k, reason)
+        out += ["- Note %d: not measured, the variant was skipped: %s"
+                % (k, prose.clauses_as_sentences(reason))
                 for k, reason in enumerate(notes, 1)]
     out += ["", "Every version, in release order (%s):" % (
         "the other language of a claim stays at the seed's version" if len(versions) > 1
@@ -239,10 +242,15 @@ def changes(run, claims):
             continue
         first, last = seen[0], seen[-1]
         name = {"node": "Node", "go": "Go"}.get(lang, lang)
-        sentence = "%s: %s (seed %s: %s): %s on %s %s, %s on %s %s; by version, %s." % (
+        # In sentences of at most 25 words: the claim, its two ends, then its
+        # verdicts by version, three stretches a sentence.
+        stretches = ["\"%s\" on %s" % (verdict, span) for verdict, span in runs_of(seen)]
+        sentence = "%s: %s (seed %s: %s). It is %s on %s %s and %s on %s %s. %s" % (
             c["whose"], c["claim"], claims["seed"], seed_figure(c),
             claimverdicts.fmt_ratio(first[1]), name, first[0],
-            claimverdicts.fmt_ratio(last[1]), name, last[0], ", ".join("\"%s\" on %s" % (verdict, span) for verdict, span in runs_of(seen)))
+            claimverdicts.fmt_ratio(last[1]), name, last[0],
+            " ".join("%s %s." % ("By version:" if i == 0 else "Then", ", ".join(stretches[i:i + 3]))
+                     for i in range(0, len(stretches), 3)))
         out.append((c, seen, sentence))
     return out
 

@@ -301,9 +301,15 @@ def summary_line(lad):
              else "no interval to check it against")
     m = lad["most"]
     return ("The factors multiply to %.2fx; the whole gap, rung %d over rung %d, is %s: %s. "
-            "The step that moved the figure most is rung %d to %d (%s), a factor of %.2fx."
-            % (lad["product"], g["from"], g["to"], gap, check, m["from"], m["to"],
-               ", ".join(SHORT[k] for k in m["keys"]), m["value"]))
+            "The step that moved the figure most is rung %d to %d, a factor of %.2fx. "
+            "It changed %s."
+            % (lad["product"], g["from"], g["to"], gap, check, m["from"], m["to"], m["value"],
+               _and([SHORT[k] for k in m["keys"]])))
+
+
+def _and(items):
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def runs_for(seed_folder, default_folder=None):
@@ -386,19 +392,21 @@ def markdown(runs, level=2):
     rung6 = ("the default-profile run %s" % runs["default_stamp"] if runs.get("default")
              else "not measured here: %s" % runs["why_default"])
     out = ["%s Each claim's ladder: the seed's figure to the suite's, one change at a time" % h, "",
-           "Each rung is a figure of one claim measured one way: (1) the seed's published "
-           "figure; (2) the seed's shape (its program and measurement) on its runtime, on this "
-           "host; (3) the same on this host's runtime; (4) the suite's program in the seed's "
-           "measurement; (5) the suite's in-process method at the seed's N and warm-up; (6) the "
-           "suite's default (%s). Rungs 2 to 5 come from this seed-profile run, and a step "
-           "between two of them is the two rungs' figures divided, with the 95%% CI of their "
-           "ratio paired round by round; "
-           "the step to rung 6 pairs nothing. Each factor is a rung's figure over the next "
-           "measured one's, and names what changed; the first step is the host and whatever "
+           "Each rung is a figure of one claim measured one way:", "",
+           "1. The seed's published figure.",
+           "2. The seed's shape (its program and measurement) on its runtime, on this host.",
+           "3. The same on this host's runtime.",
+           "4. The suite's program in the seed's measurement.",
+           "5. The suite's in-process method at the seed's N and warm-up.",
+           "6. The suite's default (%s)." % rung6, "",
+           "Rungs 2 to 5 come from this seed-profile run. A step between two of them is the two "
+           "rungs' figures divided. Its 95%% CI is that of their ratio, paired round by round. "
+           "The step to rung 6 pairs nothing. Each factor is a rung's figure over the next "
+           "measured one's, and names what changed. The first step is the host and whatever "
            "the seed did not publish, attributed to no cause. A rung not measured says why, and "
            "the step across it spans its changes. Memory claims have no ladder (a difference "
            "of KB does not split into factors).%s" % (
-               rung6, " The seed run %s is older than the ladders: today's catalog defines "
+               " The seed run %s is older than the ladders. Today's catalog defines "
                "its rungs, and a rung of a variant it did not run says so." % runs["older"]
                if runs.get("older") else ""), ""]
     for name, claims, lads in found:

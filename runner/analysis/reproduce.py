@@ -169,11 +169,11 @@ def twins_table(run, workload, method):
     if not any(run.why_missing(sm) is None for _, sm in pairs):
         return []
     sampled = method in contract_mod.SAMPLED_METHODS
-    out = ["", "Every variant both ways (the in-process figure over the seed's method's, round "
-           "by round, after the two times; memory above the idle process, in-process / "
-           "seed's method, from the kernel's peak%s):" % (
-               "; the harness's own memory figure: the largest RSS it sampled less the RSS at "
-               "its start, `-` where this run has none" if sampled else ""), "",
+    out = ["", "Every variant both ways. After the two times comes the in-process figure over "
+           "the seed's method's, round by round. Memory is above the idle process, "
+           "in-process / seed's method, from the kernel's peak.%s" % (
+               " The harness's own memory figure is the largest RSS it sampled less the RSS at "
+               "its start, `-` where this run has none." if sampled else ""), "",
            "| variant | in-process | seed's method (`%s`) | memory above idle |%s" % (
                method, " the harness's own memory figure |" if sampled else ""),
            "|---|---|---|---|%s" % ("---|" if sampled else "")]
@@ -249,34 +249,35 @@ def section(run, workload, claims):
     out.append("")
     out.append("%s Brackets are 95%% confidence intervals %s.%s" % (
         claims["reading"],
-        ("of the median of round-paired ratios, or of the geometric mean of lockstep sessions' "
-         "figures where the two variants of a ratio ran in lockstep" if run.sessions
+        ("of the median of round-paired ratios. Where the two variants of a ratio ran in "
+         "lockstep, they are of the geometric mean of the sessions' figures instead" if run.sessions
          else "of the median of round-paired ratios")
         if run.times is not None
         else "(none here: %s, so ratios are of medians)" % run.samples_note,
         (" A verdict names a difference only when its CI excludes 1 (0 for memory) and its "
-         "sign test survives the Benjamini-Hochberg control of the false discovery rate at 5%%"
-         " over the %d tests of this report's seed sections." % len(run.tests))
+         "sign test survives the false discovery rate control. That control is "
+         "Benjamini-Hochberg's at 5%% over the %d tests of this report's seed sections."
+         % len(run.tests))
         if run.tests else ""))
     if isinstance(n, int) and n < seed_n:
         out.append("")
         out.append("With N = %s instead of the seed's %s, what a pass pays once (its first, "
-                   "cold operations) weighs more in every ratio than in the seed's runs: read "
+                   "cold operations) weighs more in every ratio than in the seed's runs. Read "
                    "the verdicts as this run's, not as a check of the seed's conditions."
                    % (format(n, ","), format(seed_n, ",")))
     elif isinstance(n, int) and n > seed_n:
         out.append("")
         out.append("With N = %s instead of the seed's %s, what a pass pays once weighs less in "
-                   "every ratio than in the seed's runs, and what grows with N (memory held, "
-                   "garbage collection) more: read the verdicts as this run's, not as a check "
-                   "of the seed's conditions." % (format(n, ","), format(seed_n, ",")))
+                   "every ratio than in the seed's runs. What grows with N (memory held, "
+                   "garbage collection) counts for more. Read the verdicts as this run's, not as a "
+                   "check of the seed's conditions." % (format(n, ","), format(seed_n, ",")))
     out.append("")
     out += claims_table(run, claims)
     out += twins_table(run, workload, claims.get("method_twins"))
     if claims.get("methods_differ"):
-        out += ["", "Where the two methods differ (the figure after a seed's-method cell is the "
-                "in-process figure over the seed's method's, round by round; `~` when the two "
-                "are not told apart): %s" % claims["methods_differ"]]
+        out += ["", "Where the two methods differ. The figure after a seed's-method cell is the "
+                "in-process figure over the seed's method's, round by round. It is `~` when the "
+                "two are not told apart. %s" % claims["methods_differ"]]
     if claims.get("memory"):
         out += ["", "Memory, in KB above each program's RSS just before its timed section:", ""]
         out += memory_table(run, claims)

@@ -7,6 +7,7 @@ import json
 import os
 
 from ..core import fmt
+from ..core import prose
 from ..core import stats
 
 
@@ -23,13 +24,13 @@ def _workload_runs(run):
             " --passes %d" % passes if passes > 1 else "", " " + flags if flags else "",
             fmt.text(s.get("timeout_s")),
             # A time budget: the variants it names ran in more rounds (n in the tables).
-            ", %s rounds, and the variants under its time budget as many more as fit in "
-            "%g s each at their %s time, at most %s%s (`run.json`: `variant_rounds`)"
+            ", %s rounds. The variants under its time budget ran as many more as fit in "
+            "%g s each at their %s time, at most %s (`run.json`: `variant_rounds`).%s"
             % (rounds, budget.get("seconds", 0),
                "round-1" if run.get("budget_from") == "round 1" else "warm-up",
                budget.get("max_rounds"),
-               ", all of them in at most %s s, half the time the planned rounds left before "
-               "the run's budget (`budget_cap_s`)" % fmt.text(run["budget_cap_s"])
+               " All of them ran in at most %s s, half the time the planned rounds left before "
+               "the run's budget (`budget_cap_s`)." % fmt.text(run["budget_cap_s"])
                if isinstance(run.get("budget_cap_s"), (int, float)) else "")
             if isinstance(budget, dict) else
             "" if rounds in (None, run.get("rounds"), _planned(run)) else
@@ -135,7 +136,12 @@ def calibrated_text(run):
         return ""
     raised = run.get("passes") or {}
     counts = sorted(set(raised.values()))
-    return (" More passes where a pass is short: %s. pyperf keeps a minimum time a value "
+    # The rule as run.json recorded it, in sentences: its clauses split, its
+    # symbols said in one of their own.
+    rule = prose.clauses_as_sentences(rule).replace(" timed passes: P0 ",
+                                                    " timed passes. Here P0 is ")
+    rule = rule[:1].upper() + rule[1:]
+    return (" More passes where a pass is short. %s. pyperf keeps a minimum time a value "
             "for the same reason. %s variant%s ran more (%s; `run.json`: `passes`)."
             % (rule, len(raised), "" if len(raised) == 1 else "s",
                "from %d to %d passes" % (counts[0], counts[-1]) if len(counts) > 1 else

@@ -13,6 +13,7 @@ from ..analysis import accounting
 from . import answer
 from ..analysis import byversion
 from ..core import fmt
+from ..core import prose
 from ..analysis import ladder
 from . import method
 from .rerun import reproduce_command
@@ -88,7 +89,8 @@ def skipped_section(run):
            "Not measured because a requirement of the catalog was not met on this host:", ""]
     for s in skipped:
         if isinstance(s, dict):
-            out.append("- `%s`: %s" % (s.get("variant"), s.get("reason")))
+            out.append("- `%s`: %s" % (s.get("variant"),
+                                        prose.clauses_as_sentences(str(s.get("reason")))))
         else:
             out.append("- %s" % s)
     return out + [""]

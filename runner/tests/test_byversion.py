@@ -4,6 +4,7 @@ import copy
 import unittest
 
 from ..analysis import byversion
+from ..core import prose
 from ..catalog import catalog
 from ..catalog import catalog_check
 from ..analysis import claimrun
@@ -99,8 +100,9 @@ class ByVersion(unittest.TestCase):
         self.assertIn("3.00x [2.99, 3.01] on Node 10.24.1", sentence)
         self.assertIn("1.00x [1.00, 1.00] on Node 24.22.3", sentence)
         self.assertTrue(sentence.startswith("Node: bluebird is up to 4x faster"), sentence)
-        self.assertIn("by version, \"direction holds, smaller\" on 10.24.1 to 12.22.12, "
+        self.assertIn("By version: \"direction holds, smaller\" on 10.24.1 to 12.22.12, "
                       "\"no difference\" on 24.22.3.", sentence)
+        self.assertEqual(prose.long_sentences(sentence), [])
 
     def test_a_verdict_that_flickers_shows_each_stretch(self):
         seen = [("10", None, "a"), ("12", None, "a"), ("14", None, "b"), ("18", None, "a")]

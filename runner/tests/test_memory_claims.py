@@ -131,8 +131,9 @@ class MemoryClaimsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             write_memory_samples(d)
             md = reproduce.markdown(make_summary(FIB_MS, profile="seed"), d)
-        self.assertRegex(md, r"survives the Benjamini-Hochberg control of the false discovery "
-                             r"rate at 5% over the \d+ tests of this report's seed sections")
+        self.assertRegex(md, r"survives the false discovery rate control\. That control is "
+                             r"Benjamini-Hochberg's at 5% over the \d+ tests of this report's "
+                             r"seed sections")
 
     def test_memory_verdicts(self):
         def r(v, lo, hi):
