@@ -86,7 +86,7 @@ def _and(items):
 
 
 def sentences(rows):
-    """A sentence per language compared in rows (at most 25 words each, the
+    """A text per language compared in rows (sentences of at most 25 words, the
     figures not counted)."""
     entries = _entries(rows)
     out = []
@@ -105,7 +105,7 @@ def sentences(rows):
                         ", %s per %s" % (fmt.ns(d, sign=True), top["unit"]) if d is not None
                         else ""))
             if faster:
-                text += ", and %d ran faster" % len(faster)
+                text += ". %d ran resolvably faster" % len(faster)
         elif faster:
             w, top = min(faster, key=lambda we: we[1]["ratio"])
             text = ("In %s, none of %d variants ran resolvably slower than %s; %d ran faster, "
