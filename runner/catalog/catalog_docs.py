@@ -19,11 +19,18 @@ def warmup_text(w):
     spec = w.get("warmup")
     shown = lambda text: re.sub(r"\biterations\b", "N", text)  # noqa: E731
     own = {p: shown(s["warmup"]) for p, s in w["profiles"].items() if "warmup" in s}
-    text = "Warm-up (untimed operations in the same process before the timed pass): "
+    text = "Warm-up: "
     text += "`%s`" % shown(spec["iterations"]) if spec else "none"
     if own:
         text += " (profile %s)" % ", ".join("`%s`: `%s`" % kv for kv in sorted(own.items()))
-    return text + (": %s." % spec["about"].rstrip(".") if spec else ".")
+    text += ". These are untimed operations in the same process, before the timed pass."
+    return text + (" %s." % _sentence(spec["about"].rstrip(".")) if spec else "")
+
+
+def _sentence(text):
+    """text as a sentence: its first letter a capital (a name in backticks
+    stays as it is)."""
+    return text[:1].upper() + text[1:] if text[:1].isalpha() else text
 
 
 def markdown_table(cat):

@@ -316,10 +316,11 @@ class WarmupAndStartupTest(TempCatalog):
                                               "about": "as bluebird's harness does."})
         w["profiles"]["full"]["warmup"] = "0"
         table = catalog_docs.markdown_table(self.load(demo=w))
-        self.assertIn("Warm-up (untimed operations in the same process before the timed pass): "
-                      "`min(350, N)` (profile `full`: `0`): as bluebird's harness does.", table)
-        self.assertIn("Warm-up (untimed operations in the same process before the timed pass): "
-                      "none.", catalog_docs.markdown_table(self.load()))
+        self.assertIn("Warm-up: `min(350, N)` (profile `full`: `0`). These are untimed "
+                      "operations in the same process, before the timed pass. As bluebird's "
+                      "harness does.", table)
+        self.assertIn("Warm-up: none. These are untimed operations in the same process, before "
+                      "the timed pass.", catalog_docs.markdown_table(self.load()))
 
 
 if __name__ == "__main__":

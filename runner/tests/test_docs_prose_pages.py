@@ -6,9 +6,10 @@ import os
 import re
 import unittest
 
-from runner.core import prose
+from ..core import paths
+from ..core import prose
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = paths.ROOT
 
 
 # Generated blocks (<!-- x:begin --> ... <!-- x:end -->) are the catalog's or a
@@ -47,3 +48,15 @@ class DocsPagesProse(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WorkloadsWholeProse(unittest.TestCase):
+    """docs/workloads.md whole, its generated variant tables' workload and
+    warm-up sentences included: they are the catalog's `about` text
+    (runner/catalog/catalog_docs.py), written in sentences of at most 25 words."""
+
+    def test_workloads_whole_file(self):
+        with open(os.path.join(paths.ROOT, "docs", "workloads.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertGreater(len(prose.sentences(text)), 100)
+        self.assertEqual(prose.long_sentences(text), [])
