@@ -60,3 +60,14 @@ class WorkloadsWholeProse(unittest.TestCase):
             text = f.read()
         self.assertGreater(len(prose.sentences(text)), 100)
         self.assertEqual(prose.long_sentences(text), [])
+
+
+class FolderReadmesProse(unittest.TestCase):
+    """The READMEs of node/ and of the charts keep to 25 words a sentence."""
+
+    def test_node_and_charts_readmes(self):
+        for rel in (("node", "README.md"), ("runner", "report", "charts", "README.md")):
+            with open(os.path.join(paths.ROOT, *rel), encoding="utf-8") as f:
+                text = f.read()
+            self.assertGreater(len(prose.sentences(text)), 20, rel)
+            self.assertEqual(prose.long_sentences(text), [], rel)
